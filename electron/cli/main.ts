@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+/**
+ * `transient-lab` command-line host: a thin shell over the engine. Each subcommand lives in its own module
+ * and returns an exit code; errors from the engine are TlabErrors and map to documented exit codes.
+ */
+import { EXIT_CODES, TlabError } from '../engine/errors.js';
+import type { Command } from './command.js';
+import { analyzeCommand } from './analyze.js';
+
+const COMMANDS: Command[] = [analyzeCommand];
+
+function usage(): string {
+  const lines = COMMANDS.map((c) => `  ${c.usage}`);
+  return ['Usage: transient-lab <command> [options]', '', 'Commands:', ...lines, '', 'Run `transient-lab <command> --help` for details.'].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return name ? 0 : 2;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  if (!cmd) {
+    process.stderr.write(`transient-lab: unknown command '${name}'\n\n${usage()}\n`);
+    return EXIT_CODES.usage;
+  }
+  try {
+    return await cmd.run(rest);
+  } catch (err) {
+    if (err instanceof TlabError) {
+      process.stderr.write(`transient-lab ${cmd.name}: ${err.describe()}\n`);
+      return EXIT_CODES[err.kind];
+    }
+    // An engine bug, not bad input: say so plainly, with the stack for the bug report.
+    process.stderr.write(`transient-lab ${cmd.name}: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+    return 70;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    process.stderr.write(`transient-lab: internal error: ${String(err)}\n`);
+    process.exitCode = 70;
+  },
+);

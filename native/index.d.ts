@@ -1,0 +1,74 @@
+/**
+ * The native addon `transient_native.node` (Node-API 8, built by node-gyp from native/binding.gyp).
+ * Loaded ONLY inside the runner child process (electron/runner), never in a UI or main process.
+ *
+ * It loads a generated program library (a shared object compiled from engine/codegen output together with
+ * native/include/transient_runtime.h) and drives it through the uniform `__tlab_*` trampolines that every
+ * generated library exports next to DaCe's own `__dace_init_<n>` / `__program_<n>` / `__dace_exit_<n>` ABI.
+ * Every function checks its arguments and throws a TypeError/Error with a usage string; native failures
+ * (dlopen/dlsym errors, a NULL handle from init, a non-zero exit code) become JS exceptions.
+ */
+
+/** Value pointers for the trampolines: one entry per argument, in DaCe argument order.
+ * Arrays: the data buffer itself. Scalars and symbols: a 1-element typed array holding the value in its
+ * exact C type (Int32Array for int, Float64Array for double, BigInt64Array for int64_t, …). */
+export type ArgVector = ReadonlyArray<ArrayBufferView>;
+
+export interface CallStats {
+  /** Wall time of each call, measured on the C++ side around `__tlab_program` (steady_clock). */
+  totalNs: Float64Array;
+  /** Time spent inside instrumented allocations / frees during each call. */
+  allocNs: Float64Array;
+  freeNs: Float64Array;
+  allocs: Uint32Array;
+  frees: Uint32Array;
+  /** Bytes allocated during each call. */
+  allocBytes: Float64Array;
+  /** Minor page faults during each call (getrusage RUSAGE_SELF delta). */
+  minorFaults: Float64Array;
+  /** Events recorded in the buffer's capacity was exceeded (events dropped). */
+  overflowed: boolean;
+}
+
+export interface AllocEvent {
+  /** ns since the call started. */
+  t0: number;
+  t1: number;
+  bytes: number;
+  /** Index into the program's transient table (`GeneratedProgram.transientIds`). */
+  transient: number;
+  kind: 'alloc' | 'free';
+}
+
+export interface ProgramLibrary {
+  readonly path: string;
+  /** Transient Lab runtime ABI version the library was built with (TRANSIENT_RUNTIME_VERSION). */
+  readonly abiVersion: number;
+  /** Calls `__tlab_init(const int64_t *symbols)` (→ `__dace_init_<n>`). Returns the init time in ns.
+   * Throws if init returns NULL. `symbols` are the init symbols in DaCe order. */
+  init(symbols: BigInt64Array): number;
+  /** `__dace_get_external_memory_size_<storage>` through `__tlab_external_size`. */
+  externalSize(storage: string, symbols: BigInt64Array): bigint;
+  /** `__dace_set_external_memory_<storage>` through `__tlab_set_external` (the library's own layout). */
+  setExternal(storage: string, workspace: ArrayBufferView, symbols: BigInt64Array): void;
+  /** Installs explicit slot offsets instead of the library's layout (guarded verification layouts).
+   * `offsets[i]` is the byte offset of external slot i of that storage, in the library's slot order. */
+  setExternalOffsets(storage: string, workspace: ArrayBufferView, offsets: BigUint64Array): void;
+  /** When on, every instrumented allocation is filled with `pattern` bytes (poison for verification). */
+  setPoison(on: boolean, pattern: number): void;
+  /** Runs `__tlab_program` `calls` times with the same arguments, timing each call. */
+  run(args: ArgVector, calls: number): CallStats;
+  /** Allocation events of the most recent call (for timelines). */
+  lastEvents(): AllocEvent[];
+  /** Calls `__tlab_exit` (→ `__dace_exit_<n>`). Returns ns; throws on a non-zero exit code. */
+  exit(): number;
+}
+
+/** dlopen()s `path` (RTLD_NOW | RTLD_LOCAL). Use a unique path per build: dlopen caches by path. */
+export function load(path: string): ProgramLibrary;
+
+/** Cost of one instrumentation event (two timestamps + record), measured natively, in ns. */
+export function measureEventCostNs(iterations: number): number;
+
+/** Bare cost of calling an empty C function through the same path `run` uses, per call, in ns. */
+export function measureCallOverheadNs(iterations: number): number;
