@@ -26,7 +26,8 @@ export interface CallStats {
   allocBytes: Float64Array;
   /** Minor page faults during each call (getrusage RUSAGE_SELF delta). */
   minorFaults: Float64Array;
-  /** Events recorded in the buffer's capacity was exceeded (events dropped). */
+  /** Events recorded in the buffer's capacity was exceeded (events dropped). The per-call sums then cover only
+   * the kept events (the first `capacity`, 65536 by default, of that call). */
   overflowed: boolean;
 }
 
@@ -44,6 +45,9 @@ export interface ProgramLibrary {
   readonly path: string;
   /** Transient Lab runtime ABI version the library was built with (TRANSIENT_RUNTIME_VERSION). */
   readonly abiVersion: number;
+  /** SDFG name `n`, found from the library's exported `__dace_init_<n>`; null when it cannot be determined.
+   * Used in error messages (`__dace_init_<n> returned NULL`). (Added by the native layer.) */
+  readonly programName: string | null;
   /** Calls `__tlab_init(const int64_t *symbols)` (→ `__dace_init_<n>`). Returns the init time in ns.
    * Throws if init returns NULL. `symbols` are the init symbols in DaCe order. */
   init(symbols: BigInt64Array): number;
@@ -58,11 +62,17 @@ export interface ProgramLibrary {
   setPoison(on: boolean, pattern: number): void;
   /** Runs `__tlab_program` `calls` times with the same arguments, timing each call. */
   run(args: ArgVector, calls: number): CallStats;
-  /** Allocation events of the most recent call (for timelines). */
+  /** Allocation events of the most recent call (for timelines). init() and exit() count as calls here: right
+   * after init() this shows the PERSISTENT allocations, right after exit() their frees. */
   lastEvents(): AllocEvent[];
-  /** Calls `__tlab_exit` (→ `__dace_exit_<n>`). Returns ns; throws on a non-zero exit code. */
+  /** Calls `__tlab_exit` (→ `__dace_exit_<n>`). Returns ns; throws on a non-zero exit code (the Error carries it
+   * as `exitCode`). The handle is gone either way; init() may be called again (e.g. for new symbol values). */
   exit(): number;
 }
+
+/** TRANSIENT_RUNTIME_VERSION this addon accepts (libraries with another `__tlab_abi_version()` are refused).
+ * (Added by the native layer.) */
+export const runtimeAbiVersion: number;
 
 /** dlopen()s `path` (RTLD_NOW | RTLD_LOCAL). Use a unique path per build: dlopen caches by path. */
 export function load(path: string): ProgramLibrary;

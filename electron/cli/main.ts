@@ -6,8 +6,9 @@
 import { EXIT_CODES, TlabError } from '../engine/errors.js';
 import type { Command } from './command.js';
 import { analyzeCommand } from './analyze.js';
+import { profileCommand } from './profile.js';
 
-const COMMANDS: Command[] = [analyzeCommand];
+const COMMANDS: Command[] = [analyzeCommand, profileCommand];
 
 function usage(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}`);

@@ -1,0 +1,174 @@
+/**
+ * `transient-lab analyze FILE`: what each memory mode would cost on one SDFG, as a human summary or as the
+ * `transient-lab/analysis@1` JSON document.
+ */
+import { analyze, MODES, type Analysis, type AnalysisOptions, type Target, type TransientInfo } from '../engine/analysis/index.js';
+import { toAnalysisJson } from '../engine/analysis/json.js';
+import { TlabError } from '../engine/errors.js';
+import { readSdfgFile } from '../engine/sdfg/index.js';
+import { optionValue, parseArgs, parseInteger, parseSymbolList } from './args.js';
+import type { Command } from './command.js';
+import { groupDigits, humanBytes, outputWidth, percent, table } from './format.js';
+
+const USAGE = 'analyze FILE [--symbols K=V,...] [--default-symbol V] [--target cpu|gpu] [--json]';
+
+const HELP = `Usage: transient-lab ${USAGE}
+
+Analyses the transient (temporary) arrays of a DaCe SDFG file (.sdfg or .sdfgz) and what the memory
+modes SCOPED, PERSISTENT, POOL and EXTERNAL would cost per call.
+
+Options:
+  --symbols K=V,...     values of the program's symbols (integers)
+  --default-symbol V    value for every free symbol not given in --symbols
+  --target cpu|gpu      override the detected target
+  --json                print the transient-lab/analysis@1 JSON document instead of the summary
+  --help                this text
+
+Exit codes: 0 ok, 2 bad usage, 3 unreadable or malformed input.
+`;
+
+export interface OutputStreams {
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
+  stderr: { write(text: string): unknown };
+}
+
+export function createAnalyzeCommand(io: OutputStreams): Command {
+  return {
+    name: 'analyze',
+    usage: USAGE,
+    async run(argv: string[]): Promise<number> {
+      const args = parseArgs('analyze', argv, {
+        symbols: { value: true, repeat: true },
+        'default-symbol': { value: true },
+        target: { value: true },
+        json: { value: false },
+        help: { value: false },
+      });
+      if (args.flags.has('help') || args.positionals.includes('-h')) {
+        io.stdout.write(HELP);
+        return 0;
+      }
+      if (args.positionals.length !== 1) {
+        throw new TlabError('usage', `analyze: expected exactly one FILE, got ${args.positionals.length}\nUsage: transient-lab ${USAGE}`);
+      }
+      const symbols = new Map<string, bigint>();
+      for (const text of args.options.get('symbols') ?? []) for (const [k, v] of parseSymbolList('analyze', text)) symbols.set(k, v);
+      const def = optionValue(args, 'default-symbol');
+      const targetText = optionValue(args, 'target');
+      if (targetText !== undefined && targetText !== 'cpu' && targetText !== 'gpu') {
+        throw new TlabError('usage', `analyze: --target expects cpu or gpu, got '${targetText}'`);
+      }
+      const opts: AnalysisOptions = {
+        symbols,
+        defaultSymbol: def === undefined ? null : parseInteger('analyze', 'default-symbol', def),
+        target: (targetText as Target | undefined) ?? null,
+      };
+      const file = await readSdfgFile(args.positionals[0]!);
+      const analysis = analyze(file, opts);
+      if (args.flags.has('json')) io.stdout.write(`${JSON.stringify(toAnalysisJson(analysis), null, 2)}\n`);
+      else io.stdout.write(`${humanReport(analysis, outputWidth(io.stdout)).join('\n')}\n`);
+      return 0;
+    },
+  };
+}
+
+export const analyzeCommand: Command = createAnalyzeCommand({ stdout: process.stdout, stderr: process.stderr });
+
+function liveText(t: TransientInfo): string {
+  return t.live ? (t.live.first === t.live.last ? `${t.live.first}` : `${t.live.first}-${t.live.last}`) : '-';
+}
+
+const yesNo = (v: boolean): string => (v ? 'y' : '-');
+
+export function humanReport(a: Analysis, width: number | null): string[] {
+  const f = a.file;
+  const out: string[] = [];
+  out.push(`File:       ${f.path}${f.compressed ? ' (gzip)' : ''}, ${humanBytes(BigInt(f.jsonBytes))} of JSON`);
+  out.push(`SDFG:       ${f.root.name} (DaCe ${f.daceVersion ?? 'version unknown'}, format ${f.generation}, ${f.grammar} grammar)`);
+  out.push(`Size:       ${f.stats.sdfgs} SDFG(s), ${f.stats.states} state(s), ${f.stats.nodes} node(s), ${a.steps.length} program step(s)`);
+  out.push(`Target:     ${a.target} (${a.targetReason})`);
+  const syms = [...a.symbols].map(([k, v]) => `${k}=${v.value}${v.source === 'default' ? '*' : ''}`);
+  out.push(`Symbols:    ${syms.length ? syms.join(', ') : 'none given'}${syms.some((s) => s.endsWith('*')) ? '  (* = --default-symbol)' : ''}`);
+  if (a.unresolvedSymbols.length) out.push(`Unresolved: ${a.unresolvedSymbols.join(', ')} (sizes that use them stay symbolic)`);
+  out.push('');
+
+  out.push(`Transients: ${a.transients.length}`);
+  if (a.transients.length) {
+    const rows = a.transients.map((t) => [
+      t.id,
+      t.dtype,
+      `[${t.shape.join(', ')}]`,
+      t.effectiveStorage === t.storage ? t.storage : `${t.storage}→${t.effectiveStorage}`,
+      t.lifetime,
+      t.bytes !== null ? humanBytes(t.bytes) : t.bytesExpr,
+      liveText(t),
+      `${yesNo(t.eligible.PERSISTENT)}${yesNo(t.eligible.EXTERNAL)}`,
+      t.allocation.kind,
+      t.reason ?? '',
+    ]);
+    out.push(
+      ...table(['id', 'dtype', 'shape', 'storage', 'lifetime', 'bytes', 'live', 'PE', 'alloc', 'reason'], rows, {
+        align: ['left', 'left', 'left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'],
+        maxWidth: width,
+        flexColumn: 9,
+      }),
+    );
+  }
+  out.push('');
+
+  out.push('Modes (per call):');
+  const modeRows = MODES.map((m) => {
+    const p = a.modes[m];
+    const ws = Object.entries(p.workspace).map(([s, b]) => `${s} ${humanBytes(b)}`);
+    return [
+      m,
+      groupDigits(p.perCall.allocs),
+      humanBytes(p.perCall.bytes),
+      `${p.init.allocs} / ${humanBytes(p.init.bytes)}`,
+      ws.length ? ws.join(', ') : '-',
+      p.notes.join('; '),
+    ];
+  });
+  out.push(
+    ...table(['mode', 'allocs', 'bytes', 'init allocs/bytes', 'workspace', 'notes'], modeRows, {
+      align: ['left', 'right', 'right', 'right', 'left', 'left'],
+      maxWidth: width,
+      flexColumn: 5,
+    }),
+  );
+  out.push('');
+
+  const storages = Object.keys(a.layouts.dace);
+  if (storages.length === 0) out.push('Workspace layouts: no transient is External or eligible for EXTERNAL.');
+  else {
+    out.push('Workspace layouts (DaCe sequential vs. lifetime-aware packed):');
+    const rows = storages.map((s) => {
+      const dace = a.layouts.dace[s]!;
+      const packed = a.layouts.packed[s] ?? null;
+      if (!packed) return [s, dace.bytes !== null ? humanBytes(dace.bytes) : dace.bytesExpr, '?', '?', '?', '?'];
+      const saved = dace.bytes !== null ? dace.bytes - packed.bytes : null;
+      return [
+        s,
+        humanBytes(dace.bytes),
+        humanBytes(packed.bytes),
+        saved === null ? '?' : `${humanBytes(saved)} (${percent(saved, dace.bytes)})`,
+        humanBytes(packed.lowerBound),
+        packed.bytes === 0n ? '100.0%' : percent(packed.lowerBound, packed.bytes),
+      ];
+    });
+    out.push(
+      ...table(['storage', 'dace', 'packed', 'saved', 'lower bound', 'bound/packed'], rows, {
+        align: ['left', 'right', 'right', 'right', 'right', 'right'],
+      }),
+    );
+  }
+  const peaks = Object.entries(a.peakLiveBytes).map(([s, b]) => `${s} ${humanBytes(b)}`);
+  if (peaks.length) out.push(`Peak live bytes (all allocating transients): ${peaks.join(', ')}`);
+
+  if (a.warnings.length) {
+    out.push('');
+    out.push('Warnings:');
+    for (const w of a.warnings) out.push(`  - ${w}`);
+  }
+  return out;
+}

@@ -1,0 +1,159 @@
+/**
+ * `transient-lab profile FILE …`: builds every requested mode, verifies that they agree and times them in a
+ * runner child. Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed
+ * or modes diverged, 130 cancelled (SIGINT).
+ */
+import { writeFile } from 'node:fs/promises';
+import { MODES, type Mode } from '../engine/analysis/types.js';
+import { TlabError } from '../engine/errors.js';
+import { formatProfile } from '../engine/profile/format.js';
+import { DEFAULT_PROFILE_OPTIONS, profile, type ProfileOptions, type ProfileProgress } from '../engine/profile/profile.js';
+import type { LayoutChoice } from '../engine/profile/result.js';
+import { RunCancelled } from '../runner/host-node.js';
+import { optionValue, parseArgs, parseInteger, parseSymbolList, type OptionSpec } from './args.js';
+import type { Command } from './command.js';
+
+const NAME = 'profile';
+
+const SPEC: Record<string, OptionSpec> = {
+  modes: { value: true },
+  layout: { value: true },
+  calls: { value: true },
+  warmup: { value: true },
+  symbols: { value: true, repeat: true },
+  'default-symbol': { value: true },
+  input: { value: true, repeat: true },
+  seed: { value: true },
+  'save-outputs': { value: true },
+  out: { value: true },
+  timeout: { value: true },
+  help: { value: false },
+};
+
+const HELP = `Usage: transient-lab profile FILE [options]
+
+Builds the program in each memory mode, checks that all modes compute the same outputs, and times them.
+
+Options:
+  --modes LIST          modes to run, comma-separated (default scoped,persistent,pool,external)
+  --layout L            EXTERNAL workspace layout: packed (default), dace, or both
+  --calls N             timed calls per mode (default 100)
+  --warmup W            untimed calls before timing (default 5)
+  --symbols N=V,…       symbol values (may be repeated)
+  --default-symbol V    value for every symbol not given with --symbols
+  --input NAME=F.npy    take argument NAME from a .npy file (may be repeated); others come from --seed
+  --seed S              seed of the generated inputs (default 0)
+  --save-outputs DIR    write DIR/<MODE>/<NAME>.npy after the verification call
+  --out FILE            write the transient-lab/profile@1 JSON result
+  --timeout SECONDS     kill the run after this long (default 600; 0 = no limit)
+
+Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed or modes diverged,
+130 cancelled.`;
+
+export function parseProfileArgs(argv: string[]): { file: string; options: Omit<ProfileOptions, 'signal'>; out: string | null } | 'help' {
+  const args = parseArgs(NAME, argv, SPEC);
+  if (args.flags.has('help')) return 'help';
+  if (args.positionals.length !== 1) {
+    throw new TlabError('usage', `${NAME}: expected exactly one SDFG file, got ${args.positionals.length}${args.positionals.length ? ` (${args.positionals.join(' ')})` : ''}`);
+  }
+  const options: Omit<ProfileOptions, 'signal'> = { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map(), inputs: new Map() };
+  const modesText = optionValue(args, 'modes');
+  if (modesText !== undefined) {
+    const modes: Mode[] = [];
+    for (const part of modesText.split(',')) {
+      const m = part.trim().toUpperCase();
+      if (!m) continue;
+      if (!(MODES as readonly string[]).includes(m)) {
+        throw new TlabError('usage', `${NAME}: unknown mode '${part.trim()}' (modes: ${MODES.map((x) => x.toLowerCase()).join(', ')})`);
+      }
+      if (!modes.includes(m as Mode)) modes.push(m as Mode);
+    }
+    if (!modes.length) throw new TlabError('usage', `${NAME}: --modes is empty`);
+    options.modes = modes;
+  }
+  const layout = optionValue(args, 'layout');
+  if (layout !== undefined) {
+    if (layout !== 'dace' && layout !== 'packed' && layout !== 'both') {
+      throw new TlabError('usage', `${NAME}: --layout expects dace, packed or both, got '${layout}'`);
+    }
+    options.layout = layout as LayoutChoice;
+  }
+  const calls = optionValue(args, 'calls');
+  if (calls !== undefined) options.calls = Number(parseInteger(NAME, 'calls', calls, 1n));
+  const warmup = optionValue(args, 'warmup');
+  if (warmup !== undefined) options.warmup = Number(parseInteger(NAME, 'warmup', warmup, 0n));
+  for (const text of args.options.get('symbols') ?? []) {
+    for (const [k, v] of parseSymbolList(NAME, text)) options.symbols.set(k, v);
+  }
+  const def = optionValue(args, 'default-symbol');
+  if (def !== undefined) options.defaultSymbol = parseInteger(NAME, 'default-symbol', def);
+  for (const item of args.options.get('input') ?? []) {
+    const eq = item.indexOf('=');
+    const name = eq < 0 ? '' : item.slice(0, eq).trim();
+    const path = eq < 0 ? '' : item.slice(eq + 1).trim();
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || !path) {
+      throw new TlabError('usage', `${NAME}: --input expects NAME=FILE.npy, got '${item}'`);
+    }
+    if (options.inputs.has(name)) throw new TlabError('usage', `${NAME}: --input ${name} given twice`);
+    options.inputs.set(name, path);
+  }
+  const seed = optionValue(args, 'seed');
+  if (seed !== undefined) {
+    options.seed = parseInteger(NAME, 'seed', seed, 0n);
+    if (options.seed >= 2n ** 64n) throw new TlabError('usage', `${NAME}: --seed must be below 2^64`);
+  }
+  options.saveOutputs = optionValue(args, 'save-outputs') ?? null;
+  const timeout = optionValue(args, 'timeout');
+  if (timeout !== undefined) {
+    const t = Number(timeout);
+    if (!/^\d+(\.\d+)?$/.test(timeout.trim()) || !Number.isFinite(t)) throw new TlabError('usage', `${NAME}: --timeout expects seconds, got '${timeout}'`);
+    options.timeoutMs = Math.round(t * 1000);
+  }
+  return { file: args.positionals[0]!, options, out: optionValue(args, 'out') ?? null };
+}
+
+function progressPrinter(): (p: ProfileProgress) => void {
+  if (!process.stderr.isTTY) return () => {};
+  return (p) => {
+    const step = p.stage === 'build' && p.total ? `build ${p.done}/${p.total}: ${p.message.replace(/^build /, '')}` : p.message;
+    process.stderr.write(`\r\x1b[2K${step}`);
+  };
+}
+
+export const profileCommand: Command = {
+  name: NAME,
+  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S]',
+  async run(argv: string[]): Promise<number> {
+    const parsed = parseProfileArgs(argv);
+    if (parsed === 'help') {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    const progress = progressPrinter();
+    try {
+      const result = await profile(parsed.file, { ...parsed.options, signal: controller.signal }, progress);
+      if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
+      if (parsed.out) {
+        try {
+          await writeFile(parsed.out, `${JSON.stringify(result, null, 2)}\n`);
+        } catch (cause) {
+          throw new TlabError('usage', `cannot write --out ${parsed.out}: ${(cause as Error).message}`, { cause });
+        }
+      }
+      process.stdout.write(`${formatProfile(result)}\n`);
+      return result.verification.ok ? 0 : 6;
+    } catch (err) {
+      if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
+      if (err instanceof RunCancelled || controller.signal.aborted) {
+        process.stderr.write(`transient-lab ${NAME}: cancelled\n`);
+        return 130;
+      }
+      throw err;
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+  },
+};

@@ -1,0 +1,99 @@
+/**
+ * Where DaCe allocates a transient in SCOPED mode (dace-memory-abi.md §2.1) and how often that site runs
+ * per call. Init and workspace sites run 0 times per call.
+ */
+import type { DataDescriptor, Sdfg, StateBlock } from '../model/sdfg.js';
+import type { AccessSite } from './accesses.js';
+import type { ExecutionCounter } from './executions.js';
+import type { ProgramOrder } from './linearize.js';
+import type { ControlFlowReads } from './liveness.js';
+import { isStackStorage } from './storage.js';
+import { isGpuSchedule, isGpuStorage } from './target.js';
+import type { AllocationSite } from './types.js';
+import { scheduleOf, scopeChain } from './walk.js';
+
+const ALIASES = new Set(['ArrayView', 'View', 'ArrayReference', 'Reference', 'StructureView', 'StructureReference', 'ContainerView', 'ContainerArrayReference']);
+
+export interface AllocationInput {
+  desc: DataDescriptor;
+  sdfg: Sdfg;
+  memberOf: string | null;
+  sites: AccessSite[];
+  reads: ControlFlowReads | undefined;
+  effectiveStorage: string;
+}
+
+export interface Allocation {
+  site: AllocationSite;
+  executionsPerCall: bigint | null;
+}
+
+const none = (why: string): Allocation => ({ site: { kind: 'none', why }, executionsPerCall: 0n });
+
+/** Whether a site makes an allocator call on every execution (what SCOPED mode pays per call). */
+export function allocatesPerCall(site: AllocationSite): boolean {
+  return site.kind === 'sdfg' || site.kind === 'state' || site.kind === 'scope';
+}
+
+export function allocationOf(x: AllocationInput, order: ProgramOrder, counter: ExecutionCounter): Allocation {
+  const { desc, sdfg } = x;
+  if (x.memberOf !== null) return none(`member of structure '${x.memberOf}': allocated with it`);
+  if (ALIASES.has(desc.type)) return none(`${desc.type}: an alias of another container, allocates nothing`);
+  if (desc.lifetime === 'Persistent') return { site: { kind: 'init' }, executionsPerCall: 0n };
+  if (desc.lifetime === 'External') return { site: { kind: 'external' }, executionsPerCall: 0n };
+  if (desc.type === 'Stream') return none('Stream: a queue object, not a plain buffer (not modelled)');
+  if (!desc.arrayLike && desc.type !== 'Scalar') return none(`${desc.type}: allocation not modelled`);
+  if (x.sites.length === 0 && !x.reads) return none('never accessed: DaCe skips its allocation');
+  if (isStackStorage(x.effectiveStorage)) return none(`stack storage (${x.effectiveStorage})`);
+  if (desc.type === 'Scalar' && !isGpuStorage(x.effectiveStorage)) return none('Scalar: a local variable on the stack');
+  if (desc.lifetime === 'Global') return { site: { kind: 'sdfg', sdfg: 0 }, executionsPerCall: 1n };
+  const invocations = order.invocations.get(sdfg) ?? null;
+  const states = new Set<StateBlock>(x.sites.map((s) => s.state));
+  if (desc.lifetime === 'SDFG' || states.size !== 1 || x.reads) {
+    return { site: { kind: 'sdfg', sdfg: sdfg.sdfgIndex }, executionsPerCall: invocations };
+  }
+  const state = x.sites[0]!.state;
+  const place = order.places.get(state);
+  const stateExecutions = place ? place.executions : null;
+  const stateSite: Allocation = {
+    site: { kind: 'state', sdfg: sdfg.sdfgIndex, stateJsonPath: state.jsonPath },
+    executionsPerCall: stateExecutions,
+  };
+  if (desc.lifetime === 'State') return stateSite;
+  const entry = commonScope(x.sites, state, x.effectiveStorage);
+  if (entry === null) return stateSite;
+  const iterations = counter.scopeIterations(sdfg, state, entry);
+  return {
+    site: { kind: 'scope', sdfg: sdfg.sdfgIndex, stateJsonPath: state.jsonPath, mapEntryId: entry },
+    executionsPerCall: stateExecutions === null || iterations === null ? null : stateExecutions * iterations,
+  };
+}
+
+/**
+ * Innermost scope that encloses every access, moved up out of GPU kernels for storages that the host must
+ * allocate (DaCe moves such allocations "up the scope tree"). Null = the state's top level.
+ */
+function commonScope(sites: AccessSite[], state: StateBlock, storage: string): number | null {
+  let common: number[] | null = null;
+  for (const { node } of sites) {
+    if (node.scopeEntry === null) return null;
+    const chain = [node.scopeEntry, ...scopeChain(state, state.nodes[node.scopeEntry]!).map((n) => n.id)];
+    if (common === null) common = chain;
+    else {
+      const keep = new Set(chain);
+      common = common.filter((id) => keep.has(id));
+    }
+    if (common.length === 0) return null;
+  }
+  if (!common || common.length === 0) return null;
+  if (isStackStorage(storage) || storage === 'GPU_Shared') return common[0]!;
+  // Host-allocated storage cannot be allocated inside a kernel: go to the scope around the outermost GPU map.
+  let outermostGpu = -1;
+  for (let i = 0; i < common.length; i++) {
+    const entry = state.nodes[common[i]!];
+    const schedule = entry ? scheduleOf(entry) : null;
+    if (schedule && isGpuSchedule(schedule)) outermostGpu = i;
+  }
+  if (outermostGpu < 0) return common[0]!;
+  return outermostGpu + 1 < common.length ? common[outermostGpu + 1]! : null;
+}

@@ -1,0 +1,185 @@
+/**
+ * The transient analysis: target, symbol values, program order, live ranges, eligibility for each memory
+ * mode, SCOPED allocation sites, per-mode cost plans and workspace layouts. Pure and synchronous: the same
+ * file and options always give the same `Analysis`.
+ */
+import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
+import { AccessIndex } from './accesses.js';
+import { allocatesPerCall, allocationOf } from './allocation.js';
+import { eligibility } from './eligibility.js';
+import { ExecutionCounter } from './executions.js';
+import { daceLayouts, type DaceEntry } from './layout-dace.js';
+import { alignmentFor, packLayout, peakOverlap, type PackItem } from './layout-packed.js';
+import { linearize } from './linearize.js';
+import { LoopCover, controlFlowReads, liveRange } from './liveness.js';
+import { planModes } from './plan.js';
+import { dtypeName, footprint, type Footprint } from './sizes.js';
+import { effectiveStorage } from './storage.js';
+import { SymbolContext } from './symbols.js';
+import { detectTarget } from './target.js';
+import type { Analysis, AnalysisOptions, PackedStorageLayout, TransientInfo } from './types.js';
+
+export type * from './types.js';
+export { MODES } from './types.js';
+
+/** Repeated warnings of one kind are summarised after this many. */
+const WARNINGS_PER_KIND = 10;
+
+interface Candidate {
+  desc: DataDescriptor;
+  sdfg: Sdfg;
+  /** Name as used by AccessNodes (`outer.member` for Structure members). */
+  name: string;
+  memberOf: string | null;
+}
+
+function transientCandidates(file: SdfgFile): Candidate[] {
+  const out: Candidate[] = [];
+  const members = (sdfg: Sdfg, owner: DataDescriptor, path: string): void => {
+    for (const m of owner.members ?? []) {
+      const name = `${path}.${m.name}`;
+      if (m.transient) out.push({ desc: m, sdfg, name, memberOf: path });
+      members(sdfg, m, name);
+    }
+  };
+  for (const sdfg of file.sdfgs) {
+    for (const desc of sdfg.arrays.values()) {
+      if (desc.transient) out.push({ desc, sdfg, name: desc.name, memberOf: null });
+      members(sdfg, desc, desc.name);
+    }
+  }
+  return out;
+}
+
+export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
+  const warnings: string[] = [];
+  const { target, reason: targetReason } = detectTarget(file, opts.target);
+  const symbols = new SymbolContext(file, opts);
+  const counter = new ExecutionCounter(symbols);
+  const order = linearize(file, counter);
+  const access = new AccessIndex(file);
+  const reads = controlFlowReads(order, symbols.exprs);
+  const cover = new LoopCover(order);
+
+  const sizeProblems: string[] = [];
+  const transients: TransientInfo[] = [];
+  const footprints = new Map<string, Footprint>();
+  for (const c of transientCandidates(file)) {
+    const { desc, sdfg } = c;
+    const id = `${sdfg.sdfgIndex}:${c.name}`;
+    const sites = access.of(sdfg, c.name);
+    const embedding = access.embeddingOf(sdfg);
+    const fp = footprint(desc, sdfg, symbols);
+    footprints.set(id, fp);
+    if (fp.problem) sizeProblems.push(`${desc.jsonPath}: ${fp.problem}`);
+    const constantBytes = fp.sizeSymbols.length === 0 ? fp.bytes : null;
+    const storage = effectiveStorage(desc, sites, embedding, constantBytes);
+    const el = eligibility({
+      desc,
+      sdfg,
+      memberOf: c.memberOf,
+      sites,
+      embedding,
+      footprint: fp,
+      effectiveStorage: storage,
+      definedInSdfg: symbols.definedIn(sdfg),
+    });
+    const cfReads = c.memberOf === null ? reads.get(sdfg)?.get(c.name) : undefined;
+    const alloc = allocationOf({ desc, sdfg, memberOf: c.memberOf, sites, reads: cfReads, effectiveStorage: storage }, order, counter);
+    transients.push({
+      id,
+      sdfg: sdfg.sdfgIndex,
+      sdfgName: sdfg.name,
+      name: c.name,
+      type: desc.type,
+      dtype: dtypeName(desc.dtype),
+      shape: [...desc.shape],
+      storage: desc.storage,
+      effectiveStorage: storage,
+      lifetime: desc.lifetime,
+      bytes: fp.bytes,
+      bytesExpr: fp.bytesExpr,
+      eligible: { PERSISTENT: el.PERSISTENT, EXTERNAL: el.EXTERNAL },
+      reason: el.reason,
+      live: liveRange(sites, cfReads, order, cover),
+      allocation: alloc.site,
+      executionsPerCall: alloc.executionsPerCall,
+      jsonPath: desc.jsonPath,
+    });
+  }
+
+  const fullSpan = { first: 0, last: Math.max(0, order.steps.length - 1) };
+  const spanOf = (t: TransientInfo): { first: number; last: number } => t.live ?? fullSpan;
+
+  // The workspace set, in arrays_recursive order (file.sdfgs is pre-order; descriptors in insertion order).
+  const externalSet = transients.filter((t) => t.eligible.EXTERNAL || t.allocation.kind === 'external');
+  const daceEntries: DaceEntry[] = externalSet.map((t) => {
+    const fp = footprints.get(t.id)!;
+    return { id: t.id, storage: t.effectiveStorage, bytes: t.bytes, bytesExpr: fp.rootExpr ?? fp.localExpr, bytesText: t.bytesExpr };
+  });
+  const packed: Record<string, PackedStorageLayout | null> = {};
+  for (const [storage, members] of groupBy(externalSet, (t) => t.effectiveStorage)) {
+    if (members.some((t) => t.bytes === null)) {
+      packed[storage] = null;
+      continue;
+    }
+    const items: PackItem[] = members.map((t) => ({ id: t.id, bytes: t.bytes!, ...spanOf(t) }));
+    packed[storage] = packLayout(items, alignmentFor(storage));
+  }
+
+  // Peak over every transient that holds memory in SCOPED mode (heap sites, init, workspace).
+  const peakLiveBytes: Record<string, bigint | null> = {};
+  const holding = transients.filter((t) => allocatesPerCall(t.allocation) || t.allocation.kind === 'init' || t.allocation.kind === 'external');
+  for (const [storage, members] of groupBy(holding, (t) => t.effectiveStorage)) {
+    peakLiveBytes[storage] = members.some((t) => t.bytes === null)
+      ? null
+      : peakOverlap(members.map((t) => ({ bytes: t.bytes!, ...spanOf(t) })));
+  }
+
+  const modes = planModes(transients, target, packed);
+
+  const defaulted = symbols.defaultedSymbols();
+  if (defaulted.length && opts.defaultSymbol !== null) warnings.push(`--default-symbol ${opts.defaultSymbol} used for: ${defaulted.join(', ')}`);
+  const unresolved = symbols.unresolvedSymbols();
+  if (unresolved.length) {
+    warnings.push(`no value for symbol(s) ${unresolved.join(', ')}: sizes that use them stay symbolic (give --symbols or --default-symbol)`);
+  }
+  const unknownExec = transients.filter((t) => allocatesPerCall(t.allocation) && t.executionsPerCall === null);
+  if (unknownExec.length) {
+    warnings.push(
+      `executions per call unknown for ${unknownExec.length} transient(s) (state-machine or data-dependent loops, or unknown symbols): per-call totals are null`,
+    );
+  }
+  pushCapped(warnings, sizeProblems, 'unreadable sizes');
+  pushCapped(warnings, file.warnings.map((w) => `${w.jsonPath}: ${w.message}`), 'parser warnings');
+
+  return {
+    file,
+    target,
+    targetReason,
+    symbols: symbols.symbolValues(),
+    unresolvedSymbols: unresolved,
+    steps: order.steps,
+    transients,
+    modes,
+    layouts: { dace: daceLayouts(daceEntries), packed },
+    peakLiveBytes,
+    warnings,
+  };
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const it of items) {
+    const k = key(it);
+    const g = out.get(k);
+    if (g) g.push(it);
+    else out.set(k, [it]);
+  }
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function pushCapped(warnings: string[], items: string[], what: string): void {
+  warnings.push(...items.slice(0, WARNINGS_PER_KIND));
+  if (items.length > WARNINGS_PER_KIND) warnings.push(`… and ${items.length - WARNINGS_PER_KIND} more ${what}`);
+}

@@ -1,0 +1,252 @@
+/**
+ * Compiles one GeneratedProgram into a shared library, through a content-addressed cache.
+ *
+ * Cache entry: `<cacheRoot>/libs/<key>/{program.cpp, program.so, entry.json}` where key =
+ * sha256(source, compiler version line, flags, runtime header bytes). An entry is only trusted when
+ * entry.json names the same key and the library's size and sha256: a half-written or truncated library
+ * (a crash mid-copy, a full disk, someone editing the cache) is rebuilt, never loaded. Entries are built in
+ * a private temporary folder and renamed into place, so readers never see a partial entry.
+ *
+ * The library handed to the runner is always a fresh copy under the caller's run folder: dlopen caches by
+ * path, so two builds must never share one.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { GeneratedProgram } from '../codegen/types.js';
+import { TlabError } from '../errors.js';
+import { packageRoot } from '../paths.js';
+import { cacheRoot } from './cache-dir.js';
+import { findCompiler, probeOpenMP, runProcess, type CompilerInfo } from './compiler.js';
+
+export const RUNTIME_HEADER = 'transient_runtime.h';
+const ENTRY_FORMAT = 1;
+
+export interface BuildOptions {
+  /** Folder that receives the per-build copy of the library (one folder per profile run). */
+  runDir: string;
+  /** The SDFG file the program came from, for error messages. */
+  sdfgFile?: string;
+  /** Folder holding transient_runtime.h; defaults to the package's native/include. */
+  includeDir?: string;
+  /** Short label for file names and messages, e.g. `EXTERNAL-packed`. Defaults to mode(-layout). */
+  label?: string;
+  /** Compiler time limit (default 10 minutes): a runaway compile must not hang a profile. */
+  timeoutMs?: number;
+}
+
+export interface BuildResult {
+  /** A path no other build shares (dlopen caches by path). */
+  libPath: string;
+  cached: boolean;
+  /** Wall time of this build step (cache lookup + compile or copy). */
+  ms: number;
+  key: string;
+  compiler: CompilerInfo;
+  /** Whether -fopenmp was used. */
+  openmp: boolean;
+  flags: string[];
+  /** Cache entry folder (holds program.cpp for inspection). */
+  entryDir: string;
+  warnings: string[];
+}
+
+interface EntryRecord {
+  format: number;
+  key: string;
+  libBytes: number;
+  libSha256: string;
+  compiler: string;
+  flags: string[];
+}
+
+let copyCounter = 0;
+
+export function defaultIncludeDir(): string {
+  return resolve(packageRoot(), 'native', 'include');
+}
+
+export function libsDir(): string {
+  return join(cacheRoot(), 'libs');
+}
+
+export async function buildProgram(program: GeneratedProgram, opts: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const label = opts.label ?? (program.mode === 'EXTERNAL' ? `${program.mode}-${program.layout}` : program.mode);
+  const includeDir = opts.includeDir ?? defaultIncludeDir();
+  const headerPath = join(includeDir, RUNTIME_HEADER);
+  let header: Buffer;
+  try {
+    header = await readFile(headerPath);
+  } catch (cause) {
+    throw new TlabError('build', `the runtime header ${headerPath} is missing: the native part of Transient Lab is not installed (run npm run build)`, { cause });
+  }
+  const compiler = await findCompiler();
+  const warnings: string[] = [];
+  let openmp = false;
+  if (program.usesOpenMP) {
+    openmp = await probeOpenMP(compiler);
+    if (!openmp) warnings.push(`${compiler.name} ${compiler.version} cannot compile with -fopenmp: ${label} runs its parallel maps sequentially`);
+  }
+  const flags = ['-std=c++17', '-O2', '-shared', '-fPIC', '-fdiagnostics-color=never', ...(openmp ? ['-fopenmp'] : [])];
+  const key = createHash('sha256')
+    .update(program.source)
+    .update('\0')
+    .update(compiler.versionLine)
+    .update('\0')
+    .update(flags.join(' '))
+    .update('\0')
+    .update(header)
+    .digest('hex');
+
+  const entryDir = join(libsDir(), key);
+  let cached = await isValidEntry(entryDir, key);
+  if (!cached) await compileEntry(program, { key, entryDir, compiler, flags, includeDir, label, opts });
+
+  await mkdir(opts.runDir, { recursive: true });
+  const libPath = join(opts.runDir, `${label}-${key.slice(0, 12)}-${process.pid}-${++copyCounter}.so`);
+  await copyFile(join(entryDir, 'program.so'), libPath);
+  // A valid entry may still vanish between the check and the copy (another process pruning the cache):
+  // only claim a hit for what was actually verified.
+  cached = cached && existsSync(libPath);
+  return { libPath, cached, ms: performance.now() - started, key, compiler, openmp, flags, entryDir, warnings };
+}
+
+/** Whether the entry is complete and matches its record (size, sha256, ELF magic). */
+export async function isValidEntry(entryDir: string, key: string): Promise<boolean> {
+  try {
+    const rec = JSON.parse(await readFile(join(entryDir, 'entry.json'), 'utf8')) as Partial<EntryRecord>;
+    if (rec.format !== ENTRY_FORMAT || rec.key !== key) return false;
+    const lib = await readFile(join(entryDir, 'program.so'));
+    if (lib.length !== rec.libBytes || lib.length < 4) return false;
+    if (lib[0] !== 0x7f || lib[1] !== 0x45 || lib[2] !== 0x4c || lib[3] !== 0x46) return false;
+    return createHash('sha256').update(lib).digest('hex') === rec.libSha256;
+  } catch {
+    return false;
+  }
+}
+
+/** Drops a cache entry, e.g. after its library failed to load although its hash matched. */
+export async function invalidateEntry(key: string): Promise<void> {
+  await rm(join(libsDir(), key), { recursive: true, force: true });
+}
+
+async function compileEntry(
+  program: GeneratedProgram,
+  ctx: { key: string; entryDir: string; compiler: CompilerInfo; flags: string[]; includeDir: string; label: string; opts: BuildOptions },
+): Promise<void> {
+  const root = libsDir();
+  await mkdir(root, { recursive: true });
+  const work = join(root, `.tmp-${ctx.key.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  await mkdir(work);
+  try {
+    const src = join(work, 'program.cpp');
+    const lib = join(work, 'program.so');
+    await writeFile(src, program.source);
+    const argv = [...ctx.compiler.command, ...ctx.flags, '-I', ctx.includeDir, '-o', lib, src];
+    const res = await runProcess(argv, { cwd: work, timeoutMs: ctx.opts.timeoutMs ?? 600_000 });
+    if (res.code !== 0 || res.signal) {
+      const keptSource = await keepFailedSource(root, ctx.key, work);
+      throw compileError(program, res, { ...ctx, keptSource });
+    }
+    const bytes = await readFile(lib);
+    const record: EntryRecord = {
+      format: ENTRY_FORMAT,
+      key: ctx.key,
+      libBytes: bytes.length,
+      libSha256: createHash('sha256').update(bytes).digest('hex'),
+      compiler: ctx.compiler.versionLine,
+      flags: ctx.flags,
+    };
+    await writeFile(join(work, 'entry.json'), JSON.stringify(record, null, 2));
+    await rm(ctx.entryDir, { recursive: true, force: true });
+    try {
+      await rename(work, ctx.entryDir);
+    } catch (err) {
+      // Another process finished the same key first: keep theirs if it is sound.
+      if (!(await isValidEntry(ctx.entryDir, ctx.key))) throw err;
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+async function keepFailedSource(root: string, key: string, work: string): Promise<string> {
+  const dir = join(root, 'failed', key);
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(join(root, 'failed'), { recursive: true });
+  await rename(work, dir);
+  return join(dir, 'program.cpp');
+}
+
+interface Diagnostic {
+  line: number;
+  column: number;
+  severity: string;
+  message: string;
+}
+
+const DIAGNOSTIC = /^(.*?):(\d+):(\d+): (fatal error|error): (.*)$/;
+const MAX_DIAGNOSTICS = 5;
+
+/** The compiler's first errors, each with the generated line it points at and the SDFG element behind it. */
+function compileError(
+  program: GeneratedProgram,
+  res: Awaited<ReturnType<typeof runProcess>>,
+  ctx: { compiler: CompilerInfo; label: string; keptSource: string; opts: BuildOptions },
+): TlabError {
+  const compilerName = `${ctx.compiler.name}${ctx.compiler.version ? ` ${ctx.compiler.version}` : ''}`;
+  if (res.error) {
+    return new TlabError('build', `could not run ${compilerName} for ${ctx.label}: ${res.error.message}`, {
+      file: ctx.opts.sdfgFile ?? null,
+      details: [`generated source kept at ${ctx.keptSource}`],
+    });
+  }
+  if (res.signal) {
+    return new TlabError('build', `${compilerName} was killed (${res.signal}) while compiling ${ctx.label}: compile time limit exceeded?`, {
+      file: ctx.opts.sdfgFile ?? null,
+      details: [`generated source kept at ${ctx.keptSource}`],
+    });
+  }
+  const sourceLines = program.source.split('\n');
+  const diagnostics: Diagnostic[] = [];
+  for (const text of res.stderr.split('\n')) {
+    const m = DIAGNOSTIC.exec(text);
+    if (!m || basename(m[1]!) !== 'program.cpp') continue;
+    diagnostics.push({ line: Number(m[2]), column: Number(m[3]), severity: m[4]!, message: m[5]! });
+    if (diagnostics.length >= MAX_DIAGNOSTICS) break;
+  }
+  const details: string[] = [];
+  let firstOrigin: string | null = null;
+  for (const d of diagnostics) {
+    details.push(`program.cpp:${d.line}:${d.column}: ${d.severity}: ${d.message}`);
+    const text = sourceLines[d.line - 1];
+    if (text !== undefined) details.push(`    ${d.line} | ${text.trimEnd()}`);
+    const origin = originOf(program.lineOrigins, d.line);
+    if (origin) {
+      details.push(`    generated from SDFG element ${origin}`);
+      firstOrigin ??= origin;
+    }
+  }
+  if (!diagnostics.length) {
+    // Linker errors and unusual formats: show the compiler's own first lines rather than nothing.
+    details.push(...res.stderr.split('\n').filter((l) => l.trim()).slice(0, 20));
+  }
+  details.push(`generated source kept at ${ctx.keptSource}`);
+  const count = res.stderr.split('\n').filter((l) => DIAGNOSTIC.test(l)).length;
+  return new TlabError(
+    'build',
+    `${compilerName} failed to compile the generated ${ctx.label} program ${program.name} (${count || 'no parsable'} error${count === 1 ? '' : 's'}, exit ${res.code})`,
+    { file: ctx.opts.sdfgFile ?? null, jsonPath: firstOrigin, details },
+  );
+}
+
+/** The origin of `line`, or of the closest line above it that has one (a statement spans lines). */
+function originOf(origins: Map<number, string>, line: number): string | null {
+  for (let l = line; l >= 1 && line - l < 50; l--) {
+    const o = origins.get(l);
+    if (o) return o;
+  }
+  return null;
+}

@@ -1,0 +1,83 @@
+/** The console form of a ProfileResult: one table row per mode (+layout) and the lines under it. */
+import type { ModeResult, ProfileResult } from './result.js';
+
+export function formatNs(ns: number): string {
+  if (!Number.isFinite(ns)) return '-';
+  if (ns >= 1e9) return `${(ns / 1e9).toFixed(2)} s`;
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(1)} µs`;
+  return `${ns.toFixed(0)} ns`;
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(2)} GiB`;
+  if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(2)} MiB`;
+  if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(1)} KiB`;
+  return `${n} B`;
+}
+
+function count(x: number): string {
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd());
+}
+
+function workspace(m: ModeResult): string {
+  const entries = Object.entries(m.workspaceBytes);
+  if (!entries.length) return '-';
+  return entries.map(([s, b]) => (entries.length > 1 ? `${s}:${formatBytes(b)}` : formatBytes(b))).join(' ');
+}
+
+export function formatProfile(result: ProfileResult): string {
+  const lines: string[] = [];
+  lines.push(`${result.program.name} (${result.program.file}): ${result.settings.calls} calls after ${result.settings.warmup} warmup, ${result.machine.compiler}, ${result.machine.cpu}`);
+  lines.push('');
+  const scoped = result.modes.find((m) => m.mode === 'SCOPED');
+  const rows: string[][] = [['mode', 'median/call', 'p10', 'p90', 'allocs/call', 'alloc+free', 'faults/call', 'workspace', 'vs SCOPED']];
+  for (const m of result.modes) {
+    const s = m.summary;
+    rows.push([
+      m.label,
+      formatNs(s.medianNs),
+      formatNs(s.p10Ns),
+      formatNs(s.p90Ns),
+      count(s.allocsPerCall),
+      `${(s.allocShare * 100).toFixed(1)}%`,
+      count(s.minorFaultsPerCall),
+      workspace(m),
+      scoped ? `${(scoped.summary.medianNs / s.medianNs).toFixed(2)}×` : '-',
+    ]);
+  }
+  lines.push(...table(rows));
+  lines.push('');
+  const pool = result.modes.find((m) => m.mode === 'POOL');
+  const externals = result.modes.filter((m) => m.mode === 'EXTERNAL');
+  if (pool) {
+    for (const ext of externals) {
+      const saved = pool.summary.medianNs - ext.summary.medianNs;
+      const pct = pool.summary.medianNs > 0 ? (saved / pool.summary.medianNs) * 100 : 0;
+      lines.push(
+        `${ext.label} vs POOL: ${saved >= 0 ? 'saves' : 'costs'} ${formatNs(Math.abs(saved))} per call (${Math.abs(pct).toFixed(1)}%) and ` +
+          `${count(Math.max(0, pool.summary.allocsPerCall - ext.summary.allocsPerCall))} allocations per call ` +
+          `(${count(pool.summary.allocsPerCall)} → ${count(ext.summary.allocsPerCall)}).`,
+      );
+    }
+  }
+  if (result.modes.some((m) => m.summary.minorFaultsPerCall > 0)) {
+    lines.push('faults/call: minor page faults per call. Freshly allocated large transients fault in again on every call (glibc returns large freed blocks to the kernel): that cost is part of allocating, even where alloc+free time looks small.');
+  }
+  if (result.modes.some((m) => m.eventsOverflowed)) lines.push('warning: the allocation event buffer overflowed in some calls: alloc+free shares are lower bounds.');
+  for (const note of result.notes) lines.push(`note: ${note}`);
+  for (const w of result.warnings) lines.push(`warning: ${w}`);
+  const v = result.verification;
+  if (v.ok) {
+    lines.push(`verification: all modes produced ${v.tolerance !== undefined ? `the same outputs within a relative tolerance of ${v.tolerance}` : 'bitwise identical outputs'}; no uninitialised reads, no workspace overflow.`);
+  } else {
+    lines.push('verification FAILED:');
+    for (const d of v.details) if (d.kind !== 'note') lines.push(`  ${d.message}`);
+  }
+  return lines.join('\n');
+}

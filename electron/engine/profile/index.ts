@@ -1,0 +1,10 @@
+export { profile, planVariants, DEFAULT_PROFILE_OPTIONS } from './profile.js';
+export { verify, POISON, GUARD_BYTE, GUARD_BYTES, NONDETERMINISTIC_RTOL } from './verify.js';
+export type { VerifiedVariant } from './verify.js';
+export type { ProfileOptions, ProfileProgress, ProfileStage } from './profile.js';
+export { PROFILE_SCHEMA } from './result.js';
+export type { ProfileResult, ModeResult, VerificationDetail, LayoutChoice } from './result.js';
+export { readNpy, writeNpy, parseNpy, encodeNpy } from './npy.js';
+export type { NpyArray } from './npy.js';
+export { prepareInputs, generatorFor, SplitMix64, fillGenerated, gatherCOrder } from './inputs.js';
+export { summarize, quantile } from './stats.js';

@@ -1,0 +1,87 @@
+/** The `transient-lab/profile@1` result document (docs/profile-schema.md). Plain JSON: no bigint, no Map. */
+import type { Mode } from '../analysis/types.js';
+import type { Layout } from '../codegen/types.js';
+import type { CallSummary } from './stats.js';
+
+export const PROFILE_SCHEMA = 'transient-lab/profile@1';
+
+export type LayoutChoice = Layout | 'both';
+
+/** Symbol values: numbers, or decimal strings beyond 2^53. */
+export type JsonInteger = number | string;
+
+export function jsonInteger(v: bigint): JsonInteger {
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+}
+
+export interface ModeResult {
+  mode: Mode;
+  /** EXTERNAL: the workspace layout timed; null for the other modes. */
+  layout: Layout | null;
+  /** `SCOPED`, `EXTERNAL (packed)`, … */
+  label: string;
+  build: { ms: number; cached: boolean };
+  initNs: number;
+  exitNs: number;
+  firstCallNs: number;
+  calls: {
+    totalNs: number[];
+    allocNs: number[];
+    freeNs: number[];
+    allocs: number[];
+    frees: number[];
+    allocBytes: number[];
+    minorFaults: number[];
+  };
+  /** The per-call event buffer overflowed: alloc/free times and counts are lower bounds. */
+  eventsOverflowed: boolean;
+  summary: CallSummary;
+  workspaceBytes: Record<string, number>;
+  /** sha256 (hex) of every array argument's C-order bytes after the first verification call. */
+  outputChecksums: Record<string, string>;
+}
+
+export type VerificationDetailKind = 'divergence' | 'uninitialised-read' | 'guard-overflow' | 'note';
+
+export interface VerificationDetail {
+  kind: VerificationDetailKind;
+  /** Mode label the detail is about. */
+  mode: string;
+  message: string;
+  /** divergence: the mode compared against. */
+  reference?: string;
+  array?: string;
+  /** divergence / uninitialised-read: first differing element, multi-dimensional. */
+  index?: number[];
+  /** [reference value, this mode's value] or [verification call 1, call 2]. */
+  values?: [string, string];
+  /** uninitialised-read: transients that may be read before written; guard-overflow: the slot. */
+  transients?: string[];
+}
+
+export interface ProfileResult {
+  schema: typeof PROFILE_SCHEMA;
+  program: { name: string; file: string; hash: string };
+  machine: { cpu: string; cores: number; compiler: string; os: string; node: string };
+  settings: {
+    modes: Mode[];
+    layout: LayoutChoice;
+    calls: number;
+    warmup: number;
+    symbols: Record<string, JsonInteger>;
+    seed: JsonInteger;
+    inputs: Record<string, string>;
+  };
+  modes: ModeResult[];
+  verification: {
+    /** All modes produced the same outputs (bitwise, or within `tolerance`). */
+    identical: boolean;
+    /** Relative tolerance used when the program's float order is nondeterministic. */
+    tolerance?: number;
+    /** No divergence, no uninitialised read, no workspace overflow. */
+    ok: boolean;
+    details: VerificationDetail[];
+  };
+  notes: string[];
+  warnings: string[];
+}

@@ -1,0 +1,105 @@
+/**
+ * Verification of a profile run's outputs: uninitialised reads (the two poisoned calls of each mode disagree),
+ * workspace overflows (guard bytes changed) and cross-mode agreement (bitwise, or within a relative
+ * tolerance where the program's own float order is nondeterministic).
+ */
+import type { GeneratedProgram, ProgramArg } from '../codegen/types.js';
+import type { VariantResult } from '../../runner/messages.js';
+import { compareArray } from './compare.js';
+import type { ProfileResult, VerificationDetail } from './result.js';
+
+/** Poison of the two verification calls: all-ones is a NaN in every float type and -1 in every int type;
+ * 0xA5 repeated is an ordinary-looking (wrong) number, so a leak of either shows as a difference. */
+export const POISON: [number, number] = [0xff, 0xa5];
+export const GUARD_BYTE = 0x5a;
+export const GUARD_BYTES = 64;
+/** Relative tolerance across modes when the program's own float order is nondeterministic. */
+export const NONDETERMINISTIC_RTOL = 1e-5;
+
+/** What verification needs to know about each variant. */
+export interface VerifiedVariant {
+  label: string;
+  program: Pick<GeneratedProgram, 'nondeterministicFloat'>;
+}
+
+export function verify(variants: VerifiedVariant[], results: VariantResult[], args: ProgramArg[]): ProfileResult['verification'] {
+  const details: VerificationDetail[] = [];
+  const arrays = args.filter((a) => a.kind === 'array');
+  const nondeterministic = variants.some((v) => v.program.nondeterministicFloat);
+  const rtol = nondeterministic ? NONDETERMINISTIC_RTOL : null;
+
+  for (const [i, v] of variants.entries()) {
+    const r = results[i]!;
+    for (const g of r.guardViolations) {
+      details.push({
+        kind: 'guard-overflow',
+        mode: v.label,
+        transients: [g.slot],
+        message:
+          g.where === 'after'
+            ? `${v.label}: transient ${g.slot} wrote past the end of its ${g.storage} workspace slot (guard byte ${g.byteOffset} after the slot changed)`
+            : `${v.label}: transient ${g.slot} wrote before the start of its ${g.storage} workspace slot`,
+      });
+    }
+    if (!r.outputs || !r.outputsSecond) continue;
+    const leaking: string[] = [];
+    let firstDiff: ReturnType<typeof compareArray> = null;
+    for (const arg of arrays) {
+      const d = compareArray(arg, r.outputs[arg.name]!, r.outputsSecond[arg.name]!, rtol);
+      if (d) {
+        leaking.push(arg.name);
+        firstDiff ??= d;
+      }
+    }
+    if (firstDiff) {
+      const candidates = r.poisonedTransients;
+      details.push({
+        kind: 'uninitialised-read',
+        mode: v.label,
+        array: firstDiff.array,
+        index: firstDiff.index,
+        values: firstDiff.values,
+        transients: candidates,
+        message:
+          `${v.label}: output${leaking.length === 1 ? '' : 's'} ${leaking.join(', ')} changed between two verification calls that differ only in the ` +
+          `poison pattern of fresh transient memory (first at ${firstDiff.array}[${firstDiff.index.join(', ')}]: ${firstDiff.values[0]} vs ${firstDiff.values[1]}): ` +
+          `the program reads a transient before writing it; candidates: ${candidates.join(', ') || 'none instrumented'}`,
+      });
+    }
+  }
+
+  let identical = true;
+  const ref = results[0];
+  const refVariant = variants[0]!;
+  if (ref?.outputs) {
+    for (const [i, v] of variants.entries()) {
+      if (i === 0) continue;
+      const r = results[i]!;
+      if (!r.outputs) continue;
+      for (const arg of arrays) {
+        const d = compareArray(arg, ref.outputs[arg.name]!, r.outputs[arg.name]!, rtol);
+        if (!d) continue;
+        identical = false;
+        details.push({
+          kind: 'divergence',
+          mode: v.label,
+          reference: refVariant.label,
+          array: d.array,
+          index: d.index,
+          values: d.values,
+          message: `${v.label} differs from ${refVariant.label} in ${d.array}[${d.index.join(', ')}]: ${d.values[0]} vs ${d.values[1]} (${d.count} element${d.count === 1 ? '' : 's'} differ${rtol !== null ? `, relative tolerance ${rtol}` : ', bitwise'})`,
+        });
+      }
+    }
+  }
+  if (rtol !== null) {
+    details.push({
+      kind: 'note',
+      mode: 'all',
+      message: `outputs compared within a relative tolerance of ${rtol}: the program's parallel reductions make its float order nondeterministic`,
+    });
+  }
+  const ok = !details.some((d) => d.kind !== 'note');
+  return rtol !== null ? { identical, tolerance: rtol, ok, details } : { identical, ok, details };
+}
+

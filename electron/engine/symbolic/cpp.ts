@@ -1,0 +1,503 @@
+/**
+ * C++ text for expressions. Integer `//`, `%`, `**`, floor/ceiling and Max/Min go through the helpers of
+ * CPP_SYMBOLIC_HELPERS because C++'s own operators truncate toward zero where Python and SymPy floor.
+ * Exact (float-free) arithmetic that contains `/` is first brought to one fraction `num/den`, so that e.g.
+ * `ceiling(M/512)` and `N*(N + 1)/2` stay exact in integer C++ instead of truncating each division.
+ */
+import type { BinOp, Expr } from './ast.js';
+import { integerTypeOf, isFloatFunction, isFloatTypeName, moduleConstant } from './evaluate.js';
+import { formatFloat } from './show.js';
+import { isExact, simplify } from './transform.js';
+
+export interface CppOptions {
+  /** C++ text for a symbol (default: its name). */
+  symbol?: (name: string) => string;
+  /** C++ text for a data-container read `A[i, j]`; without it subscripts are rejected. */
+  subscript?: (base: string, index: string[]) => string;
+}
+
+// C++ operator precedence, loosest first.
+const C_TERNARY = 1, C_OR = 2, C_AND = 3, C_BOR = 4, C_XOR = 5, C_BAND = 6, C_EQ = 7, C_REL = 8;
+const C_SHIFT = 9, C_ADD = 10, C_MUL = 11, C_UNARY = 12, C_ATOM = 14;
+
+const C_OPERATORS: Partial<Record<BinOp, [string, number]>> = {
+  '+': ['+', C_ADD], '-': ['-', C_ADD], '*': ['*', C_MUL],
+  '==': ['==', C_EQ], '!=': ['!=', C_EQ], '<': ['<', C_REL], '<=': ['<=', C_REL], '>': ['>', C_REL], '>=': ['>=', C_REL],
+  and: ['&&', C_AND], or: ['||', C_OR], '&': ['&', C_BAND], '|': ['|', C_BOR], '^': ['^', C_XOR],
+  '<<': ['<<', C_SHIFT], '>>': ['>>', C_SHIFT],
+};
+
+const HELPER_BY_OP: Partial<Record<BinOp, string>> = { '//': 'tlab_int_floor', '%': 'tlab_py_mod', '**': 'tlab_ipow' };
+
+const INT32_MAX = 2n ** 31n - 1n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+const STD_MATH: Record<string, string> = {
+  exp: 'std::exp', log: 'std::log', log2: 'std::log2', log10: 'std::log10', sqrt: 'std::sqrt', sin: 'std::sin',
+  cos: 'std::cos', tan: 'std::tan', asin: 'std::asin', acos: 'std::acos', atan: 'std::atan', atan2: 'std::atan2',
+  sinh: 'std::sinh', cosh: 'std::cosh', tanh: 'std::tanh', pow: 'std::pow', fabs: 'std::fabs', expm1: 'std::expm1',
+  log1p: 'std::log1p', cbrt: 'std::cbrt', erf: 'std::erf',
+};
+
+interface Emitted {
+  text: string;
+  prec: number;
+}
+
+const atom = (text: string): Emitted => ({ text, prec: C_ATOM });
+const paren = (e: Emitted, minPrec: number): string => (e.prec < minPrec ? `(${e.text})` : e.text);
+
+interface Fraction {
+  num: Expr;
+  den: Expr;
+}
+
+const ONE: Expr = { k: 'int', v: 1n };
+const mul = (a: Expr, b: Expr): Expr => ({ k: 'bin', op: '*', a, b });
+
+/** Brings float-free `+ - * /` arithmetic to one fraction; other nodes are opaque leaves. */
+function toFraction(e: Expr): Fraction {
+  switch (e.k) {
+    case 'bin': {
+      if (e.op === '+' || e.op === '-' || e.op === '*' || e.op === '/') {
+        // Spine in a loop: sums of many terms are left-deep.
+        const spine: Array<Extract<Expr, { k: 'bin' }>> = [];
+        let cur: Expr = e;
+        while (cur.k === 'bin' && (cur.op === '+' || cur.op === '-' || cur.op === '*' || cur.op === '/')) {
+          spine.push(cur);
+          cur = cur.a;
+        }
+        let acc = toFraction(cur);
+        for (let i = spine.length - 1; i >= 0; i--) {
+          const node = spine[i]!;
+          const r = toFraction(node.b);
+          if (node.op === '*') acc = { num: mul(acc.num, r.num), den: mul(acc.den, r.den) };
+          else if (node.op === '/') acc = { num: mul(acc.num, r.den), den: mul(acc.den, r.num) };
+          else acc = { num: { k: 'bin', op: node.op, a: mul(acc.num, r.den), b: mul(r.num, acc.den) }, den: mul(acc.den, r.den) };
+        }
+        return acc;
+      }
+      if (e.op === '**' && e.b.k === 'int') {
+        const base = toFraction(e.a);
+        const k: Expr = { k: 'int', v: e.b.v < 0n ? -e.b.v : e.b.v };
+        const num: Expr = { k: 'bin', op: '**', a: base.num, b: k };
+        const den: Expr = { k: 'bin', op: '**', a: base.den, b: k };
+        return e.b.v < 0n ? { num: den, den: num } : { num, den };
+      }
+      return { num: e, den: ONE };
+    }
+    case 'un':
+      if (e.op === '-' || e.op === '+') {
+        const inner = toFraction(e.a);
+        return e.op === '-' ? { num: { k: 'un', op: '-', a: inner.num }, den: inner.den } : inner;
+      }
+      return { num: e, den: ONE };
+    default:
+      return { num: e, den: ONE };
+  }
+}
+
+function containsDivision(e: Expr): boolean {
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.k === 'bin') {
+      if (node.op === '/') return true;
+      if (node.op === '+' || node.op === '-' || node.op === '*') stack.push(node.a, node.b);
+      else if (node.op === '**' && node.b.k === 'int' && node.b.v < 0n) return true;
+      else if (node.op === '**') stack.push(node.a);
+    } else if (node.k === 'un' && (node.op === '-' || node.op === '+')) {
+      stack.push(node.a);
+    }
+  }
+  return false;
+}
+
+class CppEmitter {
+  constructor(private readonly opts: CppOptions) {}
+
+  emit(e: Expr): Emitted {
+    switch (e.k) {
+      case 'int':
+        return intLiteral(e.v);
+      case 'float':
+        return floatLiteral(e.v);
+      case 'bool':
+        return atom(e.v ? 'true' : 'false');
+      case 'none':
+        throw new Error('None has no C++ value');
+      case 'sym':
+        if (e.name === '?') throw new Error("the undefined symbol '?' has no C++ value");
+        return atom(this.opts.symbol ? this.opts.symbol(e.name) : e.name);
+      case 'bin':
+        return this.binary(e);
+      case 'un': {
+        if ((e.op === '-' || e.op === '+') && isExact(e) && containsDivision(e)) return this.fraction(toFraction(e));
+        const a = this.emit(e.a);
+        const op = e.op === 'not' ? '!' : e.op;
+        // `- -x` must not become the decrement operator.
+        const text = paren(a, C_UNARY);
+        return { text: `${op}${text.startsWith(op) && op !== '!' && op !== '~' ? ' ' : ''}${text}`, prec: C_UNARY };
+      }
+      case 'cmpchain': {
+        const parts: string[] = [];
+        for (let i = 0; i < e.ops.length; i++) {
+          parts.push(this.emit({ k: 'bin', op: e.ops[i]!, a: e.operands[i]!, b: e.operands[i + 1]! }).text);
+        }
+        return { text: parts.map((p) => `(${p})`).join(' && '), prec: C_AND };
+      }
+      case 'call':
+        return this.call(e);
+      case 'ternary': {
+        const cond = this.emit(e.cond);
+        const then = this.emit(e.then);
+        const otherwise = this.emit(e.else);
+        return { text: `${paren(cond, C_OR)} ? ${paren(then, C_OR)} : ${paren(otherwise, C_TERNARY)}`, prec: C_TERNARY };
+      }
+      case 'subscript': {
+        if (!this.opts.subscript) throw new Error('reading a data container needs the subscript option of toCpp');
+        const base = this.emit(e.base);
+        return atom(this.opts.subscript(base.text, e.index.map((i) => this.emit(i).text)));
+      }
+      case 'attr': {
+        const dotted = dottedPath(e);
+        const constant = dotted === null ? undefined : moduleConstant(dotted);
+        if (constant !== undefined) return floatLiteral(constant);
+        return atom(`${paren(this.emit(e.base), C_ATOM)}.${e.name}`);
+      }
+      case 'tuple':
+        throw new Error('a tuple has no C++ value');
+    }
+  }
+
+  private fraction(f: Fraction): Emitted {
+    const num = simplify(f.num);
+    const den = simplify(f.den);
+    if (den.k === 'int' && den.v === 1n) return this.emit(num);
+    return atom(`tlab_div(${this.emit(num).text}, ${this.emit(den).text})`);
+  }
+
+  private binary(e: Extract<Expr, { k: 'bin' }>): Emitted {
+    const exact = isExact(e);
+    if (exact && (e.op === '+' || e.op === '-' || e.op === '*' || e.op === '/') && containsDivision(e)) {
+      return this.fraction(toFraction(e));
+    }
+    if (e.op === '/') {
+      // Python true division where floats are involved.
+      return { text: `static_cast<double>(${this.emit(e.a).text}) / ${paren(this.emit(e.b), C_UNARY)}`, prec: C_MUL };
+    }
+    const helper = HELPER_BY_OP[e.op];
+    if (helper !== undefined) return atom(`${helper}(${this.emit(e.a).text}, ${this.emit(e.b).text})`);
+    const [cop, prec] = C_OPERATORS[e.op]!;
+    // Left spine in a loop: long sums are left-deep.
+    const spine: Array<Extract<Expr, { k: 'bin' }>> = [];
+    let cur: Expr = e;
+    while (cur.k === 'bin' && C_OPERATORS[cur.op] !== undefined && !(isExact(cur) && containsDivision(cur))) {
+      spine.push(cur);
+      cur = cur.a;
+    }
+    let acc = this.emit(cur);
+    for (let i = spine.length - 1; i >= 0; i--) {
+      const node = spine[i]!;
+      const [op, p] = C_OPERATORS[node.op]!;
+      const right = this.emit(node.b);
+      // Comparisons of comparisons and mixed bitwise/relational nesting always get parentheses for clarity.
+      const leftMin = p === C_EQ || p === C_REL ? p + 1 : p;
+      acc = { text: `${paren(acc, leftMin)} ${op} ${paren(right, p + 1)}`, prec: p };
+    }
+    void cop;
+    void prec;
+    return acc;
+  }
+
+  private args(e: Extract<Expr, { k: 'call' }>, count: number | [number, number]): string[] {
+    const [min, max] = typeof count === 'number' ? [count, count] : count;
+    if (e.args.length < min || e.args.length > max) throw new Error(`${e.fn}() takes ${min === max ? min : `${min} to ${max}`} argument(s), got ${e.args.length}`);
+    return e.args.map((a) => this.emit(a).text);
+  }
+
+  /** `floor(a/b)`-style helpers: exact operands become one fraction first. */
+  private roundedQuotient(helper: 'tlab_int_floor' | 'tlab_int_ceil', quotient: Expr): Emitted {
+    if (!isExact(quotient)) {
+      const std = helper === 'tlab_int_floor' ? 'std::floor' : 'std::ceil';
+      return atom(`${std}(${this.emit(quotient).text})`);
+    }
+    const f = toFraction(quotient);
+    const num = simplify(f.num);
+    const den = simplify(f.den);
+    if (den.k === 'int' && den.v === 1n) return this.emit(num);
+    return atom(`${helper}(${this.emit(num).text}, ${this.emit(den).text})`);
+  }
+
+  private call(e: Extract<Expr, { k: 'call' }>): Emitted {
+    const fn = e.fn;
+    const div = (a: Expr, b: Expr): Expr => ({ k: 'bin', op: '/', a, b });
+    switch (fn) {
+      case 'int_floor': case '__int_floor': case 'floor_div':
+        this.args(e, 2);
+        return isExact(e) ? this.roundedQuotient('tlab_int_floor', div(e.args[0]!, e.args[1]!)) : atom(`tlab_int_floor(${this.args(e, 2).join(', ')})`);
+      case 'int_ceil':
+        this.args(e, 2);
+        return isExact(e) ? this.roundedQuotient('tlab_int_ceil', div(e.args[0]!, e.args[1]!)) : atom(`tlab_int_ceil(${this.args(e, 2).join(', ')})`);
+      case 'floor': case 'math.floor': case 'np.floor':
+        if (e.args.length === 2) return this.call({ ...e, fn: 'int_floor' });
+        this.args(e, 1);
+        return this.roundedQuotient('tlab_int_floor', e.args[0]!);
+      case 'ceiling': case 'ceil': case 'math.ceil': case 'np.ceil':
+        this.args(e, 1);
+        return this.roundedQuotient('tlab_int_ceil', e.args[0]!);
+      case 'Mod': case 'mod': {
+        this.args(e, 2);
+        if (isExact(e)) {
+          const a = toFraction(e.args[0]!);
+          const b = toFraction(e.args[1]!);
+          // a mod b = (a.num·b.den mod b.num·a.den) / (a.den·b.den)
+          const mod: Expr = { k: 'call', fn: '__tlab_py_mod', args: [mul(a.num, b.den), mul(b.num, a.den)], kwargs: [] };
+          return this.fraction({ num: mod, den: mul(a.den, b.den) });
+        }
+        return atom(`tlab_py_mod(${this.args(e, 2).join(', ')})`);
+      }
+      case '__tlab_py_mod':
+        return atom(`tlab_py_mod(${e.args.map((a) => this.emit(simplify(a)).text).join(', ')})`);
+      case 'Max': case 'max':
+        return atom(`tlab_max(${this.args(e, [1, Infinity]).join(', ')})`);
+      case 'Min': case 'min':
+        return atom(`tlab_min(${this.args(e, [1, Infinity]).join(', ')})`);
+      case 'Abs': case 'abs':
+        return atom(`tlab_abs(${this.args(e, 1)[0]})`);
+      case 'SymExpr':
+        this.args(e, [1, 2]);
+        return this.emit(e.args[0]!);
+      case 'int':
+        return this.cast('long long', e);
+      case 'bool':
+        return this.cast('bool', e);
+      case 'Eq': case 'Ne': case 'Lt': case 'Le': case 'Gt': case 'Ge': {
+        this.args(e, 2);
+        const op = ({ Eq: '==', Ne: '!=', Lt: '<', Le: '<=', Gt: '>', Ge: '>=' } as const)[fn];
+        return this.emit({ k: 'bin', op, a: e.args[0]!, b: e.args[1]! });
+      }
+      case 'And': case 'Or':
+        return { text: this.args(e, [1, Infinity]).map((a) => `(${a})`).join(fn === 'And' ? ' && ' : ' || '), prec: fn === 'And' ? C_AND : C_OR };
+      case 'Not':
+        return { text: `!(${this.args(e, 1)[0]})`, prec: C_UNARY };
+      case 'round':
+        return atom(`static_cast<long long>(std::nearbyint(${this.args(e, 1)[0]}))`);
+      case 'Piecewise':
+        return this.piecewise(e);
+      case 'bitwise_and': case 'bitwise_or': case 'bitwise_xor': {
+        const [a, b] = this.args(e, 2);
+        const op = fn === 'bitwise_and' ? '&' : fn === 'bitwise_or' ? '|' : '^';
+        return { text: `(${a}) ${op} (${b})`, prec: fn === 'bitwise_and' ? C_BAND : fn === 'bitwise_or' ? C_BOR : C_XOR };
+      }
+      case 'bitwise_not':
+        return { text: `~(${this.args(e, 1)[0]})`, prec: C_UNARY };
+      case 'bitwise_set': case 'bitwise_clear': case 'bitwise_test': case 'bitwise_shift':
+        return atom(`tlab_${fn}(${this.args(e, 2).join(', ')})`);
+      case 'complex':
+        return atom(`std::complex<double>(${this.args(e, [1, 2]).join(', ')})`);
+      case 'dace.complex64':
+        return atom(`std::complex<float>(${this.args(e, 1)[0]})`);
+      case 'dace.complex128':
+        return atom(`std::complex<double>(${this.args(e, 1)[0]})`);
+      default:
+        break;
+    }
+    const intType = integerTypeOf(fn);
+    if (intType !== undefined) return this.cast(`${intType.signed ? '' : 'u'}int${intType.bits}_t`, e);
+    if (isFloatTypeName(fn)) return this.cast(fn.endsWith('float32') ? 'float' : 'double', e);
+    if (isFloatFunction(fn)) {
+      const base = fn.slice(fn.lastIndexOf('.') + 1);
+      if (base === 'log' && e.args.length === 2) {
+        const [x, b] = this.args(e, 2);
+        return { text: `std::log(${x}) / std::log(${b})`, prec: C_MUL };
+      }
+      return atom(`${STD_MATH[base]}(${this.args(e, [1, 2]).join(', ')})`);
+    }
+    throw new Error(`no C++ translation for function '${fn}'`);
+  }
+
+  /** Conversions truncate toward zero in both Python and C++; an exact quotient is divided in integers. */
+  private cast(type: string, e: Extract<Expr, { k: 'call' }>): Emitted {
+    this.args(e, 1);
+    const arg = e.args[0]!;
+    if (isExact(arg) && containsDivision(arg)) {
+      const f = toFraction(arg);
+      const num = this.emit(simplify(f.num)).text;
+      const den = this.emit(simplify(f.den)).text;
+      if (type === 'double' || type === 'float') return atom(`(static_cast<${type}>(${num}) / static_cast<${type}>(${den}))`);
+      return atom(`static_cast<${type}>((${num}) / (${den}))`);
+    }
+    return atom(`static_cast<${type}>(${this.emit(arg).text})`);
+  }
+
+  private piecewise(e: Extract<Expr, { k: 'call' }>): Emitted {
+    const pieces = e.args.map((p) => {
+      if (p.k !== 'tuple' || p.items.length !== 2) throw new Error('Piecewise() arguments must be (value, condition) pairs');
+      return { value: p.items[0]!, cond: p.items[1]! };
+    });
+    const last = pieces[pieces.length - 1];
+    if (!last || !(last.cond.k === 'bool' && last.cond.v)) {
+      throw new Error('Piecewise() without a final (value, True) branch has no C++ value when no condition holds');
+    }
+    let text = `(${this.emit(last.value).text})`;
+    for (let i = pieces.length - 2; i >= 0; i--) {
+      text = `(${this.emit(pieces[i]!.cond).text}) ? (${this.emit(pieces[i]!.value).text}) : ${text}`;
+    }
+    return { text, prec: C_TERNARY };
+  }
+}
+
+function intLiteral(v: bigint): Emitted {
+  if (v === INT64_MIN) return atom('(-9223372036854775807LL - 1)');
+  const magnitude = v < 0n ? -v : v;
+  let text: string;
+  if (magnitude <= INT32_MAX) text = magnitude.toString();
+  else if (magnitude <= INT64_MAX) text = `${magnitude}LL`;
+  else if (v > 0n && v <= UINT64_MAX) text = `${v}ULL`;
+  else throw new Error(`integer ${v} does not fit in 64 bits`);
+  return v < 0n ? { text: `-${text}`, prec: C_UNARY } : atom(text);
+}
+
+function floatLiteral(v: number): Emitted {
+  if (Number.isNaN(v)) return atom('std::numeric_limits<double>::quiet_NaN()');
+  if (!Number.isFinite(v)) return v > 0 ? atom('std::numeric_limits<double>::infinity()') : { text: '-std::numeric_limits<double>::infinity()', prec: C_UNARY };
+  const text = formatFloat(v);
+  return text.startsWith('-') ? { text, prec: C_UNARY } : atom(text);
+}
+
+function dottedPath(e: Expr): string | null {
+  const parts: string[] = [];
+  let cur = e;
+  while (cur.k === 'attr') {
+    parts.push(cur.name);
+    cur = cur.base;
+  }
+  if (cur.k !== 'sym') return null;
+  parts.push(cur.name);
+  return parts.reverse().join('.');
+}
+
+/**
+ * C++ expression text for `e`. Symbols without a float dtype are integers; exact `/` is emitted as
+ * `tlab_div(num, den)`, which is exact whenever the quotient is an integer (the case for sizes and
+ * indices) and floors otherwise. Throws Error for what C++ cannot express (None, tuples, `?`, unknown functions).
+ */
+export function toCpp(e: Expr, opts: CppOptions = {}): string {
+  return new CppEmitter(opts).emit(e).text;
+}
+
+/** Helpers used by toCpp output; paste once into every generated translation unit (C++17). */
+export const CPP_SYMBOLIC_HELPERS = String.raw`#ifndef TLAB_SYMBOLIC_HELPERS
+#define TLAB_SYMBOLIC_HELPERS
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+// Python/SymPy integer semantics: floor division, modulo with the divisor's sign, exact powers.
+template <class A, class B>
+static inline auto tlab_int_floor(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  if constexpr (std::is_integral_v<T>) {
+    const T x = static_cast<T>(a), y = static_cast<T>(b);
+    const T q = x / y;
+    return (x % y != 0 && ((x < 0) != (y < 0))) ? static_cast<T>(q - 1) : q;
+  } else {
+    return std::floor(static_cast<T>(a) / static_cast<T>(b));
+  }
+}
+
+template <class A, class B>
+static inline auto tlab_int_ceil(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  if constexpr (std::is_integral_v<T>) {
+    const T x = static_cast<T>(a), y = static_cast<T>(b);
+    const T q = x / y;
+    return (x % y != 0 && ((x < 0) == (y < 0))) ? static_cast<T>(q + 1) : q;
+  } else {
+    return std::ceil(static_cast<T>(a) / static_cast<T>(b));
+  }
+}
+
+// Exact rational division brought to one fraction: exact when it divides, floored otherwise.
+template <class A, class B>
+static inline auto tlab_div(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  if constexpr (std::is_integral_v<T>) return tlab_int_floor(a, b);
+  else return static_cast<T>(a) / static_cast<T>(b);
+}
+
+template <class A, class B>
+static inline auto tlab_py_mod(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  if constexpr (std::is_integral_v<T>) {
+    const T x = static_cast<T>(a), y = static_cast<T>(b);
+    const T r = x % y;
+    return (r != 0 && ((r < 0) != (y < 0))) ? static_cast<T>(r + y) : r;
+  } else {
+    const T y = static_cast<T>(b);
+    const T r = std::fmod(static_cast<T>(a), y);
+    return (r != 0 && ((r < 0) != (y < 0))) ? static_cast<T>(r + y) : r;
+  }
+}
+
+// Integer base and exponent: square-and-multiply; a negative exponent floors 1/a^k like tlab_div does.
+template <class A, class B>
+static inline auto tlab_ipow(A a, B b) {
+  if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) {
+    using T = std::conditional_t<(sizeof(A) < sizeof(long long)), long long, A>;
+    T base = static_cast<T>(a);
+    if (b < 0) {
+      if (base == 1) return static_cast<T>(1);
+      if (base == -1) return static_cast<T>((-b) % 2 == 0 ? 1 : -1);
+      const bool negative = base < 0 && (-b) % 2 != 0;
+      return static_cast<T>(negative ? -1 : 0);
+    }
+    T result = 1;
+    for (auto e = b; e > 0; e /= 2) {
+      if (e % 2 != 0) result *= base;
+      if (e > 1) base *= base;
+    }
+    return result;
+  } else {
+    using T = std::common_type_t<A, B, double>;
+    return std::pow(static_cast<T>(a), static_cast<T>(b));
+  }
+}
+
+template <class A>
+static inline A tlab_max(A a) { return a; }
+template <class A, class B, class... R>
+static inline auto tlab_max(A a, B b, R... rest) {
+  using T = std::common_type_t<A, B>;
+  const T x = static_cast<T>(a), y = static_cast<T>(b);
+  return tlab_max(x < y ? y : x, rest...);
+}
+
+template <class A>
+static inline A tlab_min(A a) { return a; }
+template <class A, class B, class... R>
+static inline auto tlab_min(A a, B b, R... rest) {
+  using T = std::common_type_t<A, B>;
+  const T x = static_cast<T>(a), y = static_cast<T>(b);
+  return tlab_min(y < x ? y : x, rest...);
+}
+
+template <class A>
+static inline A tlab_abs(A a) { return a < 0 ? static_cast<A>(-a) : a; }
+
+// Fortran intrinsics of DaCe's Fortran frontend: IBSET, IBCLR, BTEST, ISHFT.
+template <class A, class B>
+static inline A tlab_bitwise_set(A a, B bit) { return static_cast<A>(a | (static_cast<A>(1) << bit)); }
+template <class A, class B>
+static inline A tlab_bitwise_clear(A a, B bit) { return static_cast<A>(a & ~(static_cast<A>(1) << bit)); }
+template <class A, class B>
+static inline bool tlab_bitwise_test(A a, B bit) { return ((a >> bit) & 1) != 0; }
+template <class A, class B>
+static inline A tlab_bitwise_shift(A a, B by) { return by >= 0 ? static_cast<A>(a << by) : static_cast<A>(a >> (-by)); }
+#endif
+`;

@@ -1,0 +1,299 @@
+/**
+ * Entry of the runner child process: the only place generated code runs. A crash here (SIGSEGV in a
+ * generated program, an abort in the allocator) takes down this process only; the host turns the exit
+ * signal into a TlabError naming the mode and the step announced last.
+ *
+ * Hosted by Node's child_process.fork (messages via process.send) or by Electron's utilityProcess (messages
+ * via process.parentPort): only the transport differs.
+ */
+import type { ProgramArg } from '../engine/codegen/types.js';
+import { loadNativeAddon } from './native.js';
+import {
+  RUNNER_PROTOCOL_VERSION,
+  type GuardViolation,
+  type HostToRunner,
+  type Phase,
+  type RunJob,
+  type RunnerToHost,
+  type VariantJob,
+  type VariantResult,
+  type VariantTiming,
+} from './messages.js';
+
+type Addon = ReturnType<typeof loadNativeAddon>;
+type Library = ReturnType<Addon['load']>;
+type Stats = ReturnType<Library['run']>;
+
+interface Transport {
+  send(msg: RunnerToHost): void;
+  onMessage(handler: (msg: HostToRunner) => void): void;
+}
+
+interface ParentPortLike {
+  on(event: 'message', listener: (event: { data: unknown }) => void): void;
+  postMessage(message: unknown): void;
+}
+
+function transport(): Transport {
+  const parentPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
+  if (parentPort) {
+    return {
+      send: (msg) => parentPort.postMessage(msg),
+      onMessage: (handler) => parentPort.on('message', (event) => handler(event.data as HostToRunner)),
+    };
+  }
+  if (process.send) {
+    return {
+      send: (msg) => void process.send!(msg),
+      onMessage: (handler) => process.on('message', (msg) => handler(msg as HostToRunner)),
+    };
+  }
+  throw new Error('runner-entry must run as a forked child or an Electron utility process');
+}
+
+const EXTERNAL_ALIGN = 64;
+
+function alignUp(n: number, a: number): number {
+  return Math.ceil(n / a) * a;
+}
+
+/** A typed array of the argument's exact C type for scalars and symbols (the addon reads the value through
+ * its data pointer); arrays pass their bytes directly. */
+function argView(arg: ProgramArg, bytes: Uint8Array): ArrayBufferView {
+  if (arg.kind === 'array') return bytes;
+  const copy = new Uint8Array(new ArrayBuffer(Math.max(8, bytes.length)));
+  copy.set(bytes);
+  switch (arg.dtype) {
+    case 'float64': return new Float64Array(copy.buffer, 0, 1);
+    case 'float32': return new Float32Array(copy.buffer, 0, 1);
+    case 'int64': return new BigInt64Array(copy.buffer, 0, 1);
+    case 'uint64': return new BigUint64Array(copy.buffer, 0, 1);
+    case 'int32': return new Int32Array(copy.buffer, 0, 1);
+    case 'uint32': return new Uint32Array(copy.buffer, 0, 1);
+    case 'int16': return new Int16Array(copy.buffer, 0, 1);
+    case 'uint16': return new Uint16Array(copy.buffer, 0, 1);
+    case 'int8': return new Int8Array(copy.buffer, 0, 1);
+    default: return new Uint8Array(copy.buffer, 0, bytes.length);
+  }
+}
+
+/** Fresh argument buffers from the job's inputs (the program may write any of them). */
+function freshArgs(variant: VariantJob, inputs: Record<string, Uint8Array>): { views: ArrayBufferView[]; arrays: Map<string, Uint8Array> } {
+  const views: ArrayBufferView[] = [];
+  const arrays = new Map<string, Uint8Array>();
+  for (const arg of variant.args) {
+    const src = inputs[arg.name];
+    if (!src) throw new Error(`no input bytes for argument ${arg.name}`);
+    const bytes = new Uint8Array(src);
+    if (arg.kind === 'array') arrays.set(arg.name, bytes);
+    views.push(argView(arg, bytes));
+  }
+  return { views, arrays };
+}
+
+interface GuardedWorkspace {
+  storage: string;
+  buffer: Uint8Array;
+  /** [start, end) of every slot. */
+  slots: Array<{ id: string; start: number; end: number }>;
+}
+
+/** Slots separated (and surrounded) by ≥ guardBytes of guard pattern, slot memory filled with poison. */
+function guardedWorkspace(storage: VariantJob['externals'][number], job: RunJob, poison: number): { ws: GuardedWorkspace; offsets: BigUint64Array } {
+  const slots: GuardedWorkspace['slots'] = [];
+  let cursor = alignUp(job.guardBytes, EXTERNAL_ALIGN);
+  for (const slot of storage.slots) {
+    const start = cursor;
+    const end = start + Number(slot.bytes);
+    slots.push({ id: slot.id, start, end });
+    cursor = alignUp(end + job.guardBytes, EXTERNAL_ALIGN);
+  }
+  const buffer = new Uint8Array(cursor).fill(job.guardByte);
+  for (const s of slots) buffer.fill(poison, s.start, s.end);
+  return { ws: { storage: storage.storage, buffer, slots }, offsets: BigUint64Array.from(slots.map((s) => BigInt(s.start))) };
+}
+
+function checkGuards(ws: GuardedWorkspace, guardByte: number): GuardViolation[] {
+  const out: GuardViolation[] = [];
+  const firstBad = (from: number, to: number) => {
+    for (let i = from; i < to; i++) if (ws.buffer[i] !== guardByte) return i - from;
+    return -1;
+  };
+  if (ws.slots.length) {
+    const before = firstBad(0, ws.slots[0]!.start);
+    if (before >= 0) out.push({ storage: ws.storage, slot: ws.slots[0]!.id, where: 'before', byteOffset: before });
+  }
+  ws.slots.forEach((s, i) => {
+    const next = ws.slots[i + 1]?.start ?? ws.buffer.length;
+    const bad = firstBad(s.end, next);
+    if (bad >= 0) out.push({ storage: ws.storage, slot: s.id, where: 'after', byteOffset: bad });
+  });
+  return out;
+}
+
+function emptyTiming(): VariantTiming {
+  return { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false };
+}
+
+function appendStats(t: VariantTiming, s: Stats): void {
+  t.totalNs.push(...s.totalNs);
+  t.allocNs.push(...s.allocNs);
+  t.freeNs.push(...s.freeNs);
+  t.allocs.push(...s.allocs);
+  t.frees.push(...s.frees);
+  t.allocBytes.push(...s.allocBytes);
+  t.minorFaults.push(...s.minorFaults);
+  t.overflowed ||= s.overflowed;
+}
+
+class JobRunner {
+  private variant: string | null = null;
+  private phase: Phase | null = null;
+
+  constructor(
+    private readonly addon: Addon,
+    private readonly port: Transport,
+    private readonly jobId: number,
+  ) {}
+
+  private enter(variant: string, phase: Phase): void {
+    this.variant = variant;
+    this.phase = phase;
+    this.port.send({ type: 'phase', jobId: this.jobId, variant, phase });
+  }
+
+  run(job: RunJob): void {
+    try {
+      for (const v of job.variants) {
+        const result = this.runVariant(v, job);
+        this.port.send({ type: 'variant-done', jobId: this.jobId, result });
+      }
+      this.port.send({ type: 'done', jobId: this.jobId });
+    } catch (err) {
+      const e = err as Error;
+      this.port.send({
+        type: 'failed',
+        jobId: this.jobId,
+        variant: this.variant,
+        phase: this.phase,
+        message: e?.message ?? String(err),
+        details: [],
+      });
+    }
+  }
+
+  private runVariant(v: VariantJob, job: RunJob): VariantResult {
+    this.enter(v.label, 'load');
+    const lib = this.addon.load(v.libPath);
+    const symbols = BigInt64Array.from(v.initSymbols);
+    const verify = !job.skipVerification;
+    // Poison before init so PERSISTENT buffers (allocated in init) start as garbage too.
+    lib.setPoison(verify, job.poison[0]);
+    this.enter(v.label, 'init');
+    const initNs = lib.init(symbols);
+
+    this.enter(v.label, 'workspace');
+    const workspaceBytes: Record<string, bigint> = {};
+    for (const ext of v.externals) {
+      const size = lib.externalSize(ext.storage, symbols);
+      if (size !== ext.bytes) {
+        throw new Error(`${v.label}: __dace_get_external_memory_size_${ext.storage} returned ${size} bytes, the generator planned ${ext.bytes}`);
+      }
+      workspaceBytes[ext.storage] = size;
+    }
+
+    let outputs: Record<string, Uint8Array> | null = null;
+    let outputsSecond: Record<string, Uint8Array> | null = null;
+    const poisoned = new Set<string>();
+    const guardViolations: GuardViolation[] = [];
+    if (verify) {
+      for (let k = 0; k < 2; k++) {
+        const pattern = job.poison[k as 0 | 1];
+        lib.setPoison(true, pattern);
+        const workspaces = v.externals.map((ext) => {
+          const { ws, offsets } = guardedWorkspace(ext, job, pattern);
+          lib.setExternalOffsets(ext.storage, ws.buffer, offsets);
+          for (const s of ws.slots) poisoned.add(s.id);
+          return ws;
+        });
+        const { views, arrays } = freshArgs(v, job.inputs);
+        this.enter(v.label, k === 0 ? 'verify-1' : 'verify-2');
+        lib.run(views, 1);
+        for (const ev of lib.lastEvents()) {
+          if (ev.kind === 'alloc') poisoned.add(v.transientIds[ev.transient] ?? `#${ev.transient}`);
+        }
+        for (const ws of workspaces) {
+          for (const g of checkGuards(ws, job.guardByte)) {
+            // Both verification calls usually overflow the same way: one report per slot and side.
+            if (!guardViolations.some((x) => x.storage === g.storage && x.slot === g.slot && x.where === g.where)) guardViolations.push(g);
+          }
+        }
+        const snapshot = Object.fromEntries(arrays);
+        if (k === 0) outputs = snapshot;
+        else outputsSecond = snapshot;
+      }
+      lib.setPoison(false, 0);
+    }
+
+    // The library's own layout (dace or packed) for timing, in a fresh workspace.
+    const liveWorkspaces: Uint8Array[] = [];
+    for (const ext of v.externals) {
+      const buffer = new Uint8Array(Number(workspaceBytes[ext.storage]!));
+      lib.setExternal(ext.storage, buffer, symbols);
+      liveWorkspaces.push(buffer);
+    }
+    const { views } = freshArgs(v, job.inputs);
+    this.enter(v.label, 'first-call');
+    const firstCallNs = lib.run(views, 1).totalNs[0] ?? 0;
+    if (job.warmup > 0) {
+      this.enter(v.label, 'warmup');
+      lib.run(views, job.warmup);
+    }
+    this.enter(v.label, 'calls');
+    const timing = emptyTiming();
+    for (let done = 0; done < job.calls; ) {
+      const n = Math.min(job.chunk, job.calls - done);
+      appendStats(timing, lib.run(views, n));
+      done += n;
+      this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done, total: job.calls });
+    }
+    this.enter(v.label, 'exit');
+    const exitNs = lib.exit();
+    // The workspaces must outlive every call into the library: keep them reachable until after exit.
+    liveWorkspaces.length = 0;
+    return {
+      label: v.label,
+      initNs,
+      exitNs,
+      firstCallNs,
+      workspaceBytes,
+      outputs,
+      outputsSecond,
+      poisonedTransients: [...poisoned].sort(),
+      guardViolations,
+      timing,
+    };
+  }
+}
+
+function main(): void {
+  const port = transport();
+  let addon: Addon | null = null;
+  port.onMessage((msg) => {
+    if (msg.type !== 'job') return;
+    if (msg.protocol !== RUNNER_PROTOCOL_VERSION) {
+      port.send({ type: 'failed', jobId: msg.jobId, variant: null, phase: null, message: `runner protocol ${RUNNER_PROTOCOL_VERSION}, host sent ${msg.protocol}`, details: [] });
+      return;
+    }
+    try {
+      addon ??= loadNativeAddon();
+    } catch (err) {
+      port.send({ type: 'failed', jobId: msg.jobId, variant: null, phase: null, message: `cannot load the native addon: ${(err as Error).message}`, details: [] });
+      return;
+    }
+    new JobRunner(addon, port, msg.jobId).run(msg.job);
+  });
+  port.send({ type: 'ready', protocol: RUNNER_PROTOCOL_VERSION, pid: process.pid });
+}
+
+main();

@@ -1,0 +1,17 @@
+# Built by `npm run build:native` (node-gyp through npm, which supplies the Node headers).
+# Output: native/build/Release/transient_native.node
+{
+  'targets': [
+    {
+      'target_name': 'transient_native',
+      'sources': ['src/addon.cc', 'src/library_loader.cc', 'src/call_loop.cc'],
+      'include_dirs': ['include'],
+      # node_addon_api_except: C++ exceptions on (NAPI_CPP_EXCEPTIONS), the one exception mode we use.
+      'dependencies': ["<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except"],
+      'defines': ['NAPI_VERSION=8', 'NODE_ADDON_API_DISABLE_DEPRECATED'],
+      'cflags_cc!': ['-std=gnu++17', '-fno-exceptions'],
+      'cflags_cc': ['-std=c++17', '-fexceptions', '-fstack-protector-strong', '-Wall', '-Wextra', '-O2'],
+      'libraries': ['-ldl'],
+    },
+  ],
+}

@@ -1,0 +1,482 @@
+// The N-API binding of transient_native.node: exactly the surface of native/index.d.ts. Argument mistakes
+// throw TypeError with the usage string; native failures (dlopen, NULL init handle, non-zero exit code,
+// exceptions out of the program) throw Error naming the library and the DaCe function involved.
+#include <napi.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "call_loop.h"
+#include "library_loader.h"
+
+namespace {
+
+constexpr const char *kLoadUsage = "load(path: string): ProgramLibrary";
+constexpr const char *kInitUsage = "init(symbols: BigInt64Array): number";
+constexpr const char *kExternalSizeUsage = "externalSize(storage: string, symbols: BigInt64Array): bigint";
+constexpr const char *kSetExternalUsage =
+    "setExternal(storage: string, workspace: ArrayBufferView, symbols: BigInt64Array): void";
+constexpr const char *kSetExternalOffsetsUsage =
+    "setExternalOffsets(storage: string, workspace: ArrayBufferView, offsets: BigUint64Array): void";
+constexpr const char *kSetPoisonUsage = "setPoison(on: boolean, pattern: number): void";
+constexpr const char *kRunUsage = "run(args: ArrayBufferView[], calls: number): CallStats";
+constexpr const char *kLastEventsUsage = "lastEvents(): AllocEvent[]";
+constexpr const char *kExitUsage = "exit(): number";
+constexpr const char *kEventCostUsage = "measureEventCostNs(iterations: number): number";
+constexpr const char *kCallOverheadUsage = "measureCallOverheadNs(iterations: number): number";
+
+// Result typed arrays are allocated up front; 2^24 calls is already ~800 MB of statistics.
+constexpr double kMaxCalls = 16777216;
+constexpr double kMaxMeasureIterations = 1e9;
+
+[[noreturn]] void ThrowUsage(Napi::Env env, const char *usage, const std::string &problem) {
+  throw Napi::TypeError::New(env, std::string("usage: ") + usage + " — " + problem);
+}
+
+std::string Describe(const Napi::Value &value) {
+  if (value.IsUndefined()) return "undefined";
+  if (value.IsNull()) return "null";
+  if (value.IsBoolean()) return "a boolean";
+  if (value.IsNumber()) {
+    const double number = value.As<Napi::Number>().DoubleValue();
+    return std::isfinite(number) ? "the number " + Napi::Number::New(value.Env(), number).ToString().Utf8Value()
+                                 : "a non-finite number";
+  }
+  if (value.IsBigInt()) return "a bigint";
+  if (value.IsString()) return "a string";
+  if (value.IsTypedArray()) {
+    switch (value.As<Napi::TypedArray>().TypedArrayType()) {
+      case napi_int8_array: return "an Int8Array";
+      case napi_uint8_array: return "a Uint8Array";
+      case napi_uint8_clamped_array: return "a Uint8ClampedArray";
+      case napi_int16_array: return "an Int16Array";
+      case napi_uint16_array: return "a Uint16Array";
+      case napi_int32_array: return "an Int32Array";
+      case napi_uint32_array: return "a Uint32Array";
+      case napi_float32_array: return "a Float32Array";
+      case napi_float64_array: return "a Float64Array";
+      case napi_bigint64_array: return "a BigInt64Array";
+      case napi_biguint64_array: return "a BigUint64Array";
+      default: return "a typed array";
+    }
+  }
+  if (value.IsDataView()) return "a DataView";
+  if (value.IsArray()) return "an array";
+  if (value.IsArrayBuffer()) return "an ArrayBuffer (pass a view of it, e.g. new Uint8Array(buffer))";
+  if (value.IsFunction()) return "a function";
+  return "an object";
+}
+
+struct ByteView {
+  uint8_t *data;
+  size_t length;
+};
+
+// nullopt-like: returns false when `value` is not a usable ArrayBufferView.
+bool ReadView(const Napi::Value &value, ByteView *view, std::string *why) {
+  Napi::ArrayBuffer buffer;
+  size_t offset = 0;
+  if (value.IsTypedArray()) {
+    const auto typed = value.As<Napi::TypedArray>();
+    buffer = typed.ArrayBuffer();
+    offset = typed.ByteOffset();
+    view->length = typed.ByteLength();
+  } else if (value.IsDataView()) {
+    const auto dataView = value.As<Napi::DataView>();
+    buffer = dataView.ArrayBuffer();
+    offset = dataView.ByteOffset();
+    view->length = dataView.ByteLength();
+  } else {
+    *why = "expected an ArrayBufferView (typed array or DataView), got " + Describe(value);
+    return false;
+  }
+  if (buffer.IsDetached()) {
+    *why = "its ArrayBuffer is detached (transferred or freed)";
+    return false;
+  }
+  view->data = static_cast<uint8_t *>(buffer.Data()) + offset;
+  return true;
+}
+
+template <typename Element>
+Element *ReadTypedArray(const Napi::Value &value, napi_typedarray_type type, const char *typeName,
+                        const char *usage, const char *argumentName, size_t *length) {
+  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != type) {
+    ThrowUsage(value.Env(), usage, std::string(argumentName) + " must be a " + typeName + ", got " + Describe(value));
+  }
+  ByteView view{};
+  std::string why;
+  if (!ReadView(value, &view, &why)) ThrowUsage(value.Env(), usage, std::string(argumentName) + ": " + why);
+  *length = view.length / sizeof(Element);
+  return reinterpret_cast<Element *>(view.data);
+}
+
+std::string ReadStorage(const Napi::Value &value, const char *usage) {
+  if (!value.IsString()) ThrowUsage(value.Env(), usage, "storage must be a string such as 'CPU_Heap', got " + Describe(value));
+  std::string storage = value.As<Napi::String>().Utf8Value();
+  if (storage.empty() || storage.find('\0') != std::string::npos) {
+    ThrowUsage(value.Env(), usage, "storage must be a non-empty storage type name without NUL characters");
+  }
+  return storage;
+}
+
+double ReadInteger(const Napi::Value &value, const char *usage, const char *argumentName, double min, double max) {
+  const bool isInteger = value.IsNumber() && std::isfinite(value.As<Napi::Number>().DoubleValue()) &&
+                         std::floor(value.As<Napi::Number>().DoubleValue()) == value.As<Napi::Number>().DoubleValue();
+  const double number = isInteger ? value.As<Napi::Number>().DoubleValue() : 0;
+  if (!isInteger || number < min || number > max) {
+    ThrowUsage(value.Env(), usage,
+               std::string(argumentName) + " must be an integer between " + std::to_string(static_cast<uint64_t>(min)) +
+                   " and " + std::to_string(static_cast<uint64_t>(max)) + ", got " + Describe(value));
+  }
+  return number;
+}
+
+void ExpectArgumentCount(const Napi::CallbackInfo &info, size_t count, const char *usage) {
+  if (info.Length() != count) {
+    ThrowUsage(info.Env(), usage,
+               "expected " + std::to_string(count) + " argument" + (count == 1 ? "" : "s") + ", got " +
+                   std::to_string(info.Length()));
+  }
+}
+
+std::string SymbolList(const int64_t *symbols, size_t count) {
+  std::string list = "[";
+  for (size_t i = 0; i < count; ++i) list += (i ? ", " : "") + std::to_string(symbols[i]);
+  return list + "]";
+}
+
+// Only load() may construct a ProgramLibrary; it parks the loaded library here for the constructor.
+thread_local tlab::LoadedLibrary *pendingLibrary = nullptr;  // per thread: worker_threads load too
+
+class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "ProgramLibrary",
+                       {
+                           InstanceMethod<&ProgramLibrary::Init>("init"),
+                           InstanceMethod<&ProgramLibrary::ExternalSize>("externalSize"),
+                           InstanceMethod<&ProgramLibrary::SetExternal>("setExternal"),
+                           InstanceMethod<&ProgramLibrary::SetExternalOffsets>("setExternalOffsets"),
+                           InstanceMethod<&ProgramLibrary::SetPoison>("setPoison"),
+                           InstanceMethod<&ProgramLibrary::Run>("run"),
+                           InstanceMethod<&ProgramLibrary::LastEvents>("lastEvents"),
+                           InstanceMethod<&ProgramLibrary::Exit>("exit"),
+                       });
+  }
+
+  explicit ProgramLibrary(const Napi::CallbackInfo &info) : Napi::ObjectWrap<ProgramLibrary>(info) {
+    Napi::Env env = info.Env();
+    if (info.Length() != 1 || !info[0].IsExternal() || pendingLibrary == nullptr ||
+        info[0].As<Napi::External<tlab::LoadedLibrary>>().Data() != pendingLibrary) {
+      throw Napi::TypeError::New(env, "ProgramLibrary cannot be constructed directly; use load(path)");
+    }
+    library_ = std::move(*pendingLibrary);
+    Napi::Object self = info.This().As<Napi::Object>();
+    self.DefineProperties({
+        Napi::PropertyDescriptor::Value("path", Napi::String::New(env, library_.path), napi_enumerable),
+        Napi::PropertyDescriptor::Value("abiVersion", Napi::Number::New(env, library_.abiVersion), napi_enumerable),
+        Napi::PropertyDescriptor::Value("programName",
+                                        library_.programName.empty()
+                                            ? env.Null()
+                                            : Napi::Value(Napi::String::New(env, library_.programName)),
+                                        napi_enumerable),
+    });
+  }
+
+ private:
+  enum class State { Loaded, Initialised, Exited };
+
+  std::string DaceFunction(const char *prefix) const {
+    return std::string(prefix) + (library_.programName.empty() ? "<program>" : library_.programName);
+  }
+
+  [[noreturn]] void Fail(Napi::Env env, const std::string &message) const {
+    throw Napi::Error::New(env, message + " (library " + library_.path + ")");
+  }
+
+  void RequireInitialised(Napi::Env env, const char *method) const {
+    if (state_ == State::Loaded) Fail(env, std::string(method) + " called before init()");
+    if (state_ == State::Exited) Fail(env, std::string(method) + " called after exit(); call init() again first");
+  }
+
+  Napi::Value Init(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 1, kInitUsage);
+    size_t count = 0;
+    const int64_t *symbols = ReadTypedArray<int64_t>(info[0], napi_bigint64_array, "BigInt64Array", kInitUsage,
+                                                     "symbols", &count);
+    if (state_ == State::Initialised) Fail(env, "init() called twice; call exit() before initialising again");
+
+    // Persistent transients are allocated here: reset so that lastEvents() shows them.
+    const uint64_t start = tlab_now_ns();
+    tlab_reset(library_.events, start);
+    void *handle = nullptr;
+    try {
+      handle = library_.fn.init(symbols);
+    } catch (const std::exception &error) {
+      Fail(env, DaceFunction("__dace_init_") + " threw a C++ exception: " + error.what());
+    }
+    const uint64_t end = tlab_now_ns();
+    if (handle == nullptr) {
+      Fail(env, DaceFunction("__dace_init_") + " returned NULL (called through __tlab_init with init symbols " +
+                    SymbolList(symbols, count) + ")");
+    }
+    handle_ = handle;
+    state_ = State::Initialised;
+    return Napi::Number::New(env, static_cast<double>(end - start));
+  }
+
+  Napi::Value ExternalSize(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 2, kExternalSizeUsage);
+    const std::string storage = ReadStorage(info[0], kExternalSizeUsage);
+    size_t count = 0;
+    const int64_t *symbols = ReadTypedArray<int64_t>(info[1], napi_bigint64_array, "BigInt64Array",
+                                                     kExternalSizeUsage, "symbols", &count);
+    RequireInitialised(env, "externalSize()");
+    return Napi::BigInt::New(env, RequiredExternalSize(env, storage, symbols));
+  }
+
+  uint64_t RequiredExternalSize(Napi::Env env, const std::string &storage, const int64_t *symbols) const {
+    const uint64_t bytes = library_.fn.externalSize(handle_, storage.c_str(), symbols);
+    if (bytes == std::numeric_limits<uint64_t>::max()) {
+      Fail(env, "the program has no External transients in storage '" + storage +
+                    "' (__tlab_external_size returned UINT64_MAX)");
+    }
+    return bytes;
+  }
+
+  Napi::Value SetExternal(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 3, kSetExternalUsage);
+    const std::string storage = ReadStorage(info[0], kSetExternalUsage);
+    ByteView workspace{};
+    std::string why;
+    if (!ReadView(info[1], &workspace, &why)) ThrowUsage(env, kSetExternalUsage, "workspace: " + why);
+    size_t count = 0;
+    const int64_t *symbols = ReadTypedArray<int64_t>(info[2], napi_bigint64_array, "BigInt64Array",
+                                                     kSetExternalUsage, "symbols", &count);
+    RequireInitialised(env, "setExternal()");
+    // DaCe never checks the workspace size; a short one would be silent heap corruption.
+    const uint64_t needed = RequiredExternalSize(env, storage, symbols);
+    if (workspace.length < needed) {
+      Fail(env, "workspace for storage '" + storage + "' is too small: " + std::to_string(workspace.length) +
+                    " bytes given, the program needs " + std::to_string(needed));
+    }
+    const int rc = library_.fn.setExternal(handle_, storage.c_str(), reinterpret_cast<char *>(workspace.data), symbols);
+    if (rc != 0) {
+      Fail(env, "__tlab_set_external returned " + std::to_string(rc) + " for storage '" + storage + "'" +
+                    (rc == -1 ? " (unknown storage)" : ""));
+    }
+    KeepAlive(storage, info[1]);
+    return env.Undefined();
+  }
+
+  Napi::Value SetExternalOffsets(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 3, kSetExternalOffsetsUsage);
+    const std::string storage = ReadStorage(info[0], kSetExternalOffsetsUsage);
+    ByteView workspace{};
+    std::string why;
+    if (!ReadView(info[1], &workspace, &why)) ThrowUsage(env, kSetExternalOffsetsUsage, "workspace: " + why);
+    size_t count = 0;
+    const uint64_t *offsets = ReadTypedArray<uint64_t>(info[2], napi_biguint64_array, "BigUint64Array",
+                                                       kSetExternalOffsetsUsage, "offsets", &count);
+    RequireInitialised(env, "setExternalOffsets()");
+    const uint32_t slots = library_.fn.externalSlotCount(storage.c_str());
+    if (slots == 0) Fail(env, "the program has no External slots in storage '" + storage + "'");
+    if (count != slots) {
+      Fail(env, "offsets has " + std::to_string(count) + " entries but storage '" + storage + "' has " +
+                    std::to_string(slots) + " External slots");
+    }
+    for (size_t i = 0; i < count; ++i) {
+      if (offsets[i] > workspace.length) {
+        Fail(env, "offsets[" + std::to_string(i) + "] = " + std::to_string(offsets[i]) + " lies outside the " +
+                      std::to_string(workspace.length) + "-byte workspace");
+      }
+    }
+    const int rc = library_.fn.setExternalOffsets(handle_, storage.c_str(), reinterpret_cast<char *>(workspace.data),
+                                                  offsets, static_cast<uint32_t>(count));
+    if (rc != 0) {
+      Fail(env, "__tlab_set_external_offsets returned " + std::to_string(rc) + " for storage '" + storage + "'" +
+                    (rc == -1 ? " (unknown storage)" : rc == -2 ? " (wrong number of offsets)" : ""));
+    }
+    KeepAlive(storage, info[1]);
+    return env.Undefined();
+  }
+
+  // The library keeps raw pointers into the workspace until exit(): the JS buffer must outlive them.
+  void KeepAlive(const std::string &storage, const Napi::Value &workspace) {
+    workspaces_[storage] = Napi::Persistent(workspace.As<Napi::Object>());
+  }
+
+  Napi::Value SetPoison(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 2, kSetPoisonUsage);
+    if (!info[0].IsBoolean()) ThrowUsage(env, kSetPoisonUsage, "on must be a boolean, got " + Describe(info[0]));
+    const double pattern = ReadInteger(info[1], kSetPoisonUsage, "pattern (a byte)", 0, 255);
+    library_.fn.setPoison(info[0].As<Napi::Boolean>().Value() ? 1 : 0, static_cast<int>(pattern));
+    return env.Undefined();
+  }
+
+  Napi::Value Run(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 2, kRunUsage);
+    if (!info[0].IsArray()) ThrowUsage(env, kRunUsage, "args must be an array of ArrayBufferViews, got " + Describe(info[0]));
+    const auto args = info[0].As<Napi::Array>();
+    std::vector<void *> argv(args.Length() == 0 ? 1 : args.Length(), nullptr);
+    for (uint32_t i = 0; i < args.Length(); ++i) {
+      ByteView view{};
+      std::string why;
+      if (!ReadView(args.Get(i), &view, &why)) ThrowUsage(env, kRunUsage, "args[" + std::to_string(i) + "]: " + why);
+      argv[i] = view.data;
+    }
+    const auto calls = static_cast<uint32_t>(ReadInteger(info[1], kRunUsage, "calls", 1, kMaxCalls));
+    RequireInitialised(env, "run()");
+
+    auto totalNs = Napi::Float64Array::New(env, calls);
+    auto allocNs = Napi::Float64Array::New(env, calls);
+    auto freeNs = Napi::Float64Array::New(env, calls);
+    auto allocs = Napi::Uint32Array::New(env, calls);
+    auto frees = Napi::Uint32Array::New(env, calls);
+    auto allocBytes = Napi::Float64Array::New(env, calls);
+    auto minorFaults = Napi::Float64Array::New(env, calls);
+    tlab::CallStatsSink sink{totalNs.Data(),    allocNs.Data(),    freeNs.Data(), allocs.Data(), frees.Data(),
+                             allocBytes.Data(), minorFaults.Data(), false};
+    try {
+      tlab::RunCalls(library_.fn.program, handle_, argv.data(), library_.events, calls, &sink);
+    } catch (const tlab::ProgramThrew &thrown) {
+      Fail(env, DaceFunction("__program_") + " threw a C++ exception in call " + std::to_string(thrown.callIndex + 1) +
+                    " of " + std::to_string(calls) + ": " + thrown.what);
+    } catch (const tlab::UnknownEventKind &bad) {
+      Fail(env, "event " + std::to_string(bad.eventIndex) + " of call " + std::to_string(bad.callIndex + 1) +
+                    " has unknown kind " + std::to_string(bad.kind) + " (corrupted event buffer?)");
+    }
+
+    Napi::Object stats = Napi::Object::New(env);
+    stats.Set("totalNs", totalNs);
+    stats.Set("allocNs", allocNs);
+    stats.Set("freeNs", freeNs);
+    stats.Set("allocs", allocs);
+    stats.Set("frees", frees);
+    stats.Set("allocBytes", allocBytes);
+    stats.Set("minorFaults", minorFaults);
+    stats.Set("overflowed", Napi::Boolean::New(env, sink.overflowed));
+    return stats;
+  }
+
+  Napi::Value LastEvents(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 0, kLastEventsUsage);
+    const tlab_event_buffer *buffer = library_.events;
+    const uint64_t kept = std::min<uint64_t>(buffer->count.load(std::memory_order_acquire), buffer->capacity);
+    Napi::Array events = Napi::Array::New(env, kept);
+    for (uint64_t i = 0; i < kept; ++i) {
+      const tlab_event &event = buffer->events[i];
+      if (event.kind != TLAB_EVENT_ALLOC && event.kind != TLAB_EVENT_FREE) {
+        Fail(env, "event " + std::to_string(i) + " has unknown kind " + std::to_string(event.kind) +
+                      " (corrupted event buffer?)");
+      }
+      Napi::Object object = Napi::Object::New(env);
+      // Signed differences: an event can never precede the call start, but a corrupted one must not wrap.
+      object.Set("t0", static_cast<double>(static_cast<int64_t>(event.t0_ns - buffer->call_start_ns)));
+      object.Set("t1", static_cast<double>(static_cast<int64_t>(event.t1_ns - buffer->call_start_ns)));
+      object.Set("bytes", static_cast<double>(event.bytes));
+      object.Set("transient", event.transient);
+      object.Set("kind", event.kind == TLAB_EVENT_ALLOC ? "alloc" : "free");
+      events.Set(static_cast<uint32_t>(i), object);
+    }
+    return events;
+  }
+
+  Napi::Value Exit(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 0, kExitUsage);
+    if (state_ == State::Loaded) Fail(env, "exit() called before init()");
+    if (state_ == State::Exited) Fail(env, "exit() called twice");
+
+    const uint64_t start = tlab_now_ns();
+    tlab_reset(library_.events, start);
+    int rc = 0;
+    void *handle = handle_;
+    // Whatever the outcome, the handle is gone: DaCe's exit deletes the state even when it reports an error.
+    handle_ = nullptr;
+    state_ = State::Exited;
+    try {
+      rc = library_.fn.exit(handle);
+    } catch (const std::exception &error) {
+      workspaces_.clear();
+      Fail(env, DaceFunction("__dace_exit_") + " threw a C++ exception: " + error.what());
+    }
+    const uint64_t end = tlab_now_ns();
+    workspaces_.clear();
+    if (rc != 0) {
+      Napi::Error error = Napi::Error::New(env, DaceFunction("__dace_exit_") + " returned error code " +
+                                                    std::to_string(rc) + " (library " + library_.path + ")");
+      error.Set("exitCode", Napi::Number::New(env, rc));
+      throw error;
+    }
+    return Napi::Number::New(env, static_cast<double>(end - start));
+  }
+
+  tlab::LoadedLibrary library_;
+  State state_ = State::Loaded;
+  void *handle_ = nullptr;
+  std::map<std::string, Napi::ObjectReference> workspaces_;
+};
+
+Napi::Value Load(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  ExpectArgumentCount(info, 1, kLoadUsage);
+  if (!info[0].IsString()) ThrowUsage(env, kLoadUsage, "path must be a string, got " + Describe(info[0]));
+  const std::string path = info[0].As<Napi::String>().Utf8Value();
+  if (path.empty() || path.find('\0') != std::string::npos) {
+    ThrowUsage(env, kLoadUsage, "path must be a non-empty file path without NUL characters");
+  }
+  tlab::LoadedLibrary library;
+  try {
+    library = tlab::LoadProgramLibrary(path);
+  } catch (const tlab::LoadError &error) {
+    throw Napi::Error::New(env, error.what());
+  }
+  Napi::FunctionReference *constructor = env.GetInstanceData<Napi::FunctionReference>();
+  pendingLibrary = &library;
+  try {
+    Napi::Object object = constructor->New({Napi::External<tlab::LoadedLibrary>::New(env, &library)});
+    pendingLibrary = nullptr;
+    return object;
+  } catch (...) {
+    pendingLibrary = nullptr;
+    throw;
+  }
+}
+
+Napi::Value MeasureEventCost(const Napi::CallbackInfo &info) {
+  ExpectArgumentCount(info, 1, kEventCostUsage);
+  const double iterations = ReadInteger(info[0], kEventCostUsage, "iterations", 1, kMaxMeasureIterations);
+  return Napi::Number::New(info.Env(), tlab::MeasureEventCostNs(static_cast<uint64_t>(iterations)));
+}
+
+Napi::Value MeasureCallOverhead(const Napi::CallbackInfo &info) {
+  ExpectArgumentCount(info, 1, kCallOverheadUsage);
+  const double iterations = ReadInteger(info[0], kCallOverheadUsage, "iterations", 1, kMaxMeasureIterations);
+  return Napi::Number::New(info.Env(), tlab::MeasureCallOverheadNs(static_cast<uint64_t>(iterations)));
+}
+
+Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
+  env.SetInstanceData<Napi::FunctionReference>(new Napi::FunctionReference(Napi::Persistent(ProgramLibrary::Define(env))));
+  exports.Set("load", Napi::Function::New<Load>(env, "load"));
+  exports.Set("measureEventCostNs", Napi::Function::New<MeasureEventCost>(env, "measureEventCostNs"));
+  exports.Set("measureCallOverheadNs", Napi::Function::New<MeasureCallOverhead>(env, "measureCallOverheadNs"));
+  exports.Set("runtimeAbiVersion", Napi::Number::New(env, TRANSIENT_RUNTIME_VERSION));
+  return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(transient_native, InitModule)

@@ -1,0 +1,128 @@
+#include "call_loop.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <exception>
+#include <memory>
+#include <vector>
+
+namespace tlab {
+namespace {
+
+uint64_t MinorFaults() {
+  struct rusage usage;
+  // RUSAGE_SELF, not RUSAGE_THREAD: OpenMP worker threads fault pages in too.
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_minflt);
+}
+
+// noinline and called through a pointer, exactly like a program's trampoline.
+__attribute__((noinline)) void EmptyProgram(void *, void *const *) { asm volatile("" ::: "memory"); }
+
+struct OwnedEventBuffer {
+  std::vector<tlab_event> storage;
+  tlab_event_buffer buffer;
+
+  OwnedEventBuffer()
+      : storage(TLAB_EVENT_CAPACITY),
+        buffer{TRANSIENT_RUNTIME_VERSION, TLAB_EVENT_CAPACITY, {0}, {0}, 0, 0, 0, 0, nullptr} {
+    buffer.events = storage.data();
+  }
+};
+
+}  // namespace
+
+void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t calls,
+              CallStatsSink *sink) {
+  // getrusage(RUSAGE_SELF) costs ~0.3-0.7 us (it walks every thread of the process), so one reading serves as
+  // "after" of call i and "before" of call i+1. Nothing between them faults: the sink is touched up front and
+  // the event slots were just written by the program.
+  for (uint32_t call = 0; call < calls; ++call) {
+    sink->totalNs[call] = sink->allocNs[call] = sink->freeNs[call] = 0;
+    sink->allocs[call] = sink->frees[call] = 0;
+    sink->allocBytes[call] = sink->minorFaults[call] = 0;
+  }
+  uint64_t faultsBefore = MinorFaults();
+  for (uint32_t call = 0; call < calls; ++call) {
+    const uint64_t start = tlab_now_ns();
+    tlab_reset(events, start);
+    try {
+      program(handle, argv);
+    } catch (const std::exception &error) {
+      throw ProgramThrew{call, error.what()};
+    } catch (...) {
+      throw ProgramThrew{call, "a non-standard C++ exception"};
+    }
+    const uint64_t end = tlab_now_ns();
+    const uint64_t faultsAfter = MinorFaults();
+
+    const uint64_t recorded = events->count.load(std::memory_order_acquire);
+    const uint64_t kept = std::min<uint64_t>(recorded, events->capacity);
+    uint64_t allocNs = 0, freeNs = 0, allocBytes = 0;
+    uint32_t allocs = 0, frees = 0;
+    for (uint64_t i = 0; i < kept; ++i) {
+      const tlab_event &event = events->events[i];
+      const uint64_t spent = event.t1_ns - event.t0_ns;
+      if (event.kind == TLAB_EVENT_ALLOC) {
+        allocNs += spent;
+        allocBytes += event.bytes;
+        ++allocs;
+      } else if (event.kind == TLAB_EVENT_FREE) {
+        freeNs += spent;
+        ++frees;
+      } else {
+        throw UnknownEventKind{call, i, event.kind};
+      }
+    }
+    sink->totalNs[call] = static_cast<double>(end - start);
+    sink->allocNs[call] = static_cast<double>(allocNs);
+    sink->freeNs[call] = static_cast<double>(freeNs);
+    sink->allocs[call] = allocs;
+    sink->frees[call] = frees;
+    sink->allocBytes[call] = static_cast<double>(allocBytes);
+    sink->minorFaults[call] = static_cast<double>(faultsAfter - faultsBefore);
+    faultsBefore = faultsAfter;
+    if (events->overflowed.load(std::memory_order_relaxed) != 0 || recorded > events->capacity) {
+      sink->overflowed = true;
+    }
+  }
+}
+
+double MeasureEventCostNs(uint64_t iterations) {
+  auto owned = std::make_unique<OwnedEventBuffer>();
+  tlab_event_buffer *buffer = &owned->buffer;
+  const uint64_t capacity = buffer->capacity;
+  const uint64_t start = tlab_now_ns();
+  for (uint64_t i = 0; i < iterations; ++i) {
+    // Stay below capacity: the dropped-event path is cheaper and would flatter the number.
+    if (i % capacity == 0) buffer->count.store(0, std::memory_order_relaxed);
+    const uint64_t t0 = tlab_now_ns();
+    const uint64_t t1 = tlab_now_ns();
+    tlab_record(buffer, t0, t1, i, 0, TLAB_EVENT_ALLOC);
+  }
+  const uint64_t end = tlab_now_ns();
+  asm volatile("" : : "r"(owned->storage.data()) : "memory");
+  return static_cast<double>(end - start) / static_cast<double>(iterations);
+}
+
+double MeasureCallOverheadNs(uint64_t iterations) {
+  auto owned = std::make_unique<OwnedEventBuffer>();
+  constexpr uint32_t kChunk = 1024;
+  std::vector<double> totalNs(kChunk), allocNs(kChunk), freeNs(kChunk), allocBytes(kChunk), minorFaults(kChunk);
+  std::vector<uint32_t> allocs(kChunk), frees(kChunk);
+  CallStatsSink sink{totalNs.data(), allocNs.data(), freeNs.data(), allocs.data(), frees.data(),
+                     allocBytes.data(), minorFaults.data(), false};
+  ProgramFn volatile program = &EmptyProgram;
+  void *const argv[1] = {nullptr};
+  const uint64_t start = tlab_now_ns();
+  for (uint64_t done = 0; done < iterations;) {
+    const uint32_t calls = static_cast<uint32_t>(std::min<uint64_t>(kChunk, iterations - done));
+    RunCalls(program, nullptr, argv, &owned->buffer, calls, &sink);
+    done += calls;
+  }
+  const uint64_t end = tlab_now_ns();
+  return static_cast<double>(end - start) / static_cast<double>(iterations);
+}
+
+}  // namespace tlab

@@ -1,0 +1,114 @@
+import { mkdtemp, readFile, rm, truncate, unlink, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram, findCompiler, libsDir } from '../../../electron/engine/build/index.js';
+import { TlabError } from '../../../electron/engine/errors.js';
+import { handProgram, SYNTAX_ERROR_LINE_TEXT } from '../profile/hand-program.js';
+
+let cache: string;
+let runDir: string;
+const savedCache = process.env.TRANSIENT_LAB_CACHE;
+
+beforeAll(async () => {
+  cache = await mkdtemp(join(tmpdir(), 'tlab-cache-test-'));
+  runDir = await mkdtemp(join(tmpdir(), 'tlab-run-test-'));
+  process.env.TRANSIENT_LAB_CACHE = cache;
+});
+
+afterAll(async () => {
+  if (savedCache === undefined) delete process.env.TRANSIENT_LAB_CACHE;
+  else process.env.TRANSIENT_LAB_CACHE = savedCache;
+  await rm(cache, { recursive: true, force: true });
+  await rm(runDir, { recursive: true, force: true });
+});
+
+describe('compiler detection', () => {
+  it('finds a compiler and reports its name and version', async () => {
+    const c = await findCompiler();
+    expect(['g++', 'clang++']).toContain(c.name);
+    expect(c.version).toMatch(/^\d+\.\d+/);
+    expect(c.versionLine.length).toBeGreaterThan(0);
+  });
+});
+
+describe('build cache', () => {
+  it('misses, then hits, and gives every build its own library path', async () => {
+    const program = handProgram({ salt: `miss-hit-${Date.now()}` });
+    const first = await buildProgram(program, { runDir });
+    expect(first.cached).toBe(false);
+    expect(first.libPath.startsWith(runDir)).toBe(true);
+    expect(existsSync(join(libsDir(), first.key, 'program.so'))).toBe(true);
+    const second = await buildProgram(program, { runDir });
+    expect(second.cached).toBe(true);
+    expect(second.key).toBe(first.key);
+    expect(second.libPath).not.toBe(first.libPath);
+    expect((await stat(second.libPath)).size).toBe((await stat(first.libPath)).size);
+  });
+
+  it('keys on the source: a different program is a different entry', async () => {
+    const a = await buildProgram(handProgram({ salt: 'key-a' }), { runDir });
+    const b = await buildProgram(handProgram({ salt: 'key-b' }), { runDir });
+    expect(a.key).not.toBe(b.key);
+  });
+
+  it('rebuilds a truncated library instead of handing it out', async () => {
+    const program = handProgram({ salt: 'truncated' });
+    const first = await buildProgram(program, { runDir });
+    const lib = join(libsDir(), first.key, 'program.so');
+    const fullSize = (await stat(lib)).size;
+    await truncate(lib, 100);
+    const again = await buildProgram(program, { runDir });
+    expect(again.cached).toBe(false);
+    expect((await stat(lib)).size).toBe(fullSize);
+    expect((await stat(again.libPath)).size).toBe(fullSize);
+  });
+
+  it('rebuilds an entry whose marker file is missing', async () => {
+    const program = handProgram({ salt: 'no-marker' });
+    const first = await buildProgram(program, { runDir });
+    await unlink(join(libsDir(), first.key, 'entry.json'));
+    const again = await buildProgram(program, { runDir });
+    expect(again.cached).toBe(false);
+    expect(existsSync(join(libsDir(), first.key, 'entry.json'))).toBe(true);
+    expect((await buildProgram(program, { runDir })).cached).toBe(true);
+  });
+
+  it('rebuilds an entry whose library bytes no longer match the recorded hash', async () => {
+    const program = handProgram({ salt: 'flipped' });
+    const first = await buildProgram(program, { runDir });
+    const lib = join(libsDir(), first.key, 'program.so');
+    const bytes = await readFile(lib);
+    bytes[bytes.length - 1] ^= 0xff;
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(lib, bytes);
+    expect((await buildProgram(program, { runDir })).cached).toBe(false);
+  });
+});
+
+describe('compiler errors', () => {
+  it('show the compiler message, the generated line and the SDFG element it came from', async () => {
+    const program = handProgram({ fault: 'syntax-error', salt: `err-${Date.now()}` });
+    const err = await buildProgram(program, { runDir, sdfgFile: 'demo.sdfg' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TlabError);
+    const e = err as TlabError;
+    expect(e.kind).toBe('build');
+    expect(e.file).toBe('demo.sdfg');
+    expect(e.jsonPath).toBe('$.nodes[0].nodes[3]');
+    const text = e.describe();
+    expect(text).toMatch(/program\.cpp:\d+:\d+: error: /);
+    expect(text).toContain(SYNTAX_ERROR_LINE_TEXT.trim());
+    expect(text).toContain('generated from SDFG element $.nodes[0].nodes[3]');
+    const kept = /generated source kept at (\S+)/.exec(text)?.[1];
+    expect(kept).toBeDefined();
+    expect(await readFile(kept!, 'utf8')).toBe(program.source);
+  });
+
+  it('fails clearly when the runtime header is missing', async () => {
+    const err = await buildProgram(handProgram(), { runDir, includeDir: join(runDir, 'no-such-include') }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TlabError);
+    expect((err as TlabError).kind).toBe('build');
+    expect((err as TlabError).message).toContain('transient_runtime.h');
+  });
+});

@@ -1,0 +1,355 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArgVector, ProgramLibrary } from '../../native/index.js';
+import { loadNativeAddon, type NativeAddon } from '../../electron/runner/native.js';
+import { addonBuilt, addonPath, fixtureBuilds, fixtureSource, type FixtureBuilds } from './fixtureBuild.js';
+
+if (!addonBuilt) {
+  console.warn(`tests/native: skipped, ${addonPath} does not exist; run \`npm run build:native\` first`);
+}
+
+/** The fixture program `t` (tests/native/fixtures/fake_program.cc) for N elements and one behaviour. */
+class FakeProgram {
+  readonly A: Float64Array;
+  readonly B: Float64Array;
+  readonly probe = new Uint8Array(16);
+  readonly symbols: BigInt64Array;
+  readonly args: ArgVector;
+  readonly alpha = 3;
+
+  constructor(readonly n: number, behaviour = 0) {
+    this.A = Float64Array.from({ length: n }, (_, i) => i * 0.5);
+    this.B = new Float64Array(n);
+    this.symbols = new BigInt64Array([BigInt(n), BigInt(behaviour)]);
+    // DaCe order: arrays A, B, probe; then N, alpha, behaviour merged and sorted.
+    this.args = [this.A, this.B, this.probe, new Int32Array([n]), new Float64Array([this.alpha]), new Int32Array([behaviour])];
+  }
+
+  /** Size of the library's own CPU_Heap layout: ework (64-byte rounded) then ecount (2 × int32). */
+  get workspaceBytes(): number {
+    return Math.ceil((this.n * 8) / 64) * 64 + 8;
+  }
+
+  expectedB(): number[] {
+    return Array.from(this.A, (a, i) => this.alpha * a + 2 * a + i);
+  }
+}
+
+/** Loosely typed view of an object, to call methods with wrong arguments on purpose. */
+function loose(target: object): Record<string, (...args: unknown[]) => unknown> {
+  return target as unknown as Record<string, (...args: unknown[]) => unknown>;
+}
+
+function usagePattern(usage: string): RegExp {
+  return new RegExp(`^usage: ${usage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} — `);
+}
+
+describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
+  let addon: NativeAddon;
+  let builds: FixtureBuilds;
+  let fixturePath: string;
+
+  beforeAll(() => {
+    addon = loadNativeAddon();
+    builds = fixtureBuilds();
+    fixturePath = builds.compile('t', fixtureSource);
+  });
+  afterAll(() => builds?.dispose());
+
+  function initialised(program: FakeProgram): ProgramLibrary {
+    const library = addon.load(fixturePath);
+    library.init(program.symbols);
+    return library;
+  }
+
+  it('loads the library and reports its ABI version and program name', () => {
+    const library = addon.load(fixturePath);
+    expect(library.path).toBe(fixturePath);
+    expect(library.abiVersion).toBe(1);
+    expect(addon.runtimeAbiVersion).toBe(1);
+    expect(library.programName).toBe('t');
+  });
+
+  it('runs init, run and exit and computes the outputs', () => {
+    const program = new FakeProgram(1001);
+    const library = addon.load(fixturePath);
+    const initNs = library.init(program.symbols);
+    expect(initNs).toBeGreaterThan(0);
+    // The persistent transient is allocated in init: lastEvents() shows init's events until the next call.
+    expect(library.lastEvents()).toEqual([
+      expect.objectContaining({ kind: 'alloc', transient: 3, bytes: 1001 * 8 }),
+    ]);
+
+    expect(library.externalSize('CPU_Heap', program.symbols)).toBe(BigInt(program.workspaceBytes));
+    const workspace = new Uint8Array(program.workspaceBytes);
+    library.setExternal('CPU_Heap', workspace, program.symbols);
+
+    const stats = library.run(program.args, 5);
+    expect(Array.from(program.B)).toEqual(program.expectedB());
+    const ecount = new Int32Array(workspace.buffer, Math.ceil((1001 * 8) / 64) * 64, 2);
+    expect(ecount[0]).toBe(5);
+    const team = ecount[1]!;
+    expect(team).toBeGreaterThanOrEqual(1);
+
+    for (const series of [stats.totalNs, stats.allocNs, stats.freeNs, stats.allocs, stats.frees, stats.allocBytes, stats.minorFaults]) {
+      expect(series).toHaveLength(5);
+    }
+    expect(stats.overflowed).toBe(false);
+    for (let call = 0; call < 5; call++) {
+      expect(stats.allocs[call]).toBe(1 + team);
+      expect(stats.frees[call]).toBe(1 + team);
+      expect(stats.allocBytes[call]).toBe(1001 * 8 + team * 256);
+      expect(stats.totalNs[call]).toBeGreaterThan(0);
+      expect(stats.allocNs[call]).toBeGreaterThan(0);
+      expect(stats.freeNs[call]).toBeGreaterThan(0);
+      expect(Number.isInteger(stats.minorFaults[call])).toBe(true);
+      expect(stats.minorFaults[call]).toBeGreaterThanOrEqual(0);
+    }
+
+    const events = library.lastEvents();
+    expect(events).toHaveLength(2 + 2 * team);
+    expect(events[0]).toMatchObject({ kind: 'alloc', transient: 0, bytes: 1001 * 8 });
+    expect(events.at(-1)).toMatchObject({ kind: 'free', transient: 0, bytes: 1001 * 8 });
+    const scratch = events.filter((event) => event.transient === 4);
+    expect(scratch.filter((event) => event.kind === 'alloc')).toHaveLength(team);
+    expect(scratch.filter((event) => event.kind === 'free')).toHaveLength(team);
+    for (const event of events) {
+      expect(event.t0).toBeGreaterThanOrEqual(0);
+      expect(event.t1).toBeGreaterThanOrEqual(event.t0);
+      expect(event.t1).toBeLessThanOrEqual(stats.totalNs[4]!);
+    }
+
+    expect(library.exit()).toBeGreaterThan(0);
+    expect(library.lastEvents()).toEqual([expect.objectContaining({ kind: 'free', transient: 3, bytes: 1001 * 8 })]);
+  });
+
+  it('enforces the init → run → exit order', () => {
+    const program = new FakeProgram(16);
+    const library = addon.load(fixturePath);
+    expect(() => library.run(program.args, 1)).toThrow(/run\(\) called before init\(\)/);
+    expect(() => library.externalSize('CPU_Heap', program.symbols)).toThrow(/externalSize\(\) called before init\(\)/);
+    expect(() => library.exit()).toThrow(/exit\(\) called before init\(\)/);
+    library.init(program.symbols);
+    expect(() => library.init(program.symbols)).toThrow(/init\(\) called twice/);
+    library.exit();
+    expect(() => library.run(program.args, 1)).toThrow(/run\(\) called after exit\(\)/);
+    expect(() => library.setExternal('CPU_Heap', new Uint8Array(1024), program.symbols)).toThrow(/called after exit\(\)/);
+    expect(() => library.exit()).toThrow(/exit\(\) called twice/);
+    // A fresh init after exit is allowed (new symbol values need exactly that).
+    library.init(program.symbols);
+    library.setExternal('CPU_Heap', new Uint8Array(program.workspaceBytes), program.symbols);
+    library.run(program.args, 1);
+    expect(Array.from(program.B)).toEqual(program.expectedB());
+    library.exit();
+  });
+
+  it('fills every instrumented allocation with the poison pattern when enabled', () => {
+    const program = new FakeProgram(64);
+    const library = initialised(program);
+    library.setExternal('CPU_Heap', new Uint8Array(program.workspaceBytes), program.symbols);
+    for (const pattern of [0xab, 0x5a]) {
+      library.setPoison(true, pattern);
+      library.run(program.args, 1);
+      expect(Array.from(program.probe)).toEqual(new Array(16).fill(pattern));
+    }
+    library.setPoison(false, 0);
+    library.exit();
+  });
+
+  it('installs explicit external slot offsets', () => {
+    const program = new FakeProgram(100);
+    const library = initialised(program);
+    const workspace = new Uint8Array(20_000);
+    library.setExternalOffsets('CPU_Heap', workspace, new BigUint64Array([4096n, 16_384n]));
+    library.run(program.args, 2);
+    expect(Array.from(new Float64Array(workspace.buffer, 4096, 100))).toEqual(Array.from(program.A, (a) => 2 * a));
+    expect(new Int32Array(workspace.buffer, 16_384, 2)[0]).toBe(2);
+    expect(workspace.subarray(0, 4096).every((byte) => byte === 0)).toBe(true);
+    expect(Array.from(program.B)).toEqual(program.expectedB());
+
+    expect(() => library.setExternalOffsets('CPU_Heap', workspace, new BigUint64Array([0n]))).toThrow(
+      /offsets has 1 entries but storage 'CPU_Heap' has 2 External slots/,
+    );
+    expect(() => library.setExternalOffsets('CPU_Heap', workspace, new BigUint64Array([0n, 20_001n]))).toThrow(
+      /offsets\[1\] = 20001 lies outside the 20000-byte workspace/,
+    );
+    expect(() => library.setExternalOffsets('GPU_Global', workspace, new BigUint64Array([0n, 8n]))).toThrow(
+      /no External slots in storage 'GPU_Global'/,
+    );
+    library.exit();
+  });
+
+  it('rejects unknown storages and short workspaces', () => {
+    const program = new FakeProgram(1001);
+    const library = initialised(program);
+    expect(() => library.externalSize('GPU_Global', program.symbols)).toThrow(
+      /no External transients in storage 'GPU_Global' \(__tlab_external_size returned UINT64_MAX\)/,
+    );
+    expect(() => library.setExternal('CPU_Heap', new Uint8Array(100), program.symbols)).toThrow(
+      /workspace for storage 'CPU_Heap' is too small: 100 bytes given, the program needs 8072/,
+    );
+    // A DataView over part of a larger buffer is a valid workspace.
+    const big = new ArrayBuffer(program.workspaceBytes + 64);
+    library.setExternal('CPU_Heap', new DataView(big, 64), program.symbols);
+    library.run(program.args, 1);
+    expect(new Int32Array(big, 64 + 8064, 1)[0]).toBe(1);
+    library.exit();
+  });
+
+  it('reports a NULL init handle, a non-zero exit code and C++ exceptions with the DaCe function name', () => {
+    const nullInit = new FakeProgram(8, 2);
+    expect(() => addon.load(fixturePath).init(nullInit.symbols)).toThrow(
+      /__dace_init_t returned NULL \(called through __tlab_init with init symbols \[8, 2\]\)/,
+    );
+
+    const failingExit = new FakeProgram(8, 3);
+    const library = initialised(failingExit);
+    let exitError: unknown;
+    try {
+      library.exit();
+    } catch (error) {
+      exitError = error;
+    }
+    expect(exitError).toBeInstanceOf(Error);
+    expect((exitError as Error).message).toMatch(/__dace_exit_t returned error code 3/);
+    expect((exitError as Error & { exitCode?: number }).exitCode).toBe(3);
+
+    const throwing = new FakeProgram(8, 6);
+    const thrower = initialised(throwing);
+    thrower.setExternal('CPU_Heap', new Uint8Array(throwing.workspaceBytes), throwing.symbols);
+    expect(() => thrower.run(throwing.args, 3)).toThrow(/__program_t threw a C\+\+ exception in call 1 of 3: std::bad_alloc/);
+    thrower.exit();
+  });
+
+  it('flags an overflowing event buffer', () => {
+    const program = new FakeProgram(8, 7);
+    const library = initialised(program);
+    library.setExternal('CPU_Heap', new Uint8Array(program.workspaceBytes), program.symbols);
+    const stats = library.run(program.args, 1);
+    expect(stats.overflowed).toBe(true);
+    expect(stats.allocs[0]! + stats.frees[0]!).toBe(65_536);
+    expect(library.lastEvents()).toHaveLength(65_536);
+    library.exit();
+  });
+
+  it('throws a TypeError with the usage string for every malformed argument', () => {
+    const program = new FakeProgram(8);
+    const library = initialised(program);
+    const transferred = new ArrayBuffer(8);
+    const detachedView = new Uint8Array(transferred);
+    structuredClone(transferred, { transfer: [transferred] });
+    const cases: Array<[string, () => unknown]> = [
+      ['load(path: string): ProgramLibrary', () => loose(addon).load(42)],
+      ['load(path: string): ProgramLibrary', () => loose(addon).load()],
+      ['load(path: string): ProgramLibrary', () => loose(addon).load('')],
+      ['init(symbols: BigInt64Array): number', () => loose(library).init(new Int32Array(2))],
+      ['init(symbols: BigInt64Array): number', () => loose(library).init([8n, 0n])],
+      ['init(symbols: BigInt64Array): number', () => loose(library).init()],
+      ['externalSize(storage: string, symbols: BigInt64Array): bigint', () => loose(library).externalSize(1, program.symbols)],
+      ['externalSize(storage: string, symbols: BigInt64Array): bigint', () => loose(library).externalSize('', program.symbols)],
+      ['externalSize(storage: string, symbols: BigInt64Array): bigint', () => loose(library).externalSize('CPU_Heap', new BigUint64Array(2))],
+      [
+        'setExternal(storage: string, workspace: ArrayBufferView, symbols: BigInt64Array): void',
+        () => loose(library).setExternal('CPU_Heap', new ArrayBuffer(64), program.symbols),
+      ],
+      [
+        'setExternal(storage: string, workspace: ArrayBufferView, symbols: BigInt64Array): void',
+        () => loose(library).setExternal('CPU_Heap', detachedView, program.symbols),
+      ],
+      [
+        'setExternalOffsets(storage: string, workspace: ArrayBufferView, offsets: BigUint64Array): void',
+        () => loose(library).setExternalOffsets('CPU_Heap', new Uint8Array(64), new BigInt64Array(2)),
+      ],
+      ['setPoison(on: boolean, pattern: number): void', () => loose(library).setPoison(1, 0xab)],
+      ['setPoison(on: boolean, pattern: number): void', () => loose(library).setPoison(true, 256)],
+      ['setPoison(on: boolean, pattern: number): void', () => loose(library).setPoison(true, 1.5)],
+      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run('A', 1)],
+      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run([program.A, 3], 1)],
+      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run(program.args, 0)],
+      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run(program.args, 2.5)],
+      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run(program.args, 2 ** 25)],
+      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run(program.args, 1n)],
+      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run(program.args)],
+      ['lastEvents(): AllocEvent[]', () => loose(library).lastEvents(1)],
+      ['exit(): number', () => loose(library).exit(true)],
+      ['measureEventCostNs(iterations: number): number', () => loose(addon).measureEventCostNs(0)],
+      ['measureCallOverheadNs(iterations: number): number', () => loose(addon).measureCallOverheadNs('many')],
+    ];
+    for (const [usage, call] of cases) {
+      expect(call, usage).toThrow(TypeError);
+      expect(call, usage).toThrow(usagePattern(usage));
+    }
+    const constructor = (library as unknown as { constructor: new (...args: unknown[]) => unknown }).constructor;
+    expect(() => new constructor()).toThrow(/ProgramLibrary cannot be constructed directly; use load\(path\)/);
+    // Nothing above reached the library: it still runs.
+    library.setExternal('CPU_Heap', new Uint8Array(program.workspaceBytes), program.symbols);
+    library.run(program.args, 1);
+    library.exit();
+  });
+
+  it('names every missing __tlab_* symbol and the library', () => {
+    const partial = builds.compile('t_partial', fixtureSource, ['FIXTURE_OMIT_EXIT', 'FIXTURE_OMIT_SET_EXTERNAL_OFFSETS']);
+    expect(() => addon.load(partial)).toThrow(
+      `program library ${partial} does not export __tlab_exit, __tlab_set_external_offsets`,
+    );
+  });
+
+  it('refuses a library built for another runtime ABI version', () => {
+    const trampolines = [
+      'void *__tlab_init(const void *) { return 0; }',
+      'void __tlab_program(void *, void *const *) {}',
+      'int __tlab_exit(void *) { return 0; }',
+      'unsigned long __tlab_external_size(void *, const char *, const void *) { return 0; }',
+      'int __tlab_set_external(void *, const char *, char *, const void *) { return 0; }',
+      'unsigned __tlab_external_slot_count(const char *) { return 0; }',
+      'int __tlab_set_external_offsets(void *, const char *, char *, const void *, unsigned) { return 0; }',
+      'void *__tlab_events(void) { return 0; }',
+      'void __tlab_set_poison(int, int) {}',
+      'int __tlab_abi_version(void) { return 2; }',
+    ];
+    const future = builds.compileText('future_abi', `extern "C" {\n${trampolines.join('\n')}\n}\n`);
+    expect(() => addon.load(future)).toThrow(
+      /was built for Transient Lab runtime ABI version 2, but this addon speaks version 1/,
+    );
+  });
+
+  it('passes on the dlerror text for unloadable paths', () => {
+    const missing = join(builds.dir, 'no-such-library.so');
+    expect(() => addon.load(missing)).toThrow(
+      `cannot load program library ${missing}: ${missing}: cannot open shared object file: No such file or directory`,
+    );
+    const notElf = join(builds.dir, 'not-elf.so');
+    writeFileSync(notElf, 'this is not a shared object\n');
+    expect(() => addon.load(notElf)).toThrow(/cannot load program library .*not-elf\.so: .*(invalid ELF header|file too short)/);
+  });
+
+  it('dies from a crash in generated code instead of hiding it (crash-isolation fixture works)', () => {
+    const child = `
+      const addon = require(${JSON.stringify(addonPath)});
+      const library = addon.load(${JSON.stringify(fixturePath)});
+      const symbols = new BigInt64Array([8n, 1n]);
+      library.init(symbols);
+      library.setExternal('CPU_Heap', new Uint8Array(Number(library.externalSize('CPU_Heap', symbols))), symbols);
+      console.log('running');
+      library.run([new Float64Array(8), new Float64Array(8), new Uint8Array(16), new Int32Array([8]), new Float64Array([1]), new Int32Array([1])], 1);
+      console.log('survived');
+    `;
+    const result = spawnSync(process.execPath, ['-e', child], { encoding: 'utf8', timeout: 60_000 });
+    expect(result.stdout).toContain('running');
+    expect(result.stdout).not.toContain('survived');
+    expect(result.signal).toBe('SIGSEGV');
+  });
+
+  it('measures the per-event instrumentation cost and the per-call overhead of run', () => {
+    const eventNs = addon.measureEventCostNs(1_000_000);
+    const callNs = addon.measureCallOverheadNs(100_000);
+    console.info(`native: per-event instrumentation ${eventNs.toFixed(1)} ns, per-call run overhead ${callNs.toFixed(0)} ns`);
+    expect(eventNs).toBeGreaterThan(0);
+    expect(eventNs).toBeLessThan(1_000);
+    expect(callNs).toBeGreaterThan(eventNs);
+    // The target is "far under 2 us"; the bound leaves room for a loaded 2-core machine.
+    expect(callNs).toBeLessThan(5_000);
+  });
+});
