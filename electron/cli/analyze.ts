@@ -102,12 +102,12 @@ export function humanReport(a: Analysis, width: number | null): string[] {
       t.lifetime,
       t.bytes !== null ? humanBytes(t.bytes) : t.bytesExpr,
       liveText(t),
-      `${yesNo(t.eligible.PERSISTENT)}${yesNo(t.eligible.EXTERNAL)}`,
+      `${yesNo(t.eligible.PERSISTENT)}/${yesNo(t.eligible.EXTERNAL)}`,
       t.allocation.kind,
       t.reason ?? '',
     ]);
     out.push(
-      ...table(['id', 'dtype', 'shape', 'storage', 'lifetime', 'bytes', 'live', 'PE', 'alloc', 'reason'], rows, {
+      ...table(['id', 'dtype', 'shape', 'storage', 'lifetime', 'bytes', 'live', 'P/E', 'alloc', 'reason'], rows, {
         align: ['left', 'left', 'left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'],
         maxWidth: width,
         flexColumn: 9,
@@ -141,15 +141,16 @@ export function humanReport(a: Analysis, width: number | null): string[] {
   const storages = Object.keys(a.layouts.dace);
   if (storages.length === 0) out.push('Workspace layouts: no transient is External or eligible for EXTERNAL.');
   else {
-    out.push('Workspace layouts (DaCe sequential vs. lifetime-aware packed):');
+    out.push('Workspace layouts (DaCe: unaligned, sequential; packed: aligned, lifetime-aware; saved = dace - packed):');
     const rows = storages.map((s) => {
       const dace = a.layouts.dace[s]!;
       const packed = a.layouts.packed[s] ?? null;
-      if (!packed) return [s, dace.bytes !== null ? humanBytes(dace.bytes) : dace.bytesExpr, '?', '?', '?', '?'];
+      if (!packed) return [s, dace.bytes !== null ? humanBytes(dace.bytes) : dace.bytesExpr, '?', '?', '?', '?', '?'];
       const saved = dace.bytes !== null ? dace.bytes - packed.bytes : null;
       return [
         s,
         humanBytes(dace.bytes),
+        humanBytes(packed.alignedSum),
         humanBytes(packed.bytes),
         saved === null ? '?' : `${humanBytes(saved)} (${percent(saved, dace.bytes)})`,
         humanBytes(packed.lowerBound),
@@ -157,8 +158,8 @@ export function humanReport(a: Analysis, width: number | null): string[] {
       ];
     });
     out.push(
-      ...table(['storage', 'dace', 'packed', 'saved', 'lower bound', 'bound/packed'], rows, {
-        align: ['left', 'right', 'right', 'right', 'right', 'right'],
+      ...table(['storage', 'dace', 'aligned seq.', 'packed', 'saved', 'lower bound', 'bound/packed'], rows, {
+        align: ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
       }),
     );
   }

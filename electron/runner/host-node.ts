@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TlabError } from '../engine/errors.js';
 import { packageRoot } from '../engine/paths.js';
-import { RUNNER_PROTOCOL_VERSION, type HostToRunner, type Phase, type RunJob, type RunnerToHost, type VariantResult } from './messages.js';
+import { RUNNER_PROTOCOL_VERSION, type Calibration, type HostToRunner, type Phase, type RunJob, type RunnerToHost, type VariantResult } from './messages.js';
 
 export interface RunnerProgress {
   variant: string;
@@ -64,13 +64,25 @@ export class NodeRunnerHost {
   }
 
   run(job: RunJob, opts: RunOptions = {}): Promise<VariantResult[]> {
+    return this.runWithCalibration(job, opts).then((r) => r.variants);
+  }
+
+  /** The addon's own costs (event recording, bare call), measured in a runner child. */
+  async calibrate(iterations: number, opts: RunOptions = {}): Promise<Calibration> {
+    const job: RunJob = { variants: [], inputs: {}, calls: 0, warmup: 0, chunk: 1, poison: [0, 0], guardByte: 0, guardBytes: 64, calibrate: iterations };
+    const { calibration } = await this.runWithCalibration(job, opts);
+    if (!calibration) throw new TlabError('run', 'the runner did not report a calibration');
+    return calibration;
+  }
+
+  runWithCalibration(job: RunJob, opts: RunOptions = {}): Promise<{ variants: VariantResult[]; calibration: Calibration | null }> {
     if (this.child) return Promise.reject(new TlabError('usage', 'this runner host is already running a job'));
     if (!existsSync(this.entry)) {
       return Promise.reject(new TlabError('run', `the runner is not built: ${this.entry} is missing (run npm run build:ts)`));
     }
     if (opts.signal?.aborted) return Promise.reject(new RunCancelled('before start'));
     const jobId = this.nextJobId++;
-    return new Promise<VariantResult[]>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       const child = fork(this.entry, [], {
         serialization: 'advanced',
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -79,6 +91,7 @@ export class NodeRunnerHost {
       });
       this.child = child;
       const results: VariantResult[] = [];
+      let calibration: Calibration | null = null;
       let variant: string | null = null;
       let phase: Phase | null = null;
       let settled = false;
@@ -103,7 +116,7 @@ export class NodeRunnerHost {
         this.child = null;
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
         if (err) reject(err);
-        else resolve(results);
+        else resolve({ variants: results, calibration });
       };
       const onAbort = () => finish(new RunCancelled(where()));
       this.cancelCurrent = (why) => finish(new RunCancelled(`${why}: ${where()}`));
@@ -134,6 +147,9 @@ export class NodeRunnerHost {
             break;
           case 'progress':
             opts.onProgress?.({ variant: msg.variant, phase: 'calls', done: msg.done, total: msg.total });
+            break;
+          case 'calibration':
+            calibration = msg.calibration;
             break;
           case 'variant-done':
             results.push(msg.result);

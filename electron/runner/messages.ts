@@ -43,6 +43,16 @@ export interface RunJob {
   guardBytes: number;
   /** Skip the verification calls (benchmarks that only time). */
   skipVerification?: boolean;
+  /** Before the variants, measure the addon's own costs with this many iterations (benchmarks). */
+  calibrate?: number;
+}
+
+/** The addon's fixed costs, measured in the runner (the addon is never loaded elsewhere). */
+export interface Calibration {
+  /** One instrumentation event (two timestamps and a record). */
+  eventCostNs: number;
+  /** Calling an empty C function through the path `run` uses. */
+  callOverheadNs: number;
 }
 
 export type Phase = 'load' | 'init' | 'workspace' | 'verify-1' | 'verify-2' | 'first-call' | 'warmup' | 'calls' | 'exit';
@@ -67,6 +77,9 @@ export interface VariantTiming {
   minorFaults: number[];
   /** The event buffer overflowed in some call: alloc/free times are lower bounds. */
   overflowed: boolean;
+  /** Wall time of the timed batches as seen from JavaScript, around `run()`: minus Σ totalNs, it is the
+   * runner's own per-call cost (argument marshalling, stats collection). */
+  batchWallNs: number;
 }
 
 export interface VariantResult {
@@ -91,6 +104,7 @@ export type RunnerToHost =
   | { type: 'ready'; protocol: number; pid: number }
   | { type: 'phase'; jobId: number; variant: string; phase: Phase }
   | { type: 'progress'; jobId: number; variant: string; done: number; total: number }
+  | { type: 'calibration'; jobId: number; calibration: Calibration }
   | { type: 'variant-done'; jobId: number; result: VariantResult }
   | { type: 'done'; jobId: number }
   | { type: 'failed'; jobId: number; variant: string | null; phase: Phase | null; message: string; details: string[] };

@@ -132,7 +132,7 @@ function checkGuards(ws: GuardedWorkspace, guardByte: number): GuardViolation[] 
 }
 
 function emptyTiming(): VariantTiming {
-  return { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false };
+  return { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0 };
 }
 
 function appendStats(t: VariantTiming, s: Stats): void {
@@ -164,6 +164,13 @@ class JobRunner {
 
   run(job: RunJob): void {
     try {
+      if (job.calibrate) {
+        this.port.send({
+          type: 'calibration',
+          jobId: this.jobId,
+          calibration: { eventCostNs: this.addon.measureEventCostNs(job.calibrate), callOverheadNs: this.addon.measureCallOverheadNs(job.calibrate) },
+        });
+      }
       for (const v of job.variants) {
         const result = this.runVariant(v, job);
         this.port.send({ type: 'variant-done', jobId: this.jobId, result });
@@ -253,7 +260,10 @@ class JobRunner {
     const timing = emptyTiming();
     for (let done = 0; done < job.calls; ) {
       const n = Math.min(job.chunk, job.calls - done);
-      appendStats(timing, lib.run(views, n));
+      const t0 = process.hrtime.bigint();
+      const stats = lib.run(views, n);
+      timing.batchWallNs += Number(process.hrtime.bigint() - t0);
+      appendStats(timing, stats);
       done += n;
       this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done, total: job.calls });
     }

@@ -169,6 +169,9 @@ export function blockOrder(g: Graph): number[] {
   const n = g.blocks.length;
   const succ: number[][] = Array.from({ length: n }, () => []);
   for (const e of g.edges) if (e.src >= 0 && e.src < n && e.dst >= 0 && e.dst < n) succ[e.src]!.push(e.dst);
+  // Successors are explored last-edge-first so that, after reversal, the first out-edge's target comes
+  // first: a guard's loop body then precedes its exit, as in the source program.
+  for (const list of succ) list.reverse();
   const visited = new Uint8Array(n);
   const out: number[] = [];
   const dfsFrom = (root: number): void => {

@@ -123,6 +123,15 @@ class Out {
     this.line(`${text} {`);
     this.depth++;
   }
+  openBrace(): void {
+    this.line('{');
+    this.depth++;
+  }
+  reopen(text: string): void {
+    this.depth--;
+    this.line(text);
+    this.depth++;
+  }
   close(text = '}'): void {
     this.depth--;
     this.line(text);
@@ -334,6 +343,7 @@ export class ProgramEmitter {
         if (!desc.transient) continue;
         const p = this.plan.placement(s, name);
         if (p.kind === 'persistent' || p.kind === 'external') o.line(`${ctypeOf(desc.dtype)} *${this.fieldName(s, name)} = nullptr;`);
+        if (p.kind === 'persistent') o.line(`size_t ${this.fieldName(s, name)}_bytes = 0;`);
       }
     }
     o.line('int __tlab_unused = 0;');
@@ -515,16 +525,12 @@ export class ProgramEmitter {
     return `size_t(${this.sym(ctx, env, desc.totalSize)}) * sizeof(${ctypeOf(desc.dtype)})`;
   }
 
-  private siteMatches(site: SiteKey, want: (s: SiteKey) => boolean): boolean {
-    return want(site);
-  }
-
   private transientsAt(ctx: FnCtx, want: (s: SiteKey) => boolean): Array<{ name: string; desc: DataDescriptor; placement: Placement }> {
     const out: Array<{ name: string; desc: DataDescriptor; placement: Placement }> = [];
     for (const [name, desc] of ctx.sdfg.arrays) {
       if (!desc.transient) continue;
       const p = this.plan.placement(ctx.sdfg, name);
-      if ((p.kind === 'heap' || p.kind === 'persistent' || p.kind === 'external') && this.siteMatches(p.site, want)) {
+      if ((p.kind === 'heap' || p.kind === 'persistent' || p.kind === 'external') && want(p.site)) {
         out.push({ name, desc, placement: p });
       }
     }
@@ -532,7 +538,11 @@ export class ProgramEmitter {
   }
 
   private setzero(ctx: FnCtx, name: string): boolean {
-    for (const st of statesOf(ctx.sdfg)) for (const n of st.nodes) if (n.kind === 'access' && n.data === name && n.setzero) return true;
+    return this.setzeroAnywhere(ctx.sdfg, name);
+  }
+
+  private setzeroAnywhere(s: Sdfg, name: string): boolean {
+    for (const st of statesOf(s)) for (const n of st.nodes) if (n.kind === 'access' && n.data === name && n.setzero) return true;
     return false;
   }
 
@@ -589,8 +599,7 @@ export class ProgramEmitter {
       size = this.sym(ctx, env, desc.totalSize);
     }
     const v = cppIdent(desc.name);
-    const zero = ctx.sdfg === this.file.root || true ? ' = {}' : '';
-    if (/^\d+$/.test(size)) this.out.line(`${ctype} ${v}_stack[${size}]${zero}; ${ctype} *${v} = ${v}_stack;`);
+    if (/^\d+$/.test(size)) this.out.line(`${ctype} ${v}_stack[${size}] = {}; ${ctype} *${v} = ${v}_stack;`);
     else this.out.line(`${ctype} *${v} = static_cast<${ctype} *>(__builtin_alloca(size_t(${size}) * sizeof(${ctype})));`);
   }
 
@@ -615,11 +624,7 @@ export class ProgramEmitter {
           const cond = br.condition === null ? null : this.guard(b.jsonPath, `conditional ${b.label}`, () => this.code(ctx, env, parseExpr(br.condition!)));
           const head = i === 0 ? `if (${cond ?? 'true'})` : cond === null ? '} else' : `} else if (${cond})`;
           if (i === 0) this.out.open(head);
-          else {
-            this.out.close(`${head} {`);
-            this.out.open('');
-            this.out.lines.pop();
-          }
+          else this.out.reopen(`${head} {`);
           this.emitRegionBlock(ctx, env, br.body, loop);
         });
         if (b.branches.length) this.out.close();
@@ -660,17 +665,13 @@ export class ProgramEmitter {
     }
     const targets = new Set<number>();
     const o = this.out;
-    o.open('');
-    o.lines.pop();
-    o.line('{');
+    o.openBrace();
     const body: Array<() => void> = [];
     order.forEach((b, pos) => {
       const next = order[pos + 1];
       body.push(() => {
         if (targets.has(b)) o.line(`${label(b)}:;`);
-        o.open('');
-        o.lines.pop();
-        o.line('{');
+        o.openBrace();
         this.emitBlock(ctx, env, region.blocks[b]!, loop);
         o.close();
         const outs = region.edges.filter((e) => e.src === b);
@@ -719,9 +720,7 @@ export class ProgramEmitter {
     const stmts = (src: string | null) => (src ? this.guard(b.jsonPath, element, () => this.statements(ctx, env, parseStatements(src))) : []);
     const cond = b.condition ? this.guard(b.jsonPath, element, () => this.code(ctx, env, parseExpr(b.condition!))) : 'true';
     o.mark(b.jsonPath);
-    o.open('');
-    o.lines.pop();
-    o.line('{');
+    o.openBrace();
     for (const s of stmts(b.init)) o.line(s);
     o.open('for (;;)');
     if (!b.inverted) o.line(`if (!(${cond})) break;`);
@@ -868,8 +867,8 @@ export class ProgramEmitter {
       if (!dst) return null;
       if (dst.kind === 'access') return dst;
       if (dst.kind !== 'map_exit' || !edge.dstConnector?.startsWith('IN_')) return null;
-      const conn = 'OUT_' + edge.dstConnector.slice(3);
-      edge = g.outEdges.get(dst.id)!.find((x) => x.srcConnector === conn);
+      const conn: string = 'OUT_' + edge.dstConnector.slice(3);
+      edge = g.outEdges.get(dst.id)!.find((x: MemletEdge) => x.srcConnector === conn);
     }
     return null;
   }
@@ -882,8 +881,8 @@ export class ProgramEmitter {
       if (!src) return null;
       if (src.kind === 'access') return src;
       if (src.kind !== 'map_entry' || !edge.srcConnector?.startsWith('OUT_')) return null;
-      const conn = 'IN_' + edge.srcConnector.slice(4);
-      edge = g.inEdges.get(src.id)!.find((x) => x.dstConnector === conn);
+      const conn: string = 'IN_' + edge.srcConnector.slice(4);
+      edge = g.inEdges.get(src.id)!.find((x: MemletEdge) => x.dstConnector === conn);
     }
     return null;
   }
@@ -926,9 +925,7 @@ export class ProgramEmitter {
       const em = (x: PyExpr) => emitExpr(x, r, { symbolic: true });
       const o = this.out;
       o.mark(e.jsonPath);
-      o.open('');
-      o.lines.pop();
-      o.line('{');
+      o.openBrace();
       const srcIdx = sp.dims.map((d) => em(d.start));
       const dstIdx = dp.dims.map((d) => em(d.start));
       pairs.forEach(([si, di], k) => {
@@ -991,9 +988,7 @@ export class ProgramEmitter {
     const lang = t.code.language;
     if (lang !== 'Python' && lang !== 'CPP') this.fail(t.jsonPath, element, `${lang} tasklets are not supported`, 'write the tasklet in Python or C++');
     o.mark(t.jsonPath);
-    o.open('');
-    o.lines.pop();
-    o.line('{');
+    o.openBrace();
     const pre: string[] = [];
     const bind: string[] = [];
     const post: string[] = [];
@@ -1032,24 +1027,28 @@ export class ProgramEmitter {
       });
     }
     const written = new Set<string>();
+    const connTmp = new Map<string, string>();
     for (const e of g.outEdges.get(t.id)!) {
       if (!e.srcConnector) continue;
       const c = e.srcConnector;
       const cv = cppIdent(c);
       if (written.has(c)) {
         // One connector feeding several memlets: later writes copy the first binding.
+        const first = connTmp.get(c);
+        if (!first) this.fail(e.jsonPath, element, `output connector ${c} is a range bound to several memlets`, 'split the tasklet output');
         if (e.memlet.data !== null && !direct.has(e.index)) {
           this.guard(e.jsonPath, element, () => {
             const { ptr, desc } = this.containerPtr(ctx, e.memlet.data!, e.jsonPath);
             const subset = this.dataSubset(g, e, 'out');
-            if (!this.isSingleElement(desc, subset)) throw new PySyntaxError(`connector ${c} writes several ranges`);
-            post.push(`${ptr}[${this.startIndex(ctx, env, desc, subset, e.jsonPath)}] = ${cv};`);
+            if (!this.isSingleElement(desc, subset) || e.memlet.wcr) throw new PySyntaxError(`connector ${c} writes several memlets with ranges or WCR`);
+            post.push(`${ptr}[${this.startIndex(ctx, env, desc, subset, e.jsonPath)}] = ${first};`);
           });
-        } else if (direct.has(e.index)) post.push(`${direct.get(e.index)} = ${cv};`);
+        } else if (direct.has(e.index)) post.push(`${direct.get(e.index)} = ${first};`);
         continue;
       }
       written.add(c);
       const tmp = `__tlab_out${k++}`;
+      connTmp.set(c, tmp);
       if (direct.has(e.index)) {
         pre.push(`auto &${tmp} = ${direct.get(e.index)};`);
         bind.push(`auto &${cv} = ${tmp};`);
@@ -1057,7 +1056,8 @@ export class ProgramEmitter {
         continue;
       }
       if (e.memlet.data === null) {
-        bind.push(`${ctypeOf(t.outConnectors[c]) ?? 'double'} ${cv} = {};`);
+        pre.push(`${ctypeOf(t.outConnectors[c]) ?? 'double'} ${tmp} = {};`);
+        bind.push(`auto &${cv} = ${tmp};`);
         values.add(c);
         continue;
       }
@@ -1069,13 +1069,14 @@ export class ProgramEmitter {
         if (this.isSingleElement(desc, subset)) {
           values.add(c);
           if (e.memlet.wcr) {
-            bind.push(`${ctype} ${cv} = {};`);
+            pre.push(`${ctype} ${tmp} = {};`);
+            bind.push(`${ctype} &${cv} = ${tmp};`);
             const sink = new Out();
             const saved = this.out.lines;
             this.out.lines = sink.lines;
-            this.emitWcr(ctx, env, `${ptr}[${index}]`, cv, e.memlet.wcr, ctype, e.jsonPath);
+            this.emitWcr(ctx, env, `${ptr}[${index}]`, tmp, e.memlet.wcr, ctype, e.jsonPath);
             this.out.lines = saved;
-            post.push(...sink.lines);
+            post.push(...sink.lines.map((l) => l.trimStart()));
           } else {
             pre.push(`${ctype} &${tmp} = ${ptr}[${index}];`);
             bind.push(`${ctype} &${cv} = ${tmp};`);
@@ -1096,9 +1097,7 @@ export class ProgramEmitter {
       }
     }
     for (const l of pre) o.line(l);
-    o.open('');
-    o.lines.pop();
-    o.line('{');
+    o.openBrace();
     for (const l of bind) o.line(l);
     if (lang === 'CPP') {
       for (const line of t.code.code.split('\n')) o.line(line);
@@ -1313,9 +1312,12 @@ export class ProgramEmitter {
         if (!desc.transient || this.plan.placement(s, name).kind !== 'persistent') continue;
         o.mark(desc.jsonPath);
         const align = desc.alignment > 0 ? desc.alignment : 64;
+        const field = `__state->${this.fieldName(s, name)}`;
+        o.line(`${field}_bytes = ${this.rootBytes(s, desc)};`);
         o.line(
-          `__state->${this.fieldName(s, name)} = static_cast<${ctypeOf(desc.dtype)} *>(tlab_alloc(${this.rootBytes(s, desc)}, ${align}, ${this.plan.transientIndex(s, name)}))${desc.startOffset ? ` + ${desc.startOffset}` : ''};`,
+          `${field} = static_cast<${ctypeOf(desc.dtype)} *>(tlab_alloc(${field}_bytes, ${align}, ${this.plan.transientIndex(s, name)}))${desc.startOffset ? ` + ${desc.startOffset}` : ''};`,
         );
+        if (this.setzeroAnywhere(s, name)) o.line(`std::memset(${field}${desc.startOffset ? ` - ${desc.startOffset}` : ''}, 0, ${field}_bytes);`);
       }
     }
     for (const a of this.argSymbols) o.line(`(void)${cppIdent(a)};`);
@@ -1327,30 +1329,14 @@ export class ProgramEmitter {
       for (const [name, desc] of [...s.arrays].reverse()) {
         if (!desc.transient || this.plan.placement(s, name).kind !== 'persistent') continue;
         const align = desc.alignment > 0 ? desc.alignment : 64;
-        const init = this.argSymbols.length ? '' : '';
-        o.line(
-          `tlab_free(__state->${this.fieldName(s, name)}${desc.startOffset ? ` - ${desc.startOffset}` : ''}, ${this.persistentBytesAtExit(s, desc)}, ${align}, ${this.plan.transientIndex(s, name)});${init}`,
-        );
+        const field = `__state->${this.fieldName(s, name)}`;
+        o.line(`tlab_free(${field}${desc.startOffset ? ` - ${desc.startOffset}` : ''}, ${field}_bytes, ${align}, ${this.plan.transientIndex(s, name)});`);
       }
     }
     o.line('delete __state;');
     o.line('return 0;');
     o.close();
     o.line('');
-  }
-
-  /** Exit has no symbol arguments: persistent sizes are recorded in the state at init. */
-  private persistentBytesAtExit(s: Sdfg, desc: DataDescriptor): string {
-    try {
-      const v = evalInt(this.rootSizeExpr(s, desc.totalSize), (name) => {
-        const x = this.plan.symbolValue(name);
-        if (x === null) throw new PySyntaxError(name);
-        return x;
-      });
-      return `size_t(${v}ULL) * sizeof(${ctypeOf(desc.dtype)})`;
-    } catch {
-      return '0';
-    }
   }
 
   private storages(): string[] {

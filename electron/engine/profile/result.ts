@@ -35,6 +35,9 @@ export interface ModeResult {
   };
   /** The per-call event buffer overflowed: alloc/free times and counts are lower bounds. */
   eventsOverflowed: boolean;
+  /** The runner's own cost per timed call beyond the C++-timed call (JS → addon transition, argument
+   * marshalling, stats collection): (wall time of the batches − Σ totalNs) / calls. */
+  runnerOverheadNsPerCall: number;
   summary: CallSummary;
   workspaceBytes: Record<string, number>;
   /** sha256 (hex) of every array argument's C-order bytes after the first verification call. */

@@ -63,7 +63,9 @@ export function verify(variants: VerifiedVariant[], results: VariantResult[], ar
         message:
           `${v.label}: output${leaking.length === 1 ? '' : 's'} ${leaking.join(', ')} changed between two verification calls that differ only in the ` +
           `poison pattern of fresh transient memory (first at ${firstDiff.array}[${firstDiff.index.join(', ')}]: ${firstDiff.values[0]} vs ${firstDiff.values[1]}): ` +
-          `the program reads a transient before writing it; candidates: ${candidates.join(', ') || 'none instrumented'}`,
+          (candidates.length
+            ? `the program reads a transient before writing it; candidates: ${candidates.join(', ')}`
+            : 'no transient memory was poisoned, so the program itself is nondeterministic (e.g. a parallel reduction not marked nondeterministicFloat)'),
       });
     }
   }

@@ -194,7 +194,8 @@ export function lineAndColumn(text: string, position: number): { line: number; c
 interface Frame {
   array: boolean;
   index: number;
-  key: string;
+  /** Key of the member being read; null while the key itself is being read. */
+  key: string | null;
 }
 
 /**
@@ -237,6 +238,7 @@ export function locateJsonSyntaxError(text: string): { position: number; path: s
     return false;
   };
   const scanKey = (frame: Frame): boolean => {
+    frame.key = null;
     skipWhitespace();
     if (text[i] !== '"') return false;
     const start = i + 1;
@@ -261,7 +263,7 @@ export function locateJsonSyntaxError(text: string): { position: number; path: s
           expectValue = false;
           continue;
         }
-        const frame: Frame = { array: false, index: 0, key: '' };
+        const frame: Frame = { array: false, index: 0, key: null };
         stack.push(frame);
         if (!scanKey(frame)) return fail();
         continue;
@@ -274,7 +276,7 @@ export function locateJsonSyntaxError(text: string): { position: number; path: s
           expectValue = false;
           continue;
         }
-        stack.push({ array: true, index: 0, key: '' });
+        stack.push({ array: true, index: 0, key: null });
         continue;
       }
       if (c === '"') {
@@ -308,6 +310,9 @@ export function locateJsonSyntaxError(text: string): { position: number; path: s
 
 function framesToPath(stack: Frame[]): string {
   let path = '$';
-  for (const frame of stack) path = frame.array ? `${path}[${frame.index}]` : keyPath(path, frame.key);
+  for (const frame of stack) {
+    if (frame.array) path = `${path}[${frame.index}]`;
+    else if (frame.key !== null) path = keyPath(path, frame.key);
+  }
   return path;
 }

@@ -14,6 +14,9 @@ export interface CppOptions {
   symbol?: (name: string) => string;
   /** C++ text for a data-container read `A[i, j]`; without it subscripts are rejected. */
   subscript?: (base: string, index: string[]) => string;
+  /** Python 3 code semantics: `/` is always float division (`3 / 2` is 1.5), instead of the exact rational
+   * division of symbolic fields. Use it for tasklet code and interstate values of float type. */
+  pythonDivision?: boolean;
 }
 
 // C++ operator precedence, loosest first.
@@ -79,15 +82,25 @@ function toFraction(e: Expr): Fraction {
         }
         return acc;
       }
-      if (e.op === '**' && e.b.k === 'int') {
+      const exponent = e.op === '**' ? literalInteger(e.b) : null;
+      if (exponent !== null) {
         const base = toFraction(e.a);
-        const k: Expr = { k: 'int', v: e.b.v < 0n ? -e.b.v : e.b.v };
+        const k: Expr = { k: 'int', v: exponent < 0n ? -exponent : exponent };
         const num: Expr = { k: 'bin', op: '**', a: base.num, b: k };
         const den: Expr = { k: 'bin', op: '**', a: base.den, b: k };
-        return e.b.v < 0n ? { num: den, den: num } : { num, den };
+        return exponent < 0n ? { num: den, den: num } : { num, den };
       }
       return { num: e, den: ONE };
     }
+    case 'call':
+      if ((e.fn === 'Mod' || e.fn === 'mod') && e.args.length === 2) {
+        // a mod b = (a.num·b.den mod b.num·a.den) / (a.den·b.den): stays exact when scaled back to an integer.
+        const a = toFraction(e.args[0]!);
+        const b = toFraction(e.args[1]!);
+        const mod: Expr = { k: 'call', fn: '__tlab_py_mod', args: [mul(a.num, b.den), mul(b.num, a.den)], kwargs: [] };
+        return { num: mod, den: mul(a.den, b.den) };
+      }
+      return { num: e, den: ONE };
     case 'un':
       if (e.op === '-' || e.op === '+') {
         const inner = toFraction(e.a);
@@ -99,26 +112,68 @@ function toFraction(e: Expr): Fraction {
   }
 }
 
+/** `3`, `-3` (parsed as a negation) or `+3`; null for anything else. */
+function literalInteger(e: Expr): bigint | null {
+  if (e.k === 'int') return e.v;
+  if (e.k === 'un' && (e.op === '-' || e.op === '+') && e.a.k === 'int') return e.op === '-' ? -e.a.v : e.a.v;
+  return null;
+}
+
+const divisionCache = new WeakMap<Expr, boolean>();
+
+/** The arithmetic operands toFraction looks through; a `/` among them makes the node a fraction. */
+function fractionOperands(e: Expr): Expr[] {
+  if (e.k === 'bin' && (e.op === '+' || e.op === '-' || e.op === '*')) return [e.a, e.b];
+  if (e.k === 'bin' && e.op === '**' && literalInteger(e.b) !== null) return [e.a];
+  if (e.k === 'un' && (e.op === '-' || e.op === '+')) return [e.a];
+  if (e.k === 'call' && (e.fn === 'Mod' || e.fn === 'mod') && e.args.length === 2) return e.args;
+  return [];
+}
+
+function isDivision(e: Expr): boolean {
+  return e.k === 'bin' && (e.op === '/' || (e.op === '**' && (literalInteger(e.b) ?? 0n) < 0n));
+}
+
+/** Memoised, with an explicit stack: emitting a long sum asks this of every node on its spine. */
 function containsDivision(e: Expr): boolean {
-  const stack: Expr[] = [e];
+  const cached = divisionCache.get(e);
+  if (cached !== undefined) return cached;
+  const stack: Array<[Expr, boolean]> = [[e, false]];
   while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.k === 'bin') {
-      if (node.op === '/') return true;
-      if (node.op === '+' || node.op === '-' || node.op === '*') stack.push(node.a, node.b);
-      else if (node.op === '**' && node.b.k === 'int' && node.b.v < 0n) return true;
-      else if (node.op === '**') stack.push(node.a);
-    } else if (node.k === 'un' && (node.op === '-' || node.op === '+')) {
-      stack.push(node.a);
+    const [node, expanded] = stack.pop()!;
+    if (divisionCache.has(node)) continue;
+    if (isDivision(node)) {
+      divisionCache.set(node, true);
+      continue;
+    }
+    const operands = fractionOperands(node);
+    if (!expanded) {
+      stack.push([node, true]);
+      for (const o of operands) if (!divisionCache.has(o)) stack.push([o, false]);
+    } else {
+      divisionCache.set(node, operands.some((o) => divisionCache.get(o) === true));
     }
   }
-  return false;
+  return divisionCache.get(e)!;
 }
 
 class CppEmitter {
+  /** Some ancestor is float arithmetic, so an exact non-integer quotient must keep its fraction. */
+  private floatContext = false;
+
   constructor(private readonly opts: CppOptions) {}
 
   emit(e: Expr): Emitted {
+    const outer = this.floatContext;
+    this.floatContext = outer || !isExact(e);
+    try {
+      return this.emitNode(e);
+    } finally {
+      this.floatContext = outer;
+    }
+  }
+
+  private emitNode(e: Expr): Emitted {
     switch (e.k) {
       case 'int':
         return intLiteral(e.v);
@@ -134,7 +189,7 @@ class CppEmitter {
       case 'bin':
         return this.binary(e);
       case 'un': {
-        if ((e.op === '-' || e.op === '+') && isExact(e) && containsDivision(e)) return this.fraction(toFraction(e));
+        if ((e.op === '-' || e.op === '+') && !this.opts.pythonDivision && isExact(e) && containsDivision(e)) return this.fraction(toFraction(e));
         const a = this.emit(e.a);
         const op = e.op === 'not' ? '!' : e.op;
         // `- -x` must not become the decrement operator.
@@ -176,12 +231,13 @@ class CppEmitter {
     const num = simplify(f.num);
     const den = simplify(f.den);
     if (den.k === 'int' && den.v === 1n) return this.emit(num);
+    if (this.floatContext) return atom(`(static_cast<double>(${this.emit(num).text}) / static_cast<double>(${this.emit(den).text}))`);
     return atom(`tlab_div(${this.emit(num).text}, ${this.emit(den).text})`);
   }
 
   private binary(e: Extract<Expr, { k: 'bin' }>): Emitted {
     const exact = isExact(e);
-    if (exact && (e.op === '+' || e.op === '-' || e.op === '*' || e.op === '/') && containsDivision(e)) {
+    if (exact && !this.opts.pythonDivision && (e.op === '+' || e.op === '-' || e.op === '*' || e.op === '/') && containsDivision(e)) {
       return this.fraction(toFraction(e));
     }
     if (e.op === '/') {
@@ -190,11 +246,10 @@ class CppEmitter {
     }
     const helper = HELPER_BY_OP[e.op];
     if (helper !== undefined) return atom(`${helper}(${this.emit(e.a).text}, ${this.emit(e.b).text})`);
-    const [cop, prec] = C_OPERATORS[e.op]!;
     // Left spine in a loop: long sums are left-deep.
     const spine: Array<Extract<Expr, { k: 'bin' }>> = [];
     let cur: Expr = e;
-    while (cur.k === 'bin' && C_OPERATORS[cur.op] !== undefined && !(isExact(cur) && containsDivision(cur))) {
+    while (cur.k === 'bin' && C_OPERATORS[cur.op] !== undefined && (this.opts.pythonDivision || !(isExact(cur) && containsDivision(cur)))) {
       spine.push(cur);
       cur = cur.a;
     }
@@ -207,8 +262,6 @@ class CppEmitter {
       const leftMin = p === C_EQ || p === C_REL ? p + 1 : p;
       acc = { text: `${paren(acc, leftMin)} ${op} ${paren(right, p + 1)}`, prec: p };
     }
-    void cop;
-    void prec;
     return acc;
   }
 
@@ -250,13 +303,7 @@ class CppEmitter {
         return this.roundedQuotient('tlab_int_ceil', e.args[0]!);
       case 'Mod': case 'mod': {
         this.args(e, 2);
-        if (isExact(e)) {
-          const a = toFraction(e.args[0]!);
-          const b = toFraction(e.args[1]!);
-          // a mod b = (a.num·b.den mod b.num·a.den) / (a.den·b.den)
-          const mod: Expr = { k: 'call', fn: '__tlab_py_mod', args: [mul(a.num, b.den), mul(b.num, a.den)], kwargs: [] };
-          return this.fraction({ num: mod, den: mul(a.den, b.den) });
-        }
+        if (isExact(e)) return this.fraction(toFraction(e));
         return atom(`tlab_py_mod(${this.args(e, 2).join(', ')})`);
       }
       case '__tlab_py_mod':
@@ -383,7 +430,7 @@ function dottedPath(e: Expr): string | null {
 /**
  * C++ expression text for `e`. Symbols without a float dtype are integers; exact `/` is emitted as
  * `tlab_div(num, den)`, which is exact whenever the quotient is an integer (the case for sizes and
- * indices) and floors otherwise. Throws Error for what C++ cannot express (None, tuples, `?`, unknown functions).
+ * indices) and floors otherwise; inside float arithmetic the quotient is computed in double. Throws Error for what C++ cannot express (None, tuples, `?`, unknown functions).
  */
 export function toCpp(e: Expr, opts: CppOptions = {}): string {
   return new CppEmitter(opts).emit(e).text;

@@ -27,12 +27,24 @@ const TYPED_SUFFIXES = new Set([
 ]);
 export const COMPLEX_SUFFIXES = new Set(['c64', 'c128']);
 
-// Longest first, so that `**=` wins over `**` and `*`.
-const OPERATORS = [
-  '**=', '//=', '<<=', '>>=',
-  '**', '//', '==', '!=', '<=', '>=', '<<', '>>', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '->',
-  '+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', ',', ':', '.', '&', '|', '^', '~', ';', '@',
-];
+const OPERATORS_3 = new Set(['**=', '//=', '<<=', '>>=']);
+const OPERATORS_2 = new Set(['**', '//', '==', '!=', '<=', '>=', '<<', '>>', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '->']);
+const OPERATORS_1 = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', ',', ':', '.', '&', '|', '^', '~', ';', '@']);
+
+/** The longest operator at `i`, so that `**=` wins over `**` and `*`. */
+function operatorAt(src: string, i: number): string | undefined {
+  const one = src[i]!;
+  if (!OPERATORS_1.has(one) && one !== '!') return undefined;
+  if (i + 1 < src.length) {
+    if (i + 2 < src.length) {
+      const three = src.slice(i, i + 3);
+      if (OPERATORS_3.has(three)) return three;
+    }
+    const two = src.slice(i, i + 2);
+    if (OPERATORS_2.has(two)) return two;
+  }
+  return OPERATORS_1.has(one) ? one : undefined;
+}
 
 const C_0 = 48, C_9 = 57, C_a = 97, C_z = 122, C_A = 65, C_Z = 90, C_UNDERSCORE = 95, C_DOT = 46;
 const C_SPACE = 32, C_TAB = 9, C_CR = 13, C_LF = 10, C_FF = 12, C_HASH = 35, C_DOLLAR = 36, C_QUESTION = 63;
@@ -169,13 +181,7 @@ export function tokenize(src: string, mode: LexMode, layout: boolean): Token[] {
       spaceBefore = false;
       continue;
     }
-    let op: string | undefined;
-    for (const candidate of OPERATORS) {
-      if (src.startsWith(candidate, i)) {
-        op = candidate;
-        break;
-      }
-    }
+    const op = operatorAt(src, i);
     if (op === undefined) {
       const ch = src[i] === '"' || src[i] === "'" ? 'string literals are' : `character ${JSON.stringify(src[i])} is`;
       fail(`${ch} not supported`, i);

@@ -525,26 +525,39 @@ export function dottedName(e: Expr): string | null {
 // public entry points
 // ----------------------------------------------------------------------------------------------------------
 
-const SYM_CACHE_LIMIT = 100_000;
-const symCache = new Map<string, Expr>();
+// Two generations instead of strict LRU: Map deletions from the front leave tombstones that make eviction
+// one entry at a time quadratic, while swapping generations is O(1) and keeps recently used trees.
+const SYM_CACHE_GENERATION = 50_000;
+let symCacheCurrent = new Map<string, Expr>();
+let symCachePrevious = new Map<string, Expr>();
+
+function rememberSym(key: string, e: Expr): void {
+  if (symCacheCurrent.size >= SYM_CACHE_GENERATION) {
+    symCachePrevious = symCacheCurrent;
+    symCacheCurrent = new Map();
+  }
+  symCacheCurrent.set(key, e);
+}
 
 /**
  * Parses a symbolic property (shape, range field, symbol mapping value, …). Results are memoised by
  * (grammar, text) in a bounded map because the same few strings repeat millions of times in big files.
+ * The returned tree is frozen and shared between callers.
  */
 export function parseSym(src: string, grammar: Grammar): Expr {
   const key = grammar === 'typed' ? `t${src}` : `l${src}`;
-  const hit = symCache.get(key);
+  const hit = symCacheCurrent.get(key);
   if (hit !== undefined) return hit;
+  const older = symCachePrevious.get(key);
+  if (older !== undefined) {
+    rememberSym(key, older);
+    return older;
+  }
   const parser = new Parser(src, tokenize(src, grammar, false), grammar);
   if (parser.atEnd()) parser.fail('empty expression');
   const e = parser.parseExpr();
   parser.expectEnd();
-  if (symCache.size >= SYM_CACHE_LIMIT) {
-    // Evict the oldest entry: Map iteration follows insertion order.
-    symCache.delete(symCache.keys().next().value!);
-  }
-  symCache.set(key, e);
+  rememberSym(key, e);
   return e;
 }
 

@@ -1,0 +1,105 @@
+/**
+ * The `profile` bench section: what the memory modes cost on hdiff, what the measurement itself costs
+ * (instrumentation per event, the runner's per-call overhead), and how much of the corpus profiles cleanly.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { findUnsupported } from '../electron/engine/codegen/index.js';
+import { corpusDir, examplesDir } from '../electron/engine/paths.js';
+import { DEFAULT_PROFILE_OPTIONS, profile } from '../electron/engine/profile/profile.js';
+import type { ProfileResult } from '../electron/engine/profile/result.js';
+import { readSdfgFile } from '../electron/engine/sdfg/index.js';
+import { NodeRunnerHost } from '../electron/runner/host-node.js';
+import type { BenchSection } from './run.js';
+
+const HDIFF_SYMBOL = 64n;
+const HDIFF_CALLS = 200;
+const CORPUS_SYMBOL = 64n;
+/** Corpus files above this much JSON are skipped for coverage (parsing alone takes seconds). */
+const CORPUS_MAX_BYTES = 2_000_000;
+
+function us(ns: number): string {
+  return Number.isFinite(ns) ? `${(ns / 1000).toFixed(2)} µs` : '-';
+}
+
+function mode(result: ProfileResult, label: string) {
+  const m = result.modes.find((x) => x.label === label);
+  if (!m) throw new Error(`bench: ${label} missing from the hdiff profile`);
+  return m;
+}
+
+export const profileSection: BenchSection = {
+  name: 'profile',
+  description: `hdiff in every mode (symbols ${HDIFF_SYMBOL}, ${HDIFF_CALLS} calls), measurement costs, corpus coverage`,
+  async run() {
+    const lines: string[] = [];
+    const hdiffPath = join(examplesDir(), 'hdiff.sdfg');
+    const hdiff = await profile(hdiffPath, { ...DEFAULT_PROFILE_OPTIONS, layout: 'both', calls: HDIFF_CALLS, warmup: 10, defaultSymbol: HDIFF_SYMBOL });
+    const persistent = mode(hdiff, 'PERSISTENT');
+    const scoped = mode(hdiff, 'SCOPED');
+    const externalPacked = mode(hdiff, 'EXTERNAL (packed)');
+    const externalDace = mode(hdiff, 'EXTERNAL (dace)');
+    const ratio = externalPacked.summary.medianNs / persistent.summary.medianNs;
+
+    const calibration = await new NodeRunnerHost().calibrate(1_000_000, { timeoutMs: 120_000 });
+    const eventsPerScopedCall = scoped.summary.allocsPerCall * 2;
+    const instrumentationShare = (eventsPerScopedCall * calibration.eventCostNs) / scoped.summary.medianNs;
+    const runnerOverhead = Math.min(...hdiff.modes.map((m) => m.runnerOverheadNsPerCall));
+
+    for (const m of hdiff.modes) {
+      lines.push(
+        `hdiff ${m.label.padEnd(18)} median ${us(m.summary.medianNs).padStart(11)}  allocs/call ${m.summary.allocsPerCall.toFixed(1).padStart(6)}  faults/call ${m.summary.minorFaultsPerCall.toFixed(1).padStart(7)}  alloc+free ${(m.summary.allocShare * 100).toFixed(1)}%`,
+      );
+    }
+    lines.push(`EXTERNAL (packed) allocations per call: ${externalPacked.summary.allocsPerCall} (target 0); EXTERNAL (dace): ${externalDace.summary.allocsPerCall}`);
+    lines.push(`EXTERNAL (packed) median / PERSISTENT median = ${ratio.toFixed(3)}× (target ≤ 1.02×)`);
+    lines.push(`instrumentation: ${calibration.eventCostNs.toFixed(1)} ns per event; SCOPED hdiff makes ${eventsPerScopedCall.toFixed(0)} events per call = ${(instrumentationShare * 100).toFixed(2)}% of its median call`);
+    lines.push(`runner overhead per call beyond the C++-timed call: ${runnerOverhead.toFixed(0)} ns (goal < 2000 ns); bare empty call through the addon: ${calibration.callOverheadNs.toFixed(1)} ns`);
+    lines.push(`hdiff verification: ${hdiff.verification.ok ? 'all modes agree' : `FAILED: ${hdiff.verification.details.map((d) => d.message).join('; ')}`}`);
+
+    const coverage: Array<{ file: string; status: 'ok' | 'failed'; error?: string }> = [];
+    let considered = 0;
+    const dir = corpusDir();
+    const names = existsSync(dir) ? readdirSync(dir).filter((f) => /\.sdfgz?$/.test(f)).sort() : [];
+    for (const name of names) {
+      const path = join(dir, name);
+      if (statSync(path).size > CORPUS_MAX_BYTES) continue;
+      considered++;
+      let inside = false;
+      try {
+        inside = findUnsupported(await readSdfgFile(path)).length === 0;
+      } catch {
+        inside = false;
+      }
+      if (!inside) continue;
+      try {
+        const r = await profile(path, { ...DEFAULT_PROFILE_OPTIONS, layout: 'both', calls: 2, warmup: 0, defaultSymbol: CORPUS_SYMBOL, timeoutMs: 120_000 });
+        coverage.push(r.verification.ok ? { file: name, status: 'ok' } : { file: name, status: 'failed', error: r.verification.details.find((d) => d.kind !== 'note')?.message ?? 'verification failed' });
+      } catch (err) {
+        coverage.push({ file: name, status: 'failed', error: (err as Error).message });
+      }
+    }
+    const ok = coverage.filter((c) => c.status === 'ok').length;
+    lines.push(`corpus: ${coverage.length} of ${considered} files (≤ ${CORPUS_MAX_BYTES / 1e6} MB) are inside the subset; ${ok} compile, run and agree in all modes`);
+    for (const c of coverage.filter((x) => x.status === 'failed')) lines.push(`  failed: ${c.file}: ${c.error!.slice(0, 160)}`);
+
+    return {
+      result: {
+        description: this.description,
+        hdiff: {
+          symbols: hdiff.settings.symbols,
+          calls: HDIFF_CALLS,
+          modes: hdiff.modes.map((m) => ({ label: m.label, summary: m.summary, workspaceBytes: m.workspaceBytes, runnerOverheadNsPerCall: m.runnerOverheadNsPerCall })),
+          externalAllocsPerCall: externalPacked.summary.allocsPerCall,
+          externalOverPersistent: ratio,
+          externalOverPersistentTarget: 1.02,
+          verification: hdiff.verification,
+        },
+        instrumentation: { eventCostNs: calibration.eventCostNs, eventsPerScopedCall, shareOfScopedCall: instrumentationShare },
+        runner: { overheadNsPerCall: runnerOverhead, goalNs: 2000, bareCallNs: calibration.callOverheadNs },
+        corpus: { considered, insideSubset: coverage.length, allModesOk: ok, files: coverage },
+      },
+      summary: lines,
+    };
+  },
+};

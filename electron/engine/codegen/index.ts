@@ -1,0 +1,283 @@
+/**
+ * The code generator: one C++17 translation unit per (SDFG, mode, layout, symbol values), exporting DaCe's
+ * ABI plus the `__tlab_*` trampolines (docs/runtime-abi.md). See docs/codegen.md for the subset and how each
+ * memory mode maps to code.
+ */
+import type { Analysis, TransientInfo } from '../analysis/types.js';
+import { TlabError } from '../errors.js';
+import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
+import { ProgramEmitter, parseSymCached, usedRootSymbols, type ExternalSlotPlan, type MemoryPlan, type Placement, type SiteKey } from './emit.js';
+import { UnsupportedElement } from './errors.js';
+import { statesOf } from './graph.js';
+import { byCodeUnit, ctypeOf, dtypeLabel } from './names.js';
+import { evalInt, PySyntaxError } from './pyexpr.js';
+import type { ExternalStorage, GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding } from './types.js';
+import { findingFromElement, structuralFindings } from './unsupported.js';
+
+export type { GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding, ExternalStorage } from './types.js';
+
+/** Every reason the SDFG is outside the supported subset (empty = generation will succeed for any mode). */
+export function findUnsupported(file: SdfgFile): UnsupportedFinding[] {
+  const findings = structuralFindings(file);
+  if (findings.length) return findings;
+  // The dry run catches what only translation reveals (unknown names in code, shape mismatches in copies).
+  try {
+    const argSymbols = usedRootSymbols(file);
+    const plan = dryRunPlan(file);
+    const emitter = new ProgramEmitter(file, plan, [], new Map());
+    const { arrays, scalars } = rootArguments(file.root);
+    emitter.emit(argSymbols, arrays, scalars);
+  } catch (err) {
+    if (err instanceof UnsupportedElement) return [findingFromElement(err)];
+    if (err instanceof PySyntaxError) return [{ jsonPath: file.root.jsonPath, element: `SDFG ${file.root.name}`, message: err.message, hint: 'see docs/codegen.md for the supported subset' }];
+    throw err;
+  }
+  return [];
+}
+
+export function generateProgram(file: SdfgFile, analysis: Analysis, opts: GenerateOptions): GeneratedProgram {
+  const findings = findUnsupported(file);
+  if (findings.length) {
+    const f = findings[0]!;
+    const more = findings.length > 1 ? [`(${findings.length - 1} more finding(s); run the analysis to list them)`] : [];
+    throw new TlabError('unsupported', `${f.element}: ${f.message}`, { file: file.path, jsonPath: f.jsonPath, details: [f.hint, ...more] });
+  }
+  const root = file.root;
+  const values = new Map<string, bigint>();
+  for (const [k, v] of analysis.symbols) values.set(k, v.value);
+  const argSymbols = usedRootSymbols(file);
+  for (const s of argSymbols) {
+    if (!values.has(s)) {
+      throw new TlabError('input', `symbol ${s} has no value: pass --symbols ${s}=… or --default-symbol …`, { file: file.path, jsonPath: `${root.jsonPath}.attributes.symbols` });
+    }
+  }
+  const transients = new Map<string, TransientInfo>(analysis.transients.map((t) => [t.id, t]));
+  const transientIds = analysis.transients.map((t) => t.id);
+  const indexOf = new Map(transientIds.map((id, i) => [id, i]));
+  const accessed = new Map<Sdfg, Set<string>>();
+  const isAccessed = (s: Sdfg, name: string) => {
+    let set = accessed.get(s);
+    if (!set) {
+      set = new Set();
+      for (const st of statesOf(s)) {
+        for (const n of st.nodes) if (n.kind === 'access') set.add(n.data);
+        for (const e of st.edges) if (e.memlet.data) set.add(e.memlet.data);
+      }
+      accessed.set(s, set);
+    }
+    return set.has(name);
+  };
+
+  const placements = new Map<string, Placement>();
+  const placementOf = (s: Sdfg, name: string): Placement => {
+    const id = `${s.sdfgIndex}:${name}`;
+    let p = placements.get(id);
+    if (!p) {
+      p = placeTransient(s, s.arrays.get(name)!, transients.get(id) ?? null, opts, isAccessed(s, name));
+      placements.set(id, p);
+    }
+    return p;
+  };
+  const plan: MemoryPlan = {
+    placement: placementOf,
+    transientIndex: (s, name) => indexOf.get(`${s.sdfgIndex}:${name}`) ?? -1,
+    symbolValue: (name) => values.get(name) ?? null,
+  };
+
+  // Workspace slots in arrays_recursive order (the SDFG list is pre-order, each SDFG in insertion order).
+  const slotsByStorage = new Map<string, ExternalSlotPlan[]>();
+  for (const s of file.sdfgs) {
+    for (const [name, d] of s.arrays) {
+      if (!d.transient) continue;
+      const p = placementOf(s, name);
+      if (p.kind !== 'external') continue;
+      const list = slotsByStorage.get(p.storage) ?? [];
+      list.push({ sdfg: s, name, storage: p.storage, packedOffset: null });
+      slotsByStorage.set(p.storage, list);
+    }
+  }
+  const packedTotals = new Map<string, bigint>();
+  if (opts.layout === 'packed') {
+    for (const [storage, slots] of slotsByStorage) {
+      const packed = analysis.layouts.packed[storage];
+      if (!packed) {
+        throw new TlabError('input', `the packed layout of ${storage} is unknown (sizes are symbolic): give every symbol a value`, { file: file.path });
+      }
+      const offsets = slots.map((slot) => packed.offsets.get(`${slot.sdfg.sdfgIndex}:${slot.name}`));
+      if (offsets.every((o) => o !== undefined)) {
+        slots.forEach((slot, i) => (slot.packedOffset = offsets[i]!));
+        packedTotals.set(storage, packed.bytes);
+      }
+      // Slots the analysis did not pack (lifetime External in the file outside EXTERNAL mode) keep DaCe's layout.
+    }
+  }
+  const slots = [...slotsByStorage.values()].flat();
+
+  const { arrays, scalars } = rootArguments(root);
+  const emitter = new ProgramEmitter(file, plan, slots, packedTotals);
+  let result;
+  try {
+    result = emitter.emit(argSymbols, arrays, scalars);
+  } catch (err) {
+    if (err instanceof UnsupportedElement) {
+      throw new TlabError('unsupported', `${err.element}: ${err.message}`, { file: file.path, jsonPath: err.jsonPath, details: [err.hint] });
+    }
+    throw err;
+  }
+
+  const env = (name: string): bigint => {
+    const v = values.get(name);
+    if (v === undefined) throw new PySyntaxError(`symbol ${name} has no value`);
+    return v;
+  };
+  const evaluate = (src: string, jsonPath: string, what: string): bigint => {
+    try {
+      return evalInt(parseSymCached(src), env);
+    } catch (err) {
+      throw new TlabError('input', `${what}: cannot evaluate '${src}': ${(err as Error).message}`, { file: file.path, jsonPath, details: ['pass --symbols NAME=… for every symbol'] });
+    }
+  };
+  const rootEval = (s: Sdfg, src: string, jsonPath: string, what: string): bigint => {
+    try {
+      return evalInt(emitter.rootSizeExpr(s, src), env);
+    } catch (err) {
+      throw new TlabError('input', `${what}: cannot evaluate '${src}': ${(err as Error).message}`, { file: file.path, jsonPath });
+    }
+  };
+
+  const usage = rootUsage(root);
+  const args: ProgramArg[] = [];
+  for (const name of arrays) {
+    const d = root.arrays.get(name)!;
+    args.push({
+      name,
+      kind: 'array',
+      dtype: dtypeLabel(d.dtype),
+      ctype: ctypeOf(d.dtype)!,
+      elementBytes: d.dtype.bytes ?? 0,
+      shape: d.shape.map((x) => evaluate(x, d.jsonPath, `shape of ${name}`)),
+      totalElements: evaluate(d.totalSize, d.jsonPath, `total size of ${name}`),
+      strides: d.strides.map((x) => evaluate(x, d.jsonPath, `strides of ${name}`)),
+      written: usage.written.has(name),
+      read: usage.read.has(name),
+    });
+  }
+  for (const name of [...scalars, ...argSymbols].sort(byCodeUnit)) {
+    if (scalars.includes(name)) {
+      const d = root.arrays.get(name)!;
+      args.push({ name, kind: 'scalar', dtype: dtypeLabel(d.dtype), ctype: ctypeOf(d.dtype)!, elementBytes: d.dtype.bytes ?? 0, shape: [], totalElements: 1n, strides: [], written: false, read: true });
+    } else {
+      const t = root.symbols.get(name);
+      const dtype = t && t.kind === 'scalar' ? t.name : 'int32';
+      const ctype = ctypeOf(t ?? null) ?? 'int';
+      args.push({ name, kind: 'symbol', dtype, ctype, elementBytes: t?.bytes ?? 4, shape: [], totalElements: 1n, strides: [], written: false, read: true });
+    }
+  }
+
+  const externals: ExternalStorage[] = [];
+  for (const [storage, list] of [...slotsByStorage].sort((a, b) => byCodeUnit(a[0], b[0]))) {
+    let offset = 0n;
+    const out = list.map((slot) => {
+      const d = slot.sdfg.arrays.get(slot.name)!;
+      const bytes = rootEval(slot.sdfg, d.totalSize, d.jsonPath, `size of ${slot.name}`) * BigInt(d.dtype.bytes ?? 0);
+      const at = slot.packedOffset ?? offset;
+      offset += bytes;
+      return { id: `${slot.sdfg.sdfgIndex}:${slot.name}`, bytes, offset: at };
+    });
+    externals.push({ storage, bytes: packedTotals.get(storage) ?? offset, slots: out });
+  }
+
+  const symbols: Record<string, bigint> = {};
+  for (const s of [...argSymbols, ...result.constantSymbols]) symbols[s] = values.get(s)!;
+
+  const lineOrigins = new Map<number, string>();
+  let origin: string | null = null;
+  result.source.split('\n').forEach((line, i) => {
+    const m = /\/\/ @ (\$\S*)/.exec(line);
+    if (m) origin = m[1]!;
+    if (origin) lineOrigins.set(i + 1, origin);
+  });
+
+  return {
+    name: root.name,
+    mode: opts.mode,
+    layout: opts.layout,
+    source: result.source,
+    args,
+    initSymbols: [...argSymbols],
+    symbols,
+    transientIds,
+    externals,
+    usesOpenMP: result.usesOpenMP,
+    nondeterministicFloat: result.nondeterministicFloat,
+    lineOrigins,
+  };
+}
+
+function siteOf(info: TransientInfo | null): SiteKey {
+  const a = info?.allocation;
+  if (a?.kind === 'state') return { kind: 'state', stateJsonPath: a.stateJsonPath };
+  if (a?.kind === 'scope') return { kind: 'scope', stateJsonPath: a.stateJsonPath, mapEntryId: a.mapEntryId };
+  return { kind: 'sdfg' };
+}
+
+function normalStorage(storage: string): string {
+  return storage === 'Default' ? 'CPU_Heap' : storage;
+}
+
+/** How one transient is materialised in the requested mode (the analysis decides eligibility and sites). */
+function placeTransient(s: Sdfg, d: DataDescriptor, info: TransientInfo | null, opts: GenerateOptions, accessed: boolean): Placement {
+  if (!accessed) return { kind: 'none' };
+  const site = siteOf(info);
+  const storage = normalStorage(info?.effectiveStorage ?? d.storage);
+  if (info?.allocation.kind === 'external' || d.lifetime === 'External') return { kind: 'external', storage, site };
+  if (info?.allocation.kind === 'init' || d.lifetime === 'Persistent') return { kind: 'persistent', site };
+  if (opts.mode === 'PERSISTENT' && info?.eligible.PERSISTENT) return { kind: 'persistent', site };
+  if (opts.mode === 'EXTERNAL' && info?.eligible.EXTERNAL) return { kind: 'external', storage, site };
+  if (d.storage === 'Register' || info?.allocation.kind === 'none') return { kind: 'stack' };
+  return { kind: 'heap', site };
+}
+
+function dryRunPlan(file: SdfgFile): MemoryPlan {
+  return {
+    placement: (s, name) => {
+      const d = s.arrays.get(name)!;
+      if (d.storage === 'Register') return { kind: 'stack' };
+      return { kind: 'heap', site: { kind: 'sdfg' } };
+    },
+    transientIndex: () => 0,
+    symbolValue: (name) => (file.root.symbols.has(name) ? 1n : null),
+  };
+}
+
+function rootArguments(root: Sdfg): { arrays: string[]; scalars: string[] } {
+  const arrays: string[] = [];
+  const scalars: string[] = [];
+  for (const [name, d] of root.arrays) {
+    if (d.transient || name.startsWith('__dace')) continue;
+    if (d.type === 'Scalar') scalars.push(name);
+    else arrays.push(name);
+  }
+  return { arrays: arrays.sort(byCodeUnit), scalars: scalars.sort(byCodeUnit) };
+}
+
+/** Which root containers the program writes (access nodes with incoming data) and reads. */
+function rootUsage(root: Sdfg): { written: Set<string>; read: Set<string> } {
+  const written = new Set<string>();
+  const read = new Set<string>();
+  for (const st of statesOf(root)) {
+    const incoming = new Set<number>();
+    const outgoing = new Set<number>();
+    for (const e of st.edges) {
+      if (e.memlet.data === null) continue;
+      incoming.add(e.dst);
+      outgoing.add(e.src);
+    }
+    for (const n of st.nodes) {
+      if (n.kind !== 'access') continue;
+      if (incoming.has(n.id)) written.add(n.data);
+      if (outgoing.has(n.id)) read.add(n.data);
+    }
+  }
+  return { written, read };
+}

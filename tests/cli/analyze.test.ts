@@ -1,0 +1,127 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createAnalyzeCommand } from '../../electron/cli/analyze.js';
+import { humanBytes, percent, table } from '../../electron/cli/format.js';
+import { EXIT_CODES, TlabError } from '../../electron/engine/errors.js';
+import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
+
+const SAMPLE = join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__cuda_mempooler.sdfg');
+const LOOPS = join(corpusDir(), 'spcl__npbench__npbench__benchmarks__nbody__nbody.sdfg');
+
+function capture(columns?: number) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const cmd = createAnalyzeCommand({
+    stdout: { write: (t: string) => out.push(t), isTTY: columns !== undefined, columns },
+    stderr: { write: (t: string) => err.push(t) },
+  });
+  return { cmd, out: () => out.join(''), err: () => err.join('') };
+}
+
+async function failure(argv: string[]): Promise<TlabError> {
+  const { cmd } = capture();
+  try {
+    await cmd.run(argv);
+  } catch (e) {
+    if (e instanceof TlabError) return e;
+    throw e;
+  }
+  throw new Error('expected a TlabError');
+}
+
+describe('analyze command', () => {
+  it('prints the summary, transients, modes and layouts', async () => {
+    const c = capture();
+    expect(await c.cmd.run([LOOPS, '--default-symbol', '64'])).toBe(0);
+    const text = c.out();
+    expect(text).toMatch(/^File: .*nbody\.sdfg/m);
+    expect(text).toMatch(/^Target: +cpu/m);
+    expect(text).toMatch(/^Transients: \d+/m);
+    for (const m of ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL']) expect(text).toMatch(new RegExp(`^${m} `, 'm'));
+    expect(text).toMatch(/Workspace layouts/);
+    expect(text).toMatch(/--default-symbol 64 used for:/);
+  });
+
+  it('fits a TTY width and does not truncate piped output', async () => {
+    const tty = capture(100);
+    await tty.cmd.run([LOOPS, '--default-symbol', '64']);
+    const rows = tty.out().split('\n').filter((l) => /^\d+:/.test(l));
+    expect(rows.length).toBeGreaterThan(0);
+    const piped = capture();
+    await piped.cmd.run([LOOPS, '--default-symbol', '64']);
+    expect(piped.out()).not.toContain('…');
+  });
+
+  it('--json prints the analysis@1 document', async () => {
+    const c = capture();
+    expect(await c.cmd.run([SAMPLE, '--json', '--symbols', 'N=1000'])).toBe(0);
+    const doc = JSON.parse(c.out());
+    expect(doc.schema).toBe('transient-lab/analysis@1');
+    expect(doc.target).toBe('gpu');
+    expect(doc.symbols.N).toEqual({ value: 1000, source: 'user' });
+    expect(doc.modes.POOL.pooled).toBeGreaterThan(0);
+  });
+
+  it('--target overrides the detection', async () => {
+    const c = capture();
+    await c.cmd.run([SAMPLE, '--json', '--target', 'cpu']);
+    const doc = JSON.parse(c.out());
+    expect(doc.target).toBe('cpu');
+    expect(doc.targetReason).toMatch(/--target cpu \(detected gpu/);
+  });
+
+  it('--help prints usage and exits 0', async () => {
+    const c = capture();
+    expect(await c.cmd.run(['--help'])).toBe(0);
+    expect(c.out()).toMatch(/Usage: transient-lab analyze FILE/);
+  });
+
+  it('bad usage is a usage error (exit 2)', async () => {
+    for (const argv of [[], [SAMPLE, SAMPLE], [SAMPLE, '--bogus'], [SAMPLE, '--target', 'tpu'], [SAMPLE, '--symbols', 'N=x'], [SAMPLE, '--default-symbol', 'big']]) {
+      const e = await failure(argv);
+      expect(e.kind, argv.join(' ')).toBe('usage');
+      expect(EXIT_CODES[e.kind]).toBe(2);
+    }
+  });
+
+  it('unreadable or malformed input is an input error naming the file (exit 3)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tlab-analyze-'));
+    const bad = join(dir, 'bad.sdfg');
+    writeFileSync(bad, '{"type": "SDFG", "attributes": ');
+    for (const path of [bad, join(dir, 'missing.sdfg')]) {
+      const e = await failure([path]);
+      expect(e.kind).toBe('input');
+      expect(EXIT_CODES[e.kind]).toBe(3);
+      expect(e.describe()).toContain(path);
+    }
+  });
+});
+
+describe('format helpers', () => {
+  it('formats bytes, percentages and tables', () => {
+    expect(humanBytes(0n)).toBe('0 B');
+    expect(humanBytes(1023n)).toBe('1023 B');
+    expect(humanBytes(1536n)).toBe('1.50 KiB');
+    expect(humanBytes(1n << 60n)).toBe('1.00 EiB');
+    expect(humanBytes(null)).toBe('?');
+    expect(percent(1n, 3n)).toBe('33.3%');
+    expect(table(['a', 'num'], [['x', '1'], ['long', '22']], { align: ['left', 'right'] })).toEqual(['a     num', '----  ---', 'x       1', 'long   22']);
+    expect(table(['a', 'text'], [['x', 'abcdefghij']], { maxWidth: 9, flexColumn: 1 })[2]).toBe('x  abcde…');
+  });
+});
+
+const MAIN = resolve(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
+describe.runIf(existsSync(MAIN))('built CLI', () => {
+  it('exits 0 / 2 / 3 and prints JSON', () => {
+    const ok = spawnSync(process.execPath, [MAIN, 'analyze', SAMPLE, '--json'], { encoding: 'utf8' });
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout).schema).toBe('transient-lab/analysis@1');
+    expect(spawnSync(process.execPath, [MAIN, 'analyze'], { encoding: 'utf8' }).status).toBe(2);
+    const missing = spawnSync(process.execPath, [MAIN, 'analyze', '/nonexistent/x.sdfg'], { encoding: 'utf8' });
+    expect(missing.status).toBe(3);
+    expect(missing.stderr).toContain('/nonexistent/x.sdfg');
+  });
+});

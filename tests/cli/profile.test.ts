@@ -1,0 +1,109 @@
+/** The `profile` subcommand end to end, through the built CLI (dist/, built by tests/global-setup.ts). */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
+import { encodeNpy, readNpy } from '../../electron/engine/profile/npy.js';
+
+const main = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
+const example = join(corpusDir(), 'spcl__dace__doc___static__sdfg__example.sdfg');
+const gpuOnly = join(corpusDir(), 'spcl__dace__doc___static__sdfg__gpu-notb.sdfg');
+const addonBuilt = existsSync(join(packageRoot(), 'native', 'build', 'Release', 'transient_native.node'));
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tlab-cli-profile-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [main, 'profile', ...args], { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 300_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('profile CLI usage errors (exit 2)', () => {
+  it.each([
+    [[], /expected exactly one SDFG file/],
+    [[example, '--calls', '0'], /--calls must be at least 1/],
+    [[example, '--modes', 'scoped,heap'], /unknown mode 'heap'/],
+    [[example, '--layout', 'tight'], /--layout expects dace, packed or both/],
+    [[example, '--input', 'A'], /--input expects NAME=FILE.npy/],
+    [[example, '--bogus'], /unknown option --bogus/],
+    [[example, '--timeout', 'soon'], /--timeout expects seconds/],
+  ])('%j', async (args, message) => {
+    const r = await cli(args as string[]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
+
+describe('profile CLI input errors (exit 3)', () => {
+  it('a missing SDFG file', async () => {
+    const r = await cli([join(dir, 'nope.sdfg')]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('nope.sdfg');
+  });
+
+  it('a missing symbol value names the symbol', async () => {
+    const r = await cli([example, '--calls', '1']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/symbol N has no value/);
+  });
+
+  it('an .npy of the wrong shape names file, array, expected and got', async () => {
+    const bad = join(dir, 'bad.npy');
+    await writeFile(bad, encodeNpy({ dtype: 'float64', shape: [3], data: new Uint8Array(24) }));
+    const r = await cli([example, '--default-symbol', '8', '--calls', '1', '--input', `A=${bad}`]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('bad.npy');
+    expect(r.stderr).toMatch(/array A: expected shape \(8, 8\), got \(3\)/);
+  });
+});
+
+describe('profile CLI unsupported programs (exit 4)', () => {
+  it('a GPU program', async () => {
+    const r = await cli([gpuOnly, '--default-symbol', '8', '--calls', '1']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/at \$\./);
+  });
+});
+
+describe.skipIf(!addonBuilt)('profile CLI success (exit 0)', () => {
+  it('prints the table, writes --out and --save-outputs', async () => {
+    const out = join(dir, 'result.json');
+    const saved = join(dir, 'outputs');
+    const r = await cli([example, '--default-symbol', '8', '--calls', '4', '--warmup', '1', '--layout', 'both', '--seed', '3', '--out', out, '--save-outputs', saved]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^mode\s+median\/call\s+p10\s+p90\s+allocs\/call\s+alloc\+free\s+faults\/call\s+workspace\s+vs SCOPED$/m);
+    expect(r.stdout).toMatch(/^EXTERNAL \(packed\)\s/m);
+    expect(r.stdout).toMatch(/EXTERNAL \(packed\) vs POOL: (saves|costs)/);
+    expect(r.stdout).toContain('note: POOL generated the same code as SCOPED');
+    const result = JSON.parse(await readFile(out, 'utf8'));
+    expect(result.schema).toBe('transient-lab/profile@1');
+    expect(result.program.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(result.settings).toMatchObject({ calls: 4, warmup: 1, layout: 'both', seed: 3, symbols: { N: 8 } });
+    expect(result.modes.map((m: { label: string }) => m.label)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL (dace)', 'EXTERNAL (packed)']);
+    for (const m of result.modes) {
+      expect(m.calls.totalNs).toHaveLength(4);
+      expect(m.calls.minorFaults).toHaveLength(4);
+      expect(m.summary.medianNs).toBeGreaterThan(0);
+    }
+    expect(result.verification).toMatchObject({ identical: true, ok: true });
+    const checksums = result.modes.map((m: { outputChecksums: Record<string, string> }) => JSON.stringify(m.outputChecksums));
+    expect(new Set(checksums).size).toBe(1);
+    for (const sub of ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL-dace', 'EXTERNAL-packed']) {
+      const a = await readNpy(join(saved, sub, 'A.npy'));
+      expect(a.shape).toEqual([8, 8]);
+    }
+  });
+});

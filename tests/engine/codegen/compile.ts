@@ -1,0 +1,50 @@
+/** Test helpers: compile generated translation units with g++ (at most two at a time: the machine has two cores). */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { packageRoot } from '../../../electron/engine/paths.js';
+
+export const RUNTIME_INCLUDE = resolve(packageRoot(), 'native', 'include');
+
+export function scratchDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `tlab-codegen-${prefix}-`));
+}
+
+export interface CompileResult {
+  ok: boolean;
+  output: string;
+  library: string;
+}
+
+export function run(cmd: string, args: string[], timeoutMs = 600_000): Promise<{ code: number; output: string }> {
+  return new Promise((done) => {
+    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      done({ code, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+/** Compiles one translation unit into a shared library. */
+export async function compileLibrary(source: string, dir: string, name: string, opt = '-O2'): Promise<CompileResult> {
+  const cpp = join(dir, `${name}.cpp`);
+  const library = join(dir, `lib${name}.so`);
+  writeFileSync(cpp, source);
+  const r = await run('g++', ['-std=c++17', opt, '-shared', '-fPIC', '-fopenmp', '-I', RUNTIME_INCLUDE, '-o', library, cpp]);
+  return { ok: r.code === 0, output: r.output, library };
+}
+
+/** Runs `jobs` with at most `limit` in flight. */
+export async function inParallel<T, R>(items: T[], limit: number, job: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await job(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
