@@ -170,7 +170,11 @@ export class NodeRunnerHost {
         // Let buffered output arrive so the crash report shows what the program printed (e.g. glibc's
         // "free(): invalid pointer") before the abort.
         setImmediate(() => {
-          if (signal) {
+          if (signal === 'SIGINT' || signal === 'SIGTERM') {
+            // Ctrl-C reaches the whole process group: the child may die of it before the host's own handler
+            // has cancelled the job. That is a cancellation, not a crash of the program.
+            finish(new RunCancelled(`(${signal}): ${where()}`));
+          } else if (signal) {
             const during = phase ? ` during ${PHASE_WORDS[phase]}` : '';
             const what = variant ? `mode ${variant} crashed with ${signal}${during}` : `the runner crashed with ${signal} before any mode started`;
             finish(new TlabError('run', what, { details: tailDetails() }));

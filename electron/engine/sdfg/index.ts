@@ -6,7 +6,6 @@ import { readFile } from 'node:fs/promises';
 import { TlabError } from '../errors.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import { decodeUtf8, gunzipContent, parseJsonText, rejectJsonContent, sniffSdfg } from './bytes.js';
-import { detectGrammarLocally } from './grammar.js';
 import { normaliseSdfg } from './normalise.js';
 
 export { sniffSdfg, type SniffResult } from './bytes.js';
@@ -35,7 +34,7 @@ export function parseSdfgBytes(bytes: Uint8Array, path: string): SdfgFile {
 }
 
 export function parseSdfgJson(root: unknown, path: string, jsonBytes: number, compressed: boolean): SdfgFile {
-  return normaliseSdfg(root, path, jsonBytes, compressed, detectGrammarLocally);
+  return normaliseSdfg(root, path, jsonBytes, compressed);
 }
 
 /** Kept separate from decoding so that the decompressed bytes are garbage once the text exists. */

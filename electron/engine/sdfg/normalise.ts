@@ -22,14 +22,13 @@ import type {
   SdfgFile,
   StateBlock,
 } from '../model/sdfg.js';
+import { detectGrammar } from '../symbolic/index.js';
 import { ParseContext } from './context.js';
 import { readState, type PendingNestedSdfg } from './dataflow.js';
 import { readDescriptor } from './descriptors.js';
 import { INT32, describeValue, readDType } from './dtype.js';
 import { listField, objectField, readBool, readCode, readCodeText, readIndex, readString } from './fields.js';
 import { isPlainObject, keyPath, type JsonObject } from './json.js';
-
-export type GrammarDetector = (samples: Iterable<string>) => Grammar;
 
 /** Region types with a body graph (§6.4); unknown block types with `nodes` are treated the same way. */
 const REGION_TYPES: ReadonlySet<string> = new Set(['ControlFlowRegion', 'NamedRegion', 'FunctionCallRegion', 'UnstructuredControlFlow']);
@@ -402,7 +401,7 @@ function emptyToNull(text: string | null): string | null {
 }
 
 /** Normalises an already-parsed SDFG JSON document. Throws TlabError('input') on unusable content. */
-export function normaliseSdfg(root: unknown, file: string, jsonBytes: number, compressed: boolean, detectGrammar: GrammarDetector): SdfgFile {
+export function normaliseSdfg(root: unknown, file: string, jsonBytes: number, compressed: boolean): SdfgFile {
   const ctx: ParseContext = new ParseContext(file);
   if (!isPlainObject(root)) ctx.fail('$', `the JSON root must be an SDFG object, found ${describeValue(root)}`);
   if (root['type'] !== 'SDFG') {

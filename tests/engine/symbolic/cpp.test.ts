@@ -119,7 +119,7 @@ describe('toCpp', () => {
     expect(toCpp(parsePython('a - -b'))).toBe('a - -b');
     expect(toCpp(parsePython('- -b'))).toBe('- -b');
     expect(toCpp(parsePython('3 / 2 + a'), { pythonDivision: true })).toBe('static_cast<double>(3) / 2 + a');
-    expect(toCpp(parsePython('3 / 2 + a'))).toBe('tlab_div(3 + a * 2, 2)');
+    expect(toCpp(parsePython('3 / 2 + a'))).toBe('tlab_div(2 * a + 3, 2)');
     expect(toCpp(parsePython('A[i, j] > 0'), { subscript: (base, idx) => `${base}[${idx.join(' * 8 + ')}]` })).toBe('A[i * 8 + j] > 0');
   });
 

@@ -1,0 +1,191 @@
+/**
+ * Properties of the generated source per memory mode (reference dace-memory-abi.md §5.11), the exported
+ * symbol set, and the errors the generator reports.
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { analyze } from '../../../electron/engine/analysis/index.js';
+import type { Analysis } from '../../../electron/engine/analysis/types.js';
+import { generateProgram, findUnsupported } from '../../../electron/engine/codegen/index.js';
+import { TlabError } from '../../../electron/engine/errors.js';
+import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
+import { corpusDir, examplesDir } from '../../../electron/engine/paths.js';
+import { readSdfgFile, parseSdfgBytes } from '../../../electron/engine/sdfg/index.js';
+import { compileLibrary, run, scratchDir } from './compile.js';
+
+const SYMBOLS = new Map([['I', 16n], ['J', 12n], ['K', 7n], ['N', 100n]]);
+
+/** Source split into the three places allocations can happen. */
+function sections(source: string, name: string): { program: string; init: string; exit: string } {
+  const start = source.indexOf('struct ');
+  const init = source.indexOf(`__dace_init_${name}(`);
+  const exit = source.indexOf(`__dace_exit_${name}(`);
+  const after = source.indexOf('__dace_get_external_memory_size_', exit) >= 0 ? source.indexOf('__dace_get_external_memory_size_', exit) : source.indexOf('__tlab_init', exit);
+  return { program: source.slice(start, init), init: source.slice(init, exit), exit: source.slice(exit, after) };
+}
+
+/** transient index → number of tlab_alloc / tlab_free sites in `text`. */
+function sites(text: string, fn: 'tlab_alloc' | 'tlab_free'): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const line of text.split('\n')) {
+    if (!line.includes(`${fn}(`)) continue;
+    const m = /, (\d+), (-?\d+)\)\)?( \+ \d+)?;\s*$/.exec(line);
+    if (!m) throw new Error(`unrecognised ${fn} line: ${line}`);
+    const idx = Number(m[2]);
+    counts.set(idx, (counts.get(idx) ?? 0) + 1);
+  }
+  return counts;
+}
+
+describe('memory modes in the generated source', () => {
+  const loaded = new Map<string, { file: SdfgFile; analysis: Analysis }>();
+  beforeAll(async () => {
+    for (const example of ['hdiff', 'vadv', 'chain']) {
+      const file = await readSdfgFile(join(examplesDir(), `${example}.sdfg`));
+      loaded.set(example, { file, analysis: analyze(file, { symbols: SYMBOLS, defaultSymbol: null, target: null }) });
+    }
+  });
+
+  for (const example of ['hdiff', 'vadv', 'chain']) {
+    test(`${example}: SCOPED allocates every transient once per call, PERSISTENT in init/exit, EXTERNAL never`, () => {
+      const { file, analysis } = loaded.get(example)!;
+      const eligible = analysis.transients.map((t, i) => ({ t, i })).filter(({ t }) => t.eligible.PERSISTENT && t.eligible.EXTERNAL);
+      expect(eligible.length).toBeGreaterThanOrEqual(3);
+
+      const scoped = sections(generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' }).source, file.root.name);
+      for (const { i } of eligible) {
+        expect(sites(scoped.program, 'tlab_alloc').get(i)).toBe(1);
+        expect(sites(scoped.program, 'tlab_free').get(i)).toBe(1);
+        expect(sites(scoped.init, 'tlab_alloc').get(i)).toBeUndefined();
+      }
+
+      const persistent = sections(generateProgram(file, analysis, { mode: 'PERSISTENT', layout: 'dace' }).source, file.root.name);
+      for (const { i } of eligible) {
+        expect(sites(persistent.program, 'tlab_alloc').get(i)).toBeUndefined();
+        expect(sites(persistent.program, 'tlab_free').get(i)).toBeUndefined();
+        expect(sites(persistent.init, 'tlab_alloc').get(i)).toBe(1);
+        expect(sites(persistent.exit, 'tlab_free').get(i)).toBe(1);
+      }
+
+      for (const layout of ['dace', 'packed'] as const) {
+        const p = generateProgram(file, analysis, { mode: 'EXTERNAL', layout });
+        const all = p.source;
+        for (const { i } of eligible) {
+          expect(sites(all, 'tlab_alloc').get(i)).toBeUndefined();
+          expect(sites(all, 'tlab_free').get(i)).toBeUndefined();
+        }
+        expect(all).toContain('__dace_get_external_memory_size_CPU_Heap(');
+        expect(all).toContain('__dace_set_external_memory_CPU_Heap(');
+        const ext = p.externals.find((e) => e.storage === 'CPU_Heap')!;
+        expect(ext.slots.map((s) => s.id).sort()).toEqual(eligible.map(({ t }) => t.id).sort());
+        const sizes = ext.slots.map((s) => s.bytes);
+        if (layout === 'dace') {
+          expect(ext.bytes).toBe(sizes.reduce((a, b) => a + b, 0n));
+          let offset = 0n;
+          for (const s of ext.slots) {
+            expect(s.offset).toBe(offset);
+            offset += s.bytes;
+          }
+        } else {
+          const packed = analysis.layouts.packed.CPU_Heap!;
+          expect(ext.bytes).toBe(packed.bytes);
+          const padded = sizes.reduce((a, b) => a + ((b + 63n) / 64n) * 64n, 0n);
+          expect(ext.bytes).toBeLessThanOrEqual(padded);
+          for (const s of ext.slots) {
+            expect(s.offset % 64n).toBe(0n);
+            expect(s.offset).toBe(packed.offsets.get(s.id));
+          }
+        }
+      }
+    });
+
+    test(`${example}: POOL on CPU is byte-identical to SCOPED`, () => {
+      const { file, analysis } = loaded.get(example)!;
+      const pool = generateProgram(file, analysis, { mode: 'POOL', layout: 'dace' });
+      const scoped = generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' });
+      expect(pool.source).toBe(scoped.source);
+    });
+  }
+
+  test('arguments follow DaCe order: arrays by name, then scalars and symbols merged by name', () => {
+    const { file, analysis } = loaded.get('vadv')!;
+    const p = generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' });
+    expect(p.args.map((a) => a.name)).toEqual(['u_pos', 'utens', 'utens_stage', 'wcon', 'I', 'J', 'K', 'dtr_stage']);
+    expect(p.args.map((a) => a.kind)).toEqual(['array', 'array', 'array', 'array', 'symbol', 'symbol', 'symbol', 'scalar']);
+    expect(p.initSymbols).toEqual(['I', 'J', 'K']);
+    const wcon = p.args.find((a) => a.name === 'wcon')!;
+    expect(wcon.shape).toEqual([17n, 12n, 8n]);
+    expect(wcon.strides).toEqual([96n, 8n, 1n]);
+    expect(wcon.totalElements).toBe(17n * 12n * 8n);
+    expect(p.args.find((a) => a.name === 'utens_stage')).toMatchObject({ written: true, read: true });
+    expect(p.args.find((a) => a.name === 'u_pos')).toMatchObject({ written: false, read: true });
+    expect(p.source).toMatch(/extern "C" void __program_vadv\(vadv_state_t \*__state, double \*__restrict__ u_pos, double \*__restrict__ utens, double \*__restrict__ utens_stage, double \*__restrict__ wcon, int I, int J, int K, double dtr_stage\)/);
+    expect(p.usesOpenMP).toBe(true);
+    expect(p.nondeterministicFloat).toBe(false);
+  });
+
+  test('lineOrigins point compiler errors at SDFG elements', () => {
+    const { file, analysis } = loaded.get('hdiff')!;
+    const p = generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' });
+    const lines = p.source.split('\n');
+    const tasklet = lines.findIndex((l) => l.includes('res = (lap_p - lap_c);'));
+    expect(tasklet).toBeGreaterThan(0);
+    expect(p.lineOrigins.get(tasklet + 1)).toMatch(/^\$\.nodes\[1\]\.nodes\[\d+\]$/);
+  });
+
+  test('the library exports exactly DaCe ABI plus the trampolines (nm -D)', async () => {
+    const dir = scratchDir('nm');
+    const { file, analysis } = loaded.get('chain')!;
+    for (const mode of ['SCOPED', 'EXTERNAL'] as const) {
+      const p = generateProgram(file, analysis, { mode, layout: 'dace' });
+      const c = await compileLibrary(p.source, dir, `chain_${mode}`);
+      expect(c.ok, c.output).toBe(true);
+      const nm = await run('nm', ['-D', '--defined-only', c.library]);
+      const exported = nm.output.split('\n').map((l) => l.trim().split(/\s+/)).filter((f) => f.length === 3 && f[1] === 'T').map((f) => f[2]!).sort();
+      const expected = [
+        '__dace_exit_chain', '__dace_init_chain', '__program_chain', '__tlab_abi_version', '__tlab_events', '__tlab_exit',
+        '__tlab_external_size', '__tlab_external_slot_count', '__tlab_init', '__tlab_program', '__tlab_set_external',
+        '__tlab_set_external_offsets', '__tlab_set_poison',
+      ];
+      if (mode === 'EXTERNAL') expected.push('__dace_get_external_memory_size_CPU_Heap', '__dace_set_external_memory_CPU_Heap');
+      expect(exported).toEqual(expected.sort());
+    }
+  });
+});
+
+describe('generator errors', () => {
+  test('an SDFG outside the subset is a TlabError(unsupported) naming the file, JSON path and a hint', async () => {
+    const path = join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__csrmv_CSRMV_6.sdfg');
+    const file = await readSdfgFile(path);
+    const findings = findUnsupported(file);
+    expect(findings[0]).toMatchObject({ element: expect.stringContaining('library node CSRMV'), hint: expect.stringContaining('expand_library_nodes') });
+    const analysis = analyze(file, { symbols: new Map(), defaultSymbol: 8n, target: null });
+    let err: unknown;
+    try {
+      generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(TlabError);
+    const t = err as TlabError;
+    expect(t.kind).toBe('unsupported');
+    expect(t.file).toBe(path);
+    expect(t.jsonPath).toMatch(/^\$\.nodes\[\d+\]\.nodes\[\d+\]$/);
+    expect(t.details.join('\n')).toContain('expand_library_nodes');
+  });
+
+  test('a missing symbol value is a TlabError(input) that says how to give it', async () => {
+    const file = await readSdfgFile(join(examplesDir(), 'chain.sdfg'));
+    const analysis = analyze(file, { symbols: new Map(), defaultSymbol: null, target: null });
+    expect(() => generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' })).toThrow(/symbol N has no value: pass --symbols N=/);
+  });
+
+  test('untranslatable tasklet code is a finding at the tasklet, not a crash', async () => {
+    const text = (await import('node:fs')).readFileSync(join(examplesDir(), 'chain.sdfg'), 'utf8').replace('b = ((2.0 * a) + 1.0)', 'b = frobnicate(a)');
+    const file = parseSdfgBytes(new TextEncoder().encode(text), 'mutated-chain.sdfg');
+    const findings = findUnsupported(file);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.jsonPath).toBe('$.nodes[0].nodes[2]');
+    expect(findings[0]!.message).toContain("function 'frobnicate' is not supported");
+  });
+});
