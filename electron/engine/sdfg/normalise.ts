@@ -16,7 +16,6 @@ import type {
   Grammar,
   InterstateEdge,
   LoopBlock,
-  NestedSdfgNode,
   RegionBlock,
   Sdfg,
   SdfgFile,
@@ -300,7 +299,7 @@ class Normaliser {
       ctx.warn(`${path}.id`, `block id ${storedId} differs from its position ${index}; edges refer to positions`);
     }
     if (type === 'SDFGState') return this.readStateBlock(raw, path, index, sdfg);
-    if (type !== 'SDFGState') ctx.sawControlFlowBlocks = true;
+    ctx.sawControlFlowBlocks = true;
     const label = readString(raw['label'], '');
     const jump = JUMP_KINDS.get(type);
     if (jump) return { kind: jump, id: index, label, jsonPath: path };
@@ -324,7 +323,7 @@ class Normaliser {
     const state = readState(raw, path, index, sdfg, this.ctx, pending);
     for (let i = pending.length - 1; i >= 0; i--) {
       const nested = pending[i]!;
-      this.tasks.push({ kind: 'sdfg', raw: nested.raw, path: nested.path, parent: { sdfg, state, node: nested.node as NestedSdfgNode } });
+      this.tasks.push({ kind: 'sdfg', raw: nested.raw, path: nested.path, parent: { sdfg, state, node: nested.node } });
     }
     return state;
   }
