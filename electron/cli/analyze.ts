@@ -2,7 +2,7 @@
  * `transient-lab analyze FILE`: what each memory mode would cost on one SDFG, as a human summary or as the
  * `transient-lab/analysis@1` JSON document.
  */
-import { analyze, MODES, type Analysis, type AnalysisOptions, type Target, type TransientInfo } from '../engine/analysis/index.js';
+import { analyze, listNames, MODES, type Analysis, type AnalysisOptions, type Target, type TransientInfo } from '../engine/analysis/index.js';
 import { toAnalysisJson } from '../engine/analysis/json.js';
 import { TlabError } from '../engine/errors.js';
 import { readSdfgFile } from '../engine/sdfg/index.js';
@@ -10,7 +10,7 @@ import { optionValue, parseArgs, parseInteger, parseSymbolList } from './args.js
 import type { Command } from './command.js';
 import { groupDigits, humanBytes, outputWidth, percent, table } from './format.js';
 
-const USAGE = 'analyze FILE [--symbols K=V,...] [--default-symbol V] [--target cpu|gpu] [--json]';
+const USAGE = 'analyze FILE [--symbols K=V,...] [--default-symbol V] [--target cpu|gpu] [--json] [--all]';
 
 const HELP = `Usage: transient-lab ${USAGE}
 
@@ -22,6 +22,7 @@ Options:
   --default-symbol V    value for every free symbol not given in --symbols
   --target cpu|gpu      override the detected target
   --json                print the transient-lab/analysis@1 JSON document instead of the summary
+  --all                 list every transient (by default at most 60 rows: the largest allocating ones)
   --help                this text
 
 Exit codes: 0 ok, 2 bad usage, 3 unreadable or malformed input.
@@ -42,6 +43,7 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
         'default-symbol': { value: true },
         target: { value: true },
         json: { value: false },
+        all: { value: false },
         help: { value: false },
       });
       if (args.flags.has('help') || args.positionals.includes('-h')) {
@@ -66,7 +68,7 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
       const file = await readSdfgFile(args.positionals[0]!);
       const analysis = analyze(file, opts);
       if (args.flags.has('json')) io.stdout.write(`${JSON.stringify(toAnalysisJson(analysis), null, 2)}\n`);
-      else io.stdout.write(`${humanReport(analysis, outputWidth(io.stdout)).join('\n')}\n`);
+      else io.stdout.write(`${humanReport(analysis, outputWidth(io.stdout), args.flags.has('all')).join('\n')}\n`);
       return 0;
     },
   };
@@ -80,21 +82,42 @@ function liveText(t: TransientInfo): string {
 
 const yesNo = (v: boolean): string => (v ? 'y' : '-');
 
-export function humanReport(a: Analysis, width: number | null): string[] {
+const TRANSIENT_ROWS = 60;
+
+function largestAllocating(all: TransientInfo[], n: number): TransientInfo[] {
+  const cost = (t: TransientInfo): bigint => (t.allocation.kind === 'none' ? -1n : (t.bytes ?? 0n));
+  return [...all].sort((x, y) => (cost(y) > cost(x) ? 1 : cost(y) < cost(x) ? -1 : 0)).slice(0, n);
+}
+
+export function humanReport(a: Analysis, width: number | null, showAll = false): string[] {
   const f = a.file;
   const out: string[] = [];
   out.push(`File:       ${f.path}${f.compressed ? ' (gzip)' : ''}, ${humanBytes(BigInt(f.jsonBytes))} of JSON`);
   out.push(`SDFG:       ${f.root.name} (DaCe ${f.daceVersion ?? 'version unknown'}, format ${f.generation}, ${f.grammar} grammar)`);
   out.push(`Size:       ${f.stats.sdfgs} SDFG(s), ${f.stats.states} state(s), ${f.stats.nodes} node(s), ${a.steps.length} program step(s)`);
   out.push(`Target:     ${a.target} (${a.targetReason})`);
-  const syms = [...a.symbols].map(([k, v]) => `${k}=${v.value}${v.source === 'default' ? '*' : ''}`);
-  out.push(`Symbols:    ${syms.length ? syms.join(', ') : 'none given'}${syms.some((s) => s.endsWith('*')) ? '  (* = --default-symbol)' : ''}`);
-  if (a.unresolvedSymbols.length) out.push(`Unresolved: ${a.unresolvedSymbols.join(', ')} (sizes that use them stay symbolic)`);
+  const given = [...a.symbols].filter(([, v]) => v.source === 'user').map(([k, v]) => `${k}=${v.value}`);
+  const defaulted = [...a.symbols].filter(([, v]) => v.source === 'default');
+  const symbolParts = [...given];
+  if (defaulted.length) {
+    symbolParts.push(
+      defaulted.length <= 8
+        ? defaulted.map(([k, v]) => `${k}=${v.value}*`).join(', ') + '  (* = --default-symbol)'
+        : `${defaulted.length} symbol(s) = ${defaulted[0]![1].value} from --default-symbol`,
+    );
+  }
+  out.push(`Symbols:    ${symbolParts.length ? symbolParts.join(', ') : 'none given'}`);
+  if (a.unresolvedSymbols.length) {
+    out.push(`Unresolved: ${listNames(a.unresolvedSymbols)} (sizes that use them stay symbolic)`);
+  }
   out.push('');
 
   out.push(`Transients: ${a.transients.length}`);
   if (a.transients.length) {
-    const rows = a.transients.map((t) => [
+    // Fortran-generated programs carry tens of thousands of transients: by default show the ones that cost
+    // memory (allocating, largest first) and say how to get the rest.
+    const shown = showAll || a.transients.length <= TRANSIENT_ROWS ? a.transients : largestAllocating(a.transients, TRANSIENT_ROWS);
+    const rows = shown.map((t) => [
       t.id,
       t.dtype,
       `[${t.shape.join(', ')}]`,
@@ -113,6 +136,9 @@ export function humanReport(a: Analysis, width: number | null): string[] {
         flexColumn: 9,
       }),
     );
+    if (shown.length < a.transients.length) {
+      out.push(`… ${a.transients.length - shown.length} more transient(s) not shown (the ${shown.length} largest allocating ones are); use --all or --json`);
+    }
   }
   out.push('');
 

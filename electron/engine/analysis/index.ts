@@ -139,10 +139,10 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   const modes = planModes(transients, target, packed);
 
   const defaulted = symbols.defaultedSymbols();
-  if (defaulted.length && opts.defaultSymbol !== null) warnings.push(`--default-symbol ${opts.defaultSymbol} used for: ${defaulted.join(', ')}`);
+  if (defaulted.length && opts.defaultSymbol !== null) warnings.push(`--default-symbol ${opts.defaultSymbol} used for ${defaulted.length} symbol(s): ${listNames(defaulted)}`);
   const unresolved = symbols.unresolvedSymbols();
   if (unresolved.length) {
-    warnings.push(`no value for symbol(s) ${unresolved.join(', ')}: sizes that use them stay symbolic (give --symbols or --default-symbol)`);
+    warnings.push(`no value for ${unresolved.length} symbol(s) ${listNames(unresolved)}: sizes that use them stay symbolic (give --symbols or --default-symbol)`);
   }
   const unknownExec = transients.filter((t) => allocatesPerCall(t.allocation) && t.executionsPerCall === null);
   if (unknownExec.length) {
@@ -182,4 +182,10 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 function pushCapped(warnings: string[], items: string[], what: string): void {
   warnings.push(...items.slice(0, WARNINGS_PER_KIND));
   if (items.length > WARNINGS_PER_KIND) warnings.push(`… and ${items.length - WARNINGS_PER_KIND} more ${what}`);
+}
+
+/** Real programs (Fortran front ends) have thousands of symbols: name the first few, count the rest. */
+export function listNames(names: readonly string[], max = 12): string {
+  if (names.length <= max) return names.join(', ');
+  return `${names.slice(0, max).join(', ')} and ${names.length - max} more (all listed in --json)`;
 }

@@ -332,6 +332,7 @@ export class ProgramEmitter {
     o.line('#include <complex>');
     o.line('#include <cstdint>');
     o.line('#include <cstring>');
+    o.line('#include <memory>');
     o.line('#include <type_traits>');
     o.raw(CPP_HELPERS);
     o.line('');
@@ -600,7 +601,8 @@ export class ProgramEmitter {
     }
     const v = cppIdent(desc.name);
     if (/^\d+$/.test(size)) this.out.line(`${ctype} ${v}_stack[${size}] = {}; ${ctype} *${v} = ${v}_stack;`);
-    else this.out.line(`${ctype} *${v} = static_cast<${ctype} *>(__builtin_alloca(size_t(${size}) * sizeof(${ctype})));`);
+    // DaCe moves symbolic-size Register data to the heap; RAII keeps it freed at the end of its block.
+    else this.out.line(`std::unique_ptr<${ctype}[]> ${v}_own(new ${ctype}[size_t(${size})]()); ${ctype} *${v} = ${v}_own.get();`);
   }
 
   // -------------------------------------------------------------------------------------------------------

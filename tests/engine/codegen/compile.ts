@@ -1,14 +1,22 @@
 /** Test helpers: compile generated translation units with g++ (at most two at a time: the machine has two cores). */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../../../electron/engine/paths.js';
 
 export const RUNTIME_INCLUDE = resolve(packageRoot(), 'native', 'include');
 
+const scratchDirs: string[] = [];
+process.on('exit', () => {
+  for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A temporary folder removed when the test process exits. */
 export function scratchDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `tlab-codegen-${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `tlab-codegen-${prefix}-`));
+  scratchDirs.push(dir);
+  return dir;
 }
 
 export interface CompileResult {
