@@ -8,11 +8,13 @@ import { packageRoot } from '../../../electron/engine/paths.js';
 export const RUNTIME_INCLUDE = resolve(packageRoot(), 'native', 'include');
 
 const scratchDirs: string[] = [];
-process.on('exit', () => {
-  for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
-});
 
-/** A temporary folder removed when the test process exits. */
+/** Removes every folder made by scratchDir (call from afterAll: vitest workers do not always exit normally). */
+export function removeScratchDirs(): void {
+  for (const d of scratchDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/** A temporary folder, removed by removeScratchDirs. */
 export function scratchDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `tlab-codegen-${prefix}-`));
   scratchDirs.push(dir);

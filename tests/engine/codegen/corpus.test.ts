@@ -4,12 +4,14 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import { findUnsupported, generateProgram } from '../../../electron/engine/codegen/index.js';
 import { corpusDir } from '../../../electron/engine/paths.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
-import { compileLibrary, inParallel, scratchDir } from './compile.js';
+import { compileLibrary, inParallel, scratchDir, removeScratchDirs } from './compile.js';
+
+afterAll(removeScratchDirs);
 
 test('corpus: subset check on every file, generation and compilation of every file inside it', async () => {
   const dir = scratchDir('corpus');

@@ -4,7 +4,7 @@
  * references written from the math (reference.ts).
  */
 import { join } from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import type { Analysis } from '../../../electron/engine/analysis/types.js';
 import { findUnsupported, generateProgram, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
@@ -12,9 +12,11 @@ import type { Layout } from '../../../electron/engine/codegen/types.js';
 import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
 import { examplesDir } from '../../../electron/engine/paths.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
-import { compileLibrary, inParallel, scratchDir } from './compile.js';
+import { compileLibrary, inParallel, scratchDir, removeScratchDirs } from './compile.js';
 import { compileDriver, runProgram } from './driver.js';
 import { chainReference, hdiffReference, inputArray, vadvReference } from './reference.js';
+
+afterAll(removeScratchDirs);
 
 const SIZES = { I: 8n, J: 8n, K: 5n, N: 40n };
 const DTR = 0.15;

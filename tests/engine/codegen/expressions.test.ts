@@ -1,10 +1,12 @@
 /** The Python/symbolic expression layer of the generator: parsing, integer evaluation, C++ with Python semantics. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { CPP_HELPERS, emitExpr, type NameResolver } from '../../../electron/engine/codegen/cppexpr.js';
 import { evalInt, parseExpr, parseStatements, PySyntaxError } from '../../../electron/engine/codegen/pyexpr.js';
-import { run, scratchDir } from './compile.js';
+import { run, scratchDir, removeScratchDirs } from './compile.js';
+
+afterAll(removeScratchDirs);
 
 const names: NameResolver = {
   read: (n) => n,

@@ -3,7 +3,7 @@
  * symbol set, and the errors the generator reports.
  */
 import { join } from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import type { Analysis } from '../../../electron/engine/analysis/types.js';
 import { generateProgram, findUnsupported } from '../../../electron/engine/codegen/index.js';
@@ -11,7 +11,9 @@ import { TlabError } from '../../../electron/engine/errors.js';
 import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
 import { corpusDir, examplesDir } from '../../../electron/engine/paths.js';
 import { readSdfgFile, parseSdfgBytes } from '../../../electron/engine/sdfg/index.js';
-import { compileLibrary, run, scratchDir } from './compile.js';
+import { compileLibrary, run, scratchDir, removeScratchDirs } from './compile.js';
+
+afterAll(removeScratchDirs);
 
 const SYMBOLS = new Map([['I', 16n], ['J', 12n], ['K', 7n], ['N', 100n]]);
 
