@@ -43,6 +43,16 @@ export class ExprCache {
     return hit;
   }
 
+  /** A symbolic field as people read it (`I + 2`, not the typed grammar's `2 + $I`); the source text when
+   * it does not parse, so display never fails. */
+  display(src: string): string {
+    try {
+      return show(this.sym(src));
+    } catch {
+      return src;
+    }
+  }
+
   /** Like `sym`, but for sizes: a `SymExpr(exact, approx)` contributes its over-approximation. */
   size(src: string): Expr {
     return approxOf(this.sym(src));

@@ -93,7 +93,7 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
       name: c.name,
       type: desc.type,
       dtype: dtypeName(desc.dtype),
-      shape: [...desc.shape],
+      shape: desc.shape.map((d) => symbols.exprs.display(d)),
       storage: desc.storage,
       effectiveStorage: storage,
       lifetime: desc.lifetime,

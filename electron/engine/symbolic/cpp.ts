@@ -12,10 +12,13 @@ import { isExact, simplify } from './transform.js';
 export interface CppOptions {
   /** C++ text for a symbol (default: its name). */
   symbol?: (name: string) => string;
-  /** C++ text for a data-container read `A[i, j]`; without it subscripts are rejected. */
+  /** C++ text for a data-container read `A[i, j]`; without it subscripts are rejected. `base` is the
+   * container's name when the subscripted expression is a plain name (containers are not symbols, so it does
+   * not go through `symbol`), and the emitted C++ otherwise. */
   subscript?: (base: string, index: string[]) => string;
-  /** Python 3 code semantics: `/` is always float division (`3 / 2` is 1.5), instead of the exact rational
-   * division of symbolic fields. Use it for tasklet code and interstate values of float type. */
+  /** Python 3 code semantics: `/` is true division (`3 / 2` is 1.5, `tlab_truediv`), and nothing is rewritten
+   * into exact rationals, because names in code may hold floats (`floor(x)` stays `std::floor(x)`). Use it
+   * for tasklet code and interstate values. */
   pythonDivision?: boolean;
 }
 
@@ -165,12 +168,17 @@ class CppEmitter {
 
   emit(e: Expr): Emitted {
     const outer = this.floatContext;
-    this.floatContext = outer || !isExact(e);
+    this.floatContext = outer || !this.exact(e);
     try {
       return this.emitNode(e);
     } finally {
       this.floatContext = outer;
     }
+  }
+
+  /** Exact rational arithmetic applies: symbolic fields only, since code may read float-valued names. */
+  private exact(e: Expr): boolean {
+    return !this.opts.pythonDivision && isExact(e);
   }
 
   private emitNode(e: Expr): Emitted {
@@ -189,7 +197,7 @@ class CppEmitter {
       case 'bin':
         return this.binary(e);
       case 'un': {
-        if ((e.op === '-' || e.op === '+') && !this.opts.pythonDivision && isExact(e) && containsDivision(e)) return this.fraction(toFraction(e));
+        if ((e.op === '-' || e.op === '+') && this.exact(e) && containsDivision(e)) return this.fraction(toFraction(e));
         const a = this.emit(e.a);
         const op = e.op === 'not' ? '!' : e.op;
         // `- -x` must not become the decrement operator.
@@ -213,8 +221,8 @@ class CppEmitter {
       }
       case 'subscript': {
         if (!this.opts.subscript) throw new Error('reading a data container needs the subscript option of toCpp');
-        const base = this.emit(e.base);
-        return atom(this.opts.subscript(base.text, e.index.map((i) => this.emit(i).text)));
+        const base = e.base.k === 'sym' && e.base.dtype === undefined ? e.base.name : this.emit(e.base).text;
+        return atom(this.opts.subscript(base, e.index.map((i) => this.emit(i).text)));
       }
       case 'attr': {
         const dotted = dottedPath(e);
@@ -236,9 +244,12 @@ class CppEmitter {
   }
 
   private binary(e: Extract<Expr, { k: 'bin' }>): Emitted {
-    const exact = isExact(e);
-    if (exact && !this.opts.pythonDivision && (e.op === '+' || e.op === '-' || e.op === '*' || e.op === '/') && containsDivision(e)) {
+    if (this.exact(e) && (e.op === '+' || e.op === '-' || e.op === '*' || e.op === '/') && containsDivision(e)) {
       return this.fraction(toFraction(e));
+    }
+    if (e.op === '/' && this.opts.pythonDivision) {
+      // Integer operands divide as doubles; float operands keep their own type (float32 code stays float32).
+      return atom(`tlab_truediv(${this.emit(e.a).text}, ${this.emit(e.b).text})`);
     }
     if (e.op === '/') {
       // Python true division where floats are involved.
@@ -249,7 +260,7 @@ class CppEmitter {
     // Left spine in a loop: long sums are left-deep.
     const spine: Array<Extract<Expr, { k: 'bin' }>> = [];
     let cur: Expr = e;
-    while (cur.k === 'bin' && C_OPERATORS[cur.op] !== undefined && (this.opts.pythonDivision || !(isExact(cur) && containsDivision(cur)))) {
+    while (cur.k === 'bin' && C_OPERATORS[cur.op] !== undefined && !(this.exact(cur) && containsDivision(cur))) {
       spine.push(cur);
       cur = cur.a;
     }
@@ -273,7 +284,7 @@ class CppEmitter {
 
   /** `floor(a/b)`-style helpers: exact operands become one fraction first. */
   private roundedQuotient(helper: 'tlab_int_floor' | 'tlab_int_ceil', quotient: Expr): Emitted {
-    if (!isExact(quotient)) {
+    if (!this.exact(quotient)) {
       const std = helper === 'tlab_int_floor' ? 'std::floor' : 'std::ceil';
       return atom(`${std}(${this.emit(quotient).text})`);
     }
@@ -290,10 +301,10 @@ class CppEmitter {
     switch (fn) {
       case 'int_floor': case '__int_floor': case 'floor_div':
         this.args(e, 2);
-        return isExact(e) ? this.roundedQuotient('tlab_int_floor', div(e.args[0]!, e.args[1]!)) : atom(`tlab_int_floor(${this.args(e, 2).join(', ')})`);
+        return this.exact(e) ? this.roundedQuotient('tlab_int_floor', div(e.args[0]!, e.args[1]!)) : atom(`tlab_int_floor(${this.args(e, 2).join(', ')})`);
       case 'int_ceil':
         this.args(e, 2);
-        return isExact(e) ? this.roundedQuotient('tlab_int_ceil', div(e.args[0]!, e.args[1]!)) : atom(`tlab_int_ceil(${this.args(e, 2).join(', ')})`);
+        return this.exact(e) ? this.roundedQuotient('tlab_int_ceil', div(e.args[0]!, e.args[1]!)) : atom(`tlab_int_ceil(${this.args(e, 2).join(', ')})`);
       case 'floor': case 'math.floor': case 'np.floor':
         if (e.args.length === 2) return this.call({ ...e, fn: 'int_floor' });
         this.args(e, 1);
@@ -303,7 +314,7 @@ class CppEmitter {
         return this.roundedQuotient('tlab_int_ceil', e.args[0]!);
       case 'Mod': case 'mod': {
         this.args(e, 2);
-        if (isExact(e)) return this.fraction(toFraction(e));
+        if (this.exact(e)) return this.fraction(toFraction(e));
         return atom(`tlab_py_mod(${this.args(e, 2).join(', ')})`);
       }
       case '__tlab_py_mod':
@@ -370,7 +381,7 @@ class CppEmitter {
   private cast(type: string, e: Extract<Expr, { k: 'call' }>): Emitted {
     this.args(e, 1);
     const arg = e.args[0]!;
-    if (isExact(arg) && containsDivision(arg)) {
+    if (this.exact(arg) && containsDivision(arg)) {
       const f = toFraction(arg);
       const num = this.emit(simplify(f.num)).text;
       const den = this.emit(simplify(f.den)).text;
@@ -468,6 +479,13 @@ static inline auto tlab_int_ceil(A a, B b) {
   } else {
     return std::ceil(static_cast<T>(a) / static_cast<T>(b));
   }
+}
+
+// Python 3 `/` in code: true division; only integer operands are promoted (to double).
+template <class A, class B>
+static inline auto tlab_truediv(A a, B b) {
+  if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) return static_cast<double>(a) / static_cast<double>(b);
+  else return a / b;
 }
 
 // Exact rational division brought to one fraction: exact when it divides, floored otherwise.

@@ -371,6 +371,27 @@ class Parser {
     return result;
   }
 
+  /** `lambda a, b: body`, optionally in parentheses: the only place a lambda is valid (a memlet's WCR). */
+  parseLambda(): { params: string[]; body: Expr } {
+    const wrapped = this.isOp('(');
+    if (wrapped) this.next();
+    if (!this.isName('lambda')) this.fail(`expected 'lambda' but found ${describe(this.peek())}`);
+    this.next();
+    const params: string[] = [];
+    while (!this.isOp(':')) {
+      const t = this.next();
+      if (t.kind !== 'name' || UNSUPPORTED_KEYWORDS.has(t.text)) this.fail(`expected a parameter name but found ${describe(t)}`, t.pos);
+      if (params.includes(t.text)) this.fail(`duplicate parameter '${t.text}'`, t.pos);
+      params.push(t.text);
+      if (!this.isOp(',')) break;
+      this.next();
+    }
+    this.expectOp(':');
+    const body = this.parseExpr();
+    if (wrapped) this.expectOp(')');
+    return Object.freeze({ params: Object.freeze(params) as string[], body });
+  }
+
   // ------------------------------------------------------------------------------------------------------
   // statements
   // ------------------------------------------------------------------------------------------------------
@@ -574,6 +595,15 @@ export function parsePython(src: string): Expr {
 export function parsePythonStatements(src: string): Stmt[] {
   const parser = new Parser(src, tokenize(src, 'python', true), 'python');
   return parser.parseStatements();
+}
+
+/** Parses a Python lambda such as a write-conflict resolution `lambda a, b: a + b`; the parameters are `sym` nodes in the body. */
+export function parsePythonLambda(src: string): { params: string[]; body: Expr } {
+  const parser = new Parser(src, tokenize(src, 'python', false), 'python');
+  if (parser.atEnd()) parser.fail('empty expression');
+  const lambda = parser.parseLambda();
+  parser.expectEnd();
+  return lambda;
 }
 
 /** Typed iff some sample has `$` followed by a letter, `_` or `?` (sdfg-format.md §10.3). */
