@@ -8,22 +8,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TlabError } from '../engine/errors.js';
 import { packageRoot } from '../engine/paths.js';
-import { RUNNER_PROTOCOL_VERSION, type Calibration, type HostToRunner, type Phase, type RunJob, type RunnerToHost, type VariantResult } from './messages.js';
+import { RUNNER_PROTOCOL_VERSION, type Calibration, type HostToRunner, type Phase, type RunJob, type RunnerHost, type RunnerToHost, type RunOptions, type VariantResult } from './messages.js';
 
-export interface RunnerProgress {
-  variant: string;
-  phase: Phase;
-  /** Set during `calls`. */
-  done?: number;
-  total?: number;
-}
-
-export interface RunOptions {
-  onProgress?: (p: RunnerProgress) => void;
-  /** Whole-job limit; the child is killed when it passes. 0 = none. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
+export type { RunnerHost, RunnerProgress, RunOptions } from './messages.js';
 
 /** Thrown when a job is cancelled (SIGINT, cancel(), an aborted signal); hosts exit with 130. */
 export class RunCancelled extends TlabError {
@@ -51,7 +38,7 @@ export function defaultRunnerEntry(): string {
 
 const TAIL_BYTES = 4096;
 
-export class NodeRunnerHost {
+export class NodeRunnerHost implements RunnerHost {
   private child: ChildProcess | null = null;
   private cancelCurrent: ((why: string) => void) | null = null;
   private nextJobId = 1;

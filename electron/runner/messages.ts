@@ -112,3 +112,27 @@ export type RunnerToHost =
 export function variantLabel(mode: Mode, layout: Layout | null): string {
   return layout && mode === 'EXTERNAL' ? `${mode} (${layout})` : mode;
 }
+
+export interface RunnerProgress {
+  variant: string;
+  phase: Phase;
+  /** Set during `calls`. */
+  done?: number;
+  total?: number;
+}
+
+export interface RunOptions {
+  onProgress?: (p: RunnerProgress) => void;
+  /** Whole-job limit; the child is killed when it passes. 0 = none. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * What the profiler needs from a process host: run one job in a fresh, supervised runner process. The CLI and
+ * tests use NodeRunnerHost (child_process.fork); the Electron shell will pass a utilityProcess host.
+ */
+export interface RunnerHost {
+  run(job: RunJob, opts?: RunOptions): Promise<VariantResult[]>;
+  cancel(): void;
+}

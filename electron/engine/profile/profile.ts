@@ -15,8 +15,8 @@ import { TlabError } from '../errors.js';
 import { readSdfgFile } from '../sdfg/index.js';
 import { buildProgram, type BuildResult } from '../build/index.js';
 import { findCompiler } from '../build/compiler.js';
-import { NodeRunnerHost, RunCancelled, type RunnerProgress } from '../../runner/host-node.js';
-import { variantLabel, type RunJob, type VariantJob, type VariantResult } from '../../runner/messages.js';
+import { NodeRunnerHost, RunCancelled } from '../../runner/host-node.js';
+import { variantLabel, type RunnerHost, type RunnerProgress, type RunJob, type VariantJob, type VariantResult } from '../../runner/messages.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON, verify } from './verify.js';
 import { gatherCOrder, prepareInputs } from './inputs.js';
 import { writeNpy } from './npy.js';
@@ -40,6 +40,8 @@ export interface ProfileOptions {
   signal?: AbortSignal;
   /** For tests and embedding hosts: another runner entry script. */
   runnerEntry?: string;
+  /** The process host that runs each job (Electron passes its utilityProcess host); default: a Node child. */
+  runner?: RunnerHost;
 }
 
 export type ProfileStage = 'parse' | 'analyse' | 'generate' | 'build' | 'verify' | 'calls' | 'compare';
@@ -51,7 +53,7 @@ export interface ProfileProgress {
   total?: number;
 }
 
-export const DEFAULT_PROFILE_OPTIONS: Omit<ProfileOptions, 'signal' | 'runnerEntry'> = {
+export const DEFAULT_PROFILE_OPTIONS: Omit<ProfileOptions, 'signal' | 'runnerEntry' | 'runner'> = {
   modes: [...MODES],
   layout: 'packed',
   calls: 100,
@@ -184,7 +186,7 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
     // One fresh runner process per variant: glibc adapts its mmap/trim thresholds to the frees it has seen,
     // so a mode measured after SCOPED in the same process would inherit a heap that no longer faults and
     // look cheaper than it is (measured: SCOPED 11.8k faults per call, the identical POOL code after it 0).
-    const host = new NodeRunnerHost(options.runnerEntry);
+    const host = options.runner ?? new NodeRunnerHost(options.runnerEntry);
     const deadline = Date.now() + options.timeoutMs;
     const results: VariantResult[] = [];
     for (const variant of job.variants) {
