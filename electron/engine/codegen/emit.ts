@@ -24,21 +24,21 @@ import type {
   Subset,
   TaskletNode,
 } from '../model/sdfg.js';
-import { CPP_HELPERS, emitExpr, type NameResolver } from './cppexpr.js';
+import {
+  CPP_SYMBOLIC_HELPERS,
+  freeSymbols,
+  parsePython,
+  parsePythonLambda,
+  parsePythonStatements,
+  parseSym,
+  substitute,
+  type Expr,
+  type Stmt,
+} from '../symbolic/index.js';
 import { UnsupportedElement } from './errors.js';
+import { cppOf, ExprError, isTranslationError, sizeValue, statementNames, type NameResolver } from './expr.js';
 import { scopeOrder, stateGraph, statesOf, blocksOf, type StateGraph } from './graph.js';
 import { byCodeUnit, cppIdent, ctypeOf, innerSymbolCtype } from './names.js';
-import {
-  calleeName,
-  evalInt,
-  namesIn,
-  namesInStatements,
-  parseExpr,
-  parseStatements,
-  PySyntaxError,
-  type PyExpr,
-  type PyStmt,
-} from './pyexpr.js';
 
 /** Where SCOPED mode allocates a transient (mirrors analysis AllocationSite for heap data). */
 export type SiteKey =
@@ -83,27 +83,20 @@ export interface EmitResult {
   constantSymbols: string[];
 }
 
-const KNOWN_FUNCTIONS = new Set([
-  'int_floor', 'int_ceil', '__int_floor', '__int_ceil', 'Min', 'Max', 'min', 'max', 'Mod', 'Abs', 'abs', 'ceiling',
-  'floor', 'ceil', 'symbol', 'SymExpr', 'Eq', 'Ne', 'dace', 'math', 'np', 'numpy', 'int', 'float', 'bool', 'True',
-  'False', 'None', 'sqrt', 'exp', 'log', 'sin', 'cos', 'tan', 'pow', 'round',
-]);
-
-/** Sym strings are parsed once per file. */
-const parseCache = new Map<string, PyExpr>();
-export function parseSymCached(src: string): PyExpr {
-  let e = parseCache.get(src);
-  if (!e) {
-    e = parseExpr(src);
-    if (parseCache.size > 50_000) parseCache.clear();
-    parseCache.set(src, e);
-  }
-  return e;
-}
+const ZERO: Expr = { k: 'int', v: 0n };
+const ONE: Expr = { k: 'int', v: 1n };
 
 function isTrueCondition(code: string): boolean {
   const c = code.trim();
   return c === '' || c === '1' || c === 'True' || c === '(1)' || c === 'true';
+}
+
+/**
+ * toCpp parenthesises only what its own precedence needs, so expression text spliced next to an operator
+ * here is grouped unless it is a plain name, number or call.
+ */
+function grouped(cpp: string): string {
+  return /^-?[A-Za-z0-9_.]+$/.test(cpp) || /^[A-Za-z_][A-Za-z0-9_:]*\([^()]*\)$/.test(cpp) ? cpp : `(${cpp})`;
 }
 
 function sameSym(a: string, b: string): boolean {
@@ -168,7 +161,7 @@ interface FnCtx {
 }
 
 interface SubsetPoint {
-  dims: Array<{ start: PyExpr; end: PyExpr; step: PyExpr; startText: string; endText: string }>;
+  dims: Array<{ start: Expr; end: Expr; step: Expr; startText: string; endText: string }>;
 }
 
 export class ProgramEmitter {
@@ -202,7 +195,7 @@ export class ProgramEmitter {
     try {
       return fn();
     } catch (err) {
-      if (err instanceof PySyntaxError) {
+      if (isTranslationError(err)) {
         this.fail(jsonPath, element, err.message, 'rewrite this expression in the supported Python subset (see docs/codegen.md)');
       }
       throw err;
@@ -219,11 +212,12 @@ export class ProgramEmitter {
         if (ptr) {
           const desc = ctx.sdfg.arrays.get(name)!;
           if (desc.type === 'Scalar' || desc.shape.every((s) => s.trim() === '1')) return `${ptr}[0]`;
-          throw new PySyntaxError(`array '${name}' is used as a value`);
+          throw new ExprError(`array '${name}' is used as a value`);
         }
         const constant = ctx.sdfg.constants.get(name);
         if (constant && (typeof constant.value === 'number' || typeof constant.value === 'boolean')) {
-          return typeof constant.value === 'boolean' ? String(constant.value) : String(constant.value);
+          // Parenthesised: toCpp treats what a resolver returns as an operand that needs no parentheses.
+          return constant.value === true ? 'true' : constant.value === false ? 'false' : constant.value < 0 ? `(${constant.value})` : String(constant.value);
         }
         if (ctx.isRoot) {
           const value = this.plan.symbolValue(name);
@@ -232,38 +226,42 @@ export class ProgramEmitter {
             return cppIdent(name);
           }
         }
-        throw new PySyntaxError(`name '${name}' is not defined here`);
+        throw new ExprError(`name '${name}' is not defined here`);
       },
-      index: (name, indices, go) => {
+      index: (name, indices) => {
         const ptr = ctx.containers.get(name);
-        if (!ptr) throw new PySyntaxError(`'${name}' is not a data container`);
+        if (!ptr) throw new ExprError(`'${name}' is not a data container`);
         const desc = ctx.sdfg.arrays.get(name)!;
-        return `${ptr}[${this.linear(ctx, env, desc, indices.map(go))}]`;
+        return `${ptr}[${this.linear(ctx, env, desc, indices)}]`;
       },
     };
   }
 
-  private sym(ctx: FnCtx, env: Env, src: string): string {
-    const e = parseSymCached(src);
-    return emitExpr(e, this.baseResolver(ctx, env), { symbolic: true });
+  /** A symbolic field of this file, in the file's grammar (parseSym memoises the trees). */
+  private symExpr(src: string): Expr {
+    return parseSym(src, this.file.grammar);
   }
 
-  private code(ctx: FnCtx, env: Env, e: PyExpr): string {
-    return emitExpr(e, this.baseResolver(ctx, env), { symbolic: false });
+  private sym(ctx: FnCtx, env: Env, src: string): string {
+    return cppOf(this.symExpr(src), this.baseResolver(ctx, env), 'symbolic');
+  }
+
+  private code(ctx: FnCtx, env: Env, e: Expr): string {
+    return cppOf(e, this.baseResolver(ctx, env), 'python');
   }
 
   /** Σ (index_d + offset_d) · stride_d, in 64-bit arithmetic. */
   private linear(ctx: FnCtx, env: Env, desc: DataDescriptor, indexCpp: string[]): string {
     if (indexCpp.length !== desc.strides.length) {
-      throw new PySyntaxError(`'${desc.name}' has ${desc.strides.length} dimension(s), indexed with ${indexCpp.length}`);
+      throw new ExprError(`'${desc.name}' has ${desc.strides.length} dimension(s), indexed with ${indexCpp.length}`);
     }
     const terms: string[] = [];
     indexCpp.forEach((idx, d) => {
       const off = desc.offset[d] ?? '0';
-      const base = off.trim() === '0' ? idx : `(${idx} + ${this.sym(ctx, env, off)})`;
+      const base = off.trim() === '0' ? idx : `${idx} + ${grouped(this.sym(ctx, env, off))}`;
       const stride = desc.strides[d]!;
       if (base === '0') return;
-      terms.push(stride.trim() === '1' ? `int64_t(${base})` : `int64_t(${base}) * ${this.sym(ctx, env, stride)}`);
+      terms.push(stride.trim() === '1' ? `int64_t(${base})` : `int64_t(${base}) * ${grouped(this.sym(ctx, env, stride))}`);
     });
     return terms.length ? terms.join(' + ') : '0';
   }
@@ -272,9 +270,9 @@ export class ProgramEmitter {
     if (subset === null) {
       return {
         dims: desc.shape.map((s) => ({
-          start: parseSymCached('0'),
-          end: parseSymCached(`(${s}) - 1`),
-          step: parseSymCached('1'),
+          start: ZERO,
+          end: { k: 'bin', op: '-', a: this.symExpr(s), b: ONE },
+          step: ONE,
           startText: '0',
           endText: `(${s}) - 1`,
         })),
@@ -282,14 +280,14 @@ export class ProgramEmitter {
     }
     if (subset.kind === 'indices') {
       return {
-        dims: subset.indices.map((i) => ({ start: parseSymCached(i), end: parseSymCached(i), step: parseSymCached('1'), startText: i, endText: i })),
+        dims: subset.indices.map((i) => ({ start: this.symExpr(i), end: this.symExpr(i), step: ONE, startText: i, endText: i })),
       };
     }
     if (subset.kind === 'union') this.fail(jsonPath, 'subset union', 'subset unions are not supported', 'simplify the memlet in DaCe');
     return {
       dims: subset.dims.map((d: RangeDim) => {
         if (d.tile.trim() !== '1') this.fail(jsonPath, 'tiled range', `tiled ranges (tile ${d.tile}) are not supported`, 'remove tiling from the memlet');
-        return { start: parseSymCached(d.start), end: parseSymCached(d.end), step: parseSymCached(d.step), startText: d.start, endText: d.end };
+        return { start: this.symExpr(d.start), end: this.symExpr(d.end), step: this.symExpr(d.step), startText: d.start, endText: d.end };
       }),
     };
   }
@@ -304,7 +302,7 @@ export class ProgramEmitter {
   private startIndex(ctx: FnCtx, env: Env, desc: DataDescriptor, subset: Subset | null, jsonPath: string): string {
     const point = this.subsetOf(desc, subset, jsonPath);
     const r = this.baseResolver(ctx, env);
-    return this.linear(ctx, env, desc, point.dims.map((d) => emitExpr(d.start, r, { symbolic: true })));
+    return this.linear(ctx, env, desc, point.dims.map((d) => cppOf(d.start, r, 'symbolic')));
   }
 
   private containerPtr(ctx: FnCtx, name: string, jsonPath: string): { ptr: string; desc: DataDescriptor } {
@@ -334,7 +332,7 @@ export class ProgramEmitter {
     o.line('#include <cstring>');
     o.line('#include <memory>');
     o.line('#include <type_traits>');
-    o.raw(CPP_HELPERS);
+    o.raw(CPP_SYMBOLIC_HELPERS);
     o.line('');
 
     // State struct: one pointer per persistent or workspace transient.
@@ -400,8 +398,8 @@ export class ProgramEmitter {
         if (b.loopVariable) names.add(b.loopVariable);
         for (const st of [b.init, b.update]) {
           if (!st) continue;
-          const parsed = this.guard(b.jsonPath, `loop ${b.label}`, () => parseStatements(st));
-          namesInStatements(parsed, new Set(), names);
+          const parsed = this.guard(b.jsonPath, `loop ${b.label}`, () => parsePythonStatements(st));
+          statementNames(parsed, new Set(), names);
         }
       }
     }
@@ -591,11 +589,7 @@ export class ProgramEmitter {
     const ctype = ctypeOf(desc.dtype)!;
     let size: string;
     try {
-      size = String(evalInt(parseSymCached(desc.totalSize), (n) => {
-        const v = ctx.isRoot ? this.plan.symbolValue(n) : null;
-        if (v === null) throw new PySyntaxError(n);
-        return v;
-      }));
+      size = String(sizeValue(this.symExpr(desc.totalSize), (n) => (ctx.isRoot ? this.plan.symbolValue(n) : null)));
     } catch {
       size = this.sym(ctx, env, desc.totalSize);
     }
@@ -623,7 +617,7 @@ export class ProgramEmitter {
       case 'conditional': {
         this.out.mark(b.jsonPath);
         b.branches.forEach((br, i) => {
-          const cond = br.condition === null ? null : this.guard(b.jsonPath, `conditional ${b.label}`, () => this.code(ctx, env, parseExpr(br.condition!)));
+          const cond = br.condition === null ? null : this.guard(b.jsonPath, `conditional ${b.label}`, () => this.code(ctx, env, parsePython(br.condition!)));
           const head = i === 0 ? `if (${cond ?? 'true'})` : cond === null ? '} else' : `} else if (${cond})`;
           if (i === 0) this.out.open(head);
           else this.out.reopen(`${head} {`);
@@ -683,8 +677,8 @@ export class ProgramEmitter {
           const assigns = e.assignments.map(([k, v]) =>
             this.guard(e.jsonPath, `interstate assignment ${k}`, () => {
               const target = env.names.get(k);
-              if (!target) throw new PySyntaxError(`assignment to '${k}', which is not a symbol of this SDFG`);
-              return `${target} = ${this.code(ctx, env, parseExpr(v))};`;
+              if (!target) throw new ExprError(`assignment to '${k}', which is not a symbol of this SDFG`);
+              return `${target} = ${this.code(ctx, env, parsePython(v))};`;
             }),
           );
           const jump = e.dst === next ? null : `goto ${label(e.dst)};`;
@@ -694,7 +688,7 @@ export class ProgramEmitter {
             unconditional = true;
             break;
           }
-          const cond = this.guard(e.jsonPath, 'interstate condition', () => this.code(ctx, env, parseExpr(e.condition)));
+          const cond = this.guard(e.jsonPath, 'interstate condition', () => this.code(ctx, env, parsePython(e.condition)));
           o.open(`if (${cond})`);
           for (const a of assigns) o.line(a);
           o.line(`goto ${label(e.dst)};`);
@@ -719,8 +713,8 @@ export class ProgramEmitter {
     const uid = this.labelCounter++;
     const labels: LoopLabels = { brk: `__tlab_l${uid}_break`, cont: `__tlab_l${uid}_continue` };
     const element = `loop ${b.label}`;
-    const stmts = (src: string | null) => (src ? this.guard(b.jsonPath, element, () => this.statements(ctx, env, parseStatements(src))) : []);
-    const cond = b.condition ? this.guard(b.jsonPath, element, () => this.code(ctx, env, parseExpr(b.condition!))) : 'true';
+    const stmts = (src: string | null) => (src ? this.guard(b.jsonPath, element, () => this.statements(ctx, env, parsePythonStatements(src))) : []);
+    const cond = b.condition ? this.guard(b.jsonPath, element, () => this.code(ctx, env, parsePython(b.condition!))) : 'true';
     o.mark(b.jsonPath);
     o.openBrace();
     for (const s of stmts(b.init)) o.line(s);
@@ -741,21 +735,21 @@ export class ProgramEmitter {
   }
 
   /** Interstate-style statements (loop init/update): assignments to symbols only. */
-  private statements(ctx: FnCtx, env: Env, stmts: PyStmt[]): string[] {
+  private statements(ctx: FnCtx, env: Env, stmts: readonly Stmt[]): string[] {
     const lines: string[] = [];
     for (const s of stmts) {
       if (s.k === 'assign') {
         const value = this.code(ctx, env, s.value);
         for (const t of s.targets) {
-          if (t.k !== 'name' || !env.names.has(t.id)) throw new PySyntaxError('loop statements may only assign symbols');
-          lines.push(`${env.names.get(t.id)} = ${value};`);
+          if (t.k !== 'sym' || !env.names.has(t.name)) throw new ExprError('loop statements may only assign symbols');
+          lines.push(`${env.names.get(t.name)} = ${value};`);
         }
-      } else if (s.k === 'aug') {
-        if (s.target.k !== 'name' || !env.names.has(s.target.id)) throw new PySyntaxError('loop statements may only assign symbols');
-        const t = env.names.get(s.target.id)!;
-        lines.push(`${t} = ${this.code(ctx, env, { k: 'bin', op: s.op, l: s.target, r: s.value })};`);
+      } else if (s.k === 'augassign') {
+        if (s.target.k !== 'sym' || !env.names.has(s.target.name)) throw new ExprError('loop statements may only assign symbols');
+        const t = env.names.get(s.target.name)!;
+        lines.push(`${t} = ${this.code(ctx, env, { k: 'bin', op: s.op, a: s.target, b: s.value })};`);
       } else if (s.k === 'pass') continue;
-      else throw new PySyntaxError('unsupported loop statement');
+      else throw new ExprError('unsupported loop statement');
     }
     return lines;
   }
@@ -828,11 +822,11 @@ export class ProgramEmitter {
       const step = this.guard(entry.jsonPath, `map ${map.label}`, () => this.sym(ctx, inner, r.step));
       let negative = false;
       try {
-        negative = evalInt(parseSymCached(r.step), () => { throw new PySyntaxError('symbolic'); }) < 0n;
+        negative = sizeValue(this.symExpr(r.step), () => null) < 0n;
       } catch {
         negative = false;
       }
-      headers.push(`for (int64_t ${v} = ${start}; ${v} ${negative ? '>=' : '<='} ${end}; ${v} += ${step})`);
+      headers.push(`for (int64_t ${v} = ${start}; ${v} ${negative ? '>=' : '<='} ${grouped(end)}; ${v} += ${step})`);
       inner.names.set(p, v);
     });
     if (parallel) {
@@ -922,9 +916,9 @@ export class ProgramEmitter {
       let pairs: Array<[number, number]>;
       if (sNon.length === dNon.length) pairs = sNon.map((s, i) => [s, dNon[i]!]);
       else if (sp.dims.length === dp.dims.length) pairs = sp.dims.map((_, i) => [i, i]);
-      else throw new PySyntaxError(`copy between subsets of different shapes (${sNon.length} vs ${dNon.length} non-unit dimensions)`);
+      else throw new ExprError(`copy between subsets of different shapes (${sNon.length} vs ${dNon.length} non-unit dimensions)`);
       const r = this.baseResolver(ctx, env);
-      const em = (x: PyExpr) => emitExpr(x, r, { symbolic: true });
+      const em = (x: Expr) => cppOf(x, r, 'symbolic');
       const o = this.out;
       o.mark(e.jsonPath);
       o.openBrace();
@@ -934,9 +928,9 @@ export class ProgramEmitter {
         const d = sp.dims[si]!;
         const count = `((${em(d.end)}) - (${em(d.start)})) / (${em(d.step)}) + 1`;
         o.open(`for (int64_t __k${k} = 0; __k${k} < ${count}; ++__k${k})`);
-        srcIdx[si] = `(${em(d.start)} + __k${k} * (${em(d.step)}))`;
+        srcIdx[si] = `${grouped(em(d.start))} + __k${k} * ${grouped(em(d.step))}`;
         const dd = dp.dims[di]!;
-        dstIdx[di] = `(${em(dd.start)} + __k${k} * (${em(dd.step)}))`;
+        dstIdx[di] = `${grouped(em(dd.start))} + __k${k} * ${grouped(em(dd.step))}`;
       });
       const target = `${dst.ptr}[${this.linear(ctx, env, dst.desc, dstIdx)}]`;
       const value = `${src.ptr}[${this.linear(ctx, env, src.desc, srcIdx)}]`;
@@ -949,20 +943,20 @@ export class ProgramEmitter {
 
   private emitWcr(ctx: FnCtx, env: Env, target: string, value: string, wcr: string, ctype: string, jsonPath: string): void {
     const o = this.out;
-    const lambda = this.guard(jsonPath, 'WCR', () => parseExpr(wcr));
-    if (lambda.k !== 'lambda' || lambda.params.length !== 2) {
+    const lambda = this.guard(jsonPath, 'WCR', () => parsePythonLambda(wcr));
+    if (lambda.params.length !== 2) {
       this.fail(jsonPath, 'WCR', `write-conflict resolution '${wcr}' is not a two-argument lambda`, 'use a lambda such as (lambda a, b: a + b)');
     }
     const [a, b] = lambda.params as [string, string];
     const body = lambda.body;
-    const isParam = (x: PyExpr, n: string) => x.k === 'name' && x.id === n;
-    const both = (l: PyExpr, r: PyExpr) => (isParam(l, a) && isParam(r, b)) || (isParam(l, b) && isParam(r, a));
+    const isParam = (x: Expr, n: string) => x.k === 'sym' && x.dtype === undefined && x.name === n;
+    const both = (l: Expr, r: Expr) => (isParam(l, a) && isParam(r, b)) || (isParam(l, b) && isParam(r, a));
     let op: string | null = null;
-    if (body.k === 'bin' && (body.op === '+' || body.op === '*') && both(body.l, body.r)) op = body.op;
+    if (body.k === 'bin' && (body.op === '+' || body.op === '*') && both(body.a, body.b)) op = body.op;
     let fn: string | null = null;
-    if (body.k === 'call' && body.args.length === 2 && both(body.args[0]!, body.args[1]!)) {
-      const name = calleeName(body.fn);
-      if (name === 'min' || name === 'max' || name === 'Min' || name === 'Max') fn = `__tlab_${name.toLowerCase()}`;
+    if (body.k === 'call' && body.args.length === 2 && body.kwargs.length === 0 && both(body.args[0]!, body.args[1]!)) {
+      const name = body.fn;
+      if (name === 'min' || name === 'max' || name === 'Min' || name === 'Max') fn = `tlab_${name.toLowerCase()}`;
     }
     const floating = /float|double|complex/.test(ctype);
     const complex = ctype.includes('complex');
@@ -974,7 +968,7 @@ export class ProgramEmitter {
       const names = new Map(env.names);
       names.set(a, '__tlab_a');
       names.set(b, '__tlab_b');
-      const expr = this.guard(jsonPath, 'WCR', () => emitExpr(body, this.baseResolver(ctx, { names, parallel: env.parallel }), { symbolic: false }));
+      const expr = this.guard(jsonPath, 'WCR', () => cppOf(body, this.baseResolver(ctx, { names, parallel: env.parallel }), 'python'));
       update = `{ ${ctype} __tlab_a = ${target}; ${ctype} __tlab_b = ${value}; ${target} = ${expr}; }`;
     }
     if (env.parallel) {
@@ -1042,7 +1036,7 @@ export class ProgramEmitter {
           this.guard(e.jsonPath, element, () => {
             const { ptr, desc } = this.containerPtr(ctx, e.memlet.data!, e.jsonPath);
             const subset = this.dataSubset(g, e, 'out');
-            if (!this.isSingleElement(desc, subset) || e.memlet.wcr) throw new PySyntaxError(`connector ${c} writes several memlets with ranges or WCR`);
+            if (!this.isSingleElement(desc, subset) || e.memlet.wcr) throw new ExprError(`connector ${c} writes several memlets with ranges or WCR`);
             post.push(`${ptr}[${this.startIndex(ctx, env, desc, subset, e.jsonPath)}] = ${first};`);
           });
         } else if (direct.has(e.index)) post.push(`${direct.get(e.index)} = ${first};`);
@@ -1084,7 +1078,7 @@ export class ProgramEmitter {
             bind.push(`${ctype} &${cv} = ${tmp};`);
           }
         } else {
-          if (e.memlet.wcr) throw new PySyntaxError(`WCR on a range output (${c}) is not supported`);
+          if (e.memlet.wcr) throw new ExprError(`WCR on a range output (${c}) is not supported`);
           pre.push(`${ctype} *${tmp} = ${ptr} + ${index};`);
           bind.push(`${ctype} *${cv} = ${tmp};`);
           arrays.set(c, { desc, subset: this.subsetOf(desc, subset, e.jsonPath) });
@@ -1104,7 +1098,7 @@ export class ProgramEmitter {
     if (lang === 'CPP') {
       for (const line of t.code.code.split('\n')) o.line(line);
     } else {
-      const stmts = this.guard(t.jsonPath, element, () => parseStatements(t.code.code));
+      const stmts = this.guard(t.jsonPath, element, () => parsePythonStatements(t.code.code));
       const lines = this.guard(t.jsonPath, element, () => this.taskletStatements(ctx, env, stmts, values, arrays));
       for (const l of lines) o.line(l);
     }
@@ -1121,46 +1115,47 @@ export class ProgramEmitter {
   private taskletStatements(
     ctx: FnCtx,
     env: Env,
-    stmts: PyStmt[],
+    stmts: readonly Stmt[],
     values: Set<string>,
     arrays: Map<string, { desc: DataDescriptor; subset: SubsetPoint }>,
   ): string[] {
     const declared = new Set<string>();
     const lines: string[] = [];
     // Locals first assigned inside a branch are hoisted (C++ scoping), typed double as DaCe's inference would.
-    const { writes } = namesInStatements(stmts);
+    const { writes } = statementNames(stmts);
     const topLevel = new Set<string>();
-    for (const s of stmts) if (s.k === 'assign') for (const t of s.targets) if (t.k === 'name') topLevel.add(t.id);
+    for (const s of stmts) if (s.k === 'assign') for (const t of s.targets) if (t.k === 'sym') topLevel.add(t.name);
     const resolver: NameResolver = {
       read: (name) => {
         if (values.has(name) || declared.has(name)) return cppIdent(name);
-        if (arrays.has(name)) throw new PySyntaxError(`array connector '${name}' is used as a value`);
+        if (arrays.has(name)) throw new ExprError(`array connector '${name}' is used as a value`);
         return this.baseResolver(ctx, env).read(name);
       },
-      index: (name, indices, go) => {
+      index: (name, indices) => {
         const a = arrays.get(name);
         if (!a) {
-          if (values.has(name) && indices.length === 1 && indices[0]!.k === 'num' && indices[0]!.text === '0') return cppIdent(name);
-          return this.baseResolver(ctx, env).index(name, indices, go);
+          // `x[0]` on a scalar connector is the value itself.
+          if (values.has(name) && indices.length === 1 && indices[0] === '0') return cppIdent(name);
+          return this.baseResolver(ctx, env).index(name, indices);
         }
-        return `${cppIdent(name)}[${this.connectorIndex(ctx, env, a.desc, a.subset, indices.map(go))}]`;
+        return `${cppIdent(name)}[${this.connectorIndex(ctx, env, a.desc, a.subset, indices)}]`;
       },
     };
-    const emit = (e: PyExpr) => emitExpr(e, resolver, { symbolic: false });
+    const emit = (e: Expr) => cppOf(e, resolver, 'python');
     const hoisted = [...writes].filter((w) => !values.has(w) && !arrays.has(w) && !topLevel.has(w));
     for (const h of hoisted) {
       lines.push(`double ${cppIdent(h)} = 0;`);
       declared.add(h);
     }
-    const target = (t: PyExpr): string => {
-      if (t.k === 'name') {
-        if (values.has(t.id) || declared.has(t.id)) return cppIdent(t.id);
+    const target = (t: Expr): string => {
+      if (t.k === 'sym') {
+        if (values.has(t.name) || declared.has(t.name)) return cppIdent(t.name);
         return '';
       }
-      if (t.k === 'sub') return emit(t);
-      throw new PySyntaxError('only names and subscripts can be assigned');
+      if (t.k === 'subscript') return emit(t);
+      throw new ExprError('only names and subscripts can be assigned');
     };
-    const walk = (list: PyStmt[], depth: number): void => {
+    const walk = (list: readonly Stmt[], depth: number): void => {
       const pad = '  '.repeat(depth);
       for (const s of list) {
         switch (s.k) {
@@ -1173,25 +1168,25 @@ export class ProgramEmitter {
             const value = emit(s.value);
             for (const t of s.targets) {
               const tt = target(t);
-              if (tt === '' && t.k === 'name') {
-                declared.add(t.id);
-                lines.push(`${pad}auto ${cppIdent(t.id)} = ${value};`);
+              if (tt === '' && t.k === 'sym') {
+                declared.add(t.name);
+                lines.push(`${pad}auto ${cppIdent(t.name)} = ${value};`);
               } else lines.push(`${pad}${tt} = ${value};`);
             }
             break;
           }
-          case 'aug': {
+          case 'augassign': {
             const tt = target(s.target);
-            if (tt === '') throw new PySyntaxError(`'${s.target.k === 'name' ? s.target.id : '?'}' is updated before it is assigned`);
-            lines.push(`${pad}${tt} = ${emit({ k: 'bin', op: s.op, l: s.target, r: s.value })};`);
+            if (tt === '') throw new ExprError(`'${s.target.k === 'sym' ? s.target.name : '?'}' is updated before it is assigned`);
+            lines.push(`${pad}${tt} = ${emit({ k: 'bin', op: s.op, a: s.target, b: s.value })};`);
             break;
           }
           case 'if':
             lines.push(`${pad}if (${emit(s.cond)}) {`);
-            walk(s.body, depth + 1);
-            if (s.orelse.length) {
+            walk(s.then, depth + 1);
+            if (s.else.length) {
               lines.push(`${pad}} else {`);
-              walk(s.orelse, depth + 1);
+              walk(s.else, depth + 1);
             }
             lines.push(`${pad}}`);
             break;
@@ -1208,10 +1203,10 @@ export class ProgramEmitter {
     let dims: number[];
     if (idx.length === desc.strides.length) dims = desc.strides.map((_, i) => i);
     else if (idx.length === nonUnit.length) dims = nonUnit;
-    else throw new PySyntaxError(`array connector indexed with ${idx.length} indices`);
+    else throw new ExprError(`array connector indexed with ${idx.length} indices`);
     const terms = dims.map((d, i) => {
       const stride = desc.strides[d]!;
-      return stride.trim() === '1' ? `int64_t(${idx[i]})` : `int64_t(${idx[i]}) * ${this.sym(ctx, env, stride)}`;
+      return stride.trim() === '1' ? `int64_t(${idx[i]})` : `int64_t(${idx[i]}) * ${grouped(this.sym(ctx, env, stride))}`;
     });
     return terms.join(' + ') || '0';
   }
@@ -1234,7 +1229,7 @@ export class ProgramEmitter {
       args.push(
         this.guard(e.jsonPath, element, () => {
           const { ptr, desc: outer } = this.containerPtr(ctx, e.memlet.data!, e.jsonPath);
-          if (ctypeOf(outer.dtype) !== ctypeOf(desc.dtype)) throw new PySyntaxError(`'${name}' changes type across the nested SDFG boundary`);
+          if (ctypeOf(outer.dtype) !== ctypeOf(desc.dtype)) throw new ExprError(`'${name}' changes type across the nested SDFG boundary`);
           return `${ptr} + ${this.startIndex(ctx, env, outer, e.memlet.subset, e.jsonPath)}`;
         }),
       );
@@ -1250,35 +1245,17 @@ export class ProgramEmitter {
   // -------------------------------------------------------------------------------------------------------
 
   /** A size expression of any SDFG rewritten over root symbols (nested symbols go through symbol_mapping). */
-  rootSizeExpr(s: Sdfg, src: string): PyExpr {
-    const e = parseSymCached(src);
+  rootSizeExpr(s: Sdfg, src: string): Expr {
+    const e = this.symExpr(src);
     if (!s.parent) return e;
     const mapping = s.parent.node.symbolMapping;
-    const substitute = (x: PyExpr): PyExpr => {
-      switch (x.k) {
-        case 'name': {
-          const m = mapping[x.id];
-          if (m === undefined) throw new PySyntaxError(`size uses '${x.id}', which is not mapped from the outer SDFG`);
-          return this.rootSizeExpr(s.parent!.sdfg, m);
-        }
-        case 'bin':
-          return { ...x, l: substitute(x.l), r: substitute(x.r) };
-        case 'un':
-          return { ...x, e: substitute(x.e) };
-        case 'call':
-          if (calleeName(x.fn) === 'symbol' && x.args[0]?.k === 'name') return substitute(x.args[0]);
-          return { ...x, args: x.args.map(substitute) };
-        case 'ifexp':
-          return { ...x, cond: substitute(x.cond), then: substitute(x.then), orelse: substitute(x.orelse) };
-        case 'cmp':
-          return { ...x, operands: x.operands.map(substitute) };
-        case 'bool':
-          return { ...x, values: x.values.map(substitute) };
-        default:
-          return x;
-      }
-    };
-    return substitute(e);
+    const outer = new Map<string, Expr>();
+    for (const name of freeSymbols(e)) {
+      const m = mapping[name];
+      if (m === undefined) throw new ExprError(`size uses '${name}', which is not mapped from the outer SDFG`);
+      outer.set(name, this.rootSizeExpr(s.parent.sdfg, m));
+    }
+    return substitute(e, outer);
   }
 
   private rootResolver(): NameResolver {
@@ -1287,16 +1264,16 @@ export class ProgramEmitter {
         if (this.argSymbols.includes(name)) return `int64_t(${cppIdent(name)})`;
         const v = this.plan.symbolValue(name);
         if (v !== null) return `int64_t(${v}LL)`;
-        throw new PySyntaxError(`symbol '${name}' has no value`);
+        throw new ExprError(`symbol '${name}' has no value`);
       },
       index: () => {
-        throw new PySyntaxError('sizes cannot read data');
+        throw new ExprError('sizes cannot read data');
       },
     };
   }
 
   private rootBytes(s: Sdfg, desc: DataDescriptor): string {
-    const e = this.guard(desc.jsonPath, `transient ${desc.name}`, () => emitExpr(this.rootSizeExpr(s, desc.totalSize), this.rootResolver(), { symbolic: true }));
+    const e = this.guard(desc.jsonPath, `transient ${desc.name}`, () => cppOf(this.rootSizeExpr(s, desc.totalSize), this.rootResolver(), 'symbolic'));
     return `size_t(${e}) * sizeof(${ctypeOf(desc.dtype)})`;
   }
 
@@ -1451,10 +1428,11 @@ export class ProgramEmitter {
 export function usedRootSymbols(file: SdfgFile): string[] {
   const root = file.root;
   const found = new Set<string>();
+  const symNames = (src: string) => freeSymbols(parseSym(src, file.grammar));
   const addSym = (src: string | null | undefined) => {
     if (!src) return;
     try {
-      namesIn(parseSymCached(src), found);
+      for (const n of symNames(src)) found.add(n);
     } catch {
       /* unparseable text is reported by findUnsupported */
     }
@@ -1462,10 +1440,10 @@ export function usedRootSymbols(file: SdfgFile): string[] {
   const addCode = (src: string | null | undefined) => {
     if (!src) return;
     try {
-      namesIn(parseExpr(src), found);
+      for (const n of freeSymbols(parsePython(src))) found.add(n);
     } catch {
       try {
-        namesInStatements(parseStatements(src), found, new Set());
+        statementNames(parsePythonStatements(src), found, new Set());
       } catch {
         /* reported elsewhere */
       }
@@ -1494,8 +1472,7 @@ export function usedRootSymbols(file: SdfgFile): string[] {
       for (const st of [b.init, b.update]) {
         if (!st) continue;
         try {
-          const parsed = parseStatements(st);
-          namesInStatements(parsed, found, locals);
+          statementNames(parsePythonStatements(st), found, locals);
         } catch {
           /* reported elsewhere */
         }
@@ -1514,7 +1491,7 @@ export function usedRootSymbols(file: SdfgFile): string[] {
         const names = new Set<string>();
         if (n.code.language === 'Python') {
           try {
-            const { reads, writes } = namesInStatements(parseStatements(n.code.code));
+            const { reads, writes } = statementNames(parsePythonStatements(n.code.code));
             for (const r of reads) if (!conns.has(r) && !writes.has(r)) names.add(r);
           } catch {
             /* reported elsewhere */
@@ -1537,7 +1514,6 @@ export function usedRootSymbols(file: SdfgFile): string[] {
   const result: string[] = [];
   for (const name of found) {
     if (locals.has(name) || mapParams.has(name) || root.arrays.has(name) || root.constants.has(name)) continue;
-    if (KNOWN_FUNCTIONS.has(name) && !root.symbols.has(name)) continue;
     if (name.startsWith('__dace')) continue;
     if (!root.symbols.has(name)) {
       // Undeclared identifiers only count when a symbolic field (not code) uses them: legacy files omit symbols.
@@ -1549,7 +1525,7 @@ export function usedRootSymbols(file: SdfgFile): string[] {
   const undeclared = new Set<string>();
   const addUndeclared = (src: string) => {
     try {
-      for (const n of namesIn(parseSymCached(src))) undeclared.add(n);
+      for (const n of symNames(src)) undeclared.add(n);
     } catch {
       /* reported elsewhere */
     }
@@ -1558,7 +1534,7 @@ export function usedRootSymbols(file: SdfgFile): string[] {
   for (const st of statesOf(root)) for (const n of st.nodes) if (n.kind === 'map_entry') for (const r of n.map.range) [r.start, r.end, r.step].forEach(addUndeclared);
   for (const name of undeclared) {
     if (result.includes(name) || locals.has(name) || mapParams.has(name) || root.arrays.has(name) || root.constants.has(name)) continue;
-    if (KNOWN_FUNCTIONS.has(name) || root.symbols.has(name) || name.startsWith('__dace')) continue;
+    if (root.symbols.has(name) || name.startsWith('__dace')) continue;
     result.push(name);
   }
   return result.sort(byCodeUnit);

@@ -6,11 +6,12 @@
 import type { Analysis, TransientInfo } from '../analysis/types.js';
 import { TlabError } from '../errors.js';
 import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
-import { ProgramEmitter, parseSymCached, usedRootSymbols, type ExternalSlotPlan, type MemoryPlan, type Placement, type SiteKey } from './emit.js';
+import { parseSym } from '../symbolic/index.js';
+import { ProgramEmitter, usedRootSymbols, type ExternalSlotPlan, type MemoryPlan, type Placement, type SiteKey } from './emit.js';
 import { UnsupportedElement } from './errors.js';
 import { statesOf } from './graph.js';
 import { byCodeUnit, ctypeOf, dtypeLabel } from './names.js';
-import { evalInt, PySyntaxError } from './pyexpr.js';
+import { isTranslationError, sizeValue } from './expr.js';
 import type { ExternalStorage, GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding } from './types.js';
 import { findingFromElement, structuralFindings } from './unsupported.js';
 
@@ -29,7 +30,7 @@ export function findUnsupported(file: SdfgFile): UnsupportedFinding[] {
     emitter.emit(argSymbols, arrays, scalars);
   } catch (err) {
     if (err instanceof UnsupportedElement) return [findingFromElement(err)];
-    if (err instanceof PySyntaxError) return [{ jsonPath: file.root.jsonPath, element: `SDFG ${file.root.name}`, message: err.message, hint: 'see docs/codegen.md for the supported subset' }];
+    if (isTranslationError(err)) return [{ jsonPath: file.root.jsonPath, element: `SDFG ${file.root.name}`, message: err.message, hint: 'see docs/codegen.md for the supported subset' }];
     throw err;
   }
   return [];
@@ -125,21 +126,17 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
     throw err;
   }
 
-  const env = (name: string): bigint => {
-    const v = values.get(name);
-    if (v === undefined) throw new PySyntaxError(`symbol ${name} has no value`);
-    return v;
-  };
+  const env = (name: string): bigint | null => values.get(name) ?? null;
   const evaluate = (src: string, jsonPath: string, what: string): bigint => {
     try {
-      return evalInt(parseSymCached(src), env);
+      return sizeValue(parseSym(src, file.grammar), env);
     } catch (err) {
       throw new TlabError('input', `${what}: cannot evaluate '${src}': ${(err as Error).message}`, { file: file.path, jsonPath, details: ['pass --symbols NAME=… for every symbol'] });
     }
   };
   const rootEval = (s: Sdfg, src: string, jsonPath: string, what: string): bigint => {
     try {
-      return evalInt(emitter.rootSizeExpr(s, src), env);
+      return sizeValue(emitter.rootSizeExpr(s, src), env);
     } catch (err) {
       throw new TlabError('input', `${what}: cannot evaluate '${src}': ${(err as Error).message}`, { file: file.path, jsonPath });
     }

@@ -2,13 +2,12 @@
  * The supported subset, discovered by code: a structural scan of every element, then a dry run of the emitter
  * (which rejects code and expressions it cannot translate). Nothing here knows about particular files.
  */
-import type { DataDescriptor, Sdfg, SdfgFile, Subset } from '../model/sdfg.js';
+import type { DataDescriptor, Grammar, Sdfg, SdfgFile, Subset } from '../model/sdfg.js';
+import { parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
 import type { UnsupportedFinding } from './types.js';
 import { UnsupportedElement } from './errors.js';
 import { blocksOf, statesOf } from './graph.js';
 import { ctypeOf, dtypeLabel } from './names.js';
-import { parseExpr, parseStatements, PySyntaxError } from './pyexpr.js';
-import { parseSymCached } from './emit.js';
 
 const SUPPORTED_STORAGE = new Set(['Default', 'CPU_Heap', 'Register']);
 const SUPPORTED_SCHEDULES = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled']);
@@ -35,33 +34,33 @@ function accessedNames(s: Sdfg): Set<string> {
   return names;
 }
 
-function checkSym(src: string, jsonPath: string, element: string, add: AddFn): void {
+function checkSym(src: string, grammar: Grammar, jsonPath: string, element: string, add: AddFn): void {
   try {
-    parseSymCached(src);
+    parseSym(src, grammar);
   } catch (err) {
     add(jsonPath, element, `cannot parse '${src}': ${(err as Error).message}`, 'simplify the expression in DaCe');
   }
 }
 
-function checkSubset(subset: Subset | null, jsonPath: string, add: AddFn): void {
+function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, add: AddFn): void {
   if (!subset) return;
   if (subset.kind === 'union') {
     add(jsonPath, 'memlet subset', 'subset unions are not supported', 'split the memlet in DaCe');
     return;
   }
   if (subset.kind === 'indices') {
-    subset.indices.forEach((i) => checkSym(i, jsonPath, 'memlet index', add));
+    subset.indices.forEach((i) => checkSym(i, grammar, jsonPath, 'memlet index', add));
     return;
   }
   for (const d of subset.dims) {
     if (d.tile.trim() !== '1') add(jsonPath, 'memlet subset', `tiled ranges (tile ${d.tile}) are not supported`, 'remove tiling from the memlet');
-    [d.start, d.end, d.step].forEach((x) => checkSym(x, jsonPath, 'memlet range', add));
+    [d.start, d.end, d.step].forEach((x) => checkSym(x, grammar, jsonPath, 'memlet range', add));
   }
 }
 
 type AddFn = (jsonPath: string, element: string, message: string, hint: string) => void;
 
-function checkDescriptor(d: DataDescriptor, add: AddFn): void {
+function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn): void {
   const element = `${d.transient ? 'transient' : 'argument'} ${d.type} '${d.name}'`;
   if (d.name.includes('.')) {
     add(d.jsonPath, element, 'structure members are not supported', 'flatten the structure in DaCe');
@@ -84,15 +83,17 @@ function checkDescriptor(d: DataDescriptor, add: AddFn): void {
   if (!ctypeOf(d.dtype)) {
     add(d.jsonPath, element, `dtype ${dtypeLabel(d.dtype)} is not supported`, 'use bool, (u)int8-64, float32/64 or complex64/128');
   }
-  [...d.shape, ...d.strides, ...d.offset, d.totalSize].forEach((x) => checkSym(x, d.jsonPath, element, add));
+  [...d.shape, ...d.strides, ...d.offset, d.totalSize].forEach((x) => checkSym(x, grammar, d.jsonPath, element, add));
 }
 
-function checkCode(src: string, statements: boolean, jsonPath: string, element: string, add: AddFn): void {
+/** `lambda`: a WCR function, the only place where a lambda is accepted. */
+function checkCode(src: string, kind: 'expression' | 'statements' | 'lambda', jsonPath: string, element: string, add: AddFn): void {
   try {
-    if (statements) parseStatements(src);
-    else parseExpr(src);
+    if (kind === 'statements') parsePythonStatements(src);
+    else if (kind === 'lambda') parsePythonLambda(src);
+    else parsePython(src);
   } catch (err) {
-    if (err instanceof PySyntaxError) add(jsonPath, element, `cannot translate '${src.trim().slice(0, 80)}': ${err.message}`, 'rewrite it in the supported Python subset (see docs/codegen.md)');
+    if (err instanceof SymbolicSyntaxError) add(jsonPath, element, `cannot translate '${src.trim().slice(0, 80)}': ${err.message}`, 'rewrite it in the supported Python subset (see docs/codegen.md)');
     else throw err;
   }
 }
@@ -104,7 +105,7 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn): void {
   const accessed = accessedNames(s);
   for (const [name, d] of s.arrays) {
     if (d.transient && !accessed.has(name)) continue;
-    checkDescriptor(d, add);
+    checkDescriptor(d, file.grammar, add);
   }
   if (s === file.root) {
     for (const [name, t] of s.symbols) {
@@ -114,15 +115,15 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn): void {
   for (const b of blocksOf(s)) {
     if (b.kind === 'region' || b.kind === 'loop') {
       for (const e of b.edges) {
-        checkCode(e.condition, false, e.jsonPath, 'interstate condition', add);
-        for (const [k, v] of e.assignments) checkCode(v, false, e.jsonPath, `interstate assignment ${k}`, add);
+        checkCode(e.condition, 'expression', e.jsonPath, 'interstate condition', add);
+        for (const [k, v] of e.assignments) checkCode(v, 'expression', e.jsonPath, `interstate assignment ${k}`, add);
       }
     }
     if (b.kind === 'loop') {
-      if (b.condition) checkCode(b.condition, false, b.jsonPath, `loop ${b.label}`, add);
-      for (const st of [b.init, b.update]) if (st) checkCode(st, true, b.jsonPath, `loop ${b.label}`, add);
+      if (b.condition) checkCode(b.condition, 'expression', b.jsonPath, `loop ${b.label}`, add);
+      for (const st of [b.init, b.update]) if (st) checkCode(st, 'statements', b.jsonPath, `loop ${b.label}`, add);
     }
-    if (b.kind === 'conditional') for (const br of b.branches) if (br.condition) checkCode(br.condition, false, b.jsonPath, `conditional ${b.label}`, add);
+    if (b.kind === 'conditional') for (const br of b.branches) if (br.condition) checkCode(br.condition, 'expression', b.jsonPath, `conditional ${b.label}`, add);
     if (b.kind === 'region' && !['SDFG', 'ControlFlowRegion', 'NamedRegion', 'FunctionCallRegion', 'UnstructuredControlFlow'].includes(b.type)) {
       add(b.jsonPath, `${b.type} '${b.label}'`, `control-flow block type ${b.type} is not supported`, 'convert it to states in DaCe');
     }
@@ -141,7 +142,7 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn): void {
           break;
         case 'nested_sdfg':
           if (!n.sdfg) add(n.jsonPath, `nested SDFG '${n.label}'`, 'the nested SDFG is not embedded in the file', 'save the SDFG with its nested SDFGs embedded');
-          for (const v of Object.values(n.symbolMapping)) checkSym(v, n.jsonPath, `nested SDFG '${n.label}' symbol mapping`, add);
+          for (const v of Object.values(n.symbolMapping)) checkSym(v, file.grammar, n.jsonPath, `nested SDFG '${n.label}' symbol mapping`, add);
           if (n.schedule.startsWith('GPU') || n.schedule.startsWith('FPGA')) {
             add(n.jsonPath, `nested SDFG '${n.label}'`, `schedule ${n.schedule} is not supported`, 'profile a CPU version of the program');
           }
@@ -155,14 +156,14 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn): void {
           const dynamic = Object.keys(n.inConnectors).filter((c) => !c.startsWith('IN_'));
           if (dynamic.length) add(n.jsonPath, element, `dynamic map ranges (input connector ${dynamic.join(', ')}) are not supported`, 'make the map range depend on symbols only');
           if (n.exitId === null) add(n.jsonPath, element, 'the map has no exit node', 'check the SDFG with DaCe validate()');
-          m.range.forEach((r) => [r.start, r.end, r.step].forEach((x) => checkSym(x, n.jsonPath, element, add)));
+          m.range.forEach((r) => [r.start, r.end, r.step].forEach((x) => checkSym(x, file.grammar, n.jsonPath, element, add)));
           if (m.range.length !== m.params.length) add(n.jsonPath, element, 'map range and parameters differ in length', 'check the SDFG with DaCe validate()');
           break;
         }
         case 'tasklet': {
           const element = `tasklet '${n.label}' in state ${b.label}`;
           const lang = n.code.language;
-          if (lang === 'Python') checkCode(n.code.code, true, n.jsonPath, element, add);
+          if (lang === 'Python') checkCode(n.code.code, 'statements', n.jsonPath, element, add);
           else if (lang === 'CPP') {
             const m = DACE_RUNTIME_TOKENS.exec(n.code.code);
             if (m) add(n.jsonPath, element, `the C++ code uses DaCe runtime API ('${m[1]}')`, 'rewrite the tasklet without DaCe runtime calls');
@@ -188,9 +189,9 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn): void {
         add(e.jsonPath, 'memlet', `memlet refers to unknown container '${e.memlet.data}'`, 'check the SDFG with DaCe validate()');
         continue;
       }
-      checkSubset(e.memlet.subset, e.jsonPath, add);
-      checkSubset(e.memlet.otherSubset, e.jsonPath, add);
-      if (e.memlet.wcr) checkCode(e.memlet.wcr, false, e.jsonPath, 'WCR', add);
+      checkSubset(e.memlet.subset, file.grammar, e.jsonPath, add);
+      checkSubset(e.memlet.otherSubset, file.grammar, e.jsonPath, add);
+      if (e.memlet.wcr) checkCode(e.memlet.wcr, 'lambda', e.jsonPath, 'WCR', add);
     }
   }
 }

@@ -481,7 +481,7 @@ static inline auto tlab_int_ceil(A a, B b) {
   }
 }
 
-// Python 3 `/` in code: true division; only integer operands are promoted (to double).
+// Python 3 true division in code: only integer operands are promoted (to double).
 template <class A, class B>
 static inline auto tlab_truediv(A a, B b) {
   if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) return static_cast<double>(a) / static_cast<double>(b);

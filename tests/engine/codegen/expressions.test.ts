@@ -1,77 +1,122 @@
-/** The Python/symbolic expression layer of the generator: parsing, integer evaluation, C++ with Python semantics. */
+/**
+ * The generator's expression layer over engine/symbolic: C++ with Python semantics for code and integer
+ * semantics for sizes, name resolution, the names statements read and write, and size values.
+ */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { CPP_HELPERS, emitExpr, type NameResolver } from '../../../electron/engine/codegen/cppexpr.js';
-import { evalInt, parseExpr, parseStatements, PySyntaxError } from '../../../electron/engine/codegen/pyexpr.js';
+import { cppOf, ExprError, isTranslationError, sizeValue, statementNames, type NameResolver } from '../../../electron/engine/codegen/expr.js';
+import { CPP_SYMBOLIC_HELPERS, parsePython, parsePythonLambda, parsePythonStatements, parseSym } from '../../../electron/engine/symbolic/index.js';
 import { run, scratchDir, removeScratchDirs } from './compile.js';
 
 afterAll(removeScratchDirs);
 
 const names: NameResolver = {
-  read: (n) => n,
-  index: (n, idx, go) => `${n}[${idx.map(go).join('][')}]`,
+  read: (n) => {
+    if (n === 'hidden') throw new ExprError(`name '${n}' is not defined here`);
+    return n;
+  },
+  index: (n, idx) => `${n}[${idx.join('][')}]`,
 };
-const cpp = (src: string, symbolic = false) => emitExpr(parseExpr(src), names, { symbolic });
+const code = (src: string) => cppOf(parsePython(src), names, 'python');
+const size = (src: string, grammar: 'legacy' | 'typed' = 'legacy') => cppOf(parseSym(src, grammar), names, 'symbolic');
 
 describe('expressions', () => {
-  test('both symbolic grammars evaluate to the same integers', () => {
-    const env = (n: string) => ({ N: 1000n, M: 513n, n: 7n })[n] ?? (() => { throw new Error(n); })();
-    expect(evalInt(parseExpr('262144*ceiling(M/512)*ceiling(N/512)'), env)).toBe(262144n * 2n * 2n);
-    expect(evalInt(parseExpr('-1 + $N'), env)).toBe(999n);
-    expect(evalInt(parseExpr('symbol($n, dtype=dace.int64) + 1i64'), env)).toBe(8n);
-    expect(evalInt(parseExpr('Mod(-7, 3) + int_floor(-7, 2) + __int_floor(7, 2) + Max(1, Min(999, n)) - 1'), env)).toBe(2n - 4n + 3n + 7n - 1n);
-    expect(evalInt(parseExpr('SymExpr(Min($N, 31 + $n), 31 + $n)'), env)).toBe(38n);
-    expect(evalInt(parseExpr('N**2 // 3'), env)).toBe(333333n);
+  test('sizes: both grammars evaluate to the same integers; quotients floor like tlab_div', () => {
+    const values: Record<string, bigint> = { N: 1000n, M: 513n, n: 7n };
+    const env = (n: string) => values[n] ?? null;
+    expect(sizeValue(parseSym('262144*ceiling(M/512)*ceiling(N/512)', 'legacy'), env)).toBe(262144n * 2n * 2n);
+    expect(sizeValue(parseSym('-1 + $N', 'typed'), env)).toBe(999n);
+    expect(sizeValue(parseSym('symbol($n, dtype=dace.int64) + 1i64', 'typed'), env)).toBe(8n);
+    expect(sizeValue(parseSym('Mod(-7, 3) + int_floor(-7, 2) + __int_floor(7, 2) + Max(1, Min(999, n)) - 1', 'legacy'), env)).toBe(2n - 4n + 3n + 7n - 1n);
+    expect(sizeValue(parseSym('SymExpr(Min($N, 31 + $n), 31 + $n)', 'typed'), env)).toBe(38n);
+    expect(sizeValue(parseSym('N**2 // 3', 'legacy'), env)).toBe(333333n);
+    expect(sizeValue(parseSym('M/2', 'legacy'), env)).toBe(256n);
+    expect(sizeValue(parseSym('-M/2', 'legacy'), env)).toBe(-257n);
+    expect(() => sizeValue(parseSym('K + 1', 'legacy'), env)).toThrow(/symbol K has no value/);
+    expect(() => sizeValue(parseSym('K + 1', 'legacy'), env)).toThrow(ExprError);
   });
 
-  test('Python operators keep Python semantics in C++', () => {
-    expect(cpp('a / b')).toBe('__tlab_truediv(a, b)');
-    expect(cpp('a // b')).toBe('__tlab_floordiv(a, b)');
-    expect(cpp('a % b')).toBe('__tlab_mod(a, b)');
-    expect(cpp('a ** 2')).toBe('(a * a)');
-    expect(cpp('0 < x <= 5')).toBe('((0 < x) && (x <= 5))');
-    expect(cpp('x if not c else -y')).toBe('((!c) ? x : (-y))');
-    expect(cpp('math.exp(x) + np.sqrt(y) + abs(z) + min(a, b, c)')).toBe('(((std::exp(x) + std::sqrt(y)) + __tlab_abs(z)) + __tlab_min(a, b, c))');
-    expect(cpp('dace.float32(i) + int(x)')).toBe('(static_cast<float>(i) + static_cast<int64_t>(x))');
-    expect(cpp('ceiling(N / 512)', true)).toBe('__tlab_ceildiv(N, 512)');
-    expect(() => cpp('foo(x)')).toThrow(PySyntaxError);
-    expect(() => cpp('"text"')).toThrow(PySyntaxError);
+  test('code keeps Python semantics in C++; sizes keep integer semantics', () => {
+    expect(code('a / b')).toBe('tlab_truediv(a, b)');
+    expect(code('a // b')).toBe('tlab_int_floor(a, b)');
+    expect(code('a % b')).toBe('tlab_py_mod(a, b)');
+    expect(code('a ** 2')).toBe('tlab_ipow(a, 2)');
+    expect(code('0 < x <= 5')).toBe('(0 < x) && (x <= 5)');
+    expect(code('x if not c else -y')).toBe('!c ? x : -y');
+    expect(code('math.exp(x) + np.sqrt(y) + abs(z) + min(a, b, c)')).toBe('std::exp(x) + std::sqrt(y) + tlab_abs(z) + tlab_min(a, b, c)');
+    expect(code('dace.float32(i) + int(x)')).toBe('static_cast<float>(i) + static_cast<long long>(x)');
+    // Names in code may hold floats: floor stays a floor and a quotient is never turned into integer division.
+    expect(code('math.floor(x)')).toBe('std::floor(x)');
+    expect(code('int(a / 2)')).toBe('static_cast<long long>(tlab_truediv(a, 2))');
+    expect(code('A[i, j + 1] * 2')).toBe('A[i][j + 1] * 2');
+    expect(size('ceiling(N / 512)')).toBe('tlab_int_ceil(N, 512)');
+    expect(size('N*(N + 1)/2')).toBe('tlab_div(N * (N + 1), 2)');
+    expect(size('int_floor(N, 2) + Mod(N, 3)')).toBe('tlab_int_floor(N, 2) + tlab_py_mod(N, 3)');
   });
 
-  test('statements: if/elif/else, augmented assignment, continuation lines', () => {
-    const s = parseStatements('if (a > 0):\n    b = 1\nelif a < -1:\n    b = 2\nelse:\n    b = (3 +\n         4)\nb += 1');
-    expect(s.map((x) => x.k)).toEqual(['if', 'aug']);
-    const first = s[0]!;
-    expect(first.k === 'if' && first.orelse[0]!.k).toBe('if');
-    expect(() => parseStatements('for i in range(3):\n    pass')).toThrow(/'for' statements are not supported/);
+  test('what C++ cannot express, or names the resolver rejects, are translation errors', () => {
+    for (const src of ['foo(x)', 'None + 1', '(a, b)', 'hidden + 1']) {
+      let caught: unknown = null;
+      try {
+        code(src);
+      } catch (err) {
+        caught = err;
+      }
+      expect(isTranslationError(caught), src).toBe(true);
+    }
+    expect(() => parsePython('"text"')).toThrow(/string literals/);
+    expect(() => parsePython('A[:, 0]')).toThrow(/slices/);
+    expect(() => code('y = 1')).toThrow();
   });
 
-  test('the C++ helpers agree with Python on floor division, modulo and powers', async () => {
+  test('statements: reads and writes, subscripted targets, nested branches', () => {
+    const stmts = parsePythonStatements('if (a > 0):\n    b = 1\nelif a < -1:\n    C[i, k] = 2\nelse:\n    b = (3 +\n         d)\nb += math.pi * e');
+    const { reads, writes } = statementNames(stmts);
+    expect([...writes].sort()).toEqual(['C', 'b']);
+    expect([...reads].sort()).toEqual(['a', 'b', 'd', 'e', 'i', 'k']);
+    expect(() => parsePythonStatements('for i in range(3):\n    pass')).toThrow(/'for' statements are not supported/);
+  });
+
+  test('WCR lambdas', () => {
+    const l = parsePythonLambda('(lambda a, b: max(a, b) + 1)');
+    expect(l.params).toEqual(['a', 'b']);
+    expect(cppOf(l.body, names, 'python')).toBe('tlab_max(a, b) + 1');
+  });
+
+  test('the emitted code agrees with Python on division, floor division, modulo, powers and casts', async () => {
     const dir = scratchDir('helpers');
     const ints = [-7, -3, -1, 0, 1, 2, 5, 9];
     const divisors = [-4, -3, -1, 1, 2, 5];
+    const exprs = ['a / b', 'a // b', 'a % b', 'int(a / b)', 'abs(a) ** 2 + min(a, b)', 'math.floor(a / b) + math.ceil(a / b)', '-a // b if a < b else a % -b'];
     const lines: string[] = [];
-    for (const a of ints) for (const b of divisors) {
-      lines.push(`printf("%lld %lld\\n", (long long)__tlab_floordiv((int64_t)${a}, (int64_t)${b}), (long long)__tlab_mod((int64_t)${a}, (int64_t)${b}));`);
-      lines.push(`printf("%.17g %.17g\\n", __tlab_floordiv(${a}.5, ${b}.0), __tlab_mod(${a}.5, ${b}.0));`);
+    const expected: number[] = [];
+    const pyFloorDiv = (a: number, b: number) => Math.floor(a / b);
+    const pyMod = (a: number, b: number) => a - Math.floor(a / b) * b;
+    const python: Record<string, (a: number, b: number) => number> = {
+      'a / b': (a, b) => a / b,
+      'a // b': pyFloorDiv,
+      'a % b': pyMod,
+      'int(a / b)': (a, b) => Math.trunc(a / b),
+      'abs(a) ** 2 + min(a, b)': (a, b) => Math.abs(a) ** 2 + Math.min(a, b),
+      'math.floor(a / b) + math.ceil(a / b)': (a, b) => Math.floor(a / b) + Math.ceil(a / b),
+      '-a // b if a < b else a % -b': (a, b) => (a < b ? pyFloorDiv(-a, b) : pyMod(a, -b)),
+    };
+    for (const src of exprs) {
+      for (const [ta, tb, offset] of [['long long', 'long long', 0], ['double', 'double', 0.5]] as const) {
+        for (const a of ints) for (const b of divisors) {
+          const x = a + offset;
+          lines.push(`{ ${ta} a = ${x}; ${tb} b = ${b}; std::printf("%.17g\\n", static_cast<double>(${code(src)})); }`);
+          expected.push(python[src]!(x, b));
+        }
+      }
     }
-    lines.push('printf("%lld %.17g %.17g\\n", (long long)__tlab_pow(3, 5), __tlab_truediv(7, 2), __tlab_pow(2.0, 0.5));');
-    const src = `#include <cmath>\n#include <cstdint>\n#include <cstdio>\n#include <type_traits>\n${CPP_HELPERS}\nint main() {\n${lines.join('\n')}\nreturn 0;\n}\n`;
+    const src = `${CPP_SYMBOLIC_HELPERS}\n#include <cstdio>\nint main() {\n${lines.join('\n')}\nreturn 0;\n}\n`;
     writeFileSync(join(dir, 'h.cpp'), src);
     const c = await run('g++', ['-std=c++17', '-O1', '-o', join(dir, 'h'), join(dir, 'h.cpp')]);
     expect(c.code, c.output).toBe(0);
-    const out = (await run(join(dir, 'h'), [])).output.trim().split('\n');
-    const pyFloorDiv = (a: number, b: number) => Math.floor(a / b);
-    const pyMod = (a: number, b: number) => a - Math.floor(a / b) * b;
-    let k = 0;
-    for (const a of ints) for (const b of divisors) {
-      expect(out[k++], `${a} // ${b}`).toBe(`${pyFloorDiv(a, b)} ${pyMod(a, b)}`);
-      const [fd, fm] = out[k++]!.split(' ').map(Number);
-      const x = a < 0 ? a - 0.5 : a + 0.5;
-      expect(fd, `${x} // ${b}`).toBe(pyFloorDiv(x, b));
-      expect(fm!).toBeCloseTo(pyMod(x, b), 12);
-    }
-    expect(out[k]).toBe(`243 3.5 ${Math.SQRT2.toPrecision(17).replace(/0+$/, '')}`);
+    const out = (await run(join(dir, 'h'), [])).output.trim().split('\n').map(Number);
+    expect(out).toHaveLength(expected.length);
+    out.forEach((v, i) => expect(v, `case ${i}`).toBeCloseTo(expected[i]!, 12));
   });
 });

@@ -118,9 +118,16 @@ describe('toCpp', () => {
     expect(toCpp(parseSym('3000000000 + N', 'legacy'))).toBe('3000000000LL + N');
     expect(toCpp(parsePython('a - -b'))).toBe('a - -b');
     expect(toCpp(parsePython('- -b'))).toBe('- -b');
-    expect(toCpp(parsePython('3 / 2 + a'), { pythonDivision: true })).toBe('static_cast<double>(3) / 2 + a');
+    expect(toCpp(parsePython('3 / 2 + a'), { pythonDivision: true })).toBe('tlab_truediv(3, 2) + a');
+    // Code may read float-valued names, so Python code is never rewritten into exact integer fractions.
+    expect(toCpp(parsePython('math.floor(x) + int(a / 2) + Mod(a, 2)'), { pythonDivision: true })).toBe(
+      'std::floor(x) + static_cast<long long>(tlab_truediv(a, 2)) + tlab_py_mod(a, 2)',
+    );
+    expect(toCpp(parsePython('math.floor(x) + int(a / 2)'))).toBe('x + static_cast<long long>((a) / (2))');
     expect(toCpp(parsePython('3 / 2 + a'))).toBe('tlab_div(2 * a + 3, 2)');
     expect(toCpp(parsePython('A[i, j] > 0'), { subscript: (base, idx) => `${base}[${idx.join(' * 8 + ')}]` })).toBe('A[i * 8 + j] > 0');
+    // The container name reaches `subscript` as is: containers are not symbols.
+    expect(toCpp(parsePython('A[i] + A'), { symbol: (s) => `sym_${s}`, subscript: (base, idx) => `${base}_ptr[${idx.join('')}]` })).toBe('A_ptr[sym_i] + sym_A');
   });
 
   it('refuses what C++ cannot express', () => {

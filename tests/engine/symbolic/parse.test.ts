@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   detectGrammar,
   parsePython,
+  parsePythonLambda,
   parsePythonStatements,
   parseSym,
   show,
@@ -201,6 +202,25 @@ describe('Python expressions', () => {
     expect(syntaxError(() => parsePython('A[1:2]')).position).toBe(3);
     expect(syntaxError(() => parsePython('lambda x: x')).position).toBe(0);
     expect(syntaxError(() => parsePython('(a + b)(c)')).position).toBe(7);
+  });
+});
+
+describe('Python lambdas (write-conflict resolution)', () => {
+  it('parses parameters and body, with or without parentheses', () => {
+    const l = parsePythonLambda('(lambda a, b: max(a, b) * 2)');
+    expect(l.params).toEqual(['a', 'b']);
+    expect(l.body).toMatchObject({ k: 'bin', op: '*', a: { k: 'call', fn: 'max', args: [sym('a'), sym('b')] } });
+    expect(parsePythonLambda('lambda x, y: x + y').params).toEqual(['x', 'y']);
+    expect(parsePythonLambda('lambda: 1').params).toEqual([]);
+  });
+
+  it('rejects what is not a single lambda', () => {
+    expect(syntaxError(() => parsePythonLambda('a + b')).message).toMatch(/expected 'lambda'/);
+    expect(syntaxError(() => parsePythonLambda('lambda a, a: a')).message).toMatch(/duplicate parameter/);
+    expect(syntaxError(() => parsePythonLambda('(lambda a, b: a + b')).message).toMatch(/expected '\)'/);
+    expect(syntaxError(() => parsePythonLambda('lambda a, b: a + b, 1')).position).toBe(18);
+    expect(syntaxError(() => parsePythonLambda('lambda a, 1: a')).position).toBe(10);
+    expect(syntaxError(() => parsePythonLambda('')).message).toMatch(/empty/);
   });
 });
 
