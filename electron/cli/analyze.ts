@@ -137,7 +137,7 @@ export function humanReport(a: Analysis, width: number | null, showAll = false):
       }),
     );
     if (shown.length < a.transients.length) {
-      out.push(`… ${a.transients.length - shown.length} more transient(s) not shown (the ${shown.length} largest allocating ones are); use --all or --json`);
+      out.push(`(${a.transients.length - shown.length} more transient(s) not shown (the ${shown.length} largest allocating ones are); use --all or --json)`);
     }
   }
   out.push('');

@@ -42,7 +42,21 @@ describe('analyze command', () => {
     expect(text).toMatch(/^Transients: \d+/m);
     for (const m of ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL']) expect(text).toMatch(new RegExp(`^${m} `, 'm'));
     expect(text).toMatch(/Workspace layouts/);
-    expect(text).toMatch(/--default-symbol 64 used for:/);
+    expect(text).toMatch(/--default-symbol 64 used for \d+ symbol\(s\):/);
+  });
+
+  it('lists the largest allocating transients by default and every one with --all', async () => {
+    const rowsOf = (text: string) => text.split('\n').filter((l) => /^\d+:\S+ /.test(l));
+    const short = capture();
+    await short.cmd.run([LOOPS, '--default-symbol', '64']);
+    const total = Number(/^Transients: (\d+)/m.exec(short.out())![1]);
+    expect(total).toBeGreaterThan(60);
+    expect(rowsOf(short.out())).toHaveLength(60);
+    expect(short.out()).toContain(`(${total - 60} more transient(s) not shown`);
+    const all = capture();
+    await all.cmd.run([LOOPS, '--default-symbol', '64', '--all']);
+    expect(rowsOf(all.out())).toHaveLength(total);
+    expect(all.out()).not.toContain('not shown');
   });
 
   it('fits a TTY width and does not truncate piped output', async () => {
