@@ -30,7 +30,9 @@ async function main(argv: string[]): Promise<number> {
     return await cmd.run(rest);
   } catch (err) {
     if (err instanceof TlabError) {
-      process.stderr.write(`transient-lab ${cmd.name}: ${err.describe()}\n`);
+      // Usage messages already start with the command name (they are also used on their own by tests).
+      const text = err.describe().replace(new RegExp(`^${cmd.name}: `), '');
+      process.stderr.write(`transient-lab ${cmd.name}: ${text}\n`);
       return EXIT_CODES[err.kind];
     }
     // An engine bug, not bad input: say so plainly, with the stack for the bug report.
