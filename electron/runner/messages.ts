@@ -8,6 +8,7 @@
  */
 import type { ExternalStorage, Layout, ProgramArg } from '../engine/codegen/types.js';
 import type { Mode } from '../engine/analysis/types.js';
+import type { PerCallColumns } from '../engine/profile/result.js';
 
 export const RUNNER_PROTOCOL_VERSION = 1;
 
@@ -67,14 +68,7 @@ export interface GuardViolation {
   byteOffset: number;
 }
 
-export interface VariantTiming {
-  totalNs: number[];
-  allocNs: number[];
-  freeNs: number[];
-  allocs: number[];
-  frees: number[];
-  allocBytes: number[];
-  minorFaults: number[];
+export interface VariantTiming extends PerCallColumns {
   /** The event buffer overflowed in some call: alloc/free times are lower bounds. */
   overflowed: boolean;
   /** Wall time of the timed batches as seen from JavaScript, around `run()`: minus Σ totalNs, it is the

@@ -37,8 +37,8 @@ import {
 } from '../symbolic/index.js';
 import { UnsupportedElement } from './errors.js';
 import { cppOf, ExprError, isTranslationError, sizeValue, statementNames, type NameResolver } from './expr.js';
-import { scopeOrder, stateGraph, statesOf, blocksOf, type StateGraph } from './graph.js';
-import { byCodeUnit, cppIdent, ctypeOf, innerSymbolCtype } from './names.js';
+import { containingScope, scopeOrder, stateGraph, statesOf, blocksOf, type StateGraph } from './graph.js';
+import { byCodeUnit, cppIdent, ctypeOf, innerSymbolCtype, isIntegerCtype } from './names.js';
 
 /** Where SCOPED mode allocates a transient (mirrors analysis AllocationSite for heap data). */
 export type SiteKey =
@@ -55,6 +55,8 @@ export type Placement =
   | { kind: 'external'; storage: string; site: SiteKey }
   /** A local C++ array (Register storage). */
   | { kind: 'stack' }
+  /** A name in `constants_prop`: a file-scope constexpr array holding the values stored in the file. */
+  | { kind: 'constant' }
   /** Never accessed: nothing at all. */
   | { kind: 'none' };
 
@@ -348,6 +350,7 @@ export class ProgramEmitter {
     o.line('int __tlab_unused = 0;');
     o.close('};');
     o.line('');
+    this.emitConstants();
 
     // Nested SDFG functions, declared first so that any nesting order works.
     for (const s of nested) o.line(`${this.nestedSignature(s)};`);
@@ -367,6 +370,58 @@ export class ProgramEmitter {
       nondeterministicFloat: this.nondeterministicFloat,
       constantSymbols: [...this.rootConstants].sort(byCodeUnit),
     };
+  }
+
+  private constantName(s: Sdfg, name: string): string {
+    return `__tlab_const_${s.sdfgIndex}_${cppIdent(name)}`;
+  }
+
+  /**
+   * Constants (`constants_prop`) that are also data containers, as DaCe emits them: constexpr arrays with the
+   * values stored in the file, in C order. They are never allocated, so no mode can see them uninitialised.
+   */
+  private emitConstants(): void {
+    const o = this.out;
+    for (const s of this.file.sdfgs) {
+      for (const [name, desc] of s.arrays) {
+        if (!desc.transient || this.plan.placement(s, name).kind !== 'constant') continue;
+        const element = `constant '${name}'`;
+        const ctype = ctypeOf(desc.dtype)!;
+        const values = constantElements(s.constants.get(name)!.value);
+        if (!values) this.fail(desc.jsonPath, element, 'the constant has no numeric value in constants_prop', 'store the constant with its value in DaCe');
+        let elements: bigint;
+        try {
+          elements = desc.shape.reduce((n, d) => n * sizeValue(this.symExpr(d), () => null), 1n);
+        } catch {
+          this.fail(desc.jsonPath, element, 'the shape of a constant must not depend on symbols', 'give the constant a fixed shape in DaCe');
+        }
+        if (BigInt(values.length) !== elements) {
+          this.fail(desc.jsonPath, element, `constants_prop holds ${values.length} value(s) for a shape of ${elements} element(s)`, 'check the SDFG with DaCe validate()');
+        }
+        const literals = values.map((v) => constantLiteral(v, ctype));
+        if (literals.some((l) => l === null)) {
+          this.fail(desc.jsonPath, element, `a value of the constant cannot be written as ${ctype}`, 'use a real or integer constant');
+        }
+        o.mark(desc.jsonPath);
+        o.line(`static constexpr ${ctype} ${this.constantName(s, name)}[${values.length}] = {${literals.join(', ')}};`);
+      }
+    }
+    o.line('');
+  }
+
+  /** Whether a nested SDFG runs inside a CPU_Multicore map of an enclosing SDFG: its WCR writes then race. */
+  private calledInParallel(s: Sdfg): boolean {
+    for (let cur: Sdfg = s; cur.parent; cur = cur.parent.sdfg) {
+      const g = stateGraph(cur.parent.state);
+      let scope = containingScope(g, cur.parent.node);
+      for (let guard = 0; scope !== null && guard < 10_000; guard++) {
+        const entry = g.byId.get(scope);
+        if (!entry) break;
+        if (entry.kind === 'map_entry' && entry.map.schedule === 'CPU_Multicore') return true;
+        scope = containingScope(g, entry);
+      }
+    }
+    return false;
   }
 
   private fieldName(s: Sdfg, name: string): string {
@@ -421,6 +476,11 @@ export class ProgramEmitter {
       const v = cppIdent(name);
       if (p.kind === 'persistent' || p.kind === 'external') {
         o.line(`${ctype} *${v} = __state->${this.fieldName(s, name)};`);
+        ctx.containers.set(name, v);
+      } else if (p.kind === 'constant') {
+        // Every access goes through a plain `T *`; findUnsupported refuses writes to constants, so the
+        // const_cast never leads to a store into read-only memory.
+        o.line(`${ctype} *${v} = const_cast<${ctype} *>(${this.constantName(s, name)});`);
         ctx.containers.set(name, v);
       } else if (p.kind === 'heap' || p.kind === 'stack') {
         ctx.containers.set(name, v);
@@ -504,7 +564,8 @@ export class ProgramEmitter {
     const o = this.out;
     const id = this.nestedIds.get(s)!;
     const ctx: FnCtx = { sdfg: s, containers: new Map(), exitLabel: `__tlab_exit_${id}`, constantsUsed: new Set(), isRoot: false };
-    const env: Env = { names: new Map(), parallel: false };
+    // One function serves every call site; a call from inside a parallel map makes its WCR writes concurrent.
+    const env: Env = { names: new Map(), parallel: this.calledInParallel(s) };
     for (const [name, desc] of s.arrays) if (!desc.transient) ctx.containers.set(name, cppIdent(name));
     for (const sym of Object.keys(s.parent!.node.symbolMapping)) env.names.set(sym, cppIdent(sym));
     o.mark(s.jsonPath);
@@ -1223,8 +1284,8 @@ export class ProgramEmitter {
       const e =
         g.inEdges.get(node.id)!.find((x) => x.dstConnector === name) ?? g.outEdges.get(node.id)!.find((x) => x.srcConnector === name);
       if (!e || e.memlet.data === null) {
-        args.push('nullptr');
-        continue;
+        // A null pointer here would only surface as a crash inside the nested function.
+        this.fail(node.jsonPath, element, `argument '${name}' of the nested SDFG has no connector with a memlet`, 'check the SDFG with DaCe validate()');
       }
       args.push(
         this.guard(e.jsonPath, element, () => {
@@ -1422,6 +1483,43 @@ export class ProgramEmitter {
     o.line('return -1;');
     o.close();
   }
+}
+
+/** Whether `name` is a transient of `s` that `constants_prop` defines: compile-time data, never allocated. */
+export function isConstantContainer(s: Sdfg, name: string): boolean {
+  return s.constants.has(name) && s.arrays.get(name)?.transient === true;
+}
+
+/** The elements of a `constants_prop` value in C order (ndarray objects, nested lists, bare numbers). */
+function constantElements(value: unknown): Array<number | boolean | string> | null {
+  const out: Array<number | boolean | string> = [];
+  const walk = (v: unknown): boolean => {
+    if (Array.isArray(v)) return v.every(walk);
+    if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') {
+      out.push(v);
+      return true;
+    }
+    if (v && typeof v === 'object' && 'data' in v) return walk((v as { data: unknown }).data);
+    return false;
+  };
+  return walk(value) ? out : null;
+}
+
+/** A C++ literal of `ctype` for one constant element, or null when it has no exact spelling. */
+function constantLiteral(v: number | boolean | string, ctype: string): string | null {
+  const n = typeof v === 'string' ? Number(v.trim()) : typeof v === 'boolean' ? (v ? 1 : 0) : v;
+  if (!Number.isFinite(n)) return null;
+  if (ctype === 'bool') return n !== 0 ? 'true' : 'false';
+  if (isIntegerCtype(ctype)) {
+    if (!Number.isInteger(n)) return null;
+    return `${ctype}(${BigInt(n)}${ctype.startsWith('u') ? 'ULL' : 'LL'})`;
+  }
+  if (ctype === 'double' || ctype === 'float') {
+    // The shortest round-trip spelling; a '.0' keeps integral values floating-point literals.
+    const text = String(n);
+    return /[.eE]/.test(text) ? text : `${text}.0`;
+  }
+  return null;
 }
 
 /** Identifiers of an SDFG that are free symbols (read somewhere, never assigned inside, not a container). */

@@ -7,7 +7,7 @@ import type { Analysis, TransientInfo } from '../analysis/types.js';
 import { TlabError } from '../errors.js';
 import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
 import { parseSym } from '../symbolic/index.js';
-import { ProgramEmitter, usedRootSymbols, type ExternalSlotPlan, type MemoryPlan, type Placement, type SiteKey } from './emit.js';
+import { isConstantContainer, ProgramEmitter, usedRootSymbols, type ExternalSlotPlan, type MemoryPlan, type Placement, type SiteKey } from './emit.js';
 import { UnsupportedElement } from './errors.js';
 import { statesOf } from './graph.js';
 import { byCodeUnit, ctypeOf, dtypeLabel } from './names.js';
@@ -225,6 +225,7 @@ function normalStorage(storage: string): string {
 /** How one transient is materialised in the requested mode (the analysis decides eligibility and sites). */
 function placeTransient(s: Sdfg, d: DataDescriptor, info: TransientInfo | null, opts: GenerateOptions, accessed: boolean): Placement {
   if (!accessed) return { kind: 'none' };
+  if (isConstantContainer(s, d.name)) return { kind: 'constant' };
   const site = siteOf(info);
   const storage = normalStorage(info?.effectiveStorage ?? d.storage);
   if (info?.allocation.kind === 'external' || d.lifetime === 'External') return { kind: 'external', storage, site };
@@ -239,6 +240,7 @@ function dryRunPlan(file: SdfgFile): MemoryPlan {
   return {
     placement: (s, name) => {
       const d = s.arrays.get(name)!;
+      if (isConstantContainer(s, name)) return { kind: 'constant' };
       if (d.storage === 'Register') return { kind: 'stack' };
       return { kind: 'heap', site: { kind: 'sdfg' } };
     },

@@ -2,7 +2,7 @@
  * The supported subset, discovered by code: a structural scan of every element, then a dry run of the emitter
  * (which rejects code and expressions it cannot translate). Nothing here knows about particular files.
  */
-import type { DataDescriptor, Grammar, Sdfg, SdfgFile, Subset } from '../model/sdfg.js';
+import type { DataDescriptor, Grammar, NestedSdfgNode, Sdfg, SdfgFile, StateBlock, Subset } from '../model/sdfg.js';
 import { parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
 import type { UnsupportedFinding } from './types.js';
 import { UnsupportedElement } from './errors.js';
@@ -20,6 +20,12 @@ export function structuralFindings(file: SdfgFile): UnsupportedFinding[] {
 
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(file.root.name)) {
     add(file.root.jsonPath, `SDFG '${file.root.name}'`, 'the SDFG name is not a C identifier', 'rename the SDFG');
+  }
+  if (file.dumpError) {
+    // DaCe writes the graph with a top-level `error` when validation fails: the file is known to be invalid,
+    // and code generated from it would inherit whatever DaCe found wrong (e.g. a nested SDFG argument with
+    // no descriptor, which would be passed nowhere). Refuse it with DaCe's own explanation.
+    add('$.error', `SDFG ${file.root.name}`, `DaCe rejected this SDFG: ${file.dumpError.message}`, 'fix it in DaCe first (this file is the dump of an SDFG that failed validation)');
   }
   for (const s of file.sdfgs) scanSdfg(s, file, add);
   return findings;
@@ -142,6 +148,7 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn): void {
           break;
         case 'nested_sdfg':
           if (!n.sdfg) add(n.jsonPath, `nested SDFG '${n.label}'`, 'the nested SDFG is not embedded in the file', 'save the SDFG with its nested SDFGs embedded');
+          else checkNestedConnectors(n, n.sdfg, b, add);
           for (const v of Object.values(n.symbolMapping)) checkSym(v, file.grammar, n.jsonPath, `nested SDFG '${n.label}' symbol mapping`, add);
           if (n.schedule.startsWith('GPU') || n.schedule.startsWith('FPGA')) {
             add(n.jsonPath, `nested SDFG '${n.label}'`, `schedule ${n.schedule} is not supported`, 'profile a CPU version of the program');
@@ -177,7 +184,10 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn): void {
           break;
         }
         case 'access':
-          if (n.data.includes('.')) add(n.jsonPath, `access node '${n.data}'`, 'structure member access is not supported', 'flatten the structure in DaCe');
+          if (s.constants.has(n.data) && b.edges.some((e) => e.dst === n.id && e.memlet.data !== null)) {
+            // Constants are compile-time data (constexpr in DaCe's code): a write cannot compile there either.
+            add(n.jsonPath, `access node '${n.data}'`, `'${n.data}' is a constant (constants_prop) but is written here`, 'remove the write or the constant in DaCe');
+          } else if (n.data.includes('.')) add(n.jsonPath, `access node '${n.data}'`, 'structure member access is not supported', 'flatten the structure in DaCe');
           else if (!s.arrays.has(n.data)) add(n.jsonPath, `access node '${n.data}'`, `no descriptor named '${n.data}'`, 'check the SDFG with DaCe validate()');
           break;
         default:
@@ -193,6 +203,31 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn): void {
       checkSubset(e.memlet.otherSubset, file.grammar, e.jsonPath, add);
       if (e.memlet.wcr) checkCode(e.memlet.wcr, 'lambda', e.jsonPath, 'WCR', add);
     }
+  }
+}
+
+/**
+ * DaCe's NestedSDFG.validate rules on the boundary: every connector names a non-transient inner descriptor,
+ * and every non-transient inner descriptor has a connector with a memlet. A descriptor without one would
+ * have no outer memory to point at, so the generated call could only pass a null pointer.
+ */
+function checkNestedConnectors(n: NestedSdfgNode, inner: Sdfg, state: StateBlock, add: AddFn): void {
+  const element = `nested SDFG '${n.label}'`;
+  const connectors = new Set([...Object.keys(n.inConnectors), ...Object.keys(n.outConnectors)]);
+  for (const c of [...connectors].sort()) {
+    const d = inner.arrays.get(c);
+    if (!d) add(n.jsonPath, element, `connector '${c}' has no data descriptor in the nested SDFG`, 'check the SDFG with DaCe validate()');
+    else if (d.transient) add(n.jsonPath, element, `connector '${c}' names a transient of the nested SDFG`, 'check the SDFG with DaCe validate()');
+  }
+  const bound = new Set<string>();
+  for (const e of state.edges) {
+    if (e.memlet.data === null) continue;
+    if (e.dst === n.id && e.dstConnector) bound.add(e.dstConnector);
+    if (e.src === n.id && e.srcConnector) bound.add(e.srcConnector);
+  }
+  for (const [name, d] of inner.arrays) {
+    if (d.transient) continue;
+    if (!bound.has(name)) add(n.jsonPath, element, `argument '${name}' of the nested SDFG has no connector with a memlet in the outer state`, 'check the SDFG with DaCe validate()');
   }
 }
 

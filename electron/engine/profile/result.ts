@@ -14,6 +14,17 @@ export function jsonInteger(v: bigint): JsonInteger {
   return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
 }
 
+/** One value per timed call, column by column (also what the runner sends back). */
+export interface PerCallColumns {
+  totalNs: number[];
+  allocNs: number[];
+  freeNs: number[];
+  allocs: number[];
+  frees: number[];
+  allocBytes: number[];
+  minorFaults: number[];
+}
+
 export interface ModeResult {
   mode: Mode;
   /** EXTERNAL: the workspace layout timed; null for the other modes. */
@@ -24,15 +35,7 @@ export interface ModeResult {
   initNs: number;
   exitNs: number;
   firstCallNs: number;
-  calls: {
-    totalNs: number[];
-    allocNs: number[];
-    freeNs: number[];
-    allocs: number[];
-    frees: number[];
-    allocBytes: number[];
-    minorFaults: number[];
-  };
+  calls: PerCallColumns;
   /** The per-call event buffer overflowed: alloc/free times and counts are lower bounds. */
   eventsOverflowed: boolean;
   /** The runner's own cost per timed call beyond the C++-timed call (JS → addon transition, argument

@@ -47,6 +47,19 @@ export type Stmt =
 export type BinExpr = Extract<Expr, { k: 'bin' }>;
 export type CallExpr = Extract<Expr, { k: 'call' }>;
 
+/** `math.pi` → "math.pi"; null unless the expression is a chain of attributes on a name. */
+export function dottedPath(e: Expr): string | null {
+  const parts: string[] = [];
+  let cur = e;
+  while (cur.k === 'attr') {
+    parts.push(cur.name);
+    cur = cur.base;
+  }
+  if (cur.k !== 'sym') return null;
+  parts.push(cur.name);
+  return parts.reverse().join('.');
+}
+
 export const COMPARISON_OPS: ReadonlySet<BinOp> = new Set<BinOp>(['==', '!=', '<', '<=', '>', '>=']);
 
 /** A symbolic or code string could not be parsed. `position` is a 0-based offset into `source`. */

@@ -4,7 +4,7 @@
  * Exact (float-free) arithmetic that contains `/` is first brought to one fraction `num/den`, so that e.g.
  * `ceiling(M/512)` and `N*(N + 1)/2` stay exact in integer C++ instead of truncating each division.
  */
-import type { BinOp, Expr } from './ast.js';
+import { dottedPath, type BinOp, type Expr } from './ast.js';
 import { integerTypeOf, isFloatFunction, isFloatTypeName, moduleConstant } from './evaluate.js';
 import { formatFloat } from './show.js';
 import { isExact, simplify } from './transform.js';
@@ -426,17 +426,6 @@ function floatLiteral(v: number): Emitted {
   return text.startsWith('-') ? { text, prec: C_UNARY } : atom(text);
 }
 
-function dottedPath(e: Expr): string | null {
-  const parts: string[] = [];
-  let cur = e;
-  while (cur.k === 'attr') {
-    parts.push(cur.name);
-    cur = cur.base;
-  }
-  if (cur.k !== 'sym') return null;
-  parts.push(cur.name);
-  return parts.reverse().join('.');
-}
 
 /**
  * C++ expression text for `e`. Symbols without a float dtype are integers; exact `/` is emitted as

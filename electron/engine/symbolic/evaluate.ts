@@ -3,7 +3,7 @@
  * big programs pass 2^53 (`N**5`, products of many extents); floats appear only where the expression
  * itself asks for them (a float literal, a float cast, a math function, a float-typed symbol).
  */
-import { type BinOp, type Expr, UnboundSymbolError } from './ast.js';
+import { dottedPath, type BinOp, type Expr, UnboundSymbolError } from './ast.js';
 
 export type Value = { k: 'rat'; n: bigint; d: bigint } | { k: 'float'; v: number } | { k: 'bool'; v: boolean };
 type Numeric = Exclude<Value, { k: 'bool' }>;
@@ -471,7 +471,7 @@ export function evaluate(e: Expr, env: Env): Value {
     case 'ternary':
       return truthy(evaluate(e.cond, env)) ? evaluate(e.then, env) : evaluate(e.else, env);
     case 'attr': {
-      const dotted = attrPath(e);
+      const dotted = dottedPath(e);
       const constant = dotted === null ? undefined : moduleConstant(dotted);
       if (constant === undefined) throw new Error(`cannot evaluate attribute '${e.name}'`);
       return { k: 'float', v: constant };
@@ -484,17 +484,6 @@ export function evaluate(e: Expr, env: Env): Value {
   throw new Error('unknown expression node');
 }
 
-function attrPath(e: Expr): string | null {
-  const parts: string[] = [];
-  let cur = e;
-  while (cur.k === 'attr') {
-    parts.push(cur.name);
-    cur = cur.base;
-  }
-  if (cur.k !== 'sym') return null;
-  parts.push(cur.name);
-  return parts.reverse().join('.');
-}
 
 /** Integer value, null when a symbol is unbound; throws Error when the value is not an integer. */
 export function evalInt(e: Expr, env: ReadonlyMap<string, bigint>): bigint | null {

@@ -2,21 +2,84 @@
  * Every mode must compute the same outputs: for every example in assets/examples and every corpus SDFG
  * inside the supported subset (found with findUnsupported, not listed by hand), profile all modes with
  * both EXTERNAL layouts and require verification to pass. Symbols 64 (tiled programs assume sizes that are multiples of their tiles), two calls.
+ *
+ * A file findUnsupported accepts must also build: a compile failure is a failure of this test, never a skip.
+ * Programs that really read transients they never write cannot agree; for those the test requires the exact
+ * diagnosis instead (GENUINE_UNINITIALISED_READS below).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUnsupported } from '../../../electron/engine/codegen/index.js';
+import { statesOf } from '../../../electron/engine/codegen/graph.js';
+import { TlabError } from '../../../electron/engine/errors.js';
+import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
 import { corpusDir, examplesDir } from '../../../electron/engine/paths.js';
 import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profile/profile.js';
+import type { ProfileResult } from '../../../electron/engine/profile/result.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { nativeAddonCandidates } from '../../../electron/runner/native.js';
 
 const SDFG = /\.sdfgz?$/;
 /** Larger than 2 MB of JSON: parsing alone would dominate the suite. */
 const MAX_BYTES = 2_000_000;
+
+/**
+ * Corpus programs that read transients no state of their SDFG ever writes. Their outputs depend on whatever
+ * the memory held, so modes cannot agree; verification must say so, naming the transients.
+ *
+ * cloudsc_for_1133 is the `for_1133` loop nest cut out of CLOUDSC as a fixture for DaCe's pass tests. Read
+ * from the file: the root is `init` (empty) → LoopRegion for_1133 (klev iterations; body block_32 →
+ * LoopRegion for_1134 (jl = kidia … kfdia) → loop_iter_post_value_313). for_1134 holds the only two
+ * non-empty states: UnaryOp_1135 computes zgdph_r = -zrg_r · (paph[jk, jl-1] - paph[jk-1, jl-1]) · zqtmst,
+ * and assign_1143_12 reads zfoealfa[jk-1, jl-1], zqxn2d[0..3, jk-1, jl-1], zqx0[0..3, jk-1, jl-1] and
+ * zlneg[0..3, jk-1, jl-1] (plain copies out of those arrays, no condition on any edge) to update the eight
+ * flux outputs pfcq*ng / pfsq*f, and zgdph_r for pfsqitur / pfsqltur. Every memlet of zfoealfa, zlneg,
+ * zqx0, zqxn2d, zrg_r and zqtmst in the whole SDFG has the access node as its source: no edge writes them,
+ * none is setzero, none is an argument or a constant (in CLOUDSC they are computed before this loop).
+ * `neverWrittenTransients` re-derives that set from the file, so this entry cannot go stale silently.
+ *
+ * Expected diagnosis: every mode that poisons transients afresh per call (SCOPED, POOL, both EXTERNAL
+ * layouts) sees its outputs change with the poison pattern, and the candidates are exactly the four heap
+ * arrays (the scalars zrg_r and zqtmst are zero-initialised locals in those modes, so they do not receive
+ * poison). PERSISTENT allocates once in init, so its two calls agree with each other; but it holds the
+ * scalars on the heap (poisoned), while SCOPED has them as zeroed locals: PERSISTENT, and only PERSISTENT,
+ * differs from SCOPED.
+ */
+const GENUINE_UNINITIALISED_READS: Record<string, { neverWritten: string[]; candidates: string[]; perCallModes: string[]; divergentModes: string[] }> = {
+  'spcl__dace__tests__passes__fixtures__cloudsc_for_1133.sdfgz': {
+    neverWritten: ['0:zfoealfa', '0:zlneg', '0:zqtmst', '0:zqx0', '0:zqxn2d', '0:zrg_r'],
+    candidates: ['0:zfoealfa', '0:zlneg', '0:zqx0', '0:zqxn2d'],
+    perCallModes: ['SCOPED', 'POOL', 'EXTERNAL (dace)', 'EXTERNAL (packed)'],
+    divergentModes: ['PERSISTENT'],
+  },
+};
+
+/** Transients (`<sdfg>:<name>`) that some memlet reads but no memlet (nor setzero) writes, in any state. */
+function neverWrittenTransients(file: SdfgFile): string[] {
+  const out: string[] = [];
+  for (const s of file.sdfgs) {
+    const read = new Set<string>();
+    const written = new Set<string>();
+    for (const st of statesOf(s)) {
+      for (const n of st.nodes) {
+        if (n.kind !== 'access') continue;
+        if (n.setzero) written.add(n.data);
+        for (const e of st.edges) {
+          if (e.memlet.data === null) continue;
+          if (e.dst === n.id) written.add(n.data);
+          if (e.src === n.id) read.add(n.data);
+        }
+      }
+    }
+    for (const name of read) {
+      if (s.arrays.get(name)?.transient && !written.has(name) && !s.constants.has(name)) out.push(`${s.sdfgIndex}:${name}`);
+    }
+  }
+  return out.sort();
+}
 
 function listed(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -26,23 +89,38 @@ function listed(dir: string): string[] {
     .sort();
 }
 
-async function insideSubset(paths: string[]): Promise<string[]> {
-  const out: string[] = [];
+interface CorpusScan {
+  inside: Array<{ path: string; neverWritten: string[] }>;
+  /** Failure dumps (top-level `error`): must be refused with DaCe's message. */
+  dumps: string[];
+  /** findUnsupported threw instead of answering: a generator bug, reported as a failing test below. */
+  crashed: string[];
+}
+
+async function scanCorpus(paths: string[]): Promise<CorpusScan> {
+  const scan: CorpusScan = { inside: [], dumps: [], crashed: [] };
   for (const p of paths) {
-    const { statSync } = await import('node:fs');
     if (statSync(p).size > MAX_BYTES) continue;
+    let file: SdfgFile;
     try {
-      if (!findUnsupported(await readSdfgFile(p)).length) out.push(p);
+      file = await readSdfgFile(p);
     } catch {
       // Files the parser refuses are the parser's tests' business.
+      continue;
+    }
+    if (file.dumpError) scan.dumps.push(p);
+    try {
+      if (!findUnsupported(file).length) scan.inside.push({ path: p, neverWritten: neverWrittenTransients(file) });
+    } catch (err) {
+      scan.crashed.push(`${basename(p)}: ${(err as Error).stack ?? String(err)}`);
     }
   }
-  return out;
+  return scan;
 }
 
 const addonBuilt = nativeAddonCandidates().some((p) => existsSync(p));
 const examples = listed(examplesDir());
-const corpus = await insideSubset(listed(corpusDir()));
+const corpus = await scanCorpus(listed(corpusDir()));
 
 let cache: string;
 const savedCache = process.env.TRANSIENT_LAB_CACHE;
@@ -56,8 +134,19 @@ afterAll(async () => {
   await rm(cache, { recursive: true, force: true });
 });
 
+async function profileAll(path: string): Promise<ProfileResult> {
+  try {
+    return await profile(path, { ...DEFAULT_PROFILE_OPTIONS, layout: 'both', calls: 2, warmup: 0, defaultSymbol: 64n, timeoutMs: 120_000 });
+  } catch (err) {
+    if (err instanceof TlabError && err.kind === 'build') {
+      throw new Error(`${basename(path)} is inside the supported subset but does not compile: ${err.message}\n${(err.details ?? []).join('\n')}`);
+    }
+    throw err;
+  }
+}
+
 async function agree(path: string): Promise<void> {
-  const result = await profile(path, { ...DEFAULT_PROFILE_OPTIONS, layout: 'both', calls: 2, warmup: 0, defaultSymbol: 64n, timeoutMs: 120_000 });
+  const result = await profileAll(path);
   const problems = result.verification.details.filter((d) => d.kind !== 'note').map((d) => d.message);
   expect(problems).toEqual([]);
   expect(result.verification.identical).toBe(true);
@@ -71,10 +160,47 @@ async function agree(path: string): Promise<void> {
   expect(external.map((m) => m.layout)).toEqual(['dace', 'packed']);
 }
 
+async function diagnosedAsUninitialised(path: string, expected: (typeof GENUINE_UNINITIALISED_READS)[string]): Promise<void> {
+  const result = await profileAll(path);
+  const details = result.verification.details;
+  expect(result.verification.ok).toBe(false);
+  expect(details.filter((d) => d.kind === 'guard-overflow')).toEqual([]);
+  const uninitialised = details.filter((d) => d.kind === 'uninitialised-read');
+  expect(uninitialised.map((d) => d.mode)).toEqual(expected.perCallModes);
+  for (const d of uninitialised) {
+    expect(d.transients, d.message).toEqual(expected.candidates);
+    expect(d.message).toContain('the program reads a transient before writing it');
+  }
+  const divergent = details.filter((d) => d.kind === 'divergence');
+  expect(divergent.length).toBeGreaterThan(0);
+  expect([...new Set(divergent.map((d) => d.mode))]).toEqual(expected.divergentModes);
+}
+
 describe.skipIf(!addonBuilt)('all modes agree', () => {
   it('finds corpus SDFGs inside the supported subset', () => {
-    expect(corpus.length).toBeGreaterThan(0);
+    expect(corpus.inside.length).toBeGreaterThan(0);
+  });
+  it('answers findUnsupported for every corpus file without throwing', () => {
+    expect(corpus.crashed).toEqual([]);
+  });
+  it('lists exactly the corpus programs that read never-written transients', () => {
+    const found = Object.fromEntries(corpus.inside.filter((c) => c.neverWritten.length).map((c) => [basename(c.path), c.neverWritten]));
+    const expected = Object.fromEntries(Object.entries(GENUINE_UNINITIALISED_READS).map(([name, e]) => [name, e.neverWritten]));
+    expect(found).toEqual(expected);
   });
   it.each(examples.map((p) => [p.split('/').pop()!, p]))('example %s', async (_name, path) => agree(path));
-  it.each(corpus.map((p) => [p.split('/').pop()!, p]))('corpus %s', async (_name, path) => agree(path));
+  it.each(corpus.inside.map((c) => [basename(c.path), c.path]))('corpus %s', async (name, path) => {
+    const genuine = GENUINE_UNINITIALISED_READS[name];
+    if (genuine) await diagnosedAsUninitialised(path, genuine);
+    else await agree(path);
+  });
+  it.each(corpus.dumps.map((p) => [basename(p), p]))('refuses the failure dump %s with DaCe’s message before building', async (_name, path) => {
+    const err = await profileAll(path).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(TlabError);
+    expect((err as TlabError).kind).toBe('unsupported');
+    expect((err as TlabError).details?.[0]).toMatch(/^\$\.error: .*DaCe rejected this SDFG: /);
+  });
 });
