@@ -39,6 +39,8 @@ export function allocationOf(x: AllocationInput, order: ProgramOrder, counter: E
   const { desc, sdfg } = x;
   if (x.memberOf !== null) return none(`member of structure '${x.memberOf}': allocated with it`);
   if (ALIASES.has(desc.type)) return none(`${desc.type}: an alias of another container, allocates nothing`);
+  // DaCe compiles constants_prop values into the program (constexpr data); nothing is allocated per call.
+  if (sdfg.constants.has(desc.name)) return none('constant (constants_prop): compiled into the program, never allocated');
   if (desc.lifetime === 'Persistent') return { site: { kind: 'init' }, executionsPerCall: 0n };
   if (desc.lifetime === 'External') return { site: { kind: 'external' }, executionsPerCall: 0n };
   if (desc.type === 'Stream') return none('Stream: a queue object, not a plain buffer (not modelled)');

@@ -45,6 +45,9 @@ describe('eligibility for PERSISTENT and EXTERNAL', () => {
     expect(get(a, '0:X').reason).toMatch(/already External/);
     expect(get(a, '0:P').allocation).toEqual({ kind: 'init' });
     expect(get(a, '0:X').allocation).toEqual({ kind: 'external' });
+    // Constants are compiled into the program (as DaCe does): nothing to allocate, in any mode.
+    expect(get(a, '0:C').allocation).toEqual({ kind: 'none', why: expect.stringMatching(/constants_prop/) });
+    expect(a.modes.SCOPED.stillAllocating).not.toContain('0:C');
     for (const id of ['0:V', '0:R', '0:C', '0:P', '0:X']) expect(get(a, id).eligible).toEqual({ PERSISTENT: false, EXTERNAL: false });
   });
 
