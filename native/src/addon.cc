@@ -211,6 +211,11 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     const int64_t *symbols = ReadTypedArray<int64_t>(info[0], napi_bigint64_array, "BigInt64Array", kInitUsage,
                                                      "symbols", &count);
     if (state_ == State::Initialised) Fail(env, "init() called twice; call exit() before initialising again");
+    if (library_.fn.initSymbolCount != nullptr && count != library_.fn.initSymbolCount()) {
+      ThrowUsage(env, kInitUsage,
+                 "symbols has " + std::to_string(count) + " value(s) but the library's __tlab_init takes " +
+                     std::to_string(library_.fn.initSymbolCount()));
+    }
 
     // Persistent transients are allocated here: reset so that lastEvents() shows them.
     const uint64_t start = tlab_now_ns();
@@ -335,6 +340,11 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
       std::string why;
       if (!ReadView(args.Get(i), &view, &why)) ThrowUsage(env, kRunUsage, "args[" + std::to_string(i) + "]: " + why);
       argv[i] = view.data;
+    }
+    if (library_.fn.argCount != nullptr && args.Length() != library_.fn.argCount()) {
+      ThrowUsage(env, kRunUsage,
+                 "args has " + std::to_string(args.Length()) + " entries but the program takes " +
+                     std::to_string(library_.fn.argCount()) + " argument(s)");
     }
     const auto calls = static_cast<uint32_t>(ReadInteger(info[1], kRunUsage, "calls", 1, kMaxCalls));
     RequireInitialised(env, "run()");

@@ -79,6 +79,8 @@ LoadedLibrary LoadProgramLibrary(const std::string &path) {
   Resolve(dlHandle, "__tlab_set_external_offsets", &library.fn.setExternalOffsets, &missing);
   Resolve(dlHandle, "__tlab_events", &library.fn.events, &missing);
   Resolve(dlHandle, "__tlab_set_poison", &library.fn.setPoison, &missing);
+  library.fn.argCount = reinterpret_cast<CountFn>(dlsym(dlHandle, "__tlab_arg_count"));
+  library.fn.initSymbolCount = reinterpret_cast<CountFn>(dlsym(dlHandle, "__tlab_init_symbol_count"));
   if (!missing.empty()) {
     std::string list;
     for (const std::string &name : missing) list += (list.empty() ? "" : ", ") + name;

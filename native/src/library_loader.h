@@ -22,6 +22,7 @@ using SetExternalOffsetsFn = int (*)(void *handle, const char *storage, char *ba
                                      uint32_t count);
 using EventsFn = tlab_event_buffer *(*)();
 using SetPoisonFn = void (*)(int on, int pattern);
+using CountFn = uint32_t (*)();
 
 struct Trampolines {
   AbiVersionFn abiVersion = nullptr;
@@ -34,6 +35,9 @@ struct Trampolines {
   SetExternalOffsetsFn setExternalOffsets = nullptr;
   EventsFn events = nullptr;
   SetPoisonFn setPoison = nullptr;
+  // Optional (docs/runtime-abi.md §2): when present, init() and run() check their argument counts.
+  CountFn argCount = nullptr;
+  CountFn initSymbolCount = nullptr;
 };
 
 struct LoadedLibrary {

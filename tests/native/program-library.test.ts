@@ -289,6 +289,20 @@ describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
     library.exit();
   });
 
+  it('refuses an argument vector or symbol list of the wrong length before the program reads past it', () => {
+    const program = new FakeProgram(8);
+    const library = addon.load(fixturePath);
+    expect(() => library.init(new BigInt64Array(1))).toThrow(TypeError);
+    expect(() => library.init(new BigInt64Array(1))).toThrow(/symbols has 1 value\(s\) but the library's __tlab_init takes 2/);
+    library.init(program.symbols);
+    expect(() => library.run(program.args.slice(0, 5), 1)).toThrow(TypeError);
+    expect(() => library.run(program.args.slice(0, 5), 1)).toThrow(/args has 5 entries but the program takes 6 argument\(s\)/);
+    expect(() => library.run([...program.args, program.A], 1)).toThrow(/args has 7 entries/);
+    library.setExternal('CPU_Heap', new Uint8Array(program.workspaceBytes), program.symbols);
+    library.run(program.args, 1);
+    library.exit();
+  });
+
   it('names every missing __tlab_* symbol and the library', () => {
     const partial = builds.compile('t_partial', fixtureSource, ['FIXTURE_OMIT_EXIT', 'FIXTURE_OMIT_SET_EXTERNAL_OFFSETS']);
     expect(() => addon.load(partial)).toThrow(

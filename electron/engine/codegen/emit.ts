@@ -1439,6 +1439,9 @@ export class ProgramEmitter {
     o.line('(void)__argv;');
     o.line(`__program_${n}(${call.join(', ')});`);
     o.close();
+    // Argument counts let the addon refuse a too-short argv before the program reads past its end.
+    o.line(`extern "C" uint32_t __tlab_arg_count(void) { return ${call.length - 1}; }`);
+    o.line(`extern "C" uint32_t __tlab_init_symbol_count(void) { return ${this.argSymbols.length}; }`);
     o.open('extern "C" int __tlab_exit(void *__handle)');
     o.line(`return __dace_exit_${n}(static_cast<${n}_state_t *>(__handle));`);
     o.close();

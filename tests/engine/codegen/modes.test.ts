@@ -147,7 +147,7 @@ describe('memory modes in the generated source', () => {
       const expected = [
         '__dace_exit_chain', '__dace_init_chain', '__program_chain', '__tlab_abi_version', '__tlab_events', '__tlab_exit',
         '__tlab_external_size', '__tlab_external_slot_count', '__tlab_init', '__tlab_program', '__tlab_set_external',
-        '__tlab_set_external_offsets', '__tlab_set_poison',
+        '__tlab_set_external_offsets', '__tlab_set_poison', '__tlab_arg_count', '__tlab_init_symbol_count',
       ];
       if (mode === 'EXTERNAL') expected.push('__dace_get_external_memory_size_CPU_Heap', '__dace_set_external_memory_CPU_Heap');
       expect(exported).toEqual(expected.sort());
