@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../../electron/engine/analysis/index.js';
 import { findUnsupported } from '../../../electron/engine/codegen/index.js';
 import { statesOf } from '../../../electron/engine/codegen/graph.js';
 import { TlabError } from '../../../electron/engine/errors.js';
@@ -158,6 +159,13 @@ async function agree(path: string): Promise<void> {
     expect(new Set(result.modes.map((m) => JSON.stringify(m.outputChecksums))).size).toBe(1);
   }
   expect(external.map((m) => m.layout)).toEqual(['dace', 'packed']);
+  // The analysis predicts allocations per call without running anything; the instrumented run counts them.
+  // Where the prediction is known (trip counts evaluable), the two must match in every mode.
+  const analysis = analyze(await readSdfgFile(path), { symbols: new Map(), defaultSymbol: 64n, target: null });
+  for (const m of result.modes) {
+    const predicted = analysis.modes[m.mode].perCall.allocs;
+    if (predicted !== null) expect(m.summary.allocsPerCall, `${basename(path)} ${m.label}: allocations per call`).toBe(Number(predicted));
+  }
 }
 
 async function diagnosedAsUninitialised(path: string, expected: (typeof GENUINE_UNINITIALISED_READS)[string]): Promise<void> {
