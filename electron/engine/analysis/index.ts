@@ -13,6 +13,7 @@ import { alignmentFor, packLayout, peakOverlap, type PackItem } from './layout-p
 import { linearize } from './linearize.js';
 import { LoopCover, controlFlowReads, liveRange } from './liveness.js';
 import { planModes } from './plan.js';
+import { WriteFirstLoops } from './write-first.js';
 import { dtypeName, footprint, type Footprint } from './sizes.js';
 import { effectiveStorage } from './storage.js';
 import { SymbolContext } from './symbols.js';
@@ -60,6 +61,7 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   const access = new AccessIndex(file);
   const reads = controlFlowReads(order, symbols.exprs);
   const cover = new LoopCover(order);
+  const writeFirst = new WriteFirstLoops(order, symbols, opts.symbols);
 
   const sizeProblems: string[] = [];
   const transients: TransientInfo[] = [];
@@ -101,7 +103,7 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
       bytesExpr: fp.bytesExpr,
       eligible: { PERSISTENT: el.PERSISTENT, EXTERNAL: el.EXTERNAL },
       reason: el.reason,
-      live: liveRange(sites, cfReads, order, cover),
+      live: liveRange(sites, cfReads, order, cover, c.memberOf === null ? writeFirst.loopsWithoutWidening(sdfg, c.name, desc, sites) : undefined),
       allocation: alloc.site,
       executionsPerCall: alloc.executionsPerCall,
       jsonPath: desc.jsonPath,

@@ -39,6 +39,8 @@ export interface LoopSpan {
   label: string;
   /** LoopRegion or a cycle of a state machine. */
   kind: 'loop-region' | 'cycle';
+  /** The LoopRegion (kind 'loop-region'), so that the write-before-read refinement can inspect its body. */
+  region: LoopBlock | null;
 }
 
 export interface ProgramOrder {
@@ -111,7 +113,7 @@ export function linearize(file: SdfgFile, counter: ExecutionCounter): ProgramOrd
   const linearizeLoop = (b: LoopBlock, sdfg: Sdfg, path: string[], mult: bigint | null): Span => {
     const trips = counter.loopTrips(b, sdfg);
     const span = linearizeGraph(b, sdfg, [...path, b.label], mul(mult, trips));
-    if (span.last >= span.first) order.loops.push({ first: span.first, last: span.last, label: [...path, b.label].join('/'), kind: 'loop-region' });
+    if (span.last >= span.first) order.loops.push({ first: span.first, last: span.last, label: [...path, b.label].join('/'), kind: 'loop-region', region: b });
     for (const code of [b.init, b.condition, b.update]) addCode(sdfg, code, anchorStart(span), anchorEnd(span), false);
     return span;
   };
@@ -134,7 +136,7 @@ export function linearize(file: SdfgFile, counter: ExecutionCounter): ProgramOrd
           hi = Math.max(hi, s.last);
         }
       }
-      if (lo <= hi) order.loops.push({ first: lo, last: hi, label: [...path, `cycle@${g.blocks[members[0]!]!.label}`].join('/'), kind: 'cycle' });
+      if (lo <= hi) order.loops.push({ first: lo, last: hi, label: [...path, `cycle@${g.blocks[members[0]!]!.label}`].join('/'), kind: 'cycle', region: null });
     }
     for (const e of g.edges) {
       const src = spans[e.src];

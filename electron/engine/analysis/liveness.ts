@@ -7,12 +7,13 @@
  * 2. Range = [first, last] access point.
  * 3. Loop widening: for every loop (LoopRegion, or a cycle of a state-machine CFG) that contains an access
  *    point, the range grows to the loop's whole span, because a value may be carried from one iteration
- *    into the next.
+ *    into the next, except over the LoopRegions where the container is overwritten before any read in
+ *    every iteration (write-first.ts): no value crosses their iterations.
  */
 import type { Sdfg } from '../model/sdfg.js';
 import type { AccessSite } from './accesses.js';
 import type { ExprCache } from './expr.js';
-import type { ProgramOrder } from './linearize.js';
+import type { LoopSpan, ProgramOrder } from './linearize.js';
 
 export interface LiveRange {
   first: number;
@@ -59,8 +60,10 @@ function namesInCode(code: string, exprs: ExprCache): Iterable<string> {
 export class LoopCover {
   private readonly lo: Int32Array;
   private readonly hi: Int32Array;
+  /** Loops around each step, built on the first widening with exceptions (most programs never need it). */
+  private around: LoopSpan[][] | null = null;
 
-  constructor(order: ProgramOrder) {
+  constructor(private readonly order: ProgramOrder) {
     const n = order.steps.length;
     this.lo = new Int32Array(n);
     this.hi = new Int32Array(n);
@@ -78,11 +81,32 @@ export class LoopCover {
     }
   }
 
-  widen(range: LiveRange): LiveRange {
-    return {
-      first: Math.min(range.first, this.lo[range.first]!, this.lo[range.last]!),
-      last: Math.max(range.last, this.hi[range.first]!, this.hi[range.last]!),
-    };
+  widen(range: LiveRange, except?: ReadonlySet<LoopSpan>): LiveRange {
+    if (!except || except.size === 0) {
+      return {
+        first: Math.min(range.first, this.lo[range.first]!, this.lo[range.last]!),
+        last: Math.max(range.last, this.hi[range.first]!, this.hi[range.last]!),
+      };
+    }
+    const around = this.loopsAround();
+    let { first, last } = range;
+    // Every loop around an end point is looked at, not only the outermost: an inner loop that still
+    // widens matters when the outer one is excepted.
+    for (const loop of [...around[range.first]!, ...around[range.last]!]) {
+      if (except.has(loop)) continue;
+      if (loop.first < first) first = loop.first;
+      if (loop.last > last) last = loop.last;
+    }
+    return { first, last };
+  }
+
+  private loopsAround(): LoopSpan[][] {
+    if (!this.around) {
+      const around: LoopSpan[][] = Array.from({ length: this.order.steps.length }, () => []);
+      for (const loop of this.order.loops) for (let s = loop.first; s <= loop.last; s++) around[s]!.push(loop);
+      this.around = around;
+    }
+    return this.around;
   }
 }
 
@@ -91,6 +115,8 @@ export function liveRange(
   reads: ControlFlowReads | undefined,
   order: ProgramOrder,
   cover: LoopCover,
+  /** Loops over which this container is not widened (write-before-read in every iteration). */
+  writeFirst?: ReadonlySet<LoopSpan>,
 ): LiveRange | null {
   const intervals: LiveRange[] = [];
   for (const site of sites) {
@@ -102,7 +128,7 @@ export function liveRange(
   let first = Infinity;
   let last = -Infinity;
   for (const iv of intervals) {
-    const w = cover.widen(iv);
+    const w = cover.widen(iv, writeFirst);
     if (w.first < first) first = w.first;
     if (w.last > last) last = w.last;
   }

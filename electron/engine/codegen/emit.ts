@@ -83,6 +83,8 @@ export interface EmitResult {
   nondeterministicFloat: boolean;
   /** Root symbols the code needed that are not arguments (specialised as constants). */
   constantSymbols: string[];
+  /** Transient ids (`<sdfg>:<name>`) declared on the stack, which `tlab_poison_stack` poisons in verification. */
+  stackTransients: string[];
 }
 
 const ZERO: Expr = { k: 'int', v: 0n };
@@ -175,6 +177,7 @@ export class ProgramEmitter {
   private readonly name: string;
   private argSymbols: string[] = [];
   private readonly rootConstants = new Set<string>();
+  private readonly stackTransients = new Set<string>();
 
   constructor(
     private readonly file: SdfgFile,
@@ -369,6 +372,7 @@ export class ProgramEmitter {
       usesOpenMP: this.usesOpenMP,
       nondeterministicFloat: this.nondeterministicFloat,
       constantSymbols: [...this.rootConstants].sort(byCodeUnit),
+      stackTransients: [...this.stackTransients].sort(byCodeUnit),
     };
   }
 
@@ -655,9 +659,15 @@ export class ProgramEmitter {
       size = this.sym(ctx, env, desc.totalSize);
     }
     const v = cppIdent(desc.name);
-    if (/^\d+$/.test(size)) this.out.line(`${ctype} ${v}_stack[${size}] = {}; ${ctype} *${v} = ${v}_stack;`);
+    const bytes = `size_t(${size}) * sizeof(${ctype})`;
+    // Left uninitialised and poisoned like heap memory, so verification sees a read before a write here too
+    // (a zeroing `= {}` would give both verification calls the same zeros and hide it).
+    if (/^\d+$/.test(size)) this.out.line(`${ctype} ${v}_stack[${size}]; ${ctype} *${v} = ${v}_stack;`);
     // DaCe moves symbolic-size Register data to the heap; RAII keeps it freed at the end of its block.
-    else this.out.line(`std::unique_ptr<${ctype}[]> ${v}_own(new ${ctype}[size_t(${size})]()); ${ctype} *${v} = ${v}_own.get();`);
+    else this.out.line(`std::unique_ptr<${ctype}[]> ${v}_own(new ${ctype}[size_t(${size})]); ${ctype} *${v} = ${v}_own.get();`);
+    this.out.line(`tlab_poison_stack(${v}, ${bytes});`);
+    if (this.setzero(ctx, desc.name)) this.out.line(`std::memset(${v}, 0, ${bytes});`);
+    this.stackTransients.add(`${ctx.sdfg.sdfgIndex}:${desc.name}`);
   }
 
   // -------------------------------------------------------------------------------------------------------

@@ -207,6 +207,7 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
     externals,
     usesOpenMP: result.usesOpenMP,
     nondeterministicFloat: result.nondeterministicFloat,
+    stackTransients: result.stackTransients,
     lineOrigins,
   };
 }

@@ -71,6 +71,10 @@ export interface GeneratedProgram {
   /** The program's own floating-point order is not deterministic (parallel WCR reductions): compare
    * outputs across modes within a tolerance rather than bitwise. */
   nondeterministicFloat: boolean;
+  /** Transient ids (`<sdfgIndex>:<name>`) kept on the stack (Register storage, locals). They never go through
+   * tlab_alloc, so no event names them; `tlab_poison_stack` poisons them whenever poisoning is on, and
+   * verification counts them among the candidates of an uninitialised read. */
+  stackTransients: string[];
   /** For compiler errors: generated line number → what produced it (JSON path of the SDFG element). */
   lineOrigins: Map<number, string>;
 }

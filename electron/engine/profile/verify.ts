@@ -19,7 +19,8 @@ export const NONDETERMINISTIC_RTOL = 1e-5;
 /** What verification needs to know about each variant. */
 export interface VerifiedVariant {
   label: string;
-  program: Pick<GeneratedProgram, 'nondeterministicFloat'>;
+  /** `stackTransients` absent means none (programs written by hand for tests). */
+  program: Pick<GeneratedProgram, 'nondeterministicFloat'> & Partial<Pick<GeneratedProgram, 'stackTransients'>>;
 }
 
 export function verify(variants: VerifiedVariant[], results: VariantResult[], args: ProgramArg[]): ProfileResult['verification'] {
@@ -52,7 +53,9 @@ export function verify(variants: VerifiedVariant[], results: VariantResult[], ar
       }
     }
     if (firstDiff) {
-      const candidates = r.poisonedTransients;
+      // The runner only sees heap allocations and workspace slots; stack transients are poisoned in place by
+      // the generated code itself, so the program says which they are.
+      const candidates = [...new Set([...r.poisonedTransients, ...(v.program.stackTransients ?? [])])].sort();
       details.push({
         kind: 'uninitialised-read',
         mode: v.label,

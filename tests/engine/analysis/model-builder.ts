@@ -14,11 +14,13 @@ import type {
   LoopBlock,
   MapEntryNode,
   MapExitNode,
+  MemletEdge,
   NestedSdfgNode,
   RegionBlock,
   Sdfg,
   SdfgFile,
   StateBlock,
+  TaskletNode,
 } from '../../../electron/engine/model/sdfg.js';
 
 const DTYPES: Record<string, number> = { int8: 1, int32: 4, int64: 8, float32: 4, float64: 8, bool: 1 };
@@ -106,14 +108,67 @@ export function nested(inner: Sdfg, symbolMapping: Record<string, string> = {}, 
   } as Omit<NestedSdfgNode, 'id' | 'jsonPath'>;
 }
 
-export function state(label: string, nodes: NodeSpec[] = []): StateBlock {
+export function tasklet(label: string, code = '', scope: number | null = null): NodeSpec {
+  return {
+    ...base,
+    kind: 'tasklet',
+    label,
+    scopeEntry: scope,
+    code: { code, language: 'Python' },
+    codeGlobal: null,
+    codeInit: null,
+    codeExit: null,
+    sideEffects: null,
+  } as Omit<TaskletNode, 'id' | 'jsonPath'>;
+}
+
+export type EdgeSpec = Omit<MemletEdge, 'index' | 'jsonPath'>;
+
+export interface MemletOptions {
+  srcConnector?: string;
+  dstConnector?: string;
+  wcr?: string;
+  dynamic?: boolean;
+  /** Subset of the other end (copies). */
+  other?: string[];
+}
+
+/** A memlet edge; `subset` is one `start:end` (inclusive end) or `index` string per dimension, null = whole. */
+export function memlet(src: number, dst: number, data: string | null, subset: string[] | null, o: MemletOptions = {}): EdgeSpec {
+  const range = (dims: string[]) => ({
+    kind: 'range' as const,
+    dims: dims.map((d) => {
+      const [start, end] = d.includes(':') ? d.split(':') : [d, d];
+      return { start: start!, end: end!, step: '1', tile: '1' };
+    }),
+  });
+  return {
+    src,
+    dst,
+    srcConnector: o.srcConnector ?? null,
+    dstConnector: o.dstConnector ?? null,
+    memlet: {
+      data,
+      subset: subset ? range(subset) : null,
+      otherSubset: o.other ? range(o.other) : null,
+      wcr: o.wcr ?? null,
+      wcrNonatomic: false,
+      volume: '1',
+      dynamic: o.dynamic ?? false,
+      isDataSrc: null,
+      allowOob: false,
+    },
+  };
+}
+
+export function state(label: string, nodes: NodeSpec[] = [], edges: EdgeSpec[] = []): StateBlock {
   return {
     kind: 'state',
     id: null,
     label,
     jsonPath: '',
     nodes: nodes.map((n, id) => ({ ...n, id, jsonPath: '' }) as DataflowNode),
-    edges: [],
+    edges: edges.map((e, index) => ({ ...e, index, jsonPath: '' })),
   };
 }
 

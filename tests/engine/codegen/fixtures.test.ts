@@ -98,6 +98,22 @@ const FIXTURE_SPECS: Record<string, Fixture> = {
       return { A, R };
     },
   },
+  // Three iterations of B += 2·A (through t1), then B += 0.5·B (through t2). Each iteration writes t1 and
+  // t2 completely before reading them, so their live ranges stay inside the loop body and the packed
+  // workspace gives both the same bytes.
+  loop_write_first: {
+    symbols: { N: 16n },
+    tolerance: 0,
+    expected: (p) => {
+      const A = input(p, 'A');
+      const B = input(p, 'B');
+      for (let k = 0; k < 3; k++) {
+        for (let i = 0; i < B.length; i++) B[i] = B[i]! + A[i]! * 2;
+        for (let i = 0; i < B.length; i++) B[i] = B[i]! + B[i]! * 0.5;
+      }
+      return { A, B };
+    },
+  },
 };
 
 function expectClose(name: string, actual: Float64Array, expected: Float64Array, tolerance: number): void {
@@ -151,6 +167,21 @@ describe('hand-written fixtures, end to end', () => {
     expect(root.blocks.map((b) => b.kind)).toEqual(['state', 'state', 'state', 'conditional']);
     // The loop is a cycle of the state machine (guard → body → guard), not a LoopRegion.
     expect(root.edges.some((e) => e.src === 2 && e.dst === 1 && e.assignments.length === 1)).toBe(true);
+  });
+
+  test('temporaries overwritten first in every loop iteration share workspace bytes (packed < DaCe)', () => {
+    const file = files.get('loop_write_first')!;
+    const analysis = analyze(file, { symbols: new Map([['N', 16n]]), defaultSymbol: null, target: null });
+    expect(analysis.transients.map((t) => [t.id, t.live])).toEqual([
+      ['0:t1', { first: 0, last: 1 }],
+      ['0:t2', { first: 2, last: 3 }],
+    ]);
+    const packed = analysis.layouts.packed['CPU_Heap']!;
+    expect(packed.offsets.get('0:t1')).toBe(packed.offsets.get('0:t2'));
+    expect(packed.bytes).toBe(128n);
+    expect(analysis.layouts.dace['CPU_Heap']!.bytes).toBe(256n);
+    const program = programs.find((b) => b.fixture === 'loop_write_first' && b.p.mode === 'EXTERNAL' && b.p.layout === 'packed')!;
+    expect(program.p.externals.map((e) => [e.storage, e.bytes])).toEqual([['CPU_Heap', 128n]]);
   });
 
   test('a parallel WCR reduction is atomic, also inside a nested SDFG called from a parallel map', () => {

@@ -72,6 +72,7 @@ export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt
     externals: external ? [{ storage: 'CPU_Heap', bytes, slots: [{ id: '0:tmp', bytes, offset: 0n }] }] : [],
     usesOpenMP: false,
     nondeterministicFloat: false,
+    stackTransients: [],
     lineOrigins: origins,
   };
 }
