@@ -86,24 +86,4 @@ export function scopeOrder(g: StateGraph, scope: number | null): DataflowNode[] 
   return order;
 }
 
-/** Every state of an SDFG's control flow (not entering nested SDFGs), with its block. */
-export function* statesOf(sdfg: Sdfg): Generator<StateBlock> {
-  const stack: ControlFlowBlock[] = [sdfg.body];
-  while (stack.length) {
-    const b = stack.pop()!;
-    if (b.kind === 'state') yield b;
-    else if (b.kind === 'region' || b.kind === 'loop') stack.push(...[...b.blocks].reverse());
-    else if (b.kind === 'conditional') stack.push(...b.branches.map((br) => br.body).reverse());
-  }
-}
-
-/** Every control-flow block of an SDFG (not entering nested SDFGs). */
-export function* blocksOf(sdfg: Sdfg): Generator<ControlFlowBlock> {
-  const stack: ControlFlowBlock[] = [sdfg.body];
-  while (stack.length) {
-    const b = stack.pop()!;
-    yield b;
-    if (b.kind === 'region' || b.kind === 'loop') stack.push(...[...b.blocks].reverse());
-    else if (b.kind === 'conditional') stack.push(...b.branches.map((br) => br.body).reverse());
-  }
-}
+export { blocksOf, statesOf } from '../model/queries.js';

@@ -13,6 +13,7 @@ import { findUnsupported, generateProgram } from '../codegen/index.js';
 import type { GeneratedProgram, Layout, ProgramArg, UnsupportedFinding } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
 import { readSdfgFile } from '../sdfg/index.js';
+import { neverWrittenTransients } from '../model/queries.js';
 import { buildProgram, type BuildResult } from '../build/index.js';
 import { findCompiler } from '../build/compiler.js';
 import { NodeRunnerHost, RunCancelled } from '../../runner/host-node.js';
@@ -213,7 +214,7 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
     }
 
     onProgress({ stage: 'compare', message: 'compare outputs' });
-    const verification = verify(variants, results, reference.args);
+    const verification = verify(variants, results, reference.args, new Set(neverWrittenTransients(file)));
     if (options.saveOutputs) await saveOutputs(options.saveOutputs, variants, results, reference.args);
 
     const notes: string[] = [];

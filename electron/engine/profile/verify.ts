@@ -23,7 +23,17 @@ export interface VerifiedVariant {
   program: Pick<GeneratedProgram, 'nondeterministicFloat'> & Partial<Pick<GeneratedProgram, 'stackTransients'>>;
 }
 
-export function verify(variants: VerifiedVariant[], results: VariantResult[], args: ProgramArg[]): ProfileResult['verification'] {
+/**
+ * `neverWritten`: transients no memlet of the program ever writes (model/queries.ts). When outputs depend on
+ * the poison they are the certain culprits, so they lead the candidates instead of hiding among every
+ * transient that merely received poison.
+ */
+export function verify(
+  variants: VerifiedVariant[],
+  results: VariantResult[],
+  args: ProgramArg[],
+  neverWritten: ReadonlySet<string> = new Set(),
+): ProfileResult['verification'] {
   const details: VerificationDetail[] = [];
   const arrays = args.filter((a) => a.kind === 'array');
   const nondeterministic = variants.some((v) => v.program.nondeterministicFloat);
@@ -55,7 +65,9 @@ export function verify(variants: VerifiedVariant[], results: VariantResult[], ar
     if (firstDiff) {
       // The runner only sees heap allocations and workspace slots; stack transients are poisoned in place by
       // the generated code itself, so the program says which they are.
-      const candidates = [...new Set([...r.poisonedTransients, ...(v.program.stackTransients ?? [])])].sort();
+      const poisoned = [...new Set([...r.poisonedTransients, ...(v.program.stackTransients ?? [])])].sort();
+      const certain = poisoned.filter((t) => neverWritten.has(t));
+      const candidates = [...certain, ...poisoned.filter((t) => !neverWritten.has(t))];
       details.push({
         kind: 'uninitialised-read',
         mode: v.label,
@@ -66,7 +78,10 @@ export function verify(variants: VerifiedVariant[], results: VariantResult[], ar
         message:
           `${v.label}: output${leaking.length === 1 ? '' : 's'} ${leaking.join(', ')} changed between two verification calls that differ only in the ` +
           `poison pattern of fresh transient memory (first at ${firstDiff.array}[${firstDiff.index.join(', ')}]: ${firstDiff.values[0]} vs ${firstDiff.values[1]}): ` +
-          (candidates.length
+          (certain.length
+            ? `the program reads a transient before writing it: nothing in the program ever writes ${certain.join(', ')}` +
+              (candidates.length > certain.length ? ` (${candidates.length - certain.length} other transient(s) also got poison; listed in the result)` : '')
+            : candidates.length
             ? `the program reads a transient before writing it; candidates: ${candidates.join(', ')}`
             : 'no transient memory was poisoned, so the program itself is nondeterministic (e.g. a parallel reduction not marked nondeterministicFloat)'),
       });
