@@ -100,7 +100,7 @@ export class WriteFirstLoops {
       visited.add(idx);
       const block = loop.blocks[idx];
       if (!block) return false;
-      if (block.kind === 'state' && touchesInState(block, name)) return this.fullyOverwritten(block, sdfg, name, desc);
+      if (block.kind === 'state' && this.touchesInBlock(block, name)) return this.fullyOverwritten(block, sdfg, name, desc);
       // A block before the overwrite must neither use the container nor be able to end the iteration early
       // (the bytes may be clobbered there, and an early exit would skip the overwrite).
       if (block.kind !== 'state' && (this.touchesInBlock(block, name) || mayLeaveIteration(block, false))) return false;
@@ -115,34 +115,77 @@ export class WriteFirstLoops {
     return false;
   }
 
+  /** Whether `block` (recursively) has an access node of `name` or code that reads it. */
   private touchesInBlock(block: ControlFlowBlock, name: string): boolean {
-    switch (block.kind) {
-      case 'state':
-        return touchesInState(block, name);
-      case 'region':
-      case 'loop': {
-        if (block.kind === 'loop' && [block.init, block.condition, block.update].some((c) => c !== null && this.codeReads(c, name))) return true;
-        if (block.edges.some((e) => this.codeReads(e.condition, name) || e.assignments.some(([, rhs]) => this.codeReads(rhs, name)))) return true;
-        return block.blocks.some((b) => this.touchesInBlock(b, name));
-      }
-      case 'conditional':
-        return block.branches.some((br) => (br.condition !== null && this.codeReads(br.condition, name)) || this.touchesInBlock(br.body, name));
-      default:
-        return false;
-    }
+    return this.namesTouchedBy(block).has(name);
   }
 
   private codeReads(code: string, name: string): boolean {
+    return this.namesReadBy(code).has(name);
+  }
+
+  // The questions above are asked for every (transient, enclosing loop) pair: on Fortran-generated programs
+  // with hundreds of transients, rescanning the blocks each time made this the slowest part of the analysis.
+  // Both answers are per-block / per-string facts, so they are computed once.
+  private readonly touchedNames = new WeakMap<ControlFlowBlock, ReadonlySet<string>>();
+  private readonly codeNames = new Map<string, ReadonlySet<string>>();
+
+  /** Container names (first component of dotted names) that `code` reads. */
+  private namesReadBy(code: string): ReadonlySet<string> {
+    let hit = this.codeNames.get(code);
+    if (hit) return hit;
     const trimmed = code.trim();
-    if (!trimmed) return false;
-    let names: Iterable<string>;
-    try {
-      names = this.symbols.exprs.namesOf(this.symbols.exprs.py(trimmed));
-    } catch {
-      names = trimmed.match(/[A-Za-z_][A-Za-z0-9_.]*/g) ?? [];
+    let names: Iterable<string> = [];
+    if (trimmed) {
+      try {
+        names = this.symbols.exprs.namesOf(this.symbols.exprs.py(trimmed));
+      } catch {
+        names = trimmed.match(/[A-Za-z_][A-Za-z0-9_.]*/g) ?? [];
+      }
     }
-    for (const n of names) if (n.split('.')[0] === name) return true;
-    return false;
+    hit = new Set([...names].map((n) => n.split('.')[0]!));
+    this.codeNames.set(code, hit);
+    return hit;
+  }
+
+  /** Every container name `block` touches: access nodes (and the roots of dotted member paths) and names read
+   * by its loop statements, interstate edges and branch conditions, recursively. */
+  private namesTouchedBy(block: ControlFlowBlock): ReadonlySet<string> {
+    let hit = this.touchedNames.get(block);
+    if (hit) return hit;
+    const names = new Set<string>();
+    const addCode = (code: string | null): void => {
+      if (code !== null) for (const n of this.namesReadBy(code)) names.add(n);
+    };
+    switch (block.kind) {
+      case 'state':
+        for (const n of block.nodes) {
+          if (n.kind !== 'access') continue;
+          names.add(n.data);
+          const dot = n.data.indexOf('.');
+          if (dot > 0) names.add(n.data.slice(0, dot));
+        }
+        break;
+      case 'region':
+      case 'loop':
+        if (block.kind === 'loop') [block.init, block.condition, block.update].forEach(addCode);
+        for (const e of block.edges) {
+          addCode(e.condition);
+          for (const [, rhs] of e.assignments) addCode(rhs);
+        }
+        for (const b of block.blocks) for (const n of this.namesTouchedBy(b)) names.add(n);
+        break;
+      case 'conditional':
+        for (const br of block.branches) {
+          addCode(br.condition);
+          for (const n of this.namesTouchedBy(br.body)) names.add(n);
+        }
+        break;
+      default:
+        break;
+    }
+    this.touchedNames.set(block, names);
+    return names;
   }
 
   /**
@@ -324,11 +367,6 @@ export class WriteFirstLoops {
     }
     return evaluate(root.expr, env);
   }
-}
-
-function touchesInState(state: StateBlock, name: string): boolean {
-  const prefix = `${name}.`;
-  return state.nodes.some((n) => n.kind === 'access' && (n.data === name || n.data.startsWith(prefix)));
 }
 
 /** Whether running `block` can end the current iteration of the enclosing loop early. */
