@@ -114,7 +114,7 @@ export const profileSection: BenchSection = {
       }
       if (!inside) continue;
       try {
-        const r = await profile(path, { ...DEFAULT_PROFILE_OPTIONS, layout: 'both', calls: 2, warmup: 0, defaultSymbol: CORPUS_SYMBOL, timeoutMs: 120_000 });
+        const r = await profile(path, { ...DEFAULT_PROFILE_OPTIONS, layout: 'both', calls: 2, warmup: 0, processes: 1, defaultSymbol: CORPUS_SYMBOL, timeoutMs: 120_000 });
         const problems = r.verification.details.filter((d) => d.kind !== 'note');
         const status = r.verification.ok ? 'ok' : problems.some((d) => d.kind === 'uninitialised-read') ? 'reads-uninitialised' : 'failed';
         coverage.push(status === 'ok' ? { file: name, status } : { file: name, status, error: problems[0]?.message ?? 'verification failed' });

@@ -20,6 +20,7 @@ const SPEC: Record<string, OptionSpec> = {
   layout: { value: true },
   calls: { value: true },
   warmup: { value: true },
+  processes: { value: true },
   symbols: { value: true, repeat: true },
   'default-symbol': { value: true },
   input: { value: true, repeat: true },
@@ -39,6 +40,8 @@ Options:
   --layout L            EXTERNAL workspace layout: packed (default), dace, or both
   --calls N             timed calls per mode (default 100)
   --warmup W            untimed calls before timing (default 5)
+  --processes P         fresh runner processes per mode, calls pooled (default 3): one process can run
+                        consistently faster or slower than the next on a shared machine
   --symbols N=V,…       symbol values (may be repeated)
   --default-symbol V    value for every symbol not given with --symbols
   --input NAME=F.npy    take argument NAME from a .npy file (may be repeated); others come from --seed
@@ -82,6 +85,8 @@ export function parseProfileArgs(argv: string[]): { file: string; options: Omit<
   if (calls !== undefined) options.calls = Number(parseInteger(NAME, 'calls', calls, 1n));
   const warmup = optionValue(args, 'warmup');
   if (warmup !== undefined) options.warmup = Number(parseInteger(NAME, 'warmup', warmup, 0n));
+  const processes = optionValue(args, 'processes');
+  if (processes !== undefined) options.processes = Number(parseInteger(NAME, 'processes', processes, 1n));
   for (const text of args.options.get('symbols') ?? []) {
     for (const [k, v] of parseSymbolList(NAME, text)) options.symbols.set(k, v);
   }
@@ -122,7 +127,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 
 export const profileCommand: Command = {
   name: NAME,
-  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S]',
+  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {

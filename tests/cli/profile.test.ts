@@ -34,6 +34,7 @@ describe('profile CLI usage errors (exit 2)', () => {
   it.each([
     [[], /expected exactly one SDFG file/],
     [[example, '--calls', '0'], /--calls must be at least 1/],
+    [[example, '--processes', '0'], /--processes must be at least 1/],
     [[example, '--modes', 'scoped,heap'], /unknown mode 'heap'/],
     [[example, '--layout', 'tight'], /--layout expects dace, packed or both/],
     [[example, '--input', 'A'], /--input expects NAME=FILE.npy/],
@@ -81,21 +82,22 @@ describe.skipIf(!addonBuilt)('profile CLI success (exit 0)', () => {
   it('prints the table, writes --out and --save-outputs', async () => {
     const out = join(dir, 'result.json');
     const saved = join(dir, 'outputs');
-    const r = await cli([example, '--default-symbol', '8', '--calls', '4', '--warmup', '1', '--layout', 'both', '--seed', '3', '--out', out, '--save-outputs', saved]);
+    const r = await cli([example, '--default-symbol', '8', '--calls', '4', '--warmup', '1', '--processes', '2', '--layout', 'both', '--seed', '3', '--out', out, '--save-outputs', saved]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^mode\s+median\/call\s+p10\s+p90\s+allocs\/call\s+alloc\+free\s+faults\/call\s+workspace\s+vs SCOPED$/m);
     expect(r.stdout).toMatch(/^EXTERNAL \(packed\)\s/m);
-    expect(r.stdout).toMatch(/EXTERNAL \(packed\) vs POOL: (saves|costs)/);
+    expect(r.stdout).toMatch(/EXTERNAL \(packed\) vs POOL: (saves [^;]+ per call \(.*Mann–Whitney p|costs [^;]+ per call \(.*Mann–Whitney p|no significant difference in time per call)[^\n]*; saves \d+ allocations per call/);
     expect(r.stdout).toContain('note: POOL generated the same code as SCOPED');
     const result = JSON.parse(await readFile(out, 'utf8'));
     expect(result.schema).toBe('transient-lab/profile@1');
     expect(result.program.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(result.settings).toMatchObject({ calls: 4, warmup: 1, layout: 'both', seed: 3, symbols: { N: 8 } });
+    expect(result.settings).toMatchObject({ calls: 4, warmup: 1, processes: 2, layout: 'both', seed: 3, symbols: { N: 8 } });
     expect(result.modes.map((m: { label: string }) => m.label)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL (dace)', 'EXTERNAL (packed)']);
     for (const m of result.modes) {
-      expect(m.calls.totalNs).toHaveLength(4);
-      expect(m.calls.minorFaults).toHaveLength(4);
+      // 4 timed calls in each of 2 processes, pooled.
+      expect(m.calls.totalNs).toHaveLength(8);
+      expect(m.calls.minorFaults).toHaveLength(8);
       expect(m.summary.medianNs).toBeGreaterThan(0);
     }
     expect(result.verification).toMatchObject({ identical: true, ok: true });

@@ -1,5 +1,9 @@
 /** The console form of a ProfileResult: one table row per mode (+layout) and the lines under it. */
 import type { ModeResult, ProfileResult } from './result.js';
+import { mannWhitney } from './stats.js';
+
+/** Differences with a larger p-value are reported as not significant. */
+const SIGNIFICANCE = 0.01;
 
 export function formatNs(ns: number): string {
   if (!Number.isFinite(ns)) return '-';
@@ -33,7 +37,7 @@ function workspace(m: ModeResult): string {
 
 export function formatProfile(result: ProfileResult): string {
   const lines: string[] = [];
-  lines.push(`${result.program.name} (${result.program.file}): ${result.settings.calls} calls after ${result.settings.warmup} warmup, ${result.machine.compiler}, ${result.machine.cpu}`);
+  lines.push(`${result.program.name} (${result.program.file}): ${result.settings.processes > 1 ? `${result.settings.processes} processes × ` : ''}${result.settings.calls} calls after ${result.settings.warmup} warmup, ${result.machine.compiler}, ${result.machine.cpu}`);
   lines.push('');
   const scoped = result.modes.find((m) => m.mode === 'SCOPED');
   const rows: string[][] = [['mode', 'median/call', 'p10', 'p90', 'allocs/call', 'alloc+free', 'faults/call', 'workspace', 'vs SCOPED']];
@@ -59,11 +63,16 @@ export function formatProfile(result: ProfileResult): string {
     for (const ext of externals) {
       const saved = pool.summary.medianNs - ext.summary.medianNs;
       const pct = pool.summary.medianNs > 0 ? (saved / pool.summary.medianNs) * 100 : 0;
-      lines.push(
-        `${ext.label} vs POOL: ${saved >= 0 ? 'saves' : 'costs'} ${formatNs(Math.abs(saved))} per call (${Math.abs(pct).toFixed(1)}%) and ` +
-          `${count(Math.max(0, pool.summary.allocsPerCall - ext.summary.allocsPerCall))} allocations per call ` +
-          `(${count(pool.summary.allocsPerCall)} → ${count(ext.summary.allocsPerCall)}).`,
-      );
+      const allocs =
+        `${count(Math.max(0, pool.summary.allocsPerCall - ext.summary.allocsPerCall))} allocations per call ` +
+        `(${count(pool.summary.allocsPerCall)} → ${count(ext.summary.allocsPerCall)})`;
+      // A difference of medians on a noisy machine is not a finding by itself: say so unless the samples differ.
+      const { p } = mannWhitney(pool.calls.totalNs, ext.calls.totalNs);
+      const time =
+        Number.isFinite(p) && p < SIGNIFICANCE
+          ? `${saved >= 0 ? 'saves' : 'costs'} ${formatNs(Math.abs(saved))} per call (${Math.abs(pct).toFixed(1)}%, Mann–Whitney p ${p < 0.001 ? '< 0.001' : `= ${p.toFixed(3)}`})`
+          : `no significant difference in time per call (medians ${formatNs(ext.summary.medianNs)} vs ${formatNs(pool.summary.medianNs)}, Mann–Whitney p ${Number.isFinite(p) ? `= ${p.toFixed(2)}` : 'n/a: too few calls'})`;
+      lines.push(`${ext.label} vs POOL: ${time}; saves ${allocs}.`);
     }
   }
   if (result.modes.some((m) => m.summary.minorFaultsPerCall > 0)) {

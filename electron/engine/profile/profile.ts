@@ -29,6 +29,8 @@ export interface ProfileOptions {
   layout: LayoutChoice;
   calls: number;
   warmup: number;
+  /** Fresh runner processes per mode; `calls` are timed in each and pooled. */
+  processes: number;
   symbols: Map<string, bigint>;
   defaultSymbol: bigint | null;
   seed: bigint;
@@ -59,6 +61,7 @@ export const DEFAULT_PROFILE_OPTIONS: Omit<ProfileOptions, 'signal' | 'runnerEnt
   layout: 'packed',
   calls: 100,
   warmup: 5,
+  processes: 3,
   symbols: new Map(),
   defaultSymbol: null,
   seed: 0n,
@@ -193,25 +196,33 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
     if (busy) warnings.push(busy);
     const host = options.runner ?? new NodeRunnerHost(options.runnerEntry);
     const deadline = Date.now() + options.timeoutMs;
-    const results: VariantResult[] = [];
-    for (const variant of job.variants) {
-      checkCancelled();
-      const [result] = await host.run(
-        { ...job, variants: [variant] },
-        {
-          timeoutMs: Math.max(1000, deadline - Date.now()),
-          signal: options.signal,
-          onProgress: (p: RunnerProgress) => {
-            if (p.phase === 'calls') {
-              onProgress({ stage: 'calls', message: `${p.variant} calls ${p.done ?? 0}/${p.total ?? options.calls}`, done: p.done ?? 0, total: p.total ?? options.calls });
-            } else if (p.phase === 'verify-1' || p.phase === 'verify-2') {
-              onProgress({ stage: 'verify', message: `verify ${p.variant}` });
-            }
+    // Several processes per mode, taken round-robin: on a shared VM one process can run 1.4× slower than the
+    // next for its whole life (identical code, tight per-call spread), so one process per mode can rank modes
+    // wrongly. Verification runs in the first process only; the timed calls of all of them are pooled.
+    const processes = Math.max(1, options.processes);
+    const runs: VariantResult[][] = job.variants.map(() => []);
+    for (let round = 0; round < processes; round++) {
+      for (const [i, variant] of job.variants.entries()) {
+        checkCancelled();
+        const where = processes > 1 ? ` (process ${round + 1}/${processes})` : '';
+        const [result] = await host.run(
+          { ...job, variants: [variant], skipVerification: round > 0 || job.skipVerification },
+          {
+            timeoutMs: Math.max(1000, deadline - Date.now()),
+            signal: options.signal,
+            onProgress: (p: RunnerProgress) => {
+              if (p.phase === 'calls') {
+                onProgress({ stage: 'calls', message: `${p.variant}${where} calls ${p.done ?? 0}/${p.total ?? options.calls}`, done: p.done ?? 0, total: p.total ?? options.calls });
+              } else if (p.phase === 'verify-1' || p.phase === 'verify-2') {
+                onProgress({ stage: 'verify', message: `verify ${p.variant}` });
+              }
+            },
           },
-        },
-      );
-      results.push(result!);
+        );
+        runs[i]!.push(result!);
+      }
     }
+    const results = runs.map(poolRuns);
 
     onProgress({ stage: 'compare', message: 'compare outputs' });
     const verification = verify(variants, results, reference.args, new Set(neverWrittenTransients(file)));
@@ -242,6 +253,7 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
         layout: options.layout,
         calls: options.calls,
         warmup: options.warmup,
+        processes: Math.max(1, options.processes),
         symbols: Object.fromEntries(Object.entries(reference.symbols).map(([k, v]) => [k, jsonInteger(v)])),
         seed: jsonInteger(options.seed),
         inputs: Object.fromEntries(options.inputs),
@@ -339,4 +351,18 @@ export async function foreignCpuBusy(sampleMs = 250): Promise<number | null> {
 export function busyMachineWarning(busyFraction: number | null, cores = cpus().length): string | null {
   if (busyFraction === null || busyFraction <= 0.2) return null;
   return `other processes kept ${(busyFraction * 100).toFixed(0)}% of the ${cores} cores busy just before timing: times can be inflated and noisy (OpenMP regions suffer most); rerun on a quiet machine for numbers to quote`;
+}
+
+const PER_CALL_COLUMNS = ['totalNs', 'allocNs', 'freeNs', 'allocs', 'frees', 'allocBytes', 'minorFaults'] as const;
+
+/** One variant's runs in several processes as one result: the first run's verification, init and first
+ * call; every run's timed calls. */
+export function poolRuns(runs: VariantResult[]): VariantResult {
+  const [first, ...rest] = runs;
+  if (!first) throw new Error('poolRuns: no runs');
+  const timing = { ...first.timing };
+  for (const column of PER_CALL_COLUMNS) timing[column] = [...first.timing[column], ...rest.flatMap((r) => r.timing[column])];
+  timing.overflowed = runs.some((r) => r.timing.overflowed);
+  timing.batchWallNs = runs.reduce((sum, r) => sum + r.timing.batchWallNs, 0);
+  return { ...first, timing };
 }

@@ -72,8 +72,11 @@ export interface ProfileResult {
   settings: {
     modes: Mode[];
     layout: LayoutChoice;
+    /** Timed calls per process. */
     calls: number;
     warmup: number;
+    /** Fresh runner processes per mode; the per-call arrays hold calls × processes entries. */
+    processes: number;
     symbols: Record<string, JsonInteger>;
     seed: JsonInteger;
     inputs: Record<string, string>;

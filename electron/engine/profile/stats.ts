@@ -41,3 +41,44 @@ export function summarize(t: VariantTiming): CallSummary {
     minorFaultsPerCall: n ? sum(t.minorFaults) / n : NaN,
   };
 }
+
+/** Standard normal CDF (Abramowitz & Stegun 7.1.26 erf approximation, |error| < 1.5e-7). */
+export function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  const erf = 1 - poly * Math.exp(-x * x);
+  return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
+}
+
+/**
+ * Two-sided Mann–Whitney U test (normal approximation with tie and continuity correction, as scipy's
+ * `mannwhitneyu(method='asymptotic')`). Per-call times are skewed and noisy, so whether two modes really
+ * differ is asked of the whole samples, not read off two medians.
+ */
+export function mannWhitney(a: readonly number[], b: readonly number[]): { u: number; z: number; p: number } {
+  const n1 = a.length;
+  const n2 = b.length;
+  if (n1 < 2 || n2 < 2) return { u: NaN, z: NaN, p: NaN };
+  const all: Array<[number, 0 | 1]> = [...a.map((v): [number, 0 | 1] => [v, 0]), ...b.map((v): [number, 0 | 1] => [v, 1])];
+  all.sort((x, y) => x[0] - y[0]);
+  let rankSumA = 0;
+  let ties = 0;
+  for (let i = 0; i < all.length; ) {
+    let j = i;
+    while (j + 1 < all.length && all[j + 1]![0] === all[i]![0]) j++;
+    const rank = (i + j) / 2 + 1;
+    const t = j - i + 1;
+    ties += t * t * t - t;
+    for (let k = i; k <= j; k++) if (all[k]![1] === 0) rankSumA += rank;
+    i = j + 1;
+  }
+  const u = rankSumA - (n1 * (n1 + 1)) / 2;
+  const n = n1 + n2;
+  const mean = (n1 * n2) / 2;
+  const sigma = Math.sqrt(((n1 * n2) / 12) * (n + 1 - ties / (n * (n - 1))));
+  if (sigma === 0) return { u, z: 0, p: 1 };
+  const diff = u - mean;
+  const z = (diff - Math.sign(diff) * 0.5) / sigma;
+  return { u, z, p: Math.min(1, 2 * (1 - normalCdf(Math.abs(z)))) };
+}

@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 async function profileAll(path: string): Promise<ProfileResult> {
-  return profile(path, { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map([['N', 8n]]), layout: 'both', calls: 2, warmup: 0, timeoutMs: 120_000 });
+  return profile(path, { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map([['N', 8n]]), layout: 'both', calls: 2, warmup: 0, processes: 1, timeoutMs: 120_000 });
 }
 
 describe('generated code for stack transients', () => {
