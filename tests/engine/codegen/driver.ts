@@ -6,7 +6,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GeneratedProgram } from '../../../electron/engine/codegen/index.js';
+import type { Layout } from '../../../electron/engine/codegen/types.js';
+import { inputArray } from './reference.js';
 import { run } from './compile.js';
+
+/** Every mode and layout a generated program can be built in. */
+export const ALL_VARIANTS: ReadonlyArray<{ mode: 'SCOPED' | 'PERSISTENT' | 'POOL' | 'EXTERNAL'; layout: Layout }> = [
+  { mode: 'SCOPED', layout: 'dace' },
+  { mode: 'PERSISTENT', layout: 'dace' },
+  { mode: 'POOL', layout: 'dace' },
+  { mode: 'EXTERNAL', layout: 'dace' },
+  { mode: 'EXTERNAL', layout: 'packed' },
+];
+
+/** The driver's deterministic input for argument `name` of `p` (see reference.ts inputArray). */
+export function inputFor(p: GeneratedProgram, name: string): Float64Array {
+  const i = p.args.findIndex((a) => a.name === name);
+  if (i < 0) throw new Error(`no argument ${name}`);
+  return inputArray(i, Number(p.args[i]!.totalElements));
+}
 
 export const DRIVER_SOURCE = String.raw`
 #include <dlfcn.h>

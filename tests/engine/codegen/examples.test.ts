@@ -8,34 +8,19 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import type { Analysis } from '../../../electron/engine/analysis/types.js';
 import { findUnsupported, generateProgram, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
-import type { Layout } from '../../../electron/engine/codegen/types.js';
 import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
 import { examplesDir } from '../../../electron/engine/paths.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { compileLibrary, inParallel, scratchDir, removeScratchDirs } from './compile.js';
-import { compileDriver, runProgram } from './driver.js';
-import { chainReference, hdiffReference, inputArray, vadvReference } from './reference.js';
+import { ALL_VARIANTS, compileDriver, inputFor, runProgram } from './driver.js';
+import { chainReference, hdiffReference, vadvReference } from './reference.js';
 
 afterAll(removeScratchDirs);
 
 const SIZES = { I: 8n, J: 8n, K: 5n, N: 40n };
 const DTR = 0.15;
-const VARIANTS: Array<{ mode: 'SCOPED' | 'PERSISTENT' | 'POOL' | 'EXTERNAL'; layout: Layout }> = [
-  { mode: 'SCOPED', layout: 'dace' },
-  { mode: 'PERSISTENT', layout: 'dace' },
-  { mode: 'POOL', layout: 'dace' },
-  { mode: 'EXTERNAL', layout: 'dace' },
-  { mode: 'EXTERNAL', layout: 'packed' },
-];
-
-function argIndex(p: GeneratedProgram, name: string): number {
-  const i = p.args.findIndex((a) => a.name === name);
-  if (i < 0) throw new Error(`no argument ${name}`);
-  return i;
-}
-function input(p: GeneratedProgram, name: string): Float64Array {
-  return inputArray(argIndex(p, name), Number(p.args[argIndex(p, name)]!.totalElements));
-}
+const VARIANTS = ALL_VARIANTS;
+const input = inputFor;
 
 function expectClose(actual: Float64Array, expected: Float64Array): void {
   expect(actual.length).toBe(expected.length);

@@ -7,30 +7,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import { findUnsupported, generateProgram, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
-import type { Layout } from '../../../electron/engine/codegen/types.js';
 import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
 import { corpusDir, packageRoot } from '../../../electron/engine/paths.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { compileLibrary, inParallel, removeScratchDirs, scratchDir } from './compile.js';
-import { compileDriver, runProgram } from './driver.js';
-import { inputArray } from './reference.js';
+import { ALL_VARIANTS, compileDriver, inputFor, runProgram } from './driver.js';
 
 afterAll(removeScratchDirs);
 
 const FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'sdfg');
-const VARIANTS: Array<{ mode: 'SCOPED' | 'PERSISTENT' | 'POOL' | 'EXTERNAL'; layout: Layout }> = [
-  { mode: 'SCOPED', layout: 'dace' },
-  { mode: 'PERSISTENT', layout: 'dace' },
-  { mode: 'POOL', layout: 'dace' },
-  { mode: 'EXTERNAL', layout: 'dace' },
-  { mode: 'EXTERNAL', layout: 'packed' },
-];
-
-function input(p: GeneratedProgram, name: string): Float64Array {
-  const i = p.args.findIndex((a) => a.name === name);
-  if (i < 0) throw new Error(`no argument ${name}`);
-  return inputArray(i, Number(p.args[i]!.totalElements));
-}
+const VARIANTS = ALL_VARIANTS;
+const input = inputFor;
 
 interface Fixture {
   symbols: Record<string, bigint>;
