@@ -87,6 +87,7 @@ describe.skipIf(!addonBuilt)('profile CLI success (exit 0)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^mode\s+median\/call\s+p10\s+p90\s+allocs\/call\s+alloc\+free\s+faults\/call\s+workspace\s+vs SCOPED$/m);
     expect(r.stdout).toMatch(/^EXTERNAL \(packed\)\s/m);
+    expect(r.stdout).toMatch(/^init \/ first call: SCOPED [\d.]+ [nµm]?s \/ [\d.]+ [nµm]?s; PERSISTENT /m);
     expect(r.stdout).toMatch(/EXTERNAL \(packed\) vs POOL: (saves [^;]+ per call \(.*Mann–Whitney p|costs [^;]+ per call \(.*Mann–Whitney p|no significant difference in time per call)[^\n]*; saves \d+ allocations per call/);
     expect(r.stdout).toContain('note: POOL generated the same code as SCOPED');
     const result = JSON.parse(await readFile(out, 'utf8'));

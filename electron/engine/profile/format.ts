@@ -56,6 +56,9 @@ export function formatProfile(result: ProfileResult): string {
     ]);
   }
   lines.push(...table(rows));
+  // PERSISTENT moves the allocations into init, and first calls pay cold caches and first-touch faults: both
+  // belong next to the steady state, or a mode looks cheaper than it is over a short-lived program.
+  lines.push(`init / first call: ${result.modes.map((m) => `${m.label} ${formatNs(m.initNs)} / ${formatNs(m.firstCallNs)}`).join('; ')}`);
   lines.push('');
   const pool = result.modes.find((m) => m.mode === 'POOL');
   const externals = result.modes.filter((m) => m.mode === 'EXTERNAL');

@@ -33,3 +33,28 @@ describe('statistics', () => {
     expect(quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.1)).toBeCloseTo(1.9, 10);
   });
 });
+
+describe('pooling runs of several processes', () => {
+  it('concatenates the timed calls and takes init and first call from a process without verification', async () => {
+    const { poolRuns } = await import('../../../electron/engine/profile/profile.js');
+    const run = (init: number, first: number, calls: number[], verified: boolean) => ({
+      label: 'PERSISTENT',
+      initNs: init,
+      exitNs: 1,
+      firstCallNs: first,
+      workspaceBytes: {},
+      outputs: verified ? { A: new Uint8Array(8) } : null,
+      outputsSecond: verified ? { A: new Uint8Array(8) } : null,
+      poisonedTransients: [],
+      guardViolations: [],
+      timing: { totalNs: calls, allocNs: calls.map(() => 0), freeNs: calls.map(() => 0), allocs: calls.map(() => 0), frees: calls.map(() => 0), allocBytes: calls.map(() => 0), minorFaults: calls.map(() => 1), overflowed: false, batchWallNs: 10 },
+    });
+    const pooled = poolRuns([run(900, 50, [1, 2], true), run(100, 70, [3], false), run(120, 80, [4, 5], false)]);
+    expect(pooled.timing.totalNs).toEqual([1, 2, 3, 4, 5]);
+    expect(pooled.timing.minorFaults).toHaveLength(5);
+    expect(pooled.timing.batchWallNs).toBe(30);
+    expect(pooled.outputs).not.toBeNull();
+    expect([pooled.initNs, pooled.firstCallNs]).toEqual([100, 70]);
+    expect(poolRuns([run(900, 50, [1], true)]).initNs).toBe(900);
+  });
+});
