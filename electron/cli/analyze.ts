@@ -4,6 +4,7 @@
  */
 import { analyze, listNames, MODES, type Analysis, type AnalysisOptions, type Target, type TransientInfo } from '../engine/analysis/index.js';
 import { toAnalysisJson } from '../engine/analysis/json.js';
+import { stat } from 'node:fs/promises';
 import { TlabError } from '../engine/errors.js';
 import { readSdfgFile } from '../engine/sdfg/index.js';
 import { optionValue, parseArgs, parseInteger, parseSymbolList } from './args.js';
@@ -30,8 +31,11 @@ Exit codes: 0 ok, 2 bad usage, 3 unreadable or malformed input.
 
 export interface OutputStreams {
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
-  stderr: { write(text: string): unknown };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
 }
+
+/** Files (on disk: compressed ones expand 10-50×) big enough that a person at a terminal should see progress. */
+const PROGRESS_ABOVE_BYTES = 1 << 20;
 
 export function createAnalyzeCommand(io: OutputStreams): Command {
   return {
@@ -65,13 +69,31 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
         defaultSymbol: def === undefined ? null : parseInteger('analyze', 'default-symbol', def),
         target: (targetText as Target | undefined) ?? null,
       };
-      const file = await readSdfgFile(args.positionals[0]!);
+      const path = args.positionals[0]!;
+      // Progress only for people at a terminal: pipes and CI logs get the result alone.
+      const progress = io.stderr.isTTY === true && (await sizeOf(path)) > PROGRESS_ABOVE_BYTES;
+      const started = performance.now();
+      const step = (what: string): void => {
+        if (progress) io.stderr.write(`\r\x1b[K${what} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+      };
+      step(`parsing ${path}`);
+      const file = await readSdfgFile(path);
+      step(`analysing ${file.stats.sdfgs} SDFG(s), ${file.stats.transients} transient(s)`);
       const analysis = analyze(file, opts);
+      if (progress) io.stderr.write('\r\x1b[K');
       if (args.flags.has('json')) io.stdout.write(`${JSON.stringify(toAnalysisJson(analysis), null, 2)}\n`);
       else io.stdout.write(`${humanReport(analysis, outputWidth(io.stdout), args.flags.has('all')).join('\n')}\n`);
       return 0;
     },
   };
+}
+
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0; // readSdfgFile reports the real problem with the file
+  }
 }
 
 export const analyzeCommand: Command = createAnalyzeCommand({ stdout: process.stdout, stderr: process.stderr });

@@ -11,12 +11,12 @@ import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
 const SAMPLE = join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__cuda_mempooler.sdfg');
 const LOOPS = join(corpusDir(), 'spcl__npbench__npbench__benchmarks__nbody__nbody.sdfg');
 
-function capture(columns?: number) {
+function capture(columns?: number, stderrTTY = false) {
   const out: string[] = [];
   const err: string[] = [];
   const cmd = createAnalyzeCommand({
     stdout: { write: (t: string) => out.push(t), isTTY: columns !== undefined, columns },
-    stderr: { write: (t: string) => err.push(t) },
+    stderr: { write: (t: string) => err.push(t), isTTY: stderrTTY },
   });
   return { cmd, out: () => out.join(''), err: () => err.join('') };
 }
@@ -57,6 +57,17 @@ describe('analyze command', () => {
     await all.cmd.run([LOOPS, '--default-symbol', '64', '--all']);
     expect(rowsOf(all.out())).toHaveLength(total);
     expect(all.out()).not.toContain('not shown');
+  });
+
+  it('shows progress on a terminal for big files and nothing when stderr is piped', async () => {
+    const tty = capture(undefined, true);
+    await tty.cmd.run([LOOPS, '--default-symbol', '64']);
+    expect(tty.err()).toMatch(/parsing .*nbody\.sdfg \(\d+\.\d s\)/);
+    expect(tty.err()).toMatch(/analysing 5 SDFG\(s\), \d+ transient\(s\)/);
+    expect(tty.err().endsWith('\r\x1b[K')).toBe(true);
+    const piped = capture();
+    await piped.cmd.run([LOOPS, '--default-symbol', '64']);
+    expect(piped.err()).toBe('');
   });
 
   it('fits a TTY width and does not truncate piped output', async () => {
