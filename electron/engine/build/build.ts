@@ -10,6 +10,7 @@
  * The library handed to the runner is always a fresh copy under the caller's run folder: dlopen caches by
  * path, so two builds must never share one.
  */
+import { makeDirectory } from '../files.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -104,7 +105,7 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
   let cached = await isValidEntry(entryDir, key);
   if (!cached) await compileEntry(program, { key, entryDir, compiler, flags, includeDir, label, opts });
 
-  await mkdir(opts.runDir, { recursive: true });
+  await makeDirectory(opts.runDir);
   const libPath = join(opts.runDir, `${label}-${key.slice(0, 12)}-${process.pid}-${++copyCounter}.so`);
   await copyFile(join(entryDir, 'program.so'), libPath);
   // A valid entry may still vanish between the check and the copy (another process pruning the cache):
@@ -137,7 +138,14 @@ async function compileEntry(
   ctx: { key: string; entryDir: string; compiler: CompilerInfo; flags: string[]; includeDir: string; label: string; opts: BuildOptions },
 ): Promise<void> {
   const root = libsDir();
-  await mkdir(root, { recursive: true });
+  try {
+    await makeDirectory(root);
+  } catch (cause) {
+    throw new TlabError('build', `cannot create the build cache folder ${root}: ${(cause as Error).message}`, {
+      details: ['set TRANSIENT_LAB_CACHE (or XDG_CACHE_HOME) to a writable folder'],
+      cause,
+    });
+  }
   const work = join(root, `.tmp-${ctx.key.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
   await mkdir(work);
   try {
@@ -175,7 +183,7 @@ async function compileEntry(
 async function keepFailedSource(root: string, key: string, work: string): Promise<string> {
   const dir = join(root, 'failed', key);
   await rm(dir, { recursive: true, force: true });
-  await mkdir(join(root, 'failed'), { recursive: true });
+  await makeDirectory(join(root, 'failed'));
   await rename(work, dir);
   return join(dir, 'program.cpp');
 }

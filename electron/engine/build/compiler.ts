@@ -3,9 +3,10 @@
  * probe is also cached on disk (keyed by the compiler's version text) because a probe compile costs about
  * a second and the answer only changes when the compiler does.
  */
+import { makeDirectory } from '../files.js';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { TlabError } from '../errors.js';
@@ -125,7 +126,7 @@ async function probeOpenMPUncached(compiler: CompilerInfo, key: string): Promise
     );
     const openmp = res.code === 0;
     try {
-      await mkdir(probeDir, { recursive: true });
+      await makeDirectory(probeDir);
       const tmp = `${recordPath}.${process.pid}.tmp`;
       await writeFile(tmp, JSON.stringify({ versionLine: compiler.versionLine, openmp }));
       await rename(tmp, recordPath);

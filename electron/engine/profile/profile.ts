@@ -3,8 +3,9 @@
  * mode (and layout) → one runner job that verifies and times them all → cross-mode comparison → result.
  * Generated code only ever runs in the runner child (electron/runner), never in this process.
  */
+import { makeDirectory } from '../files.js';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, release, tmpdir, type as osType, arch } from 'node:os';
 import { basename, join } from 'node:path';
 import { MODES, type Analysis, type Mode } from '../analysis/types.js';
@@ -311,7 +312,7 @@ async function saveOutputs(dir: string, variants: Variant[], results: VariantRes
     const sub = v.mode === 'EXTERNAL' && externalLayouts > 1 ? `EXTERNAL-${v.layout}` : v.mode;
     const target = join(dir, sub);
     try {
-      await mkdir(target, { recursive: true });
+      await makeDirectory(target);
       for (const arg of args) {
         if (arg.kind !== 'array' || !r.outputs[arg.name]) continue;
         await writeNpy(join(target, `${arg.name}.npy`), gatherCOrder(arg, r.outputs[arg.name]!));

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, truncate, unlink, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, truncate, unlink, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,5 +110,21 @@ describe('compiler errors', () => {
     expect(err).toBeInstanceOf(TlabError);
     expect((err as TlabError).kind).toBe('build');
     expect((err as TlabError).message).toContain('transient_runtime.h');
+  });
+
+  it('fails clearly when the cache folder cannot be created', async () => {
+    const blocker = join(cache, 'a-file');
+    await writeFile(blocker, 'x');
+    const saved = process.env.TRANSIENT_LAB_CACHE;
+    process.env.TRANSIENT_LAB_CACHE = join(blocker, 'cache');
+    try {
+      const err = await buildProgram(handProgram(), { runDir }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TlabError);
+      expect((err as TlabError).kind).toBe('build');
+      expect((err as TlabError).message).toMatch(/cannot create the build cache folder .*a-file\/cache/);
+      expect((err as TlabError).details.join('\n')).toContain('TRANSIENT_LAB_CACHE');
+    } finally {
+      process.env.TRANSIENT_LAB_CACHE = saved;
+    }
   });
 });
