@@ -37,7 +37,6 @@ export const profileSection: BenchSection = {
     const lines: string[] = [];
     const hdiffPath = join(examplesDir(), 'hdiff.sdfg');
     const hdiff = await profile(hdiffPath, { ...DEFAULT_PROFILE_OPTIONS, layout: 'both', calls: HDIFF_CALLS, warmup: 10, defaultSymbol: HDIFF_SYMBOL });
-    const persistent = mode(hdiff, 'PERSISTENT');
     const scoped = mode(hdiff, 'SCOPED');
     const externalPacked = mode(hdiff, 'EXTERNAL (packed)');
     const externalDace = mode(hdiff, 'EXTERNAL (dace)');

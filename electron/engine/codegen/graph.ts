@@ -1,5 +1,5 @@
 /** Per-state graph helpers: adjacency, scope membership and a dependency order inside one scope. */
-import type { DataflowNode, MemletEdge, Sdfg, StateBlock, ControlFlowBlock } from '../model/sdfg.js';
+import type { DataflowNode, MemletEdge, StateBlock } from '../model/sdfg.js';
 
 export interface StateGraph {
   state: StateBlock;
