@@ -38,7 +38,7 @@ Builds the program in each memory mode, checks that all modes compute the same o
 Options:
   --modes LIST          modes to run, comma-separated (default scoped,persistent,pool,external)
   --layout L            EXTERNAL workspace layout: packed (default), dace, or both
-  --calls N             timed calls per mode (default 100)
+  --calls N             timed calls per mode in each process (default 100)
   --warmup W            untimed calls before timing (default 5)
   --processes P         fresh runner processes per mode, calls pooled (default 3): one process can run
                         consistently faster or slower than the next on a shared machine
