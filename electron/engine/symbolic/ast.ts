@@ -45,6 +45,21 @@ export type Stmt =
   | { k: 'expr'; e: Expr };
 
 export type BinExpr = Extract<Expr, { k: 'bin' }>;
+
+/**
+ * The left spine of a binary tree, walked in a loop: sums of thousands of terms are left-deep, and recursing
+ * down them would overflow the stack. `spine` is outermost first; `base` is the leftmost operand where the
+ * walk stopped (at a non-binary node, or at the first node `follow` rejects).
+ */
+export function leftSpine(e: Expr, follow: (node: BinExpr) => boolean = () => true): { spine: BinExpr[]; base: Expr } {
+  const spine: BinExpr[] = [];
+  let cur: Expr = e;
+  while (cur.k === 'bin' && follow(cur)) {
+    spine.push(cur);
+    cur = cur.a;
+  }
+  return { spine, base: cur };
+}
 export type CallExpr = Extract<Expr, { k: 'call' }>;
 
 /** `math.pi` → "math.pi"; null unless the expression is a chain of attributes on a name. */

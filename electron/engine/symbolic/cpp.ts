@@ -4,7 +4,7 @@
  * Exact (float-free) arithmetic that contains `/` is first brought to one fraction `num/den`, so that e.g.
  * `ceiling(M/512)` and `N*(N + 1)/2` stay exact in integer C++ instead of truncating each division.
  */
-import { dottedPath, type BinOp, type Expr } from './ast.js';
+import { dottedPath, leftSpine, type BinOp, type Expr } from './ast.js';
 import { integerTypeOf, isFloatFunction, isFloatTypeName, moduleConstant } from './evaluate.js';
 import { formatFloat } from './show.js';
 import { isExact, simplify } from './transform.js';
@@ -69,13 +69,8 @@ function toFraction(e: Expr): Fraction {
     case 'bin': {
       if (e.op === '+' || e.op === '-' || e.op === '*' || e.op === '/') {
         // Spine in a loop: sums of many terms are left-deep.
-        const spine: Array<Extract<Expr, { k: 'bin' }>> = [];
-        let cur: Expr = e;
-        while (cur.k === 'bin' && (cur.op === '+' || cur.op === '-' || cur.op === '*' || cur.op === '/')) {
-          spine.push(cur);
-          cur = cur.a;
-        }
-        let acc = toFraction(cur);
+        const { spine, base } = leftSpine(e, (node) => node.op === '+' || node.op === '-' || node.op === '*' || node.op === '/');
+        let acc = toFraction(base);
         for (let i = spine.length - 1; i >= 0; i--) {
           const node = spine[i]!;
           const r = toFraction(node.b);
@@ -258,13 +253,8 @@ class CppEmitter {
     const helper = HELPER_BY_OP[e.op];
     if (helper !== undefined) return atom(`${helper}(${this.emit(e.a).text}, ${this.emit(e.b).text})`);
     // Left spine in a loop: long sums are left-deep.
-    const spine: Array<Extract<Expr, { k: 'bin' }>> = [];
-    let cur: Expr = e;
-    while (cur.k === 'bin' && C_OPERATORS[cur.op] !== undefined && !(this.exact(cur) && containsDivision(cur))) {
-      spine.push(cur);
-      cur = cur.a;
-    }
-    let acc = this.emit(cur);
+    const { spine, base } = leftSpine(e, (node) => C_OPERATORS[node.op] !== undefined && !(this.exact(node) && containsDivision(node)));
+    let acc = this.emit(base);
     for (let i = spine.length - 1; i >= 0; i--) {
       const node = spine[i]!;
       const [op, p] = C_OPERATORS[node.op]!;

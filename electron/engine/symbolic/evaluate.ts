@@ -3,7 +3,7 @@
  * big programs pass 2^53 (`N**5`, products of many extents); floats appear only where the expression
  * itself asks for them (a float literal, a float cast, a math function, a float-typed symbol).
  */
-import { dottedPath, type BinOp, type Expr, UnboundSymbolError } from './ast.js';
+import { dottedPath, leftSpine, type BinOp, type Expr, UnboundSymbolError } from './ast.js';
 
 export type Value = { k: 'rat'; n: bigint; d: bigint } | { k: 'float'; v: number } | { k: 'bool'; v: boolean };
 type Numeric = Exclude<Value, { k: 'bool' }>;
@@ -429,13 +429,8 @@ export function evaluate(e: Expr, env: Env): Value {
       return symbolValue(e, env);
     case 'bin': {
       // Walk the left spine in a loop: sums of thousands of terms are left-deep trees.
-      const spine: Array<Extract<Expr, { k: 'bin' }>> = [];
-      let cur: Expr = e;
-      while (cur.k === 'bin') {
-        spine.push(cur);
-        cur = cur.a;
-      }
-      let acc = evaluate(cur, env);
+      const { spine, base } = leftSpine(e);
+      let acc = evaluate(base, env);
       for (let i = spine.length - 1; i >= 0; i--) {
         const node = spine[i]!;
         if (node.op === 'and') acc = truthy(acc) ? evaluate(node.b, env) : acc;

@@ -1,5 +1,5 @@
 /** Readable text in the legacy grammar with the fewest parentheses that keep the tree's shape. */
-import type { BinOp, Expr } from './ast.js';
+import { leftSpine, type BinOp, type Expr } from './ast.js';
 
 // Binding strength, loosest first (Python's table).
 const P_TERNARY = 1, P_OR = 2, P_AND = 3, P_NOT = 4, P_CMP = 5, P_BOR = 6, P_XOR = 7, P_BAND = 8, P_SHIFT = 9;
@@ -73,13 +73,8 @@ function showNode(e: Expr): Shown {
     case 'sym':
       return { text: e.name, prec: P_ATOM };
     case 'bin': {
-      const spine: Array<Extract<Expr, { k: 'bin' }>> = [];
-      let cur: Expr = e;
-      while (cur.k === 'bin') {
-        spine.push(cur);
-        cur = cur.a;
-      }
-      let acc = showNode(cur);
+      const { spine, base } = leftSpine(e);
+      let acc = showNode(base);
       for (let i = spine.length - 1; i >= 0; i--) {
         const node = spine[i]!;
         const right = showNode(node.b);

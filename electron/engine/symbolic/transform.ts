@@ -1,5 +1,5 @@
 /** Tree queries and rewrites: free symbols, substitution, SymExpr approximation, simplification, builders. */
-import type { BinOp, Expr } from './ast.js';
+import { leftSpine, type BinOp, type Expr } from './ast.js';
 import { evaluate, isFloatFunction, isFloatTypeName, type Value } from './evaluate.js';
 import { show } from './show.js';
 
@@ -43,15 +43,8 @@ function rewrite(e: Expr, visit: (node: Expr) => Expr | undefined): Expr {
   if (replaced !== undefined) return replaced;
   switch (e.k) {
     case 'bin': {
-      const spine: BinNode[] = [];
-      let cur: Expr = e;
-      while (cur.k === 'bin') {
-        const direct = visit(cur);
-        if (direct !== undefined) break;
-        spine.push(cur);
-        cur = cur.a;
-      }
-      let acc = rewrite(cur, visit);
+      const { spine, base } = leftSpine(e, (node) => visit(node) === undefined);
+      let acc = rewrite(base, visit);
       for (let i = spine.length - 1; i >= 0; i--) {
         const node = spine[i]!;
         const right = rewrite(node.b, visit);
@@ -255,13 +248,8 @@ function simplifyProduct(e: Expr): Expr {
 
 function simplifyBinary(e: BinNode): Expr {
   // Left spine iteratively, then local rules per node.
-  const spine: BinNode[] = [];
-  let cur: Expr = e;
-  while (cur.k === 'bin' && !(isExact(cur) && (cur.op === '+' || cur.op === '-' || cur.op === '*'))) {
-    spine.push(cur);
-    cur = cur.a;
-  }
-  let acc = simplifyNode(cur);
+  const { spine, base } = leftSpine(e, (node) => !(isExact(node) && (node.op === '+' || node.op === '-' || node.op === '*')));
+  let acc = simplifyNode(base);
   for (let i = spine.length - 1; i >= 0; i--) {
     const node = spine[i]!;
     acc = simplifyLocal(node.op, acc, simplifyNode(node.b), isExact(node));
