@@ -1,0 +1,167 @@
+/**
+ * The one contract between the renderer and whatever hosts the engine. It is written once, here:
+ * - browser mode (`transient-lab serve`, electron/server/) carries it over HTTP + a WebSocket;
+ * - the desktop app (electron/shell/ + electron/preload/) carries it over IPC, the preload exposing exactly
+ *   these named methods through contextBridge;
+ * - the renderer (renderer/) sees only `TransientLabApi` and never knows which transport it has.
+ *
+ * Rules:
+ * - This file imports types only, and nothing from Node, the DOM or `electron`: the renderer, the preload,
+ *   the server and the main process all compile it.
+ * - Everything that crosses is structured-clone friendly: plain objects, arrays, strings, numbers, booleans,
+ *   null and Uint8Array. No bigint (byte counts beyond 2^53 travel as decimal strings, `JsonInt`), no Map.
+ * - The renderer never receives raw SDFG JSON: it asks for compact view models (engine/view/), one region at a
+ *   time. A 166 MB file never crosses whole.
+ * - Every method may fail with a `ContractError` (the transport rejects the promise with it). Hosts validate
+ *   every request payload (contract-schema.ts) before the service sees it.
+ * - Adding a method or a field is additive; removing or changing one bumps CONTRACT_VERSION.
+ */
+import type { ProfileResult } from '../engine/profile/result.js';
+import type { AnalysisView, DocInfo, GraphRegion, RegionId, SearchHit } from '../engine/view/types.js';
+
+export const CONTRACT_VERSION = 1;
+
+/** What the renderer is told when a call fails. `kind` extends the engine's error kinds (exit codes). */
+export interface ContractError {
+  kind: 'usage' | 'input' | 'unsupported' | 'build' | 'run' | 'cancelled' | 'refused' | 'internal';
+  message: string;
+  /** The file the error is about (a path or an upload's name), or null. */
+  file: string | null;
+  /** JSON path inside that file, or null. */
+  jsonPath: string | null;
+  /** Extra lines: compiler output, a hint of what to do. */
+  details: string[];
+}
+
+/** Symbol values as the user typed them: decimal integers as strings (they may exceed 2^53). */
+export type SymbolValues = Record<string, string>;
+
+export interface AnalyzeRequest {
+  doc: string;
+  symbols: SymbolValues;
+  /** Value for every symbol not in `symbols`; null leaves them symbolic. */
+  defaultSymbol: string | null;
+  /** Override of the detected target; null = detected. */
+  target: 'cpu' | 'gpu' | null;
+}
+
+export interface ProfileRequest {
+  doc: string;
+  /** Chosen by the renderer (unique per run); progress events and `cancel` name it. */
+  job: string;
+  modes: Array<'SCOPED' | 'PERSISTENT' | 'POOL' | 'EXTERNAL'>;
+  layout: 'dace' | 'packed' | 'both';
+  calls: number;
+  warmup: number;
+  processes: number;
+  symbols: SymbolValues;
+  defaultSymbol: string | null;
+  seed: string;
+  /** Argument name → .npy path (inside the allowed folders). */
+  inputs: Record<string, string>;
+  /** Whole-run limit in seconds; 0 = none. */
+  timeoutS: number;
+}
+
+export interface ProfileProgressEvent {
+  job: string;
+  stage: 'parse' | 'analyse' | 'generate' | 'build' | 'verify' | 'calls' | 'compare';
+  message: string;
+  done?: number;
+  total?: number;
+}
+
+export interface ExampleInfo {
+  /** Stable id to pass to `openExample`. */
+  id: string;
+  title: string;
+  description: string;
+}
+
+export interface EnvironmentInfo {
+  contract: number;
+  /** Transient Lab version (package.json). */
+  version: string;
+  host: 'browser' | 'electron';
+  /** Folders files may be opened from (browser mode: the `--root` folders; electron: empty, files come from
+   * dialogs and drops). */
+  roots: string[];
+  examples: ExampleInfo[];
+}
+
+export interface FolderEntry {
+  name: string;
+  /** Path to pass back to `listFolder` / `openFile`. */
+  path: string;
+  kind: 'folder' | 'sdfg' | 'result' | 'other';
+  bytes: number | null;
+}
+
+export interface ResultDoc {
+  /** Display name (file name). */
+  name: string;
+  /** Where it came from, or null for an upload / a fresh run. */
+  path: string | null;
+  result: ProfileResult;
+}
+
+/** Everything the renderer can ask. One method = one request object → one promise. */
+export interface TransientLabApi {
+  environment(req: Record<string, never>): Promise<EnvironmentInfo>;
+  /** Browse the allowed folders (browser mode's own open dialog). */
+  listFolder(req: { path: string | null }): Promise<FolderEntry[]>;
+  /** Open an SDFG by path (inside the allowed folders, or a path the desktop host approved). */
+  openFile(req: { path: string }): Promise<DocInfo>;
+  /** Open an SDFG from bytes the user dropped or uploaded. */
+  openUpload(req: { name: string; bytes: Uint8Array }): Promise<DocInfo>;
+  openExample(req: { id: string }): Promise<DocInfo>;
+  closeDoc(req: { doc: string }): Promise<void>;
+  analyze(req: AnalyzeRequest): Promise<AnalysisView>;
+  /** Drawable content of one SDFG, control-flow region or state (`null` region = the root SDFG). */
+  graph(req: { doc: string; region: RegionId | null }): Promise<GraphRegion>;
+  search(req: { doc: string; query: string; limit: number }): Promise<SearchHit[]>;
+  /** Build, verify and time; progress arrives as `profileProgress` events naming `req.job`. */
+  profile(req: ProfileRequest): Promise<ProfileResult>;
+  cancel(req: { job: string }): Promise<void>;
+  openResult(req: { path: string } | { name: string; bytes: Uint8Array }): Promise<ResultDoc>;
+  /** Write a result file (inside the allowed folders, or where the desktop host's save dialog says). */
+  saveResult(req: { path: string; result: ProfileResult }): Promise<{ path: string }>;
+}
+
+export type MethodName = keyof TransientLabApi;
+export type RequestOf<M extends MethodName> = Parameters<TransientLabApi[M]>[0];
+export type ResponseOf<M extends MethodName> = Awaited<ReturnType<TransientLabApi[M]>>;
+
+/** Runtime list of the methods: the preload and the WebSocket client are generated from it. */
+export const METHODS = [
+  'environment',
+  'listFolder',
+  'openFile',
+  'openUpload',
+  'openExample',
+  'closeDoc',
+  'analyze',
+  'graph',
+  'search',
+  'profile',
+  'cancel',
+  'openResult',
+  'saveResult',
+] as const satisfies readonly MethodName[];
+
+/** Host → renderer notifications. */
+export interface HostEvents {
+  profileProgress: ProfileProgressEvent;
+  /** The host wants a file opened (menu, drag-and-drop on the window, `?open=`, a CLI argument). */
+  openRequest: { path: string };
+  /** A menu or shortcut handled by the host (desktop menu items). */
+  command: { name: 'open' | 'openResult' | 'saveResult' | 'exportReport' | 'toggleTheme' | 'profile' };
+}
+
+export type EventName = keyof HostEvents;
+export const EVENTS = ['profileProgress', 'openRequest', 'command'] as const satisfies readonly EventName[];
+
+/** What the renderer holds: the methods plus a subscription to host events. */
+export interface TransientLabClient extends TransientLabApi {
+  on<E extends EventName>(event: E, listener: (payload: HostEvents[E]) => void): () => void;
+}
