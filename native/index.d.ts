@@ -29,6 +29,19 @@ export interface CallStats {
   /** Events recorded in the buffer's capacity was exceeded (events dropped). The per-call sums then cover only
    * the kept events (the first `capacity`, 65536 by default, of that call). */
   overflowed: boolean;
+  /** The allocation events of the call nearest the median of these calls (null when none could be kept). */
+  sample: SampledCall | null;
+}
+
+/** One call's allocation events, kept by the addon while it timed the calls. */
+export interface SampledCall {
+  /** Index of the call among the timed calls of this `run`. */
+  call: number;
+  totalNs: number;
+  /** The event buffer overflowed in this call: `events` are its first `capacity` events. */
+  overflowed: boolean;
+  /** t0/t1 relative to the start of that call. */
+  events: AllocEvent[];
 }
 
 export interface AllocEvent {

@@ -7,6 +7,7 @@
  * via process.parentPort): only the transport differs.
  */
 import type { ProgramArg } from '../engine/codegen/types.js';
+import type { SampledCall } from '../engine/profile/result.js';
 import { loadNativeAddon } from './native.js';
 import {
   RUNNER_PROTOCOL_VERSION,
@@ -258,12 +259,14 @@ class JobRunner {
     }
     this.enter(v.label, 'calls');
     const timing = emptyTiming();
+    const candidates: SampledCall[] = [];
     for (let done = 0; done < job.calls; ) {
       const n = Math.min(job.chunk, job.calls - done);
       const t0 = process.hrtime.bigint();
       const stats = lib.run(views, n);
       timing.batchWallNs += Number(process.hrtime.bigint() - t0);
       appendStats(timing, stats);
+      if (stats.sample) candidates.push(sampledCall(stats.sample, done, v.transientIds));
       done += n;
       this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done, total: job.calls });
     }
@@ -282,8 +285,35 @@ class JobRunner {
       poisonedTransients: [...poisoned].sort(),
       guardViolations,
       timing,
+      sampledCall: nearestMedian(candidates, timing.totalNs),
     };
   }
+}
+
+/** The addon's sample of one batch in the result's form, its index moved to the process's timed calls. */
+function sampledCall(sample: NonNullable<Stats['sample']>, offset: number, transientIds: string[]): SampledCall {
+  return {
+    call: offset + sample.call,
+    totalNs: sample.totalNs,
+    overflowed: sample.overflowed,
+    events: sample.events.map((e) => ({
+      transient: transientIds[e.transient] ?? `#${e.transient}`,
+      kind: e.kind,
+      startNs: e.t0,
+      durationNs: e.t1 - e.t0,
+      bytes: e.bytes,
+    })),
+  };
+}
+
+/** Each batch kept the call nearest its own median; of those, the one nearest the median of all calls. */
+function nearestMedian(candidates: SampledCall[], totals: number[]): SampledCall | null {
+  const sorted = [...totals].sort((a, b) => a - b);
+  const pos = (sorted.length - 1) / 2;
+  const median = sorted.length ? sorted[Math.floor(pos)]! + (sorted[Math.ceil(pos)]! - sorted[Math.floor(pos)]!) * (pos - Math.floor(pos)) : NaN;
+  let best: SampledCall | null = null;
+  for (const c of candidates) if (!best || Math.abs(c.totalNs - median) < Math.abs(best.totalNs - median)) best = c;
+  return best;
 }
 
 function main(): void {

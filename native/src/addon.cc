@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -358,8 +359,18 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     auto minorFaults = Napi::Float64Array::New(env, calls);
     tlab::CallStatsSink sink{totalNs.Data(),    allocNs.Data(),    freeNs.Data(), allocs.Data(), frees.Data(),
                              allocBytes.Data(), minorFaults.Data(), false};
+    // Sized from the previous call (init, a verification call or the last batch): programs make the same
+    // allocations on every call, and a call that makes more is simply not kept.
+    const uint64_t previousEvents =
+        std::min<uint64_t>(library_.events->count.load(std::memory_order_relaxed), library_.events->capacity);
+    std::unique_ptr<tlab::EventSampler> sampler;
     try {
-      tlab::RunCalls(library_.fn.program, handle_, argv.data(), library_.events, calls, &sink);
+      sampler = std::make_unique<tlab::EventSampler>(calls, previousEvents + previousEvents / 4 + 16);
+    } catch (const std::bad_alloc &) {
+      Fail(env, "cannot reserve memory for the sampled call's events (" + std::to_string(calls) + " calls)");
+    }
+    try {
+      tlab::RunCalls(library_.fn.program, handle_, argv.data(), library_.events, calls, &sink, sampler.get());
     } catch (const tlab::ProgramThrew &thrown) {
       Fail(env, DaceFunction("__program_") + " threw a C++ exception in call " + std::to_string(thrown.callIndex + 1) +
                     " of " + std::to_string(calls) + ": " + thrown.what);
@@ -377,7 +388,34 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     stats.Set("allocBytes", allocBytes);
     stats.Set("minorFaults", minorFaults);
     stats.Set("overflowed", Napi::Boolean::New(env, sink.overflowed));
+    tlab::Sample sample{};
+    stats.Set("sample", sampler->Pick(totalNs.Data(), calls, &sample) ? SampleObject(env, sample) : env.Null());
     return stats;
+  }
+
+  // The sampled call as JS: { call, totalNs, overflowed, events: AllocEvent[] } (times relative to its start).
+  Napi::Value SampleObject(Napi::Env env, const tlab::Sample &sample) const {
+    Napi::Array events = Napi::Array::New(env, sample.count);
+    for (uint64_t i = 0; i < sample.count; ++i) {
+      const tlab::SampledEvent &event = sample.events[i];
+      if (event.kind != TLAB_EVENT_ALLOC && event.kind != TLAB_EVENT_FREE) {
+        Fail(env, "sampled event " + std::to_string(i) + " has unknown kind " + std::to_string(event.kind) +
+                      " (corrupted event buffer?)");
+      }
+      Napi::Object object = Napi::Object::New(env);
+      object.Set("t0", static_cast<double>(event.startNs));
+      object.Set("t1", static_cast<double>(event.startNs + event.durationNs));
+      object.Set("bytes", static_cast<double>(event.bytes));
+      object.Set("transient", event.transient);
+      object.Set("kind", event.kind == TLAB_EVENT_ALLOC ? "alloc" : "free");
+      events.Set(static_cast<uint32_t>(i), object);
+    }
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("call", sample.call);
+    result.Set("totalNs", sample.totalNs);
+    result.Set("overflowed", Napi::Boolean::New(env, sample.overflowed));
+    result.Set("events", events);
+    return result;
   }
 
   Napi::Value LastEvents(const Napi::CallbackInfo &info) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "event_sampler.h"
 #include "library_loader.h"
 
 namespace tlab {
@@ -35,9 +36,9 @@ struct UnknownEventKind {
 };
 
 // Runs `program(handle, argv)` `calls` times: minflt before, reset events, clock, call, clock, minflt after,
-// then sums the call's events into sink slot i.
+// then sums the call's events into sink slot i and, with a sampler, keeps a copy of them.
 void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t calls,
-              CallStatsSink *sink);
+              CallStatsSink *sink, EventSampler *sampler = nullptr);
 
 // Wall-clock ns of one instrumentation event: two timestamps plus tlab_record, on the header's own code.
 double MeasureEventCostNs(uint64_t iterations);

@@ -121,6 +121,22 @@ describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
       expect(event.t1).toBeLessThanOrEqual(stats.totalNs[4]!);
     }
 
+    // The sampled call: one of the five, nearest their median, with all its events relative to its start.
+    const sample = stats.sample!;
+    expect(sample.call).toBeGreaterThanOrEqual(0);
+    expect(sample.call).toBeLessThan(5);
+    expect(sample.totalNs).toBe(stats.totalNs[sample.call]);
+    const sorted = Array.from(stats.totalNs).sort((a, b) => a - b);
+    expect(Array.from(stats.totalNs).every((t) => Math.abs(t - sorted[2]!) >= Math.abs(sample.totalNs - sorted[2]!))).toBe(true);
+    expect(sample.overflowed).toBe(false);
+    expect(sample.events).toHaveLength(2 + 2 * team);
+    expect(sample.events[0]).toMatchObject({ kind: 'alloc', transient: 0, bytes: 1001 * 8 });
+    expect(sample.events.at(-1)).toMatchObject({ kind: 'free', transient: 0, bytes: 1001 * 8 });
+    for (const event of sample.events) {
+      expect(event.t1).toBeGreaterThanOrEqual(event.t0);
+      expect(event.t1).toBeLessThanOrEqual(sample.totalNs);
+    }
+
     expect(library.exit()).toBeGreaterThan(0);
     expect(library.lastEvents()).toEqual([expect.objectContaining({ kind: 'free', transient: 3, bytes: 1001 * 8 })]);
   });
@@ -231,6 +247,11 @@ describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
     expect(stats.overflowed).toBe(true);
     expect(stats.allocs[0]! + stats.frees[0]!).toBe(65_536);
     expect(library.lastEvents()).toHaveLength(65_536);
+    // Overflowing calls can still be the sample: their first `capacity` events, flagged. The sampler sizes its
+    // memory from the previous call, so it keeps them from the second run on.
+    const again = library.run(program.args, 2);
+    expect(again.sample).toMatchObject({ overflowed: true });
+    expect(again.sample!.events).toHaveLength(65_536);
     library.exit();
   });
 

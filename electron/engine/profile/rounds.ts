@@ -6,7 +6,9 @@ import { TlabError } from '../errors.js';
 import type { ProgramArg } from '../codegen/types.js';
 import type { BuiltVariant } from './build-variants.js';
 import type { OnProfileProgress } from './options.js';
+import type { SampledCall } from './result.js';
 import { throwIfCancelled, type RunJob, type RunnerHost, type RunnerProgress, type VariantJob, type VariantResult } from './runner-host.js';
+import { quantile } from './stats.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON } from './verify.js';
 
 /** The one job every round runs a slice of: all variants, the inputs, the verification settings. */
@@ -107,8 +109,23 @@ export function poolRuns(runs: VariantResult[]): VariantResult {
   for (const column of PER_CALL_COLUMNS) timing[column] = [...first.timing[column], ...rest.flatMap((r) => r.timing[column])];
   timing.overflowed = runs.some((r) => r.timing.overflowed);
   timing.batchWallNs = runs.reduce((sum, r) => sum + r.timing.batchWallNs, 0);
+  const sampledCall = pooledSample(runs, timing.totalNs);
   // The verifying process poisons PERSISTENT's allocations inside init and runs two calls before the "first"
   // one: a process that skipped verification has the clean init and the truly cold first call.
   const clean = rest.find((r) => r.outputs === null);
-  return clean ? { ...first, initNs: clean.initNs, firstCallNs: clean.firstCallNs, exitNs: clean.exitNs, timing } : { ...first, timing };
+  return clean ? { ...first, initNs: clean.initNs, firstCallNs: clean.firstCallNs, exitNs: clean.exitNs, timing, sampledCall } : { ...first, timing, sampledCall };
+}
+
+/** Of each process's sampled call, the one nearest the median of all pooled calls, its index moved to the
+ * pooled arrays (ties: the earlier process). */
+function pooledSample(runs: VariantResult[], pooledTotals: number[]): SampledCall | null {
+  const median = quantile([...pooledTotals].sort((a, b) => a - b), 0.5);
+  let best: SampledCall | null = null;
+  let offset = 0;
+  for (const run of runs) {
+    const s = run.sampledCall;
+    if (s && (!best || Math.abs(s.totalNs - median) < Math.abs(best.totalNs - median))) best = { ...s, call: s.call + offset };
+    offset += run.timing.totalNs.length;
+  }
+  return best;
 }

@@ -10,7 +10,7 @@
 import type { Mode } from '../analysis/types.js';
 import type { ExternalStorage, Layout, ProgramArg } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
-import type { PerCallColumns } from './result.js';
+import type { PerCallColumns, SampledCall } from './result.js';
 
 /** One compiled variant (mode + layout) to load and measure. */
 export interface VariantJob {
@@ -90,6 +90,9 @@ export interface VariantResult {
   poisonedTransients: string[];
   guardViolations: GuardViolation[];
   timing: VariantTiming;
+  /** The timed call of this process nearest its median, with its allocation events (`call` indexes this
+   * process's timed calls); null when none could be kept. */
+  sampledCall: SampledCall | null;
 }
 
 export interface RunnerProgress {

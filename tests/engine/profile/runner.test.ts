@@ -49,6 +49,14 @@ describe.skipIf(!ready)('runner host', () => {
     expect(progress.some((p) => p.phase === 'calls' && p.done === 5 && p.total === 5)).toBe(true);
     expect(progress.some((p) => p.phase === 'verify-2')).toBe(true);
     expect(scoped!.poisonedTransients).toEqual(['0:tmp']);
+    // One timed call's events: tmp allocated, then freed, inside that call; EXTERNAL allocates nothing.
+    const sample = scoped!.sampledCall!;
+    expect(sample.totalNs).toBe(scoped!.timing.totalNs[sample.call]);
+    expect(sample.events.map((e) => [e.transient, e.kind, e.bytes])).toEqual([['0:tmp', 'alloc', 128], ['0:tmp', 'free', 128]]);
+    expect(sample.events[1]!.startNs).toBeGreaterThanOrEqual(sample.events[0]!.startNs + sample.events[0]!.durationNs);
+    expect(sample.events[1]!.startNs + sample.events[1]!.durationNs).toBeLessThanOrEqual(sample.totalNs);
+    expect(external!.sampledCall).toMatchObject({ events: [] });
+    expect(external!.timing.totalNs).toContain(external!.sampledCall!.totalNs);
     const v = verify([{ label: 'SCOPED', program: { nondeterministicFloat: false } }, { label: 'EXTERNAL (packed)', program: { nondeterministicFloat: false } }], results, job.variants[0]!.args);
     expect(v).toEqual({ identical: true, ok: true, details: [] });
   });

@@ -5,7 +5,7 @@ import type { ProfileProgress } from '../../../../electron/engine/profile/option
 import { makeRunJob, poolRuns, runRounds } from '../../../../electron/engine/profile/rounds.js';
 import { RunCancelled } from '../../../../electron/engine/profile/runner-host.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON } from '../../../../electron/engine/profile/verify.js';
-import { builtVariant, fakeResult, FakeHost } from './fakes.js';
+import { builtVariant, fakeResult, FakeHost, fakeSample } from './fakes.js';
 
 const built = [builtVariant('SCOPED', 'a'), builtVariant('PERSISTENT', 'b'), builtVariant('EXTERNAL', 'c')];
 const job = () => makeRunJob(built, { x: new Uint8Array(128) }, { calls: 50, warmup: 2, sdfgFile: 'p.sdfg' });
@@ -84,5 +84,17 @@ describe('run-rounds step', () => {
     const pooled = poolRuns(runs[1]!);
     expect(pooled.timing.totalNs).toEqual([200, 500, 800]);
     expect(pooled.outputs).not.toBeNull();
+  });
+
+  it('keeps the sampled call nearest the pooled median, its index moved to the pooled arrays', () => {
+    // Pooled calls: 100 200 900 | 300 400 | 500 → median 350; the samples: 200 (process 1), 400 (process 2, call 1), none.
+    const pooled = poolRuns([
+      fakeResult('SCOPED', { calls: [100, 200, 900], sample: fakeSample(1, 200) }),
+      fakeResult('SCOPED', { calls: [300, 400], sample: fakeSample(1, 400) }),
+      fakeResult('SCOPED', { calls: [500], sample: null }),
+    ]);
+    expect(pooled.sampledCall).toMatchObject({ call: 4, totalNs: 400 });
+    expect(pooled.timing.totalNs[pooled.sampledCall!.call]).toBe(400);
+    expect(poolRuns([fakeResult('SCOPED', { sample: null })]).sampledCall).toBeNull();
   });
 });
