@@ -17,7 +17,13 @@ size_t PageRound(size_t bytes) {
 
 }  // namespace
 
-EventSampler::EventSampler(uint32_t calls, uint64_t eventsPerCall) : calls_(calls) {
+EventSampler::EventSampler(uint32_t calls, uint64_t eventsPerCall) { Reserve(calls, eventsPerCall); }
+
+void EventSampler::Reserve(uint32_t calls, uint64_t eventsPerCall) {
+  if (mapping_ != nullptr) munmap(mapping_, mappingBytes_);
+  mapping_ = nullptr;
+  calls_ = calls;
+  used_ = 0;
   const uint64_t wanted = static_cast<uint64_t>(calls) * std::max<uint64_t>(eventsPerCall, 1);
   capacity_ = std::min<uint64_t>(wanted, kBudgetBytes / sizeof(SampledEvent));
   const size_t slotBytes = sizeof(Slot) * calls;

@@ -34,9 +34,13 @@ struct Sample {
 
 class EventSampler {
  public:
-  // Room for `calls` calls of up to `eventsPerCall` events each, capped at kBudgetBytes of events. Calls whose
-  // events no longer fit are not kept (they can still be timed; they just cannot be the sample).
+  EventSampler() = default;
+  // Same as EventSampler s; s.Reserve(calls, eventsPerCall).
   EventSampler(uint32_t calls, uint64_t eventsPerCall);
+  // Room for `calls` calls of up to `eventsPerCall` events each, capped at kBudgetBytes of events. Calls whose
+  // events no longer fit are not kept (they can still be timed; they just cannot be the sample). Uses mmap
+  // only: a sampler constructed before the program's first call can reserve later without calling malloc.
+  void Reserve(uint32_t calls, uint64_t eventsPerCall);
   ~EventSampler();
   EventSampler(const EventSampler &) = delete;
   EventSampler &operator=(const EventSampler &) = delete;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArgVector, ProgramLibrary } from '../../native/index.js';
@@ -237,6 +237,44 @@ describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
     thrower.setExternal('CPU_Heap', new Uint8Array(throwing.workspaceBytes), throwing.symbols);
     expect(() => thrower.run(throwing.args, 3)).toThrow(/__program_t threw a C\+\+ exception in call 1 of 3: std::bad_alloc/);
     thrower.exit();
+  });
+
+  it('times the first call, the warm-up and the timed calls in one loop, publishing progress to a page', () => {
+    const program = new FakeProgram(1001);
+    const library = initialised(program);
+    const workspace = new Uint8Array(program.workspaceBytes);
+    library.setExternal('CPU_Heap', workspace, program.symbols);
+    const page = join(builds.dir, 'progress');
+    writeFileSync(page, Buffer.alloc(4096));
+    const timed = library.timeCalls(program.args, 3, 5, page);
+    // First call + 3 warm-up + 5 timed calls ran (the fixture counts its calls in the workspace).
+    expect(new Int32Array(workspace.buffer, Math.ceil((1001 * 8) / 64) * 64, 2)[0]).toBe(9);
+    expect(Array.from(program.B)).toEqual(program.expectedB());
+    expect(timed.firstCallNs).toBeGreaterThan(0);
+    expect(timed.stats.totalNs).toHaveLength(5);
+    const sum = Array.from(timed.stats.totalNs).reduce((a, b) => a + b, 0);
+    expect(timed.loopWallNs).toBeGreaterThanOrEqual(sum);
+    const team = new Int32Array(workspace.buffer, Math.ceil((1001 * 8) / 64) * 64, 2)[1]!;
+    expect(Array.from(timed.stats.allocs)).toEqual([1, 1, 1, 1, 1].map((x) => x + team));
+    expect(timed.stats.sample).toMatchObject({ overflowed: false });
+    expect(timed.stats.sample!.totalNs).toBe(timed.stats.totalNs[timed.stats.sample!.call]);
+    expect(timed.stats.sample!.events).toHaveLength(2 + 2 * team);
+    // The page: magic, phase 4 (done), 5 of 5.
+    const bytes = readFileSync(page);
+    expect([bytes.readUInt32LE(0), bytes.readUInt32LE(4), Number(bytes.readBigUInt64LE(8)), Number(bytes.readBigUInt64LE(16))]).toEqual([0x47504c54, 4, 5, 5]);
+    // Without a page, and with no warm-up.
+    expect(library.timeCalls(program.args, 0, 2, null).stats.totalNs).toHaveLength(2);
+    expect(() => library.timeCalls(program.args, 0, 1, join(builds.dir, 'missing'))).toThrow(/cannot open the progress file .*missing/);
+    const short = join(builds.dir, 'short');
+    writeFileSync(short, Buffer.alloc(8));
+    expect(() => library.timeCalls(program.args, 0, 1, short)).toThrow(/shorter than 24 bytes/);
+    const usage = usagePattern('timeCalls(args: ArrayBufferView[], warmup: number, calls: number, progressFile: string | null): TimedCalls');
+    expect(() => loose(library).timeCalls(program.args, 0, 1)).toThrow(usage);
+    expect(() => loose(library).timeCalls(program.args, -1, 1, null)).toThrow(usage);
+    expect(() => loose(library).timeCalls(program.args, 0, 0, null)).toThrow(usage);
+    expect(() => loose(library).timeCalls(program.args, 0, 1, 5)).toThrow(usage);
+    library.exit();
+    expect(() => library.timeCalls(program.args, 0, 1, null)).toThrow(/timeCalls\(\) called after exit/);
   });
 
   it('flags an overflowing event buffer', () => {

@@ -71,8 +71,8 @@ export interface ModeResult {
   calls: PerCallColumns;
   /** The per-call event buffer overflowed: alloc/free times and counts are lower bounds. */
   eventsOverflowed: boolean;
-  /** The runner's own cost per timed call beyond the C++-timed call (JS → addon transition, argument
-   * marshalling, stats collection): (wall time of the batches − Σ totalNs) / calls. */
+  /** The runner's own cost per timed call beyond the C++-timed call (timestamps, getrusage, event sums and
+   * copies, the progress store): (wall time of the native timed loop − Σ totalNs) / calls. */
   runnerOverheadNsPerCall: number;
   summary: CallSummary;
   /** The timed call nearest the median of all timed calls of this mode (docs/profile-schema.md says how it is
