@@ -29,7 +29,7 @@ function App(): React.JSX.Element {
             const doc = await client.openFile({ path });
             setOpened((o) => [...o, `${doc.name}: ${doc.stats.sdfgs} SDFG(s), ${doc.stats.transients} transient(s)`]);
           } catch (err) {
-            setOpened((o) => [...o, `${path}: ${describe(err)}`]);
+            setOpened((o) => [...o, err instanceof HostError && err.file ? describe(err) : `${path}: ${describe(err)}`]);
           }
         }
       } catch (err) {
