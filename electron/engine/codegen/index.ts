@@ -5,9 +5,12 @@
  */
 import type { Analysis, TransientInfo } from '../analysis/types.js';
 import { TlabError } from '../errors.js';
-import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
+import { usedRootSymbols } from '../model/queries.js';
+import type { Sdfg, SdfgFile } from '../model/sdfg.js';
 import { parseSym } from '../symbolic/index.js';
-import { isConstantContainer, ProgramEmitter, usedRootSymbols, type ExternalSlotPlan, type MemoryPlan, type Placement, type SiteKey } from './emit.js';
+import { lineOrigins } from './out.js';
+import { dryRunPlan, placeTransient, type ExternalSlotPlan, type MemoryPlan, type Placement } from './placement.js';
+import { ProgramEmitter } from './program.js';
 import { UnsupportedElement } from './errors.js';
 import { statesOf } from './graph.js';
 import { byCodeUnit, ctypeOf, dtypeLabel } from './names.js';
@@ -187,13 +190,6 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
   const symbols: Record<string, bigint> = {};
   for (const s of [...argSymbols, ...result.constantSymbols]) symbols[s] = values.get(s)!;
 
-  const lineOrigins = new Map<number, string>();
-  let origin: string | null = null;
-  result.source.split('\n').forEach((line, i) => {
-    const m = /\/\/ @ (\$\S*)/.exec(line);
-    if (m) origin = m[1]!;
-    if (origin) lineOrigins.set(i + 1, origin);
-  });
 
   return {
     name: root.name,
@@ -208,45 +204,7 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
     usesOpenMP: result.usesOpenMP,
     nondeterministicFloat: result.nondeterministicFloat,
     stackTransients: result.stackTransients,
-    lineOrigins,
-  };
-}
-
-function siteOf(info: TransientInfo | null): SiteKey {
-  const a = info?.allocation;
-  if (a?.kind === 'state') return { kind: 'state', stateJsonPath: a.stateJsonPath };
-  if (a?.kind === 'scope') return { kind: 'scope', stateJsonPath: a.stateJsonPath, mapEntryId: a.mapEntryId };
-  return { kind: 'sdfg' };
-}
-
-function normalStorage(storage: string): string {
-  return storage === 'Default' ? 'CPU_Heap' : storage;
-}
-
-/** How one transient is materialised in the requested mode (the analysis decides eligibility and sites). */
-function placeTransient(s: Sdfg, d: DataDescriptor, info: TransientInfo | null, opts: GenerateOptions, accessed: boolean): Placement {
-  if (!accessed) return { kind: 'none' };
-  if (isConstantContainer(s, d.name)) return { kind: 'constant' };
-  const site = siteOf(info);
-  const storage = normalStorage(info?.effectiveStorage ?? d.storage);
-  if (info?.allocation.kind === 'external' || d.lifetime === 'External') return { kind: 'external', storage, site };
-  if (info?.allocation.kind === 'init' || d.lifetime === 'Persistent') return { kind: 'persistent', site };
-  if (opts.mode === 'PERSISTENT' && info?.eligible.PERSISTENT) return { kind: 'persistent', site };
-  if (opts.mode === 'EXTERNAL' && info?.eligible.EXTERNAL) return { kind: 'external', storage, site };
-  if (d.storage === 'Register' || info?.allocation.kind === 'none') return { kind: 'stack' };
-  return { kind: 'heap', site };
-}
-
-function dryRunPlan(file: SdfgFile): MemoryPlan {
-  return {
-    placement: (s, name) => {
-      const d = s.arrays.get(name)!;
-      if (isConstantContainer(s, name)) return { kind: 'constant' };
-      if (d.storage === 'Register') return { kind: 'stack' };
-      return { kind: 'heap', site: { kind: 'sdfg' } };
-    },
-    transientIndex: () => 0,
-    symbolValue: (name) => (file.root.symbols.has(name) ? 1n : null),
+    lineOrigins: lineOrigins(result.source),
   };
 }
 
