@@ -100,7 +100,10 @@ export function emitExternalFunctions(core: EmitCore): void {
     if (packed) o.line(`return size_t(${core.packedTotals.get(storage) ?? 0n}ULL);`);
     else {
       o.line('size_t __size = 0;');
-      for (const s of slots) o.line(`__size += ${rootBytes(core, s.sdfg, s.sdfg.arrays.get(s.name)!)};`);
+      for (const s of slots) {
+        const desc = s.sdfg.arrays.get(s.name)!;
+        core.recover(desc.jsonPath, `transient '${s.name}'`, () => o.line(`__size += ${rootBytes(core, s.sdfg, desc)};`));
+      }
       o.line('return __size;');
     }
     o.close();
@@ -114,7 +117,7 @@ export function emitExternalFunctions(core: EmitCore): void {
       if (packed) o.line(`__state->${core.fieldName(s.sdfg, s.name)} = reinterpret_cast<${ctype} *>(__base + ${s.packedOffset}ULL);`);
       else {
         o.line(`__state->${core.fieldName(s.sdfg, s.name)} = reinterpret_cast<${ctype} *>(__base + __offset);`);
-        o.line(`__offset += ${rootBytes(core, s.sdfg, desc)};`);
+        core.recover(desc.jsonPath, `transient '${s.name}'`, () => o.line(`__offset += ${rootBytes(core, s.sdfg, desc)};`));
       }
     }
     for (const a of core.argSymbols) o.line(`(void)${cppIdent(a)};`);

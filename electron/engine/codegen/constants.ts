@@ -3,6 +3,8 @@
  * arrays with the values stored in the file, in C order. They are never allocated, so no mode can see them
  * uninitialised.
  */
+import type { DataDescriptor, Sdfg } from '../model/sdfg.js';
+import type { Expr } from '../symbolic/index.js';
 import type { EmitCore } from './core.js';
 import { sizeValue } from './expr.js';
 import { ctypeOf, isIntegerCtype } from './names.js';
@@ -12,28 +14,36 @@ export function emitConstants(core: EmitCore): void {
   for (const s of core.file.sdfgs) {
     for (const [name, desc] of s.arrays) {
       if (!desc.transient || core.plan.placement(s, name).kind !== 'constant') continue;
-      const element = `constant '${name}'`;
-      const ctype = ctypeOf(desc.dtype)!;
-      const values = constantElements(s.constants.get(name)!.value);
-      if (!values) core.fail(desc.jsonPath, element, 'the constant has no numeric value in constants_prop', 'store the constant with its value in DaCe');
-      let elements: bigint;
-      try {
-        elements = desc.shape.reduce((n, d) => n * sizeValue(core.symExpr(d), () => null), 1n);
-      } catch {
-        core.fail(desc.jsonPath, element, 'the shape of a constant must not depend on symbols', 'give the constant a fixed shape in DaCe');
-      }
-      if (BigInt(values.length) !== elements) {
-        core.fail(desc.jsonPath, element, `constants_prop holds ${values.length} value(s) for a shape of ${elements} element(s)`, 'check the SDFG with DaCe validate()');
-      }
-      const literals = values.map((v) => constantLiteral(v, ctype));
-      if (literals.some((l) => l === null)) {
-        core.fail(desc.jsonPath, element, `a value of the constant cannot be written as ${ctype}`, 'use a real or integer constant');
-      }
+      const c = constantLiterals(s, desc, (src) => core.symExpr(src));
+      if ('problem' in c) throw new Error(`internal: constant '${name}' reached the emitter although the subset check refuses it (${c.problem})`);
       o.mark(desc.jsonPath);
-      o.line(`static constexpr ${ctype} ${core.constantName(s, name)}[${values.length}] = {${literals.join(', ')}};`);
+      o.line(`static constexpr ${c.ctype} ${core.constantName(s, name)}[${c.literals.length}] = {${c.literals.join(', ')}};`);
     }
   }
   o.line('');
+}
+
+/**
+ * The C++ literals of a constant container, in C order, or why it cannot be written as a constexpr array
+ * (the subset rule for constants: subset.ts reports the problem, the emitter writes the literals).
+ */
+export function constantLiterals(s: Sdfg, desc: DataDescriptor, symExpr: (src: string) => Expr): { ctype: string; literals: string[] } | { problem: string; hint: string } {
+  const ctype = ctypeOf(desc.dtype);
+  if (!ctype) return { problem: `dtype of the constant is not supported`, hint: 'use a real or integer constant' };
+  const values = constantElements(s.constants.get(desc.name)?.value);
+  if (!values) return { problem: 'the constant has no numeric value in constants_prop', hint: 'store the constant with its value in DaCe' };
+  let elements: bigint;
+  try {
+    elements = desc.shape.reduce((n, d) => n * sizeValue(symExpr(d), () => null), 1n);
+  } catch {
+    return { problem: 'the shape of a constant must not depend on symbols', hint: 'give the constant a fixed shape in DaCe' };
+  }
+  if (BigInt(values.length) !== elements) {
+    return { problem: `constants_prop holds ${values.length} value(s) for a shape of ${elements} element(s)`, hint: 'check the SDFG with DaCe validate()' };
+  }
+  const literals = values.map((v) => constantLiteral(v, ctype));
+  if (literals.some((l) => l === null)) return { problem: `a value of the constant cannot be written as ${ctype}`, hint: 'use a real or integer constant' };
+  return { ctype, literals: literals as string[] };
 }
 
 /** The elements of a `constants_prop` value in C order (ndarray objects, nested lists, bare numbers). */

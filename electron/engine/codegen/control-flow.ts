@@ -56,7 +56,7 @@ function emitBlock(core: EmitCore, ctx: FnCtx, env: Env, b: ControlFlowBlock, lo
     }
     case 'break':
     case 'continue':
-      if (!loop) core.fail(b.jsonPath, `${b.kind} block ${b.label}`, `${b.kind} outside a loop`, 'check the SDFG with DaCe validate()');
+      if (!loop) throw new Error(`internal: ${b.kind} outside a loop at ${b.jsonPath} (the subset check refuses it)`);
       o.mark(b.jsonPath);
       o.line(`goto ${b.kind === 'break' ? loop.brk : loop.cont};`);
       return;
@@ -93,18 +93,20 @@ export function emitRegion(core: EmitCore, ctx: FnCtx, env: Env, region: Region,
     const next = order[pos + 1];
     if (targets.has(b)) o.line(`${label(b)}:;`);
     o.openBrace();
-    emitBlock(core, ctx, env, region.blocks[b]!, loop);
+    const block = region.blocks[b]!;
+    core.recover(block.jsonPath, `${block.kind} ${block.label}`, () => emitBlock(core, ctx, env, block, loop));
     o.close();
     let unconditional = false;
     for (const e of region.edges.filter((x) => x.src === b)) {
       o.mark(e.jsonPath);
-      const assigns = e.assignments.map(([k, v]) =>
-        core.guard(e.jsonPath, `interstate assignment ${k}`, () => {
+      const assigns: string[] = [];
+      for (const [k, v] of e.assignments) {
+        core.recover(e.jsonPath, `interstate assignment ${k}`, () => {
           const target = env.names.get(k);
           if (!target) throw new ExprError(`assignment to '${k}', which is not a symbol of this SDFG`);
-          return `${target} = ${core.code(ctx, env, parsePython(v))};`;
-        }),
-      );
+          assigns.push(`${target} = ${core.code(ctx, env, parsePython(v))};`);
+        });
+      }
       const jump = e.dst === next ? null : `goto ${label(e.dst)};`;
       if (isTrueCondition(e.condition)) {
         for (const a of assigns) o.line(a);
@@ -112,7 +114,10 @@ export function emitRegion(core: EmitCore, ctx: FnCtx, env: Env, region: Region,
         unconditional = true;
         break;
       }
-      const cond = core.guard(e.jsonPath, 'interstate condition', () => core.code(ctx, env, parsePython(e.condition)));
+      let cond = 'false';
+      core.recover(e.jsonPath, 'interstate condition', () => {
+        cond = core.code(ctx, env, parsePython(e.condition));
+      });
       o.open(`if (${cond})`);
       for (const a of assigns) o.line(a);
       o.line(`goto ${label(e.dst)};`);

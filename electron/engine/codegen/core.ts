@@ -8,6 +8,8 @@
 import type { DataDescriptor, RangeDim, Sdfg, SdfgFile, Subset } from '../model/sdfg.js';
 import { parseSym, type Expr } from '../symbolic/index.js';
 import { UnsupportedElement } from './errors.js';
+import { HINT } from './subset.js';
+import type { UnsupportedFinding } from './types.js';
 import { cppOf, ExprError, grouped, isTranslationError, sameSym, type NameResolver } from './expr.js';
 import { cppIdent, ctypeOf, innerSymbolCtype } from './names.js';
 import { Out } from './out.js';
@@ -55,6 +57,8 @@ export class EmitCore {
   argSymbols: string[] = [];
   readonly rootConstants = new Set<string>();
   readonly stackTransients = new Set<string>();
+  /** What translation could not do, one finding per element (the emission goes on after each). */
+  readonly findings: UnsupportedFinding[] = [];
 
   constructor(
     readonly file: SdfgFile,
@@ -74,10 +78,23 @@ export class EmitCore {
     try {
       return fn();
     } catch (err) {
-      if (isTranslationError(err)) {
-        this.fail(jsonPath, element, err.message, 'rewrite this expression in the supported Python subset (see docs/codegen.md)');
-      }
+      if (isTranslationError(err)) this.fail(jsonPath, element, err.message, HINT.python);
       throw err;
+    }
+  }
+
+  /**
+   * Emits one element; what it cannot translate becomes a finding and the emission goes on with the next
+   * element, so one emission reports every untranslatable element. (The output of an emission with
+   * findings is discarded.)
+   */
+  recover(jsonPath: string, element: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      if (err instanceof UnsupportedElement) this.findings.push({ jsonPath: err.jsonPath, element: err.element, message: err.message, hint: err.hint });
+      else if (isTranslationError(err)) this.findings.push({ jsonPath, element, message: err.message, hint: HINT.python });
+      else throw err;
     }
   }
 
@@ -162,10 +179,10 @@ export class EmitCore {
         dims: subset.indices.map((i) => ({ start: this.symExpr(i), end: this.symExpr(i), step: ONE, startText: i, endText: i })),
       };
     }
-    if (subset.kind === 'union') this.fail(jsonPath, 'subset union', 'subset unions are not supported', 'simplify the memlet in DaCe');
+    if (subset.kind === 'union') throw new Error(`internal: subset union at ${jsonPath} (the subset check refuses them)`);
     return {
       dims: subset.dims.map((d: RangeDim) => {
-        if (d.tile.trim() !== '1') this.fail(jsonPath, 'tiled range', `tiled ranges (tile ${d.tile}) are not supported`, 'remove tiling from the memlet');
+        if (d.tile.trim() !== '1') throw new Error(`internal: tiled range at ${jsonPath} (the subset check refuses them)`);
         return { start: this.symExpr(d.start), end: this.symExpr(d.end), step: this.symExpr(d.step), startText: d.start, endText: d.end };
       }),
     };
@@ -187,7 +204,7 @@ export class EmitCore {
   containerPtr(ctx: FnCtx, name: string, jsonPath: string): { ptr: string; desc: DataDescriptor } {
     const desc = ctx.sdfg.arrays.get(name);
     const ptr = ctx.containers.get(name);
-    if (!desc || !ptr) this.fail(jsonPath, `container '${name}'`, `memlet refers to '${name}', which is not a supported container of SDFG ${ctx.sdfg.name}`, 'check the SDFG with DaCe validate()');
+    if (!desc || !ptr) throw new Error(`internal: '${name}' at ${jsonPath} has no C++ variable in SDFG ${ctx.sdfg.name}`);
     return { ptr, desc };
   }
 

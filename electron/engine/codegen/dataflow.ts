@@ -40,22 +40,24 @@ function emitScope(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, scope: n
     }
   }
   for (const u of units) {
-    switch (u.kind) {
-      case 'access':
-        emitAccess(core, ctx, env, g, u);
-        break;
-      case 'tasklet':
-        emitTasklet(core, ctx, env, g, u, direct);
-        break;
-      case 'map_entry':
-        emitMap(core, ctx, env, g, u);
-        break;
-      case 'nested_sdfg':
-        emitNestedCall(core, ctx, env, g, u);
-        break;
-      default:
-        core.fail(u.jsonPath, `${u.kind} node '${u.label}'`, `${u.kind} nodes are not supported`, 'expand or remove the node in DaCe first');
-    }
+    core.recover(u.jsonPath, `${u.kind} node '${u.label}'`, () => {
+      switch (u.kind) {
+        case 'access':
+          emitAccess(core, ctx, env, g, u);
+          break;
+        case 'tasklet':
+          emitTasklet(core, ctx, env, g, u, direct);
+          break;
+        case 'map_entry':
+          emitMap(core, ctx, env, g, u);
+          break;
+        case 'nested_sdfg':
+          emitNestedCall(core, ctx, env, g, u);
+          break;
+        default:
+          throw new Error(`internal: ${u.kind} node at ${u.jsonPath} reached the emitter (the subset check refuses it)`);
+      }
+    });
   }
 }
 
@@ -67,9 +69,7 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
   o.mark(entry.jsonPath);
   const headers: string[] = [];
   map.params.forEach((p, i) => {
-    const r = map.range[i];
-    if (!r) core.fail(entry.jsonPath, `map ${map.label}`, `map parameter ${p} has no range`, 'check the SDFG with DaCe validate()');
-    if (r.tile.trim() !== '1') core.fail(entry.jsonPath, `map ${map.label}`, 'tiled map ranges are not supported', 'remove the tile from the map range');
+    const r = map.range[i]!;
     const v = cppIdent(p);
     const start = core.guard(entry.jsonPath, `map ${map.label}`, () => core.sym(ctx, inner, r.start));
     const end = core.guard(entry.jsonPath, `map ${map.label}`, () => core.sym(ctx, inner, r.end));
@@ -195,17 +195,15 @@ function emitCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, srcName: 
 function emitNestedCall(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, node: NestedSdfgNode): void {
   const inner = node.sdfg;
   const element = `nested SDFG '${node.label}'`;
-  if (!inner) core.fail(node.jsonPath, element, `the nested SDFG is stored in an external file (${node.extSdfgPath ?? '?'})`, 'save the SDFG with the nested SDFG embedded');
+  if (!inner) throw new Error(`internal: nested SDFG at ${node.jsonPath} is not embedded (the subset check refuses it)`);
   const o = core.out;
   o.mark(node.jsonPath);
   const args = ['__state'];
   for (const [name, desc] of inner.arrays) {
     if (desc.transient) continue;
     const e = g.inEdges.get(node.id)!.find((x) => x.dstConnector === name) ?? g.outEdges.get(node.id)!.find((x) => x.srcConnector === name);
-    if (!e || e.memlet.data === null) {
-      // A null pointer here would only surface as a crash inside the nested function.
-      core.fail(node.jsonPath, element, `argument '${name}' of the nested SDFG has no connector with a memlet`, 'check the SDFG with DaCe validate()');
-    }
+    // The subset check guarantees a memlet for every argument: a null pointer would only crash inside.
+    if (!e || e.memlet.data === null) throw new Error(`internal: argument '${name}' of ${element} has no memlet`);
     args.push(
       core.guard(e.jsonPath, element, () => {
         const { ptr, desc: outer } = core.containerPtr(ctx, e.memlet.data!, e.jsonPath);

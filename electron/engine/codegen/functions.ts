@@ -5,7 +5,7 @@
  * allocations, the control flow, then `__tlab_exit_<k>:` and the SDFG-level frees.
  */
 import type { Sdfg } from '../model/sdfg.js';
-import { UnsupportedElement } from './errors.js';
+import { TlabError } from '../errors.js';
 import type { EmitCore, Env, FnCtx } from './core.js';
 import { emitRegion, localSymbols } from './control-flow.js';
 import { containingScope, stateGraph } from './graph.js';
@@ -97,7 +97,7 @@ export function emitRootFunction(core: EmitCore, argArrays: string[], argScalars
   o.open(`static void __program_${core.name}_internal(${params.join(', ')})`);
   for (const c of [...ctx.constantsUsed].sort(byCodeUnit)) {
     const v = core.plan.symbolValue(c);
-    if (v === null) throw new UnsupportedElement(root.jsonPath, `symbol ${c}`, `symbol ${c} has no value`, `pass --symbols ${c}=…`);
+    if (v === null) throw new TlabError('input', `symbol ${c} has no value: pass --symbols ${c}=… or --default-symbol …`, { file: core.file.path, jsonPath: `${root.jsonPath}.attributes.symbols` });
     o.line(`const ${core.symbolCtype(root, c)} ${cppIdent(c)} = ${v}LL;  // specialised: not an argument in DaCe's ABI`);
   }
   for (const l of body) o.line(l);

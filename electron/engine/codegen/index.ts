@@ -11,41 +11,38 @@ import { parseSym } from '../symbolic/index.js';
 import { lineOrigins } from './out.js';
 import { dryRunPlan, placeTransient, type ExternalSlotPlan, type MemoryPlan, type Placement } from './placement.js';
 import { ProgramEmitter } from './program.js';
-import { UnsupportedElement } from './errors.js';
 import { statesOf } from './graph.js';
 import { byCodeUnit, ctypeOf, dtypeLabel } from './names.js';
-import { isTranslationError, sizeValue } from './expr.js';
+import { sizeValue } from './expr.js';
 import type { ExternalStorage, GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding } from './types.js';
-import { findingFromElement, structuralFindings } from './unsupported.js';
+import { structuralFindings } from './subset.js';
 
 export type { GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding, ExternalStorage } from './types.js';
 
-/** Every reason the SDFG is outside the supported subset (empty = generation will succeed for any mode). */
+/**
+ * Every reason the SDFG is outside the supported subset (empty = generation will succeed for any mode): the
+ * structural rules (subset.ts), then what one emission with a default memory plan cannot translate.
+ */
 export function findUnsupported(file: SdfgFile): UnsupportedFinding[] {
   const findings = structuralFindings(file);
   if (findings.length) return findings;
-  // The dry run catches what only translation reveals (unknown names in code, shape mismatches in copies).
-  try {
-    const argSymbols = usedRootSymbols(file);
-    const plan = dryRunPlan(file);
-    const emitter = new ProgramEmitter(file, plan, [], new Map());
-    const { arrays, scalars } = rootArguments(file.root);
-    emitter.emit(argSymbols, arrays, scalars);
-  } catch (err) {
-    if (err instanceof UnsupportedElement) return [findingFromElement(err)];
-    if (isTranslationError(err)) return [{ jsonPath: file.root.jsonPath, element: `SDFG ${file.root.name}`, message: err.message, hint: 'see docs/codegen.md for the supported subset' }];
-    throw err;
-  }
-  return [];
+  const { arrays, scalars } = rootArguments(file.root);
+  return new ProgramEmitter(file, dryRunPlan(file), [], new Map()).emit(usedRootSymbols(file), arrays, scalars).findings;
 }
 
+function unsupportedError(file: SdfgFile, findings: UnsupportedFinding[]): TlabError {
+  const f = findings[0]!;
+  const more = findings.length > 1 ? [`(${findings.length - 1} more finding(s); run the analysis to list them)`] : [];
+  return new TlabError('unsupported', `${f.element}: ${f.message}`, { file: file.path, jsonPath: f.jsonPath, details: [f.hint, ...more] });
+}
+
+/**
+ * One C++ translation unit for the requested mode and layout. Runs the structural rules and ONE emission,
+ * which also reports what it cannot translate; no separate check is needed before calling it.
+ */
 export function generateProgram(file: SdfgFile, analysis: Analysis, opts: GenerateOptions): GeneratedProgram {
-  const findings = findUnsupported(file);
-  if (findings.length) {
-    const f = findings[0]!;
-    const more = findings.length > 1 ? [`(${findings.length - 1} more finding(s); run the analysis to list them)`] : [];
-    throw new TlabError('unsupported', `${f.element}: ${f.message}`, { file: file.path, jsonPath: f.jsonPath, details: [f.hint, ...more] });
-  }
+  const structural = structuralFindings(file);
+  if (structural.length) throw unsupportedError(file, structural);
   const root = file.root;
   const values = new Map<string, bigint>();
   for (const [k, v] of analysis.symbols) values.set(k, v.value);
@@ -119,15 +116,8 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
 
   const { arrays, scalars } = rootArguments(root);
   const emitter = new ProgramEmitter(file, plan, slots, packedTotals);
-  let result;
-  try {
-    result = emitter.emit(argSymbols, arrays, scalars);
-  } catch (err) {
-    if (err instanceof UnsupportedElement) {
-      throw new TlabError('unsupported', `${err.element}: ${err.message}`, { file: file.path, jsonPath: err.jsonPath, details: [err.hint] });
-    }
-    throw err;
-  }
+  const result = emitter.emit(argSymbols, arrays, scalars);
+  if (result.findings.length) throw unsupportedError(file, result.findings);
 
   const env = (name: string): bigint | null => values.get(name) ?? null;
   const evaluate = (src: string, jsonPath: string, what: string): bigint => {

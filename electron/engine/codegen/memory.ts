@@ -83,13 +83,15 @@ function transientsAt(core: EmitCore, ctx: FnCtx, want: (s: SiteKey) => boolean)
 /** Allocations (heap placements) and `setzero` fills of every transient whose site `want` selects. */
 export function emitSiteAllocations(core: EmitCore, ctx: FnCtx, env: Env, want: (s: SiteKey) => boolean): void {
   for (const { name, desc, placement } of transientsAt(core, ctx, want)) {
-    const a = allocationCode(core, ctx, env, name, desc);
-    const allocator = allocatorFor(placement.storage);
-    if (placement.kind === 'heap') {
-      core.out.mark(desc.jsonPath);
-      for (const l of allocator.allocate(a)) core.out.line(l);
-    }
-    if (setzeroAnywhere(ctx.sdfg, name)) for (const l of allocator.zero(placement.kind === 'heap' ? a : { ...a, startOffset: 0 })) core.out.line(l);
+    core.recover(desc.jsonPath, `transient '${name}'`, () => {
+      const a = allocationCode(core, ctx, env, name, desc);
+      const allocator = allocatorFor(placement.storage);
+      if (placement.kind === 'heap') {
+        core.out.mark(desc.jsonPath);
+        for (const l of allocator.allocate(a)) core.out.line(l);
+      }
+      if (setzeroAnywhere(ctx.sdfg, name)) for (const l of allocator.zero(placement.kind === 'heap' ? a : { ...a, startOffset: 0 })) core.out.line(l);
+    });
   }
 }
 
@@ -97,7 +99,9 @@ export function emitSiteAllocations(core: EmitCore, ctx: FnCtx, env: Env, want: 
 export function emitSiteFrees(core: EmitCore, ctx: FnCtx, env: Env, want: (s: SiteKey) => boolean): void {
   for (const { name, desc, placement } of transientsAt(core, ctx, want).reverse()) {
     if (placement.kind !== 'heap') continue;
-    for (const l of allocatorFor(placement.storage).free(allocationCode(core, ctx, env, name, desc))) core.out.line(l);
+    core.recover(desc.jsonPath, `transient '${name}'`, () => {
+      for (const l of allocatorFor(placement.storage).free(allocationCode(core, ctx, env, name, desc))) core.out.line(l);
+    });
   }
 }
 
@@ -194,13 +198,15 @@ export function emitPersistentAllocations(core: EmitCore, bytesOf: (s: Sdfg, des
       if (!desc.transient) continue;
       const p = core.plan.placement(s, name);
       if (p.kind !== 'persistent') continue;
-      o.mark(desc.jsonPath);
-      const field = `__state->${core.fieldName(s, name)}`;
-      o.line(`${field}_bytes = ${bytesOf(s, desc)};`);
-      const a = persistentCode(core, s, name, desc);
-      const allocator = allocatorFor(p.storage);
-      for (const l of allocator.allocate(a)) o.line(l);
-      if (setzeroAnywhere(s, name)) for (const l of allocator.zero(a)) o.line(l);
+      core.recover(desc.jsonPath, `transient '${name}'`, () => {
+        o.mark(desc.jsonPath);
+        const field = `__state->${core.fieldName(s, name)}`;
+        o.line(`${field}_bytes = ${bytesOf(s, desc)};`);
+        const a = persistentCode(core, s, name, desc);
+        const allocator = allocatorFor(p.storage);
+        for (const l of allocator.allocate(a)) o.line(l);
+        if (setzeroAnywhere(s, name)) for (const l of allocator.zero(a)) o.line(l);
+      });
     }
   }
 }

@@ -11,8 +11,16 @@ import { EmitCore } from './core.js';
 import { emitNestedFunction, emitRootFunction, nestedSignature } from './functions.js';
 import { byCodeUnit } from './names.js';
 import type { ExternalSlotPlan, MemoryPlan } from './placement.js';
+import type { UnsupportedFinding } from './types.js';
 import type { Sdfg } from '../model/sdfg.js';
 import type { Expr } from '../symbolic/index.js';
+
+let emissions = 0;
+
+/** How many emissions this process has run (each is one full pass over the program). */
+export function emissionCount(): number {
+  return emissions;
+}
 
 export interface EmitResult {
   source: string;
@@ -23,6 +31,8 @@ export interface EmitResult {
   constantSymbols: string[];
   /** Transient ids (`<sdfg>:<name>`) declared on the stack, which `tlab_poison_stack` poisons in verification. */
   stackTransients: string[];
+  /** Elements translation could not handle; non-empty means `source` is not a program. */
+  findings: UnsupportedFinding[];
 }
 
 export class ProgramEmitter {
@@ -34,6 +44,7 @@ export class ProgramEmitter {
 
   emit(argSymbols: string[], argArrays: string[], argScalars: string[]): EmitResult {
     const core = this.core;
+    emissions++;
     const file = core.file;
     core.argSymbols = argSymbols;
     const nested = file.sdfgs.filter((s) => s !== file.root);
@@ -69,6 +80,7 @@ export class ProgramEmitter {
       nondeterministicFloat: core.nondeterministicFloat,
       constantSymbols: [...core.rootConstants].sort(byCodeUnit),
       stackTransients: [...core.stackTransients].sort(byCodeUnit),
+      findings: core.findings,
     };
   }
 

@@ -19,7 +19,7 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
   const o = core.out;
   const element = `tasklet '${t.label}'`;
   const lang = t.code.language;
-  if (lang !== 'Python' && lang !== 'CPP') core.fail(t.jsonPath, element, `${lang} tasklets are not supported`, 'write the tasklet in Python or C++');
+  if (lang !== 'Python' && lang !== 'CPP') throw new Error(`internal: ${lang} tasklet at ${t.jsonPath} (the subset check refuses it)`);
   o.mark(t.jsonPath);
   o.openBrace();
   const pre: string[] = [];

@@ -10,9 +10,7 @@ import { cppOf } from './expr.js';
 /** The statements applying `wcr` to `target` with `value`. */
 export function wcrLines(core: EmitCore, ctx: FnCtx, env: Env, target: string, value: string, wcr: string, ctype: string, jsonPath: string): string[] {
   const lambda = core.guard(jsonPath, 'WCR', () => parsePythonLambda(wcr));
-  if (lambda.params.length !== 2) {
-    core.fail(jsonPath, 'WCR', `write-conflict resolution '${wcr}' is not a two-argument lambda`, 'use a lambda such as (lambda a, b: a + b)');
-  }
+  if (lambda.params.length !== 2) throw new Error(`internal: WCR '${wcr}' at ${jsonPath} is not a two-argument lambda (the subset check refuses it)`);
   const [a, b] = lambda.params as [string, string];
   const body = lambda.body;
   const isParam = (x: Expr, n: string) => x.k === 'sym' && x.dtype === undefined && x.name === n;
