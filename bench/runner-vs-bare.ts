@@ -30,7 +30,7 @@ const EXAMPLES: Array<{ file: string; symbols: Record<string, bigint> }> = [
   { file: 'chain.sdfg', symbols: { N: 2_000_000n } },
 ];
 const ROUNDS = Number(process.env.TLAB_BENCH_RVB_ROUNDS ?? 3);
-const CALLS = Number(process.env.TLAB_BENCH_RVB_CALLS ?? 40);
+const CALLS = Number(process.env.TLAB_BENCH_RVB_CALLS ?? 30);
 const WARMUP = 5;
 const GOAL = 1.05;
 

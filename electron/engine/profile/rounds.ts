@@ -58,15 +58,16 @@ export interface RunRoundsOptions {
 /**
  * Verifies every variant in a job of its own (two poisoned calls, no timed calls), then runs `processes`
  * rounds of timing jobs; each round runs every variant in a fresh job (so a fresh process) without
- * verification.
+ * verification. With processes = 1 the single timing job verifies first.
  *
  * One process per variant: glibc adapts its mmap/trim thresholds to the frees it has seen, so a mode measured
  * after SCOPED in the same process would inherit a heap that no longer faults and look cheaper than it is
  * (measured: SCOPED 11.8k faults per call, the identical POOL code after it 0).
- * Verification in a process of its own: a timed process then does exactly what a plain C program calling the
- * library does (init, first call, warm-up, timed calls), and its allocator reaches the same steady state at
- * the same call. After two verification calls in the same process, glibc's heap layout settles two calls
- * later (measured on chain, N = 2,000,000: the first two timed calls faulted 11,719 pages, not 15,593).
+ * Verification in a process of its own (when processes > 1): a timed process then does exactly what a plain C
+ * program calling the library does (init, first call, warm-up, timed calls), and its allocator reaches the
+ * same steady state at the same call. After two verification calls in the same process, glibc's heap layout
+ * settles two calls later (measured on chain, N = 2,000,000: the first two timed calls faulted 11,719 pages,
+ * not 15,593). With processes = 1 the one process verifies, then times: a quick run pays no extra process.
  * Several processes per variant, round-robin: on a shared VM one process can run 1.4× slower than the next
  * for its whole life (identical code, tight per-call spread), so one process per mode can rank modes wrongly.
  *
@@ -97,11 +98,14 @@ export async function runRounds(host: RunnerHost, job: RunJob, opts: RunRoundsOp
     if (result.label !== variant.label) throw new TlabError('run', `the runner returned results for ${result.label}, expected ${variant.label}`);
     runs[i]!.push(result);
   };
-  if (!job.skipVerification) {
+  // With one process (a quick run) verification shares it with the timing, at the cost described above.
+  const separate = !job.skipVerification && processes > 1;
+  if (separate) {
     for (const i of job.variants.keys()) await runOne(i, { ...job, calls: 0, warmup: 0, skipVerification: false }, '');
   }
   for (let round = 0; round < processes; round++) {
-    for (const i of job.variants.keys()) await runOne(i, { ...job, skipVerification: true }, processes > 1 ? ` (process ${round + 1}/${processes})` : '');
+    const verifyHere = !separate && !job.skipVerification && round === 0;
+    for (const i of job.variants.keys()) await runOne(i, { ...job, skipVerification: !verifyHere }, processes > 1 ? ` (process ${round + 1}/${processes})` : '');
   }
   return runs;
 }

@@ -50,6 +50,17 @@ describe('run-rounds step', () => {
     expect(progress.filter((p) => p.stage === 'verify')).toHaveLength(3);
   });
 
+  it('verifies in the one timing job when there is only one process', async () => {
+    const host = new FakeHost();
+    const runs = await runRounds(host, job(), { processes: 1, timeoutMs: 0 });
+    expect(host.jobs.map(({ job: j }) => [j.variants[0]!.label, Boolean(j.skipVerification), j.calls])).toEqual([
+      ['SCOPED', false, 50],
+      ['PERSISTENT', false, 50],
+      ['EXTERNAL (packed)', false, 50],
+    ]);
+    expect(runs.map((r) => r.length)).toEqual([1, 1, 1]);
+  });
+
   it('skips the verification jobs when the job says so', async () => {
     const host = new FakeHost();
     await runRounds(host, { ...job(), skipVerification: true }, { processes: 1, timeoutMs: 0 });
@@ -71,8 +82,8 @@ describe('run-rounds step', () => {
     const late = new FakeHost(() => {
       clock += 20_000;
     });
-    await runRounds(late, job(), { processes: 1, timeoutMs: 10_000, now: () => clock });
-    expect(late.jobs.map(({ opts }) => opts.timeoutMs)).toEqual([10_000, 1_000, 1_000, 1_000, 1_000, 1_000]);
+    await runRounds(late, job(), { processes: 2, timeoutMs: 10_000, now: () => clock });
+    expect(late.jobs.map(({ opts }) => opts.timeoutMs)).toEqual([10_000, 1_000, 1_000, 1_000, 1_000, 1_000, 1_000, 1_000, 1_000]);
   });
 
   it('stops between jobs when cancelled, and passes the signal to the host', async () => {
