@@ -6,9 +6,9 @@
  * Hosted by Node's child_process.fork (messages via process.send) or by Electron's utilityProcess (messages
  * via process.parentPort): only the transport differs.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { ProgramArg } from '../engine/codegen/types.js';
 import type { SampledCall } from '../engine/profile/result.js';
-import { closeSync, openSync, readSync } from 'node:fs';
 import { loadNativeAddon } from './native.js';
 import {
   RUNNER_PROTOCOL_VERSION,
@@ -313,8 +313,6 @@ function sampledCall(sample: NonNullable<Stats['sample']>, transientIds: string[
     })),
   };
 }
-
-
 
 /** Reads every input from the host's file straight into a buffer that is never freed (see `retained`). */
 function readInputs(file: InputsFile | null): Record<string, Uint8Array> {
