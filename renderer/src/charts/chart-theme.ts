@@ -59,9 +59,9 @@ export function chartTheme(name: ThemeName): ChartTheme {
 /** Line dashes per mode, so that modes stay apart in grey print and for every colour vision. */
 export const MODE_DASH: Record<ModeName, readonly number[] | undefined> = {
   SCOPED: undefined,
-  PERSISTENT: [1, 3],
+  PERSISTENT: [3, 3],
   POOL: [7, 4],
   EXTERNAL: undefined,
 };
 
-export const MODE_WIDTH: Record<ModeName, number> = { SCOPED: 2, PERSISTENT: 2.25, POOL: 2, EXTERNAL: 2.75 };
+export const MODE_WIDTH: Record<ModeName, number> = { SCOPED: 2, PERSISTENT: 2.25, POOL: 2, EXTERNAL: 3.5 };

@@ -136,7 +136,7 @@ function layoutOf(model: LifetimeModel, f: FrameInput<LifetimeState>): LifetimeL
   // Few rows: give the room they do not need to the curves (up to half the chart).
   const rowsNeed = Math.max(3, model.rows.length) * MAX_ROW + 4;
   const spare = curveBottom - curveH - gaps - barsTop - rowsNeed;
-  if (hasCurves && spare > 0) curveH = Math.min(curveH + spare, Math.max(curveH, Math.round(height * 0.5)));
+  if (hasCurves && spare > 0) curveH = Math.min(curveH + spare, Math.max(curveH, Math.round(height * 0.62)));
   const curveTop = curveBottom - curveH;
   const barsBottom = curveTop - gaps;
   const { rowHeight, fit } = resolveRowHeight(model, state, Math.max(1, barsBottom - barsTop));

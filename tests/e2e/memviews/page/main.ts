@@ -7,7 +7,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { flushDraws } from '../../../../renderer/src/charts/frame.js';
 import { CHARTS, type ChartKind } from '../../../../renderer/src/charts/index.js';
 import type { ChartHandle } from '../../../../renderer/src/charts/chart.js';
-// TABLE import { TransientsTable } from '../../../../renderer/src/views/TransientsTable.js';
+import { TransientsTable } from '../../../../renderer/src/views/TransientsTable.js';
 import type { AnalysisView } from '../../../../electron/engine/view/types.js';
 import type { ThemeName } from '../../../../renderer/src/theme/index.js';
 import { palette } from '../../../../renderer/src/theme/index.js';
@@ -66,7 +66,7 @@ const api = {
     root = createRoot(box);
     const render = (selected: string | null): void =>
       root!.render(
-        createElement('div' as never, {
+        createElement(TransientsTable, {
           view,
           theme: o.theme,
           selectedTransient: selected,
