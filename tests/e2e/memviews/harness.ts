@@ -7,7 +7,6 @@ import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'nod
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
@@ -84,5 +83,3 @@ export async function viewOf(path: string, symbols: Record<string, number> = {},
   const a = analyze(file, { symbols: new Map(Object.entries(symbols).map(([k, v]) => [k, BigInt(v)])), defaultSymbol, target: null });
   return JSON.parse(JSON.stringify(buildAnalysisView(a))) as AnalysisView;
 }
-
-export const here = fileURLToPath(new URL('.', import.meta.url));
