@@ -23,7 +23,16 @@ export async function buildHarness(): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'tlab-memviews-'));
   const { build } = await import('vite');
   const config = join(packageRoot(), 'tests', 'e2e', 'memviews', 'vite.config.ts');
-  await build({ configFile: config, build: { outDir: out, emptyOutDir: true }, logLevel: 'warn' });
+  // Production React and JSX even under vitest (which sets NODE_ENV=test): frame times must be the shipped
+  // ones. The React plugin reads NODE_ENV itself, so it is set for the duration of the build.
+  const before = process.env['NODE_ENV'];
+  process.env['NODE_ENV'] = 'production';
+  try {
+    await build({ configFile: config, mode: 'production', build: { outDir: out, emptyOutDir: true }, logLevel: 'warn' });
+  } finally {
+    if (before === undefined) delete process.env['NODE_ENV'];
+    else process.env['NODE_ENV'] = before;
+  }
   return out;
 }
 
