@@ -9,7 +9,7 @@
  * alt+wheel or +/− for row height, ↑/↓ to walk the selection.
  */
 import { num } from '../../../electron/engine/view/analysis-doc.js';
-import { formatBytes, formatCount } from '../../../electron/engine/view/format.js';
+import { formatBytes, formatCount, formatStepRange } from '../../../electron/engine/view/format.js';
 import { FATES, type AnalysisView, type StorageMemory, type ViewMode } from '../../../electron/engine/view/types.js';
 import { drawXAxis, drawYAxis, yLabelWidth } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
@@ -31,7 +31,7 @@ export interface LifetimeState {
   /** Visible step range [x0, x1) in step units (step s spans [s, s + 1)). */
   x0: number;
   x1: number;
-  /** Row height in px; null = fit every row (at most `MAX_ROW`). */
+  /** Row height in px; null = fit every row (at least 1 px, at most `MAX_ROW`). */
   rowHeight: number | null;
   /** Index of the row at the top of the bars area (fractional while scrolling). */
   scroll: number;
@@ -134,10 +134,16 @@ export interface LifetimeLayout {
   visibleRows: number;
 }
 
+/**
+ * Rows fit the bars area, between 1 px (below that the rows scroll, so that every bar stays visible) and
+ * MAX_ROW. Zooming out may go down to the height at which every row fits, however thin (`fit`).
+ */
 function resolveRowHeight(model: LifetimeModel, state: LifetimeState, barsH: number): { rowHeight: number; fit: number } {
   const n = Math.max(1, model.rows.length);
-  const fit = Math.min(MAX_ROW, barsH / n);
-  return { rowHeight: state.rowHeight === null ? fit : clamp(state.rowHeight, fit, 40), fit };
+  const fitAll = barsH / n;
+  const fit = Math.min(MAX_ROW, fitAll);
+  const auto = clamp(fitAll, Math.min(1, MAX_ROW), MAX_ROW);
+  return { rowHeight: state.rowHeight === null ? auto : clamp(state.rowHeight, fit, 40), fit };
 }
 
 function layoutOf(model: LifetimeModel, f: FrameInput<LifetimeState>): LifetimeLayout {
@@ -212,6 +218,17 @@ function drawHeader(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<
     p.text(x + 14, 23, label, { color: t.muted, size: t.font.small });
     x -= 10;
   }
+}
+
+/** The selected transient in words, under the legend: thin rows cannot carry its name. */
+function drawSelection(p: Painter, L: LifetimeLayout, t: ChartTheme, selected: string | null): void {
+  const i = indexOfId(L.model.view, selected);
+  if (i < 0) return;
+  const table = L.model.view.table;
+  const live = table.first[i]! < 0 ? 'no live range' : formatStepRange(table.first[i]!, table.last[i]!);
+  const inRows = L.model.rowOf[i]! >= 0 ? '' : ' · not among these rows';
+  const text = `selected: ${table.name[i]} · ${sizeText(L.model.view, i)} · ${live} · ${t.fate[fateOf(L.model.view, i)].label}${inRows}`;
+  p.text(L.width - 12, 40, fitText(text, t.font.small, L.width * 0.7, true), { color: t.accent, size: t.font.small, align: 'end', weight: 600 });
 }
 
 function drawBars(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<LifetimeState>): void {
@@ -435,6 +452,7 @@ function draw(p: Painter, data: LifetimeData, f: FrameInput<LifetimeState>): Lif
   L.state = { ...f.state, scroll: clamp(f.state.scroll, 0, maxScroll(L)) };
   p.begin(f.width, f.height, t.background);
   drawHeader(p, L, t, f);
+  drawSelection(p, L, t, f.selected);
   drawBars(p, L, t, f);
   drawCurves(p, L, t, f);
   if (f.interactive) {
@@ -574,7 +592,7 @@ export const lifetimeChart: ChartSpec<LifetimeData, LifetimeState, LifetimeLayou
     }
     if (e.alt) {
       const h = clamp(L.rowHeight * Math.exp(-e.dy * 0.003), L.fitRowHeight, 40);
-      return { ...s, rowHeight: h <= L.fitRowHeight + 1e-6 ? null : h };
+      return { ...s, rowHeight: h };
     }
     if (e.y < L.barsTop || e.y > L.barsBottom || maxScroll(L) === 0) return null;
     const scroll = clamp(s.scroll + e.dy / L.rowHeight, 0, maxScroll(L));
@@ -610,8 +628,7 @@ export const lifetimeChart: ChartSpec<LifetimeData, LifetimeState, LifetimeLayou
       case '=':
         return { state: { ...s, rowHeight: clamp(L.rowHeight * 1.5, L.fitRowHeight, 40) } };
       case '-': {
-        const h = L.rowHeight / 1.5;
-        return { state: { ...s, rowHeight: h <= L.fitRowHeight ? null : h } };
+        return { state: { ...s, rowHeight: Math.max(L.fitRowHeight, L.rowHeight / 1.5) } };
       }
       case '0':
         return { state: initialState({ view: L.model.view }) };
