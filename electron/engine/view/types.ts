@@ -7,15 +7,10 @@
  * memory-views work. Change them together with their builders and the renderer modules that read them.
  */
 import type { JsonInt } from '../analysis/json.js';
+import type { SdfgSummary } from '../model/sdfgs.js';
 
 /** One SDFG of the file (root and nested), pre-order: index 0 is the root. Also `analysis@1`'s `sdfgs[]`. */
-export interface SdfgSummary {
-  index: number;
-  name: string;
-  /** Index of the SDFG holding the NestedSDFG node that embeds this one; null for the root. */
-  parent: number | null;
-  jsonPath: string;
-}
+export type { SdfgSummary };
 
 export interface DocInfo {
   /** Session-scoped handle of the opened file. */
@@ -143,6 +138,7 @@ export interface AnalysisDoc {
     generation: string;
     grammar: string;
   };
+  sdfgs: SdfgSummary[];
   target: 'cpu' | 'gpu';
   targetReason: string;
   symbols: Record<string, { value: JsonInt; source: 'user' | 'default' }>;
@@ -281,9 +277,10 @@ export interface StorageWorkspace {
 
 export interface AnalysisView {
   schema: typeof ANALYSIS_VIEW_SCHEMA;
-  /** The `analysis@1` document without `transients` (see `table`; `analysisDocument(view)` rebuilds it). */
-  analysis: Omit<AnalysisDoc, 'transients'>;
-  /** Every SDFG of the file, pre-order (index 0 = root): names for the table's SDFG column. */
+  /** The `analysis@1` document without `transients` (see `table`) and `sdfgs` (below); `analysisDocument(view)`
+   * rebuilds it whole. */
+  analysis: Omit<AnalysisDoc, 'transients' | 'sdfgs'>;
+  /** `analysis@1`'s `sdfgs[]`: every SDFG of the file, pre-order (index 0 = root), e.g. the table's SDFG names. */
   sdfgs: SdfgSummary[];
   table: TransientTable;
   /** Rows in timeline order: memory-holding transients first, by first step, last step, then id. */
