@@ -4,6 +4,7 @@
  * (sizes past 2^53 happen on real climate models).
  */
 import type { SdfgFile } from '../model/sdfg.js';
+import type { LivenessRules } from './liveness.js';
 
 export const MODES = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const;
 export type Mode = (typeof MODES)[number];
@@ -16,6 +17,8 @@ export interface AnalysisOptions {
   defaultSymbol: bigint | null;
   /** Override of the detected target. */
   target: Target | null;
+  /** Which live-range rules to apply (docs/liveness.md); default `refined`. `baseline` exists for comparison. */
+  liveness?: LivenessRules;
 }
 
 /** One numbered step of the linearised program: a state execution point, in program order. */
