@@ -23,7 +23,7 @@ export interface PackingFixture {
   baselineBytes: bigint;
 }
 
-const map = (n: number, f: (i: number) => number): Float64Array => Float64Array.from({ length: n }, (_, i) => f(i));
+const map = (n: number, f: (i: number) => number): Float64Array<ArrayBufferLike> => Float64Array.from({ length: n }, (_, i) => f(i));
 
 export const PACKING_FIXTURES: Record<string, PackingFixture> = {
   pack_chain: {
@@ -65,24 +65,32 @@ export const PACKING_FIXTURES: Record<string, PackingFixture> = {
     baselineBytes: 256n,
   },
   pack_cycle: {
-    covers: 'a state-machine cycle (§3.2): t1 and t2 are overwritten first in every iteration; prev is read before it is rewritten and stays live across the back edge',
+    covers:
+      'a state-machine cycle (§3.2): g, t1 and t2 are overwritten first in every iteration and used only inside it; carry is read before it is rewritten and last is read after the loop (left through the guard, which writes g): both stay live over the whole cycle',
     reference: (A, B0) => {
       const n = A.length;
       const B = B0.slice();
-      let prev: Float64Array = A.slice();
+      let carry: Float64Array<ArrayBufferLike> = new Float64Array(n);
+      let last: Float64Array<ArrayBufferLike> = new Float64Array(n);
       for (let k = 0; k < 3; k++) {
-        const t1 = map(n, (i) => prev[n - 1 - i]! + A[i]!);
-        prev = map(n, (i) => t1[n - 1 - i]! * 0.5);
+        const g = map(n, (i) => A[i]! * 2.0);
+        const t1 = map(n, (i) => g[n - 1 - i]! + B[i]!);
+        for (let i = 0; i < n; i++) B[i] = B[i]! + t1[n - 1 - i]! * 0.5;
+        if (k > 0) for (let i = 0; i < n; i++) B[i] = B[i]! + carry[n - 1 - i]! * 0.25;
         const t2 = map(n, (i) => B[n - 1 - i]! * 0.5 + A[i]!);
         for (let i = 0; i < n; i++) B[i] = B[i]! + t2[n - 1 - i]!;
+        carry = map(n, (i) => B[n - 1 - i]! * 0.5);
+        last = map(n, (i) => B[n - 1 - i]! + 1.0);
       }
-      return map(n, (i) => B[i]! + prev[i]!);
+      return map(n, (i) => B[i]! + last[n - 1 - i]!);
     },
-    live: { '0:prev': [0, 6], '0:t1': [2, 3], '0:t2': [4, 5] },
-    shared: [['0:t1', '0:t2']],
-    packedBytes: 256n,
-    daceBytes: 384n,
-    baselineBytes: 384n,
+    // steps: before 0, guard 1, make_t1 2, use_t1 3, later/carried/use_carry 4, make_t2 5, use_t2 6, make_carry 7,
+    // make_last 8, after 9
+    live: { '0:g': [1, 2], '0:t1': [2, 3], '0:t2': [5, 6], '0:carry': [1, 8], '0:last': [1, 9] },
+    shared: [['0:g', '0:t2']],
+    packedBytes: 512n,
+    daceBytes: 640n,
+    baselineBytes: 640n,
   },
   pack_nested: {
     covers: 'nested SDFGs (§2.1): an argument dies after its last read inside the callee and is born at its first write there',
@@ -123,25 +131,30 @@ export const PACKING_FIXTURES: Record<string, PackingFixture> = {
     baselineBytes: 384n,
   },
   pack_inner_loop: {
-    covers: 'a first write inside an inner loop that certainly runs (§3.3): the outer loop does not carry the temporary',
+    covers:
+      'first writes inside inner loops (§3.3): t is written first by a loop that certainly runs, so the outer loop does not carry it; s is written by a loop that runs 2 - k times (not at all in the last outer iteration), so it stays live over the outer loop',
     reference: (A, B0) => {
       const n = A.length;
       const B = B0.slice();
+      let s: Float64Array<ArrayBufferLike> = new Float64Array(n);
       for (let k = 0; k < 3; k++) {
         for (let j = 0; j < 2; j++) {
           const t = map(n, (i) => A[n - 1 - i]! * 2.0 + B[i]!);
           for (let i = 0; i < n; i++) B[i] = B[i]! + t[n - 1 - i]! * 0.5;
         }
+        for (let j = 0; j < 2 - k; j++) s = map(n, (i) => B[n - 1 - i]! * 0.5);
+        for (let i = 0; i < n; i++) B[i] = B[i]! + s[n - 1 - i]!;
         const u = map(n, (i) => B[n - 1 - i]! - A[i]!);
         for (let i = 0; i < n; i++) B[i] = B[i]! + u[n - 1 - i]! * 0.25;
       }
       return B;
     },
-    live: { '0:t': [0, 1], '0:u': [2, 3] },
+    // steps: outer: first: make_t 0, use_t 1 | shrinking: make_s 2 | use_s 3, make_u 4, use_u 5
+    live: { '0:t': [0, 1], '0:s': [0, 5], '0:u': [4, 5] },
     shared: [['0:t', '0:u']],
-    packedBytes: 128n,
-    daceBytes: 256n,
-    baselineBytes: 256n,
+    packedBytes: 256n,
+    daceBytes: 384n,
+    baselineBytes: 384n,
   },
   pack_not_first_write: {
     covers: 'soundness (§3.1): a write inside a conditional, or to part of a container, is no first write; both temporaries carry values across the back edge',
