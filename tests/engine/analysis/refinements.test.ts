@@ -284,6 +284,11 @@ describe('first writes inside inner loops (§3.3)', () => {
 
   it('keeps widening when the trip count is unknown (data-dependent)', () => {
     expect(live(program({ cond: '(j < x)' }))['0:T']).toEqual([0, 3]);
+    // A container read by the condition is data, even with a default value for symbols.
+    const root = program({ cond: '(j < n)' });
+    root.arrays.set('n', desc('n', ['1'], { transient: false, type: 'Scalar', dtype: 'int32' }));
+    const a = analyze(file(root), { symbols: new Map([['N', 10n]]), defaultSymbol: 4n, target: null });
+    expect(a.transients.find((t) => t.id === '0:T')!.live).toEqual({ first: 0, last: 3 });
   });
 
   it('keeps widening when the inner loop reads before it writes', () => {
