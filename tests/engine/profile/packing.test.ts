@@ -78,6 +78,8 @@ describe.skipIf(!ready)('verification with shared workspace slots', () => {
     // t1 is read inside the first callee (read_a, step 2); ending it at the call (step 1) lets the callee's u,
     // written in read_a from t1, take its bytes.
     ['pack_nested', '0:t1', 2, 1, '1:u'],
+    // The same around a loop: t1 is read by the callee's read_a (step 2), which writes u.
+    ['pack_nested_loop', '0:t1', 2, 1, '1:u'],
   ];
 
   it.each(BREAKS)('%s: a layout packed from a live range of %s cut short is reported as a divergence', async (name, id, last, cut, intruder) => {
