@@ -55,6 +55,7 @@ describe.skipIf(!ready)('verification with shared workspace slots', () => {
   it.each(Object.keys(PACKING_FIXTURES))('%s: SCOPED and EXTERNAL (packed) agree, with bytes shared', async (name) => {
     const result = await profile(join(FIXTURES, `${name}.sdfg`), {
       ...DEFAULT_PROFILE_OPTIONS,
+      runner: new NodeRunnerHost(),
       modes: ['SCOPED', 'EXTERNAL'],
       layout: 'packed',
       calls: 1,
