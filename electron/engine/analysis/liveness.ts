@@ -213,6 +213,8 @@ export class Liveness {
       const outgoing = e.src === node.id;
       const other = state.nodes[outgoing ? e.dst : e.src];
       if (!other || other.kind !== 'nested_sdfg' || other.scopeEntry !== null || !other.sdfg || !place.calls.has(other)) return null;
+      // The call receives a pointer into the container its memlet names (codegen/emit): it must be this one.
+      if (e.memlet.data !== name) return null;
       const connector = outgoing ? e.dstConnector : e.srcConnector;
       const inner = connector === null ? undefined : other.sdfg.arrays.get(connector);
       if (!inner || inner.transient || (inner.type !== 'Array' && inner.type !== 'Scalar') || !this.withoutReferences(other)) return null;

@@ -114,6 +114,13 @@ describe('nested-SDFG connectors (§2.1)', () => {
       expect(live(program(sequential(), { alsoTasklet: true }))['0:t1']).toEqual([0, 4]);
     });
 
+    it('when the memlet names another container than the node (the call gets a pointer into that one)', () => {
+      const root = program(sequential());
+      const s1 = root.body.blocks[1] as StateBlock;
+      s1.edges[0]!.memlet.data = 'A';
+      expect(live(root)['0:t1']).toEqual([0, 4]);
+    });
+
     it('when the call runs inside a map (it runs once per iteration)', () => {
       expect(live(program(sequential(), { scope: true }))['0:t1']).toEqual([0, 4]);
     });
