@@ -21,7 +21,6 @@ import { detectTarget } from './target.js';
 import type { Analysis, AnalysisOptions, PackedStorageLayout, TransientInfo } from './types.js';
 
 export type * from './types.js';
-export type { LivenessRules } from './liveness.js';
 export { MODES } from './types.js';
 
 /** Repeated warnings of one kind are summarised after this many. */

@@ -17,6 +17,7 @@ import type { DataDescriptor, MemletEdge, NestedSdfgNode, Sdfg, StateBlock } fro
 import type { AccessIndex, AccessSite } from './accesses.js';
 import type { ExprCache } from './expr.js';
 import type { LoopSpan, ProgramOrder, StatePlace } from './linearize.js';
+import type { LivenessRules } from './types.js';
 import type { WriteFirstLoops } from './write-first.js';
 
 export interface LiveRange {
@@ -31,12 +32,6 @@ export interface ControlFlowReads {
   interstate: boolean;
 }
 
-/**
- * `refined`: every rule of docs/liveness.md. `baseline`: the rules before nested-SDFG connectors, caller loops,
- * state-machine cycles and inner-loop first writes were refined (an AccessNode always counts over its whole
- * state span; only LoopRegions whose body starts with the overwrite are write-first). The bench measures both.
- */
-export type LivenessRules = 'refined' | 'baseline';
 
 /** Containers read by control-flow code, per SDFG and (top-level) container name. */
 export function controlFlowReads(order: ProgramOrder, exprs: ExprCache): Map<Sdfg, Map<string, ControlFlowReads>> {

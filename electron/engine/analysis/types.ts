@@ -4,11 +4,18 @@
  * (sizes past 2^53 happen on real climate models).
  */
 import type { SdfgFile } from '../model/sdfg.js';
-import type { LivenessRules } from './liveness.js';
 
 export const MODES = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const;
 export type Mode = (typeof MODES)[number];
 export type Target = 'cpu' | 'gpu';
+
+/**
+ * `refined`: every rule of docs/liveness.md. `baseline`: the rules before nested-SDFG connectors, caller loops,
+ * state-machine cycles, inner-loop and callee first writes were refined (an AccessNode always counts over its
+ * whole state span; only LoopRegions whose body starts with the overwrite are write-first). The bench measures
+ * both.
+ */
+export type LivenessRules = 'refined' | 'baseline';
 
 export interface AnalysisOptions {
   /** Symbol values given by the user (`--symbols N=64`). */
