@@ -18,17 +18,25 @@ import { examplesDir, packageRoot } from '../electron/engine/paths.js';
 import { buildVariants } from '../electron/engine/profile/build-variants.js';
 import { prepareInputs } from '../electron/engine/profile/inputs.js';
 import { planProfile } from '../electron/engine/profile/plan.js';
-import { jobInputs, makeRunJob } from '../electron/engine/profile/rounds.js';
+import { jobInputs, makeRunJob, settleCalls } from '../electron/engine/profile/rounds.js';
 import type { RunJob, VariantJob } from '../electron/engine/profile/runner-host.js';
 import { quantile } from '../electron/engine/profile/stats.js';
 import { NodeRunnerHost } from '../electron/runner/host-node.js';
 import type { BenchSection } from './run.js';
 
-const EXAMPLES: Array<{ file: string; symbols: Record<string, bigint> }> = [
+const ALL_EXAMPLES: Array<{ file: string; symbols: Record<string, bigint> }> = [
   { file: 'hdiff.sdfg', symbols: { I: 128n, J: 128n, K: 80n } },
   { file: 'vadv.sdfg', symbols: { I: 128n, J: 128n, K: 80n } },
   { file: 'chain.sdfg', symbols: { N: 2_000_000n } },
 ];
+/** TLAB_BENCH_RVB_EXAMPLES=chain,hdiff limits the section to those examples (a quick check on a busy machine). */
+const EXAMPLES = (() => {
+  const only = process.env.TLAB_BENCH_RVB_EXAMPLES?.split(',').map((s) => s.trim().replace(/\.sdfg$/, '')).filter(Boolean);
+  if (!only?.length) return ALL_EXAMPLES;
+  const unknown = only.filter((n) => !ALL_EXAMPLES.some((e) => e.file === `${n}.sdfg`));
+  if (unknown.length) throw new Error(`TLAB_BENCH_RVB_EXAMPLES: unknown example(s) ${unknown.join(', ')}; known: ${ALL_EXAMPLES.map((e) => e.file.replace(/\.sdfg$/, '')).join(', ')}`);
+  return ALL_EXAMPLES.filter((e) => only.includes(e.file.replace(/\.sdfg$/, '')));
+})();
 const ROUNDS = Number(process.env.TLAB_BENCH_RVB_ROUNDS ?? 3);
 const CALLS = Number(process.env.TLAB_BENCH_RVB_CALLS ?? 30);
 const WARMUP = 5;
@@ -37,6 +45,8 @@ const GOAL = 1.05;
 interface Series {
   totalNs: number[];
   minorFaults: number[];
+  /** Untimed calls before the timed ones (warm-up plus settling), per process. */
+  warmupCalls: number[];
 }
 
 interface Distribution {
@@ -44,6 +54,7 @@ interface Distribution {
   p90Ns: number;
   faultsPerCall: number;
   calls: number;
+  warmupCalls: number[];
 }
 
 function distribution(s: Series): Distribution {
@@ -53,6 +64,7 @@ function distribution(s: Series): Distribution {
     p90Ns: quantile(sorted, 0.9),
     faultsPerCall: s.minorFaults.reduce((a, b) => a + b, 0) / Math.max(1, s.minorFaults.length),
     calls: s.totalNs.length,
+    warmupCalls: s.warmupCalls,
   };
 }
 
@@ -71,25 +83,28 @@ async function runBare(driver: string, dir: string, v: VariantJob, argFiles: Arr
   const out = join(dir, `${tag}.out`);
   await writeFile(
     spec,
-    [`lib ${v.libPath}`, `init ${v.initSymbols.join(' ')}`, ...argFiles.map((a) => `arg ${a.bytes} ${a.path}`), ...v.externals.map((e) => `external ${e.storage}`), `warmup ${WARMUP}`, `calls ${CALLS}`].join('\n') + '\n',
+    [`lib ${v.libPath}`, `init ${v.initSymbols.join(' ')}`, ...argFiles.map((a) => `arg ${a.bytes} ${a.path}`), ...v.externals.map((e) => `external ${e.storage}`), `warmup ${WARMUP}`, `settle ${settleCalls(WARMUP)}`, `calls ${CALLS}`].join('\n') + '\n',
   );
   const r = await runProcess([driver, spec, out], { timeoutMs: 600_000 });
   if (r.code !== 0) throw new Error(`bench: bare driver failed on ${v.label} (${r.signal ?? `exit ${r.code}`}): ${r.stderr}`);
-  const rows = (await readFile(out, 'utf8')).trim().split('\n').map((line) => line.split(' ').map(Number));
-  return { totalNs: rows.map((r) => r[0]!), minorFaults: rows.map((r) => r[1]!) };
+  const lines = (await readFile(out, 'utf8')).trim().split('\n');
+  const warmup = lines.pop()?.match(/^warmup (\d+)$/);
+  if (!warmup) throw new Error(`bench: the bare driver's output ${out} does not end with its warm-up count`);
+  const rows = lines.map((line) => line.split(' ').map(Number));
+  return { totalNs: rows.map((r) => r[0]!), minorFaults: rows.map((r) => r[1]!), warmupCalls: [Number(warmup[1])] };
 }
 
 async function runRunner(job: RunJob, v: VariantJob): Promise<Series> {
   // Exactly a profile's timing process: one fresh child, this one mode, no verification.
   const [r] = await new NodeRunnerHost().run({ ...job, variants: [v], skipVerification: true }, { timeoutMs: 600_000 });
-  return { totalNs: r!.timing.totalNs, minorFaults: r!.timing.minorFaults };
+  return { totalNs: r!.timing.totalNs, minorFaults: r!.timing.minorFaults, warmupCalls: r!.timing.warmupCalls };
 }
 
 const fmt = (ns: number) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`);
 
 export const runnerVsBareSection: BenchSection = {
   name: 'runner-vs-bare',
-  description: `the runner against a bare C driver on the same libraries (hdiff, vadv, chain; ${ROUNDS} rounds × ${CALLS} calls per process)`,
+  description: `the runner against a bare C driver on the same libraries (${EXAMPLES.map((e) => e.file.replace(/\.sdfg$/, '')).join(', ')}; ${ROUNDS} rounds × ${CALLS} calls per process)`,
   async run() {
     const dir = await mkdtemp(join(tmpdir(), 'tlab-bench-rvb-'));
     try {
@@ -122,7 +137,7 @@ export const runnerVsBareSection: BenchSection = {
           }
         }
         for (const [i, v] of job.variants.entries()) {
-          const pooled = (s: Series[]): Series => ({ totalNs: s.flatMap((x) => x.totalNs), minorFaults: s.flatMap((x) => x.minorFaults) });
+          const pooled = (s: Series[]): Series => ({ totalNs: s.flatMap((x) => x.totalNs), minorFaults: s.flatMap((x) => x.minorFaults), warmupCalls: s.flatMap((x) => x.warmupCalls) });
           const r = distribution(pooled(runner[i]!));
           const b = distribution(pooled(bare[i]!));
           const perRound = runner[i]!.map((rs, k) => [distribution(rs), distribution(bare[i]![k]!)] as const);
@@ -141,10 +156,10 @@ export const runnerVsBareSection: BenchSection = {
       const within = rows.filter((r) => Math.abs(r.medianRatio - 1) <= GOAL - 1 && Math.abs(r.p90Ratio - 1) <= GOAL - 1).length;
       const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
       const lines = [
-        `${'example / mode'.padEnd(26)} ${'runner median'.padStart(13)} ${'bare median'.padStart(12)} ${'ratio'.padStart(6)} ${'runner p90'.padStart(11)} ${'bare p90'.padStart(10)} ${'ratio'.padStart(6)} ${'faults/call r / b'.padStart(19)}  rounds (median ratio)`,
+        `${'example / mode'.padEnd(26)} ${'runner median'.padStart(13)} ${'bare median'.padStart(12)} ${'ratio'.padStart(6)} ${'runner p90'.padStart(11)} ${'bare p90'.padStart(10)} ${'ratio'.padStart(6)} ${'faults/call r / b'.padStart(19)}  ${'warm-up r / b'.padEnd(17)} rounds (median ratio)`,
         ...rows.map(
           (r) =>
-            `${`${r.example} ${r.mode}`.padEnd(26)} ${fmt(r.runner.medianNs).padStart(13)} ${fmt(r.bare.medianNs).padStart(12)} ${r.medianRatio.toFixed(3).padStart(6)} ${fmt(r.runner.p90Ns).padStart(11)} ${fmt(r.bare.p90Ns).padStart(10)} ${r.p90Ratio.toFixed(3).padStart(6)} ${`${r.runner.faultsPerCall.toFixed(1)} / ${r.bare.faultsPerCall.toFixed(1)}`.padStart(19)}  ${range(r.roundMedianRatios)}`,
+            `${`${r.example} ${r.mode}`.padEnd(26)} ${fmt(r.runner.medianNs).padStart(13)} ${fmt(r.bare.medianNs).padStart(12)} ${r.medianRatio.toFixed(3).padStart(6)} ${fmt(r.runner.p90Ns).padStart(11)} ${fmt(r.bare.p90Ns).padStart(10)} ${r.p90Ratio.toFixed(3).padStart(6)} ${`${r.runner.faultsPerCall.toFixed(1)} / ${r.bare.faultsPerCall.toFixed(1)}`.padStart(19)}  ${`${r.runner.warmupCalls.join(',')} / ${r.bare.warmupCalls.join(',')}`.padEnd(17)} ${range(r.roundMedianRatios)}`,
         ),
         `${within} of ${rows.length} modes within ${((GOAL - 1) * 100).toFixed(0)}% on both median and p90 (runner ÷ bare; ${ROUNDS} interleaved rounds × ${CALLS} calls each side, pooled)`,
       ];

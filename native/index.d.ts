@@ -37,6 +37,8 @@ export interface TimedCalls {
   firstCallNs: number;
   /** Wall time of the timed loop (all `calls`): minus Σ stats.totalNs, the loop's own per-call cost. */
   loopWallNs: number;
+  /** Untimed calls made between the first and the timed calls: `warmup`, plus the `settle` calls it took. */
+  warmupCalls: number;
   stats: CallStats;
 }
 
@@ -83,12 +85,14 @@ export interface ProgramLibrary {
   /** Runs `__tlab_program` `calls` times with the same arguments, timing each call. */
   run(args: ArgVector, calls: number): CallStats;
   /** What the profiler times, in ONE native loop with no JavaScript in between: the first call (timed alone),
-   * `warmup` untimed calls, then `calls` timed calls. JavaScript is blocked until it returns: anything the JS
+   * `warmup` untimed calls, then up to `settle` more untimed calls until three calls in a row faulted the same
+   * number of pages (glibc has settled on where the program's blocks go; `warmup` 0 adds none), then `calls`
+   * timed calls. JavaScript is blocked until it returns: anything the JS
    * thread did between calls would allocate from the glibc arena the program allocates from and change what
    * its allocations cost. Progress goes to `progressFile` instead (docs/native.md: 24 bytes the host polls;
    * it must exist and be at least that long), or nowhere when null. The sample is the timed call nearest the
    * median of all timed calls (its events kept within 64 MiB). */
-  timeCalls(args: ArgVector, warmup: number, calls: number, progressFile: string | null): TimedCalls;
+  timeCalls(args: ArgVector, warmup: number, settle: number, calls: number, progressFile: string | null): TimedCalls;
   /** Allocation events of the most recent call (for timelines). init() and exit() count as calls here: right
    * after init() this shows the PERSISTENT allocations, right after exit() their frees. */
   lastEvents(): AllocEvent[];

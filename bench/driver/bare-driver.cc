@@ -11,14 +11,16 @@
 //   init V…              init symbol values (int64, `__tlab_init` order)
 //   arg BYTES FILE       one argument in `__tlab_program` order: BYTES bytes read from FILE
 //   external STORAGE     a storage whose workspace this driver allocates (EXTERNAL)
-//   warmup W / calls N   untimed calls, then timed calls
-// OUT receives one line per timed call: `totalNs minorFaults`.
+//   warmup W / settle S / calls N   untimed calls, up to S more until three calls in a row fault the same
+//                        number of pages (the runner's rule, native/src/call_loop.cc), then timed calls
+// OUT receives one line per timed call, `totalNs minorFaults`, then `warmup CALLS` (the untimed calls made).
 #define TLAB_RUNTIME_TYPES_ONLY
 #include "transient_runtime.h"
 
 #include <dlfcn.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -76,7 +78,7 @@ int main(int argc, char **argv) {
   std::vector<int64_t> initSymbols;
   std::vector<void *> args;
   std::vector<std::string> externals;
-  long warmup = 0, calls = 0;
+  long warmup = 0, settle = 0, calls = 0;
   for (std::string line; std::getline(spec, line);) {
     std::istringstream words(line);
     std::string key;
@@ -96,6 +98,8 @@ int main(int argc, char **argv) {
       externals.push_back(storage);
     } else if (key == "warmup") {
       words >> warmup;
+    } else if (key == "settle") {
+      words >> settle;
     } else if (key == "calls") {
       words >> calls;
     } else if (!key.empty()) {
@@ -126,10 +130,27 @@ int main(int argc, char **argv) {
   }
   if (args.empty()) args.push_back(nullptr);
 
-  // The first call and the warm-up are untimed, as in the runner.
-  for (long i = 0; i < 1 + warmup; ++i) {
+  // The first call and the warm-up are untimed, as in the runner, and so is settling (same rule, same bounds).
+  if (warmup == 0) settle = 0;
+  std::vector<uint64_t> warmFaults;
+  warmFaults.reserve(static_cast<size_t>(warmup + settle));
+  tlab_reset(events, tlab_now_ns());
+  program(handle, args.data());
+  const auto settled = [&] {
+    const size_t n = warmFaults.size();
+    if (n < 3) return false;
+    uint64_t low = warmFaults[n - 1], high = low;
+    for (size_t i = n - 3; i < n; ++i) {
+      low = std::min(low, warmFaults[i]);
+      high = std::max(high, warmFaults[i]);
+    }
+    return static_cast<double>(high - low) <= std::max(8.0, static_cast<double>(high) / 50);
+  };
+  for (long i = 0; i < warmup + settle && (i < warmup || !settled()); ++i) {
+    const uint64_t before = MinorFaults();
     tlab_reset(events, tlab_now_ns());
     program(handle, args.data());
+    warmFaults.push_back(MinorFaults() - before);
   }
   std::vector<uint64_t> totalNs(static_cast<size_t>(calls)), faults(static_cast<size_t>(calls));
   uint64_t faultsBefore = MinorFaults();
@@ -148,6 +169,7 @@ int main(int argc, char **argv) {
   FILE *out = std::fopen(argv[2], "w");
   if (out == nullptr) Die(std::string("cannot write ") + argv[2]);
   for (long i = 0; i < calls; ++i) std::fprintf(out, "%llu %llu\n", static_cast<unsigned long long>(totalNs[i]), static_cast<unsigned long long>(faults[i]));
+  std::fprintf(out, "warmup %zu\n", warmFaults.size());
   std::fclose(out);
   return 0;
 }

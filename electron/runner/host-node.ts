@@ -57,7 +57,7 @@ export class NodeRunnerHost implements RunnerHost {
 
   /** The addon's own costs (event recording, bare call), measured in a runner child. */
   async calibrate(iterations: number, opts: RunOptions = {}): Promise<Calibration> {
-    const job: RunJob = { variants: [], inputs: {}, calls: 0, warmup: 0, poison: [0, 0], guardByte: 0, guardBytes: 64, calibrate: iterations };
+    const job: RunJob = { variants: [], inputs: {}, calls: 0, warmup: 0, settle: 0, poison: [0, 0], guardByte: 0, guardBytes: 64, calibrate: iterations };
     const { calibration } = await this.runWithCalibration(job, opts);
     if (!calibration) throw new TlabError('run', 'the runner did not report a calibration');
     return calibration;

@@ -143,7 +143,7 @@ function checkGuards(ws: GuardedWorkspace, guardByte: number): GuardViolation[] 
 }
 
 function emptyTiming(): VariantTiming {
-  return { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0 };
+  return { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0, warmupCalls: [] };
 }
 
 function appendStats(t: VariantTiming, s: Stats): void {
@@ -268,9 +268,10 @@ class JobRunner {
     if (job.calls > 0) {
       const { views } = freshArgs(v, job.inputs);
       this.enter(v.label, 'first-call');
-      timed = lib.timeCalls(views, job.warmup, job.calls, this.progressFile);
+      timed = lib.timeCalls(views, job.warmup, job.settle, job.calls, this.progressFile);
       appendStats(timing, timed.stats);
       timing.batchWallNs = timed.loopWallNs;
+      timing.warmupCalls = [timed.warmupCalls];
       this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done: job.calls, total: job.calls });
     }
     this.enter(v.label, 'exit');

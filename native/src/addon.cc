@@ -26,7 +26,8 @@ constexpr const char *kSetExternalOffsetsUsage =
 constexpr const char *kSetPoisonUsage = "setPoison(on: boolean, pattern: number): void";
 constexpr const char *kRunUsage = "run(args: ArrayBufferView[], calls: number): CallStats";
 constexpr const char *kTimeCallsUsage =
-    "timeCalls(args: ArrayBufferView[], warmup: number, calls: number, progressFile: string | null): TimedCalls";
+    "timeCalls(args: ArrayBufferView[], warmup: number, settle: number, calls: number, progressFile: string | null): "
+    "TimedCalls";
 constexpr const char *kLastEventsUsage = "lastEvents(): AllocEvent[]";
 constexpr const char *kExitUsage = "exit(): number";
 constexpr const char *kEventCostUsage = "measureEventCostNs(iterations: number): number";
@@ -430,18 +431,20 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
   // blocked for the whole of it by design; progress goes to `progressFile` for the host to poll.
   Napi::Value TimeCalls(const Napi::CallbackInfo &info) {
     Napi::Env env = info.Env();
-    ExpectArgumentCount(info, 4, kTimeCallsUsage);
+    ExpectArgumentCount(info, 5, kTimeCallsUsage);
     std::vector<void *> argv = ReadArgv(info[0], kTimeCallsUsage);
     const auto warmup = static_cast<uint32_t>(ReadInteger(info[1], kTimeCallsUsage, "warmup", 0, kMaxCalls));
-    const auto calls = static_cast<uint32_t>(ReadInteger(info[2], kTimeCallsUsage, "calls", 1, kMaxCalls));
-    if (!info[3].IsNull() && !info[3].IsString()) {
-      ThrowUsage(env, kTimeCallsUsage, "progressFile must be a path or null, got " + Describe(info[3]));
+    const auto settle = static_cast<uint32_t>(ReadInteger(info[2], kTimeCallsUsage, "settle", 0, kMaxCalls));
+    const auto calls = static_cast<uint32_t>(ReadInteger(info[3], kTimeCallsUsage, "calls", 1, kMaxCalls));
+    const Napi::Value progressPath = info[4];
+    if (!progressPath.IsNull() && !progressPath.IsString()) {
+      ThrowUsage(env, kTimeCallsUsage, "progressFile must be a path or null, got " + Describe(progressPath));
     }
     RequireInitialised(env, "timeCalls()");
     std::unique_ptr<tlab::ProgressFile> progress;
-    if (info[3].IsString()) {
+    if (progressPath.IsString()) {
       try {
-        progress = std::make_unique<tlab::ProgressFile>(info[3].As<Napi::String>().Utf8Value());
+        progress = std::make_unique<tlab::ProgressFile>(progressPath.As<Napi::String>().Utf8Value());
       } catch (const std::runtime_error &error) {
         Fail(env, error.what());
       }
@@ -452,10 +455,10 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     tlab::EventSampler sampler;
     tlab::TimedCalls timed;
     try {
-      timed = tlab::TimeCalls(library_.fn.program, handle_, argv.data(), library_.events, warmup, calls, &sink,
-                              progress.get(), &sampler);
+      timed = tlab::TimeCalls(library_.fn.program, handle_, argv.data(), library_.events, warmup, settle, calls,
+                              &sink, progress.get(), &sampler);
     } catch (const tlab::ProgramThrew &thrown) {
-      FailCall(env, thrown, thrown.loop == "first call" ? "the first call" : thrown.loop + " " + std::to_string(thrown.callIndex + 1) + " of " + std::to_string(thrown.loop == "timed call" ? calls : warmup));
+      FailCall(env, thrown, thrown.loop == "first call" ? "the first call" : thrown.loop + " " + std::to_string(thrown.callIndex + 1) + " of " + std::to_string(thrown.loop == "timed call" ? calls : warmup + settle));
     } catch (const tlab::UnknownEventKind &bad) {
       FailEvent(env, bad, bad.loop + " " + std::to_string(bad.callIndex + 1));
     } catch (const std::bad_alloc &) {
@@ -464,6 +467,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     Napi::Object result = Napi::Object::New(env);
     result.Set("firstCallNs", timed.firstCallNs);
     result.Set("loopWallNs", timed.loopWallNs);
+    result.Set("warmupCalls", timed.warmupCalls);
     result.Set("stats", arrays.ToObject(env, sink, timed.sampled ? SampleObject(env, timed.sample) : env.Null()));
     return result;
   }

@@ -102,10 +102,23 @@ CallStatsSink OwnedStats::sink() {
                        allocBytes.data(), minorFaults.data(), false};
 }
 
+bool FaultsSettled(const double *minorFaults, uint32_t count) {
+  if (count < kSettleCalls) return false;
+  double low = minorFaults[count - 1], high = low;
+  for (uint32_t i = count - kSettleCalls; i < count; ++i) {
+    low = std::min(low, minorFaults[i]);
+    high = std::max(high, minorFaults[i]);
+  }
+  // A few pages (OpenMP thread stacks, the kernel's fault-around) or 2% of them count as the same.
+  return high - low <= std::max(8.0, high / 50);
+}
+
 TimedCalls TimeCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t warmup,
-                     uint32_t calls, CallStatsSink *sink, ProgressFile *progress, EventSampler *sampler) {
+                     uint32_t settle, uint32_t calls, CallStatsSink *sink, ProgressFile *progress,
+                     EventSampler *sampler) {
   TimedCalls result;
-  OwnedStats first(1), warm(warmup);
+  if (warmup == 0) settle = 0;  // no warm-up asked for: none added either
+  OwnedStats first(1), warm(warmup + settle);
   CallStatsSink firstSink = first.sink(), warmSink = warm.sink();
   // Errors say which loop the failing call belonged to.
   const auto loop = [&](const char *name, uint32_t count, CallStatsSink *into, const CallHooks &hooks) {
@@ -122,11 +135,30 @@ TimedCalls TimeCalls(ProgramFn program, void *handle, void *const *argv, tlab_ev
   loop("first call", 1, &firstSink, CallHooks{nullptr, progress, ProgressPhase::FirstCall});
   result.firstCallNs = first.totalNs[0];
   if (warmup > 0) loop("warm-up call", warmup, &warmSink, CallHooks{nullptr, progress, ProgressPhase::Warmup});
+  uint32_t warmed = warmup;
+  while (warmed < warmup + settle && !FaultsSettled(warm.minorFaults.data(), warmed)) {
+    // One more call into the next slot (the fault reading of a one-call loop is its own before/after).
+    CallStatsSink one{&warm.totalNs[warmed], &warm.allocNs[warmed], &warm.freeNs[warmed], &warm.allocs[warmed],
+                      &warm.frees[warmed], &warm.allocBytes[warmed], &warm.minorFaults[warmed], false};
+    try {
+      loop("warm-up call", 1, &one, CallHooks{});
+    } catch (ProgramThrew &thrown) {
+      thrown.callIndex = warmed;
+      throw;
+    } catch (UnknownEventKind &bad) {
+      bad.callIndex = warmed;
+      throw;
+    }
+    warmSink.overflowed = warmSink.overflowed || one.overflowed;
+    ++warmed;
+    if (progress != nullptr) progress->Set(ProgressPhase::Warmup, warmed, warmed);
+  }
+  result.warmupCalls = warmed;
   // Programs make the same allocations on every call: room for the most events a call made so far, plus a
   // margin; a timed call that makes more is timed as usual but cannot become the sample.
   uint64_t eventsPerCall = firstSink.overflowed || warmSink.overflowed ? events->capacity : 0;
   eventsPerCall = std::max<uint64_t>(eventsPerCall, first.allocs[0] + first.frees[0]);
-  for (uint32_t i = 0; i < warmup; ++i) eventsPerCall = std::max<uint64_t>(eventsPerCall, warm.allocs[i] + warm.frees[i]);
+  for (uint32_t i = 0; i < warmed; ++i) eventsPerCall = std::max<uint64_t>(eventsPerCall, warm.allocs[i] + warm.frees[i]);
   sampler->Reserve(calls, eventsPerCall + eventsPerCall / 8 + 4);
   const uint64_t start = tlab_now_ns();
   loop("timed call", calls, sink, CallHooks{sampler, progress, ProgressPhase::Calls});

@@ -63,6 +63,8 @@ struct OwnedStats {
 
 struct TimedCalls {
   double firstCallNs = 0;
+  // Untimed calls made between the first call and the timed calls: `warmup`, plus up to `settle` more.
+  uint32_t warmupCalls = 0;
   // Wall time of the timed loop around all `calls` calls: minus their sum, the loop's own cost.
   double loopWallNs = 0;
   bool sampled = false;
@@ -74,8 +76,16 @@ struct TimedCalls {
 // the most events the first and warm-up calls made). Nothing else runs in between — no JavaScript, and no
 // malloc of the loop's own once the first call has started (docs/native.md) — so the program's allocations
 // meet the allocator state its own earlier calls left, as in a plain C program.
+//
+// glibc needs a few calls to settle on where a program's blocks go (from a hole, from the top, trimmed or kept,
+// mmap'd or not), and how many depends on the heap's history, which a Node process and a C process do not
+// share. So the warm-up goes on, by at most `settle` calls, until kSettleCalls calls in a row faulted the same
+// number of pages (FaultsSettled): both then time the same steady state (docs/native.md).
+constexpr uint32_t kSettleCalls = 3;
+bool FaultsSettled(const double *minorFaults, uint32_t count);
 TimedCalls TimeCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t warmup,
-                     uint32_t calls, CallStatsSink *sink, ProgressFile *progress, EventSampler *sampler);
+                     uint32_t settle, uint32_t calls, CallStatsSink *sink, ProgressFile *progress,
+                     EventSampler *sampler);
 
 // Wall-clock ns of one instrumentation event: two timestamps plus tlab_record, on the header's own code.
 double MeasureEventCostNs(uint64_t iterations);

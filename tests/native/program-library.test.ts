@@ -246,11 +246,12 @@ describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
     library.setExternal('CPU_Heap', workspace, program.symbols);
     const page = join(builds.dir, 'progress');
     writeFileSync(page, Buffer.alloc(4096));
-    const timed = library.timeCalls(program.args, 3, 5, page);
+    const timed = library.timeCalls(program.args, 3, 0, 5, page);
     // First call + 3 warm-up + 5 timed calls ran (the fixture counts its calls in the workspace).
     expect(new Int32Array(workspace.buffer, Math.ceil((1001 * 8) / 64) * 64, 2)[0]).toBe(9);
     expect(Array.from(program.B)).toEqual(program.expectedB());
     expect(timed.firstCallNs).toBeGreaterThan(0);
+    expect(timed.warmupCalls).toBe(3);
     expect(timed.stats.totalNs).toHaveLength(5);
     const sum = Array.from(timed.stats.totalNs).reduce((a, b) => a + b, 0);
     expect(timed.loopWallNs).toBeGreaterThanOrEqual(sum);
@@ -263,18 +264,41 @@ describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
     const bytes = readFileSync(page);
     expect([bytes.readUInt32LE(0), bytes.readUInt32LE(4), Number(bytes.readBigUInt64LE(8)), Number(bytes.readBigUInt64LE(16))]).toEqual([0x47504c54, 4, 5, 5]);
     // Without a page, and with no warm-up.
-    expect(library.timeCalls(program.args, 0, 2, null).stats.totalNs).toHaveLength(2);
-    expect(() => library.timeCalls(program.args, 0, 1, join(builds.dir, 'missing'))).toThrow(/cannot open the progress file .*missing/);
+    expect(library.timeCalls(program.args, 0, 0, 2, null).stats.totalNs).toHaveLength(2);
+    expect(() => library.timeCalls(program.args, 0, 0, 1, join(builds.dir, 'missing'))).toThrow(/cannot open the progress file .*missing/);
     const short = join(builds.dir, 'short');
     writeFileSync(short, Buffer.alloc(8));
-    expect(() => library.timeCalls(program.args, 0, 1, short)).toThrow(/shorter than 24 bytes/);
-    const usage = usagePattern('timeCalls(args: ArrayBufferView[], warmup: number, calls: number, progressFile: string | null): TimedCalls');
-    expect(() => loose(library).timeCalls(program.args, 0, 1)).toThrow(usage);
-    expect(() => loose(library).timeCalls(program.args, -1, 1, null)).toThrow(usage);
-    expect(() => loose(library).timeCalls(program.args, 0, 0, null)).toThrow(usage);
-    expect(() => loose(library).timeCalls(program.args, 0, 1, 5)).toThrow(usage);
+    expect(() => library.timeCalls(program.args, 0, 0, 1, short)).toThrow(/shorter than 24 bytes/);
+    const usage = usagePattern('timeCalls(args: ArrayBufferView[], warmup: number, settle: number, calls: number, progressFile: string | null): TimedCalls');
+    expect(() => loose(library).timeCalls(program.args, 0, 1, null)).toThrow(usage);
+    expect(() => loose(library).timeCalls(program.args, -1, 0, 1, null)).toThrow(usage);
+    expect(() => loose(library).timeCalls(program.args, 0, -1, 1, null)).toThrow(usage);
+    expect(() => loose(library).timeCalls(program.args, 0, 0, 0, null)).toThrow(usage);
+    expect(() => loose(library).timeCalls(program.args, 0, 0, 1, 5)).toThrow(usage);
     library.exit();
-    expect(() => library.timeCalls(program.args, 0, 1, null)).toThrow(/timeCalls\(\) called after exit/);
+    expect(() => library.timeCalls(program.args, 0, 0, 1, null)).toThrow(/timeCalls\(\) called after exit/);
+  });
+
+  it('warms up until the page faults per call settle, within the settle budget', () => {
+    // Behaviour 8: call k faults (k + 1) × 16 fresh pages for k < 10, then none. First call k = 0, warm-up from
+    // k = 1: calls 10, 11 and 12 are the first three alike, so the warm-up ends after 12 calls.
+    const settles = (settle: number) => {
+      const program = new FakeProgram(64, 8);
+      const library = initialised(program);
+      library.setExternal('CPU_Heap', new Uint8Array(program.workspaceBytes), program.symbols);
+      const timed = library.timeCalls(program.args, 3, settle, 4, null);
+      library.exit();
+      return timed;
+    };
+    const settled = settles(20);
+    expect(settled.warmupCalls).toBe(12);
+    expect(Array.from(settled.stats.minorFaults).every((f) => f < 16)).toBe(true);
+    // A budget too small to settle: the warm-up stops at 3 + 4 calls, and the first timed calls still fault.
+    const capped = settles(4);
+    expect(capped.warmupCalls).toBe(7);
+    expect(capped.stats.minorFaults[0]).toBeGreaterThanOrEqual(8 * 16);
+    // No settle budget: exactly the warm-up asked for.
+    expect(settles(0).warmupCalls).toBe(3);
   });
 
   it('flags an overflowing event buffer', () => {

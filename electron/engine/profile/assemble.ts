@@ -32,6 +32,7 @@ export function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]
     initNs: r.initNs,
     exitNs: r.exitNs,
     firstCallNs: r.firstCallNs,
+    warmupCalls: t.warmupCalls,
     calls: {
       totalNs: t.totalNs,
       allocNs: t.allocNs,

@@ -68,6 +68,9 @@ export interface ModeResult {
   initNs: number;
   exitNs: number;
   firstCallNs: number;
+  /** Untimed calls before the timed ones in each timing process: the warm-up, plus the calls it took until the
+   * page faults per call settled (docs/profile.md). Absent in results written before it was recorded. */
+  warmupCalls?: number[];
   calls: PerCallColumns;
   /** The per-call event buffer overflowed: alloc/free times and counts are lower bounds. */
   eventsOverflowed: boolean;

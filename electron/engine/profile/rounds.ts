@@ -31,10 +31,17 @@ export function makeRunJob(variants: BuiltVariant[], inputs: Record<string, Uint
     inputs,
     calls: opts.calls,
     warmup: opts.warmup,
+    settle: settleCalls(opts.warmup),
     poison: POISON,
     guardByte: GUARD_BYTE,
     guardBytes: GUARD_BYTES,
   };
+}
+
+/** How many untimed calls may follow the warm-up until the page faults per call settle (none without a
+ * warm-up): on hdiff (128×128×80) glibc settles after 8 to 12 calls, on chain after about 6. */
+export function settleCalls(warmup: number): number {
+  return warmup > 0 ? Math.max(16, 3 * warmup) : 0;
 }
 
 /** The prepared input bytes by argument name, as a job carries them. */
@@ -101,7 +108,7 @@ export async function runRounds(host: RunnerHost, job: RunJob, opts: RunRoundsOp
   // With one process (a quick run) verification shares it with the timing, at the cost described above.
   const separate = !job.skipVerification && processes > 1;
   if (separate) {
-    for (const i of job.variants.keys()) await runOne(i, { ...job, calls: 0, warmup: 0, skipVerification: false }, '');
+    for (const i of job.variants.keys()) await runOne(i, { ...job, calls: 0, warmup: 0, settle: 0, skipVerification: false }, '');
   }
   for (let round = 0; round < processes; round++) {
     const verifyHere = !separate && !job.skipVerification && round === 0;
@@ -122,6 +129,7 @@ export function poolRuns(runs: VariantResult[]): VariantResult {
   for (const column of PER_CALL_COLUMNS) timing[column] = [...first.timing[column], ...rest.flatMap((r) => r.timing[column])];
   timing.overflowed = runs.some((r) => r.timing.overflowed);
   timing.batchWallNs = runs.reduce((sum, r) => sum + r.timing.batchWallNs, 0);
+  timing.warmupCalls = runs.flatMap((r) => r.timing.warmupCalls);
   const sampledCall = pooledSample(runs, timing.totalNs);
   // The verifying process poisons PERSISTENT's allocations inside init and runs two calls before the "first"
   // one: a process that skipped verification has the clean init and the truly cold first call.

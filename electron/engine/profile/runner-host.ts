@@ -35,6 +35,10 @@ export interface RunJob {
   /** Timed calls (after warmup); 0 = verification only (no first call, warm-up or timed calls). */
   calls: number;
   warmup: number;
+  /** After the warm-up, at most this many more untimed calls until three calls in a row fault the same number
+   * of pages: glibc has then settled on where the program's blocks go, in the runner as in a C program
+   * (docs/native.md, "Matching a bare C driver"). 0 = exactly `warmup` calls. */
+  settle: number;
   /** Poison bytes of the two verification calls (they must differ) and the guard byte. */
   poison: [number, number];
   guardByte: number;
@@ -72,6 +76,8 @@ export interface VariantTiming extends PerCallColumns {
   /** Wall time of the native loop around all timed calls: minus Σ totalNs, it is the runner's own per-call
    * cost (timestamps, getrusage, event sums and copies, progress). */
   batchWallNs: number;
+  /** Untimed calls each process made before its timed calls (warm-up plus settling), in process order. */
+  warmupCalls: number[];
 }
 
 export interface VariantResult {
