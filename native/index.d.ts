@@ -85,9 +85,8 @@ export interface ProgramLibrary {
   /** Runs `__tlab_program` `calls` times with the same arguments, timing each call. */
   run(args: ArgVector, calls: number): CallStats;
   /** What the profiler times, in ONE native loop with no JavaScript in between: the first call (timed alone),
-   * `warmup` untimed calls, then up to `settle` more untimed calls until three calls in a row faulted the same
-   * number of pages (glibc has settled on where the program's blocks go; `warmup` 0 adds none), then `calls`
-   * timed calls. JavaScript is blocked until it returns: anything the JS
+   * `warmup` untimed calls, then up to `settle` more untimed calls until three calls in a row faulted at most 8
+   * pages (glibc has settled on where the program's blocks go; `warmup` 0 adds none), then `calls` timed calls. JavaScript is blocked until it returns: anything the JS
    * thread did between calls would allocate from the glibc arena the program allocates from and change what
    * its allocations cost. Progress goes to `progressFile` instead (docs/native.md: 24 bytes the host polls;
    * it must exist and be at least that long), or nowhere when null. The sample is the timed call nearest the

@@ -11,8 +11,8 @@
 //   init V…              init symbol values (int64, `__tlab_init` order)
 //   arg BYTES FILE       one argument in `__tlab_program` order: BYTES bytes read from FILE
 //   external STORAGE     a storage whose workspace this driver allocates (EXTERNAL)
-//   warmup W / settle S / calls N   untimed calls, up to S more until three calls in a row fault the same
-//                        number of pages (the runner's rule, native/src/call_loop.cc), then timed calls
+//   warmup W / settle S / calls N   untimed calls, up to S more until three calls in a row fault at most 8
+//                        pages (the runner's rule, native/src/call_loop.cc), then timed calls
 // OUT receives one line per timed call, `totalNs minorFaults`, then `warmup CALLS` (the untimed calls made).
 #define TLAB_RUNTIME_TYPES_ONLY
 #include "transient_runtime.h"
@@ -20,7 +20,6 @@
 #include <dlfcn.h>
 #include <sys/resource.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -139,12 +138,10 @@ int main(int argc, char **argv) {
   const auto settled = [&] {
     const size_t n = warmFaults.size();
     if (n < 3) return false;
-    uint64_t low = warmFaults[n - 1], high = low;
     for (size_t i = n - 3; i < n; ++i) {
-      low = std::min(low, warmFaults[i]);
-      high = std::max(high, warmFaults[i]);
+      if (warmFaults[i] > 8) return false;
     }
-    return static_cast<double>(high - low) <= std::max(8.0, static_cast<double>(high) / 50);
+    return true;
   };
   for (long i = 0; i < warmup + settle && (i < warmup || !settled()); ++i) {
     const uint64_t before = MinorFaults();

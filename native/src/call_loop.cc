@@ -104,13 +104,10 @@ CallStatsSink OwnedStats::sink() {
 
 bool FaultsSettled(const double *minorFaults, uint32_t count) {
   if (count < kSettleCalls) return false;
-  double low = minorFaults[count - 1], high = low;
   for (uint32_t i = count - kSettleCalls; i < count; ++i) {
-    low = std::min(low, minorFaults[i]);
-    high = std::max(high, minorFaults[i]);
+    if (minorFaults[i] > kQuietFaults) return false;
   }
-  // A few pages (OpenMP thread stacks, the kernel's fault-around) or 2% of them count as the same.
-  return high - low <= std::max(8.0, high / 50);
+  return true;
 }
 
 TimedCalls TimeCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t warmup,

@@ -281,9 +281,9 @@ describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
 
   it('warms up until the page faults per call settle, within the settle budget', () => {
     // Behaviour 8: call k faults (k + 1) × 16 fresh pages for k < 10, then none. First call k = 0, warm-up from
-    // k = 1: calls 10, 11 and 12 are the first three alike, so the warm-up ends after 12 calls.
-    const settles = (settle: number) => {
-      const program = new FakeProgram(64, 8);
+    // k = 1: calls 10, 11 and 12 are the first three quiet ones, so the warm-up ends after 12 calls.
+    const settles = (settle: number, behaviour = 8) => {
+      const program = new FakeProgram(64, behaviour);
       const library = initialised(program);
       library.setExternal('CPU_Heap', new Uint8Array(program.workspaceBytes), program.symbols);
       const timed = library.timeCalls(program.args, 3, settle, 4, null);
@@ -299,6 +299,10 @@ describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
     expect(capped.stats.minorFaults[0]).toBeGreaterThanOrEqual(8 * 16);
     // No settle budget: exactly the warm-up asked for.
     expect(settles(0).warmupCalls).toBe(3);
+    // Behaviour 9 faults 32 pages on every call: a steady count is no steady state, the whole budget is spent.
+    const faulting = settles(10, 9);
+    expect(faulting.warmupCalls).toBe(13);
+    expect(Math.min(...faulting.stats.minorFaults)).toBeGreaterThanOrEqual(32);
   });
 
   it('flags an overflowing event buffer', () => {

@@ -39,7 +39,8 @@ export function makeRunJob(variants: BuiltVariant[], inputs: Record<string, Uint
 }
 
 /** How many untimed calls may follow the warm-up until the page faults per call settle (none without a
- * warm-up): on hdiff (128×128×80) glibc settles after 8 to 12 calls, on chain after about 6. */
+ * warm-up): hdiff (128×128×80, SCOPED) stops faulting after 10 to 12 calls; chain (N = 2,000,000, SCOPED)
+ * faults on every call for good and spends the whole budget. */
 export function settleCalls(warmup: number): number {
   return warmup > 0 ? Math.max(16, 3 * warmup) : 0;
 }

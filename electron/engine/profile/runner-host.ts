@@ -35,9 +35,9 @@ export interface RunJob {
   /** Timed calls (after warmup); 0 = verification only (no first call, warm-up or timed calls). */
   calls: number;
   warmup: number;
-  /** After the warm-up, at most this many more untimed calls until three calls in a row fault the same number
-   * of pages: glibc has then settled on where the program's blocks go, in the runner as in a C program
-   * (docs/native.md, "Matching a bare C driver"). 0 = exactly `warmup` calls. */
+  /** After the warm-up, at most this many more untimed calls until three calls in a row fault (almost) no pages:
+   * glibc has then settled on where the program's blocks go, in the runner as in a C program (docs/native.md,
+   * "Matching a bare C driver"). 0 = exactly `warmup` calls. */
   settle: number;
   /** Poison bytes of the two verification calls (they must differ) and the guard byte. */
   poison: [number, number];

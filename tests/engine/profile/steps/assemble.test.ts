@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Analysis } from '../../../../electron/engine/analysis/types.js';
 import type { SdfgFile } from '../../../../electron/engine/model/sdfg.js';
 import { assembleResult, jsonInteger } from '../../../../electron/engine/profile/assemble.js';
+import { formatProfile } from '../../../../electron/engine/profile/format.js';
 import type { ProfilePlan } from '../../../../electron/engine/profile/plan.js';
 import { PROFILE_SCHEMA } from '../../../../electron/engine/profile/result.js';
 import { builtVariant, fakeResult, fakeSample } from './fakes.js';
@@ -49,6 +50,9 @@ describe('assemble step', () => {
     expect(scoped.summary.medianNs).toBe(200);
     expect(scoped.summary.allocsPerCall).toBe(1);
     expect(scoped.runnerOverheadNsPerCall).toBe(30);
+    // The fakes warmed up 3 calls where 1 was asked for: recorded, and said in the console summary.
+    expect(scoped.warmupCalls).toEqual([3]);
+    expect(formatProfile(result)).toContain('warm-up extended until the page faults per call settled: SCOPED 3 calls; POOL 3 calls; EXTERNAL (packed) 3 calls');
     expect(scoped.build).toEqual({ ms: 12, cached: false });
     expect(scoped.outputChecksums.y).toBe(createHash('sha256').update(y).digest('hex'));
     expect(result.modes[1]!.outputChecksums).toEqual({});

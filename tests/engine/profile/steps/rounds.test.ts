@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { TlabError } from '../../../../electron/engine/errors.js';
 import type { ProfileProgress } from '../../../../electron/engine/profile/options.js';
-import { makeRunJob, poolRuns, runRounds } from '../../../../electron/engine/profile/rounds.js';
+import { makeRunJob, poolRuns, runRounds, settleCalls } from '../../../../electron/engine/profile/rounds.js';
 import { RunCancelled } from '../../../../electron/engine/profile/runner-host.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON } from '../../../../electron/engine/profile/verify.js';
 import { builtVariant, fakeResult, FakeHost, fakeSample } from './fakes.js';
@@ -16,7 +16,7 @@ describe('run-rounds step', () => {
     expect(j.variants.map((v) => v.label)).toEqual(['SCOPED', 'PERSISTENT', 'EXTERNAL (packed)']);
     expect(j.variants[0]).toMatchObject({ mode: 'SCOPED', layout: null, libPath: '/nonexistent/a.so', initSymbols: [16n], transientIds: ['0:tmp'] });
     expect(j.variants[2]!.externals).toHaveLength(1);
-    expect(j).toMatchObject({ calls: 50, warmup: 2, poison: POISON, guardByte: GUARD_BYTE, guardBytes: GUARD_BYTES });
+    expect(j).toMatchObject({ calls: 50, warmup: 2, settle: 16, poison: POISON, guardByte: GUARD_BYTE, guardBytes: GUARD_BYTES });
   });
 
   it('refuses an init symbol without a value, naming it', () => {
@@ -25,20 +25,24 @@ describe('run-rounds step', () => {
     expect(() => makeRunJob([broken], {}, { calls: 1, warmup: 0, sdfgFile: 'p.sdfg' })).toThrow(/init symbol N has no value/);
   });
 
+  it('lets the warm-up settle by at most max(16, 3 × warmup) calls, and never without a warm-up', () => {
+    expect([0, 1, 5, 6, 10].map(settleCalls)).toEqual([0, 16, 16, 18, 30]);
+  });
+
   it('verifies every variant in a job of its own, then times each in fresh jobs, round-robin', async () => {
     const host = new FakeHost();
     const progress: ProfileProgress[] = [];
     const runs = await runRounds(host, job(), { processes: 2, timeoutMs: 0, onProgress: (p) => progress.push(p) });
-    expect(host.jobs.map(({ job: j }) => [j.variants.map((v) => v.label).join(), Boolean(j.skipVerification), j.calls])).toEqual([
-      ['SCOPED', false, 0],
-      ['PERSISTENT', false, 0],
-      ['EXTERNAL (packed)', false, 0],
-      ['SCOPED', true, 50],
-      ['PERSISTENT', true, 50],
-      ['EXTERNAL (packed)', true, 50],
-      ['SCOPED', true, 50],
-      ['PERSISTENT', true, 50],
-      ['EXTERNAL (packed)', true, 50],
+    expect(host.jobs.map(({ job: j }) => [j.variants.map((v) => v.label).join(), Boolean(j.skipVerification), j.calls, j.settle])).toEqual([
+      ['SCOPED', false, 0, 0],
+      ['PERSISTENT', false, 0, 0],
+      ['EXTERNAL (packed)', false, 0, 0],
+      ['SCOPED', true, 50, 16],
+      ['PERSISTENT', true, 50, 16],
+      ['EXTERNAL (packed)', true, 50, 16],
+      ['SCOPED', true, 50, 16],
+      ['PERSISTENT', true, 50, 16],
+      ['EXTERNAL (packed)', true, 50, 16],
     ]);
     // Runs come back per variant: the verification run, then the timing rounds in order.
     expect(runs.map((r) => r.map((x) => x.timing.totalNs[0]))).toEqual([[100, 400, 700], [200, 500, 800], [300, 600, 900]]);
@@ -112,6 +116,7 @@ describe('run-rounds step', () => {
     const runs = await runRounds(host, job(), { processes: 3, timeoutMs: 0 });
     const pooled = poolRuns(runs[1]!);
     expect(pooled.timing.totalNs).toEqual([500, 800, 1100]);
+    expect(pooled.timing.warmupCalls).toEqual([3, 3, 3]);
     expect(pooled.outputs).not.toBeNull();
   });
 
