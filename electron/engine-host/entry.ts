@@ -70,7 +70,14 @@ async function closeSession(id: number): Promise<Reply<unknown>> {
 
 async function approve(path: string, write: boolean): Promise<Reply<unknown>> {
   if (!approved) return fail('refused', 'this engine host reads files from its roots, not from approvals');
-  return { ok: true, value: write ? approved.approveWrite(path) : await approved.approve(path) };
+  if (write) return { ok: true, value: approved.approveWrite(path) };
+  try {
+    return { ok: true, value: await approved.approve(path) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' ? 'a part of the path is not a folder' : (err as Error).message;
+    throw new TlabError('input', `cannot open: ${why}`, { file: path });
+  }
 }
 
 async function handle(msg: MainToEngine): Promise<Reply<unknown>> {

@@ -12,7 +12,14 @@ const fork: UtilityFork = (modulePath, args, options) => utilityProcess.fork(mod
 export function electronSeam(): ElectronSeam {
   return {
     app,
-    createWindow: (options) => new BrowserWindow(options),
+    // windows.ts sets every web preference (secureWebPreferences); the critical ones are forced again at the one
+    // place a window is made, so that no caller of the seam can loosen them. (Electronegativity's AUXCLICK_JS_CHECK
+    // points here: a middle-click asks for a new window, which security.ts's setWindowOpenHandler denies.)
+    createWindow: (options) =>
+      new BrowserWindow({
+        ...options,
+        webPreferences: { ...options.webPreferences, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true },
+      }),
     ipcMain,
     protocol,
     defaultSession: () => session.defaultSession,

@@ -27,7 +27,9 @@ export const APP_SCHEME_PRIVILEGES = {
   codeCache: true,
 } as const;
 
-/** The desktop CSP: browser mode's (electron/server/security.ts) minus its WebSocket: IPC needs no connection. */
+/** The desktop CSP: browser mode's (electron/server/security.ts) minus its WebSocket: IPC needs no connection. It is
+ * a response header of every app:// answer, which Electronegativity's CSP_GLOBAL_CHECK does not recognise (it looks
+ * for <meta> tags and webRequest callbacks only). */
 export const APP_CSP = [
   "default-src 'none'",
   "script-src 'self'",

@@ -80,7 +80,7 @@ contractSuite({
     const gone = new GoneRegistry(electron.seam.app);
     // The engine host gets the suite service's configuration (its roots, its start files).
     const probe = service.openSession({ emit() {} });
-    const env = await probe.environment({});
+    const env = await probe.environment();
     await probe.dispose();
     const fork = electron.seam.utilityProcess.fork;
     const engine = new EngineClient({
