@@ -177,6 +177,7 @@ interface RemoteRef {
 
 export class EngineClient implements SessionBackend, PathApprover {
   private link: Link | null = null;
+  private started: Promise<Link> | null = null;
   private generation = 0;
   private nextSession = 1;
   /** Live sessions by `generation:id`, for routing events. */
@@ -187,34 +188,33 @@ export class EngineClient implements SessionBackend, PathApprover {
 
   constructor(private readonly opts: EngineClientOptions) {}
 
-  /** The running engine, started (or restarted) when needed. */
-  private async current(): Promise<Link> {
-    if (this.disposed) throw new ContractFailure('refused', 'Transient Lab is quitting');
-    if (!this.link || this.link.ended !== null) {
-      const generation = ++this.generation;
-      let child: EngineChild;
-      try {
-        child = this.opts.spawn();
-      } catch (err) {
-        throw new ContractFailure('internal', `the engine process could not be started: ${(err as Error).message ?? String(err)}`);
-      }
-      const link = new Link(child, generation, this.opts, (g, s, e, p) => this.sinks.get(`${g}:${s}`)?.emit(e, p as HostEvents[typeof e]), (l) => {
-        if (!this.disposed) this.opts.log(`engine process ended: ${l.ended}`);
-      });
-      this.link = link;
+  /** The running engine, started (or restarted) when needed; concurrent callers share one start. */
+  private current(): Promise<Link> {
+    if (this.disposed) return Promise.reject(new ContractFailure('refused', 'Transient Lab is quitting'));
+    if (this.link && this.link.ended === null && this.started) return this.started;
+    const generation = ++this.generation;
+    let child: EngineChild;
+    try {
+      child = this.opts.spawn();
+    } catch (err) {
+      return Promise.reject(new ContractFailure('internal', `the engine process could not be started: ${(err as Error).message ?? String(err)}`));
+    }
+    const link = new Link(child, generation, this.opts, (g, s, e, p) => this.sinks.get(`${g}:${s}`)?.emit(e, p as HostEvents[typeof e]), (l) => {
+      if (!this.disposed) this.opts.log(`engine process ended: ${l.ended}`);
+    });
+    this.link = link;
+    this.started = (async () => {
       try {
         await link.ready;
       } catch (err) {
         link.kill();
         throw new ContractFailure('internal', `the engine process could not be started: ${(err as Error).message}`);
       }
-      for (const [path, write] of this.approvals) {
-        await link.request({ type: 'approve', path, write });
-      }
+      // A restarted engine knows nothing: the paths the user chose are approved again before any call.
+      for (const [path, write] of this.approvals) await link.request({ type: 'approve', path, write });
       return link;
-    }
-    await this.link.ready;
-    return this.link;
+    })();
+    return this.started;
   }
 
   private async ask(body: Request): Promise<unknown> {

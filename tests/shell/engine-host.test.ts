@@ -138,6 +138,22 @@ describe('engine host', () => {
     for (const s of [session, withEvents]) await s.dispose();
   });
 
+  it('an engine that cannot start is a clear error for every waiting call, not a hang', async () => {
+    const electron = fakeElectron(dir);
+    const broken = new EngineClient({
+      spawn: () => fromUtilityProcess<MainToEngine, EngineToMain>(electron.seam.utilityProcess.fork(join(dir, 'missing-entry.js'), [], { serviceName: 'broken', stdio: 'pipe' }), async () => null),
+      config: { host: 'electron', files: { kind: 'approved' }, openAtStart: [], limits: DEFAULT_LIMITS },
+      createRunner: () => {
+        throw new Error('unused');
+      },
+      log: () => {},
+    });
+    const a = broken.openSession({ emit() {} });
+    const errors = await Promise.all([failure(a.environment({})), failure(broken.approve(join(dir, 'mine.sdfg')))]);
+    for (const e of errors) expect(e).toMatchObject({ kind: 'internal', message: expect.stringMatching(/the engine process could not be started: .*exit code 1/) });
+    await broken.dispose();
+  });
+
   it('a closed window session refuses further calls', async () => {
     const session = engine.openSession({ emit() {} });
     await session.environment({});
