@@ -5,6 +5,7 @@
  * missing, and `require('electron')` would try to download it).
  *
  *   node dist/electron/launch.js start [FILE…]   runs the app from the build (dist/) on the files given
+ *                                                (none: the bundled hdiff example, as `npm run demo`)
  *   node dist/electron/launch.js dist [ARGS…]    builds, then packages with electron-builder (AppImage, deb)
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packageRoot } from './engine/paths.js';
+import { examplesDir, packageRoot } from './engine/paths.js';
 
 export type BinaryStatus = { ok: true; binary: string; version: string } | { ok: false; message: string };
 
@@ -30,6 +31,12 @@ export function binaryStatus(pkgDir: string, env: NodeJS.ProcessEnv = process.en
   const binary = override ? join(override, relative) : join(pkgDir, 'dist', relative);
   if (!existsSync(binary)) return { ok: false, message: `Transient Lab: the Electron ${version} binary is not installed (${binary} is missing): ${how}, then run this again.` };
   return { ok: true, binary, version };
+}
+
+/** What `npm start` opens: the files given (relative to where npm was run: npm runs scripts in the package
+ * root and names the caller's folder INIT_CWD), or the bundled hdiff example when none are. */
+export function startFiles(args: string[], cwd: string = process.env.INIT_CWD ?? process.cwd()): string[] {
+  return args.length ? args.map((f) => resolve(cwd, f)) : [join(examplesDir(), 'hdiff.sdfg')];
 }
 
 /** The build outputs the app needs; the first missing one, or null. */
@@ -78,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`Transient Lab: the app is not built (${missing} is missing): run npm run build, then npm start.\n`);
       return 1;
     }
-    return run(status.binary, [root, ...rest.map((f) => resolve(f))], env);
+    return run(status.binary, [root, ...startFiles(rest)], env);
   }
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   if (spawnSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0) return 1;

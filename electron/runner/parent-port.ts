@@ -8,7 +8,8 @@ export interface ParentTransport<In, Out> {
   onMessage(handler: (msg: In) => void): void;
 }
 
-interface ParentPortLike {
+/** What the children read of Electron's `process.parentPort` (checked against electron.d.ts in shell/seam.ts). */
+export interface ParentPortLike {
   on(event: 'message', listener: (event: { data: unknown }) => void): void;
   postMessage(message: unknown): void;
 }

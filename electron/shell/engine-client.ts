@@ -47,6 +47,9 @@ class Link {
   private readonly runs = new Map<number, RunnerHost>();
   ended: string | null = null;
   readonly ready: Promise<void>;
+  /** Settles once the process has ended and everything pending on it has been failed. */
+  readonly exited: Promise<void>;
+  private markExited!: () => void;
 
   constructor(
     readonly child: EngineChild,
@@ -55,6 +58,7 @@ class Link {
     private readonly onEvent: (generation: number, session: number, event: EventName, payload: unknown) => void,
     onEnd: (link: Link) => void,
   ) {
+    this.exited = new Promise<void>((resolve) => (this.markExited = resolve));
     let markReady!: () => void;
     let failReady!: (err: Error) => void;
     const started = new Promise<void>((resolve, reject) => {
@@ -106,6 +110,7 @@ class Link {
       for (const resolve of this.pending.values()) resolve({ ok: false, error: { kind: 'internal', message, file: null, jsonPath: null, details: [] } });
       this.pending.clear();
       onEnd(this);
+      this.markExited();
     };
     child.onExit((e) => end(describeEnd(e)));
     child.onError((err) => {
@@ -281,6 +286,10 @@ export class EngineClient implements SessionBackend, PathApprover {
     if (!link || link.ended !== null) return;
     await link.request({ type: 'dispose' }, DISPOSE_GRACE_MS);
     link.kill();
+    // Quitting waits for the process to be gone (bounded), so that nothing of it outlives the app's state files.
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([link.exited, new Promise((r) => (grace = setTimeout(r, DISPOSE_GRACE_MS)))]);
+    clearTimeout(grace);
   }
 
   /** The engine process's pid, when one runs (tests, diagnostics). */

@@ -8,6 +8,7 @@
  */
 import type * as Electron from 'electron';
 import type { UtilityFork } from '../runner/child.js';
+import type { ParentPortLike } from '../runner/parent-port.js';
 
 export interface ElectronSeam {
   app: Pick<
@@ -32,3 +33,9 @@ export interface ElectronSeam {
 }
 
 export type { Electron };
+
+/** Fails to compile unless `Actual` is assignable to `Target`. */
+type Fits<Target, Actual extends Target> = Actual;
+/** The runner and the engine host never import electron; what they read of `process.parentPort` in a utility
+ * process is checked here, against electron.d.ts (`utilityProcess.fork` is checked in electron-seam.ts). */
+export type ParentPortFits = Fits<ParentPortLike, Electron.ParentPort>;

@@ -8,8 +8,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../electron/engine/paths.js';
-import { binaryStatus, electronPackageDir, missingBuild } from '../../electron/launch.js';
+import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
+import { binaryStatus, electronPackageDir, missingBuild, startFiles } from '../../electron/launch.js';
 
 const root = packageRoot();
 const launcher = join(root, 'dist', 'electron', 'launch.js');
@@ -51,6 +51,13 @@ describe('launcher', () => {
 
   it('knows what the app needs from the build', () => {
     expect(missingBuild(pkg)).toBe(join(pkg, 'dist/electron/main.js'));
+  });
+
+  it('npm start opens the files given, else the bundled hdiff example', () => {
+    expect(startFiles(['a.sdfg', '/abs/b.sdfgz'], '/work')).toEqual(['/work/a.sdfg', '/abs/b.sdfgz']);
+    const [hdiff] = startFiles([]);
+    expect(hdiff).toBe(join(examplesDir(), 'hdiff.sdfg'));
+    expect(existsSync(hdiff!)).toBe(true);
   });
 
   it.skipIf(!existsSync(launcher) || binaryStatus(electronPackageDir()).ok)('start and dist exit non-zero with that one line when the binary is missing', () => {
