@@ -7,6 +7,7 @@ import type { AccessSite } from './accesses.js';
 import type { ExecutionCounter } from './executions.js';
 import type { ProgramOrder } from './linearize.js';
 import type { ControlFlowReads } from './liveness.js';
+import { allocationSpan, blockExecutions } from './span.js';
 import { isStackStorage } from './storage.js';
 import { isGpuSchedule, isGpuStorage } from './target.js';
 import type { AllocationSite } from './types.js';
@@ -16,23 +17,29 @@ const ALIASES = new Set(['ArrayView', 'View', 'ArrayReference', 'Reference', 'St
 
 export interface AllocationInput {
   desc: DataDescriptor;
+  /** Name as used by AccessNodes. */
+  name: string;
   sdfg: Sdfg;
   memberOf: string | null;
   sites: AccessSite[];
   reads: ControlFlowReads | undefined;
   effectiveStorage: string;
+  /** Symbols of the descriptor's total_size, as written in its SDFG. */
+  sizeSymbols: readonly string[];
 }
 
 export interface Allocation {
   site: AllocationSite;
   executionsPerCall: bigint | null;
+  /** Why no single allocation point fits (the generator refuses such a transient with this reason). */
+  problem?: string;
 }
 
 const none = (why: string): Allocation => ({ site: { kind: 'none', why }, executionsPerCall: 0n });
 
 /** Whether a site makes an allocator call on every execution (what SCOPED mode pays per call). */
 export function allocatesPerCall(site: AllocationSite): boolean {
-  return site.kind === 'sdfg' || site.kind === 'state' || site.kind === 'scope';
+  return site.kind === 'sdfg' || site.kind === 'state' || site.kind === 'scope' || site.kind === 'blocks';
 }
 
 export function allocationOf(x: AllocationInput, order: ProgramOrder, counter: ExecutionCounter): Allocation {
@@ -48,11 +55,22 @@ export function allocationOf(x: AllocationInput, order: ProgramOrder, counter: E
   if (x.sites.length === 0 && !x.reads) return none('never accessed: DaCe skips its allocation');
   if (isStackStorage(x.effectiveStorage)) return none(`stack storage (${x.effectiveStorage})`);
   if (desc.type === 'Scalar' && !isGpuStorage(x.effectiveStorage)) return none('Scalar: a local variable on the stack');
-  if (desc.lifetime === 'Global') return { site: { kind: 'sdfg', sdfg: 0 }, executionsPerCall: 1n };
   const invocations = order.invocations.get(sdfg) ?? null;
   const states = new Set<StateBlock>(x.sites.map((s) => s.state));
-  if (desc.lifetime === 'SDFG' || states.size !== 1 || x.reads) {
-    return { site: { kind: 'sdfg', sdfg: sdfg.sdfgIndex }, executionsPerCall: invocations };
+  if (desc.lifetime === 'Global' || desc.lifetime === 'SDFG' || states.size !== 1 || x.reads) {
+    // A size over symbols the SDFG assigns has no value at its start: DaCe allocates such a transient from
+    // the first to the last state that uses it instead (span.ts). (For Global, DaCe would still hoist it to
+    // the program's start and size it with unassigned symbols; we do not reproduce that.)
+    const spanned = allocationSpan(sdfg, x.name, x.sizeSymbols);
+    if (spanned && 'span' in spanned) {
+      const { region, first, last } = spanned.span;
+      return {
+        site: { kind: 'blocks', sdfg: sdfg.sdfgIndex, regionJsonPath: region.jsonPath, firstJsonPath: first.jsonPath, lastJsonPath: last?.jsonPath ?? null },
+        executionsPerCall: blockExecutions(sdfg, first, invocations, (loop) => counter.loopTrips(loop, sdfg)),
+      };
+    }
+    if (desc.lifetime === 'Global') return { site: { kind: 'sdfg', sdfg: 0 }, executionsPerCall: 1n, ...(spanned ? { problem: spanned.problem } : {}) };
+    return { site: { kind: 'sdfg', sdfg: sdfg.sdfgIndex }, executionsPerCall: invocations, ...(spanned ? { problem: spanned.problem } : {}) };
   }
   const state = x.sites[0]!.state;
   const place = order.places.get(state);

@@ -64,6 +64,7 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   const writeFirst = new WriteFirstLoops(order, symbols, opts.symbols);
 
   const sizeProblems: string[] = [];
+  const allocationProblems: string[] = [];
   const transients: TransientInfo[] = [];
   const footprints = new Map<string, Footprint>();
   for (const c of transientCandidates(file)) {
@@ -87,7 +88,8 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
       definedInSdfg: symbols.definedIn(sdfg),
     });
     const cfReads = c.memberOf === null ? reads.get(sdfg)?.get(c.name) : undefined;
-    const alloc = allocationOf({ desc, sdfg, memberOf: c.memberOf, sites, reads: cfReads, effectiveStorage: storage }, order, counter);
+    const alloc = allocationOf({ desc, name: c.name, sdfg, memberOf: c.memberOf, sites, reads: cfReads, effectiveStorage: storage, sizeSymbols: fp.sizeSymbols }, order, counter);
+    if (alloc.problem) allocationProblems.push(`${desc.jsonPath}: ${alloc.problem}`);
     transients.push({
       id,
       sdfg: sdfg.sdfgIndex,
@@ -153,6 +155,7 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
     );
   }
   pushCapped(warnings, sizeProblems, 'unreadable sizes');
+  pushCapped(warnings, allocationProblems, 'transients without an allocation point');
   pushCapped(warnings, file.warnings.map((w) => `${w.jsonPath}: ${w.message}`), 'parser warnings');
 
   return {

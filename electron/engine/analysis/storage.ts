@@ -9,7 +9,7 @@
 import type { DataDescriptor } from '../model/sdfg.js';
 import type { AccessSite, Embedding } from './accesses.js';
 import { isGpuSchedule } from './target.js';
-import { scheduleOf } from './walk.js';
+import { scheduleOf, scopeChain } from './walk.js';
 
 export const MAX_STACK_ARRAY_BYTES = 65536n;
 
@@ -24,6 +24,13 @@ export function effectiveStorage(
   embedding: Embedding,
   constantBytes: bigint | null,
 ): string {
+  if (desc.storage === 'Register') {
+    // DaCe's CPU code generator (cpu.py allocate_array) puts Register data of symbolic size, or larger than
+    // max_stack_array_size, on the heap instead; in GPU kernels it stays a per-thread array.
+    const inGpu = sites.some(({ state, node }) => scopeChain(state, node).some((e) => isGpuSchedule(scheduleOf(e) ?? ''))) || (embedding.schedule !== null && isGpuSchedule(embedding.schedule));
+    if (!inGpu && desc.type !== 'Scalar' && (constantBytes === null || constantBytes > MAX_STACK_ARRAY_BYTES)) return 'CPU_Heap';
+    return desc.storage;
+  }
   if (desc.storage !== 'Default') return desc.storage;
   let innermost: string | null | undefined;
   let topLevel = sites.length === 0;

@@ -19,7 +19,7 @@ export function emitState(core: EmitCore, ctx: FnCtx, env: Env, state: StateBloc
   const want = (s: SiteKey) => s.kind === 'state' && s.stateJsonPath === state.jsonPath;
   emitSiteAllocations(core, ctx, env, want);
   emitScope(core, ctx, env, stateGraph(state), null);
-  emitSiteFrees(core, ctx, env, want);
+  emitSiteFrees(core, ctx, want);
 }
 
 function emitScope(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, scope: number | null): void {
@@ -94,7 +94,7 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
   declareScopeStack(core, ctx, inner, g.state, entry.id);
   emitSiteAllocations(core, ctx, inner, want);
   emitScope(core, ctx, inner, g, entry.id);
-  emitSiteFrees(core, ctx, inner, want);
+  emitSiteFrees(core, ctx, want);
   for (let i = 0; i < headers.length; i++) o.close();
 }
 

@@ -46,7 +46,7 @@ function functionBody(core: EmitCore, ctx: FnCtx, env: Env, locals: string[]): v
   emitSiteAllocations(core, ctx, env, (site) => site.kind === 'sdfg');
   emitRegion(core, ctx, env, ctx.sdfg.body, null);
   o.line(`${ctx.exitLabel}: ;`);
-  emitSiteFrees(core, ctx, env, (site) => site.kind === 'sdfg');
+  emitSiteFrees(core, ctx, (site) => site.kind === 'sdfg');
 }
 
 export function emitNestedFunction(core: EmitCore, s: Sdfg): void {
