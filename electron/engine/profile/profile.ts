@@ -42,7 +42,7 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
     onProgress({ stage: 'compare', message: 'compare outputs' });
     const verification = verify(built, results, plan.args, new Set(neverWrittenTransients(plan.file)));
     if (options.saveOutputs) await saveOutputs(options.saveOutputs, built, results, plan.args);
-    const warnings = [...plan.analysis.warnings, ...built.flatMap((v) => v.build.warnings), ...(busy ? [busy] : [])];
+    const warnings = [...plan.analysis.warnings, ...built.flatMap((v) => [...v.program.warnings, ...v.build.warnings]), ...(busy ? [busy] : [])];
     return assembleResult({ plan, built, results, verification, options, machine: await describeMachine(), warnings });
   } finally {
     await rm(runDir, { recursive: true, force: true });

@@ -102,6 +102,23 @@ describe('memory modes in the generated source', () => {
       }
     });
 
+    test(`${example}: EXTERNAL (packed) says so when a storage falls back to DaCe's layout`, () => {
+      const { file, analysis } = loaded.get(example)!;
+      const packed = generateProgram(file, analysis, { mode: 'EXTERNAL', layout: 'packed' });
+      expect(packed.warnings).toEqual([]);
+      expect(packed.externals.map((e) => e.layout)).toEqual(['packed']);
+      // An analysis whose packed layout lacks one slot's offset.
+      const layout = analysis.layouts.packed['CPU_Heap']!;
+      const offsets = new Map(layout.offsets);
+      const dropped = [...offsets.keys()][0]!;
+      offsets.delete(dropped);
+      const partial = { ...analysis, layouts: { ...analysis.layouts, packed: { ...analysis.layouts.packed, CPU_Heap: { ...layout, offsets } } } };
+      const p = generateProgram(file, partial, { mode: 'EXTERNAL', layout: 'packed' });
+      expect(p.externals.map((e) => e.layout)).toEqual(['dace']);
+      expect(p.externals[0]!.bytes).toBe(p.externals[0]!.slots.reduce((sum, s) => sum + s.bytes, 0n));
+      expect(p.warnings).toEqual([expect.stringMatching(new RegExp(`^EXTERNAL \\(packed\\): the CPU_Heap workspace uses DaCe's back-to-back layout instead: the packed layout has no offset for 1 of its \\d+ slot\\(s\\) \\(${dropped}\\)$`))]);
+    });
+
     test(`${example}: POOL on CPU is byte-identical to SCOPED`, () => {
       const { file, analysis } = loaded.get(example)!;
       const pool = generateProgram(file, analysis, { mode: 'POOL', layout: 'dace' });

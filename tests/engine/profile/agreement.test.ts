@@ -17,7 +17,7 @@ import { findUnsupported } from '../../../electron/engine/codegen/index.js';
 import { neverWrittenTransients, statesOf } from '../../../electron/engine/model/queries.js';
 import { TlabError } from '../../../electron/engine/errors.js';
 import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
-import { corpusDir, examplesDir } from '../../../electron/engine/paths.js';
+import { corpusDir, examplesDir, packageRoot } from '../../../electron/engine/paths.js';
 import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profile/profile.js';
 import { NodeRunnerHost } from '../../../electron/runner/host-node.js';
 import type { ProfileResult } from '../../../electron/engine/profile/result.js';
@@ -25,6 +25,8 @@ import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { nativeAddonCandidates } from '../../../electron/runner/native.js';
 
 const SDFG = /\.sdfgz?$/;
+/** Fixtures whose transients are sized by symbols the program assigns, or live on the heap as Register data. */
+const SIZED_BY_PROGRAM = ['interstate_size', 'loop_variable_size', 'branch_size', 'nested_symbol_size', 'register_symbolic'];
 /** Larger than 2 MB of JSON: parsing alone would dominate the suite. */
 const MAX_BYTES = 2_000_000;
 
@@ -196,6 +198,9 @@ describe.skipIf(!addonBuilt)('all modes agree', () => {
     expect(found).toEqual(expected);
   });
   it.each(examples.map((p) => [p.split('/').pop()!, p]))('example %s', async (_name, path) => agree(path));
+  // Sizes over symbols the program assigns (allocated per block span) and Register data on the heap: the
+  // analysis' allocation counts for these sites must match the instrumented allocator too.
+  it.each(SIZED_BY_PROGRAM.map((f) => [f, join(packageRoot(), 'tests', 'fixtures', 'sdfg', `${f}.sdfg`)]))('fixture %s', async (_name, path) => agree(path));
   it.each(corpus.inside.map((c) => [basename(c.path), c.path]))('corpus %s', async (name, path) => {
     const genuine = GENUINE_UNINITIALISED_READS[name];
     if (genuine) await diagnosedAsUninitialised(path, genuine);
