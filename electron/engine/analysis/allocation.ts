@@ -7,6 +7,7 @@ import type { AccessSite } from './accesses.js';
 import type { ExecutionCounter } from './executions.js';
 import type { ProgramOrder } from './linearize.js';
 import type { ControlFlowReads } from './liveness.js';
+import type { DefaultResolution } from './defaults.js';
 import { allocationSpan, blockExecutions } from './span.js';
 import { isStackStorage } from './storage.js';
 import { isGpuSchedule, isGpuStorage } from './target.js';
@@ -26,6 +27,8 @@ export interface AllocationInput {
   effectiveStorage: string;
   /** Symbols of the descriptor's total_size, as written in its SDFG. */
   sizeSymbols: readonly string[];
+  /** DaCe's default schedules (a Default map around GPU data is a kernel). */
+  defaults: DefaultResolution;
 }
 
 export interface Allocation {
@@ -80,7 +83,7 @@ export function allocationOf(x: AllocationInput, order: ProgramOrder, counter: E
     executionsPerCall: stateExecutions,
   };
   if (desc.lifetime === 'State') return stateSite;
-  const entry = commonScope(x.sites, state, x.effectiveStorage);
+  const entry = commonScope(x.sites, sdfg, state, x.effectiveStorage, x.defaults);
   if (entry === null) return stateSite;
   const iterations = counter.scopeIterations(sdfg, state, entry);
   return {
@@ -93,7 +96,7 @@ export function allocationOf(x: AllocationInput, order: ProgramOrder, counter: E
  * Innermost scope that encloses every access, moved up out of GPU kernels for storages that the host must
  * allocate (DaCe moves such allocations "up the scope tree"). Null = the state's top level.
  */
-function commonScope(sites: AccessSite[], state: StateBlock, storage: string): number | null {
+function commonScope(sites: AccessSite[], sdfg: Sdfg, state: StateBlock, storage: string, defaults: DefaultResolution): number | null {
   let common: number[] | null = null;
   for (const { node } of sites) {
     if (node.scopeEntry === null) return null;
@@ -111,7 +114,7 @@ function commonScope(sites: AccessSite[], state: StateBlock, storage: string): n
   let outermostGpu = -1;
   for (let i = 0; i < common.length; i++) {
     const entry = state.nodes[common[i]!];
-    const schedule = entry ? scheduleOf(entry) : null;
+    const schedule = entry?.kind === 'map_entry' ? defaults.scheduleOf(sdfg, state, entry) : entry ? scheduleOf(entry) : null;
     if (schedule && isGpuSchedule(schedule)) outermostGpu = i;
   }
   if (outermostGpu < 0) return common[0]!;

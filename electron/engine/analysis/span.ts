@@ -90,14 +90,19 @@ function identifiers(code: string | null): Set<string> {
   return new Set(code?.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
 }
 
+const assignedCache = new WeakMap<Sdfg, ReadonlySet<string>>();
+
 /** Symbols an SDFG assigns in its control flow: interstate assignments, loop variables and loop statements. */
-export function assignedSymbols(sdfg: Sdfg): Set<string> {
+export function assignedSymbols(sdfg: Sdfg): ReadonlySet<string> {
+  const hit = assignedCache.get(sdfg);
+  if (hit) return hit;
   const out = new Set<string>();
   const visit = (region: Region): void => {
     for (const e of region.edges) for (const [k] of e.assignments) out.add(k);
     for (const b of region.blocks) for (const s of assignedBy(b)) out.add(s);
   };
   visit(sdfg.body);
+  assignedCache.set(sdfg, out);
   return out;
 }
 

@@ -65,7 +65,9 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
   const o = core.out;
   const map = entry.map;
   const inner: Env = { names: new Map(env.names), parallel: env.parallel };
-  const parallel = map.schedule === 'CPU_Multicore';
+  // Default schedules resolved as DaCe resolves them: a top-level map with no schedule is CPU_Multicore,
+  // maps inside it are Sequential (analysis/defaults.ts).
+  const parallel = core.defaults.scheduleOf(ctx.sdfg, g.state, entry) === 'CPU_Multicore';
   o.mark(entry.jsonPath);
   const headers: string[] = [];
   map.params.forEach((p, i) => {
@@ -86,8 +88,11 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
   if (parallel) {
     core.usesOpenMP = true;
     inner.parallel = true;
-    const collapse = map.params.length > 1 ? ` collapse(${map.params.length})` : '';
-    o.line(`#pragma omp parallel for${collapse}`);
+    // As DaCe's cpu.py (_generate_MapEntry): the outermost loop is the parallel one unless the map asks to
+    // collapse several, and num_threads only when the map sets it.
+    const threads = map.ompNumThreads > 0 ? ` num_threads(${map.ompNumThreads})` : '';
+    const collapse = map.collapse > 1 ? ` collapse(${Math.min(map.collapse, map.params.length)})` : '';
+    o.line(`#pragma omp parallel for${threads}${collapse}`);
   }
   for (const h of headers) o.open(h);
   const want = (s: SiteKey) => s.kind === 'scope' && s.stateJsonPath === g.state.jsonPath && s.mapEntryId === entry.id;

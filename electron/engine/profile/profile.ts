@@ -32,7 +32,7 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
   const plan = await planProfile(filePath, options, onProgress);
   const runDir = await mkdtemp(join(tmpdir(), 'tlab-run-'));
   try {
-    const built = await buildVariants(plan.variants, { runDir, sdfgFile: filePath, signal: options.signal, onProgress });
+    const built = await buildVariants(plan.variants, { runDir, sdfgFile: filePath, signal: options.signal, onProgress, cxxflags: options.cxxflags });
     const prepared = await prepareInputs(plan.args, plan.symbols, { seed: options.seed, files: options.inputs });
     const job = makeRunJob(built, jobInputs(prepared), { calls: options.calls, warmup: options.warmup, sdfgFile: filePath });
     const busy = busyMachineWarning(await foreignCpuBusy());

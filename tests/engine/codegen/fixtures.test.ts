@@ -242,6 +242,14 @@ describe('hand-written fixtures, end to end', () => {
     expect(program.p.externals.map((e) => [e.storage, e.bytes])).toEqual([['CPU_Heap', 128n]]);
   });
 
+  test('a Default map inside a (Default → CPU_Multicore) map is Sequential: one parallel loop, buffers per iteration', () => {
+    const b = programs.find((x) => x.fixture === 'register_symbolic' && x.p.mode === 'SCOPED')!;
+    const body = b.p.source.slice(b.p.source.indexOf('// @ $.nodes[2]'), b.p.source.indexOf('__tlab_exit_0'));
+    expect(body.match(/#pragma omp parallel for/g)).toHaveLength(1);
+    // w is allocated inside the parallel loop, into a pointer declared there (one per iteration and thread).
+    expect(body).toMatch(/#pragma omp parallel for\n\s*for \(int64_t i = [^\n]*\n\s*\/\/ @ \$\.attributes\._arrays\.w\n\s*size_t __tlab_bytes_w = [^;]*; double \*w = nullptr;/);
+  });
+
   test('a parallel WCR reduction is atomic, also inside a nested SDFG called from a parallel map', () => {
     for (const b of programs.filter((x) => x.fixture === 'wcr_parallel')) {
       expect(b.p.usesOpenMP).toBe(true);

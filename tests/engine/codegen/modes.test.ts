@@ -144,6 +144,26 @@ describe('memory modes in the generated source', () => {
     expect(p.nondeterministicFloat).toBe(false);
   });
 
+  test('maps run with the schedules DaCe resolves: top-level Default maps are OpenMP parallel, collapse only when asked', () => {
+    const pragmas = (example: string) => {
+      const { file, analysis } = loaded.get(example)!;
+      return generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' }).source.split('\n').filter((l) => l.includes('#pragma omp parallel')).map((l) => l.trim());
+    };
+    // chain's five maps have no schedule: CPU_Multicore at the top level (SCOPEDEFAULT_SCHEDULE[None]).
+    expect(pragmas('chain')).toEqual(Array(5).fill('#pragma omp parallel for'));
+    // hdiff's maps are explicit CPU_Multicore over (i, j, k) with collapse 1: only the outer loop is parallel.
+    expect(pragmas('hdiff')).toEqual(Array(4).fill('#pragma omp parallel for'));
+    const { file, analysis } = loaded.get('hdiff')!;
+    const entry = file.root.body.blocks.flatMap((b) => (b.kind === 'state' ? b.nodes : [])).find((n) => n.kind === 'map_entry')!;
+    if (entry.kind !== 'map_entry') throw new Error('no map');
+    entry.map.collapse = 2;
+    entry.map.ompNumThreads = 3;
+    const src = generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' }).source;
+    expect(src).toContain('#pragma omp parallel for num_threads(3) collapse(2)');
+    entry.map.collapse = 1;
+    entry.map.ompNumThreads = 0;
+  });
+
   test('lineOrigins point compiler errors at SDFG elements', () => {
     const { file, analysis } = loaded.get('hdiff')!;
     const p = generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' });
