@@ -129,6 +129,17 @@ function assignedBy(b: ControlFlowBlock): Set<string> {
   return out;
 }
 
+/** A jump inside `b` that leaves `b` (return, or break/continue not enclosed by a loop inside `b`). */
+function leavingJump(b: ControlFlowBlock, inLoop: boolean): ControlFlowBlock | null {
+  if (b.kind === 'return' || ((b.kind === 'break' || b.kind === 'continue') && !inLoop)) return b;
+  const inner = b.kind === 'region' || b.kind === 'loop' ? b.blocks : b.kind === 'conditional' ? b.branches.flatMap((br) => br.body.blocks) : [];
+  for (const x of inner) {
+    const j = leavingJump(x, inLoop || b.kind === 'loop');
+    if (j) return j;
+  }
+  return null;
+}
+
 /** Blocks of `sdfg` that use container `name`: states with an access node, and blocks whose code reads it. */
 function usesOf(sdfg: Sdfg, name: string, tree: Tree): ControlFlowBlock[] {
   const uses: ControlFlowBlock[] = [];
@@ -180,10 +191,8 @@ export function allocationSpan(sdfg: Sdfg, name: string, sizeSymbols: Iterable<s
   const between = [...g.reachableFrom(first)].filter((b) => lastIndex === null || b === lastIndex || g.reachableFrom(b).has(lastIndex));
   const span = new Set(between);
   for (const b of span) {
-    const block = region.blocks[b]!;
-    if (block.kind === 'break' || block.kind === 'continue' || block.kind === 'return') {
-      return { problem: `${what}: the ${block.kind} block '${block.label}' leaves region '${region.label}' between its allocation and its free` };
-    }
+    const jump = leavingJump(region.blocks[b]!, false);
+    if (jump) return { problem: `${what}: the ${jump.kind} block '${jump.label}' leaves region '${region.label}' between its allocation and its free` };
   }
   if (g.reachableAvoiding(first, lastIndex).has(first)) {
     return { problem: `${what}: a cycle of region '${region.label}' reaches block '${region.blocks[first]!.label}' again before the free` };
