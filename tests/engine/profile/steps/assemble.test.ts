@@ -44,7 +44,7 @@ describe('assemble step', () => {
     expect(result.schema).toBe(PROFILE_SCHEMA);
     expect(result.program).toEqual({ name: 'prog', file: 'prog.sdfg', hash: 'f'.repeat(64) });
     expect(result.machine).toBe(machine);
-    expect(result.settings).toEqual({ modes: ['SCOPED', 'POOL', 'EXTERNAL'], layout: 'packed', calls: 3, warmup: 1, processes: 1, symbols: { N: 16, BIG: (2n ** 60n).toString() }, seed: 7, inputs: { x: 'x.npy' } });
+    expect(result.settings).toEqual({ modes: ['SCOPED', 'POOL', 'EXTERNAL'], layout: 'packed', calls: 3, warmup: 1, processes: 1, symbols: { N: 16, BIG: (2n ** 60n).toString() }, seed: 7, inputs: { x: 'x.npy' }, cxxflags: ['-O3', '-march=native'] });
     expect(result.modes.map((m) => m.label)).toEqual(['SCOPED', 'POOL', 'EXTERNAL (packed)']);
     const scoped = result.modes[0]!;
     expect(scoped.summary.medianNs).toBe(200);
@@ -53,7 +53,7 @@ describe('assemble step', () => {
     // The fakes warmed up 3 calls where 1 was asked for: recorded, and said in the console summary.
     expect(scoped.warmupCalls).toEqual([3]);
     expect(formatProfile(result)).toContain('warm-up extended until the page faults per call settled: SCOPED 3 calls; POOL 3 calls; EXTERNAL (packed) 3 calls');
-    expect(scoped.build).toEqual({ ms: 12, cached: false });
+    expect(scoped.build).toEqual({ ms: 12, cached: false, flags: ['-std=c++20', '-O3', '-march=native', '-shared'] });
     expect(scoped.outputChecksums.y).toBe(createHash('sha256').update(y).digest('hex'));
     expect(result.modes[1]!.outputChecksums).toEqual({});
     expect(scoped.sampledCall).toEqual(fakeSample(2, 200));
