@@ -4,7 +4,7 @@
  * storing into a small shared file and the host polls it. Any host (Node child_process, Electron
  * utilityProcess) can use this class.
  */
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { existsSync, accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,28 +21,39 @@ export interface ProgressReading {
 }
 
 /**
- * Turns polled readings into progress events for the variant the child announced last. The page still holds
- * the previous variant's final state when the next variant starts, so a reading counts only once it differs
- * from what the page held when the child's latest phase message arrived.
+ * Turns polled readings into progress events for the variant the child announced last. The child clears the
+ * page (clearProgressPage) before it announces a variant's first call, so whatever the page holds once that
+ * message has arrived belongs to this variant, even when the message comes late on a busy machine and the
+ * loop has already moved on to the timed calls.
  */
 export class ProgressTracker {
-  private baseline: string | null = null;
   private last: string | null = null;
 
   constructor(private readonly file: ProgressFile) {}
 
-  /** Call when a phase message arrives from the child. */
+  /** Call when a phase message arrives from the child: the next poll reports the page as it is then. */
   phaseAnnounced(): void {
-    this.baseline = this.file.readRaw();
-    this.last = this.baseline;
+    this.last = null;
   }
 
   /** A new reading since the last call, or null. */
   poll(): ProgressReading | null {
     const raw = this.file.readRaw();
-    if (raw === null || raw === this.baseline || raw === this.last) return null;
+    if (raw === null || raw === this.last) return null;
     this.last = raw;
     return this.file.read();
+  }
+}
+
+const CLEARED = Buffer.alloc(BYTES);
+
+/** The child's side: an empty page before a variant's loop (the previous variant's final state is gone). */
+export function clearProgressPage(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    writeSync(fd, CLEARED, 0, BYTES, 0);
+  } finally {
+    closeSync(fd);
   }
 }
 

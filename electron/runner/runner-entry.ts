@@ -12,6 +12,7 @@ import type { SampledCall } from '../engine/profile/result.js';
 import { guardedLayout, type GuardedRegion } from './guarded-layout.js';
 import { loadNativeAddon } from './native.js';
 import { parentTransport, type ParentTransport } from './parent-port.js';
+import { clearProgressPage } from './progress-file.js';
 import {
   RUNNER_PROTOCOL_VERSION,
   type GuardViolation,
@@ -243,6 +244,8 @@ class JobRunner {
     let timed: ReturnType<Library['timeCalls']> | null = null;
     if (job.calls > 0) {
       const { views } = freshArgs(v, job.inputs);
+      // Before the announcement: the host then never takes the previous variant's final state for this one's.
+      if (this.progressFile) clearProgressPage(this.progressFile);
       this.enter(v.label, 'first-call');
       timed = lib.timeCalls(views, job.warmup, job.settle, job.calls, this.progressFile);
       appendStats(timing, timed.stats);

@@ -2,7 +2,7 @@
 import { existsSync, openSync, readFileSync, writeSync, closeSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { JobFiles } from '../../../electron/runner/job-files.js';
-import { ProgressFile, ProgressTracker } from '../../../electron/runner/progress-file.js';
+import { clearProgressPage, ProgressFile, ProgressTracker } from '../../../electron/runner/progress-file.js';
 import { RUNNER_PROTOCOL_VERSION } from '../../../electron/runner/messages.js';
 import type { RunJob } from '../../../electron/engine/profile/runner-host.js';
 
@@ -45,7 +45,7 @@ describe('runner job files', () => {
 });
 
 describe('progress page', () => {
-  it('reads what the loop publishes, and only what changed since the child announced its phase', () => {
+  it('reads what the loop publishes, and the page as it is once the child announced its phase', () => {
     const file = new ProgressFile();
     const tracker = new ProgressTracker(file);
     try {
@@ -58,11 +58,20 @@ describe('progress page', () => {
       expect(tracker.poll()).toEqual({ phase: 'calls', done: 10, total: 100 });
       publish(file.path, 4, 100, 100);
       expect(tracker.poll()).toEqual({ phase: 'calls', done: 100, total: 100 });
-      // The next variant starts: the page still holds the previous one's final state until its loop runs.
+      // The next variant starts: the child clears the page, then announces its first call.
+      clearProgressPage(file.path);
       tracker.phaseAnnounced();
       expect(tracker.poll()).toBeNull();
       publish(file.path, 1, 0, 1);
       expect(tracker.poll()).toEqual({ phase: 'first-call', done: 0, total: 1 });
+      // A busy host: the loop reached the timed calls before the announcement arrived, and the host had
+      // already polled that state under the previous phase. Announced, the page counts as this variant's.
+      clearProgressPage(file.path);
+      publish(file.path, 3, 1, 5);
+      expect(tracker.poll()).toEqual({ phase: 'calls', done: 1, total: 5 });
+      tracker.phaseAnnounced();
+      expect(tracker.poll()).toEqual({ phase: 'calls', done: 1, total: 5 });
+      expect(tracker.poll()).toBeNull();
     } finally {
       file.dispose();
     }
