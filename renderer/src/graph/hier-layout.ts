@@ -22,8 +22,10 @@ export interface RegionLayout {
   insets: Insets;
   /** x, y, w, h of every node, in `region.nodes` order. */
   nodes: Float64Array;
-  /** Polyline of every edge, in `region.edges` order (endpoints on the connectors). */
-  edges: Float64Array[];
+  /** Polylines of all edges packed in one array (one buffer crosses the worker boundary, not thousands):
+   * edge `k` is `points[offsets[k] .. offsets[k + 1])`, as x, y pairs, endpoints on the connectors. */
+  points: Float64Array;
+  offsets: Uint32Array;
   /** Label centre per edge (NaN when none). */
   labels: Float64Array;
   /** Milliseconds the flat layout took (for the bench). */
@@ -194,11 +196,13 @@ export class HierLayout {
     const index = new Map<string, number>();
     region.nodes.forEach((node, i) => index.set(node.id, i));
 
-    const edges: Float64Array[] = [];
+    const offsets = new Uint32Array(region.edges.length + 1);
+    for (let k = 0; k < region.edges.length; k++) offsets[k + 1] = offsets[k]! + flat.edges[k]!.length;
+    const points = new Float64Array(offsets[region.edges.length]!);
     const labels = new Float64Array(2 * region.edges.length).fill(NaN);
     region.edges.forEach((e, k) => {
       const raw = flat.edges[k]!;
-      const pts = new Float64Array(raw.length);
+      const pts = points.subarray(offsets[k]!, offsets[k + 1]!);
       for (let j = 0; j < raw.length; j += 2) {
         pts[j] = raw[j]! + dx;
         pts[j + 1] = raw[j + 1]! + dy;
@@ -215,13 +219,12 @@ export class HierLayout {
           pts[pts.length - 1] = dst[1];
         }
       }
-      edges.push(pts);
       if (!Number.isNaN(flat.labels[2 * k]!)) {
         labels[2 * k] = flat.labels[2 * k]! + dx;
         labels[2 * k + 1] = flat.labels[2 * k + 1]! + dy;
       }
     });
-    return { id: region.id, key, width, height, insets, nodes, edges, labels, ms };
+    return { id: region.id, key, width, height, insets, nodes, points, offsets, labels, ms };
   }
 
   /** Where an edge meets `end`: a connector on the node's top (in) or bottom (out), or the scope boundary. */
@@ -252,4 +255,14 @@ export class HierLayout {
     if (k < 0) return [x + w / 2, side === 'in' ? y : y + h];
     return [connectorX(x, w, k, names.length), side === 'in' ? y : y + h];
   }
+}
+
+/** Polyline of edge `k` of a layout (a view into the packed array, not a copy). */
+export function edgePoints(l: RegionLayout, k: number): Float64Array {
+  return l.points.subarray(l.offsets[k]!, l.offsets[k + 1]!);
+}
+
+/** The buffers of a layout, to transfer instead of copy. */
+export function layoutBuffers(l: RegionLayout): ArrayBuffer[] {
+  return [l.nodes.buffer as ArrayBuffer, l.points.buffer as ArrayBuffer, l.offsets.buffer as ArrayBuffer, l.labels.buffer as ArrayBuffer];
 }

@@ -50,7 +50,7 @@ export class LayoutClient {
   }
 
   addRegions(regions: GraphRegion[]): void {
-    const fresh = regions.filter((r) => !this.sent.has(r.id));
+    const fresh = regions.filter((r) => !this.sent.has(r.id)).map(forLayout);
     if (fresh.length === 0) return;
     for (const r of fresh) this.sent.set(r.id, r);
     this.post({ type: 'regions', regions: fresh });
@@ -125,4 +125,13 @@ export class LayoutClient {
     this.pending = null;
     this.worker.terminate();
   }
+}
+
+/** What the worker needs of a region: everything but the transient id lists of summaries (it only asks whether
+ * there is a memory badge to make room for), which are most of the bytes of big regions. */
+export function forLayout(r: GraphRegion): GraphRegion {
+  let slim = false;
+  for (const n of r.nodes) if ((n.summary?.transients.length ?? 0) > 1) slim = true;
+  if (!slim) return r;
+  return { ...r, nodes: r.nodes.map((n) => (n.summary && n.summary.transients.length > 1 ? { ...n, summary: { ...n.summary, transients: n.summary.transients.slice(0, 1) } } : n)) as GraphRegion['nodes'] };
 }

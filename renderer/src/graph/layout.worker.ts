@@ -3,7 +3,7 @@
  * it lets queued messages in, so a newer request or a cancel stops the current one within one region's time.
  */
 /// <reference lib="webworker" />
-import { HierLayout, LayoutCancelled } from './hier-layout.js';
+import { HierLayout, LayoutCancelled, layoutBuffers } from './hier-layout.js';
 import type { FromWorker, ToWorker } from './layout-protocol.js';
 import { font, type FontRole, type Measure } from './text.js';
 
@@ -31,7 +31,7 @@ let layout = new HierLayout(measure, 'dagre');
 const sentKeys = new Map<string, string>();
 let latest = 0;
 const cancelled = new Set<number>();
-const post = (m: FromWorker): void => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m);
+const post = (m: FromWorker, transfer: Transferable[] = []): void => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m, transfer);
 const macrotask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
 // Compile dagre's hot paths before the first real request arrives (the first layout would pay for it).
@@ -85,7 +85,9 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
     });
     const fresh = layouts.filter((l) => sentKeys.get(l.id) !== l.key);
     for (const l of fresh) sentKeys.set(l.id, l.key);
-    post({ type: 'done', job, layouts: fresh, ms: performance.now() - t0 });
+    // Transferred, not copied: the worker keeps only each layout's size and key (parents need nothing else),
+    // and it never sends a layout twice.
+    post({ type: 'done', job, layouts: fresh, ms: performance.now() - t0 }, fresh.flatMap(layoutBuffers));
   } catch (err) {
     if (err instanceof LayoutCancelled) post({ type: 'cancelled', job });
     else post({ type: 'error', job, message: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) });
