@@ -266,3 +266,12 @@ export function edgePoints(l: RegionLayout, k: number): Float64Array {
 export function layoutBuffers(l: RegionLayout): ArrayBuffer[] {
   return [l.nodes.buffer as ArrayBuffer, l.points.buffer as ArrayBuffer, l.offsets.buffer as ArrayBuffer, l.labels.buffer as ArrayBuffer];
 }
+
+/** What the worker needs of a region: everything but the transient id lists of summaries (it only asks whether
+ * there is a memory badge to make room for), which are most of the bytes of big regions. */
+export function forLayout(r: GraphRegion): GraphRegion {
+  let slim = false;
+  for (const n of r.nodes) if ((n.summary?.transients.length ?? 0) > 1) slim = true;
+  if (!slim) return r;
+  return { ...r, nodes: r.nodes.map((n) => (n.summary && n.summary.transients.length > 1 ? { ...n, summary: { ...n.summary, transients: n.summary.transients.slice(0, 1) } } : n)) as GraphRegion['nodes'] };
+}

@@ -5,8 +5,8 @@
 import type { GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
 import type { LayoutEngineName } from './flat-layout.js';
 import type { RegionLayout } from './hier-layout.js';
-import { LayoutCancelled } from './hier-layout.js';
 import type { FromWorker, ToWorker } from './layout-protocol.js';
+import { forLayout, LayoutCancelled } from './hier-layout.js';
 
 interface Pending {
   job: number;
@@ -127,11 +127,3 @@ export class LayoutClient {
   }
 }
 
-/** What the worker needs of a region: everything but the transient id lists of summaries (it only asks whether
- * there is a memory badge to make room for), which are most of the bytes of big regions. */
-export function forLayout(r: GraphRegion): GraphRegion {
-  let slim = false;
-  for (const n of r.nodes) if ((n.summary?.transients.length ?? 0) > 1) slim = true;
-  if (!slim) return r;
-  return { ...r, nodes: r.nodes.map((n) => (n.summary && n.summary.transients.length > 1 ? { ...n, summary: { ...n.summary, transients: n.summary.transients.slice(0, 1) } } : n)) as GraphRegion['nodes'] };
-}
