@@ -6,7 +6,7 @@
  */
 import type { GraphNode } from '../../../electron/engine/view/types.js';
 import { palette, storageFamily, type Palette, type ThemeName } from '../theme/index.js';
-import { BADGE_H, connectorX, CONNECTOR_R, hasBadge } from './geometry.js';
+import { BADGE_H, connectorX, CONNECTOR_R, hasBadge, SCOPE_FOOTER_H, SCOPE_GAP } from './geometry.js';
 import { HEADER_TITLE_PX, lodFor, type Lod } from './lod.js';
 import { fateBytes, type TransientMarks } from './marks.js';
 import { toggleRect, type Scene, type SceneNode, type SceneEdge } from './scene.js';
@@ -379,29 +379,29 @@ export class GraphPainter {
       ctx.fillStyle = g.scopeInterior;
       ctx.fillRect(n.x, n.y, n.w, n.h);
       ctx.beginPath();
-      trapezoid(ctx, n.x, n.y, n.w, ins.top - 10, true);
+      trapezoid(ctx, n.x, n.y, n.w, ins.top - SCOPE_GAP, true);
       ctx.fillStyle = fill;
       ctx.fill();
       ctx.strokeStyle = border;
       ctx.stroke();
       ctx.beginPath();
-      trapezoid(ctx, n.x, n.y + n.h - 22, n.w, 22, false);
+      trapezoid(ctx, n.x, n.y + n.h - SCOPE_FOOTER_H, n.w, SCOPE_FOOTER_H, false);
       ctx.fill();
       ctx.stroke();
       ctx.setLineDash([4, 4]);
       ctx.beginPath();
-      ctx.moveTo(n.x + 0.5, n.y + ins.top - 10);
-      ctx.lineTo(n.x + 0.5, n.y + n.h - 22);
-      ctx.moveTo(n.x + n.w - 0.5, n.y + ins.top - 10);
-      ctx.lineTo(n.x + n.w - 0.5, n.y + n.h - 22);
+      ctx.moveTo(n.x + 0.5, n.y + ins.top - SCOPE_GAP);
+      ctx.lineTo(n.x + 0.5, n.y + n.h - SCOPE_FOOTER_H);
+      ctx.moveTo(n.x + n.w - 0.5, n.y + ins.top - SCOPE_GAP);
+      ctx.lineTo(n.x + n.w - 0.5, n.y + n.h - SCOPE_FOOTER_H);
       ctx.strokeStyle = border;
       ctx.stroke();
       ctx.setLineDash([]);
       if ('entryOut' in node) {
-        this.connectors(node.inConnectors, n.x, n.w, n.y);
-        this.connectors(node.entryOut, n.x, n.w, n.y + ins.top - 10);
-        this.connectors(node.exitIn, n.x, n.w, n.y + n.h - 22);
-        this.connectors(node.outConnectors, n.x, n.w, n.y + n.h);
+        this.connectors(n.ports?.in ?? node.inConnectors, n.x, n.w, n.y);
+        this.connectors(n.boundary?.entryOut ?? node.entryOut, n.x, n.w, n.y + ins.top - SCOPE_GAP);
+        this.connectors(n.boundary?.exitIn ?? node.exitIn, n.x, n.w, n.y + n.h - SCOPE_FOOTER_H);
+        this.connectors(n.ports?.out ?? node.outConnectors, n.x, n.w, n.y + n.h);
       }
     } else {
       ctx.beginPath();
@@ -417,8 +417,8 @@ export class GraphPainter {
         ctx.beginPath();
         ctx.rect(n.x + 4, n.y + 4, n.w - 8, n.h - 8);
         ctx.stroke();
-        this.connectors(node.inConnectors, n.x, n.w, n.y);
-        this.connectors(node.outConnectors, n.x, n.w, n.y + n.h);
+        this.connectors(n.ports?.in ?? node.inConnectors, n.x, n.w, n.y);
+        this.connectors(n.ports?.out ?? node.outConnectors, n.x, n.w, n.y + n.h);
       }
       // Header band.
       ctx.beginPath();
@@ -501,10 +501,8 @@ export class GraphPainter {
       ctx.stroke();
     }
     if ('inConnectors' in node) {
-      const top = node.inConnectors;
-      const bottom = node.outConnectors;
-      this.connectors(top, n.x, n.w, n.y);
-      this.connectors(bottom, n.x, n.w, n.y + n.h);
+      this.connectors(n.ports?.in ?? node.inConnectors, n.x, n.w, n.y);
+      this.connectors(n.ports?.out ?? node.outConnectors, n.x, n.w, n.y + n.h);
     }
     if (!this.lod.text) return;
     let lines = nodeLines(node);

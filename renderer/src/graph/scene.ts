@@ -23,6 +23,10 @@ export interface SceneNode {
   /** Shown open: its content follows it in the array. */
   expanded: boolean;
   insets: Insets | null;
+  /** Connectors in drawing order (top = in, bottom = out), null for control-flow elements. */
+  ports: { in: string[]; out: string[] } | null;
+  /** An open scope's inner connectors: under its header and above its footer. */
+  boundary: { entryOut: string[]; exitIn: string[] } | null;
   /** One past the last index of its subtree. */
   end: number;
 }
@@ -86,6 +90,8 @@ export function buildScene(root: RegionId, regions: ReadonlyMap<RegionId, GraphR
         parent: owner,
         expanded: open,
         insets: open ? layouts.get(n.expand!)!.insets : null,
+        ports: layout.ports[i] ?? null,
+        boundary: open ? layouts.get(n.expand!)!.boundary : null,
         end: idx + 1,
       };
       nodes.push(sn);

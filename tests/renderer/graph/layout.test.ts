@@ -14,6 +14,7 @@ import { countCrossings, layoutDagre, layoutElk, type FlatGraph } from '../../..
 import { edgePoints, forLayout, HierLayout } from '../../../renderer/src/graph/hier-layout.js';
 import { buildScene, hitTest, toggleRect } from '../../../renderer/src/graph/scene.js';
 import { estimateMeasure } from '../../../renderer/src/graph/text.js';
+import { SCOPE_FOOTER_H, SCOPE_GAP } from '../../../renderer/src/graph/geometry.js';
 
 const chain = (n: number): FlatGraph => ({
   nodes: Array.from({ length: n }, (_, i) => ({ id: `n${i}`, width: 80 + 10 * i, height: 30, inPorts: ['a', 'b'], outPorts: ['o'] })),
@@ -64,6 +65,30 @@ describe('flat layouts', () => {
   });
 });
 
+describe('connector order', () => {
+  it('connectors take the order their edges come from, so edges do not cross at the node', async () => {
+    const access = (id: string, data: string) => ({ kind: 'access' as const, id, label: data, data, transient: null, storage: 'Default', descriptor: null, inConnectors: [], outConnectors: [], expand: null, summary: null });
+    const memlet = (id: string, src: string, dst: string, dstConnector: string) => ({ kind: 'memlet' as const, id, src, dst, srcConnector: null, dstConnector, label: '', data: 'x', volume: '1', dynamic: false, wcr: null, transient: null });
+    // File order of the tasklet's connectors is [fromRight, fromLeft]; the layout puts L left of R.
+    const region: GraphRegion = {
+      id: 's', kind: 'state', sdfg: 0, label: 's',
+      nodes: [
+        access('L', 'left'), access('R', 'right'),
+        { kind: 'tasklet', id: 'T', label: 't', language: 'Python', code: 'c = a + b', codeLines: 1, inConnectors: ['fromRight', 'fromLeft'], outConnectors: [], expand: null, summary: null },
+      ],
+      edges: [memlet('e1', 'L', 'T', 'fromLeft'), memlet('e2', 'R', 'T', 'fromRight')],
+    };
+    const h = new HierLayout(estimateMeasure, 'dagre');
+    h.addRegions([region]);
+    const [l] = await h.run('s', new Set());
+    const leftFirst = l!.nodes[0]! < l!.nodes[4]!;
+    expect(l!.ports[2]!.in).toEqual(leftFirst ? ['fromLeft', 'fromRight'] : ['fromRight', 'fromLeft']);
+    // Each edge ends on its own connector: the left edge on the left one.
+    const endX = (k: number) => edgePoints(l!, k).at(-2)!;
+    expect(endX(0) < endX(1)).toBe(leftFirst);
+  });
+});
+
 describe('hierarchical layout on corpus regions', () => {
   let file: SdfgFile;
   let regions: Map<string, GraphRegion>;
@@ -107,11 +132,13 @@ describe('hierarchical layout on corpus regions', () => {
       expect(inner.nodes[4 * k + 1]! + inner.nodes[4 * k + 3]!).toBeLessThanOrEqual(inner.height - inner.insets.bottom + 0.5);
       expect(inner.nodes[4 * k]! + inner.nodes[4 * k + 2]!).toBeLessThanOrEqual(inner.width + 0.5);
     }
-    // Edges leaving the entry start on the header's bottom edge.
+    // Edges leaving the entry start on the header's bottom edge, edges into the exit end on the footer's top,
+    // each on its own connector.
     region.edges.forEach((e, k) => {
-      if (e.src === region.id) expect(edgePoints(inner, k)[1]).toBeCloseTo(inner.insets.top, 5);
-      if (e.dst === region.id) expect(edgePoints(inner, k).at(-1)).toBeCloseTo(inner.height - inner.insets.bottom, 5);
+      if (e.src === region.id) expect(edgePoints(inner, k)[1]).toBeCloseTo(inner.insets.top - SCOPE_GAP, 5);
+      if (e.dst === region.id) expect(edgePoints(inner, k).at(-1)).toBeCloseTo(inner.height - SCOPE_FOOTER_H, 5);
     });
+    expect(new Set(inner.boundary!.entryOut)).toEqual(new Set(regions.get(state.id)!.nodes[i]!.kind === 'map' ? (regions.get(state.id)!.nodes[i] as { entryOut: string[] }).entryOut : []));
   });
 
   it('expanding one element lays out only it and its ancestors; collapsing reuses the cache', async () => {

@@ -5,6 +5,8 @@
 import { createGraphView, transientMarks, type GraphView } from '../index.js';
 import type { GraphRegion, SearchHit } from '../../../../electron/engine/view/types.js';
 import type { ThemeName, ModeName } from '../../theme/index.js';
+import { compareEngines } from './compare.js';
+import type { LayoutEngineName } from '../flat-layout.js';
 
 interface OpenResult {
   doc: string;
@@ -110,6 +112,26 @@ window.tlab = {
   setTheme(t: ThemeName) {
     theme = t;
     applyTheme();
+  },
+  /** Every region of the open document (the engine builds them on request). */
+  async allRegions(): Promise<GraphRegion[]> {
+    const out: GraphRegion[] = [];
+    const queue: Array<string | null> = [null];
+    while (queue.length) {
+      const batch = queue.splice(0, 16);
+      const got = await Promise.all(batch.map((id) => json<GraphRegion>(`/api/graph?doc=${encodeURIComponent(doc)}&region=${encodeURIComponent(id ?? '')}`)));
+      for (const r of got) {
+        out.push(r);
+        for (const n of r.nodes) if (n.expand) queue.push(n.expand);
+      }
+    }
+    return out;
+  },
+  /** dagre vs ELK on the `limit` biggest states of the open document (docs/graph.md). */
+  async compare(engine: LayoutEngineName, open: boolean, limit: number) {
+    const all = await (window.tlab as { allRegions(): Promise<GraphRegion[]> }).allRegions();
+    const states = all.filter((r) => r.kind === 'state' && r.nodes.length >= 4).sort((a, b) => b.nodes.length - a.nodes.length).slice(0, limit);
+    return compareEngines(all, states, open, engine);
   },
   /**
    * Zooms in and out around a moving point for `frames` animation frames. Returns the main-thread time of each
