@@ -225,9 +225,22 @@ export class HierLayout {
       return i === undefined ? null : { x: nodes[4 * i]!, y: nodes[4 * i + 1]!, w: nodes[4 * i + 2]!, h: nodes[4 * i + 3]! };
     };
     region.edges.forEach((e, k) => {
-      if (e.kind !== 'memlet') return;
       const pts = points.subarray(offsets[k]!, offsets[k + 1]!);
       if (pts.length < 4) return;
+      if (e.kind === 'interstate') {
+        // Control flow runs downwards: a forward edge leaves its block at the bottom and enters the next at the
+        // top (dagre aims at the centre, which for a big open block is a point on its side).
+        const a = boxes(e.src);
+        const b = boxes(e.dst);
+        if (a && b && b.y >= a.y + a.h) {
+          const clampX = (x: number, box: { x: number; w: number }): number => Math.min(Math.max(x, box.x + 10), box.x + box.w - 10);
+          pts[0] = clampX(pts.length > 4 ? pts[2]! : pts[pts.length - 2]!, a);
+          pts[1] = a.y + a.h;
+          pts[pts.length - 2] = clampX(pts.length > 4 ? pts[pts.length - 4]! : pts[0]!, b);
+          pts[pts.length - 1] = b.y;
+        }
+        return;
+      }
       const boundary = scope && owner !== null;
       // Leaving the entry (bottom of the header) or entering the exit (top of the footer).
       let src: [number, number] | null = null;

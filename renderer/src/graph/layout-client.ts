@@ -18,10 +18,18 @@ interface Pending {
 export class LayoutClient {
   private worker: Worker;
   private job = 0;
+  /** Resets sent to the current worker (the worker counts the same). */
+  private epoch = 0;
   private pending: Pending | null = null;
   /** Everything sent, so that a replacement worker can be brought up to date. */
   private readonly sent = new Map<RegionId, GraphRegion>();
   private hardCancel: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * Every layout the worker sends, whichever request it answered: the worker sends each layout once, so one
+   * that arrives for a request superseded since must still be kept.
+   */
+  onLayouts: ((layouts: RegionLayout[]) => void) | null = null;
 
   constructor(private readonly makeWorker: () => Worker) {
     this.worker = this.start();
@@ -43,6 +51,7 @@ export class LayoutClient {
 
   /** A new document: drops every region and layout in the worker. */
   reset(): void {
+    this.epoch++;
     this.pending?.reject(new LayoutCancelled());
     this.pending = null;
     this.sent.clear();
@@ -83,6 +92,7 @@ export class LayoutClient {
       if (this.acked.has(p.job)) return;
       this.worker.terminate();
       this.worker = this.start();
+      this.epoch = 0;
       const all = [...this.sent.values()];
       if (all.length) this.post({ type: 'regions', regions: all });
     }, graceMs);
@@ -92,6 +102,10 @@ export class LayoutClient {
 
   private onMessage(m: FromWorker): void {
     if (m.type !== 'progress') this.acked.add(m.job);
+    if (m.type === 'done') {
+      if (m.epoch !== this.epoch) return;
+      if (m.layouts.length) this.onLayouts?.(m.layouts);
+    }
     const p = this.pending;
     if (!p || p.job !== m.job) return;
     switch (m.type) {

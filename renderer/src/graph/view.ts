@@ -16,6 +16,7 @@ import type { TransientMarks } from './marks.js';
 import { Minimap } from './minimap.js';
 import { buildScene, hitTest, type Hit, type Scene } from './scene.js';
 import { describeEdge, describeNode, Tooltip } from './tooltip.js';
+import { font } from './text.js';
 
 export interface GraphSelection {
   kind: 'node' | 'edge';
@@ -168,6 +169,9 @@ class CanvasGraphView implements GraphView {
     this.tooltip = new Tooltip(container);
     this.progressEl = this.makeProgress();
     this.client = new LayoutClient(opts.createWorker ?? defaultWorker);
+    this.client.onLayouts = (layouts) => {
+      for (const l of layouts) this.layouts.set(l.id, l);
+    };
 
     this.zoomer = d3zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.005, 6])
@@ -194,6 +198,12 @@ class CanvasGraphView implements GraphView {
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
     this.resize();
+    // Resolve the fonts now: the first text drawn in a new font makes the browser look for it (100–200 ms in
+    // a fresh Chromium), which would otherwise land in the first open.
+    for (const role of ['title', 'body', 'mono', 'small'] as const) {
+      this.ctx.font = font(role);
+      this.ctx.measureText('Ag0');
+    }
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -395,7 +405,6 @@ class CanvasGraphView implements GraphView {
     try {
       const { layouts, ms } = await this.client.layout(this.root, wanted, this.engine, (done, total) => this.progress({ phase: 'layout', done, total }));
       if (seq !== this.layoutSeq) return;
-      for (const l of layouts) this.layouts.set(l.id, l);
       this.metrics.lastLayoutMs = ms;
       this.metrics.lastLayoutRegions = layouts.length;
       this.shown = wanted;
