@@ -94,6 +94,9 @@ export interface GraphView {
   search(query: string): Promise<SearchHit[]>;
   /** Opens the path to an element and zooms to it. */
   reveal(target: { id: string; path: RegionId[] }): Promise<void>;
+  /** Finds an element by id (a JSON path, e.g. a state the analysis names), opens the way to it, zooms to it
+   * and selects it; false when the document has no such element. */
+  revealId(id: string): Promise<boolean>;
   cancelLayout(): void;
   setLayoutEngine(name: LayoutEngineName): Promise<void>;
   readonly metrics: GraphMetrics;
@@ -664,6 +667,14 @@ class CanvasGraphView implements GraphView {
     if (hits.length) await this.reveal(hits[0]!);
     else this.invalidate();
     return hits;
+  }
+
+  async revealId(id: string): Promise<boolean> {
+    if (!this.opts.search) return false;
+    const [hit] = await this.opts.search(id, 1);
+    if (!hit || hit.id !== id) return false;
+    await this.reveal(hit);
+    return true;
   }
 
   async reveal(target: { id: string; path: RegionId[] }): Promise<void> {
