@@ -121,6 +121,8 @@ class CanvasGraphView implements GraphView {
       this.pointerMoved = true;
       this.invalidate();
     });
+    // d3-zoom cancels the default of pointer presses, which would otherwise focus the canvas for its keys.
+    this.canvas.addEventListener('pointerdown', () => this.canvas.focus({ preventScroll: true }));
     this.canvas.addEventListener('click', (ev) => this.onClick(ev));
     this.canvas.addEventListener('dblclick', (ev) => this.onDoubleClick(ev));
     this.canvas.addEventListener('keydown', (ev) => this.onKey(ev));
