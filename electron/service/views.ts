@@ -6,7 +6,7 @@
 import type { Analysis } from '../engine/analysis/index.js';
 import type { SdfgFile } from '../engine/model/sdfg.js';
 import type { AnalysisView, GraphRegion, RegionId, SearchHit } from '../engine/view/types.js';
-import { interimAnalysisView } from './analysis-view.js';
+import { buildAnalysisView } from '../engine/view/analysis.js';
 import { graphRegion, searchGraph } from '../engine/view/graph.js';
 
 export interface ViewBuilders {
@@ -17,7 +17,7 @@ export interface ViewBuilders {
 }
 
 export const DEFAULT_VIEWS: ViewBuilders = {
-  analysis: interimAnalysisView,
+  analysis: buildAnalysisView,
   // The graph needs no analysis: marks and memory badges come from the AnalysisView in the renderer.
   graph: (file, region) => graphRegion(file, region),
   search: (file, query, limit) => searchGraph(file, query, limit),
