@@ -14,6 +14,7 @@ import { corpusDir, packageRoot } from '../electron/engine/paths.js';
 import type { FileMeasurement } from './one-file.js';
 import { profileSection } from './profile.js';
 import { memviewsSection } from './memviews.js';
+import { runnerVsBareSection } from './runner-vs-bare.js';
 
 export interface BenchSection {
   name: string;
@@ -109,7 +110,7 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, memviewsSection];
+export const SECTIONS: BenchSection[] = [analysisSection, profileSection, memviewsSection, runnerVsBareSection];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));

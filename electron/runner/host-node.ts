@@ -8,11 +8,13 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TlabError } from '../engine/errors.js';
 import { packageRoot } from '../engine/paths.js';
 import { RunCancelled, type Calibration, type Phase, type RunJob, type RunnerHost, type RunOptions, type VariantResult } from '../engine/profile/runner-host.js';
-import { RUNNER_PROTOCOL_VERSION, type HostToRunner, type RunnerToHost } from './messages.js';
+import { JobFiles } from './job-files.js';
+import { RUNNER_PROTOCOL_VERSION, type RunnerToHost } from './messages.js';
 
 export { RunCancelled } from '../engine/profile/runner-host.js';
 export type { RunnerHost, RunnerProgress, RunOptions } from '../engine/profile/runner-host.js';
@@ -23,7 +25,7 @@ const PHASE_WORDS: Record<Phase, string> = {
   workspace: 'workspace setup',
   'verify-1': 'verification call 1',
   'verify-2': 'verification call 2',
-  'first-call': 'the first timed call',
+  'first-call': 'the first call',
   warmup: 'warmup calls',
   calls: 'timed calls',
   exit: 'exit (__dace_exit)',
@@ -34,6 +36,8 @@ export function defaultRunnerEntry(): string {
 }
 
 const TAIL_BYTES = 4096;
+/** How often the host looks at the progress page during the timed calls. */
+const PROGRESS_POLL_MS = 100;
 
 export class NodeRunnerHost implements RunnerHost {
   private child: ChildProcess | null = null;
@@ -53,7 +57,7 @@ export class NodeRunnerHost implements RunnerHost {
 
   /** The addon's own costs (event recording, bare call), measured in a runner child. */
   async calibrate(iterations: number, opts: RunOptions = {}): Promise<Calibration> {
-    const job: RunJob = { variants: [], inputs: {}, calls: 0, warmup: 0, chunk: 1, poison: [0, 0], guardByte: 0, guardBytes: 64, calibrate: iterations };
+    const job: RunJob = { variants: [], inputs: {}, calls: 0, warmup: 0, poison: [0, 0], guardByte: 0, guardBytes: 64, calibrate: iterations };
     const { calibration } = await this.runWithCalibration(job, opts);
     if (!calibration) throw new TlabError('run', 'the runner did not report a calibration');
     return calibration;
@@ -66,6 +70,12 @@ export class NodeRunnerHost implements RunnerHost {
     }
     if (opts.signal?.aborted) return Promise.reject(new RunCancelled('before start'));
     const jobId = this.nextJobId++;
+    let files: JobFiles;
+    try {
+      files = new JobFiles(job);
+    } catch (cause) {
+      return Promise.reject(new TlabError('run', `cannot write the runner's job files in ${tmpdir()}: ${(cause as Error).message}`, { cause }));
+    }
     return new Promise((resolve, reject) => {
       const child = fork(this.entry, [], {
         serialization: 'advanced',
@@ -74,6 +84,8 @@ export class NodeRunnerHost implements RunnerHost {
         execArgv: [],
       });
       this.child = child;
+      // The child's JavaScript is blocked while the timed calls run; they report through the progress page.
+      const progress = files.progress;
       const results: VariantResult[] = [];
       let calibration: Calibration | null = null;
       let variant: string | null = null;
@@ -91,10 +103,19 @@ export class NodeRunnerHost implements RunnerHost {
         const lines = outputTail.split('\n').filter((l) => l.trim());
         return lines.length ? ['last output of the runner:', ...lines.slice(-10).map((l) => `  ${l}`)] : [];
       };
+      const pollProgress = () => {
+        const reading = progress.poll();
+        if (!reading || !variant || !(phase === 'first-call' || phase === 'warmup' || phase === 'calls')) return;
+        phase = reading.phase;
+        opts.onProgress?.({ variant, phase: reading.phase, ...(reading.phase === 'calls' ? { done: reading.done, total: reading.total } : {}) });
+      };
+      const poller = setInterval(pollProgress, PROGRESS_POLL_MS);
       const finish = (err: Error | null) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearInterval(poller);
+        files.dispose();
         opts.signal?.removeEventListener('abort', onAbort);
         this.cancelCurrent = null;
         this.child = null;
@@ -107,6 +128,7 @@ export class NodeRunnerHost implements RunnerHost {
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       const timer = opts.timeoutMs
         ? setTimeout(() => {
+            pollProgress();
             finish(new TlabError('run', `timed out after ${(opts.timeoutMs! / 1000).toFixed(1)} s in ${where()}; the runner was killed`, { details: tailDetails() }));
           }, opts.timeoutMs)
         : undefined;
@@ -118,8 +140,7 @@ export class NodeRunnerHost implements RunnerHost {
             finish(new TlabError('run', `runner speaks protocol ${msg.protocol}, host ${RUNNER_PROTOCOL_VERSION}: rebuild with npm run build:ts`));
             return;
           }
-          const request: HostToRunner = { type: 'job', protocol: RUNNER_PROTOCOL_VERSION, jobId, job };
-          child.send(request);
+          child.send(files.message(jobId));
           return;
         }
         if (msg.jobId !== jobId) return;
@@ -127,6 +148,7 @@ export class NodeRunnerHost implements RunnerHost {
           case 'phase':
             variant = msg.variant;
             phase = msg.phase;
+            progress.phaseAnnounced();
             opts.onProgress?.({ variant: msg.variant, phase: msg.phase });
             break;
           case 'progress':
@@ -143,7 +165,9 @@ export class NodeRunnerHost implements RunnerHost {
             break;
           case 'failed':
             if (msg.variant) variant = msg.variant;
-            if (msg.phase) phase = msg.phase;
+            pollProgress();
+            // The child still says 'first-call' for the whole native timing loop; the page knows better.
+            if (msg.phase && !(msg.phase === 'first-call' && (phase === 'warmup' || phase === 'calls'))) phase = msg.phase;
             finish(new TlabError('run', `${where()} failed: ${msg.message}`, { details: [...msg.details, ...tailDetails()] }));
             break;
         }
@@ -151,6 +175,8 @@ export class NodeRunnerHost implements RunnerHost {
       child.on('error', (err) => finish(new TlabError('run', `runner process error in ${where()}: ${err.message}`, { cause: err })));
       child.on('exit', (code, signal) => {
         if (settled) return;
+        // The page may say that a warm-up or timed call was running when the child died.
+        pollProgress();
         // Let buffered output arrive so the crash report shows what the program printed (e.g. glibc's
         // "free(): invalid pointer") before the abort.
         setImmediate(() => {

@@ -7,11 +7,14 @@
  * via process.parentPort): only the transport differs.
  */
 import type { ProgramArg } from '../engine/codegen/types.js';
+import type { SampledCall } from '../engine/profile/result.js';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { loadNativeAddon } from './native.js';
 import {
   RUNNER_PROTOCOL_VERSION,
   type GuardViolation,
   type HostToRunner,
+  type InputsFile,
   type Phase,
   type RunJob,
   type RunnerToHost,
@@ -51,6 +54,20 @@ function transport(): Transport {
   throw new Error('runner-entry must run as a forked child or an Electron utility process');
 }
 
+/**
+ * Every large buffer this child creates stays reachable until the process exits (each job gets a fresh child).
+ * glibc raises its mmap threshold, and with it the trim threshold, to the size of the largest malloc'd block
+ * freed so far; if the garbage collector freed an input copy or a verification workspace, the program would
+ * then run against allocator settings that a plain C process calling it never has (fewer page faults per
+ * call, different times). Holding them costs memory, not correctness.
+ */
+const retained: unknown[] = [];
+
+function retain<T>(value: T): T {
+  retained.push(value);
+  return value;
+}
+
 const EXTERNAL_ALIGN = 64;
 
 function alignUp(n: number, a: number): number {
@@ -84,9 +101,9 @@ function freshArgs(variant: VariantJob, inputs: Record<string, Uint8Array>): { v
   for (const arg of variant.args) {
     const src = inputs[arg.name];
     if (!src) throw new Error(`no input bytes for argument ${arg.name}`);
-    const bytes = new Uint8Array(src);
+    const bytes = retain(new Uint8Array(src));
     if (arg.kind === 'array') arrays.set(arg.name, bytes);
-    views.push(argView(arg, bytes));
+    views.push(retain(argView(arg, bytes)));
   }
   return { views, arrays };
 }
@@ -108,7 +125,7 @@ function guardedWorkspace(storage: VariantJob['externals'][number], job: RunJob,
     slots.push({ id: slot.id, start, end });
     cursor = alignUp(end + job.guardBytes, EXTERNAL_ALIGN);
   }
-  const buffer = new Uint8Array(cursor).fill(job.guardByte);
+  const buffer = retain(new Uint8Array(cursor).fill(job.guardByte));
   for (const s of slots) buffer.fill(poison, s.start, s.end);
   return { ws: { storage: storage.storage, buffer, slots }, offsets: BigUint64Array.from(slots.map((s) => BigInt(s.start))) };
 }
@@ -154,6 +171,7 @@ class JobRunner {
     private readonly addon: Addon,
     private readonly port: Transport,
     private readonly jobId: number,
+    private readonly progressFile: string | null,
   ) {}
 
   private enter(variant: string, phase: Phase): void {
@@ -242,35 +260,28 @@ class JobRunner {
       lib.setPoison(false, 0);
     }
 
-    // The library's own layout (dace or packed) for timing, in a fresh workspace.
-    const liveWorkspaces: Uint8Array[] = [];
+    // The library's own layout (dace or packed) for timing, in a fresh workspace (it must outlive every call
+    // into the library; retained, like every large buffer here).
     for (const ext of v.externals) {
-      const buffer = new Uint8Array(Number(workspaceBytes[ext.storage]!));
+      const buffer = retain(new Uint8Array(Number(workspaceBytes[ext.storage]!)));
       lib.setExternal(ext.storage, buffer, symbols);
-      liveWorkspaces.push(buffer);
     }
-    const { views } = freshArgs(v, job.inputs);
-    this.enter(v.label, 'first-call');
-    const firstCallNs = lib.run(views, 1).totalNs[0] ?? 0;
-    if (job.warmup > 0) {
-      this.enter(v.label, 'warmup');
-      lib.run(views, job.warmup);
-    }
-    this.enter(v.label, 'calls');
+    // First call, warm-up and timed calls in one native loop, as a plain C program would call the library:
+    // no JavaScript runs between the calls (the host follows the warm-up and the timed calls on the progress
+    // page instead of messages). A verification-only job (calls 0) stops before.
     const timing = emptyTiming();
-    for (let done = 0; done < job.calls; ) {
-      const n = Math.min(job.chunk, job.calls - done);
-      const t0 = process.hrtime.bigint();
-      const stats = lib.run(views, n);
-      timing.batchWallNs += Number(process.hrtime.bigint() - t0);
-      appendStats(timing, stats);
-      done += n;
-      this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done, total: job.calls });
+    let timed: ReturnType<Library['timeCalls']> | null = null;
+    if (job.calls > 0) {
+      const { views } = freshArgs(v, job.inputs);
+      this.enter(v.label, 'first-call');
+      timed = lib.timeCalls(views, job.warmup, job.calls, this.progressFile);
+      appendStats(timing, timed.stats);
+      timing.batchWallNs = timed.loopWallNs;
+      this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done: job.calls, total: job.calls });
     }
     this.enter(v.label, 'exit');
     const exitNs = lib.exit();
-    // The workspaces must outlive every call into the library: keep them reachable until after exit.
-    liveWorkspaces.length = 0;
+    const firstCallNs = timed?.firstCallNs ?? NaN;
     return {
       label: v.label,
       initNs,
@@ -282,26 +293,69 @@ class JobRunner {
       poisonedTransients: [...poisoned].sort(),
       guardViolations,
       timing,
+      sampledCall: timed?.stats.sample ? sampledCall(timed.stats.sample, v.transientIds) : null,
     };
   }
+}
+
+/** The addon's sampled call in the result's form. */
+function sampledCall(sample: NonNullable<Stats['sample']>, transientIds: string[]): SampledCall {
+  return {
+    call: sample.call,
+    totalNs: sample.totalNs,
+    overflowed: sample.overflowed,
+    events: sample.events.map((e) => ({
+      transient: transientIds[e.transient] ?? `#${e.transient}`,
+      kind: e.kind,
+      startNs: e.t0,
+      durationNs: e.t1 - e.t0,
+      bytes: e.bytes,
+    })),
+  };
+}
+
+
+
+/** Reads every input from the host's file straight into a buffer that is never freed (see `retained`). */
+function readInputs(file: InputsFile | null): Record<string, Uint8Array> {
+  const inputs: Record<string, Uint8Array> = {};
+  if (!file) return inputs;
+  const fd = openSync(file.path, 'r');
+  try {
+    for (const entry of file.entries) {
+      const bytes = retain(new Uint8Array(entry.bytes));
+      for (let done = 0; done < entry.bytes; ) {
+        const n = readSync(fd, bytes, done, entry.bytes - done, entry.offset + done);
+        if (n === 0) throw new Error(`the inputs file ${file.path} ends before input ${entry.name} (${done} of ${entry.bytes} bytes)`);
+        done += n;
+      }
+      inputs[entry.name] = bytes;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return inputs;
 }
 
 function main(): void {
   const port = transport();
   let addon: Addon | null = null;
+  const fail = (jobId: number, message: string) => port.send({ type: 'failed', jobId, variant: null, phase: null, message, details: [] });
   port.onMessage((msg) => {
     if (msg.type !== 'job') return;
-    if (msg.protocol !== RUNNER_PROTOCOL_VERSION) {
-      port.send({ type: 'failed', jobId: msg.jobId, variant: null, phase: null, message: `runner protocol ${RUNNER_PROTOCOL_VERSION}, host sent ${msg.protocol}`, details: [] });
-      return;
+    if (msg.protocol !== RUNNER_PROTOCOL_VERSION) return fail(msg.jobId, `runner protocol ${RUNNER_PROTOCOL_VERSION}, host sent ${msg.protocol}`);
+    let inputs: Record<string, Uint8Array>;
+    try {
+      inputs = readInputs(msg.inputsFile);
+    } catch (err) {
+      return fail(msg.jobId, `cannot read the job's inputs: ${(err as Error).message}`);
     }
     try {
       addon ??= loadNativeAddon();
     } catch (err) {
-      port.send({ type: 'failed', jobId: msg.jobId, variant: null, phase: null, message: `cannot load the native addon: ${(err as Error).message}`, details: [] });
-      return;
+      return fail(msg.jobId, `cannot load the native addon: ${(err as Error).message}`);
     }
-    new JobRunner(addon, port, msg.jobId).run(msg.job);
+    new JobRunner(addon, port, msg.jobId, msg.progressFile).run({ ...msg.job, inputs: { ...msg.job.inputs, ...inputs } });
   });
   port.send({ type: 'ready', protocol: RUNNER_PROTOCOL_VERSION, pid: process.pid });
 }

@@ -34,7 +34,7 @@ struct OwnedEventBuffer {
 }  // namespace
 
 void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t calls,
-              CallStatsSink *sink) {
+              CallStatsSink *sink, const CallHooks &hooks) {
   // getrusage(RUSAGE_SELF) costs ~0.3-0.7 us (it walks every thread of the process), so one reading serves as
   // "after" of call i and "before" of call i+1. Nothing between them faults: the sink is touched up front and
   // the event slots were just written by the program.
@@ -43,6 +43,7 @@ void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buf
     sink->allocs[call] = sink->frees[call] = 0;
     sink->allocBytes[call] = sink->minorFaults[call] = 0;
   }
+  if (hooks.progress != nullptr) hooks.progress->Set(hooks.phase, 0, calls);
   uint64_t faultsBefore = MinorFaults();
   for (uint32_t call = 0; call < calls; ++call) {
     const uint64_t start = tlab_now_ns();
@@ -50,9 +51,9 @@ void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buf
     try {
       program(handle, argv);
     } catch (const std::exception &error) {
-      throw ProgramThrew{call, error.what()};
+      throw ProgramThrew{call, error.what(), ""};
     } catch (...) {
-      throw ProgramThrew{call, "a non-standard C++ exception"};
+      throw ProgramThrew{call, "a non-standard C++ exception", ""};
     }
     const uint64_t end = tlab_now_ns();
     const uint64_t faultsAfter = MinorFaults();
@@ -72,7 +73,7 @@ void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buf
         freeNs += spent;
         ++frees;
       } else {
-        throw UnknownEventKind{call, i, event.kind};
+        throw UnknownEventKind{call, i, event.kind, ""};
       }
     }
     sink->totalNs[call] = static_cast<double>(end - start);
@@ -86,7 +87,53 @@ void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buf
     if (events->overflowed.load(std::memory_order_relaxed) != 0 || recorded > events->capacity) {
       sink->overflowed = true;
     }
+    // After the fault reading: the sampler's memory is touched in advance, so copying faults nothing that
+    // the next call would be charged for.
+    if (hooks.sampler != nullptr) hooks.sampler->Keep(call, start, events);
+    if (hooks.progress != nullptr) hooks.progress->Set(hooks.phase, call + 1, calls);
   }
+}
+
+OwnedStats::OwnedStats(uint32_t calls)
+    : totalNs(calls), allocNs(calls), freeNs(calls), allocBytes(calls), minorFaults(calls), allocs(calls), frees(calls) {}
+
+CallStatsSink OwnedStats::sink() {
+  return CallStatsSink{totalNs.data(), allocNs.data(), freeNs.data(), allocs.data(), frees.data(),
+                       allocBytes.data(), minorFaults.data(), false};
+}
+
+TimedCalls TimeCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t warmup,
+                     uint32_t calls, CallStatsSink *sink, ProgressFile *progress, EventSampler *sampler) {
+  TimedCalls result;
+  OwnedStats first(1), warm(warmup);
+  CallStatsSink firstSink = first.sink(), warmSink = warm.sink();
+  // Errors say which loop the failing call belonged to.
+  const auto loop = [&](const char *name, uint32_t count, CallStatsSink *into, const CallHooks &hooks) {
+    try {
+      RunCalls(program, handle, argv, events, count, into, hooks);
+    } catch (ProgramThrew &thrown) {
+      thrown.loop = name;
+      throw;
+    } catch (UnknownEventKind &bad) {
+      bad.loop = name;
+      throw;
+    }
+  };
+  loop("first call", 1, &firstSink, CallHooks{nullptr, progress, ProgressPhase::FirstCall});
+  result.firstCallNs = first.totalNs[0];
+  if (warmup > 0) loop("warm-up call", warmup, &warmSink, CallHooks{nullptr, progress, ProgressPhase::Warmup});
+  // Programs make the same allocations on every call: room for the most events a call made so far, plus a
+  // margin; a timed call that makes more is timed as usual but cannot become the sample.
+  uint64_t eventsPerCall = firstSink.overflowed || warmSink.overflowed ? events->capacity : 0;
+  eventsPerCall = std::max<uint64_t>(eventsPerCall, first.allocs[0] + first.frees[0]);
+  for (uint32_t i = 0; i < warmup; ++i) eventsPerCall = std::max<uint64_t>(eventsPerCall, warm.allocs[i] + warm.frees[i]);
+  sampler->Reserve(calls, eventsPerCall + eventsPerCall / 8 + 4);
+  const uint64_t start = tlab_now_ns();
+  loop("timed call", calls, sink, CallHooks{sampler, progress, ProgressPhase::Calls});
+  result.loopWallNs = static_cast<double>(tlab_now_ns() - start);
+  if (progress != nullptr) progress->Set(ProgressPhase::Done, calls, calls);
+  result.sampled = sampler->Pick(sink->totalNs, calls, &result.sample);
+  return result;
 }
 
 double MeasureEventCostNs(uint64_t iterations) {

@@ -44,6 +44,7 @@ export function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]
     eventsOverflowed: t.overflowed,
     runnerOverheadNsPerCall: t.totalNs.length ? (t.batchWallNs - t.totalNs.reduce((a, b) => a + b, 0)) / t.totalNs.length : NaN,
     summary: summarize(t),
+    sampledCall: r.sampledCall,
     workspaceBytes: Object.fromEntries(Object.entries(r.workspaceBytes).map(([k, b]) => [k, Number(b)])),
     outputChecksums: checksums,
   };

@@ -33,7 +33,6 @@ export async function jobFor(programs: GeneratedProgram[], opts: { calls?: numbe
     inputs: Object.fromEntries(prepared.map((p) => [p.arg.name, p.bytes])),
     calls: opts.calls ?? 5,
     warmup: opts.warmup ?? 1,
-    chunk: 2,
     poison: POISON,
     guardByte: GUARD_BYTE,
     guardBytes: GUARD_BYTES,

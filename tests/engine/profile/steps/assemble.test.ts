@@ -6,7 +6,7 @@ import type { SdfgFile } from '../../../../electron/engine/model/sdfg.js';
 import { assembleResult, jsonInteger } from '../../../../electron/engine/profile/assemble.js';
 import type { ProfilePlan } from '../../../../electron/engine/profile/plan.js';
 import { PROFILE_SCHEMA } from '../../../../electron/engine/profile/result.js';
-import { builtVariant, fakeResult } from './fakes.js';
+import { builtVariant, fakeResult, fakeSample } from './fakes.js';
 
 const machine = { cpu: 'test cpu', cores: 2, compiler: 'g++ 12', os: 'Linux', node: 'v20' };
 
@@ -28,7 +28,7 @@ describe('assemble step', () => {
   it('writes the schema, settings, one row per mode and the notes', () => {
     const built = [builtVariant('SCOPED', 'same'), builtVariant('POOL', 'same'), builtVariant('EXTERNAL', 'ext')];
     const y = new Uint8Array(Float64Array.from({ length: 16 }, (_, i) => i).buffer);
-    const results = [fakeResult('SCOPED', { calls: [100, 300, 200], outputs: { y } }), fakeResult('POOL', { calls: [1, 2, 3] }), fakeResult('EXTERNAL (packed)')];
+    const results = [fakeResult('SCOPED', { calls: [100, 300, 200], outputs: { y }, sample: fakeSample(2, 200) }), fakeResult('POOL', { calls: [1, 2, 3] }), fakeResult('EXTERNAL (packed)')];
     results[2]!.workspaceBytes = { CPU_Heap: 128n };
     const verification = { identical: true, ok: true, details: [] };
     const result = assembleResult({
@@ -52,6 +52,8 @@ describe('assemble step', () => {
     expect(scoped.build).toEqual({ ms: 12, cached: false });
     expect(scoped.outputChecksums.y).toBe(createHash('sha256').update(y).digest('hex'));
     expect(result.modes[1]!.outputChecksums).toEqual({});
+    expect(scoped.sampledCall).toEqual(fakeSample(2, 200));
+    expect(result.modes[1]!.sampledCall).toBeNull();
     expect(result.modes[2]!.workspaceBytes).toEqual({ CPU_Heap: 128 });
     expect(result.verification).toBe(verification);
     expect(result.notes).toEqual([expect.stringContaining('POOL generated the same code as SCOPED')]);
