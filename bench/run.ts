@@ -15,6 +15,7 @@ import type { FileMeasurement } from './one-file.js';
 import { profileSection } from './profile.js';
 import { memviewsSection } from './memviews.js';
 import { runnerVsBareSection } from './runner-vs-bare.js';
+import { codegenSection } from './codegen.js';
 
 export interface BenchSection {
   name: string;
@@ -110,7 +111,7 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, memviewsSection, runnerVsBareSection];
+export const SECTIONS: BenchSection[] = [analysisSection, profileSection, memviewsSection, runnerVsBareSection, codegenSection];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));

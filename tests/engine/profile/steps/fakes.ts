@@ -43,6 +43,7 @@ export function fakeBuild(key: string, warnings: string[] = []): BuildResult {
     compiler: { command: ['g++'], name: 'g++', version: '12', versionLine: 'g++ 12' },
     openmp: false,
     flags: [],
+    cxxflags: [],
     entryDir: '/nonexistent',
     warnings,
   };
