@@ -90,6 +90,7 @@ export type AllocationJson =
   | { kind: 'sdfg'; sdfg: number }
   | { kind: 'state'; sdfg: number; state: string }
   | { kind: 'scope'; sdfg: number; state: string; mapEntry: number }
+  | { kind: 'blocks'; sdfg: number; region: string; first: string; last: string | null }
   | { kind: 'init' }
   | { kind: 'external' }
   | { kind: 'none'; why: string };
