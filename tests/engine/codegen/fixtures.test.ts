@@ -15,6 +15,7 @@ import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { compileLibrary, inParallel, removeScratchDirs, scratchDir } from './compile.js';
 import { createHash } from 'node:crypto';
 import { ALL_VARIANTS, ASAN_FLAGS, compileDriver, inputFor, runProgram } from './driver.js';
+import { PACKING_FIXTURES } from './packing-fixtures.js';
 
 afterAll(removeScratchDirs);
 
@@ -164,6 +165,21 @@ const FIXTURE_SPECS: Record<string, Fixture> = {
       return { A, B, C };
     },
   },
+  // The packing fixtures (packing-fixtures.ts): the EXTERNAL (packed) variant gives several transients the same
+  // bytes, and the driver's workspace is the library's own layout, so a wrong live range corrupts B.
+  ...Object.fromEntries(
+    Object.entries(PACKING_FIXTURES).map(([name, f]): [string, Fixture] => [
+      name,
+      {
+        symbols: { N: 16n },
+        tolerance: 1e-12,
+        expected: (p) => {
+          const A = input(p, 'A');
+          return { A, B: f.reference(A, input(p, 'B')) };
+        },
+      },
+    ]),
+  ),
 };
 
 function expectClose(name: string, actual: Float64Array, expected: Float64Array, tolerance: number): void {
@@ -248,6 +264,19 @@ describe('hand-written fixtures, end to end', () => {
     expect(body.match(/#pragma omp parallel for/g)).toHaveLength(1);
     // w is allocated inside the parallel loop, into a pointer declared there (one per iteration and thread).
     expect(body).toMatch(/#pragma omp parallel for\n\s*for \(int64_t i = [^\n]*\n\s*\/\/ @ \$\.attributes\._arrays\.w\n\s*size_t __tlab_bytes_w = [^;]*; double \*w = nullptr;/);
+  });
+
+  test.each(Object.entries(PACKING_FIXTURES))('%s: live ranges and shared bytes of the packed layout as designed', (name, f) => {
+    const file = files.get(name)!;
+    const analysis = analyze(file, { symbols: new Map([['N', 16n]]), defaultSymbol: null, target: null });
+    expect(Object.fromEntries(analysis.transients.map((t) => [t.id, t.live && [t.live.first, t.live.last]]))).toEqual(f.live);
+    const packed = analysis.layouts.packed['CPU_Heap']!;
+    for (const group of f.shared) expect(new Set(group.map((id) => packed.offsets.get(id))).size, group.join(' ')).toBe(1);
+    expect([packed.bytes, packed.lowerBound, analysis.layouts.dace['CPU_Heap']!.bytes]).toEqual([f.packedBytes, f.packedBytes, f.daceBytes]);
+    const baseline = analyze(file, { symbols: new Map([['N', 16n]]), defaultSymbol: null, target: null, liveness: 'baseline' });
+    expect(baseline.layouts.packed['CPU_Heap']!.bytes).toBe(f.baselineBytes);
+    const program = programs.find((b) => b.fixture === name && b.p.mode === 'EXTERNAL' && b.p.layout === 'packed')!;
+    expect(program.p.externals.map((e) => [e.storage, e.bytes])).toEqual([['CPU_Heap', f.packedBytes]]);
   });
 
   test('a parallel WCR reduction is atomic, also inside a nested SDFG called from a parallel map', () => {
