@@ -11,20 +11,22 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../electron/engine/paths.js';
 import { CALL_COLUMNS, parseCsv, SUMMARY_COLUMNS } from '../../electron/engine/report/index.js';
+import { corpusDir } from '../../electron/engine/paths.js';
 import { clone, FIXTURE, loadResult } from './fixtures.js';
 
 const MAIN = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
 const run = promisify(execFile);
 
-async function report(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(command: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [MAIN, 'report', ...args], { cwd: packageRoot(), encoding: 'utf8' });
+    const { stdout, stderr } = await run(process.execPath, [MAIN, command, ...args], { cwd: packageRoot(), encoding: 'utf8' });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
+const report = (...args: string[]) => cli('report', ...args);
 
 let dir: string;
 beforeAll(async () => {
@@ -149,5 +151,25 @@ describe('transient-lab report', () => {
     expect(pdf.stderr).toMatch(/PDF needs Chromium: --chromium .*no-chromium is not an executable file/);
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);
     await noTemporaries();
+  });
+
+  test('profile --report: the run and its report in one command; bad --report refused before any build', async () => {
+    const example = join(corpusDir(), 'spcl__dace__doc___static__sdfg__example.sdfg');
+    const bad = await cli('profile', example, '--report', join(dir, 'r.txt'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--report .*r\.txt: the name must end in \.html, \.pdf, \.csv or \.json/);
+    const noChromium = await cli('profile', example, '--report', join(dir, 'p.pdf'), '--chromium', join(dir, 'none'));
+    expect(noChromium.code).toBe(7);
+    expect(noChromium.stderr).toMatch(/PDF needs Chromium/);
+    const html = join(dir, 'profiled.html');
+    const out = join(dir, 'profiled.json');
+    const r = await cli('profile', example, '--default-symbol', '32', '--modes', 'scoped,external', '--calls', '3', '--warmup', '1', '--processes', '1', '--out', out, '--report', html);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`report: ${html}`);
+    const back = join(dir, 'profiled-back.json');
+    expect((await report(html, '-o', back)).code).toBe(0);
+    expect(JSON.parse(await readFile(back, 'utf8'))).toEqual(JSON.parse(await readFile(out, 'utf8')));
+    // The report has the analysis of the profiled file itself.
+    expect((await readFile(html, 'utf8')).includes('(the profiled file: same sha256)')).toBe(true);
   });
 });

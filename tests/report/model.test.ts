@@ -114,6 +114,16 @@ describe('report model', () => {
     expect(m.missingCharts).toEqual([]);
   });
 
+  test('the allocation chart: missing from an older result, and said plainly when no mode allocates', async () => {
+    const old = buildReport(await reportInput([labelled('old', FIXTURE.run)], false));
+    expect(old.missingCharts[0]!.why).toMatch(/no sampled call \(written before profile@1 recorded allocation events\)/);
+    const r = loadResult(FIXTURE.sampled);
+    for (const m of r.modes) (m as unknown as { sampledCall: { events: unknown[] } }).sampledCall.events = [];
+    const none = buildReport(await reportInput([{ label: 'none', result: r, source: null }], false));
+    expect(none.charts.map((c) => c.kind)).not.toContain('gantt');
+    expect(none.missingCharts[0]).toEqual({ title: 'Allocations of one call', why: 'no mode allocates during a call: the sampled calls hold no allocation.' });
+  });
+
   test('identical call times: no winner is claimed', async () => {
     const r = loadResult(FIXTURE.sampled);
     const pool = r.modes.find((m) => m.label === 'POOL')!;

@@ -125,7 +125,12 @@ function charts(input: ReportInput): { charts: ChartSlot[]; missing: MissingChar
       height: null,
     });
   } else {
-    missing.push({ title: 'Allocations of one call', why: 'the result has no sampled call (written before profile@1 recorded allocation events).' });
+    // A sampled call without events: the modes allocate nothing during a call (not an old result).
+    const sampled = input.results.some((x) => x.result.modes.some((m) => (m as { sampledCall?: unknown }).sampledCall));
+    missing.push({
+      title: 'Allocations of one call',
+      why: sampled ? 'no mode allocates during a call: the sampled calls hold no allocation.' : 'the result has no sampled call (written before profile@1 recorded allocation events).',
+    });
   }
   const view = input.analysis.view;
   if (!view) {
