@@ -108,5 +108,7 @@ describe('HTML report in Chromium', () => {
     const images = (await run('pdfimages', ['-list', pdf], { encoding: 'utf8' })).stdout.trim().split('\n');
     expect(images.length).toBe(2); // the header lines only
     expect(text).toContain('time per call (ms)');
+    // Every mode's memory curve is in the lifetime chart's legend (the static charts are drawn wide enough).
+    expect(text).toMatch(/Memory over steps .*SCOPED peak .*PERSISTENT peak .*EXTERNAL peak/);
   });
 });

@@ -28,8 +28,12 @@ export interface HtmlAssets {
   runtime: string;
 }
 
-/** Width the static charts are drawn at; CSS scales them to the page. */
-export const STATIC_WIDTH = 960;
+/**
+ * Width the static charts are drawn at; CSS scales them to the page. The width of a chart on screen (the page's
+ * 1040 px less padding and border), so the static chart and the live one mounted over it lay out alike: at
+ * 960 px the lifetime chart's curve legend had no room for its last mode.
+ */
+export const STATIC_WIDTH = 974;
 /** An analysis view above this size is not embedded (its charts stay static). */
 export const MAX_EMBEDDED_VIEW = 48 * 2 ** 20;
 
@@ -159,7 +163,7 @@ function comparisonSection(m: ReportModel): string {
   const ref = esc(m.results[0]!.label);
   return (
     `<section id="comparison"><h2>What changed between the runs</h2>${c.paragraphs.map(para).join('')}` +
-    `<div class="table-wrap"><table id="comparison-table"><thead><tr><th scope="col">Mode</th><th scope="col">Result</th><th scope="col" class="num">Median (${ref})</th><th scope="col" class="num">Median</th><th scope="col" class="num">${ref} / this</th><th scope="col" class="num">Mann–Whitney</th><th scope="col">Change</th><th scope="col" class="num">Δ allocs/call</th></tr></thead><tbody>${rows}</tbody></table></div></section>`
+    `<div class="table-wrap"><table id="comparison-table"><thead><tr><th scope="col">Mode</th><th scope="col">Result</th><th scope="col" class="num">Median (${ref})</th><th scope="col" class="num">Median (this result)</th><th scope="col" class="num">${ref} / this result</th><th scope="col" class="num">Mann–Whitney</th><th scope="col">Change</th><th scope="col" class="num">Δ allocs/call</th></tr></thead><tbody>${rows}</tbody></table></div></section>`
   );
 }
 
