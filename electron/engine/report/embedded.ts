@@ -41,7 +41,7 @@ export function embeddedResults(html: string, file: string): EmbeddedResult[] {
   if (!found.length) {
     throw new TlabError(
       'input',
-      'an HTML file without an embedded Transient Lab result: only reports written by Transient Lab (`transient-lab report … --format html`, Export report… in the app) can be opened',
+      'an HTML file without an embedded Transient Lab result: only HTML reports written by Transient Lab (`transient-lab report … -o report.html`, `profile --report`) can be opened',
       { file },
     );
   }
