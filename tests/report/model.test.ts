@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import * as v from 'valibot';
 import type { ModeResult, ProfileResult } from '../../electron/engine/profile/result.js';
 import { mannWhitney } from '../../electron/engine/profile/stats.js';
+import { pText } from '../../electron/engine/report/numbers.js';
 import { buildReport, reportJson, runsText, type NumberRun, type Paragraph, type ReportModel } from '../../electron/engine/report/index.js';
 import { FATES, type AnalysisView } from '../../electron/engine/view/types.js';
 import { profileResultSchema } from '../../electron/ipc/result-schema.js';
@@ -122,6 +123,10 @@ describe('report model', () => {
     const none = buildReport(await reportInput([{ label: 'none', result: r, source: null }], false));
     expect(none.charts.map((c) => c.kind)).not.toContain('gantt');
     expect(none.missingCharts[0]).toEqual({ title: 'Allocations of one call', why: 'no mode allocates during a call: the sampled calls hold no allocation.' });
+  });
+
+  test('p-values next to the threshold are not rounded onto it', () => {
+    expect([pText(0.0103), pText(0.0096), pText(0.13), pText(0.004), pText(0.0001)]).toEqual(['p = 0.0103', 'p = 0.0096', 'p = 0.13', 'p = 0.004', 'p < 0.001']);
   });
 
   test('identical call times: no winner is claimed', async () => {

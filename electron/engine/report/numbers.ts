@@ -27,13 +27,21 @@ export function workspaceSum(m: ModeResult): number | null {
   return values.length ? values.reduce((s, b) => s + b, 0) : null;
 }
 
+/**
+ * A p-value as text. Next to the significance threshold (0.01) two decimals would read "p = 0.01" for a p of
+ * 0.0103, beside "a difference is claimed only when p < 0.01": there it gets four.
+ */
+export function pText(p: number): string {
+  return p >= 0.0095 && p < 0.0105 ? `p = ${p.toFixed(4)}` : formatP(p);
+}
+
 export const N = {
   ns: (key: string, value: number): NumberRun => ({ key, value, text: formatNs(value) }),
   bytes: (key: string, value: number): NumberRun => ({ key, value, text: formatBytes(value) }),
   count: (key: string, value: number): NumberRun => ({ key, value, text: countText(value) }),
   ratio: (key: string, value: number): NumberRun => ({ key, value, text: formatRatio(value) }),
   percent: (key: string, value: number): NumberRun => ({ key, value, text: formatPercent(value) }),
-  p: (key: string, value: number): NumberRun => ({ key, value, text: formatP(value) }),
+  p: (key: string, value: number): NumberRun => ({ key, value, text: pText(value) }),
 };
 
 /** `quantity|r|label` */
