@@ -50,15 +50,14 @@ describe('HTML report in Chromium', () => {
     });
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
     await page.goto(pathToFileURL(file).href);
-    await page.waitForFunction((n) => document.querySelectorAll('figure.chart.live').length === n, model.charts.length, { timeout: 30_000 });
+    await page.waitForFunction(`document.querySelectorAll('figure.chart.live').length === ${model.charts.length}`, undefined, { timeout: 30_000 });
 
-    const charts = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('figure.chart')].map((f) => {
-        const live = f.querySelector<HTMLElement>('.chart-live')!;
-        const box = live.getBoundingClientRect();
-        return { id: f.id, kind: f.dataset.chart, staticMarks: f.querySelectorAll('.chart-static svg *').length, liveMarks: live.querySelectorAll('svg *').length, w: box.width, h: box.height };
-      }),
-    );
+    // Page scripts as strings, so that this Node-side file needs no DOM types.
+    const charts = (await page.evaluate(`[...document.querySelectorAll('figure.chart')].map((f) => {
+      const live = f.querySelector('.chart-live');
+      const box = live.getBoundingClientRect();
+      return { id: f.id, kind: f.dataset.chart, staticMarks: f.querySelectorAll('.chart-static svg *').length, liveMarks: live.querySelectorAll('svg *').length, w: box.width, h: box.height };
+    })`)) as Array<{ id: string; kind: string; staticMarks: number; liveMarks: number; w: number; h: number }>;
     expect(charts.map((c) => [c.id, c.kind])).toEqual(model.charts.map((c) => [c.id, c.kind]));
     for (const c of charts) {
       expect(c.staticMarks, `${c.id} static`).toBeGreaterThan(20);
@@ -66,9 +65,11 @@ describe('HTML report in Chromium', () => {
       expect(c.w * c.h, `${c.id} size`).toBeGreaterThan(300 * 100);
     }
 
-    const shown = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLDataElement>('#verdict data')].map((d) => ({ key: d.dataset.key!, value: Number(d.value), text: d.textContent! })),
-    );
+    const shown = (await page.evaluate(`[...document.querySelectorAll('#verdict data')].map((d) => ({ key: d.dataset.key, value: Number(d.value), text: d.textContent }))`)) as Array<{
+      key: string;
+      value: number;
+      text: string;
+    }>;
     const runs = model.verdict.flat().filter((x): x is NumberRun => typeof x !== 'string');
     expect(shown).toEqual(runs.map((r) => ({ key: r.key, value: r.value, text: r.text })));
     expect(shown.find((s) => s.key === 'median|0|POOL')!.value).toBe(model.results[0]!.result.modes.find((m) => m.label === 'POOL')!.summary.medianNs);
@@ -77,7 +78,7 @@ describe('HTML report in Chromium', () => {
 
     // The theme toggle redraws the live charts without an error.
     await page.click('#theme-toggle');
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme === 'light' ? 'dark' : 'light');
+    expect(await page.evaluate('document.documentElement.dataset.theme')).toBe(colorScheme === 'light' ? 'dark' : 'light');
     expect(requests).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
@@ -87,7 +88,7 @@ describe('HTML report in Chromium', () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(pathToFileURL(file).href);
-    const visible = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('.chart-static svg')].filter((s) => s.getBoundingClientRect().height > 50).length);
+    const visible = await page.evaluate(`[...document.querySelectorAll('.chart-static svg')].filter((s) => s.getBoundingClientRect().height > 50).length`);
     expect(visible).toBe(model.charts.length);
     expect(await page.locator('table').count()).toBeGreaterThanOrEqual(3);
     await context.close();
