@@ -1,6 +1,6 @@
 /**
  * The `codegen` bench section: what building the generated code as DaCe builds it changes, per example and
- * mode. For each of hdiff, vadv and chain, the same memory modes are profiled in three configurations:
+ * mode. For each of hdiff, vadv and chain, the same memory modes are profiled in two configurations:
  *
  *   reference  today's generator and build: DaCe's schedule resolution (a top-level map with no schedule
  *              is an OpenMP `parallel for`, maps inside it are Sequential, `collapse` only when the map sets
@@ -12,12 +12,15 @@
  *              collapse(<all parameters>), every other map serially; -std=c++17 -O2 (-fopenmp for
  *              parallel maps). Produced by the same generator from the SDFG with those schedules written
  *              in (Default → Sequential, CPU_Multicore maps collapse = number of parameters).
- *   flags      the old schedules with DaCe's flags: separates what the flags do from what the schedules do.
  *
- * Per example and mode: old ÷ reference and flags ÷ reference of the per-call time, from the 10th
- * percentile (the calls nothing else disturbed; this shared VM's load moves medians by tens of percent) and
- * from the median, each the median over alternating rounds. Above 1: the reference is faster. POOL is
- * SCOPED on the CPU and is not repeated. The machine's load average is recorded next to the numbers.
+ * Two passes: with OpenMP's default thread count (the comparison as users see it), and with
+ * OMP_NUM_THREADS=1, which leaves only what the flags and the loop structure do. On a machine whose cores
+ * are shared with other work, OpenMP regions stall at every barrier while a thread waits for a core, so the
+ * first pass measures the machine as much as the code: the load average is recorded next to it.
+ *
+ * Per example, mode and pass: old ÷ reference of the per-call time from the 10th percentile (the calls
+ * nothing else disturbed) and from the median, each the median over alternating rounds. Above 1: the
+ * reference is faster. POOL is SCOPED on the CPU and is not repeated.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -34,8 +37,10 @@ const EXAMPLES: Array<{ name: string; symbols: Record<string, bigint>; calls: nu
   { name: 'vadv', symbols: { I: 64n, J: 64n, K: 40n }, calls: 30 },
   { name: 'chain', symbols: { N: 1_000_000n }, calls: 30 },
 ];
-type Config = 'old' | 'flags' | 'reference';
-const CONFIGS: readonly Config[] = ['old', 'flags', 'reference'];
+type Config = 'old' | 'reference';
+const CONFIGS: readonly Config[] = ['old', 'reference'];
+/** OMP_NUM_THREADS of each pass; null: OpenMP's default (every core). */
+const PASSES: ReadonlyArray<string | null> = [null, '1'];
 const MODES = ['SCOPED', 'PERSISTENT', 'EXTERNAL'] as const;
 /** Rounds per configuration, alternating which configuration goes first (this VM drifts over seconds). */
 const ROUNDS = 2;
@@ -65,11 +70,51 @@ export function oldSchedules(json: unknown): unknown {
 interface Row {
   example: string;
   mode: string;
+  /** OMP_NUM_THREADS of the pass, or 'default'. */
+  threads: string;
   /** Per configuration: median over rounds of each round's p10 and median per-call time (ns). */
   p10Ns: Record<Config, number>;
   medianNs: Record<Config, number>;
-  /** old ÷ reference and flags ÷ reference, from p10 (primary) and from medians. */
-  ratio: { old: number; flags: number; oldMedian: number; flagsMedian: number };
+  /** old ÷ reference from p10 (primary) and from medians. */
+  ratio: number;
+  ratioMedian: number;
+}
+
+/** Both configurations of one example, in alternating rounds. */
+async function measure(dir: string, ex: (typeof EXAMPLES)[number], threads: string): Promise<Row[]> {
+  const refPath = join(examplesDir(), `${ex.name}.sdfg`);
+  const oldPath = join(dir, `${ex.name}.sdfg`);
+  await writeFile(oldPath, JSON.stringify(oldSchedules(JSON.parse(await readFile(refPath, 'utf8')))));
+  const run = (path: string, cxxflags: readonly string[] | null): Promise<ProfileResult> =>
+    profile(path, {
+      ...DEFAULT_PROFILE_OPTIONS,
+      runner: new NodeRunnerHost(),
+      modes: [...MODES],
+      layout: 'packed',
+      calls: ex.calls,
+      warmup: 3,
+      processes: 1,
+      symbols: new Map(Object.entries(ex.symbols)),
+      cxxflags,
+    });
+  const samples = new Map<string, Record<Config, { p10: number[]; median: number[] }>>(MODES.map((m) => [m, { old: { p10: [], median: [] }, reference: { p10: [], median: [] } }]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? CONFIGS : [...CONFIGS].reverse();
+    for (const c of order) {
+      const result = c === 'old' ? await run(oldPath, OLD_CXXFLAGS) : await run(refPath, null);
+      if (!result.verification.ok) throw new Error(`bench codegen: ${ex.name} (${c}) failed verification`);
+      for (const m of result.modes) {
+        samples.get(m.mode)![c].p10.push(m.summary.p10Ns);
+        samples.get(m.mode)![c].median.push(m.summary.medianNs);
+      }
+    }
+  }
+  return MODES.map((mode) => {
+    const s = samples.get(mode)!;
+    const p10 = { old: med(s.old.p10), reference: med(s.reference.p10) };
+    const median = { old: med(s.old.median), reference: med(s.reference.median) };
+    return { example: ex.name, mode, threads, p10Ns: p10, medianNs: median, ratio: p10.old / p10.reference, ratioMedian: median.old / median.reference };
+  });
 }
 
 const med = (xs: number[]): number => {
@@ -82,52 +127,24 @@ export const codegenSection: BenchSection = {
   name: 'codegen',
   description: "per-call time of the old build (-O2, serial Default maps) against DaCe's flags and schedules, per example and mode",
   async run() {
+    // TLAB_BENCH_CODEGEN=hdiff,chain limits the section to those examples (a quick check on a busy machine).
+    const only = process.env.TLAB_BENCH_CODEGEN?.split(',').filter(Boolean);
+    const examples = only?.length ? EXAMPLES.filter((e) => only.includes(e.name)) : EXAMPLES;
+    if (only?.length && examples.length !== only.length) throw new Error(`bench codegen: TLAB_BENCH_CODEGEN names unknown examples; known: ${EXAMPLES.map((e) => e.name).join(', ')}`);
     const loadBefore = loadavg()[0]!;
     const dir = await mkdtemp(join(tmpdir(), 'tlab-bench-codegen-'));
     const rows: Row[] = [];
     try {
-      for (const ex of EXAMPLES) {
-        const refPath = join(examplesDir(), `${ex.name}.sdfg`);
-        const oldPath = join(dir, `${ex.name}.sdfg`);
-        await writeFile(oldPath, JSON.stringify(oldSchedules(JSON.parse(await readFile(refPath, 'utf8')))));
-        const run = (path: string, cxxflags: readonly string[] | null): Promise<ProfileResult> =>
-          profile(path, {
-            ...DEFAULT_PROFILE_OPTIONS,
-            runner: new NodeRunnerHost(),
-            modes: [...MODES],
-            layout: 'packed',
-            calls: ex.calls,
-            warmup: 3,
-            processes: 1,
-            symbols: new Map(Object.entries(ex.symbols)),
-            cxxflags,
-          });
-        const runConfig = (c: Config) => (c === 'old' ? run(oldPath, OLD_CXXFLAGS) : c === 'flags' ? run(oldPath, null) : run(refPath, null));
-        const samples = new Map<string, Record<Config, { p10: number[]; median: number[] }>>(
-          MODES.map((m) => [m, { old: { p10: [], median: [] }, flags: { p10: [], median: [] }, reference: { p10: [], median: [] } }]),
-        );
-        for (let round = 0; round < ROUNDS; round++) {
-          const order = round % 2 === 0 ? CONFIGS : [...CONFIGS].reverse();
-          for (const c of order) {
-            const result = await runConfig(c);
-            if (!result.verification.ok) throw new Error(`bench codegen: ${ex.name} (${c}) failed verification`);
-            for (const m of result.modes) {
-              samples.get(m.mode)![c].p10.push(m.summary.p10Ns);
-              samples.get(m.mode)![c].median.push(m.summary.medianNs);
-            }
-          }
-        }
-        for (const mode of MODES) {
-          const s = samples.get(mode)!;
-          const p10 = { old: med(s.old.p10), flags: med(s.flags.p10), reference: med(s.reference.p10) };
-          const median = { old: med(s.old.median), flags: med(s.flags.median), reference: med(s.reference.median) };
-          rows.push({
-            example: ex.name,
-            mode,
-            p10Ns: p10,
-            medianNs: median,
-            ratio: { old: p10.old / p10.reference, flags: p10.flags / p10.reference, oldMedian: median.old / median.reference, flagsMedian: median.flags / median.reference },
-          });
+      for (const threads of PASSES) {
+        const saved = process.env.OMP_NUM_THREADS;
+        // The runner child inherits the environment; libgomp reads it when the library loads.
+        if (threads === null) delete process.env.OMP_NUM_THREADS;
+        else process.env.OMP_NUM_THREADS = threads;
+        try {
+          for (const ex of examples) rows.push(...(await measure(dir, ex, threads ?? 'default')));
+        } finally {
+          if (saved === undefined) delete process.env.OMP_NUM_THREADS;
+          else process.env.OMP_NUM_THREADS = saved;
         }
       }
     } finally {
@@ -136,12 +153,12 @@ export const codegenSection: BenchSection = {
     const loadAfter = loadavg()[0]!;
     const lines = [
       `reference: DaCe's schedules (top-level Default maps → OpenMP parallel for) and flags (-std=c++20 ${DACE_CXXFLAGS.join(' ')} -fopenmp)`,
-      `old: Default maps serial, CPU_Multicore maps collapse(all), ${OLD_CXXFLAGS.join(' ')}; flags: old schedules, DaCe's flags`,
-      `ratios: per-call p10 (median) of old or flags ÷ reference; > 1: the reference is faster. Load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on ${cpus().length} cores`,
-      `${'example'.padEnd(8)} ${'mode'.padEnd(11)} ${'old p10'.padStart(10)} ${'flags p10'.padStart(10)} ${'ref p10'.padStart(10)} ${'old÷ref'.padStart(15)} ${'flags÷ref'.padStart(15)}`,
+      `old: Default maps serial, CPU_Multicore maps collapse(all), ${OLD_CXXFLAGS.join(' ')}`,
+      `ratio: old ÷ reference per-call p10 (median); > 1: the reference is faster. Load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on ${cpus().length} cores`,
+      `${'example'.padEnd(8)} ${'mode'.padEnd(11)} ${'threads'.padEnd(8)} ${'old p10'.padStart(10)} ${'ref p10'.padStart(10)} ${'old÷ref'.padStart(15)}`,
       ...rows.map(
         (r) =>
-          `${r.example.padEnd(8)} ${r.mode.padEnd(11)} ${ms(r.p10Ns.old).padStart(10)} ${ms(r.p10Ns.flags).padStart(10)} ${ms(r.p10Ns.reference).padStart(10)} ${`${r.ratio.old.toFixed(2)}× (${r.ratio.oldMedian.toFixed(2)}×)`.padStart(15)} ${`${r.ratio.flags.toFixed(2)}× (${r.ratio.flagsMedian.toFixed(2)}×)`.padStart(15)}`,
+          `${r.example.padEnd(8)} ${r.mode.padEnd(11)} ${r.threads.padEnd(8)} ${ms(r.p10Ns.old).padStart(10)} ${ms(r.p10Ns.reference).padStart(10)} ${`${r.ratio.toFixed(2)}× (${r.ratioMedian.toFixed(2)}×)`.padStart(15)}`,
       ),
     ];
     return {
@@ -149,10 +166,10 @@ export const codegenSection: BenchSection = {
         description: this.description,
         reference: { schedules: 'DaCe (analysis/defaults.ts)', cxxflags: ['-std=c++20', ...DACE_CXXFLAGS, '-fopenmp'] },
         old: { schedules: 'Default → Sequential, CPU_Multicore collapse(all parameters)', cxxflags: [...OLD_CXXFLAGS, '-fopenmp (parallel maps only)'] },
-        flagsOnly: { schedules: 'as old', cxxflags: ['-std=c++20', ...DACE_CXXFLAGS, '-fopenmp (parallel maps only)'] },
+        passes: PASSES.map((t) => ({ OMP_NUM_THREADS: t ?? 'default' })),
         rounds: ROUNDS,
         loadAverage: { before: loadBefore, after: loadAfter, cores: cpus().length },
-        examples: EXAMPLES.map((e) => ({ name: e.name, symbols: Object.fromEntries(Object.entries(e.symbols).map(([k, v]) => [k, Number(v)])), calls: e.calls })),
+        examples: examples.map((e) => ({ name: e.name, symbols: Object.fromEntries(Object.entries(e.symbols).map(([k, v]) => [k, Number(v)])), calls: e.calls })),
         rows,
       },
       summary: lines,

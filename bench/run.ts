@@ -14,9 +14,10 @@ import { corpusDir, packageRoot } from '../electron/engine/paths.js';
 import type { FileMeasurement } from './one-file.js';
 import { packingSection } from './packing.js';
 import { profileSection } from './profile.js';
-import { memviewsSection } from './memviews.js';
-import { runnerVsBareSection } from './runner-vs-bare.js';
 import { codegenSection } from './codegen.js';
+import { memviewsSection } from './memviews.js';
+import { graphSection } from './graph.js';
+import { runnerVsBareSection } from './runner-vs-bare.js';
 
 export interface BenchSection {
   name: string;
@@ -112,7 +113,7 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, memviewsSection, runnerVsBareSection, codegenSection, packingSection];
+export const SECTIONS: BenchSection[] = [analysisSection, profileSection, memviewsSection, packingSection, codegenSection, graphSection, runnerVsBareSection];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));

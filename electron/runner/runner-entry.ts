@@ -11,6 +11,7 @@ import type { SampledCall } from '../engine/profile/result.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { guardedLayout, type GuardedRegion } from './guarded-layout.js';
 import { loadNativeAddon } from './native.js';
+import { parentTransport, type ParentTransport } from './parent-port.js';
 import {
   RUNNER_PROTOCOL_VERSION,
   type GuardViolation,
@@ -28,32 +29,7 @@ type Addon = ReturnType<typeof loadNativeAddon>;
 type Library = ReturnType<Addon['load']>;
 type Stats = ReturnType<Library['run']>;
 
-interface Transport {
-  send(msg: RunnerToHost): void;
-  onMessage(handler: (msg: HostToRunner) => void): void;
-}
-
-interface ParentPortLike {
-  on(event: 'message', listener: (event: { data: unknown }) => void): void;
-  postMessage(message: unknown): void;
-}
-
-function transport(): Transport {
-  const parentPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
-  if (parentPort) {
-    return {
-      send: (msg) => parentPort.postMessage(msg),
-      onMessage: (handler) => parentPort.on('message', (event) => handler(event.data as HostToRunner)),
-    };
-  }
-  if (process.send) {
-    return {
-      send: (msg) => void process.send!(msg),
-      onMessage: (handler) => process.on('message', (msg) => handler(msg as HostToRunner)),
-    };
-  }
-  throw new Error('runner-entry must run as a forked child or an Electron utility process');
-}
+type Transport = ParentTransport<HostToRunner, RunnerToHost>;
 
 /**
  * Every large buffer this child creates stays reachable until the process exits (each job gets a fresh child).
@@ -332,7 +308,7 @@ function readInputs(file: InputsFile | null): Record<string, Uint8Array> {
 }
 
 function main(): void {
-  const port = transport();
+  const port: Transport = parentTransport<HostToRunner, RunnerToHost>();
   let addon: Addon | null = null;
   const fail = (jobId: number, message: string) => port.send({ type: 'failed', jobId, variant: null, phase: null, message, details: [] });
   port.onMessage((msg) => {

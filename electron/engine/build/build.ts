@@ -20,7 +20,7 @@ import { basename, join, resolve } from 'node:path';
 import { arch, cpus } from 'node:os';
 import type { GeneratedProgram } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
-import { packageRoot } from '../paths.js';
+import { nativeDir } from '../paths.js';
 import { cacheRoot } from './cache-dir.js';
 import { findCompiler, probeOpenMP, runProcess, type CompilerInfo } from './compiler.js';
 
@@ -124,7 +124,7 @@ interface EntryRecord {
 let copyCounter = 0;
 
 export function defaultIncludeDir(): string {
-  return resolve(packageRoot(), 'native', 'include');
+  return resolve(nativeDir(), 'include');
 }
 
 export function libsDir(): string {

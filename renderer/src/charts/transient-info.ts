@@ -57,7 +57,7 @@ export function allocationText(a: AllocationJson, executions: number | string | 
     case 'scope':
       return `inside map scope #${a.mapEntry} (${times})`;
     case 'blocks':
-      return `around the blocks that use it, once its size is known (${times})`;
+      return `after the symbols of its size are assigned (${times})`;
     case 'init':
       return 'once, in init';
     case 'external':

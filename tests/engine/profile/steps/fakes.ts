@@ -42,8 +42,8 @@ export function fakeBuild(key: string, warnings: string[] = []): BuildResult {
     key,
     compiler: { command: ['g++'], name: 'g++', version: '12', versionLine: 'g++ 12' },
     openmp: false,
-    flags: [],
-    cxxflags: [],
+    flags: ['-std=c++20', '-O3', '-march=native', '-shared'],
+    cxxflags: ['-O3', '-march=native'],
     entryDir: '/nonexistent',
     warnings,
   };
