@@ -56,6 +56,22 @@ export default function setup(): void {
       process.stderr.write('global-setup: build:renderer failed; browser-mode tests will fail\n');
     }
   }
+  // Reports inline the chart bundles of dist/report/ (npm run build:report): rebuild them when the chart modules,
+  // the report runtime or the engine helpers they bundle changed.
+  const runtime = join(root, 'dist', 'report', 'charts-svg.js');
+  const reportSrc = Math.max(
+    newestMtime(join(root, 'renderer', 'src'), ['.ts', '.tsx']),
+    newestMtime(join(root, 'electron', 'engine', 'view'), ['.ts']),
+    newestMtime(join(root, 'electron', 'engine', 'profile'), ['.ts']),
+    mtime(join(root, 'renderer', 'vite.report.config.ts')),
+  );
+  if (mtime(runtime) < reportSrc) {
+    try {
+      execFileSync(npm, ['run', '--silent', 'build:report'], { cwd: root, stdio: 'inherit' });
+    } catch {
+      process.stderr.write('global-setup: build:report failed; report tests will fail\n');
+    }
+  }
   const addon = join(root, 'native', 'build', 'Release', 'transient_native.node');
   const nativeSrc = Math.max(newestMtime(join(root, 'native', 'src'), ['.cc', '.h']), mtime(join(root, 'native', 'binding.gyp')));
   if (existsSync(join(root, 'native', 'binding.gyp')) && mtime(addon) < nativeSrc) {

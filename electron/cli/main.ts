@@ -7,9 +7,10 @@ import { EXIT_CODES, TlabError } from '../engine/errors.js';
 import type { Command } from './command.js';
 import { analyzeCommand } from './analyze.js';
 import { profileCommand } from './profile.js';
+import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
 
-const COMMANDS: Command[] = [analyzeCommand, profileCommand, serveCommand];
+const COMMANDS: Command[] = [analyzeCommand, profileCommand, reportCommand, serveCommand];
 
 function usage(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}`);

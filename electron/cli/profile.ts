@@ -1,18 +1,22 @@
 /**
  * `transient-lab profile FILE …`: builds every requested mode, verifies that they agree and times them in a
  * runner child. Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed
- * or modes diverged, 130 cancelled (SIGINT).
+ * or modes diverged, 7 a PDF --report without Chromium, 130 cancelled (SIGINT).
  */
 import { DACE_CXXFLAGS, parseCxxflags } from '../engine/build/index.js';
 import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { MODES, type Mode } from '../engine/analysis/types.js';
 import { TlabError } from '../engine/errors.js';
 import { formatProfile } from '../engine/profile/format.js';
 import { DEFAULT_PROFILE_OPTIONS, profile, type ProfileOptions, type ProfileProgress } from '../engine/profile/profile.js';
 import type { LayoutChoice } from '../engine/profile/result.js';
+import { analyseForReport, formatFromPath, NO_ANALYSIS, type ReportFormat } from '../engine/report/index.js';
 import { NodeRunnerHost, RunCancelled } from '../runner/host-node.js';
 import { optionValue, parseArgs, parseInteger, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
+import { EXIT_NO_CHROMIUM, findChromium, NoChromium } from './pdf.js';
+import { writeReport } from './report.js';
 
 const NAME = 'profile';
 
@@ -28,6 +32,8 @@ const SPEC: Record<string, OptionSpec> = {
   seed: { value: true },
   'save-outputs': { value: true },
   out: { value: true },
+  report: { value: true },
+  chromium: { value: true },
   timeout: { value: true },
   cxxflags: { value: true },
   help: { value: false },
@@ -50,14 +56,25 @@ Options:
   --seed S              seed of the generated inputs (default 0)
   --save-outputs DIR    write DIR/<MODE>/<NAME>.npy after the verification call
   --out FILE            write the transient-lab/profile@1 JSON result
+  --report FILE         also write a report of the run (format from the extension: .html, .pdf, .csv,
+                        .json; the same as \`transient-lab report\`, docs/reports.md)
+  --chromium PATH       Chromium for a PDF --report (default: chromium on the PATH)
   --timeout SECONDS     kill the run after this long (default 600; 0 = no limit)
   --cxxflags "FLAGS"    compiler optimisation flags for every mode, instead of DaCe's defaults
                         (${DACE_CXXFLAGS.join(' ')}); always C++20, -fopenmp
 
 Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed or modes diverged,
-130 cancelled.`;
+7 a PDF --report and no Chromium, 130 cancelled.`;
 
-export function parseProfileArgs(argv: string[]): { file: string; options: Omit<ProfileOptions, 'signal' | 'runner'>; out: string | null } | 'help' {
+export interface ProfileArgs {
+  file: string;
+  options: Omit<ProfileOptions, 'signal' | 'runner'>;
+  out: string | null;
+  /** `--report FILE`: a report of the run, in the format FILE's extension names. */
+  report: { path: string; format: ReportFormat; chromium: string | null } | null;
+}
+
+export function parseProfileArgs(argv: string[]): ProfileArgs | 'help' {
   const args = parseArgs(NAME, argv, SPEC);
   if (args.flags.has('help')) return 'help';
   if (args.positionals.length !== 1) {
@@ -120,7 +137,14 @@ export function parseProfileArgs(argv: string[]): { file: string; options: Omit<
   }
   const cxxflags = optionValue(args, 'cxxflags');
   if (cxxflags !== undefined) options.cxxflags = parseCxxflags(cxxflags, `${NAME}: --cxxflags`);
-  return { file: args.positionals[0]!, options, out: optionValue(args, 'out') ?? null };
+  const reportPath = optionValue(args, 'report');
+  let report: ProfileArgs['report'] = null;
+  if (reportPath !== undefined) {
+    const format = formatFromPath(reportPath);
+    if (!format) throw new TlabError('usage', `${NAME}: --report ${reportPath}: the name must end in .html, .pdf, .csv or .json (the format of the report)`);
+    report = { path: reportPath, format, chromium: optionValue(args, 'chromium') ?? null };
+  }
+  return { file: args.positionals[0]!, options, out: optionValue(args, 'out') ?? null, report };
 }
 
 function progressPrinter(): (p: ProfileProgress) => void {
@@ -133,12 +157,22 @@ function progressPrinter(): (p: ProfileProgress) => void {
 
 export const profileCommand: Command = {
   name: NAME,
-  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S] [--cxxflags "FLAGS"]',
+  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {
       process.stdout.write(`${HELP}\n`);
       return 0;
+    }
+    // A PDF report needs Chromium: say so before minutes of building and timing, not after.
+    if (parsed.report?.format === 'pdf') {
+      try {
+        findChromium(parsed.report.chromium);
+      } catch (err) {
+        if (!(err instanceof NoChromium)) throw err;
+        process.stderr.write(`transient-lab ${NAME}: --report ${parsed.report.path}: ${err.message}\n`);
+        return EXIT_NO_CHROMIUM;
+      }
     }
     const controller = new AbortController();
     const onSigint = () => controller.abort();
@@ -155,6 +189,14 @@ export const profileCommand: Command = {
         }
       }
       process.stdout.write(`${formatProfile(result)}\n`);
+      if (parsed.report) {
+        const r = parsed.report;
+        const results = [{ label: result.program.name, result, source: null }];
+        const wantsAnalysis = r.format === 'html' || r.format === 'pdf';
+        const analysis = wantsAnalysis ? await analyseForReport(result, [resolve(parsed.file)], { explicit: true }) : NO_ANALYSIS;
+        const written = await writeReport(results, { format: r.format, out: r.path, analysis, chromium: r.chromium });
+        process.stdout.write(`report: ${written.map((w) => resolve(w)).join(', ')}\n`);
+      }
       return result.verification.ok ? 0 : 6;
     } catch (err) {
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');

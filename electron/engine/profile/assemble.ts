@@ -72,6 +72,8 @@ export interface AssembleInput {
   machine: ProfileResult['machine'];
   /** Analysis, build and machine warnings, in that order. */
   warnings: string[];
+  /** When the run ended (default: now). */
+  createdAt?: Date;
 }
 
 export function assembleResult(input: AssembleInput): ProfileResult {
@@ -79,6 +81,7 @@ export function assembleResult(input: AssembleInput): ProfileResult {
   if (results.length !== built.length) throw new Error(`assembleResult: ${built.length} variants but ${results.length} results`);
   return {
     schema: PROFILE_SCHEMA,
+    createdAt: (input.createdAt ?? new Date()).toISOString(),
     program: { name: plan.name, file: plan.filePath, hash: plan.fileHash },
     machine: input.machine,
     settings: {

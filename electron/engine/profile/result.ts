@@ -107,6 +107,8 @@ export interface VerificationDetail {
 
 export interface ProfileResult {
   schema: typeof PROFILE_SCHEMA;
+  /** When the result was assembled (ISO 8601, UTC). Additive field of profile@1: older results lack it. */
+  createdAt?: string;
   program: { name: string; file: string; hash: string };
   machine: { cpu: string; cores: number; compiler: string; os: string; node: string };
   settings: {

@@ -42,6 +42,8 @@ describe('assemble step', () => {
       warnings: ['w1'],
     });
     expect(result.schema).toBe(PROFILE_SCHEMA);
+    expect(Date.parse(result.createdAt!)).toBeGreaterThan(Date.parse('2024-01-01'));
+    expect(assembleResult({ plan: plan(), built, results, verification, options: { layout: 'packed', calls: 3, warmup: 1, processes: 1, seed: 7n, inputs: new Map() }, machine, warnings: [], createdAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)) }).createdAt).toBe('2026-01-02T03:04:05.000Z');
     expect(result.program).toEqual({ name: 'prog', file: 'prog.sdfg', hash: 'f'.repeat(64) });
     expect(result.machine).toBe(machine);
     expect(result.settings).toEqual({ modes: ['SCOPED', 'POOL', 'EXTERNAL'], layout: 'packed', calls: 3, warmup: 1, processes: 1, symbols: { N: 16, BIG: (2n ** 60n).toString() }, seed: 7, inputs: { x: 'x.npy' }, cxxflags: ['-O3', '-march=native'] });
