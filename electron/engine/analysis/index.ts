@@ -8,6 +8,7 @@ import { AccessIndex } from './accesses.js';
 import { allocatesPerCall, allocationOf } from './allocation.js';
 import { eligibility } from './eligibility.js';
 import { ExecutionCounter } from './executions.js';
+import { checkExtents } from './extents.js';
 import { daceLayouts, type DaceEntry } from './layout-dace.js';
 import { alignmentFor, packLayout, peakOverlap, type PackItem } from './layout-packed.js';
 import { linearize } from './linearize.js';
@@ -56,6 +57,7 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   const warnings: string[] = [];
   const { target, reason: targetReason } = detectTarget(file, opts.target);
   const symbols = new SymbolContext(file, opts);
+  checkExtents(file, symbols, opts);
   const counter = new ExecutionCounter(symbols);
   const order = linearize(file, counter);
   const access = new AccessIndex(file);

@@ -22,6 +22,7 @@ import { variantLabel, type RunnerHost, type RunnerProgress, type RunJob, type V
 import { GUARD_BYTE, GUARD_BYTES, POISON, verify } from './verify.js';
 import { gatherCOrder, prepareInputs } from './inputs.js';
 import { writeNpy } from './npy.js';
+import { checkRunMemory } from './memory.js';
 import { jsonInteger, PROFILE_SCHEMA, type LayoutChoice, type ModeResult, type ProfileResult } from './result.js';
 import { summarize } from './stats.js';
 
@@ -135,6 +136,7 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
     throw new TlabError('unsupported', `this is a ${analysis.target.toUpperCase()} program (${analysis.targetReason}); profiling runs CPU programs only`, { file: filePath });
   }
   // Missing symbol values are reported by the generator, which knows which symbols the program needs.
+  checkRunMemory(file, analysis, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
 
   const variants: Variant[] = [];
   const plan = planVariants(options.modes, options.layout);

@@ -27,7 +27,7 @@ import { readState, type PendingNestedSdfg } from './dataflow.js';
 import { readDescriptor } from './descriptors.js';
 import { INT32, describeValue, readDType } from './dtype.js';
 import { listField, objectField, readBool, readCode, readCodeText, readIndex, readString } from './fields.js';
-import { isPlainObject, keyPath, type JsonObject } from './json.js';
+import { isPlainObject, keyPath, quoteText, type JsonObject } from './json.js';
 
 /** Region types with a body graph (§6.4); unknown block types with `nodes` are treated the same way. */
 const REGION_TYPES: ReadonlySet<string> = new Set(['ControlFlowRegion', 'NamedRegion', 'FunctionCallRegion', 'UnstructuredControlFlow']);
@@ -310,7 +310,7 @@ class Normaliser {
       ctx.warnOnce(
         `block:${type}`,
         path,
-        `unknown block type "${type}" (kept as a region${hasBody ? '' : ' without a body: it has no "nodes"'})`,
+        `unknown block type ${quoteText(type)} (kept as a region${hasBody ? '' : ' without a body: it has no "nodes"'})`,
       );
     }
     const region: RegionBlock = { kind: 'region', type, id: index, label, jsonPath: path, cfgId: this.nextCfgId++, blocks: [], edges: [], start: null };
@@ -450,7 +450,10 @@ function readSourceFiles(root: JsonObject, ctx: ParseContext): string[] {
     ctx.warn('$.source_files', `"source_files" should be a list of paths, found ${describeValue(raw)} (ignored)`);
     return [];
   }
-  return raw.map((entry) => (typeof entry === 'string' ? entry : String(entry)));
+  return raw.map((entry, i) => {
+    if (typeof entry !== 'string') ctx.fail(`$.source_files[${i}]`, `a source file must be a path (a string), found ${describeValue(entry)}`);
+    return entry;
+  });
 }
 
 function readDumpError(root: JsonObject): SdfgFile['dumpError'] {

@@ -32,8 +32,17 @@ function bitLength(x: bigint): number {
   return abs(x).toString(2).length;
 }
 
+/** Magnitude bound of every exact value: products and sums of huge terms would otherwise grow without end
+ * (`(2**999999) * (2**999999) * …` reaches V8's BigInt limit, and gets slower with every factor). */
+function tooLarge(x: bigint): boolean {
+  // Comparing with a 2^1,000,000 constant costs ~50 µs in V8; ordinary values never get past the cheap test.
+  return (x > SMALL_MAGNITUDE || x < -SMALL_MAGNITUDE) && bitLength(x) > MAX_RESULT_BITS;
+}
+const SMALL_MAGNITUDE = 1n << 64n;
+
 export function rat(n: bigint, d: bigint = 1n): Value {
   if (d === 0n) throw new Error('division by zero');
+  if (tooLarge(n) || tooLarge(d)) throw new Error(`value too large (more than ${MAX_RESULT_BITS} bits)`);
   if (d < 0n) {
     n = -n;
     d = -d;
