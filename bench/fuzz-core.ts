@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { analyze } from '../electron/engine/analysis/index.js';
+import { findUnsupported, generateProgram } from '../electron/engine/codegen/index.js';
 import { toAnalysisJson } from '../electron/engine/analysis/json.js';
 import { TlabError } from '../electron/engine/errors.js';
 import { corpusDir, examplesDir, packageRoot } from '../electron/engine/paths.js';
@@ -358,13 +359,19 @@ function contains(root: Json, target: Container): boolean {
 
 export type Outcome = { kind: 'ok' } | { kind: 'tlab'; error: TlabError } | { kind: 'crash'; error: unknown };
 
-/** What `transient-lab analyze FILE [--default-symbol V] --json` and its text form do, in-process. */
-export function runFrontEnd(doc: unknown, defaultSymbol: bigint | null, name = 'fuzz.sdfg'): Outcome {
+/**
+ * What `transient-lab analyze FILE [--default-symbol V] --json` and its text form do, in-process. With
+ * `codegen`, also what `profile` does next before compiling: the subset check and one generated program.
+ */
+export function runFrontEnd(doc: unknown, defaultSymbol: bigint | null, name = 'fuzz.sdfg', codegen = false): Outcome {
   try {
     const file = parseSdfgJson(doc, name, 0, false);
     const analysis = analyze(file, { symbols: new Map(), defaultSymbol, target: null });
     JSON.stringify(toAnalysisJson(analysis));
     humanReport(analysis, 120, true);
+    if (codegen && findUnsupported(file).length === 0 && analysis.target === 'cpu') {
+      generateProgram(file, analysis, { mode: 'EXTERNAL', layout: 'packed' });
+    }
     return { kind: 'ok' };
   } catch (error) {
     if (error instanceof TlabError) return { kind: 'tlab', error };
@@ -372,11 +379,11 @@ export function runFrontEnd(doc: unknown, defaultSymbol: bigint | null, name = '
   }
 }
 
-export function runCase(seeds: Seed[], c: FuzzCase): Outcome {
+export function runCase(seeds: Seed[], c: FuzzCase, codegen = false): Outcome {
   const seed = seeds[c.seed % seeds.length]!;
   const undo = applyMutations(seed, c.mutations);
   try {
-    return runFrontEnd(seed.doc, c.defaultSymbol, `${seed.name} (mutated)`);
+    return runFrontEnd(seed.doc, c.defaultSymbol, `${seed.name} (mutated)`, codegen);
   } finally {
     undo();
   }

@@ -4,9 +4,12 @@
  *   --cases N        cases to run (default 20000)
  *   --seed S         fast-check seed (default: time-based; printed so that a run can be repeated)
  *   --files LIST     comma-separated seed specs (corpus:NAME, example:NAME, fixture:NAME, or a path);
- *                    default: the property test's seeds; `--files all-small` takes every corpus file under 64 KB
+ *                    default: the property test's seeds; `--files all-small` takes every corpus file under 64 KB;
+ *                    `--files bench` those of the bench section (both sets)
  *   --cli K          also replay every K-th case through `transient-lab analyze FILE --json` in a child process
  *                    and check its exit code (0, 2 or 3; 70 or a signal is a crash)
+ *   --codegen        also run the code generator's subset check and one generation (what `profile` does
+ *                    before compiling) on every case that analyses cleanly
  *   --save DIR       write every crashing case's document to DIR (for replay and bug reports)
  *   --replay JSON    run the one case printed by an earlier run (`{"seed":…,"mutations":[…],…}`) and print
  *                    its outcome with the whole stack
@@ -46,10 +49,15 @@ export function smallCorpusSeeds(maxBytes = 64 * 1024): string[] {
     .map((f) => `corpus:${f}`);
 }
 
+/** The seed files of the bench section: the property test's and every small corpus file. */
+export function benchSeeds(): string[] {
+  return [...new Set([...TEST_SEEDS, ...smallCorpusSeeds()])];
+}
+
 const caseJson = (c: FuzzCase): string => JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 
 /** Runs `cases` generated cases in this process and counts the outcomes. */
-export function fuzzFrontEnd(seeds: Seed[], cases: number, seed: number, onCrash?: (c: FuzzCase, what: string) => void): FuzzCounts {
+export function fuzzFrontEnd(seeds: Seed[], cases: number, seed: number, onCrash?: (c: FuzzCase, what: string) => void, codegen = false): FuzzCounts {
   const sampled = fc.sample(caseArb(seeds.length), { numRuns: cases, seed });
   const counts = { ok: 0, tlab: 0, crash: 0 };
   const crashes = new Map<string, { count: number; example: string }>();
@@ -58,7 +66,7 @@ export function fuzzFrontEnd(seeds: Seed[], cases: number, seed: number, onCrash
   const started = performance.now();
   for (const c of sampled) {
     const t0 = performance.now();
-    const outcome = runCase(seeds, c);
+    const outcome = runCase(seeds, c, codegen);
     const ms = performance.now() - t0;
     if (ms > SLOW_MS) slow++;
     if (!slowest || ms > slowest.ms) slowest = { ms, example: caseJson(c) };
@@ -123,7 +131,7 @@ function main(argv: string[]): number {
   const cases = Number(option(argv, 'cases') ?? 20_000);
   const seed = Number(option(argv, 'seed') ?? Date.now() % 2 ** 31);
   const filesOpt = option(argv, 'files');
-  const specs = filesOpt === undefined ? TEST_SEEDS : filesOpt === 'all-small' ? smallCorpusSeeds() : filesOpt.split(',');
+  const specs = filesOpt === undefined ? TEST_SEEDS : filesOpt === 'all-small' ? smallCorpusSeeds() : filesOpt === 'bench' ? benchSeeds() : filesOpt.split(',');
   const cliEvery = Number(option(argv, 'cli') ?? 0);
   const saveDir = option(argv, 'save');
   const seeds = loadSeeds(specs);
@@ -131,7 +139,7 @@ function main(argv: string[]): number {
   if (replay !== undefined) {
     Error.stackTraceLimit = 100_000;
     const t0 = performance.now();
-    const outcome = runCase(seeds, parseCase(replay));
+    const outcome = runCase(seeds, parseCase(replay), argv.includes('--codegen'));
     const ms = (performance.now() - t0).toFixed(0);
     if (outcome.kind === 'ok') process.stdout.write(`ok (${ms} ms)\n`);
     else if (outcome.kind === 'tlab') process.stdout.write(`TlabError (${ms} ms): ${outcome.error.describe()}\n`);
@@ -149,7 +157,7 @@ function main(argv: string[]): number {
     if (!saveDir || saved >= 200) return;
     const text = caseText(seeds, c);
     if (text !== null) writeFileSync(join(saveDir, `crash-${++saved}.sdfg`), text);
-  });
+  }, argv.includes('--codegen'));
   process.stdout.write(
     `in-process: ${counts.casesPerSecond.toFixed(0)} cases/s; ok ${counts.ok}, TlabError ${counts.tlab}, crashed ${counts.crash}, slower than ${SLOW_MS} ms ${counts.slow}` +
       '\n',

@@ -3,10 +3,10 @@
  * runner child. Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed
  * or modes diverged, 130 cancelled (SIGINT).
  */
-import { writeFile } from 'node:fs/promises';
 import { MODES, type Mode } from '../engine/analysis/types.js';
 import { TlabError } from '../engine/errors.js';
 import { formatProfile } from '../engine/profile/format.js';
+import { checkOutputFile, writeWithFallback } from '../engine/profile/outputs.js';
 import { DEFAULT_PROFILE_OPTIONS, profile, type ProfileOptions, type ProfileProgress } from '../engine/profile/profile.js';
 import type { LayoutChoice } from '../engine/profile/result.js';
 import { RunCancelled } from '../runner/host-node.js';
@@ -48,10 +48,13 @@ Options:
   --seed S              seed of the generated inputs (default 0)
   --save-outputs DIR    write DIR/<MODE>/<NAME>.npy after the verification call
   --out FILE            write the transient-lab/profile@1 JSON result
+                        (both are checked before the build; if writing still fails at the end, the data
+                        goes to a transient-lab-… fallback in the temp folder, and the exit code is 2)
   --timeout SECONDS     kill the run after this long (default 600; 0 = no limit)
 
-Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed or modes diverged,
-130 cancelled.`;
+Exit codes: 0 ok, 2 usage (also: symbol values that give a negative extent or arrays that cannot fit in
+memory, and --out/--save-outputs written to a fallback), 3 bad input, 4 unsupported SDFG, 5 build failed,
+6 run failed or modes diverged, 130 cancelled.`;
 
 export function parseProfileArgs(argv: string[]): { file: string; options: Omit<ProfileOptions, 'signal'>; out: string | null } | 'help' {
   const args = parseArgs(NAME, argv, SPEC);
@@ -134,6 +137,8 @@ export const profileCommand: Command = {
       process.stdout.write(`${HELP}\n`);
       return 0;
     }
+    // Checked before the build: a long run must not be lost to a mistyped --out (--save-outputs: in profile()).
+    if (parsed.out) await checkOutputFile(parsed.out);
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
@@ -141,15 +146,21 @@ export const profileCommand: Command = {
     try {
       const result = await profile(parsed.file, { ...parsed.options, signal: controller.signal }, progress);
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
+      process.stdout.write(`${formatProfile(result)}\n`);
+      let lost = false;
       if (parsed.out) {
-        try {
-          await writeFile(parsed.out, `${JSON.stringify(result, null, 2)}\n`);
-        } catch (cause) {
-          throw new TlabError('usage', `cannot write --out ${parsed.out}: ${(cause as Error).message}`, { cause });
+        const saved = await writeWithFallback(parsed.out, `${JSON.stringify(result, null, 2)}\n`, 'result', result.program.name);
+        if (saved.fallbackReason) {
+          process.stderr.write(`transient-lab ${NAME}: cannot write --out ${parsed.out} (${saved.fallbackReason}); the result was saved to ${saved.path} instead\n`);
+          lost = true;
         }
       }
-      process.stdout.write(`${formatProfile(result)}\n`);
-      return result.verification.ok ? 0 : 6;
+      if (result.savedOutputs?.fallbackReason) {
+        process.stderr.write(`transient-lab ${NAME}: cannot write --save-outputs ${result.savedOutputs.requested} (${result.savedOutputs.fallbackReason}); the outputs were saved to ${result.savedOutputs.dir} instead\n`);
+        lost = true;
+      }
+      // A result that is not where it was asked for is a failed request (exit 2), even though nothing is lost.
+      return !result.verification.ok ? 6 : lost ? 2 : 0;
     } catch (err) {
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
       if (err instanceof RunCancelled || controller.signal.aborted) {

@@ -3,7 +3,6 @@
  * mode (and layout) → one runner job that verifies and times them all → cross-mode comparison → result.
  * Generated code only ever runs in the runner child (electron/runner), never in this process.
  */
-import { makeDirectory } from '../files.js';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, release, tmpdir, type as osType, arch } from 'node:os';
@@ -21,8 +20,8 @@ import { NodeRunnerHost, RunCancelled } from '../../runner/host-node.js';
 import { variantLabel, type RunnerHost, type RunnerProgress, type RunJob, type VariantJob, type VariantResult } from '../../runner/messages.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON, verify } from './verify.js';
 import { gatherCOrder, prepareInputs } from './inputs.js';
-import { writeNpy } from './npy.js';
 import { checkRunMemory } from './memory.js';
+import { checkOutputFolder, saveOutputs } from './outputs.js';
 import { jsonInteger, PROFILE_SCHEMA, type LayoutChoice, type ModeResult, type ProfileResult } from './result.js';
 import { summarize } from './stats.js';
 
@@ -117,6 +116,7 @@ function sameArgs(a: ProgramArg[], b: ProgramArg[]): boolean {
 export async function profile(filePath: string, options: ProfileOptions, onProgress: (p: ProfileProgress) => void = () => {}): Promise<ProfileResult> {
   if (!options.modes.length) throw new TlabError('usage', 'no modes to profile');
   if (options.calls < 1) throw new TlabError('usage', `--calls must be at least 1, got ${options.calls}`);
+  if (options.saveOutputs) await checkOutputFolder(options.saveOutputs);
   const checkCancelled = () => {
     if (options.signal?.aborted) throw new RunCancelled('before the run started');
   };
@@ -229,7 +229,8 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
 
     onProgress({ stage: 'compare', message: 'compare outputs' });
     const verification = verify(variants, results, reference.args, new Set(neverWrittenTransients(file)));
-    if (options.saveOutputs) await saveOutputs(options.saveOutputs, variants, results, reference.args);
+    const saved = options.saveOutputs ? await saveOutputs(options.saveOutputs, variants, results, reference.args, reference.name) : null;
+    if (saved?.fallbackReason) warnings.push(`--save-outputs: cannot write into ${saved.requested} (${saved.fallbackReason}): the outputs were saved to ${saved.dir} instead`);
 
     const notes: string[] = [];
     const scoped = variants.find((v) => v.mode === 'SCOPED');
@@ -265,6 +266,7 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
       verification,
       notes,
       warnings,
+      ...(saved ? { savedOutputs: saved } : {}),
     };
   } finally {
     await rm(runDir, { recursive: true, force: true });
@@ -303,27 +305,6 @@ function modeResult(v: Variant, r: VariantResult, args: ProgramArg[]): ModeResul
     workspaceBytes: Object.fromEntries(Object.entries(r.workspaceBytes).map(([k, b]) => [k, Number(b)])),
     outputChecksums: checksums,
   };
-}
-
-/** Uninitialised reads (call 1 vs call 2 of each mode), workspace overflows, and cross-mode agreement. */
-async function saveOutputs(dir: string, variants: Variant[], results: VariantResult[], args: ProgramArg[]): Promise<void> {
-  const externalLayouts = variants.filter((v) => v.mode === 'EXTERNAL').length;
-  for (const [i, v] of variants.entries()) {
-    const r = results[i]!;
-    if (!r.outputs) continue;
-    const sub = v.mode === 'EXTERNAL' && externalLayouts > 1 ? `EXTERNAL-${v.layout}` : v.mode;
-    const target = join(dir, sub);
-    try {
-      await makeDirectory(target);
-      for (const arg of args) {
-        if (arg.kind !== 'array' || !r.outputs[arg.name]) continue;
-        await writeNpy(join(target, `${arg.name}.npy`), gatherCOrder(arg, r.outputs[arg.name]!));
-      }
-    } catch (cause) {
-      if (cause instanceof TlabError) throw cause;
-      throw new TlabError('usage', `--save-outputs: cannot write into ${target}: ${(cause as Error).message}`, { cause });
-    }
-  }
 }
 
 /**
