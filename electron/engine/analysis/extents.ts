@@ -9,7 +9,7 @@
  */
 import { TlabError } from '../errors.js';
 import type { DataDescriptor, Sdfg, SdfgFile, Sym } from '../model/sdfg.js';
-import { evaluate, type Expr } from './expr.js';
+import { evaluate, render, type Expr } from './expr.js';
 import { SymbolContext } from './symbols.js';
 import type { AnalysisOptions } from './types.js';
 
@@ -37,7 +37,7 @@ function valuesFor(expr: Expr, symbols: SymbolContext, opts: AnalysisOptions): M
 }
 
 /** The value of a size field of `sdfg` over the root symbols; null when unknown or unreadable. */
-function sizeValue(src: Sym, sdfg: Sdfg, symbols: SymbolContext, opts: AnalysisOptions): { value: bigint; env: Map<string, bigint> } | null {
+function sizeValue(src: Sym, sdfg: Sdfg, symbols: SymbolContext, opts: AnalysisOptions): { value: bigint; env: Map<string, bigint>; root: Expr } | null {
   let e: Expr;
   try {
     e = symbols.exprs.size(src);
@@ -49,7 +49,7 @@ function sizeValue(src: Sym, sdfg: Sdfg, symbols: SymbolContext, opts: AnalysisO
   const env = valuesFor(root, symbols, opts);
   if (!env) return null;
   const value = evaluate(root, env);
-  return value === null ? null : { value, env };
+  return value === null ? null : { value, env, root };
 }
 
 function descriptorsOf(sdfg: Sdfg): Array<{ desc: DataDescriptor; name: string }> {
@@ -73,7 +73,10 @@ export function negativeExtents(file: SdfgFile, symbols: SymbolContext, opts: An
       const check = (where: string, src: Sym): void => {
         const v = sizeValue(src, sdfg, symbols, opts);
         if (!v || v.value >= 0n) return;
-        fields.push({ where, expr: symbols.exprs.display(src), value: v.value });
+        // Inside a nested SDFG, also say what the expression is in the caller's symbols (`M` → `N - 10`).
+        const local = symbols.exprs.display(src);
+        const outer = sdfg.parent ? render(v.root) : local;
+        fields.push({ where, expr: outer === local ? local : `${local} = ${outer}`, value: v.value });
         for (const [n, value] of v.env) used.set(n, value);
       };
       desc.shape.forEach((dim, i) => check(`shape[${i}]`, dim));
