@@ -21,7 +21,6 @@ import { corpusDir, examplesDir } from '../../../electron/engine/paths.js';
 import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profile/profile.js';
 import type { ProfileResult } from '../../../electron/engine/profile/result.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
-import { nativeAddonCandidates } from '../../../electron/runner/native.js';
 
 const SDFG = /\.sdfgz?$/;
 /** Larger than 2 MB of JSON: parsing alone would dominate the suite. */
@@ -112,7 +111,6 @@ async function scanCorpus(paths: string[]): Promise<CorpusScan> {
   return scan;
 }
 
-const addonBuilt = nativeAddonCandidates().some((p) => existsSync(p));
 const examples = listed(examplesDir());
 const corpus = await scanCorpus(listed(corpusDir()));
 
@@ -182,7 +180,7 @@ async function diagnosedAsUninitialised(path: string, expected: (typeof GENUINE_
   for (const d of divergent) expect((d.values ?? []).map(String), d.message).toEqual(['NaN', 'NaN']);
 }
 
-describe.skipIf(!addonBuilt)('all modes agree', () => {
+describe('all modes agree', () => {
   it('finds corpus SDFGs inside the supported subset', () => {
     expect(corpus.inside.length).toBeGreaterThan(0);
   });
