@@ -127,7 +127,27 @@ function parseCase(text: string): FuzzCase {
   return JSON.parse(text, (_k, v: unknown) => (typeof v === 'string' && /^-?\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v)) as FuzzCase;
 }
 
+const HELP = `Usage: node dist/bench/fuzz-driver.js [options]
+
+Mutates real SDFG files structurally and runs them through parse + analyse (and optionally the code
+generator's front end and the CLI); every case must succeed or end in a clear error (TlabError).
+
+  --cases N        cases to run (default 20000)
+  --seed S         fast-check seed (default: time-based; printed so that a run can be repeated)
+  --files LIST     seed files: corpus:NAME, example:NAME, fixture:NAME or paths, comma-separated;
+                   all-small = every corpus file under 64 KB; bench = the bench section's set
+  --codegen        also run the subset check and one code generation per clean case
+  --cli K          also replay every K-th case through \`transient-lab analyze FILE --json\`
+  --save DIR       write the documents of crashing cases to DIR
+  --replay JSON    run one case printed by an earlier run, with the whole stack if it crashes
+
+Exit code 1 when any case crashed.`;
+
 function main(argv: string[]): number {
+  if (argv.includes('--help')) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
   const cases = Number(option(argv, 'cases') ?? 20_000);
   const seed = Number(option(argv, 'seed') ?? Date.now() % 2 ** 31);
   const filesOpt = option(argv, 'files');
