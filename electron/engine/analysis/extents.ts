@@ -127,3 +127,40 @@ export function argumentSizes(file: SdfgFile, opts: AnalysisOptions): ArgumentSi
   }
   return out;
 }
+
+const INTEGER_RANGES: Record<string, [bigint, bigint]> = {
+  int8: [-(2n ** 7n), 2n ** 7n - 1n],
+  int16: [-(2n ** 15n), 2n ** 15n - 1n],
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint8: [0n, 2n ** 8n - 1n],
+  uint16: [0n, 2n ** 16n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+};
+
+export interface SymbolTypeProblem {
+  name: string;
+  value: bigint;
+  dtype: string;
+  range: [bigint, bigint];
+}
+
+/**
+ * Symbol values the program cannot receive: the root SDFG declares each symbol's integer type, and a value
+ * outside it would wrap when passed (`N=3000000000` for an int32 N arrives as -1294967296).
+ */
+export function symbolTypeProblems(file: SdfgFile, values: ReadonlyMap<string, { value: bigint }>): SymbolTypeProblem[] {
+  const out: SymbolTypeProblem[] = [];
+  for (const [name, { value }] of values) {
+    const t = file.root.symbols.get(name);
+    if (!t || t.kind !== 'scalar') continue;
+    const range = INTEGER_RANGES[t.name];
+    if (range && (value < range[0] || value > range[1])) out.push({ name, value, dtype: t.name, range });
+  }
+  return out;
+}
+
+export function describeSymbolTypeProblem(p: SymbolTypeProblem): string {
+  return `symbol ${p.name}=${p.value} does not fit its declared type ${p.dtype} (${p.range[0]} to ${p.range[1]}): the program would receive a wrapped value`;
+}

@@ -8,7 +8,7 @@ import { AccessIndex } from './accesses.js';
 import { allocatesPerCall, allocationOf } from './allocation.js';
 import { eligibility } from './eligibility.js';
 import { ExecutionCounter } from './executions.js';
-import { checkExtents } from './extents.js';
+import { checkExtents, describeSymbolTypeProblem, symbolTypeProblems } from './extents.js';
 import { daceLayouts, type DaceEntry } from './layout-dace.js';
 import { alignmentFor, packLayout, peakOverlap, type PackItem } from './layout-packed.js';
 import { linearize } from './linearize.js';
@@ -142,6 +142,8 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
 
   const modes = planModes(transients, target, packed);
 
+  // The analysis itself computes exactly with any value; the program would not (profile refuses these).
+  for (const p of symbolTypeProblems(file, symbols.symbolValues())) warnings.push(describeSymbolTypeProblem(p));
   const defaulted = symbols.defaultedSymbols();
   if (defaulted.length && opts.defaultSymbol !== null) warnings.push(`--default-symbol ${opts.defaultSymbol} used for ${defaulted.length} symbol(s): ${listNames(defaulted)}`);
   const unresolved = symbols.unresolvedSymbols();

@@ -6,11 +6,11 @@
  */
 import { constants as bufferConstants } from 'node:buffer';
 import { freemem, totalmem } from 'node:os';
-import { argumentSizes } from '../analysis/extents.js';
+import { argumentSizes, describeSymbolTypeProblem, symbolTypeProblems } from '../analysis/extents.js';
 import type { Analysis, AnalysisOptions } from '../analysis/types.js';
 import { TlabError } from '../errors.js';
 import type { SdfgFile } from '../model/sdfg.js';
-import { formatBytes } from './format.js';
+import { keyPath } from '../sdfg/json.js';
 
 export interface MemoryLimits {
   /** Physical memory (os.totalmem). */
@@ -58,10 +58,20 @@ export function memoryNeed(file: SdfgFile, analysis: Analysis, opts: AnalysisOpt
   return { arguments: args, transients, argumentBytes, transientBytes, totalBytes: argumentBytes + transientBytes };
 }
 
-const bytesText = (b: bigint | number): string => {
+const UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+
+/** `4.00 GiB`, `7.28 TiB`; sizes beyond the units (`N=10^12` squared) as `8.00e+24 B`. */
+export function bytesText(b: bigint | number): string {
   const n = Number(b);
-  return n >= 2 ** 60 ? `${b} B (${(n / 2 ** 60).toFixed(1)} EiB)` : n >= 2 ** 50 ? `${(n / 2 ** 50).toFixed(2)} PiB` : n >= 2 ** 40 ? `${(n / 2 ** 40).toFixed(2)} TiB` : formatBytes(n);
-};
+  if (n < 1024) return `${n} B`;
+  let unit = -1;
+  let v = n;
+  while (v >= 1024 && unit < UNITS.length - 1) {
+    v /= 1024;
+    unit++;
+  }
+  return v >= 1024 ? `${n.toExponential(2)} B` : `${v.toFixed(2)} ${UNITS[unit]}`;
+}
 
 function largest(need: MemoryNeed, count = 8): string[] {
   const all = [
@@ -73,11 +83,33 @@ function largest(need: MemoryNeed, count = 8): string[] {
   return lines;
 }
 
+/** Everything that must hold before a run is generated and built: symbol values the program can receive,
+ * and arrays that fit. Throws TlabError('usage'). */
+export function checkRunFits(file: SdfgFile, analysis: Analysis, opts: AnalysisOptions, limits: MemoryLimits = machineLimits()): MemoryNeed {
+  const problems = symbolTypeProblems(file, analysis.symbols).map(describeSymbolTypeProblem);
+  // Arrays that cannot fit are named first (with the total); a symbol out of its type's range is said too.
+  const need = checkRunMemory(file, analysis, opts, limits, problems.map((p) => `also: ${p}`));
+  if (problems.length) {
+    throw new TlabError('usage', problems[0]!, {
+      file: file.path,
+      jsonPath: keyPath('$.attributes.symbols', symbolTypeProblems(file, analysis.symbols)[0]!.name),
+      details: [...problems.slice(1), 'give a value in range (--symbols NAME=V)'],
+    });
+  }
+  return need;
+}
+
 /**
  * Throws TlabError('usage') when the arrays of this run cannot fit: an argument larger than one buffer, or
  * arguments plus transients beyond the machine's memory (or its cgroup limit), or beyond what is available now.
  */
-export function checkRunMemory(file: SdfgFile, analysis: Analysis, opts: AnalysisOptions, limits: MemoryLimits = machineLimits()): MemoryNeed {
+export function checkRunMemory(
+  file: SdfgFile,
+  analysis: Analysis,
+  opts: AnalysisOptions,
+  limits: MemoryLimits = machineLimits(),
+  moreDetails: string[] = [],
+): MemoryNeed {
   const need = memoryNeed(file, analysis, opts);
   const summary = `arguments ${bytesText(need.argumentBytes)} + transients ${bytesText(need.transientBytes)} = ${bytesText(need.totalBytes)}`;
   const symbols = [...analysis.symbols].map(([n, v]) => `${n}=${v.value}`).join(', ');
@@ -88,6 +120,7 @@ export function checkRunMemory(file: SdfgFile, analysis: Analysis, opts: Analysi
         `the run holds at least ${summary} at once${symbols ? ` (${symbols})` : ''}; largest:`,
         ...largest(need).map((l) => `  ${l}`),
         ...extra,
+        ...moreDetails,
         'profile with smaller symbol values (--symbols NAME=V); `transient-lab analyze` shows the sizes for any values without running anything',
       ],
     });

@@ -20,7 +20,7 @@ import { NodeRunnerHost, RunCancelled } from '../../runner/host-node.js';
 import { variantLabel, type RunnerHost, type RunnerProgress, type RunJob, type VariantJob, type VariantResult } from '../../runner/messages.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON, verify } from './verify.js';
 import { gatherCOrder, prepareInputs } from './inputs.js';
-import { checkRunMemory } from './memory.js';
+import { checkRunFits } from './memory.js';
 import { checkOutputFolder, saveOutputs } from './outputs.js';
 import { jsonInteger, PROFILE_SCHEMA, type LayoutChoice, type ModeResult, type ProfileResult } from './result.js';
 import { summarize } from './stats.js';
@@ -136,7 +136,7 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
     throw new TlabError('unsupported', `this is a ${analysis.target.toUpperCase()} program (${analysis.targetReason}); profiling runs CPU programs only`, { file: filePath });
   }
   // Missing symbol values are reported by the generator, which knows which symbols the program needs.
-  checkRunMemory(file, analysis, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
+  checkRunFits(file, analysis, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
 
   const variants: Variant[] = [];
   const plan = planVariants(options.modes, options.layout);

@@ -122,8 +122,9 @@ export function verify(
     });
   }
   // Agreement over nothing is no agreement: say when the comparison had nothing to look at.
-  const outputs = arrays.filter((a) => a.written).map((a) => a.name);
-  const vacuousReason = vacuity(variants, results, arrays, outputs, compared);
+  const written = arrays.filter((a) => a.written);
+  const outputs = written.filter((a) => !a.shape.some((d) => d === 0n)).map((a) => a.name);
+  const vacuousReason = vacuity(variants, results, arrays, written, outputs, compared);
   if (vacuousReason) details.push({ kind: 'note', mode: 'all', message: `nothing was compared across modes: ${vacuousReason}` });
   const ok = !details.some((d) => d.kind !== 'note');
   const base = { identical, ok, vacuous: vacuousReason !== null, compared: vacuousReason ? [] : outputs, details };
@@ -131,10 +132,20 @@ export function verify(
 }
 
 /** Why the cross-mode comparison checked nothing, or null when it compared some written output. */
-function vacuity(variants: VerifiedVariant[], results: VariantResult[], arrays: ProgramArg[], outputs: string[], compared: Set<string>): string | null {
+function vacuity(
+  variants: VerifiedVariant[],
+  results: VariantResult[],
+  arrays: ProgramArg[],
+  written: ProgramArg[],
+  outputs: string[],
+  compared: Set<string>,
+): string | null {
   if (arrays.length === 0) return 'the program has no array arguments, so no mode produces an output that could differ';
-  if (outputs.length === 0) {
+  if (written.length === 0) {
     return `the program writes none of its array arguments (${arrays.map((a) => a.name).join(', ')}), so every mode returns its inputs unchanged`;
+  }
+  if (outputs.length === 0) {
+    return `every output (${written.map((a) => `${a.name}[${a.shape.join(', ')}]`).join(', ')}) has no elements with these symbol values`;
   }
   if (!results[0]?.outputs) return `the reference mode ${variants[0]!.label} returned no outputs (its verification calls did not run)`;
   if (variants.length === 1) return `only ${variants[0]!.label} ran (its two poisoned calls were still compared with each other)`;

@@ -184,6 +184,7 @@ describe('verification says when it compared nothing', () => {
     ['the program has no array arguments', [result('SCOPED', {}), result('PERSISTENT', {})], [], ['SCOPED', 'PERSISTENT'], /no array arguments/],
     ['no array argument is written', [result('SCOPED', { inp: float64s([1, 2]) }), result('PERSISTENT', { inp: float64s([1, 2]) })], [inp], ['SCOPED', 'PERSISTENT'], /writes none of its array arguments \(inp\)/],
     ['the reference returned no outputs', [result('SCOPED', null), result('PERSISTENT', { out: float64s([3, 4]) })], [out], ['SCOPED', 'PERSISTENT'], /reference mode SCOPED returned no outputs/],
+    ['every output is empty (N=0)', [result('SCOPED', { out: new Uint8Array(0) }), result('PERSISTENT', { out: new Uint8Array(0) })], [arrayArg('out', 'float64', [0, 4])], ['SCOPED', 'PERSISTENT'], /every output \(out\[0, 4\]\) has no elements with these symbol values/],
     ['only one mode ran', [result('SCOPED', { out: float64s([3, 4]) })], [out], ['SCOPED'], /only SCOPED ran/],
     ['no other mode returned outputs', [result('SCOPED', { out: float64s([3, 4]) }), result('PERSISTENT', null)], [out], ['SCOPED', 'PERSISTENT'], /no mode other than the reference/],
   ];

@@ -13,7 +13,7 @@ import type { ProgramArg } from '../../../electron/engine/codegen/types.js';
 import { TlabError } from '../../../electron/engine/errors.js';
 import { examplesDir } from '../../../electron/engine/paths.js';
 import { argumentBuffer } from '../../../electron/engine/profile/inputs.js';
-import { checkRunMemory, machineLimits, type MemoryLimits } from '../../../electron/engine/profile/memory.js';
+import { checkRunFits, checkRunMemory, machineLimits, type MemoryLimits } from '../../../electron/engine/profile/memory.js';
 import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profile/profile.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 
@@ -82,6 +82,33 @@ describe('checkRunMemory', () => {
     expect(limits.availableBytes).toBeGreaterThan(0);
     expect(limits.availableBytes).toBeLessThanOrEqual(limits.totalBytes);
     expect(limits.maxBufferBytes).toBeGreaterThanOrEqual(2 ** 31 - 1);
+  });
+});
+
+describe('checkRunFits: symbol values the program can receive', () => {
+  it('refuses a value beyond the declared integer type (it would wrap), and analyze() warns about it', async () => {
+    const file = await readSdfgFile(chain);
+    const opts: AnalysisOptions = { symbols: new Map([['N', 3_000_000_000n]]), defaultSymbol: null, target: null };
+    const analysis = analyze(file, opts);
+    const text = 'symbol N=3000000000 does not fit its declared type int32 (-2147483648 to 2147483647): the program would receive a wrapped value';
+    expect(analysis.warnings).toContain(text);
+    let error: unknown;
+    try {
+      checkRunFits(file, analysis, opts, { ...roomy, totalBytes: 2 ** 62, availableBytes: 2 ** 62, maxBufferBytes: 2 ** 62 });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TlabError);
+    expect((error as TlabError).message).toBe(text);
+    expect((error as TlabError).jsonPath).toBe('$.attributes.symbols.N');
+  });
+
+  it('lets values inside the type through', async () => {
+    const file = await readSdfgFile(chain);
+    const opts: AnalysisOptions = { symbols: new Map([['N', 2n ** 31n - 1n]]), defaultSymbol: null, target: null };
+    const analysis = analyze(file, opts);
+    expect(analysis.warnings.filter((w) => w.includes('does not fit'))).toEqual([]);
+    expect(checkRunFits(file, analysis, opts, { ...roomy, totalBytes: 2 ** 62, availableBytes: 2 ** 62, maxBufferBytes: 2 ** 62 }).totalBytes).toBe(6n * 8n * (2n ** 31n - 1n));
   });
 });
 
