@@ -36,7 +36,7 @@ export const profileSection: BenchSection = {
   async run() {
     const lines: string[] = [];
     const hdiffPath = join(examplesDir(), 'hdiff.sdfg');
-    const hdiff = await profile(hdiffPath, { ...DEFAULT_PROFILE_OPTIONS, layout: 'both', calls: HDIFF_CALLS, warmup: 10, defaultSymbol: HDIFF_SYMBOL });
+    const hdiff = await profile(hdiffPath, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), layout: 'both', calls: HDIFF_CALLS, warmup: 10, defaultSymbol: HDIFF_SYMBOL });
     const scoped = mode(hdiff, 'SCOPED');
     const externalPacked = mode(hdiff, 'EXTERNAL (packed)');
     const externalDace = mode(hdiff, 'EXTERNAL (dace)');
@@ -48,7 +48,7 @@ export const profileSection: BenchSection = {
     // ratio compares the 10th percentiles: the calls that ran undisturbed, which is where the modes' own costs
     // show. Medians are recorded next to them.
     const single = async (m: 'PERSISTENT' | 'EXTERNAL', layout: 'dace' | 'packed'): Promise<{ p10: number; median: number }> => {
-      const res = await profile(hdiffPath, { ...DEFAULT_PROFILE_OPTIONS, modes: [m], layout, calls: HDIFF_CALLS, warmup: 10, defaultSymbol: HDIFF_SYMBOL });
+      const res = await profile(hdiffPath, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), modes: [m], layout, calls: HDIFF_CALLS, warmup: 10, defaultSymbol: HDIFF_SYMBOL });
       return { p10: res.modes[0]!.summary.p10Ns, median: res.modes[0]!.summary.medianNs };
     };
     await single('PERSISTENT', 'packed');
@@ -113,7 +113,7 @@ export const profileSection: BenchSection = {
       }
       if (!inside) continue;
       try {
-        const r = await profile(path, { ...DEFAULT_PROFILE_OPTIONS, layout: 'both', calls: 2, warmup: 0, processes: 1, defaultSymbol: CORPUS_SYMBOL, timeoutMs: 120_000 });
+        const r = await profile(path, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), layout: 'both', calls: 2, warmup: 0, processes: 1, defaultSymbol: CORPUS_SYMBOL, timeoutMs: 120_000 });
         const problems = r.verification.details.filter((d) => d.kind !== 'note');
         const status = r.verification.ok ? 'ok' : problems.some((d) => d.kind === 'uninitialised-read') ? 'reads-uninitialised' : 'failed';
         coverage.push(status === 'ok' ? { file: name, status } : { file: name, status, error: problems[0]?.message ?? 'verification failed' });

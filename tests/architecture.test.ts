@@ -33,19 +33,57 @@ describe('architecture', () => {
     expect(engine.length).toBeGreaterThan(30);
   });
 
-  it('the engine imports only node:* and other engine modules (the runner protocol for the profiler)', () => {
+  it('the engine imports only node:* and other engine modules, with no exception', () => {
     const bad: string[] = [];
     for (const f of engine) {
       for (const spec of importsOf(f)) {
-        const ok =
-          spec.startsWith('node:') ||
-          spec.startsWith('electron/engine/') ||
-          // The profiler drives jobs through the runner's typed protocol and its Node host (docs/ARCHITECTURE.md).
-          (relative(root, f).startsWith('electron/engine/profile/') && /^electron\/runner\/(messages|host-node)\.js$/.test(spec));
-        if (!ok) bad.push(`${relative(root, f)} imports '${spec}'`);
+        if (!spec.startsWith('node:') && !spec.startsWith('electron/engine/')) bad.push(`${relative(root, f)} imports '${spec}'`);
       }
     }
     expect(bad).toEqual([]);
+  });
+
+  it('the profile result schema is a leaf: result.ts imports types only, and nothing from profile/', () => {
+    const file = join(root, 'electron', 'engine', 'profile', 'result.ts');
+    const text = readFileSync(file, 'utf8');
+    const imports = [...text.matchAll(/^\s*import\b([^'"]*?)from\s+['"]([^'"]+)['"]/gm)];
+    expect(imports.length).toBeGreaterThan(0);
+    for (const [, what, spec] of imports) {
+      expect(what!.trim().startsWith('type '), `result.ts: import ${what} from '${spec}' must be a type import`).toBe(true);
+      expect(relative(root, resolve(dirname(file), spec!)).startsWith('electron/engine/profile/'), `result.ts imports ${spec}`).toBe(false);
+    }
+    // Schema types and the schema's name, nothing else: no function, class or other value.
+    expect(text).not.toMatch(/^export\s+(async\s+)?(function|class|let|var)\b/m);
+    expect([...text.matchAll(/^export\s+const\s+(\w+)/gm)].map((m) => m[1])).toEqual(['PROFILE_SCHEMA']);
+  });
+
+  it('has no import cycle among the engine and runner modules', () => {
+    const files = [...engine, ...sources(join(root, 'electron', 'runner'))];
+    const known = new Set(files.map((f) => relative(root, f).replace(/\.ts$/, '.js')));
+    const graph = new Map<string, string[]>();
+    for (const f of files) {
+      graph.set(relative(root, f).replace(/\.ts$/, '.js'), importsOf(f).filter((s) => known.has(s)));
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const path: string[] = [];
+    const visit = (node: string) => {
+      state.set(node, 'open');
+      path.push(node);
+      for (const next of graph.get(node) ?? []) {
+        if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].join(' → '));
+        else if (!state.has(next)) visit(next);
+      }
+      path.pop();
+      state.set(node, 'done');
+    };
+    for (const node of graph.keys()) if (!state.has(node)) visit(node);
+    expect(cycles).toEqual([]);
+  });
+
+  it('the engine never names a concrete runner host: hosts inject one', () => {
+    const named = engine.filter((f) => /\bNodeRunnerHost\b|host-node/.test(readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
+    expect(named.map((f) => relative(root, f))).toEqual([]);
   });
 
   it('nothing outside electron/runner loads the native addon', () => {

@@ -77,6 +77,21 @@ export default function setup(): void {
       );
     }
   }
+  // The browser-mode tests load the production renderer build: rebuild it when the renderer or the contract
+  // files it bundles changed.
+  const page = join(root, 'dist', 'renderer', 'index.html');
+  const rendererSrc = Math.max(
+    newestMtime(join(root, 'renderer'), ['.ts', '.tsx', '.html', '.css', '.svg', '.json']),
+    newestMtime(join(root, 'electron', 'ipc'), ['.ts']),
+  );
+  if (mtime(page) < rendererSrc) {
+    try {
+      execFileSync(npm, ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit' });
+    } catch (error) {
+      if (process.env['CI']) throw new SetupFailure(`\`npm run build:renderer\` failed in CI (${(error as Error).message.split('\n')[0]}): fix the errors above.`);
+      process.stderr.write('global-setup: WARNING: build:renderer failed; the browser-mode tests will fail\n');
+    }
+  }
   const addon = join(root, 'native', 'build', 'Release', 'transient_native.node');
   const nativeSrc = Math.max(newestMtime(join(root, 'native', 'src'), ['.cc', '.h']), mtime(join(root, 'native', 'binding.gyp')));
   if (mtime(addon) < nativeSrc) {

@@ -9,7 +9,7 @@ import { formatProfile } from '../engine/profile/format.js';
 import { checkOutputFile, writeWithFallback } from '../engine/profile/outputs.js';
 import { DEFAULT_PROFILE_OPTIONS, profile, type ProfileOptions, type ProfileProgress } from '../engine/profile/profile.js';
 import type { LayoutChoice } from '../engine/profile/result.js';
-import { RunCancelled } from '../runner/host-node.js';
+import { NodeRunnerHost, RunCancelled } from '../runner/host-node.js';
 import { optionValue, parseArgs, parseInteger, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
 
@@ -56,13 +56,13 @@ Exit codes: 0 ok, 2 usage (also: symbol values that give a negative extent or ar
 memory, and --out/--save-outputs written to a fallback), 3 bad input, 4 unsupported SDFG, 5 build failed,
 6 run failed or modes diverged, 130 cancelled.`;
 
-export function parseProfileArgs(argv: string[]): { file: string; options: Omit<ProfileOptions, 'signal'>; out: string | null } | 'help' {
+export function parseProfileArgs(argv: string[]): { file: string; options: Omit<ProfileOptions, 'signal' | 'runner'>; out: string | null } | 'help' {
   const args = parseArgs(NAME, argv, SPEC);
   if (args.flags.has('help')) return 'help';
   if (args.positionals.length !== 1) {
     throw new TlabError('usage', `${NAME}: expected exactly one SDFG file, got ${args.positionals.length}${args.positionals.length ? ` (${args.positionals.join(' ')})` : ''}`);
   }
-  const options: Omit<ProfileOptions, 'signal'> = { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map(), inputs: new Map() };
+  const options: Omit<ProfileOptions, 'signal' | 'runner'> = { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map(), inputs: new Map() };
   const modesText = optionValue(args, 'modes');
   if (modesText !== undefined) {
     const modes: Mode[] = [];
@@ -144,7 +144,7 @@ export const profileCommand: Command = {
     process.once('SIGINT', onSigint);
     const progress = progressPrinter();
     try {
-      const result = await profile(parsed.file, { ...parsed.options, signal: controller.signal }, progress);
+      const result = await profile(parsed.file, { ...parsed.options, signal: controller.signal, runner: new NodeRunnerHost() }, progress);
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
       process.stdout.write(`${formatProfile(result)}\n`);
       let lost = false;

@@ -1,4 +1,7 @@
 /**
+ * The Node implementation of the engine's RunnerHost (engine/profile/runner-host.ts), used by the CLI, the
+ * browser-mode server, the bench and the tests.
+ *
  * Runs RunJobs in a forked Node child (dist/electron/runner/runner-entry.js): one fresh child per job, so a
  * crash, a leak or a hung native call in one job never affects the next, and dlopen state never carries
  * over. The host turns every way a child can end badly into a TlabError('run') naming the mode and step.
@@ -8,17 +11,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TlabError } from '../engine/errors.js';
 import { packageRoot } from '../engine/paths.js';
-import { RUNNER_PROTOCOL_VERSION, type Calibration, type HostToRunner, type Phase, type RunJob, type RunnerHost, type RunnerToHost, type RunOptions, type VariantResult } from './messages.js';
+import { RunCancelled, type Calibration, type Phase, type RunJob, type RunnerHost, type RunOptions, type VariantResult } from '../engine/profile/runner-host.js';
+import { RUNNER_PROTOCOL_VERSION, type HostToRunner, type RunnerToHost } from './messages.js';
 
-export type { RunnerHost, RunnerProgress, RunOptions } from './messages.js';
-
-/** Thrown when a job is cancelled (SIGINT, cancel(), an aborted signal); hosts exit with 130. */
-export class RunCancelled extends TlabError {
-  constructor(where: string) {
-    super('run', `cancelled${where ? ` ${where}` : ''}`);
-    this.name = 'RunCancelled';
-  }
-}
+export { RunCancelled } from '../engine/profile/runner-host.js';
+export type { RunnerHost, RunnerProgress, RunOptions } from '../engine/profile/runner-host.js';
 
 const PHASE_WORDS: Record<Phase, string> = {
   load: 'loading the library',

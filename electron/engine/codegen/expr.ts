@@ -4,15 +4,14 @@
  * (parseSym / parsePython / parsePythonStatements / parsePythonLambda), so the generator accepts exactly
  * the language the analysis accepts.
  */
+export { statementNames } from '../symbolic/index.js';
 import {
   evaluate,
   floorDiv,
-  freeSymbols,
   SymbolicSyntaxError,
   toCpp,
   UnboundSymbolError,
   type Expr,
-  type Stmt,
 } from '../symbolic/index.js';
 
 /** An expression the generator cannot translate; the emitter turns it into an UnsupportedElement. */
@@ -49,45 +48,6 @@ export function cppOf(e: Expr, names: NameResolver, semantics: 'symbolic' | 'pyt
   }
 }
 
-/** Names read and names assigned by statements (a subscripted target writes its container, reads its indices). */
-export function statementNames(stmts: readonly Stmt[], reads: Set<string> = new Set(), writes: Set<string> = new Set()): { reads: Set<string>; writes: Set<string> } {
-  const read = (e: Expr) => {
-    for (const n of freeSymbols(e)) reads.add(n);
-  };
-  const write = (t: Expr) => {
-    if (t.k === 'sym') writes.add(t.name);
-    else if (t.k === 'subscript' && t.base.k === 'sym') {
-      writes.add(t.base.name);
-      t.index.forEach(read);
-    } else if (t.k === 'tuple') t.items.forEach(write);
-    else read(t);
-  };
-  for (const s of stmts) {
-    switch (s.k) {
-      case 'assign':
-        read(s.value);
-        s.targets.forEach(write);
-        break;
-      case 'augassign':
-        read(s.value);
-        read(s.target);
-        write(s.target);
-        break;
-      case 'if':
-        read(s.cond);
-        statementNames(s.then, reads, writes);
-        statementNames(s.else, reads, writes);
-        break;
-      case 'expr':
-        read(s.e);
-        break;
-      case 'pass':
-        break;
-    }
-  }
-  return { reads, writes };
-}
-
 /**
  * Integer value of a size or range field. A non-integer quotient is floored, exactly as `tlab_div` does in
  * the emitted C++, so that buffers sized from this value match what the generated code indexes.
@@ -104,4 +64,17 @@ export function sizeValue(e: Expr, symbolValue: (name: string) => bigint | null)
   if (v.k === 'float' && Number.isInteger(v.v)) return BigInt(v.v);
   if (v.k === 'bool') return v.v ? 1n : 0n;
   throw new ExprError(`expected an integer, got ${v.v}`);
+}
+
+/**
+ * toCpp parenthesises only what its own precedence needs, so expression text spliced next to an operator
+ * is grouped unless it is a plain name, number or call.
+ */
+export function grouped(cpp: string): string {
+  return /^-?[A-Za-z0-9_.]+$/.test(cpp) || /^[A-Za-z_][A-Za-z0-9_:]*\([^()]*\)$/.test(cpp) ? cpp : `(${cpp})`;
+}
+
+/** Whether two symbolic fields are the same text up to white space. */
+export function sameSym(a: string, b: string): boolean {
+  return a.replace(/\s+/g, '') === b.replace(/\s+/g, '');
 }

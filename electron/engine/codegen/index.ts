@@ -5,44 +5,44 @@
  */
 import type { Analysis, TransientInfo } from '../analysis/types.js';
 import { TlabError } from '../errors.js';
-import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
+import { usedRootSymbols } from '../model/queries.js';
+import type { Sdfg, SdfgFile } from '../model/sdfg.js';
 import { parseSym } from '../symbolic/index.js';
-import { isConstantContainer, ProgramEmitter, usedRootSymbols, type ExternalSlotPlan, type MemoryPlan, type Placement, type SiteKey } from './emit.js';
-import { UnsupportedElement } from './errors.js';
+import { lineOrigins } from './out.js';
+import { dryRunPlan, placeTransient, type ExternalSlotPlan, type MemoryPlan, type Placement } from './placement.js';
+import { ProgramEmitter } from './program.js';
 import { statesOf } from './graph.js';
 import { byCodeUnit, ctypeOf, dtypeLabel } from './names.js';
-import { isTranslationError, sizeValue } from './expr.js';
+import { sizeValue } from './expr.js';
 import type { ExternalStorage, GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding } from './types.js';
-import { findingFromElement, structuralFindings } from './unsupported.js';
+import { structuralFindings } from './subset.js';
 
 export type { GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding, ExternalStorage } from './types.js';
 
-/** Every reason the SDFG is outside the supported subset (empty = generation will succeed for any mode). */
+/**
+ * Every reason the SDFG is outside the supported subset (empty = generation will succeed for any mode): the
+ * structural rules (subset.ts), then what one emission with a default memory plan cannot translate.
+ */
 export function findUnsupported(file: SdfgFile): UnsupportedFinding[] {
   const findings = structuralFindings(file);
   if (findings.length) return findings;
-  // The dry run catches what only translation reveals (unknown names in code, shape mismatches in copies).
-  try {
-    const argSymbols = usedRootSymbols(file);
-    const plan = dryRunPlan(file);
-    const emitter = new ProgramEmitter(file, plan, [], new Map());
-    const { arrays, scalars } = rootArguments(file.root);
-    emitter.emit(argSymbols, arrays, scalars);
-  } catch (err) {
-    if (err instanceof UnsupportedElement) return [findingFromElement(err)];
-    if (isTranslationError(err)) return [{ jsonPath: file.root.jsonPath, element: `SDFG ${file.root.name}`, message: err.message, hint: 'see docs/codegen.md for the supported subset' }];
-    throw err;
-  }
-  return [];
+  const { arrays, scalars } = rootArguments(file.root);
+  return new ProgramEmitter(file, dryRunPlan(file), [], new Map()).emit(usedRootSymbols(file), arrays, scalars).findings;
 }
 
+function unsupportedError(file: SdfgFile, findings: UnsupportedFinding[]): TlabError {
+  const f = findings[0]!;
+  const more = findings.length > 1 ? [`(${findings.length - 1} more finding(s); run the analysis to list them)`] : [];
+  return new TlabError('unsupported', `${f.element}: ${f.message}`, { file: file.path, jsonPath: f.jsonPath, details: [f.hint, ...more] });
+}
+
+/**
+ * One C++ translation unit for the requested mode and layout. Runs the structural rules and ONE emission,
+ * which also reports what it cannot translate; no separate check is needed before calling it.
+ */
 export function generateProgram(file: SdfgFile, analysis: Analysis, opts: GenerateOptions): GeneratedProgram {
-  const findings = findUnsupported(file);
-  if (findings.length) {
-    const f = findings[0]!;
-    const more = findings.length > 1 ? [`(${findings.length - 1} more finding(s); run the analysis to list them)`] : [];
-    throw new TlabError('unsupported', `${f.element}: ${f.message}`, { file: file.path, jsonPath: f.jsonPath, details: [f.hint, ...more] });
-  }
+  const structural = structuralFindings(file);
+  if (structural.length) throw unsupportedError(file, structural);
   const root = file.root;
   const values = new Map<string, bigint>();
   for (const [k, v] of analysis.symbols) values.set(k, v.value);
@@ -116,15 +116,8 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
 
   const { arrays, scalars } = rootArguments(root);
   const emitter = new ProgramEmitter(file, plan, slots, packedTotals);
-  let result;
-  try {
-    result = emitter.emit(argSymbols, arrays, scalars);
-  } catch (err) {
-    if (err instanceof UnsupportedElement) {
-      throw new TlabError('unsupported', `${err.element}: ${err.message}`, { file: file.path, jsonPath: err.jsonPath, details: [err.hint] });
-    }
-    throw err;
-  }
+  const result = emitter.emit(argSymbols, arrays, scalars);
+  if (result.findings.length) throw unsupportedError(file, result.findings);
 
   const env = (name: string): bigint | null => values.get(name) ?? null;
   const evaluate = (src: string, jsonPath: string, what: string): bigint => {
@@ -187,13 +180,6 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
   const symbols: Record<string, bigint> = {};
   for (const s of [...argSymbols, ...result.constantSymbols]) symbols[s] = values.get(s)!;
 
-  const lineOrigins = new Map<number, string>();
-  let origin: string | null = null;
-  result.source.split('\n').forEach((line, i) => {
-    const m = /\/\/ @ (\$\S*)/.exec(line);
-    if (m) origin = m[1]!;
-    if (origin) lineOrigins.set(i + 1, origin);
-  });
 
   return {
     name: root.name,
@@ -208,45 +194,7 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
     usesOpenMP: result.usesOpenMP,
     nondeterministicFloat: result.nondeterministicFloat,
     stackTransients: result.stackTransients,
-    lineOrigins,
-  };
-}
-
-function siteOf(info: TransientInfo | null): SiteKey {
-  const a = info?.allocation;
-  if (a?.kind === 'state') return { kind: 'state', stateJsonPath: a.stateJsonPath };
-  if (a?.kind === 'scope') return { kind: 'scope', stateJsonPath: a.stateJsonPath, mapEntryId: a.mapEntryId };
-  return { kind: 'sdfg' };
-}
-
-function normalStorage(storage: string): string {
-  return storage === 'Default' ? 'CPU_Heap' : storage;
-}
-
-/** How one transient is materialised in the requested mode (the analysis decides eligibility and sites). */
-function placeTransient(s: Sdfg, d: DataDescriptor, info: TransientInfo | null, opts: GenerateOptions, accessed: boolean): Placement {
-  if (!accessed) return { kind: 'none' };
-  if (isConstantContainer(s, d.name)) return { kind: 'constant' };
-  const site = siteOf(info);
-  const storage = normalStorage(info?.effectiveStorage ?? d.storage);
-  if (info?.allocation.kind === 'external' || d.lifetime === 'External') return { kind: 'external', storage, site };
-  if (info?.allocation.kind === 'init' || d.lifetime === 'Persistent') return { kind: 'persistent', site };
-  if (opts.mode === 'PERSISTENT' && info?.eligible.PERSISTENT) return { kind: 'persistent', site };
-  if (opts.mode === 'EXTERNAL' && info?.eligible.EXTERNAL) return { kind: 'external', storage, site };
-  if (d.storage === 'Register' || info?.allocation.kind === 'none') return { kind: 'stack' };
-  return { kind: 'heap', site };
-}
-
-function dryRunPlan(file: SdfgFile): MemoryPlan {
-  return {
-    placement: (s, name) => {
-      const d = s.arrays.get(name)!;
-      if (isConstantContainer(s, name)) return { kind: 'constant' };
-      if (d.storage === 'Register') return { kind: 'stack' };
-      return { kind: 'heap', site: { kind: 'sdfg' } };
-    },
-    transientIndex: () => 0,
-    symbolValue: (name) => (file.root.symbols.has(name) ? 1n : null),
+    lineOrigins: lineOrigins(result.source),
   };
 }
 

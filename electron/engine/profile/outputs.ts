@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Mode } from '../analysis/types.js';
 import type { Layout, ProgramArg } from '../codegen/types.js';
-import type { VariantResult } from '../../runner/messages.js';
 import { TlabError } from '../errors.js';
 import { makeDirectory } from '../files.js';
 import { gatherCOrder } from './inputs.js';
 import { writeNpy } from './npy.js';
+import type { VariantResult } from './runner-host.js';
 
 function errorText(error: unknown): string {
   const e = error as NodeJS.ErrnoException;

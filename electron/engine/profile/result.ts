@@ -1,7 +1,9 @@
-/** The `transient-lab/profile@1` result document (docs/profile-schema.md). Plain JSON: no bigint, no Map. */
+/**
+ * The `transient-lab/profile@1` result document (docs/profile-schema.md): plain schema types and the schema's
+ * name, nothing else. Plain JSON: no bigint, no Map. Hosts and the renderer's contract import this file alone.
+ */
 import type { Mode } from '../analysis/types.js';
 import type { Layout } from '../codegen/types.js';
-import type { CallSummary } from './stats.js';
 
 export const PROFILE_SCHEMA = 'transient-lab/profile@1';
 
@@ -9,10 +11,6 @@ export type LayoutChoice = Layout | 'both';
 
 /** Symbol values: numbers, or decimal strings beyond 2^53. */
 export type JsonInteger = number | string;
-
-export function jsonInteger(v: bigint): JsonInteger {
-  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
-}
 
 /** One value per timed call, column by column (also what the runner sends back). */
 export interface PerCallColumns {
@@ -23,6 +21,18 @@ export interface PerCallColumns {
   frees: number[];
   allocBytes: number[];
   minorFaults: number[];
+}
+
+/** Per-call statistics of one mode's timed calls (engine/profile/stats.ts computes them). */
+export interface CallSummary {
+  medianNs: number;
+  p10Ns: number;
+  p90Ns: number;
+  meanNs: number;
+  allocsPerCall: number;
+  /** Share of call time spent inside instrumented allocations and frees (0…1). */
+  allocShare: number;
+  minorFaultsPerCall: number;
 }
 
 export interface ModeResult {

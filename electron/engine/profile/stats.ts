@@ -1,16 +1,7 @@
 /** Per-call statistics of a timed series. */
-import type { VariantTiming } from '../../runner/messages.js';
+import type { CallSummary, PerCallColumns } from './result.js';
 
-export interface CallSummary {
-  medianNs: number;
-  p10Ns: number;
-  p90Ns: number;
-  meanNs: number;
-  allocsPerCall: number;
-  /** Share of call time spent inside instrumented allocations and frees (0…1). */
-  allocShare: number;
-  minorFaultsPerCall: number;
-}
+export type { CallSummary } from './result.js';
 
 /** Linear interpolation between closest ranks (numpy's default), on an ascending array. */
 export function quantile(sorted: number[], q: number): number {
@@ -27,7 +18,7 @@ function sum(xs: number[]): number {
   return s;
 }
 
-export function summarize(t: VariantTiming): CallSummary {
+export function summarize(t: PerCallColumns): CallSummary {
   const n = t.totalNs.length;
   const sorted = [...t.totalNs].sort((a, b) => a - b);
   const total = sum(t.totalNs);

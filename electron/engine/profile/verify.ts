@@ -4,7 +4,7 @@
  * tolerance where the program's own float order is nondeterministic).
  */
 import type { GeneratedProgram, ProgramArg } from '../codegen/types.js';
-import type { VariantResult } from '../../runner/messages.js';
+import type { VariantResult } from './runner-host.js';
 import { compareArray } from './compare.js';
 import type { ProfileResult, VerificationDetail } from './result.js';
 

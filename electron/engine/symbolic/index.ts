@@ -9,6 +9,7 @@ export type { Value, Env } from './evaluate.js';
 export { evaluate, evalInt, floorDiv, ceilDiv, pyMod, valueToNumber, describeValue } from './evaluate.js';
 export { freeSymbols, substitute, simplify, approxOf, exactOf, isExact, E } from './transform.js';
 export { show } from './show.js';
+export { statementNames } from './names.js';
 export type { CppOptions } from './cpp.js';
 export { toCpp, CPP_SYMBOLIC_HELPERS } from './cpp.js';
 export { symbolicError } from './errors.js';

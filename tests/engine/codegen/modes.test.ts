@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import type { Analysis } from '../../../electron/engine/analysis/types.js';
 import { generateProgram, findUnsupported } from '../../../electron/engine/codegen/index.js';
+import { emissionCount } from '../../../electron/engine/codegen/program.js';
 import { TlabError } from '../../../electron/engine/errors.js';
 import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
 import { corpusDir, examplesDir } from '../../../electron/engine/paths.js';
@@ -180,6 +181,28 @@ describe('generator errors', () => {
     const file = await readSdfgFile(join(examplesDir(), 'chain.sdfg'));
     const analysis = analyze(file, { symbols: new Map(), defaultSymbol: null, target: null });
     expect(() => generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' })).toThrow(/symbol N has no value: pass --symbols N=/);
+  });
+
+  test('generation runs the program through the emitter once; the subset check once more (a five-variant profile: 6, was 11)', async () => {
+    const file = await readSdfgFile(join(examplesDir(), 'hdiff.sdfg'));
+    const analysis = analyze(file, { symbols: SYMBOLS, defaultSymbol: null, target: null });
+    const start = emissionCount();
+    expect(findUnsupported(file)).toEqual([]);
+    expect(emissionCount() - start).toBe(1);
+    for (const v of [{ mode: 'SCOPED', layout: 'dace' }, { mode: 'PERSISTENT', layout: 'dace' }, { mode: 'POOL', layout: 'dace' }, { mode: 'EXTERNAL', layout: 'dace' }, { mode: 'EXTERNAL', layout: 'packed' }] as const) {
+      generateProgram(file, analysis, v);
+    }
+    expect(emissionCount() - start).toBe(6);
+  });
+
+  test('one emission reports every element it cannot translate, each at its own JSON path', async () => {
+    const text = (await import('node:fs')).readFileSync(join(examplesDir(), 'chain.sdfg'), 'utf8').replace('b = ((2.0 * a) + 1.0)', 'b = frobnicate(a)').replace('b = ((a * 0.5) - 3.0)', 'b = gizmo(a)');
+    const file = parseSdfgBytes(new TextEncoder().encode(text), 'mutated-chain.sdfg');
+    const findings = findUnsupported(file);
+    expect(findings.map((f) => f.message)).toEqual(expect.arrayContaining([expect.stringContaining("'frobnicate'"), expect.stringContaining("'gizmo'")]));
+    expect(new Set(findings.map((f) => f.jsonPath)).size).toBe(findings.length);
+    const analysis = analyze(file, { symbols: SYMBOLS, defaultSymbol: null, target: null });
+    expect(() => generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' })).toThrow(TlabError);
   });
 
   test('untranslatable tasklet code is a finding at the tasklet, not a crash', async () => {

@@ -19,6 +19,7 @@ import { TlabError } from '../../../electron/engine/errors.js';
 import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
 import { corpusDir, examplesDir } from '../../../electron/engine/paths.js';
 import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profile/profile.js';
+import { NodeRunnerHost } from '../../../electron/runner/host-node.js';
 import type { ProfileResult } from '../../../electron/engine/profile/result.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 
@@ -128,7 +129,7 @@ afterAll(async () => {
 
 async function profileAll(path: string): Promise<ProfileResult> {
   try {
-    return await profile(path, { ...DEFAULT_PROFILE_OPTIONS, layout: 'both', calls: 2, warmup: 0, processes: 1, defaultSymbol: 64n, timeoutMs: 120_000 });
+    return await profile(path, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), layout: 'both', calls: 2, warmup: 0, processes: 1, defaultSymbol: 64n, timeoutMs: 120_000 });
   } catch (err) {
     if (err instanceof TlabError && err.kind === 'build') {
       throw new Error(`${basename(path)} is inside the supported subset but does not compile: ${err.message}\n${(err.details ?? []).join('\n')}`);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { busyMachineWarning, foreignCpuBusy } from '../../../electron/engine/profile/profile.js';
+import { busyMachineWarning, foreignCpuBusy } from '../../../electron/engine/profile/machine.js';
 
 describe('busy-machine warning', () => {
   it('stays quiet on an idle machine and names the share when others keep the cores busy', () => {

@@ -16,6 +16,7 @@ import { argumentBuffer } from '../../../electron/engine/profile/inputs.js';
 import { checkRunFits, checkRunMemory, machineLimits, type MemoryLimits } from '../../../electron/engine/profile/memory.js';
 import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profile/profile.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
+import { NodeRunnerHost } from '../../../electron/runner/host-node.js';
 
 const chain = join(examplesDir(), 'chain.sdfg');
 const GiB = 2 ** 30;
@@ -144,7 +145,7 @@ describe('profile() refuses before building anything', () => {
     ['N=-1', -1n, /^negative array extent: with N=-1/],
     ['N=10^12', 10n ** 12n, /cannot be allocated: one input buffer holds at most/],
   ])('%s', async (_name, n, message) => {
-    const run = profile(chain, { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map([['N', n]]), calls: 1, processes: 1 });
+    const run = profile(chain, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), symbols: new Map([['N', n]]), calls: 1, processes: 1 });
     await expect(run).rejects.toThrow(message);
     await expect(run).rejects.toBeInstanceOf(TlabError);
     expect(await readdir(cache)).toEqual([]);

@@ -13,6 +13,7 @@ import { analyze } from '../../../electron/engine/analysis/index.js';
 import { generateProgram } from '../../../electron/engine/codegen/index.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
 import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profile/profile.js';
+import { NodeRunnerHost } from '../../../electron/runner/host-node.js';
 import type { ProfileResult } from '../../../electron/engine/profile/result.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 
@@ -33,7 +34,7 @@ afterAll(async () => {
 });
 
 async function profileAll(path: string): Promise<ProfileResult> {
-  return profile(path, { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map([['N', 8n]]), layout: 'both', calls: 2, warmup: 0, processes: 1, timeoutMs: 120_000 });
+  return profile(path, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), symbols: new Map([['N', 8n]]), layout: 'both', calls: 2, warmup: 0, processes: 1, timeoutMs: 120_000 });
 }
 
 describe('generated code for stack transients', () => {

@@ -36,7 +36,7 @@ describe('statistics', () => {
 
 describe('pooling runs of several processes', () => {
   it('concatenates the timed calls and takes init and first call from a process without verification', async () => {
-    const { poolRuns } = await import('../../../electron/engine/profile/profile.js');
+    const { poolRuns } = await import('../../../electron/engine/profile/rounds.js');
     const run = (init: number, first: number, calls: number[], verified: boolean) => ({
       label: 'PERSISTENT',
       initNs: init,

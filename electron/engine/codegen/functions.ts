@@ -1,0 +1,121 @@
+/**
+ * The program's C++ functions: `__program_<n>_internal` (the root SDFG, symbols as 64-bit integers) with its
+ * DaCe-ABI wrapper `__program_<n>`, and one `static void __tlab_nsdfg_<k>(state, inner arguments…, mapped
+ * symbols…)` per nested SDFG. Each body is: symbol locals, transient declarations and SDFG-level
+ * allocations, the control flow, then `__tlab_exit_<k>:` and the SDFG-level frees.
+ */
+import type { Sdfg } from '../model/sdfg.js';
+import { TlabError } from '../errors.js';
+import type { EmitCore, Env, FnCtx } from './core.js';
+import { emitRegion, localSymbols } from './control-flow.js';
+import { containingScope, stateGraph } from './graph.js';
+import { declareTransients, emitSiteAllocations, emitSiteFrees } from './memory.js';
+import { byCodeUnit, cppIdent, ctypeOf } from './names.js';
+
+/** Whether a nested SDFG runs inside a CPU_Multicore map of an enclosing SDFG: its WCR writes then race. */
+function calledInParallel(s: Sdfg): boolean {
+  for (let cur: Sdfg = s; cur.parent; cur = cur.parent.sdfg) {
+    const g = stateGraph(cur.parent.state);
+    let scope = containingScope(g, cur.parent.node);
+    for (let guard = 0; scope !== null && guard < 10_000; guard++) {
+      const entry = g.byId.get(scope);
+      if (!entry) break;
+      if (entry.kind === 'map_entry' && entry.map.schedule === 'CPU_Multicore') return true;
+      scope = containingScope(g, entry);
+    }
+  }
+  return false;
+}
+
+export function nestedSignature(core: EmitCore, s: Sdfg): string {
+  const params = [`${core.name}_state_t *__state`];
+  for (const [name, desc] of s.arrays) if (!desc.transient) params.push(`${ctypeOf(desc.dtype)} *${cppIdent(name)}`);
+  const node = s.parent!.node;
+  for (const sym of Object.keys(node.symbolMapping).sort(byCodeUnit)) params.push(`${core.symbolCtype(s, sym)} ${cppIdent(sym)}`);
+  return `static void __tlab_nsdfg_${core.nestedIds.get(s)}(${params.join(', ')})`;
+}
+
+function functionBody(core: EmitCore, ctx: FnCtx, env: Env, locals: string[]): void {
+  const o = core.out;
+  for (const l of locals) {
+    const c = cppIdent(l);
+    env.names.set(l, c);
+    o.line(`${core.symbolCtype(ctx.sdfg, l)} ${c} = 0;`);
+  }
+  declareTransients(core, ctx, env);
+  emitSiteAllocations(core, ctx, env, (site) => site.kind === 'sdfg');
+  emitRegion(core, ctx, env, ctx.sdfg.body, null);
+  o.line(`${ctx.exitLabel}: ;`);
+  emitSiteFrees(core, ctx, env, (site) => site.kind === 'sdfg');
+}
+
+export function emitNestedFunction(core: EmitCore, s: Sdfg): void {
+  const o = core.out;
+  const id = core.nestedIds.get(s)!;
+  const ctx: FnCtx = { sdfg: s, containers: new Map(), exitLabel: `__tlab_exit_${id}`, constantsUsed: new Set(), isRoot: false };
+  // One function serves every call site; a call from inside a parallel map makes its WCR writes concurrent.
+  const env: Env = { names: new Map(), parallel: calledInParallel(s) };
+  for (const [name, desc] of s.arrays) if (!desc.transient) ctx.containers.set(name, cppIdent(name));
+  for (const sym of Object.keys(s.parent!.node.symbolMapping)) env.names.set(sym, cppIdent(sym));
+  o.mark(s.jsonPath);
+  o.open(nestedSignature(core, s));
+  functionBody(core, ctx, env, localSymbols(core, s).filter((l) => !(l in s.parent!.node.symbolMapping)));
+  o.close();
+  o.line('');
+}
+
+export function emitRootFunction(core: EmitCore, argArrays: string[], argScalars: string[]): void {
+  const root = core.file.root;
+  const o = core.out;
+  const ctx: FnCtx = { sdfg: root, containers: new Map(), exitLabel: '__tlab_exit_0', constantsUsed: core.rootConstants, isRoot: true };
+  const env: Env = { names: new Map(), parallel: false };
+  const params = [`${core.name}_state_t *__state`];
+  for (const a of argArrays) {
+    const desc = root.arrays.get(a)!;
+    params.push(`${ctypeOf(desc.dtype)} *__restrict__ ${cppIdent(a)}`);
+    ctx.containers.set(a, cppIdent(a));
+  }
+  const scalarOrSymbol = [...argScalars, ...core.argSymbols].sort(byCodeUnit);
+  for (const n of scalarOrSymbol) {
+    if (argScalars.includes(n)) {
+      params.push(`${ctypeOf(root.arrays.get(n)!.dtype)} __arg_${cppIdent(n)}`);
+    } else {
+      params.push(`${core.symbolCtype(root, n)} ${cppIdent(n)}`);
+      env.names.set(n, cppIdent(n));
+    }
+  }
+  // Body first (it records which non-argument symbols it needed), then the function around it.
+  const body = o.capture(() => {
+    for (const n of argScalars) {
+      o.line(`${ctypeOf(root.arrays.get(n)!.dtype)} *${cppIdent(n)} = &__arg_${cppIdent(n)};`);
+      ctx.containers.set(n, cppIdent(n));
+    }
+    functionBody(core, ctx, env, localSymbols(core, root));
+  });
+
+  o.mark(root.jsonPath);
+  o.open(`static void __program_${core.name}_internal(${params.join(', ')})`);
+  for (const c of [...ctx.constantsUsed].sort(byCodeUnit)) {
+    const v = core.plan.symbolValue(c);
+    if (v === null) throw new TlabError('input', `symbol ${c} has no value: pass --symbols ${c}=… or --default-symbol …`, { file: core.file.path, jsonPath: `${root.jsonPath}.attributes.symbols` });
+    o.line(`const ${core.symbolCtype(root, c)} ${cppIdent(c)} = ${v}LL;  // specialised: not an argument in DaCe's ABI`);
+  }
+  for (const l of body) o.line(l);
+  o.close();
+  o.line('');
+  const abiParams = [`${core.name}_state_t *__state`];
+  const forward = ['__state'];
+  for (const a of argArrays) {
+    abiParams.push(`${ctypeOf(root.arrays.get(a)!.dtype)} *__restrict__ ${cppIdent(a)}`);
+    forward.push(cppIdent(a));
+  }
+  for (const n of scalarOrSymbol) {
+    const ctype = argScalars.includes(n) ? ctypeOf(root.arrays.get(n)!.dtype)! : core.abiSymbolCtype(n);
+    abiParams.push(`${ctype} ${cppIdent(n)}`);
+    forward.push(cppIdent(n));
+  }
+  o.open(`extern "C" void __program_${core.name}(${abiParams.join(', ')})`);
+  o.line(`__program_${core.name}_internal(${forward.join(', ')});`);
+  o.close();
+  o.line('');
+}

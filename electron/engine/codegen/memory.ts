@@ -1,0 +1,229 @@
+/**
+ * Memory in generated code: declaring each transient's pointer where its placement says, allocating and
+ * freeing heap transients at their sites, stack arrays, and persistent transients in init/exit.
+ *
+ * The only target-specific part is `StorageAllocator`: the statements that allocate, free and zero one
+ * buffer of a storage type. CPU storages go through the runtime's instrumented `tlab_alloc`/`tlab_free`; a
+ * GPU backend adds its allocators (cudaMalloc, cudaMallocAsync for POOL, …) in `allocatorFor` and nothing
+ * else here changes.
+ */
+import type { DataDescriptor, Sdfg, StateBlock } from '../model/sdfg.js';
+import type { EmitCore, Env, FnCtx } from './core.js';
+import { sizeValue } from './expr.js';
+import { statesOf } from './graph.js';
+import { cppIdent, ctypeOf } from './names.js';
+import type { Placement, SiteKey } from './placement.js';
+
+/** One buffer as the allocator statements see it. */
+export interface AllocationCode {
+  /** The pointer variable or state field that receives the buffer (points at the data, after any pre-padding). */
+  ptr: string;
+  ctype: string;
+  /** C++ expression of the byte count (without pre-padding, as DaCe counts it). */
+  bytes: string;
+  alignment: number;
+  /** Index into GeneratedProgram.transientIds: the tag of the runtime's allocation events. */
+  index: number;
+  /** DaCe's `start_offset`: elements of pre-padding in front of the data. */
+  startOffset: number;
+}
+
+/** How one storage type's buffers are allocated, freed and zeroed. */
+export interface StorageAllocator {
+  allocate(a: AllocationCode): string[];
+  free(a: AllocationCode): string[];
+  zero(a: AllocationCode): string[];
+}
+
+const shifted = (ptr: string, startOffset: number, sign: '+' | '-') => (startOffset ? `${ptr} ${sign} ${startOffset}` : ptr);
+
+/** Host memory through the runtime's instrumented allocator (aligned like DaCe's `new (std::align_val_t(A))`). */
+const CPU_HEAP: StorageAllocator = {
+  allocate: (a) => [`${a.ptr} = ${shifted(`static_cast<${a.ctype} *>(tlab_alloc(${a.bytes}, ${a.alignment}, ${a.index}))`, a.startOffset, '+')};`],
+  free: (a) => [`tlab_free(${shifted(a.ptr, a.startOffset, '-')}, ${a.bytes}, ${a.alignment}, ${a.index});`],
+  zero: (a) => [`std::memset(${shifted(a.ptr, a.startOffset, '-')}, 0, ${a.bytes});`],
+};
+
+/** The allocator of a storage type. Every storage the subset admits is host memory today. */
+export function allocatorFor(_storage: string): StorageAllocator {
+  return CPU_HEAP;
+}
+
+/** DaCe aligns heap arrays to `alignment`, or to 64 bytes when the descriptor says 0. */
+export function alignmentOf(desc: DataDescriptor): number {
+  return desc.alignment > 0 ? desc.alignment : 64;
+}
+
+export function bytesExpr(core: EmitCore, ctx: FnCtx, env: Env, desc: DataDescriptor): string {
+  return `size_t(${core.sym(ctx, env, desc.totalSize)}) * sizeof(${ctypeOf(desc.dtype)})`;
+}
+
+/** Whether any access node of `name` in `s` has `setzero`. */
+export function setzeroAnywhere(s: Sdfg, name: string): boolean {
+  for (const st of statesOf(s)) for (const n of st.nodes) if (n.kind === 'access' && n.data === name && n.setzero) return true;
+  return false;
+}
+
+interface SiteTransient {
+  name: string;
+  desc: DataDescriptor;
+  placement: Placement & { kind: 'heap' | 'persistent' | 'external' };
+}
+
+function transientsAt(core: EmitCore, ctx: FnCtx, want: (s: SiteKey) => boolean): SiteTransient[] {
+  const out: SiteTransient[] = [];
+  for (const [name, desc] of ctx.sdfg.arrays) {
+    if (!desc.transient) continue;
+    const p = core.plan.placement(ctx.sdfg, name);
+    if ((p.kind === 'heap' || p.kind === 'persistent' || p.kind === 'external') && want(p.site)) out.push({ name, desc, placement: p });
+  }
+  return out;
+}
+
+/** Allocations (heap placements) and `setzero` fills of every transient whose site `want` selects. */
+export function emitSiteAllocations(core: EmitCore, ctx: FnCtx, env: Env, want: (s: SiteKey) => boolean): void {
+  for (const { name, desc, placement } of transientsAt(core, ctx, want)) {
+    core.recover(desc.jsonPath, `transient '${name}'`, () => {
+      const a = allocationCode(core, ctx, env, name, desc);
+      const allocator = allocatorFor(placement.storage);
+      if (placement.kind === 'heap') {
+        core.out.mark(desc.jsonPath);
+        for (const l of allocator.allocate(a)) core.out.line(l);
+      }
+      if (setzeroAnywhere(ctx.sdfg, name)) for (const l of allocator.zero(placement.kind === 'heap' ? a : { ...a, startOffset: 0 })) core.out.line(l);
+    });
+  }
+}
+
+/** Frees of the heap transients whose site `want` selects, in reverse declaration order. */
+export function emitSiteFrees(core: EmitCore, ctx: FnCtx, env: Env, want: (s: SiteKey) => boolean): void {
+  for (const { name, desc, placement } of transientsAt(core, ctx, want).reverse()) {
+    if (placement.kind !== 'heap') continue;
+    core.recover(desc.jsonPath, `transient '${name}'`, () => {
+      for (const l of allocatorFor(placement.storage).free(allocationCode(core, ctx, env, name, desc))) core.out.line(l);
+    });
+  }
+}
+
+function allocationCode(core: EmitCore, ctx: FnCtx, env: Env, name: string, desc: DataDescriptor): AllocationCode {
+  return {
+    ptr: ctx.containers.get(name)!,
+    ctype: ctypeOf(desc.dtype)!,
+    bytes: bytesExpr(core, ctx, env, desc),
+    alignment: alignmentOf(desc),
+    index: core.plan.transientIndex(ctx.sdfg, name),
+    startOffset: desc.startOffset,
+  };
+}
+
+/**
+ * Declares the function's transients: aliases of state-struct fields (persistent, workspace), constant
+ * arrays, pointers of heap transients, and the stack arrays that several scopes share.
+ */
+export function declareTransients(core: EmitCore, ctx: FnCtx, env: Env): void {
+  const s = ctx.sdfg;
+  const o = core.out;
+  for (const [name, desc] of s.arrays) {
+    if (!desc.transient) continue;
+    const p = core.plan.placement(s, name);
+    const ctype = ctypeOf(desc.dtype)!;
+    const v = cppIdent(name);
+    if (p.kind === 'persistent' || p.kind === 'external') {
+      o.line(`${ctype} *${v} = __state->${core.fieldName(s, name)};`);
+      ctx.containers.set(name, v);
+    } else if (p.kind === 'constant') {
+      // Every access goes through a plain `T *`; the subset check refuses writes to constants, so the
+      // const_cast never leads to a store into read-only memory.
+      o.line(`${ctype} *${v} = const_cast<${ctype} *>(${core.constantName(s, name)});`);
+      ctx.containers.set(name, v);
+    } else if (p.kind === 'heap' || p.kind === 'stack') {
+      ctx.containers.set(name, v);
+      if (p.kind === 'heap') o.line(`${ctype} *${v} = nullptr;`);
+    }
+  }
+  for (const [name, desc] of s.arrays) {
+    if (!desc.transient || core.plan.placement(s, name).kind !== 'stack') continue;
+    if (stackScope(s, name) === null) declareStack(core, ctx, env, desc);
+  }
+}
+
+/** Stack arrays whose every access is in the body of map `entry` of `state`: declared in that body. */
+export function declareScopeStack(core: EmitCore, ctx: FnCtx, env: Env, state: StateBlock, entry: number): void {
+  for (const [name, desc] of ctx.sdfg.arrays) {
+    if (!desc.transient || core.plan.placement(ctx.sdfg, name).kind !== 'stack') continue;
+    const sc = stackScope(ctx.sdfg, name);
+    if (sc && sc.state === state && sc.entry === entry) declareStack(core, ctx, env, desc);
+  }
+}
+
+/** The map entry whose body declares a stack transient, or null for function level. */
+function stackScope(s: Sdfg, name: string): { state: StateBlock; entry: number } | null {
+  let found: { state: StateBlock; entry: number } | null = null;
+  for (const st of statesOf(s)) {
+    for (const n of st.nodes) {
+      if (n.kind !== 'access' || n.data !== name) continue;
+      if (n.scopeEntry === null) return null;
+      if (found && (found.state !== st || found.entry !== n.scopeEntry)) return null;
+      found = { state: st, entry: n.scopeEntry };
+    }
+  }
+  return found;
+}
+
+function declareStack(core: EmitCore, ctx: FnCtx, env: Env, desc: DataDescriptor): void {
+  const ctype = ctypeOf(desc.dtype)!;
+  let size: string;
+  try {
+    size = String(sizeValue(core.symExpr(desc.totalSize), (n) => (ctx.isRoot ? core.plan.symbolValue(n) : null)));
+  } catch {
+    size = core.sym(ctx, env, desc.totalSize);
+  }
+  const v = cppIdent(desc.name);
+  const bytes = `size_t(${size}) * sizeof(${ctype})`;
+  // Left uninitialised and poisoned like heap memory, so verification sees a read before a write here too
+  // (a zeroing `= {}` would give both verification calls the same zeros and hide it).
+  if (/^\d+$/.test(size)) core.out.line(`${ctype} ${v}_stack[${size}]; ${ctype} *${v} = ${v}_stack;`);
+  // DaCe moves symbolic-size Register data to the heap; RAII keeps it freed at the end of its block.
+  else core.out.line(`std::unique_ptr<${ctype}[]> ${v}_own(new ${ctype}[size_t(${size})]); ${ctype} *${v} = ${v}_own.get();`);
+  core.out.line(`tlab_poison_stack(${v}, ${bytes});`);
+  if (setzeroAnywhere(ctx.sdfg, desc.name)) core.out.line(`std::memset(${v}, 0, ${bytes});`);
+  core.stackTransients.add(`${ctx.sdfg.sdfgIndex}:${desc.name}`);
+}
+
+/** `__dace_init_<n>`'s part: allocate every persistent transient, sized with the init-time symbols. */
+export function emitPersistentAllocations(core: EmitCore, bytesOf: (s: Sdfg, desc: DataDescriptor) => string): void {
+  const o = core.out;
+  for (const s of core.file.sdfgs) {
+    for (const [name, desc] of s.arrays) {
+      if (!desc.transient) continue;
+      const p = core.plan.placement(s, name);
+      if (p.kind !== 'persistent') continue;
+      core.recover(desc.jsonPath, `transient '${name}'`, () => {
+        o.mark(desc.jsonPath);
+        const field = `__state->${core.fieldName(s, name)}`;
+        o.line(`${field}_bytes = ${bytesOf(s, desc)};`);
+        const a = persistentCode(core, s, name, desc);
+        const allocator = allocatorFor(p.storage);
+        for (const l of allocator.allocate(a)) o.line(l);
+        if (setzeroAnywhere(s, name)) for (const l of allocator.zero(a)) o.line(l);
+      });
+    }
+  }
+}
+
+/** `__dace_exit_<n>`'s part: free every persistent transient, in reverse order. */
+export function emitPersistentFrees(core: EmitCore): void {
+  for (const s of [...core.file.sdfgs].reverse()) {
+    for (const [name, desc] of [...s.arrays].reverse()) {
+      if (!desc.transient) continue;
+      const p = core.plan.placement(s, name);
+      if (p.kind !== 'persistent') continue;
+      for (const l of allocatorFor(p.storage).free(persistentCode(core, s, name, desc))) core.out.line(l);
+    }
+  }
+}
+
+function persistentCode(core: EmitCore, s: Sdfg, name: string, desc: DataDescriptor): AllocationCode {
+  const field = `__state->${core.fieldName(s, name)}`;
+  return { ptr: field, ctype: ctypeOf(desc.dtype)!, bytes: `${field}_bytes`, alignment: alignmentOf(desc), index: core.plan.transientIndex(s, name), startOffset: desc.startOffset };
+}

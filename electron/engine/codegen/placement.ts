@@ -1,0 +1,88 @@
+/**
+ * Where each transient lives in one generated program: the memory plan. The analysis decides eligibility and
+ * allocation sites; the requested mode picks, per transient, one `Placement`. The plan is the only thing that
+ * differs between modes, so every mode shares the same control flow, dataflow and memlet code.
+ */
+import type { TransientInfo } from '../analysis/types.js';
+import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
+import type { GenerateOptions } from './types.js';
+
+/** Where SCOPED mode allocates a transient (mirrors analysis AllocationSite for heap data). */
+export type SiteKey =
+  | { kind: 'sdfg' }
+  | { kind: 'state'; stateJsonPath: string }
+  | { kind: 'scope'; stateJsonPath: string; mapEntryId: number };
+
+export type Placement =
+  /** Allocated and freed at the site, on every execution of the site. */
+  | { kind: 'heap'; storage: string; site: SiteKey }
+  /** Allocated in init, freed in exit, pointer in the state struct. */
+  | { kind: 'persistent'; storage: string; site: SiteKey }
+  /** A workspace slot installed by the set functions. */
+  | { kind: 'external'; storage: string; site: SiteKey }
+  /** A local C++ array (Register storage). */
+  | { kind: 'stack' }
+  /** A name in `constants_prop`: a file-scope constexpr array holding the values stored in the file. */
+  | { kind: 'constant' }
+  /** Never accessed: nothing at all. */
+  | { kind: 'none' };
+
+export interface MemoryPlan {
+  placement(sdfg: Sdfg, name: string): Placement;
+  /** Index into GeneratedProgram.transientIds (the tlab_alloc event tag). */
+  transientIndex(sdfg: Sdfg, name: string): number;
+  /** Concrete value of a root symbol, or null when unknown (dry runs). */
+  symbolValue(name: string): bigint | null;
+}
+
+export interface ExternalSlotPlan {
+  sdfg: Sdfg;
+  name: string;
+  storage: string;
+  /** Byte offset for the packed layout; null = DaCe's back-to-back layout computed from the symbols. */
+  packedOffset: bigint | null;
+}
+
+/** Whether `name` is a transient of `s` that `constants_prop` defines: compile-time data, never allocated. */
+export function isConstantContainer(s: Sdfg, name: string): boolean {
+  return s.constants.has(name) && s.arrays.get(name)?.transient === true;
+}
+
+function siteOf(info: TransientInfo | null): SiteKey {
+  const a = info?.allocation;
+  if (a?.kind === 'state') return { kind: 'state', stateJsonPath: a.stateJsonPath };
+  if (a?.kind === 'scope') return { kind: 'scope', stateJsonPath: a.stateJsonPath, mapEntryId: a.mapEntryId };
+  return { kind: 'sdfg' };
+}
+
+function normalStorage(storage: string): string {
+  return storage === 'Default' ? 'CPU_Heap' : storage;
+}
+
+/** How one transient is materialised in the requested mode (the analysis decides eligibility and sites). */
+export function placeTransient(s: Sdfg, d: DataDescriptor, info: TransientInfo | null, opts: GenerateOptions, accessed: boolean): Placement {
+  if (!accessed) return { kind: 'none' };
+  if (isConstantContainer(s, d.name)) return { kind: 'constant' };
+  const site = siteOf(info);
+  const storage = normalStorage(info?.effectiveStorage ?? d.storage);
+  if (info?.allocation.kind === 'external' || d.lifetime === 'External') return { kind: 'external', storage, site };
+  if (info?.allocation.kind === 'init' || d.lifetime === 'Persistent') return { kind: 'persistent', storage, site };
+  if (opts.mode === 'PERSISTENT' && info?.eligible.PERSISTENT) return { kind: 'persistent', storage, site };
+  if (opts.mode === 'EXTERNAL' && info?.eligible.EXTERNAL) return { kind: 'external', storage, site };
+  if (d.storage === 'Register' || info?.allocation.kind === 'none') return { kind: 'stack' };
+  return { kind: 'heap', storage, site };
+}
+
+/** The plan of the subset check's emission: every transient on the heap at SDFG level, symbols all 1. */
+export function dryRunPlan(file: SdfgFile): MemoryPlan {
+  return {
+    placement: (s, name) => {
+      const d = s.arrays.get(name)!;
+      if (isConstantContainer(s, name)) return { kind: 'constant' };
+      if (d.storage === 'Register') return { kind: 'stack' };
+      return { kind: 'heap', storage: normalStorage(d.storage), site: { kind: 'sdfg' } };
+    },
+    transientIndex: () => 0,
+    symbolValue: (name) => (file.root.symbols.has(name) ? 1n : null),
+  };
+}

@@ -1,0 +1,265 @@
+/**
+ * The supported subset: every rule about WHAT an SDFG element is (its kind, storage, schedule, dtype, the
+ * shape of its memlets and boundaries, whether its code and symbolic fields parse) lives here, once. The
+ * emitter assumes these rules hold and adds only what translation itself finds (a name that is not defined,
+ * a copy between subsets of different shapes, a function with no C++ equivalent), each as a finding at the
+ * element it was translating. Nothing here knows about particular files.
+ */
+import type { ControlFlowBlock, DataDescriptor, Grammar, NestedSdfgNode, RegionBlock, Sdfg, SdfgFile, StateBlock, Subset } from '../model/sdfg.js';
+import { parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
+import { constantLiterals } from './constants.js';
+import { statesOf } from './graph.js';
+import { ctypeOf, dtypeLabel } from './names.js';
+import { isConstantContainer } from './placement.js';
+import type { UnsupportedFinding } from './types.js';
+
+/** Storages of the CPU generator. */
+export const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register']);
+/** Map schedules of the CPU generator (`Unrolled` exists up to DaCe 1.x and is a plain loop). */
+export const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled']);
+/** Region block types emitted as plain labelled blocks. */
+const SUPPORTED_REGIONS: ReadonlySet<string> = new Set(['SDFG', 'ControlFlowRegion', 'NamedRegion', 'FunctionCallRegion', 'UnstructuredControlFlow']);
+/** Identifiers in C++ tasklets that need DaCe's runtime headers, which generated code does not include. */
+const DACE_RUNTIME_TOKENS = /\b(dace::|DACE_|__state\b|__dace_|cuda[A-Z]|hip[A-Z]|MPI_|#include|omp_)/;
+
+/** The hints the rules share, so that one situation always gets the same advice. */
+export const HINT = {
+  validate: 'check the SDFG with DaCe validate()',
+  python: 'rewrite it in the supported Python subset (see docs/codegen.md)',
+  simplify: 'simplify the expression in DaCe',
+  embed: 'save the SDFG with its nested SDFGs embedded',
+  cpuVersion: 'profile a CPU version of the program (sdfg without apply_gpu_transformations())',
+} as const;
+
+type AddFn = (jsonPath: string, element: string, message: string, hint: string) => void;
+
+/** Every structural finding of the file (empty: the emitter may run). */
+export function structuralFindings(file: SdfgFile): UnsupportedFinding[] {
+  const findings: UnsupportedFinding[] = [];
+  const add: AddFn = (jsonPath, element, message, hint) => findings.push({ jsonPath, element, message, hint });
+
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(file.root.name)) {
+    add(file.root.jsonPath, `SDFG '${file.root.name}'`, 'the SDFG name is not a C identifier', 'rename the SDFG');
+  }
+  if (file.dumpError) {
+    // DaCe writes the graph with a top-level `error` when validation fails: the file is known to be invalid,
+    // and code generated from it would inherit whatever DaCe found wrong (e.g. a nested SDFG argument with
+    // no descriptor, which would be passed nowhere). Refuse it with DaCe's own explanation.
+    add('$.error', `SDFG ${file.root.name}`, `DaCe rejected this SDFG: ${file.dumpError.message}`, 'fix it in DaCe first (this file is the dump of an SDFG that failed validation)');
+  }
+  for (const s of file.sdfgs) scanSdfg(s, file, add);
+  return findings;
+}
+
+function accessedNames(s: Sdfg): Set<string> {
+  const names = new Set<string>();
+  for (const st of statesOf(s)) {
+    for (const n of st.nodes) if (n.kind === 'access') names.add(n.data);
+    for (const e of st.edges) if (e.memlet.data) names.add(e.memlet.data);
+  }
+  return names;
+}
+
+function checkSym(src: string, grammar: Grammar, jsonPath: string, element: string, add: AddFn): void {
+  try {
+    parseSym(src, grammar);
+  } catch (err) {
+    add(jsonPath, element, `cannot parse '${src}': ${(err as Error).message}`, HINT.simplify);
+  }
+}
+
+function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, add: AddFn): void {
+  if (!subset) return;
+  if (subset.kind === 'union') {
+    add(jsonPath, 'memlet subset', 'subset unions are not supported', 'split the memlet in DaCe');
+    return;
+  }
+  if (subset.kind === 'indices') {
+    subset.indices.forEach((i) => checkSym(i, grammar, jsonPath, 'memlet index', add));
+    return;
+  }
+  for (const d of subset.dims) {
+    if (d.tile.trim() !== '1') add(jsonPath, 'memlet subset', `tiled ranges (tile ${d.tile}) are not supported`, 'remove tiling from the memlet');
+    [d.start, d.end, d.step].forEach((x) => checkSym(x, grammar, jsonPath, 'memlet range', add));
+  }
+}
+
+function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn): void {
+  const element = `${d.transient ? 'transient' : 'argument'} ${d.type} '${d.name}'`;
+  if (d.name.includes('.')) {
+    add(d.jsonPath, element, 'structure members are not supported', 'flatten the structure in DaCe');
+    return;
+  }
+  if (d.type !== 'Array' && d.type !== 'Scalar') {
+    const what = /View|Reference/.test(d.type) ? 'views and references' : d.type === 'Stream' ? 'streams' : /Structure|Container/.test(d.type) ? 'structures and container arrays' : `${d.type} descriptors`;
+    add(d.jsonPath, element, `${what} are not supported`, 'remove them in DaCe first (e.g. sdfg.simplify(), or allocate a plain Array)');
+    return;
+  }
+  if (!SUPPORTED_STORAGE.has(d.storage)) {
+    const gpu = d.storage.startsWith('GPU');
+    add(d.jsonPath, element, `storage ${d.storage} is not supported${gpu ? ' (the GPU generator comes later)' : ''}`, gpu ? HINT.cpuVersion : 'use CPU_Heap or Default storage');
+  }
+  if (!ctypeOf(d.dtype)) {
+    add(d.jsonPath, element, `dtype ${dtypeLabel(d.dtype)} is not supported`, 'use bool, (u)int8-64, float32/64 or complex64/128');
+  }
+  [...d.shape, ...d.strides, ...d.offset, d.totalSize].forEach((x) => checkSym(x, grammar, d.jsonPath, element, add));
+}
+
+/** `lambda`: a WCR function, the only place where a lambda is accepted (with exactly two parameters). */
+function checkCode(src: string, kind: 'expression' | 'statements' | 'lambda', jsonPath: string, element: string, add: AddFn): void {
+  try {
+    if (kind === 'statements') parsePythonStatements(src);
+    else if (kind === 'lambda') {
+      const lambda = parsePythonLambda(src);
+      if (lambda.params.length !== 2) add(jsonPath, element, `write-conflict resolution '${src}' is not a two-argument lambda`, 'use a lambda such as (lambda a, b: a + b)');
+    } else parsePython(src);
+  } catch (err) {
+    if (err instanceof SymbolicSyntaxError) add(jsonPath, element, `cannot translate '${src.trim().slice(0, 80)}': ${err.message}`, HINT.python);
+    else throw err;
+  }
+}
+
+/** Blocks of one region tree, with whether a LoopRegion encloses them (for break/continue). */
+function walkBlocks(region: RegionBlock | ControlFlowBlock, inLoop: boolean, visit: (b: ControlFlowBlock, inLoop: boolean) => void): void {
+  visit(region, inLoop);
+  if (region.kind === 'region' || region.kind === 'loop') for (const b of region.blocks) walkBlocks(b, inLoop || region.kind === 'loop', visit);
+  else if (region.kind === 'conditional') for (const br of region.branches) walkBlocks(br.body, inLoop, visit);
+}
+
+function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn): void {
+  for (const [target, block] of [...Object.entries(s.globalCode), ...Object.entries(s.initCode), ...Object.entries(s.exitCode)]) {
+    if (block.code.trim()) add(s.jsonPath, `SDFG ${s.name} code for '${target}'`, 'global/init/exit code blocks are not supported', 'move the code into tasklets');
+  }
+  const accessed = accessedNames(s);
+  for (const [name, d] of s.arrays) {
+    if (d.transient && !accessed.has(name)) continue;
+    checkDescriptor(d, file.grammar, add);
+    if (isConstantContainer(s, name) && ctypeOf(d.dtype)) {
+      const c = constantLiterals(s, d, (src) => parseSym(src, file.grammar));
+      if ('problem' in c) add(d.jsonPath, `constant '${name}'`, c.problem, c.hint);
+    }
+  }
+  if (s === file.root) {
+    for (const [name, t] of s.symbols) {
+      if (!ctypeOf(t)) add(s.jsonPath, `symbol ${name}`, `symbol type ${dtypeLabel(t)} is not supported`, 'declare the symbol as an integer');
+    }
+  }
+  walkBlocks(s.body, false, (b, inLoop) => {
+    if (b.kind === 'region' || b.kind === 'loop') {
+      for (const e of b.edges) {
+        checkCode(e.condition, 'expression', e.jsonPath, 'interstate condition', add);
+        for (const [k, v] of e.assignments) checkCode(v, 'expression', e.jsonPath, `interstate assignment ${k}`, add);
+      }
+    }
+    if (b.kind === 'loop') {
+      if (b.condition) checkCode(b.condition, 'expression', b.jsonPath, `loop ${b.label}`, add);
+      for (const st of [b.init, b.update]) if (st) checkCode(st, 'statements', b.jsonPath, `loop ${b.label}`, add);
+    }
+    if (b.kind === 'conditional') for (const br of b.branches) if (br.condition) checkCode(br.condition, 'expression', b.jsonPath, `conditional ${b.label}`, add);
+    if (b.kind === 'region' && !SUPPORTED_REGIONS.has(b.type)) {
+      add(b.jsonPath, `${b.type} '${b.label}'`, `control-flow block type ${b.type} is not supported`, 'convert it to states in DaCe');
+    }
+    if ((b.kind === 'break' || b.kind === 'continue') && !inLoop) add(b.jsonPath, `${b.kind} block ${b.label}`, `${b.kind} outside a loop`, HINT.validate);
+    if (b.kind === 'state') scanState(s, b, file, add);
+  });
+}
+
+function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn): void {
+  for (const n of b.nodes) {
+    switch (n.kind) {
+      case 'library':
+        add(n.jsonPath, `library node ${n.className} '${n.label}' in state ${b.label}`, 'library nodes are not supported', 'expand library nodes in DaCe first (sdfg.expand_library_nodes())');
+        break;
+      case 'consume_entry':
+      case 'consume_exit':
+        add(n.jsonPath, `consume scope '${n.label}' in state ${b.label}`, 'consume scopes are not supported', 'rewrite the consume scope as a map');
+        break;
+      case 'unknown':
+        add(n.jsonPath, `${n.type} node '${n.label}' in state ${b.label}`, `node type ${n.type} is not supported`, 'replace the node with tasklets and maps');
+        break;
+      case 'nested_sdfg':
+        if (!n.sdfg) add(n.jsonPath, `nested SDFG '${n.label}'`, `the nested SDFG is stored in an external file (${n.extSdfgPath ?? '?'})`, HINT.embed);
+        else checkNestedConnectors(n, n.sdfg, b, add);
+        for (const v of Object.values(n.symbolMapping)) checkSym(v, file.grammar, n.jsonPath, `nested SDFG '${n.label}' symbol mapping`, add);
+        if (n.schedule.startsWith('GPU') || n.schedule.startsWith('FPGA')) {
+          add(n.jsonPath, `nested SDFG '${n.label}'`, `schedule ${n.schedule} is not supported`, HINT.cpuVersion);
+        }
+        break;
+      case 'map_entry': {
+        const m = n.map;
+        const element = `map '${m.label}' in state ${b.label}`;
+        if (!SUPPORTED_SCHEDULES.has(m.schedule)) {
+          add(n.jsonPath, element, `map schedule ${m.schedule} is not supported${m.schedule.startsWith('GPU') ? ' (the GPU generator comes later)' : ''}`, 'use a Sequential, Default or CPU_Multicore schedule');
+        }
+        const dynamic = Object.keys(n.inConnectors).filter((c) => !c.startsWith('IN_'));
+        if (dynamic.length) add(n.jsonPath, element, `dynamic map ranges (input connector ${dynamic.join(', ')}) are not supported`, 'make the map range depend on symbols only');
+        if (n.exitId === null) add(n.jsonPath, element, 'the map has no exit node', HINT.validate);
+        if (m.range.length !== m.params.length) add(n.jsonPath, element, 'map range and parameters differ in length', HINT.validate);
+        for (const r of m.range) {
+          if (r.tile.trim() !== '1') add(n.jsonPath, element, `tiled map ranges (tile ${r.tile}) are not supported`, 'remove the tile from the map range');
+          [r.start, r.end, r.step].forEach((x) => checkSym(x, file.grammar, n.jsonPath, element, add));
+        }
+        break;
+      }
+      case 'tasklet': {
+        const element = `tasklet '${n.label}' in state ${b.label}`;
+        const lang = n.code.language;
+        if (lang === 'Python') checkCode(n.code.code, 'statements', n.jsonPath, element, add);
+        else if (lang === 'CPP') {
+          const m = DACE_RUNTIME_TOKENS.exec(n.code.code);
+          if (m) add(n.jsonPath, element, `the C++ code uses DaCe runtime API ('${m[1]}')`, 'rewrite the tasklet without DaCe runtime calls');
+        } else add(n.jsonPath, element, `${lang} tasklets are not supported`, 'write the tasklet in Python or C++');
+        for (const extra of [n.codeGlobal, n.codeInit, n.codeExit]) {
+          if (extra && extra.code.trim()) add(n.jsonPath, element, 'tasklet global/init/exit code is not supported', 'move the code into the tasklet body');
+        }
+        for (const [c, t] of [...Object.entries(n.inConnectors), ...Object.entries(n.outConnectors)]) {
+          if (t && !ctypeOf(t)) add(n.jsonPath, element, `connector ${c} has type ${dtypeLabel(t)}, which is not supported`, 'use scalar connector types');
+        }
+        break;
+      }
+      case 'access':
+        if (s.constants.has(n.data) && b.edges.some((e) => e.dst === n.id && e.memlet.data !== null)) {
+          // Constants are compile-time data (constexpr in DaCe's code): a write cannot compile there either.
+          add(n.jsonPath, `access node '${n.data}'`, `'${n.data}' is a constant (constants_prop) but is written here`, 'remove the write or the constant in DaCe');
+        } else if (n.data.includes('.')) add(n.jsonPath, `access node '${n.data}'`, 'structure member access is not supported', 'flatten the structure in DaCe');
+        else if (!s.arrays.has(n.data)) add(n.jsonPath, `access node '${n.data}'`, `no descriptor named '${n.data}'`, HINT.validate);
+        break;
+      default:
+        break;
+    }
+  }
+  for (const e of b.edges) {
+    if (e.memlet.data && !s.arrays.has(e.memlet.data)) {
+      add(e.jsonPath, 'memlet', `memlet refers to unknown container '${e.memlet.data}'`, HINT.validate);
+      continue;
+    }
+    checkSubset(e.memlet.subset, file.grammar, e.jsonPath, add);
+    checkSubset(e.memlet.otherSubset, file.grammar, e.jsonPath, add);
+    if (e.memlet.wcr) checkCode(e.memlet.wcr, 'lambda', e.jsonPath, 'WCR', add);
+  }
+}
+
+/**
+ * DaCe's NestedSDFG.validate rules on the boundary: every connector names a non-transient inner descriptor,
+ * and every non-transient inner descriptor has a connector with a memlet. A descriptor without one would
+ * have no outer memory to point at, so the generated call could only pass a null pointer.
+ */
+function checkNestedConnectors(n: NestedSdfgNode, inner: Sdfg, state: StateBlock, add: AddFn): void {
+  const element = `nested SDFG '${n.label}'`;
+  const connectors = new Set([...Object.keys(n.inConnectors), ...Object.keys(n.outConnectors)]);
+  for (const c of [...connectors].sort()) {
+    const d = inner.arrays.get(c);
+    if (!d) add(n.jsonPath, element, `connector '${c}' has no data descriptor in the nested SDFG`, HINT.validate);
+    else if (d.transient) add(n.jsonPath, element, `connector '${c}' names a transient of the nested SDFG`, HINT.validate);
+  }
+  const bound = new Set<string>();
+  for (const e of state.edges) {
+    if (e.memlet.data === null) continue;
+    if (e.dst === n.id && e.dstConnector) bound.add(e.dstConnector);
+    if (e.src === n.id && e.srcConnector) bound.add(e.srcConnector);
+  }
+  for (const [name, d] of inner.arrays) {
+    if (d.transient) continue;
+    if (!bound.has(name)) add(n.jsonPath, element, `argument '${name}' of the nested SDFG has no connector with a memlet in the outer state`, HINT.validate);
+  }
+}

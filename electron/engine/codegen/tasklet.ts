@@ -1,0 +1,233 @@
+/**
+ * Tasklets. Each is emitted as two nested blocks: the outer one reads inputs into `__tlab_in<k>` temporaries
+ * and binds outputs (`__tlab_out<k>`), the inner one declares the connectors under their own names and holds
+ * the translated code, so a connector may share its name with a container or a symbol. Python code is
+ * translated statement by statement; C++ code is pasted.
+ */
+import type { DataDescriptor, TaskletNode } from '../model/sdfg.js';
+import { parsePythonStatements, type Expr, type Stmt } from '../symbolic/index.js';
+import type { EmitCore, Env, FnCtx, SubsetPoint } from './core.js';
+import { cppOf, ExprError, grouped, sameSym, statementNames, type NameResolver } from './expr.js';
+import type { StateGraph } from './graph.js';
+import { cppIdent, ctypeOf } from './names.js';
+import { wcrLines } from './wcr.js';
+
+type ArrayConnectors = Map<string, { desc: DataDescriptor; subset: SubsetPoint }>;
+
+/** `direct`: memlet index → the local that carries a tasklet-to-tasklet edge. */
+export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, t: TaskletNode, direct: Map<number, string>): void {
+  const o = core.out;
+  const element = `tasklet '${t.label}'`;
+  const lang = t.code.language;
+  if (lang !== 'Python' && lang !== 'CPP') throw new Error(`internal: ${lang} tasklet at ${t.jsonPath} (the subset check refuses it)`);
+  o.mark(t.jsonPath);
+  o.openBrace();
+  const pre: string[] = [];
+  const bind: string[] = [];
+  const post: string[] = [];
+  /** Connector → how Python code indexes it (pointer connectors). */
+  const arrays: ArrayConnectors = new Map();
+  const values = new Set<string>();
+  let k = 0;
+  for (const e of g.inEdges.get(t.id)!) {
+    if (!e.dstConnector) continue;
+    const c = e.dstConnector;
+    const cv = cppIdent(c);
+    values.add(c);
+    const tmp = `__tlab_in${k++}`;
+    if (direct.has(e.index)) {
+      pre.push(`auto ${tmp} = ${direct.get(e.index)};`);
+      bind.push(`auto ${cv} = ${tmp};`);
+      continue;
+    }
+    if (e.memlet.data === null) {
+      bind.push(`${ctypeOf(t.inConnectors[c]) ?? 'double'} ${cv} = {};`);
+      continue;
+    }
+    core.guard(e.jsonPath, element, () => {
+      const { ptr, desc } = core.containerPtr(ctx, e.memlet.data!, e.jsonPath);
+      const subset = e.memlet.subset;
+      if (core.isSingleElement(desc, subset)) {
+        pre.push(`${ctypeOf(desc.dtype)} ${tmp} = ${ptr}[${core.startIndex(ctx, env, desc, subset, e.jsonPath)}];`);
+        const ct = ctypeOf(t.inConnectors[c]);
+        bind.push(`${ct ?? ctypeOf(desc.dtype)} ${cv} = ${tmp};`);
+      } else {
+        pre.push(`${ctypeOf(desc.dtype)} *${tmp} = ${ptr} + ${core.startIndex(ctx, env, desc, subset, e.jsonPath)};`);
+        bind.push(`${ctypeOf(desc.dtype)} *${cv} = ${tmp};`);
+        arrays.set(c, { desc, subset: core.subsetOf(desc, subset, e.jsonPath) });
+        values.delete(c);
+      }
+    });
+  }
+  const written = new Set<string>();
+  const connTmp = new Map<string, string>();
+  for (const e of g.outEdges.get(t.id)!) {
+    if (!e.srcConnector) continue;
+    const c = e.srcConnector;
+    const cv = cppIdent(c);
+    if (written.has(c)) {
+      // One connector feeding several memlets: later writes copy the first binding.
+      const first = connTmp.get(c);
+      if (!first) core.fail(e.jsonPath, element, `output connector ${c} is a range bound to several memlets`, 'split the tasklet output');
+      if (e.memlet.data !== null && !direct.has(e.index)) {
+        core.guard(e.jsonPath, element, () => {
+          const { ptr, desc } = core.containerPtr(ctx, e.memlet.data!, e.jsonPath);
+          const subset = e.memlet.subset;
+          if (!core.isSingleElement(desc, subset) || e.memlet.wcr) throw new ExprError(`connector ${c} writes several memlets with ranges or WCR`);
+          post.push(`${ptr}[${core.startIndex(ctx, env, desc, subset, e.jsonPath)}] = ${first};`);
+        });
+      } else if (direct.has(e.index)) post.push(`${direct.get(e.index)} = ${first};`);
+      continue;
+    }
+    written.add(c);
+    const tmp = `__tlab_out${k++}`;
+    connTmp.set(c, tmp);
+    if (direct.has(e.index)) {
+      pre.push(`auto &${tmp} = ${direct.get(e.index)};`);
+      bind.push(`auto &${cv} = ${tmp};`);
+      values.add(c);
+      continue;
+    }
+    if (e.memlet.data === null) {
+      pre.push(`${ctypeOf(t.outConnectors[c]) ?? 'double'} ${tmp} = {};`);
+      bind.push(`auto &${cv} = ${tmp};`);
+      values.add(c);
+      continue;
+    }
+    core.guard(e.jsonPath, element, () => {
+      const { ptr, desc } = core.containerPtr(ctx, e.memlet.data!, e.jsonPath);
+      const subset = e.memlet.subset;
+      const ctype = ctypeOf(desc.dtype)!;
+      const index = core.startIndex(ctx, env, desc, subset, e.jsonPath);
+      if (core.isSingleElement(desc, subset)) {
+        values.add(c);
+        if (e.memlet.wcr) {
+          pre.push(`${ctype} ${tmp} = {};`);
+          bind.push(`${ctype} &${cv} = ${tmp};`);
+          post.push(...wcrLines(core, ctx, env, `${ptr}[${index}]`, tmp, e.memlet.wcr, ctype, e.jsonPath));
+        } else {
+          pre.push(`${ctype} &${tmp} = ${ptr}[${index}];`);
+          bind.push(`${ctype} &${cv} = ${tmp};`);
+        }
+      } else {
+        if (e.memlet.wcr) throw new ExprError(`WCR on a range output (${c}) is not supported`);
+        pre.push(`${ctype} *${tmp} = ${ptr} + ${index};`);
+        bind.push(`${ctype} *${cv} = ${tmp};`);
+        arrays.set(c, { desc, subset: core.subsetOf(desc, subset, e.jsonPath) });
+      }
+    });
+  }
+  // Declared connectors without edges still exist as tasklet variables.
+  for (const [c, dt] of Object.entries(t.outConnectors)) {
+    if (!written.has(c)) {
+      bind.push(`${ctypeOf(dt) ?? 'double'} ${cppIdent(c)} = {};`);
+      values.add(c);
+    }
+  }
+  for (const l of pre) o.line(l);
+  o.openBrace();
+  for (const l of bind) o.line(l);
+  if (lang === 'CPP') {
+    for (const line of t.code.code.split('\n')) o.line(line);
+  } else {
+    const stmts = core.guard(t.jsonPath, element, () => parsePythonStatements(t.code.code));
+    const lines = core.guard(t.jsonPath, element, () => taskletStatements(core, ctx, env, stmts, values, arrays));
+    for (const l of lines) o.line(l);
+  }
+  o.close();
+  for (const l of post) o.line(l);
+  o.close();
+}
+
+function taskletStatements(core: EmitCore, ctx: FnCtx, env: Env, stmts: readonly Stmt[], values: Set<string>, arrays: ArrayConnectors): string[] {
+  const declared = new Set<string>();
+  const lines: string[] = [];
+  // Locals first assigned inside a branch are hoisted (C++ scoping), typed double as DaCe's inference would.
+  const { writes } = statementNames(stmts);
+  const topLevel = new Set<string>();
+  for (const s of stmts) if (s.k === 'assign') for (const t of s.targets) if (t.k === 'sym') topLevel.add(t.name);
+  const resolver: NameResolver = {
+    read: (name) => {
+      if (values.has(name) || declared.has(name)) return cppIdent(name);
+      if (arrays.has(name)) throw new ExprError(`array connector '${name}' is used as a value`);
+      return core.baseResolver(ctx, env).read(name);
+    },
+    index: (name, indices) => {
+      const a = arrays.get(name);
+      if (!a) {
+        // `x[0]` on a scalar connector is the value itself.
+        if (values.has(name) && indices.length === 1 && indices[0] === '0') return cppIdent(name);
+        return core.baseResolver(ctx, env).index(name, indices);
+      }
+      return `${cppIdent(name)}[${connectorIndex(core, ctx, env, a.desc, a.subset, indices)}]`;
+    },
+  };
+  const emit = (e: Expr) => cppOf(e, resolver, 'python');
+  const hoisted = [...writes].filter((w) => !values.has(w) && !arrays.has(w) && !topLevel.has(w));
+  for (const h of hoisted) {
+    lines.push(`double ${cppIdent(h)} = 0;`);
+    declared.add(h);
+  }
+  const target = (t: Expr): string => {
+    if (t.k === 'sym') {
+      if (values.has(t.name) || declared.has(t.name)) return cppIdent(t.name);
+      return '';
+    }
+    if (t.k === 'subscript') return emit(t);
+    throw new ExprError('only names and subscripts can be assigned');
+  };
+  const walk = (list: readonly Stmt[], depth: number): void => {
+    const pad = '  '.repeat(depth);
+    for (const s of list) {
+      switch (s.k) {
+        case 'pass':
+          break;
+        case 'expr':
+          lines.push(`${pad}${emit(s.e)};`);
+          break;
+        case 'assign': {
+          const value = emit(s.value);
+          for (const t of s.targets) {
+            const tt = target(t);
+            if (tt === '' && t.k === 'sym') {
+              declared.add(t.name);
+              lines.push(`${pad}auto ${cppIdent(t.name)} = ${value};`);
+            } else lines.push(`${pad}${tt} = ${value};`);
+          }
+          break;
+        }
+        case 'augassign': {
+          const tt = target(s.target);
+          if (tt === '') throw new ExprError(`'${s.target.k === 'sym' ? s.target.name : '?'}' is updated before it is assigned`);
+          lines.push(`${pad}${tt} = ${emit({ k: 'bin', op: s.op, a: s.target, b: s.value })};`);
+          break;
+        }
+        case 'if':
+          lines.push(`${pad}if (${emit(s.cond)}) {`);
+          walk(s.then, depth + 1);
+          if (s.else.length) {
+            lines.push(`${pad}} else {`);
+            walk(s.else, depth + 1);
+          }
+          lines.push(`${pad}}`);
+          break;
+      }
+    }
+  };
+  walk(stmts, 0);
+  return lines;
+}
+
+/** Python tasklets index array connectors relative to the memlet start, over all or the non-unit dimensions. */
+function connectorIndex(core: EmitCore, ctx: FnCtx, env: Env, desc: DataDescriptor, subset: SubsetPoint, idx: string[]): string {
+  const nonUnit = subset.dims.map((d, i) => (sameSym(d.startText, d.endText) ? -1 : i)).filter((i) => i >= 0);
+  let dims: number[];
+  if (idx.length === desc.strides.length) dims = desc.strides.map((_, i) => i);
+  else if (idx.length === nonUnit.length) dims = nonUnit;
+  else throw new ExprError(`array connector indexed with ${idx.length} indices`);
+  const terms = dims.map((d, i) => {
+    const stride = desc.strides[d]!;
+    return stride.trim() === '1' ? `int64_t(${idx[i]})` : `int64_t(${idx[i]}) * ${grouped(core.sym(ctx, env, stride))}`;
+  });
+  return terms.join(' + ') || '0';
+}

@@ -1,0 +1,42 @@
+/**
+ * Write-conflict resolution: `target ⊕= value` for a memlet's WCR lambda. `a + b` and `a * b` become compound
+ * assignments (`#pragma omp atomic` inside parallel code), `min`/`max` the runtime helpers, and any other
+ * two-argument lambda its translated body (a named critical section inside parallel code).
+ */
+import { parsePythonLambda, type Expr } from '../symbolic/index.js';
+import type { EmitCore, Env, FnCtx } from './core.js';
+import { cppOf } from './expr.js';
+
+/** The statements applying `wcr` to `target` with `value`. */
+export function wcrLines(core: EmitCore, ctx: FnCtx, env: Env, target: string, value: string, wcr: string, ctype: string, jsonPath: string): string[] {
+  const lambda = core.guard(jsonPath, 'WCR', () => parsePythonLambda(wcr));
+  if (lambda.params.length !== 2) throw new Error(`internal: WCR '${wcr}' at ${jsonPath} is not a two-argument lambda (the subset check refuses it)`);
+  const [a, b] = lambda.params as [string, string];
+  const body = lambda.body;
+  const isParam = (x: Expr, n: string) => x.k === 'sym' && x.dtype === undefined && x.name === n;
+  const both = (l: Expr, r: Expr) => (isParam(l, a) && isParam(r, b)) || (isParam(l, b) && isParam(r, a));
+  let op: string | null = null;
+  if (body.k === 'bin' && (body.op === '+' || body.op === '*') && both(body.a, body.b)) op = body.op;
+  let fn: string | null = null;
+  if (body.k === 'call' && body.args.length === 2 && body.kwargs.length === 0 && both(body.args[0]!, body.args[1]!)) {
+    const name = body.fn;
+    if (name === 'min' || name === 'max' || name === 'Min' || name === 'Max') fn = `tlab_${name.toLowerCase()}`;
+  }
+  const floating = /float|double|complex/.test(ctype);
+  const complex = ctype.includes('complex');
+  if (env.parallel && floating) core.nondeterministicFloat = true;
+  let update: string;
+  if (op) update = `${target} ${op}= ${value};`;
+  else if (fn) update = `${target} = ${fn}(${target}, ${value});`;
+  else {
+    const names = new Map(env.names);
+    names.set(a, '__tlab_a');
+    names.set(b, '__tlab_b');
+    const expr = core.guard(jsonPath, 'WCR', () => cppOf(body, core.baseResolver(ctx, { names, parallel: env.parallel }), 'python'));
+    update = `{ ${ctype} __tlab_a = ${target}; ${ctype} __tlab_b = ${value}; ${target} = ${expr}; }`;
+  }
+  const lines: string[] = [];
+  if (env.parallel) lines.push(op && !complex ? '#pragma omp atomic' : '#pragma omp critical (__tlab_wcr)');
+  lines.push(update);
+  return lines;
+}

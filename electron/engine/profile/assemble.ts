@@ -1,0 +1,97 @@
+/** Profile step 5, assemble: the `transient-lab/profile@1` document from the plan, the builds and the runs. */
+import { createHash } from 'node:crypto';
+import type { ProgramArg } from '../codegen/types.js';
+import type { BuiltVariant } from './build-variants.js';
+import { gatherCOrder } from './inputs.js';
+import type { ProfileOptions } from './options.js';
+import type { ProfilePlan } from './plan.js';
+import { PROFILE_SCHEMA, type JsonInteger, type ModeResult, type ProfileResult } from './result.js';
+import type { VariantResult } from './runner-host.js';
+import { summarize } from './stats.js';
+
+/** Symbol values in JSON: numbers, or decimal strings beyond 2^53. */
+export function jsonInteger(v: bigint): JsonInteger {
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+}
+
+/** One mode's row: its build, the pooled timings and their summary, and the checksums of its outputs. */
+export function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]): ModeResult {
+  const checksums: Record<string, string> = {};
+  if (r.outputs) {
+    for (const arg of args) {
+      const bytes = r.outputs[arg.name];
+      if (bytes) checksums[arg.name] = createHash('sha256').update(gatherCOrder(arg, bytes).data).digest('hex');
+    }
+  }
+  const t = r.timing;
+  return {
+    mode: v.mode,
+    layout: v.layout,
+    label: v.label,
+    build: { ms: v.build.ms, cached: v.build.cached },
+    initNs: r.initNs,
+    exitNs: r.exitNs,
+    firstCallNs: r.firstCallNs,
+    calls: {
+      totalNs: t.totalNs,
+      allocNs: t.allocNs,
+      freeNs: t.freeNs,
+      allocs: t.allocs,
+      frees: t.frees,
+      allocBytes: t.allocBytes,
+      minorFaults: t.minorFaults,
+    },
+    eventsOverflowed: t.overflowed,
+    runnerOverheadNsPerCall: t.totalNs.length ? (t.batchWallNs - t.totalNs.reduce((a, b) => a + b, 0)) / t.totalNs.length : NaN,
+    summary: summarize(t),
+    workspaceBytes: Object.fromEntries(Object.entries(r.workspaceBytes).map(([k, b]) => [k, Number(b)])),
+    outputChecksums: checksums,
+  };
+}
+
+/** Facts about the run that are not warnings: what the numbers mean. */
+export function profileNotes(built: BuiltVariant[]): string[] {
+  const notes: string[] = [];
+  const scoped = built.find((v) => v.mode === 'SCOPED');
+  const pool = built.find((v) => v.mode === 'POOL');
+  if (scoped && pool && scoped.build.key === pool.build.key) {
+    notes.push('POOL generated the same code as SCOPED: on CPU, pooling only applies to GPU_Global arrays, so POOL and SCOPED time the same program.');
+  }
+  return notes;
+}
+
+export interface AssembleInput {
+  plan: ProfilePlan;
+  built: BuiltVariant[];
+  /** Pooled, one per built variant, in the same order. */
+  results: VariantResult[];
+  verification: ProfileResult['verification'];
+  options: Pick<ProfileOptions, 'layout' | 'calls' | 'warmup' | 'processes' | 'seed' | 'inputs'>;
+  machine: ProfileResult['machine'];
+  /** Analysis, build and machine warnings, in that order. */
+  warnings: string[];
+}
+
+export function assembleResult(input: AssembleInput): ProfileResult {
+  const { plan, built, results, options } = input;
+  if (results.length !== built.length) throw new Error(`assembleResult: ${built.length} variants but ${results.length} results`);
+  return {
+    schema: PROFILE_SCHEMA,
+    program: { name: plan.name, file: plan.filePath, hash: plan.fileHash },
+    machine: input.machine,
+    settings: {
+      modes: [...new Set(built.map((v) => v.mode))],
+      layout: options.layout,
+      calls: options.calls,
+      warmup: options.warmup,
+      processes: Math.max(1, options.processes),
+      symbols: Object.fromEntries(Object.entries(plan.symbols).map(([k, v]) => [k, jsonInteger(v)])),
+      seed: jsonInteger(options.seed),
+      inputs: Object.fromEntries(options.inputs),
+    },
+    modes: built.map((v, i) => modeResult(v, results[i]!, plan.args)),
+    verification: input.verification,
+    notes: profileNotes(built),
+    warnings: input.warnings,
+  };
+}

@@ -1,0 +1,51 @@
+/** What a profile run is asked to do, and the progress it reports (shared by every profile step). */
+import { MODES, type Mode } from '../analysis/types.js';
+import type { LayoutChoice } from './result.js';
+import type { RunnerHost } from './runner-host.js';
+
+export interface ProfileOptions {
+  modes: Mode[];
+  layout: LayoutChoice;
+  calls: number;
+  warmup: number;
+  /** Fresh runner processes per mode; `calls` are timed in each and pooled. */
+  processes: number;
+  symbols: Map<string, bigint>;
+  defaultSymbol: bigint | null;
+  seed: bigint;
+  /** `--input NAME=F.npy`. */
+  inputs: Map<string, string>;
+  /** `--save-outputs DIR`, or null. */
+  saveOutputs: string | null;
+  /** Limit in ms for all runner jobs of the run together (0 = none). */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** The process host that runs each job: the CLI, the server and the tests pass electron/runner's
+   * NodeRunnerHost, the Electron shell its utilityProcess host. The engine never picks one itself. */
+  runner: RunnerHost;
+}
+
+export type ProfileStage = 'parse' | 'analyse' | 'generate' | 'build' | 'verify' | 'calls' | 'compare';
+
+export interface ProfileProgress {
+  stage: ProfileStage;
+  message: string;
+  done?: number;
+  total?: number;
+}
+
+export type OnProfileProgress = (p: ProfileProgress) => void;
+
+export const DEFAULT_PROFILE_OPTIONS: Omit<ProfileOptions, 'signal' | 'runner'> = {
+  modes: [...MODES],
+  layout: 'packed',
+  calls: 100,
+  warmup: 5,
+  processes: 3,
+  symbols: new Map(),
+  defaultSymbol: null,
+  seed: 0n,
+  inputs: new Map(),
+  saveOutputs: null,
+  timeoutMs: 600_000,
+};

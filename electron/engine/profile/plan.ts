@@ -1,0 +1,139 @@
+/**
+ * Profile step 1, plan: parse the file, analyse its transients, check the supported subset and the target, and
+ * generate one program per variant (mode, and layout for EXTERNAL). Nothing is compiled or run here.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { analyze } from '../analysis/index.js';
+import { MODES, type Analysis, type Mode } from '../analysis/types.js';
+import { findUnsupported, generateProgram } from '../codegen/index.js';
+import type { GeneratedProgram, Layout, ProgramArg, UnsupportedFinding } from '../codegen/types.js';
+import { TlabError } from '../errors.js';
+import type { SdfgFile } from '../model/sdfg.js';
+import { readSdfgFile } from '../sdfg/index.js';
+import type { OnProfileProgress, ProfileOptions } from './options.js';
+import type { LayoutChoice } from './result.js';
+import { throwIfCancelled, variantLabel } from './runner-host.js';
+import { checkRunFits } from './memory.js';
+
+export interface PlannedVariant {
+  mode: Mode;
+  /** EXTERNAL: the workspace layout; null for the other modes. */
+  layout: Layout | null;
+  /** `SCOPED`, `EXTERNAL (packed)`, … */
+  label: string;
+  program: GeneratedProgram;
+}
+
+export interface ProfilePlan {
+  filePath: string;
+  /** sha256 (hex) of the file's bytes as read. */
+  fileHash: string;
+  file: SdfgFile;
+  analysis: Analysis;
+  /** In canonical mode order; the first is the reference of every comparison. */
+  variants: PlannedVariant[];
+  /** The arguments every variant takes (they are checked to be the same). */
+  args: ProgramArg[];
+  /** Every symbol value the programs were specialised for. */
+  symbols: Record<string, bigint>;
+  /** SDFG name. */
+  name: string;
+}
+
+/** The variants in canonical mode order (SCOPED first: it is the reference of the comparison). */
+export function planVariants(modes: Mode[], layout: LayoutChoice): Array<{ mode: Mode; layout: Layout | null }> {
+  const wanted = new Set(modes);
+  const out: Array<{ mode: Mode; layout: Layout | null }> = [];
+  for (const mode of MODES) {
+    if (!wanted.has(mode)) continue;
+    if (mode !== 'EXTERNAL') out.push({ mode, layout: null });
+    else if (layout === 'both') out.push({ mode, layout: 'dace' }, { mode, layout: 'packed' });
+    else out.push({ mode, layout });
+  }
+  return out;
+}
+
+export function unsupportedError(file: string, findings: UnsupportedFinding[]): TlabError {
+  const first = findings[0]!;
+  return new TlabError('unsupported', `${findings.length} element${findings.length === 1 ? '' : 's'} outside the subset Transient Lab can generate code for`, {
+    file,
+    jsonPath: first.jsonPath,
+    details: findings.slice(0, 20).map((f) => `${f.jsonPath}: ${f.element}: ${f.message}${f.hint ? ` (${f.hint})` : ''}`).concat(
+      findings.length > 20 ? [`… and ${findings.length - 20} more`] : [],
+    ),
+  });
+}
+
+function sameArgs(a: ProgramArg[], b: ProgramArg[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((x, i) => {
+      const y = b[i]!;
+      return x.name === y.name && x.kind === y.kind && x.dtype === y.dtype && x.totalElements === y.totalElements && x.shape.join() === y.shape.join();
+    })
+  );
+}
+
+/** Checks the run's settings before any work: the cheapest failures first. */
+export function checkProfileOptions(options: Pick<ProfileOptions, 'modes' | 'calls'>): void {
+  if (!options.modes.length) throw new TlabError('usage', 'no modes to profile');
+  if (options.calls < 1) throw new TlabError('usage', `--calls must be at least 1, got ${options.calls}`);
+}
+
+/** Generates every variant of an already analysed file. */
+export function generateVariants(filePath: string, file: SdfgFile, analysis: Analysis, options: Pick<ProfileOptions, 'modes' | 'layout'>, onProgress: OnProfileProgress = () => {}): PlannedVariant[] {
+  const findings = findUnsupported(file);
+  if (findings.length) throw unsupportedError(filePath, findings);
+  if (analysis.target !== 'cpu') {
+    throw new TlabError('unsupported', `this is a ${analysis.target.toUpperCase()} program (${analysis.targetReason}); profiling runs CPU programs only`, { file: filePath });
+  }
+  // Missing symbol values are reported by the generator, which knows which symbols the program needs.
+  const plan = planVariants(options.modes, options.layout);
+  const variants: PlannedVariant[] = [];
+  for (const [i, v] of plan.entries()) {
+    const label = variantLabel(v.mode, v.layout);
+    onProgress({ stage: 'generate', message: `generate ${label}`, done: i + 1, total: plan.length });
+    const program = generateProgram(file, analysis, { mode: v.mode, layout: v.layout ?? 'packed' });
+    variants.push({ ...v, label, program });
+  }
+  const reference = variants[0]!;
+  for (const v of variants) {
+    if (!sameArgs(v.program.args, reference.program.args)) {
+      throw new Error(`internal: ${v.label} has different program arguments than ${reference.label}`);
+    }
+  }
+  return variants;
+}
+
+/** Parse, analyse, check and generate: everything a profile run decides before it compiles anything. */
+export async function planProfile(
+  filePath: string,
+  options: Pick<ProfileOptions, 'modes' | 'layout' | 'calls' | 'symbols' | 'defaultSymbol' | 'signal'>,
+  onProgress: OnProfileProgress = () => {},
+): Promise<ProfilePlan> {
+  checkProfileOptions(options);
+  onProgress({ stage: 'parse', message: `parse ${basename(filePath)}` });
+  const fileBytes = await readFile(filePath).catch((cause: unknown) => {
+    throw new TlabError('input', `cannot read: ${(cause as Error).message}`, { file: filePath, cause });
+  });
+  const file = await readSdfgFile(filePath);
+  throwIfCancelled(options.signal);
+
+  onProgress({ stage: 'analyse', message: 'analyse transients' });
+  const analysis = analyze(file, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
+  checkRunFits(file, analysis, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
+  const variants = generateVariants(filePath, file, analysis, options, onProgress);
+  const reference = variants[0]!.program;
+  return {
+    filePath,
+    fileHash: createHash('sha256').update(fileBytes).digest('hex'),
+    file,
+    analysis,
+    variants,
+    args: reference.args,
+    symbols: reference.symbols,
+    name: reference.name,
+  };
+}

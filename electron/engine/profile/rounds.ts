@@ -1,0 +1,114 @@
+/**
+ * Profile step 3, run rounds: one runner job per variant and process, round-robin over the variants, through
+ * the injected RunnerHost; then each variant's processes pooled into one result.
+ */
+import { TlabError } from '../errors.js';
+import type { ProgramArg } from '../codegen/types.js';
+import type { BuiltVariant } from './build-variants.js';
+import type { OnProfileProgress } from './options.js';
+import { throwIfCancelled, type RunJob, type RunnerHost, type RunnerProgress, type VariantJob, type VariantResult } from './runner-host.js';
+import { GUARD_BYTE, GUARD_BYTES, POISON } from './verify.js';
+
+/** The one job every round runs a slice of: all variants, the inputs, the verification settings. */
+export function makeRunJob(variants: BuiltVariant[], inputs: Record<string, Uint8Array>, opts: { calls: number; warmup: number; sdfgFile: string }): RunJob {
+  return {
+    variants: variants.map((v): VariantJob => ({
+      label: v.label,
+      mode: v.mode,
+      layout: v.layout,
+      libPath: v.build.libPath,
+      initSymbols: v.program.initSymbols.map((name) => {
+        const value = v.program.symbols[name];
+        if (value === undefined) throw new TlabError('usage', `init symbol ${name} has no value: give --symbols ${name}=V`, { file: opts.sdfgFile });
+        return value;
+      }),
+      args: v.program.args,
+      transientIds: v.program.transientIds,
+      externals: v.program.externals,
+    })),
+    inputs,
+    calls: opts.calls,
+    warmup: opts.warmup,
+    chunk: Math.max(1, Math.ceil(opts.calls / 20)),
+    poison: POISON,
+    guardByte: GUARD_BYTE,
+    guardBytes: GUARD_BYTES,
+  };
+}
+
+/** The prepared input bytes by argument name, as a job carries them. */
+export function jobInputs(prepared: Array<{ arg: ProgramArg; bytes: Uint8Array }>): Record<string, Uint8Array> {
+  const inputs: Record<string, Uint8Array> = {};
+  for (const p of prepared) inputs[p.arg.name] = p.bytes;
+  return inputs;
+}
+
+export interface RunRoundsOptions {
+  /** Fresh runner processes per variant (at least 1). */
+  processes: number;
+  /** Limit for all jobs together, in ms; 0 = none. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: OnProfileProgress;
+  /** Clock for the deadline (tests). */
+  now?: () => number;
+}
+
+/**
+ * Runs `processes` rounds; each round runs every variant in its own fresh job (so its own process).
+ *
+ * One process per variant: glibc adapts its mmap/trim thresholds to the frees it has seen, so a mode measured
+ * after SCOPED in the same process would inherit a heap that no longer faults and look cheaper than it is
+ * (measured: SCOPED 11.8k faults per call, the identical POOL code after it 0).
+ * Several processes per variant, round-robin: on a shared VM one process can run 1.4× slower than the next
+ * for its whole life (identical code, tight per-call spread), so one process per mode can rank modes wrongly.
+ * Verification runs in the first round only; the timed calls of all rounds are pooled (poolRuns).
+ *
+ * Returns every variant's runs, in round order.
+ */
+export async function runRounds(host: RunnerHost, job: RunJob, opts: RunRoundsOptions): Promise<VariantResult[][]> {
+  const now = opts.now ?? Date.now;
+  const deadline = opts.timeoutMs > 0 ? now() + opts.timeoutMs : Infinity;
+  const processes = Math.max(1, opts.processes);
+  const runs: VariantResult[][] = job.variants.map(() => []);
+  for (let round = 0; round < processes; round++) {
+    for (const [i, variant] of job.variants.entries()) {
+      throwIfCancelled(opts.signal);
+      const where = processes > 1 ? ` (process ${round + 1}/${processes})` : '';
+      const onProgress = (p: RunnerProgress) => {
+        if (p.phase === 'calls') {
+          opts.onProgress?.({ stage: 'calls', message: `${p.variant}${where} calls ${p.done ?? 0}/${p.total ?? job.calls}`, done: p.done ?? 0, total: p.total ?? job.calls });
+        } else if (p.phase === 'verify-1' || p.phase === 'verify-2') {
+          opts.onProgress?.({ stage: 'verify', message: `verify ${p.variant}` });
+        }
+      };
+      const results = await host.run(
+        { ...job, variants: [variant], skipVerification: round > 0 || job.skipVerification },
+        // At least a second for a job that starts just before the deadline, so it can fail with a clear timeout.
+        { timeoutMs: deadline === Infinity ? 0 : Math.max(1000, deadline - now()), signal: opts.signal, onProgress },
+      );
+      const result = results[0];
+      if (results.length !== 1 || !result) throw new TlabError('run', `the runner returned ${results.length} results for the one mode ${variant.label}`);
+      if (result.label !== variant.label) throw new TlabError('run', `the runner returned results for ${result.label}, expected ${variant.label}`);
+      runs[i]!.push(result);
+    }
+  }
+  return runs;
+}
+
+const PER_CALL_COLUMNS = ['totalNs', 'allocNs', 'freeNs', 'allocs', 'frees', 'allocBytes', 'minorFaults'] as const;
+
+/** One variant's runs in several processes as one result: the first run's verification, the init, first
+ * call and exit of a run without verification where there is one, and every run's timed calls. */
+export function poolRuns(runs: VariantResult[]): VariantResult {
+  const [first, ...rest] = runs;
+  if (!first) throw new Error('poolRuns: no runs');
+  const timing = { ...first.timing };
+  for (const column of PER_CALL_COLUMNS) timing[column] = [...first.timing[column], ...rest.flatMap((r) => r.timing[column])];
+  timing.overflowed = runs.some((r) => r.timing.overflowed);
+  timing.batchWallNs = runs.reduce((sum, r) => sum + r.timing.batchWallNs, 0);
+  // The verifying process poisons PERSISTENT's allocations inside init and runs two calls before the "first"
+  // one: a process that skipped verification has the clean init and the truly cold first call.
+  const clean = rest.find((r) => r.outputs === null);
+  return clean ? { ...first, initNs: clean.initNs, firstCallNs: clean.firstCallNs, exitNs: clean.exitNs, timing } : { ...first, timing };
+}

@@ -1,0 +1,135 @@
+/**
+ * What the profiler needs from a process host, and the job it hands over: run one job in a fresh, supervised
+ * runner process and return each variant's measurements. The engine defines this interface; electron/runner
+ * implements it (NodeRunnerHost with child_process.fork; the Electron shell will pass a utilityProcess host).
+ * The engine never imports a concrete host: the CLI, the server and the tests inject one.
+ *
+ * These types cross the process boundary with structured-clone serialisation, so bigints and typed arrays
+ * travel as they are.
+ */
+import type { Mode } from '../analysis/types.js';
+import type { ExternalStorage, Layout, ProgramArg } from '../codegen/types.js';
+import { TlabError } from '../errors.js';
+import type { PerCallColumns } from './result.js';
+
+/** One compiled variant (mode + layout) to load and measure. */
+export interface VariantJob {
+  /** `SCOPED`, `EXTERNAL (packed)`, … (used in messages). */
+  label: string;
+  mode: Mode;
+  /** null for modes without a workspace layout. */
+  layout: Layout | null;
+  libPath: string;
+  /** Init symbol values in `__tlab_init` order. */
+  initSymbols: bigint[];
+  args: ProgramArg[];
+  transientIds: string[];
+  externals: ExternalStorage[];
+}
+
+export interface RunJob {
+  variants: VariantJob[];
+  /** Argument bytes by name (arrays: whole allocation; scalars/symbols: one value). Every call of every
+   * variant starts verification from a fresh copy. */
+  inputs: Record<string, Uint8Array>;
+  /** Timed calls (after warmup). */
+  calls: number;
+  warmup: number;
+  /** Calls per progress report: the runner reports between batches of this many calls. */
+  chunk: number;
+  /** Poison bytes of the two verification calls (they must differ) and the guard byte. */
+  poison: [number, number];
+  guardByte: number;
+  /** Guard bytes around every slot of the verification workspace layout (≥ 64). */
+  guardBytes: number;
+  /** Skip the verification calls (benchmarks that only time). */
+  skipVerification?: boolean;
+  /** Before the variants, measure the addon's own costs with this many iterations (benchmarks). */
+  calibrate?: number;
+}
+
+/** The addon's fixed costs, measured in the runner (the addon is never loaded elsewhere). */
+export interface Calibration {
+  /** One instrumentation event (two timestamps and a record). */
+  eventCostNs: number;
+  /** Calling an empty C function through the path `run` uses. */
+  callOverheadNs: number;
+}
+
+export type Phase = 'load' | 'init' | 'workspace' | 'verify-1' | 'verify-2' | 'first-call' | 'warmup' | 'calls' | 'exit';
+
+export interface GuardViolation {
+  storage: string;
+  /** Transient id of the slot whose guard was overwritten (the slot before the guard, or the first slot). */
+  slot: string;
+  /** Which guard: after the slot (overflow) or before the first slot (underflow). */
+  where: 'after' | 'before';
+  /** First modified guard byte, relative to the guard's start. */
+  byteOffset: number;
+}
+
+export interface VariantTiming extends PerCallColumns {
+  /** The event buffer overflowed in some call: alloc/free times are lower bounds. */
+  overflowed: boolean;
+  /** Wall time of the timed batches as seen from the runner around its native call loop: minus Σ totalNs, it
+   * is the runner's own per-call cost (marshalling, stats collection). */
+  batchWallNs: number;
+}
+
+export interface VariantResult {
+  label: string;
+  initNs: number;
+  exitNs: number;
+  firstCallNs: number;
+  /** Workspace bytes per storage as the library reports them (EXTERNAL), else {}. */
+  workspaceBytes: Record<string, bigint>;
+  /** Output bytes of every array argument after verification call 1 / call 2 (null when skipped). */
+  outputs: Record<string, Uint8Array> | null;
+  outputsSecond: Record<string, Uint8Array> | null;
+  /** Transients that got poisoned memory in the verification calls (candidates for uninitialised reads). */
+  poisonedTransients: string[];
+  guardViolations: GuardViolation[];
+  timing: VariantTiming;
+}
+
+export interface RunnerProgress {
+  variant: string;
+  phase: Phase;
+  /** Set during `calls`. */
+  done?: number;
+  total?: number;
+}
+
+export interface RunOptions {
+  onProgress?: (p: RunnerProgress) => void;
+  /** Whole-job limit; the child is killed when it passes. 0 or absent = none. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs one job in a fresh, supervised runner process. A host runs one job at a time. Every way the child can
+ * end badly becomes a TlabError('run') naming the variant and the phase announced last; a cancellation
+ * (cancel(), an aborted signal, SIGINT) rejects with RunCancelled.
+ */
+export interface RunnerHost {
+  run(job: RunJob, opts?: RunOptions): Promise<VariantResult[]>;
+  /** Kills the running job's child, if any; its promise rejects with RunCancelled. */
+  cancel(): void;
+}
+
+/** Thrown when a job is cancelled (SIGINT, cancel(), an aborted signal); hosts exit with 130. */
+export class RunCancelled extends TlabError {
+  constructor(where: string) {
+    super('run', `cancelled${where ? ` ${where}` : ''}`);
+    this.name = 'RunCancelled';
+  }
+}
+
+export function throwIfCancelled(signal: AbortSignal | undefined, where = 'before the run started'): void {
+  if (signal?.aborted) throw new RunCancelled(where);
+}
+
+export function variantLabel(mode: Mode, layout: Layout | null): string {
+  return layout && mode === 'EXTERNAL' ? `${mode} (${layout})` : mode;
+}

@@ -1,0 +1,74 @@
+/** Profile step 5, assemble: the profile@1 document from synthetic plan, builds and runs. */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Analysis } from '../../../../electron/engine/analysis/types.js';
+import type { SdfgFile } from '../../../../electron/engine/model/sdfg.js';
+import { assembleResult, jsonInteger } from '../../../../electron/engine/profile/assemble.js';
+import type { ProfilePlan } from '../../../../electron/engine/profile/plan.js';
+import { PROFILE_SCHEMA } from '../../../../electron/engine/profile/result.js';
+import { builtVariant, fakeResult } from './fakes.js';
+
+const machine = { cpu: 'test cpu', cores: 2, compiler: 'g++ 12', os: 'Linux', node: 'v20' };
+
+function plan(): ProfilePlan {
+  const program = builtVariant('SCOPED', 'x').program;
+  return {
+    filePath: 'prog.sdfg',
+    fileHash: 'f'.repeat(64),
+    file: {} as SdfgFile,
+    analysis: {} as Analysis,
+    variants: [],
+    args: program.args,
+    symbols: { N: 16n, BIG: 2n ** 60n },
+    name: 'prog',
+  };
+}
+
+describe('assemble step', () => {
+  it('writes the schema, settings, one row per mode and the notes', () => {
+    const built = [builtVariant('SCOPED', 'same'), builtVariant('POOL', 'same'), builtVariant('EXTERNAL', 'ext')];
+    const y = new Uint8Array(Float64Array.from({ length: 16 }, (_, i) => i).buffer);
+    const results = [fakeResult('SCOPED', { calls: [100, 300, 200], outputs: { y } }), fakeResult('POOL', { calls: [1, 2, 3] }), fakeResult('EXTERNAL (packed)')];
+    results[2]!.workspaceBytes = { CPU_Heap: 128n };
+    const verification = { identical: true, ok: true, vacuous: false, compared: ['y'], details: [] };
+    const result = assembleResult({
+      plan: plan(),
+      built,
+      results,
+      verification,
+      options: { layout: 'packed', calls: 3, warmup: 1, processes: 0, seed: 7n, inputs: new Map([['x', 'x.npy']]) },
+      machine,
+      warnings: ['w1'],
+    });
+    expect(result.schema).toBe(PROFILE_SCHEMA);
+    expect(result.program).toEqual({ name: 'prog', file: 'prog.sdfg', hash: 'f'.repeat(64) });
+    expect(result.machine).toBe(machine);
+    expect(result.settings).toEqual({ modes: ['SCOPED', 'POOL', 'EXTERNAL'], layout: 'packed', calls: 3, warmup: 1, processes: 1, symbols: { N: 16, BIG: (2n ** 60n).toString() }, seed: 7, inputs: { x: 'x.npy' } });
+    expect(result.modes.map((m) => m.label)).toEqual(['SCOPED', 'POOL', 'EXTERNAL (packed)']);
+    const scoped = result.modes[0]!;
+    expect(scoped.summary.medianNs).toBe(200);
+    expect(scoped.summary.allocsPerCall).toBe(1);
+    expect(scoped.runnerOverheadNsPerCall).toBe(30);
+    expect(scoped.build).toEqual({ ms: 12, cached: false });
+    expect(scoped.outputChecksums.y).toBe(createHash('sha256').update(y).digest('hex'));
+    expect(result.modes[1]!.outputChecksums).toEqual({});
+    expect(result.modes[2]!.workspaceBytes).toEqual({ CPU_Heap: 128 });
+    expect(result.verification).toBe(verification);
+    expect(result.notes).toEqual([expect.stringContaining('POOL generated the same code as SCOPED')]);
+    expect(result.warnings).toEqual(['w1']);
+    // Plain JSON: nothing is lost in a round trip.
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+
+  it('has no POOL note when POOL built different code, and refuses mismatched inputs', () => {
+    const built = [builtVariant('SCOPED', 'a'), builtVariant('POOL', 'b')];
+    const input = { plan: plan(), built, results: [fakeResult('SCOPED'), fakeResult('POOL')], verification: { identical: true, ok: true, vacuous: false, compared: [], details: [] }, options: { layout: 'packed' as const, calls: 3, warmup: 0, processes: 1, seed: 0n, inputs: new Map() }, machine, warnings: [] };
+    expect(assembleResult(input).notes).toEqual([]);
+    expect(() => assembleResult({ ...input, results: [fakeResult('SCOPED')] })).toThrow(/2 variants but 1 results/);
+  });
+
+  it('writes integers beyond 2^53 as decimal strings', () => {
+    expect(jsonInteger(42n)).toBe(42);
+    expect(jsonInteger(-(2n ** 53n))).toBe('-9007199254740992');
+  });
+});

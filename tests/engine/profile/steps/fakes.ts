@@ -1,0 +1,70 @@
+/** Synthetic step inputs: runner results, built variants and a fake RunnerHost, so each profile step can be
+ * tested alone, without a compiler, the addon or a child process. */
+import type { BuildResult } from '../../../../electron/engine/build/index.js';
+import type { BuiltVariant } from '../../../../electron/engine/profile/build-variants.js';
+import type { RunJob, RunnerHost, RunOptions, VariantResult } from '../../../../electron/engine/profile/runner-host.js';
+import { handProgram } from '../hand-program.js';
+import type { Mode } from '../../../../electron/engine/analysis/types.js';
+
+export function fakeResult(label: string, opts: { calls?: number[]; outputs?: Record<string, Uint8Array> | null; second?: Record<string, Uint8Array> | null; poisoned?: string[] } = {}): VariantResult {
+  const calls = opts.calls ?? [100, 200, 300];
+  return {
+    label,
+    initNs: 10,
+    exitNs: 5,
+    firstCallNs: 400,
+    workspaceBytes: {},
+    outputs: opts.outputs === undefined ? null : opts.outputs,
+    outputsSecond: opts.second === undefined ? (opts.outputs ?? null) : opts.second,
+    poisonedTransients: opts.poisoned ?? [],
+    guardViolations: [],
+    timing: {
+      totalNs: calls,
+      allocNs: calls.map(() => 10),
+      freeNs: calls.map(() => 5),
+      allocs: calls.map(() => 1),
+      frees: calls.map(() => 1),
+      allocBytes: calls.map(() => 128),
+      minorFaults: calls.map(() => 2),
+      overflowed: false,
+      batchWallNs: calls.reduce((a, b) => a + b, 0) + 30 * calls.length,
+    },
+  };
+}
+
+export function fakeBuild(key: string, warnings: string[] = []): BuildResult {
+  return {
+    libPath: `/nonexistent/${key}.so`,
+    cached: false,
+    ms: 12,
+    key,
+    compiler: { command: ['g++'], name: 'g++', version: '12', versionLine: 'g++ 12' },
+    openmp: false,
+    flags: [],
+    entryDir: '/nonexistent',
+    warnings,
+  };
+}
+
+export function builtVariant(mode: Mode, key: string, layout: 'dace' | 'packed' | null = null): BuiltVariant {
+  const label = mode === 'EXTERNAL' ? `EXTERNAL (${layout ?? 'packed'})` : mode;
+  return { mode, layout: mode === 'EXTERNAL' ? (layout ?? 'packed') : null, label, program: handProgram({ mode }), build: fakeBuild(key) };
+}
+
+/** Records every job and answers each with a synthetic result per variant; `hook` may throw or cancel. */
+export class FakeHost implements RunnerHost {
+  readonly jobs: Array<{ job: RunJob; opts: RunOptions }> = [];
+  cancelled = 0;
+  constructor(private readonly hook: (job: RunJob, opts: RunOptions, index: number) => VariantResult[] | void = () => {}) {}
+  async run(job: RunJob, opts: RunOptions = {}): Promise<VariantResult[]> {
+    this.jobs.push({ job, opts });
+    opts.onProgress?.({ variant: job.variants[0]!.label, phase: job.skipVerification ? 'calls' : 'verify-1' });
+    opts.onProgress?.({ variant: job.variants[0]!.label, phase: 'calls', done: job.calls, total: job.calls });
+    const custom = this.hook(job, opts, this.jobs.length - 1);
+    if (custom) return custom;
+    return job.variants.map((v) => fakeResult(v.label, { calls: [this.jobs.length * 100], outputs: job.skipVerification ? null : { y: new Uint8Array(8) } }));
+  }
+  cancel(): void {
+    this.cancelled++;
+  }
+}

@@ -1,0 +1,88 @@
+/** Profile step 3, run rounds: jobs through an injected RunnerHost, round-robin, verification once. */
+import { describe, expect, it } from 'vitest';
+import { TlabError } from '../../../../electron/engine/errors.js';
+import type { ProfileProgress } from '../../../../electron/engine/profile/options.js';
+import { makeRunJob, poolRuns, runRounds } from '../../../../electron/engine/profile/rounds.js';
+import { RunCancelled } from '../../../../electron/engine/profile/runner-host.js';
+import { GUARD_BYTE, GUARD_BYTES, POISON } from '../../../../electron/engine/profile/verify.js';
+import { builtVariant, fakeResult, FakeHost } from './fakes.js';
+
+const built = [builtVariant('SCOPED', 'a'), builtVariant('PERSISTENT', 'b'), builtVariant('EXTERNAL', 'c')];
+const job = () => makeRunJob(built, { x: new Uint8Array(128) }, { calls: 50, warmup: 2, sdfgFile: 'p.sdfg' });
+
+describe('run-rounds step', () => {
+  it('makes one job with every variant, its init symbols and the verification settings', () => {
+    const j = job();
+    expect(j.variants.map((v) => v.label)).toEqual(['SCOPED', 'PERSISTENT', 'EXTERNAL (packed)']);
+    expect(j.variants[0]).toMatchObject({ mode: 'SCOPED', layout: null, libPath: '/nonexistent/a.so', initSymbols: [16n], transientIds: ['0:tmp'] });
+    expect(j.variants[2]!.externals).toHaveLength(1);
+    expect(j).toMatchObject({ calls: 50, warmup: 2, chunk: 3, poison: POISON, guardByte: GUARD_BYTE, guardBytes: GUARD_BYTES });
+    expect(makeRunJob(built, {}, { calls: 1, warmup: 0, sdfgFile: 'p' }).chunk).toBe(1);
+  });
+
+  it('refuses an init symbol without a value, naming it', () => {
+    const broken = builtVariant('SCOPED', 'a');
+    broken.program = { ...broken.program, symbols: {} };
+    expect(() => makeRunJob([broken], {}, { calls: 1, warmup: 0, sdfgFile: 'p.sdfg' })).toThrow(/init symbol N has no value/);
+  });
+
+  it('runs every variant in its own job, round-robin, verifying in the first round only', async () => {
+    const host = new FakeHost();
+    const progress: ProfileProgress[] = [];
+    const runs = await runRounds(host, job(), { processes: 2, timeoutMs: 0, onProgress: (p) => progress.push(p) });
+    expect(host.jobs.map(({ job: j }) => [j.variants.map((v) => v.label).join(), Boolean(j.skipVerification)])).toEqual([
+      ['SCOPED', false],
+      ['PERSISTENT', false],
+      ['EXTERNAL (packed)', false],
+      ['SCOPED', true],
+      ['PERSISTENT', true],
+      ['EXTERNAL (packed)', true],
+    ]);
+    // Runs come back per variant, in round order.
+    expect(runs.map((r) => r.map((x) => x.timing.totalNs[0]))).toEqual([[100, 400], [200, 500], [300, 600]]);
+    // --timeout 0 means no limit for the host, not "kill after a second".
+    expect(host.jobs.every(({ opts }) => opts.timeoutMs === 0)).toBe(true);
+    expect(progress).toContainEqual({ stage: 'verify', message: 'verify SCOPED' });
+    expect(progress).toContainEqual({ stage: 'calls', message: 'PERSISTENT (process 2/2) calls 50/50', done: 50, total: 50 });
+    expect(progress.filter((p) => p.stage === 'verify')).toHaveLength(3);
+  });
+
+  it('gives each job what is left of the overall deadline (at least one second)', async () => {
+    let clock = 1_000;
+    const host = new FakeHost(() => {
+      clock += 4_000;
+    });
+    await runRounds(host, job(), { processes: 1, timeoutMs: 10_000, now: () => clock });
+    expect(host.jobs.map(({ opts }) => opts.timeoutMs)).toEqual([10_000, 6_000, 2_000]);
+    clock = 0;
+    const late = new FakeHost(() => {
+      clock += 20_000;
+    });
+    await runRounds(late, job(), { processes: 1, timeoutMs: 10_000, now: () => clock });
+    expect(late.jobs.map(({ opts }) => opts.timeoutMs)).toEqual([10_000, 1_000, 1_000]);
+  });
+
+  it('stops between jobs when cancelled, and passes the signal to the host', async () => {
+    const controller = new AbortController();
+    const host = new FakeHost((_j, _o, i) => {
+      if (i === 1) controller.abort();
+    });
+    await expect(runRounds(host, job(), { processes: 3, timeoutMs: 0, signal: controller.signal })).rejects.toBeInstanceOf(RunCancelled);
+    expect(host.jobs).toHaveLength(2);
+    expect(host.jobs[0]!.opts.signal).toBe(controller.signal);
+  });
+
+  it('refuses a host that answers with the wrong results', async () => {
+    const none = new FakeHost(() => []);
+    await expect(runRounds(none, job(), { processes: 1, timeoutMs: 0 })).rejects.toThrow(TlabError);
+    const wrong = new FakeHost(() => [fakeResult('POOL')]);
+    await expect(runRounds(wrong, job(), { processes: 1, timeoutMs: 0 })).rejects.toThrow(/results for POOL, expected SCOPED/);
+  });
+
+  it('pools the rounds of a variant: verification of the first, timings of all', async () => {
+    const runs = await runRounds(new FakeHost(), job(), { processes: 3, timeoutMs: 0 });
+    const pooled = poolRuns(runs[1]!);
+    expect(pooled.timing.totalNs).toEqual([200, 500, 800]);
+    expect(pooled.outputs).not.toBeNull();
+  });
+});
