@@ -162,7 +162,8 @@ function readNestedSdfgNode(
   ctx: ParseContext,
   pending: PendingNestedSdfg[],
 ): NestedSdfgNode {
-  const mapping: Record<string, Sym> = {};
+  // No prototype: a symbol named `constructor` or `toString` must not find Object.prototype's members.
+  const mapping: Record<string, Sym> = Object.create(null) as Record<string, Sym>;
   const mappingRaw = attrs['symbol_mapping'];
   if (mappingRaw !== undefined && mappingRaw !== null) {
     if (!isPlainObject(mappingRaw)) ctx.fail(`${attrsPath}.symbol_mapping`, `"symbol_mapping" must be an object, found ${describeValue(mappingRaw)}`);
@@ -274,7 +275,8 @@ function pairScopeNodes(nodes: DataflowNode[]): void {
 
 /** Connector dicts (name → dtype or null); G0 wrote plain name lists. */
 function readConnectors(raw: unknown, path: string, ctx: ParseContext): Connectors {
-  const connectors: Connectors = {};
+  // No prototype: a connector named `toString` must not find Object.prototype's member on lookup.
+  const connectors: Connectors = Object.create(null) as Connectors;
   if (raw === undefined || raw === null) return connectors;
   if (Array.isArray(raw)) {
     ctx.sawListConnectors = true;

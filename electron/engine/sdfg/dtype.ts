@@ -94,7 +94,7 @@ export function readDType(raw: unknown, path: string, ctx: ParseContext, depth =
       const name = typeof raw['name'] === 'string' ? raw['name'] : '';
       const fields = readStructFields(raw['data'], `${path}.data`, ctx, depth);
       const declared = raw['bytes'];
-      let bytes: number | null = typeof declared === 'number' && Number.isFinite(declared) ? declared : null;
+      let bytes: number | null = typeof declared === 'number' && Number.isSafeInteger(declared) && declared >= 0 ? declared : null;
       if (bytes === null) {
         // DaCe sums the field sizes without padding when the file does not say.
         let sum = 0;

@@ -181,7 +181,7 @@ class Normaliser {
 
   /** Target name → CodeBlock; G0 wrote one CodeBlock, which targets the frame. */
   private readCodeMap(raw: unknown, path: string): Record<string, CodeBlock> {
-    const out: Record<string, CodeBlock> = {};
+    const out: Record<string, CodeBlock> = Object.create(null) as Record<string, CodeBlock>;
     if (raw === undefined || raw === null) return out;
     if (typeof raw === 'string' || (isPlainObject(raw) && 'string_data' in raw)) {
       const code = readCode(raw, path, this.ctx);
@@ -342,7 +342,7 @@ class Normaliser {
       blocks: [],
       edges: [],
       start: null,
-      loopVariable: typeof loopVariable === 'string' ? loopVariable : '',
+      loopVariable: readLoopVariable(loopVariable, `${attrsPath}.loop_variable`, ctx),
       init: emptyToNull(readCodeText(attrs['init_statement'], `${attrsPath}.init_statement`, ctx)),
       condition: emptyToNull(readCodeText(attrs['loop_condition'], `${attrsPath}.loop_condition`, ctx)),
       update: emptyToNull(readCodeText(attrs['update_statement'], `${attrsPath}.update_statement`, ctx)),
@@ -393,6 +393,12 @@ class Normaliser {
     task.conditional.branches[task.index] = { condition, body };
     this.expandRegion(body, regionRaw, regionPath, task.sdfg);
   }
+}
+
+function readLoopVariable(raw: unknown, path: string, ctx: ParseContext): string {
+  if (raw === undefined || raw === null) return '';
+  if (typeof raw !== 'string') ctx.fail(path, `a loop variable must be a name, found ${describeValue(raw)}`);
+  return raw;
 }
 
 function emptyToNull(text: string | null): string | null {

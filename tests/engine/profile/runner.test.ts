@@ -46,7 +46,7 @@ describe('runner host', () => {
     expect(progress.some((p) => p.phase === 'verify-2')).toBe(true);
     expect(scoped!.poisonedTransients).toEqual(['0:tmp']);
     const v = verify([{ label: 'SCOPED', program: { nondeterministicFloat: false } }, { label: 'EXTERNAL (packed)', program: { nondeterministicFloat: false } }], results, job.variants[0]!.args);
-    expect(v).toEqual({ identical: true, ok: true, details: [] });
+    expect(v).toEqual({ identical: true, ok: true, vacuous: false, compared: ['y'], details: [] });
   });
 
   it('reports a segfault with the mode and signal, and the same host runs the next job', async () => {
