@@ -18,6 +18,7 @@ import { toAnalysisJson } from '../electron/engine/analysis/json.js';
 import { TlabError } from '../electron/engine/errors.js';
 import { corpusDir, examplesDir, packageRoot } from '../electron/engine/paths.js';
 import { parseSdfgJson } from '../electron/engine/sdfg/index.js';
+import { buildDocInfo } from '../electron/engine/view/doc.js';
 import { humanReport } from '../electron/cli/analyze.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -360,12 +361,15 @@ function contains(root: Json, target: Container): boolean {
 export type Outcome = { kind: 'ok' } | { kind: 'tlab'; error: TlabError } | { kind: 'crash'; error: unknown };
 
 /**
- * What `transient-lab analyze FILE [--default-symbol V] --json` and its text form do, in-process. With
+ * What `transient-lab analyze FILE [--default-symbol V] --json` and its text form do, in-process (and the
+ * DocInfo the app and browser mode build first). With
  * `codegen`, also what `profile` does next before compiling: the subset check and one generated program.
  */
 export function runFrontEnd(doc: unknown, defaultSymbol: bigint | null, name = 'fuzz.sdfg', codegen = false): Outcome {
   try {
     const file = parseSdfgJson(doc, name, 0, false);
+    // What the app and browser mode show first, before any analysis.
+    JSON.stringify(buildDocInfo(file, { doc: 'fuzz', name, path: null, fileBytes: 0, parseMs: 0 }));
     const analysis = analyze(file, { symbols: new Map(), defaultSymbol, target: null });
     JSON.stringify(toAnalysisJson(analysis));
     humanReport(analysis, 120, true);
