@@ -11,8 +11,10 @@ type Numeric = Exclude<Value, { k: 'bool' }>;
 /** A symbol's value: bigint (exact), number (exact when integral, float otherwise), boolean. */
 export type Env = (name: string) => bigint | number | boolean | undefined;
 
-// Refuse results whose size would exhaust memory instead of hanging (2**10**9 is a valid expression).
-const MAX_RESULT_BITS = 1_000_000;
+// Refuse results whose size would exhaust memory instead of hanging (2**10**9 is a valid expression). Sizes,
+// counts and conditions never need more than 64 bits; 65,536 bits (about 10^19728) leaves a wide margin while
+// a product of thousands of big factors (`N * N * …` with N = 2^40) stops after a few milliseconds, not seconds.
+const MAX_RESULT_BITS = 65_536;
 
 const ONE: Numeric = { k: 'rat', n: 1n, d: 1n };
 const ZERO: Numeric = { k: 'rat', n: 0n, d: 1n };
