@@ -12,8 +12,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusDir, packageRoot } from '../electron/engine/paths.js';
 import type { FileMeasurement } from './one-file.js';
+import { packingSection } from './packing.js';
 import { profileSection } from './profile.js';
 import { fuzzSection } from './fuzz.js';
+import { memviewsSection } from './memviews.js';
 
 export interface BenchSection {
   name: string;
@@ -109,7 +111,7 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, fuzzSection];
+export const SECTIONS: BenchSection[] = [analysisSection, profileSection, memviewsSection, packingSection, fuzzSection];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));

@@ -10,7 +10,7 @@ import type { Analysis } from '../engine/analysis/index.js';
 import type { SdfgFile } from '../engine/model/sdfg.js';
 import type { AnalysisView, GraphRegion, RegionId, SearchHit } from '../engine/view/types.js';
 import { ContractFailure } from '../ipc/errors.js';
-import { interimAnalysisView } from './analysis-view.js';
+import { buildAnalysisView } from '../engine/view/analysis.js';
 
 export interface ViewBuilders {
   analysis(analysis: Analysis): AnalysisView;
@@ -24,7 +24,7 @@ const notYet = (what: string): never => {
 };
 
 export const DEFAULT_VIEWS: ViewBuilders = {
-  analysis: interimAnalysisView,
+  analysis: buildAnalysisView,
   graph: () => notYet('graph view'),
   search: () => notYet('graph search'),
 };
