@@ -23,15 +23,13 @@ describe('global setup after a failed build:ts', () => {
   });
 });
 
-/** Conditions that may skip a test: features of the platform, never something our build produces. The one
- * exception waits for a source file another engineer is writing (the graph view builder): remove it then. */
+/** Conditions that may skip a test: features of the platform, never something our build produces. */
 const ALLOWED_CONDITIONS = [
   /existsSync\('\/proc\/(stat|self)'\)/,
   /existsSync\('\/dev\/full'\)/,
   /process\.platform !== 'linux'/,
   // The Electron binary cannot be downloaded everywhere (nor here); the test covers the case where it is missing.
   /binaryStatus\(electronPackageDir\(\)\)\.ok/,
-  /existsSync\(GRAPH_BUILDER\)/,
 ];
 
 describe('no test skips silently', () => {

@@ -3,6 +3,7 @@
  * runner child. Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed
  * or modes diverged, 130 cancelled (SIGINT).
  */
+import { DACE_CXXFLAGS, parseCxxflags } from '../engine/build/index.js';
 import { MODES, type Mode } from '../engine/analysis/types.js';
 import { TlabError } from '../engine/errors.js';
 import { formatProfile } from '../engine/profile/format.js';
@@ -28,6 +29,7 @@ const SPEC: Record<string, OptionSpec> = {
   'save-outputs': { value: true },
   out: { value: true },
   timeout: { value: true },
+  cxxflags: { value: true },
   help: { value: false },
 };
 
@@ -51,6 +53,8 @@ Options:
                         (both are checked before the build; if writing still fails at the end, the data
                         goes to a transient-lab-… fallback in the temp folder, and the exit code is 2)
   --timeout SECONDS     kill the run after this long (default 600; 0 = no limit)
+  --cxxflags "FLAGS"    compiler optimisation flags for every mode, instead of DaCe's defaults
+                        (${DACE_CXXFLAGS.join(' ')}); always C++20, -fopenmp
 
 Exit codes: 0 ok, 2 usage (also: symbol values that give a negative extent or arrays that cannot fit in
 memory, and --out/--save-outputs written to a fallback), 3 bad input, 4 unsupported SDFG, 5 build failed,
@@ -117,6 +121,8 @@ export function parseProfileArgs(argv: string[]): { file: string; options: Omit<
     if (!/^\d+(\.\d+)?$/.test(timeout.trim()) || !Number.isFinite(t)) throw new TlabError('usage', `${NAME}: --timeout expects seconds, got '${timeout}'`);
     options.timeoutMs = Math.round(t * 1000);
   }
+  const cxxflags = optionValue(args, 'cxxflags');
+  if (cxxflags !== undefined) options.cxxflags = parseCxxflags(cxxflags, `${NAME}: --cxxflags`);
   return { file: args.positionals[0]!, options, out: optionValue(args, 'out') ?? null };
 }
 
@@ -130,7 +136,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 
 export const profileCommand: Command = {
   name: NAME,
-  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S]',
+  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S] [--cxxflags "FLAGS"]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {

@@ -209,7 +209,7 @@ function profileResult(verification: ProfileResult['verification']): ProfileResu
     schema: 'transient-lab/profile@1',
     program: { name: 'p', file: 'p.sdfg', hash: '' },
     machine: { cpu: 'cpu', cores: 1, compiler: 'g++', os: 'linux', node: 'v20' },
-    settings: { modes: ['SCOPED'], layout: 'packed', calls: 1, warmup: 0, processes: 1, symbols: {}, seed: 0, inputs: {} },
+    settings: { modes: ['SCOPED'], layout: 'packed', calls: 1, warmup: 0, processes: 1, symbols: {}, seed: 0, inputs: {}, cxxflags: [] },
     modes: [],
     verification,
     notes: [],
