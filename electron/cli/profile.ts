@@ -4,11 +4,11 @@
  * or modes diverged, 7 a PDF --report without Chromium, 130 cancelled (SIGINT).
  */
 import { DACE_CXXFLAGS, parseCxxflags } from '../engine/build/index.js';
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { MODES, type Mode } from '../engine/analysis/types.js';
 import { TlabError } from '../engine/errors.js';
 import { formatProfile } from '../engine/profile/format.js';
+import { checkOutputFile, writeWithFallback } from '../engine/profile/outputs.js';
 import { DEFAULT_PROFILE_OPTIONS, profile, type ProfileOptions, type ProfileProgress } from '../engine/profile/profile.js';
 import type { LayoutChoice } from '../engine/profile/result.js';
 import { analyseForReport, formatFromPath, NO_ANALYSIS, type ReportFormat } from '../engine/report/index.js';
@@ -56,6 +56,8 @@ Options:
   --seed S              seed of the generated inputs (default 0)
   --save-outputs DIR    write DIR/<MODE>/<NAME>.npy after the verification call
   --out FILE            write the transient-lab/profile@1 JSON result
+                        (both are checked before the build; if writing still fails at the end, the data
+                        goes to a transient-lab-… fallback in the temp folder, and the exit code is 2)
   --report FILE         also write a report of the run (format from the extension: .html, .pdf, .csv,
                         .json; the same as \`transient-lab report\`, docs/reports.md)
   --chromium PATH       Chromium for a PDF --report (default: chromium on the PATH)
@@ -63,8 +65,9 @@ Options:
   --cxxflags "FLAGS"    compiler optimisation flags for every mode, instead of DaCe's defaults
                         (${DACE_CXXFLAGS.join(' ')}); always C++20, -fopenmp
 
-Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed or modes diverged,
-7 a PDF --report and no Chromium, 130 cancelled.`;
+Exit codes: 0 ok, 2 usage (also: symbol values that give a negative extent or arrays that cannot fit in
+memory, and --out/--save-outputs written to a fallback), 3 bad input, 4 unsupported SDFG, 5 build failed,
+6 run failed or modes diverged, 7 a PDF --report and no Chromium, 130 cancelled.`;
 
 export interface ProfileArgs {
   file: string;
@@ -164,6 +167,9 @@ export const profileCommand: Command = {
       process.stdout.write(`${HELP}\n`);
       return 0;
     }
+    // Checked before the build: a long run must not be lost to a mistyped --out (--save-outputs: in profile()).
+    if (parsed.out) await checkOutputFile(parsed.out);
+    if (parsed.report) await checkOutputFile(parsed.report.path, '--report');
     // A PDF report needs Chromium: say so before minutes of building and timing, not after.
     if (parsed.report?.format === 'pdf') {
       try {
@@ -181,14 +187,15 @@ export const profileCommand: Command = {
     try {
       const result = await profile(parsed.file, { ...parsed.options, signal: controller.signal, runner: new NodeRunnerHost() }, progress);
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
+      process.stdout.write(`${formatProfile(result)}\n`);
+      let lost = false;
       if (parsed.out) {
-        try {
-          await writeFile(parsed.out, `${JSON.stringify(result, null, 2)}\n`);
-        } catch (cause) {
-          throw new TlabError('usage', `cannot write --out ${parsed.out}: ${(cause as Error).message}`, { cause });
+        const saved = await writeWithFallback(parsed.out, `${JSON.stringify(result, null, 2)}\n`, 'result', result.program.name);
+        if (saved.fallbackReason) {
+          process.stderr.write(`transient-lab ${NAME}: cannot write --out ${parsed.out} (${saved.fallbackReason}); the result was saved to ${saved.path} instead\n`);
+          lost = true;
         }
       }
-      process.stdout.write(`${formatProfile(result)}\n`);
       if (parsed.report) {
         const r = parsed.report;
         const results = [{ label: result.program.name, result, source: null }];
@@ -197,7 +204,12 @@ export const profileCommand: Command = {
         const written = await writeReport(results, { format: r.format, out: r.path, analysis, chromium: r.chromium });
         process.stdout.write(`report: ${written.map((w) => resolve(w)).join(', ')}\n`);
       }
-      return result.verification.ok ? 0 : 6;
+      if (result.savedOutputs?.fallbackReason) {
+        process.stderr.write(`transient-lab ${NAME}: cannot write --save-outputs ${result.savedOutputs.requested} (${result.savedOutputs.fallbackReason}); the outputs were saved to ${result.savedOutputs.dir} instead\n`);
+        lost = true;
+      }
+      // A result that is not where it was asked for is a failed request (exit 2), even though nothing is lost.
+      return !result.verification.ok ? 6 : lost ? 2 : 0;
     } catch (err) {
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
       if (err instanceof RunCancelled || controller.signal.aborted) {

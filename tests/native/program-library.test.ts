@@ -4,11 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArgVector, ProgramLibrary } from '../../native/index.js';
 import { loadNativeAddon, type NativeAddon } from '../../electron/runner/native.js';
-import { addonBuilt, addonPath, fixtureBuilds, fixtureSource, type FixtureBuilds } from './fixtureBuild.js';
-
-if (!addonBuilt) {
-  console.warn(`tests/native: skipped, ${addonPath} does not exist; run \`npm run build:native\` first`);
-}
+import { addonPath, fixtureBuilds, fixtureSource, type FixtureBuilds } from './fixtureBuild.js';
 
 /** The fixture program `t` (tests/native/fixtures/fake_program.cc) for N elements and one behaviour. */
 class FakeProgram {
@@ -46,7 +42,7 @@ function usagePattern(usage: string): RegExp {
   return new RegExp(`^usage: ${usage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} — `);
 }
 
-describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
+describe('native addon: ProgramLibrary', () => {
   let addon: NativeAddon;
   let builds: FixtureBuilds;
   let fixturePath: string;

@@ -90,7 +90,10 @@ export function formatProfile(result: ProfileResult): string {
   for (const note of result.notes) lines.push(`note: ${note}`);
   for (const w of result.warnings) lines.push(`warning: ${w}`);
   const v = result.verification;
-  if (v.ok) {
+  const vacuous = v.vacuous ? v.details.find((d) => d.kind === 'note' && d.message.startsWith('nothing was compared')) : undefined;
+  if (v.ok && vacuous) {
+    lines.push(`verification: ${vacuous.message}; no uninitialised reads, no workspace overflow.`);
+  } else if (v.ok) {
     lines.push(`verification: all modes produced ${v.tolerance !== undefined ? `the same outputs within a relative tolerance of ${v.tolerance}` : 'bitwise identical outputs'}; no uninitialised reads, no workspace overflow.`);
   } else {
     lines.push('verification FAILED:');

@@ -15,6 +15,7 @@ import { readSdfgFile } from '../sdfg/index.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
 import type { LayoutChoice } from './result.js';
 import { throwIfCancelled, variantLabel } from './runner-host.js';
+import { checkRunFits } from './memory.js';
 
 export interface PlannedVariant {
   mode: Mode;
@@ -122,6 +123,7 @@ export async function planProfile(
 
   onProgress({ stage: 'analyse', message: 'analyse transients' });
   const analysis = analyze(file, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
+  checkRunFits(file, analysis, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
   const variants = generateVariants(filePath, file, analysis, options, onProgress);
   const reference = variants[0]!.program;
   return {

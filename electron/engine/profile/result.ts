@@ -134,8 +134,17 @@ export interface ProfileResult {
     tolerance?: number;
     /** No divergence, no uninitialised read, no workspace overflow. */
     ok: boolean;
+    /** The cross-mode comparison had nothing to compare (no written array argument, one mode only, or no
+     * outputs from the reference): `identical` is then true without meaning anything, and a `note` detail
+     * says why. */
+    vacuous: boolean;
+    /** The written array arguments (the program's outputs) compared across modes; [] when vacuous. */
+    compared: string[];
     details: VerificationDetail[];
   };
   notes: string[];
   warnings: string[];
+  /** Present when outputs were saved (`--save-outputs`): where they are. `fallbackReason` non-null means the
+   * requested folder could not be written and `dir` is a fallback folder (a warning says so too). */
+  savedOutputs?: { requested: string; dir: string; fallbackReason: string | null };
 }

@@ -31,7 +31,7 @@ describe('assemble step', () => {
     const y = new Uint8Array(Float64Array.from({ length: 16 }, (_, i) => i).buffer);
     const results = [fakeResult('SCOPED', { calls: [100, 300, 200], outputs: { y }, sample: fakeSample(2, 200) }), fakeResult('POOL', { calls: [1, 2, 3] }), fakeResult('EXTERNAL (packed)')];
     results[2]!.workspaceBytes = { CPU_Heap: 128n };
-    const verification = { identical: true, ok: true, details: [] };
+    const verification = { identical: true, ok: true, vacuous: false, compared: ['y'], details: [] };
     const result = assembleResult({
       plan: plan(),
       built,
@@ -70,7 +70,7 @@ describe('assemble step', () => {
 
   it('has no POOL note when POOL built different code, and refuses mismatched inputs', () => {
     const built = [builtVariant('SCOPED', 'a'), builtVariant('POOL', 'b')];
-    const input = { plan: plan(), built, results: [fakeResult('SCOPED'), fakeResult('POOL')], verification: { identical: true, ok: true, details: [] }, options: { layout: 'packed' as const, calls: 3, warmup: 0, processes: 1, seed: 0n, inputs: new Map() }, machine, warnings: [] };
+    const input = { plan: plan(), built, results: [fakeResult('SCOPED'), fakeResult('POOL')], verification: { identical: true, ok: true, vacuous: false, compared: [], details: [] }, options: { layout: 'packed' as const, calls: 3, warmup: 0, processes: 1, seed: 0n, inputs: new Map() }, machine, warnings: [] };
     expect(assembleResult(input).notes).toEqual([]);
     expect(() => assembleResult({ ...input, results: [fakeResult('SCOPED')] })).toThrow(/2 variants but 1 results/);
   });
