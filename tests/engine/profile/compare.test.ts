@@ -160,7 +160,8 @@ function result(label: string, outputs: Record<string, Uint8Array> | null, secon
     outputsSecond: second,
     poisonedTransients: [],
     guardViolations: [],
-    timing: { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0 },
+    timing: { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0, warmupCalls: [] },
+    sampledCall: null,
   };
 }
 

@@ -109,7 +109,8 @@ describe('saveOutputs', () => {
     outputsSecond: null,
     poisonedTransients: [],
     guardViolations: [],
-    timing: { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0 },
+    timing: { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0, warmupCalls: [] },
+    sampledCall: null,
   });
   const variants = [{ mode: 'SCOPED' as const, layout: null }, { mode: 'EXTERNAL' as const, layout: 'packed' as const }];
 
