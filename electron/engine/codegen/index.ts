@@ -17,16 +17,17 @@ import { sizeValue } from './expr.js';
 import type { ExternalStorage, GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding } from './types.js';
 import { structuralFindings } from './subset.js';
 import { cudaBackend, dryRunCudaBackend } from './cuda/index.js';
-import { detectTarget } from '../analysis/target.js';
 import type { Target } from '../analysis/types.js';
 
 export type { GeneratedProgram, GenerateOptions, GpuProgramInfo, ProgramArg, UnsupportedFinding, ExternalStorage } from './types.js';
 
 /**
- * Every reason the SDFG is outside the supported subset (empty = generation will succeed for any mode): the
- * structural rules (subset.ts), then what one emission with a default memory plan cannot translate.
+ * Every reason the SDFG is outside the supported subset of `target`'s generator (empty = generation will
+ * succeed for any mode): the structural rules (subset.ts), then what one emission with a default memory plan
+ * cannot translate. The default is the CPU generator, the one every host can also run; GPU programs are
+ * checked with `target` 'gpu' (the CUDA backend, codegen/cuda).
  */
-export function findUnsupported(file: SdfgFile, target: Target = detectTarget(file, null).target): UnsupportedFinding[] {
+export function findUnsupported(file: SdfgFile, target: Target = 'cpu'): UnsupportedFinding[] {
   const findings = structuralFindings(file, target);
   if (findings.length) return findings;
   const { arrays, scalars } = rootArguments(file.root);

@@ -22,8 +22,9 @@ export const GPU_STORAGE: ReadonlySet<string> = new Set(['GPU_Global', 'GPU_Shar
 export const GPU_SCHEDULES: ReadonlySet<string> = new Set(['GPU_Device', 'GPU_ThreadBlock']);
 /** Region block types emitted as plain labelled blocks. */
 const SUPPORTED_REGIONS: ReadonlySet<string> = new Set(['SDFG', 'ControlFlowRegion', 'NamedRegion', 'FunctionCallRegion', 'UnstructuredControlFlow']);
-/** Identifiers in C++ tasklets that need DaCe's runtime headers, which generated code does not include. */
-const DACE_RUNTIME_TOKENS = /\b(dace::|DACE_|__state\b|__dace_|cuda[A-Z]|hip[A-Z]|MPI_|#include|omp_)/;
+/** Identifiers in C++ tasklets that need DaCe's runtime headers, which generated code does not include
+ * (`pipe.` is the `cuda::pipeline` object DaCe's asynchronous-copy code declares in a kernel). */
+const DACE_RUNTIME_TOKENS = /\b(dace::|DACE_|__state\b|__dace_|cuda[A-Z]|cuda::|hip[A-Z]|MPI_|#include|omp_|__syncthreads|pipe\.)/;
 
 /** The hints the rules share, so that one situation always gets the same advice. */
 export const HINT = {
@@ -101,7 +102,8 @@ function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn, gpuTar
   }
   if (!SUPPORTED_STORAGE.has(d.storage) && !(gpuTarget && GPU_STORAGE.has(d.storage))) {
     const gpu = d.storage.startsWith('GPU');
-    add(d.jsonPath, element, `storage ${d.storage} is not supported${gpu ? ' by the generator' : ''}`, gpu ? 'use GPU_Global, GPU_Shared or Register storage' : 'use CPU_Heap or Default storage');
+    const why = !gpu ? '' : gpuTarget ? ' by the CUDA generator' : ' by the CPU generator (GPU programs are generated with target gpu)';
+    add(d.jsonPath, element, `storage ${d.storage} is not supported${why}`, !gpu ? 'use CPU_Heap or Default storage' : gpuTarget ? 'use GPU_Global, GPU_Shared or Register storage' : HINT.cpuVersion);
   }
   if (!ctypeOf(d.dtype)) {
     add(d.jsonPath, element, `dtype ${dtypeLabel(d.dtype)} is not supported`, 'use bool, (u)int8-64, float32/64 or complex64/128');
@@ -194,7 +196,8 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
         const element = `map '${m.label}' in state ${b.label}`;
         if (!SUPPORTED_SCHEDULES.has(m.schedule) && !(gpu && GPU_SCHEDULES.has(m.schedule))) {
           const gpuSchedule = m.schedule.startsWith('GPU');
-          add(n.jsonPath, element, `map schedule ${m.schedule} is not supported${gpuSchedule && gpu ? ' by the CUDA generator' : ''}`, gpuSchedule && gpu ? 'use GPU_Device maps with GPU_ThreadBlock or Sequential inner maps' : 'use a Sequential, Default or CPU_Multicore schedule');
+          const why = !gpuSchedule ? '' : gpu ? ' by the CUDA generator' : ' by the CPU generator (GPU programs are generated with target gpu)';
+          add(n.jsonPath, element, `map schedule ${m.schedule} is not supported${why}`, gpuSchedule && gpu ? 'use GPU_Device maps with GPU_ThreadBlock or Sequential inner maps' : 'use a Sequential, Default or CPU_Multicore schedule');
         }
         const dynamic = Object.keys(n.inConnectors).filter((c) => !c.startsWith('IN_'));
         if (dynamic.length) add(n.jsonPath, element, `dynamic map ranges (input connector ${dynamic.join(', ')}) are not supported`, 'make the map range depend on symbols only');

@@ -269,6 +269,8 @@ export function deviceFunctionProblem(core: EmitCore, s: Sdfg): string | null {
   for (const [name, desc] of s.arrays) {
     if (!desc.transient) continue;
     const p = core.plan.placement(s, name);
+    // A heap Scalar is a plain local in device code after the codegen follow-ups; GPU memory never is.
+    if (p.kind === 'heap' && desc.type === 'Scalar' && !p.storage.startsWith('GPU_')) continue;
     if (p.kind === 'heap' || p.kind === 'persistent' || p.kind === 'external') return `transient '${name}' of a nested SDFG inside a GPU kernel needs ${p.kind} memory (storage ${p.storage})`;
   }
   return null;
