@@ -62,7 +62,7 @@ describe('CUDA generation of the GPU examples', () => {
   const loaded = new Map<string, { file: SdfgFile; analysis: Analysis; programs: Map<string, GeneratedProgram> }>();
   beforeAll(async () => {
     for (const example of EXAMPLES) {
-      const file = await readSdfgFile(join(examplesDir(), `${example}.sdfg`));
+      const file = await readSdfgFile(join(examplesDir(), 'gpu', `${example}.sdfg`));
       const analysis = analyze(file, { symbols: SYMBOLS, defaultSymbol: null, target: null });
       const programs = new Map<string, GeneratedProgram>();
       for (const v of VARIANTS) programs.set(`${v.mode}/${v.layout}`, generateProgram(file, analysis, v));
