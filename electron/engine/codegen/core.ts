@@ -5,6 +5,7 @@
  * Containers are always reached through a `T *` (Scalars included), so one linear-index routine serves every
  * access.
  */
+import { DefaultResolution } from '../analysis/defaults.js';
 import type { DataDescriptor, MapEntryNode, MemletEdge, RangeDim, Sdfg, SdfgFile, Subset } from '../model/sdfg.js';
 import type { StorageAllocator } from './allocator.js';
 import type { StateGraph } from './graph.js';
@@ -95,6 +96,8 @@ export class EmitCore {
   deviceDepth = 0;
   /** What translation could not do, one finding per element (the emission goes on after each). */
   readonly findings: UnsupportedFinding[] = [];
+  /** DaCe's default schedules and storages (analysis/defaults.ts). */
+  readonly defaults = new DefaultResolution();
 
   constructor(
     readonly file: SdfgFile,
