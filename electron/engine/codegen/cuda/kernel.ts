@@ -99,7 +99,8 @@ function decode(core: EmitCore, entry: MapEntryNode, inner: Env, flat: string, d
 }
 
 export function emitKernelMap(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: MapEntryNode): boolean {
-  const schedule = entry.map.schedule;
+  // DaCe's default resolution: a Default map directly inside a GPU_Device map is a thread-block map.
+  const schedule = core.defaults.scheduleOf(ctx.sdfg, g.state, entry);
   const element = `map '${entry.map.label}'`;
   if (core.deviceDepth > 0) {
     const frame = frames[frames.length - 1];
@@ -153,7 +154,7 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     }
   }
   const tbMaps = g.state.nodes.filter(
-    (n): n is MapEntryNode => n.kind === 'map_entry' && n.map.schedule === 'GPU_ThreadBlock' && inside(g, n.id, entry.id),
+    (n): n is MapEntryNode => n.kind === 'map_entry' && core.defaults.scheduleOf(ctx.sdfg, g.state, n) === 'GPU_ThreadBlock' && inside(g, n.id, entry.id),
   );
   const dims = counts(core, ctx, env, entry);
 
