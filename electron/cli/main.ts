@@ -7,8 +7,9 @@ import { EXIT_CODES, TlabError } from '../engine/errors.js';
 import type { Command } from './command.js';
 import { analyzeCommand } from './analyze.js';
 import { profileCommand } from './profile.js';
+import { serveCommand } from './serve.js';
 
-const COMMANDS: Command[] = [analyzeCommand, profileCommand];
+const COMMANDS: Command[] = [analyzeCommand, profileCommand, serveCommand];
 
 function usage(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}`);

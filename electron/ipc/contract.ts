@@ -21,9 +21,18 @@ import type { AnalysisView, DocInfo, GraphRegion, RegionId, SearchHit } from '..
 
 export const CONTRACT_VERSION = 1;
 
-/** What the renderer is told when a call fails. `kind` extends the engine's error kinds (exit codes). */
+/**
+ * What the renderer is told when a call fails. `kind` extends the engine's error kinds (exit codes):
+ * - usage: the request is malformed (names the field as `jsonPath`, e.g. `$.calls`) or not allowed now;
+ * - input / unsupported / build / run: the engine's own kinds (file + JSON path inside that file);
+ * - cancelled: the job was cancelled (by `cancel`, the window closing or the host stopping);
+ * - refused: the host will not do it (a path outside the allowed folders, another profile running, an
+ *   unknown sender);
+ * - transport: the host went away or did not answer in time (raised by the client, never by a host);
+ * - internal: a bug; the message is short and carries no stack.
+ */
 export interface ContractError {
-  kind: 'usage' | 'input' | 'unsupported' | 'build' | 'run' | 'cancelled' | 'refused' | 'internal';
+  kind: 'usage' | 'input' | 'unsupported' | 'build' | 'run' | 'cancelled' | 'refused' | 'transport' | 'internal';
   message: string;
   /** The file the error is about (a path or an upload's name), or null. */
   file: string | null;
@@ -76,6 +85,18 @@ export interface ExampleInfo {
   id: string;
   title: string;
   description: string;
+  /** Symbol values the example is meant to be analysed and profiled with (may be empty). */
+  symbols: SymbolValues;
+}
+
+/** Bounds the host enforces, so that the renderer can refuse early with a clear message. */
+export interface HostLimits {
+  /** Largest `openUpload` / `openResult` upload, in bytes. */
+  uploadBytes: number;
+  /** Longest string accepted for a path. */
+  pathChars: number;
+  /** Timed calls × processes of one profile. */
+  profileCalls: number;
 }
 
 export interface EnvironmentInfo {
@@ -83,10 +104,14 @@ export interface EnvironmentInfo {
   /** Transient Lab version (package.json). */
   version: string;
   host: 'browser' | 'electron';
-  /** Folders files may be opened from (browser mode: the `--root` folders; electron: empty, files come from
-   * dialogs and drops). */
+  /** Folders files may be opened from (browser mode: the `--root` folders, the first one resolves relative
+   * paths such as `?open=`; electron: empty, files come from dialogs and drops). */
   roots: string[];
   examples: ExampleInfo[];
+  /** Files the host was asked to open at start (`serve FILE…`, the desktop app's command line), in order;
+   * the renderer opens them with `openFile`. Later requests arrive as `openRequest` events. */
+  openAtStart: string[];
+  limits: HostLimits;
 }
 
 export interface FolderEntry {
@@ -95,6 +120,17 @@ export interface FolderEntry {
   path: string;
   kind: 'folder' | 'sdfg' | 'result' | 'other';
   bytes: number | null;
+}
+
+export interface FolderListing {
+  /** The folder listed (absolute); `listFolder({path: null})` lists the first root. */
+  path: string;
+  /** Where "up" goes, or null at a root (nothing above the allowed folders is listed). */
+  parent: string | null;
+  /** Folders first, then files, each by name; hidden entries and links leading outside the roots are left out. */
+  entries: FolderEntry[];
+  /** More entries exist than the host lists. */
+  truncated: boolean;
 }
 
 export interface ResultDoc {
@@ -109,8 +145,9 @@ export interface ResultDoc {
 export interface TransientLabApi {
   environment(req: Record<string, never>): Promise<EnvironmentInfo>;
   /** Browse the allowed folders (browser mode's own open dialog). */
-  listFolder(req: { path: string | null }): Promise<FolderEntry[]>;
-  /** Open an SDFG by path (inside the allowed folders, or a path the desktop host approved). */
+  listFolder(req: { path: string | null }): Promise<FolderListing>;
+  /** Open an SDFG by path (inside the allowed folders, or a path the desktop host approved). A relative path
+   * is relative to the first root. */
   openFile(req: { path: string }): Promise<DocInfo>;
   /** Open an SDFG from bytes the user dropped or uploaded. */
   openUpload(req: { name: string; bytes: Uint8Array }): Promise<DocInfo>;
@@ -120,11 +157,17 @@ export interface TransientLabApi {
   /** Drawable content of one SDFG, control-flow region or state (`null` region = the root SDFG). */
   graph(req: { doc: string; region: RegionId | null }): Promise<GraphRegion>;
   search(req: { doc: string; query: string; limit: number }): Promise<SearchHit[]>;
-  /** Build, verify and time; progress arrives as `profileProgress` events naming `req.job`. */
+  /** Build, verify and time; progress arrives as `profileProgress` events naming `req.job`. One profile runs
+   * at a time per host (timings of two would disturb each other): a second one is `refused`. */
   profile(req: ProfileRequest): Promise<ProfileResult>;
+  /** Cancel this renderer's job `job`; a job that already ended (or is unknown) is not an error. */
   cancel(req: { job: string }): Promise<void>;
+  /** Read a `transient-lab/profile@1` file; a newer schema or a foreign JSON is refused as `input`. */
   openResult(req: { path: string } | { name: string; bytes: Uint8Array }): Promise<ResultDoc>;
-  /** Write a result file (inside the allowed folders, or where the desktop host's save dialog says). */
+  /** Write a result file (inside the allowed folders, or where the desktop host's save dialog says). The name
+   * must end in `.json`; an existing file is only replaced when it is itself a Transient Lab result. In browser
+   * mode this writes on the server: to keep a copy on the user's own machine the renderer downloads the JSON
+   * it already holds. */
   saveResult(req: { path: string; result: ProfileResult }): Promise<{ path: string }>;
 }
 
@@ -152,16 +195,45 @@ export const METHODS = [
 /** Host → renderer notifications. */
 export interface HostEvents {
   profileProgress: ProfileProgressEvent;
-  /** The host wants a file opened (menu, drag-and-drop on the window, `?open=`, a CLI argument). */
+  /** The host wants a file opened after start (menu, drag-and-drop on the window, a second launch). Files
+   * named at start are in `EnvironmentInfo.openAtStart` instead, so that none is lost before the renderer
+   * subscribes. (`?open=` is read by the renderer from its own URL.) */
   openRequest: { path: string };
   /** A menu or shortcut handled by the host (desktop menu items). */
   command: { name: 'open' | 'openResult' | 'saveResult' | 'exportReport' | 'toggleTheme' | 'profile' };
+  /** Raised by the client itself, never sent by a host: the connection to the host is gone (browser mode: the
+   * server stopped or the network dropped). Every pending and later call fails with kind `transport`; the
+   * client does not reconnect (a restarted server has a new token: reload the page with the new URL). */
+  disconnected: { reason: string };
 }
 
 export type EventName = keyof HostEvents;
-export const EVENTS = ['profileProgress', 'openRequest', 'command'] as const satisfies readonly EventName[];
+export const EVENTS = ['profileProgress', 'openRequest', 'command', 'disconnected'] as const satisfies readonly EventName[];
 
 /** What the renderer holds: the methods plus a subscription to host events. */
 export interface TransientLabClient extends TransientLabApi {
   on<E extends EventName>(event: E, listener: (payload: HostEvents[E]) => void): () => void;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Transports. Both carry the same envelopes, so that an error keeps its fields across any boundary (Electron's
+// ipcRenderer.invoke and contextBridge turn a rejected Error into a bare message).
+// ---------------------------------------------------------------------------------------------------------
+
+/** How a host answers one call. */
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: ContractError };
+
+/** What the desktop preload exposes as `window.transientLab`: every method answers with a `Reply` envelope,
+ * which the renderer's host module (renderer/src/host/) unwraps into the plain `TransientLabClient`. */
+export type BridgeApi = { [M in MethodName]: (req: RequestOf<M>) => Promise<Reply<ResponseOf<M>>> } & {
+  on<E extends EventName>(event: E, listener: (payload: HostEvents[E]) => void): () => void;
+};
+
+/** Browser mode's WebSocket messages (electron/ipc/wire.ts encodes them; docs/contract.md). */
+export type WireMessage =
+  /** renderer → host */
+  | { t: 'call'; id: number; method: string; req: unknown }
+  /** host → renderer: the answer to call `id` */
+  | { t: 'reply'; id: number; reply: Reply<unknown> }
+  /** host → renderer */
+  | { t: 'event'; event: EventName; payload: unknown };

@@ -3,6 +3,7 @@
  * Byte counts are exact bigints internally; in JSON they are numbers up to Number.MAX_SAFE_INTEGER and
  * decimal strings beyond, so that no consumer silently loses precision.
  */
+import { sdfgSummaries } from '../model/sdfgs.js';
 import type { Analysis, AllocationSite, ModePlan, TransientInfo } from './types.js';
 import { MODES } from './types.js';
 
@@ -83,6 +84,8 @@ export function toAnalysisJson(a: Analysis): object {
       generation: f.generation,
       grammar: f.grammar,
     },
+    // Names every SDFG index that transients[].sdfg and steps use (added in analysis@1, additive).
+    sdfgs: sdfgSummaries(f),
     target: a.target,
     targetReason: a.targetReason,
     symbols: Object.fromEntries([...a.symbols].map(([k, v]) => [k, { value: jsonInt(v.value), source: v.source }])),

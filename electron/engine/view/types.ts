@@ -7,15 +7,10 @@
  * memory-views work. Change them together with their builders and the renderer modules that read them.
  */
 import type { JsonInt } from '../analysis/json.js';
+import type { SdfgSummary } from '../model/sdfgs.js';
 
 /** One SDFG of the file (root and nested), pre-order: index 0 is the root. Also `analysis@1`'s `sdfgs[]`. */
-export interface SdfgSummary {
-  index: number;
-  name: string;
-  /** Index of the SDFG holding the NestedSDFG node that embeds this one; null for the root. */
-  parent: number | null;
-  jsonPath: string;
-}
+export type { SdfgSummary };
 
 export interface DocInfo {
   /** Session-scoped handle of the opened file. */

@@ -1,0 +1,145 @@
+/**
+ * `transient-lab serve [FILE…]`: browser mode. Composes the pieces a host provides — the file policy (the
+ * `--root` folders), the runner (a Node child per job), the server — around the shared service, prints the
+ * URL with its token, and runs until SIGINT/SIGTERM, after which no runner or compiler process is left.
+ */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { TlabError } from '../engine/errors.js';
+import { ContractFailure } from '../ipc/errors.js';
+import { NodeRunnerHost } from '../runner/host-node.js';
+import { killDescendants } from '../server/children.js';
+import { isLoopback } from '../server/security.js';
+import { startServer, type RunningServer } from '../server/server.js';
+import { RootsFileAccess, TransientLabService } from '../service/index.js';
+import { optionValue, parseArgs, parseInteger } from './args.js';
+import type { Command } from './command.js';
+
+const NAME = 'serve';
+const USAGE = 'serve [FILE…] [--port P] [--root DIR …] [--host H] [--no-open]';
+/** Tried in turn when no --port is given (an explicit port is used exactly, 0 = any free port). */
+const DEFAULT_PORT = 8686;
+const PORT_TRIES = 10;
+/** Time the jobs get to end on their own at shutdown before every child process is killed. */
+const SHUTDOWN_GRACE_MS = 3000;
+
+const HELP = `Usage: transient-lab ${USAGE}
+
+Browser mode: serves the Transient Lab window on this machine, for a browser here or through an SSH tunnel
+(ssh -L 8686:127.0.0.1:8686 node, then open the printed URL on your own machine).
+
+  FILE…        SDFG files to open at start (inside the --root folders)
+  --port P     port (default ${DEFAULT_PORT}, or the next free one; 0 = any free port)
+  --root DIR   folder the page may open files from (repeatable; default: the current folder)
+  --host H     address to bind instead of 127.0.0.1 and ::1 (other machines could then connect)
+  --no-open    do not try to open a browser
+
+Prints one line, "Transient Lab: http://127.0.0.1:PORT/?token=…": the token is required for every
+request. Ctrl-C stops the server, cancels running profiles and leaves no runner process behind.`;
+
+function openBrowser(url: string): number | null {
+  // Only where a desktop exists; a headless node has nothing to open, and that is not an error.
+  if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return null;
+  try {
+    const child = spawn('xdg-open', [url], { stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    child.unref();
+    return child.pid ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function listenOnFreePort(start: (port: number) => Promise<RunningServer>, port: number | null): Promise<RunningServer> {
+  if (port !== null) return start(port);
+  for (let i = 0; ; i++) {
+    try {
+      return await start(DEFAULT_PORT + i);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || i + 1 >= PORT_TRIES) throw err;
+    }
+  }
+}
+
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((done) => {
+    const on = (sig: NodeJS.Signals) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      done(sig);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+export const serveCommand: Command = {
+  name: NAME,
+  usage: USAGE,
+  async run(argv: string[]): Promise<number> {
+    const args = parseArgs(NAME, argv, {
+      port: { value: true },
+      root: { value: true, repeat: true },
+      host: { value: true },
+      'no-open': { value: false },
+      help: { value: false },
+    });
+    if (args.flags.has('help')) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    const portText = optionValue(args, 'port');
+    const port = portText === undefined ? null : Number(parseInteger(NAME, 'port', portText, 0n));
+    if (port !== null && port > 65535) throw new TlabError('usage', `${NAME}: --port must be at most 65535`);
+    const host = optionValue(args, 'host');
+    const files = await RootsFileAccess.create((args.options.get('root') ?? [process.cwd()]).map((r) => resolve(r)));
+    const openAtStart: string[] = [];
+    for (const file of args.positionals) {
+      try {
+        openAtStart.push(await files.resolveRead(resolve(file), 'sdfg'));
+      } catch (err) {
+        if (err instanceof ContractFailure) throw new TlabError('usage', `${NAME}: ${file} is not inside the --root folders (${files.roots.join(', ')})`);
+        throw err;
+      }
+    }
+
+    const service = await TransientLabService.create({ host: 'browser', files, createRunner: () => new NodeRunnerHost(), openAtStart });
+    const stopping = stopSignal();
+    let server: RunningServer;
+    try {
+      server = await listenOnFreePort((p) => startServer({ service, port: p, hosts: host ? [host] : undefined }), port);
+    } catch (err) {
+      await service.dispose();
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new TlabError('usage', `${NAME}: port ${port ?? DEFAULT_PORT} is in use: choose another with --port (0 = any free port)`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new TlabError('usage', `${NAME}: cannot bind --host ${host}: no such address on this machine`);
+      throw err;
+    }
+    if (host && !isLoopback(host)) {
+      process.stderr.write(
+        `warning: --host ${host}: Transient Lab is reachable from other machines; anyone who gets the token can compile and run programs as you. Prefer the default (127.0.0.1) and an SSH tunnel.\n`,
+      );
+    }
+    process.stdout.write(`Transient Lab: ${server.url}\n`);
+    const opener = args.flags.has('no-open') ? null : openBrowser(server.url);
+
+    await stopping;
+    // A second Ctrl-C while stopping: stop now.
+    const force = () => {
+      killDescendants(opener === null ? [] : [opener]);
+      process.exit(130);
+    };
+    process.once('SIGINT', force);
+    process.once('SIGTERM', force);
+    await server.close();
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([service.dispose(), new Promise((r) => (grace = setTimeout(r, SHUTDOWN_GRACE_MS)))]);
+    clearTimeout(grace);
+    killDescendants(opener === null ? [] : [opener]);
+    process.off('SIGINT', force);
+    process.off('SIGTERM', force);
+    // Everything is closed; should a handle still keep Node alive, do not hang on the user's Ctrl-C.
+    setTimeout(() => process.exit(0), 1000).unref();
+    return 0;
+  },
+};

@@ -1,0 +1,77 @@
+/**
+ * The shape a `transient-lab/profile@1` document must have for the renderer to draw it, as a valibot schema.
+ * Used when a result file is opened and when the renderer asks to save one. Objects are loose: fields added
+ * to profile@1 later (per-mode allocation events…) pass through untouched, so an older host never drops them.
+ * Numbers that can be NaN in the engine (a summary of zero calls) are `null` in JSON and accepted as such.
+ */
+import * as v from 'valibot';
+import { MODES } from '../engine/analysis/types.js';
+import type { ProfileResult } from '../engine/profile/result.js';
+
+export const PROFILE_SCHEMA_NAME = 'transient-lab/profile';
+export const PROFILE_SCHEMA_VERSION = 1;
+
+const text = v.pipe(v.string(), v.maxLength(100_000));
+const num = v.number();
+const numOrNull = v.nullable(v.number());
+const jsonInteger = v.union([v.number(), v.pipe(v.string(), v.regex(/^-?\d{1,40}$/, 'expected a decimal integer'))]);
+const mode = v.picklist(MODES);
+const series = v.array(v.number());
+
+const columns = v.pipe(
+  v.looseObject({ totalNs: series, allocNs: series, freeNs: series, allocs: series, frees: series, allocBytes: series, minorFaults: series }),
+  v.check((c) => [c.allocNs, c.freeNs, c.allocs, c.frees, c.allocBytes, c.minorFaults].every((col) => col.length === c.totalNs.length), 'every per-call column must have one entry per timed call'),
+);
+
+const modeResult = v.looseObject({
+  mode,
+  layout: v.nullable(v.picklist(['dace', 'packed'])),
+  label: text,
+  build: v.looseObject({ ms: num, cached: v.boolean() }),
+  initNs: numOrNull,
+  exitNs: numOrNull,
+  firstCallNs: numOrNull,
+  calls: columns,
+  eventsOverflowed: v.boolean(),
+  runnerOverheadNsPerCall: numOrNull,
+  summary: v.looseObject({
+    medianNs: numOrNull,
+    p10Ns: numOrNull,
+    p90Ns: numOrNull,
+    meanNs: numOrNull,
+    allocsPerCall: numOrNull,
+    allocShare: numOrNull,
+    minorFaultsPerCall: numOrNull,
+  }),
+  workspaceBytes: v.record(v.string(), num),
+  outputChecksums: v.record(v.string(), v.string()),
+});
+
+export const profileResultSchema = v.pipe(
+  v.looseObject({
+    schema: v.literal(`${PROFILE_SCHEMA_NAME}@${PROFILE_SCHEMA_VERSION}`),
+    program: v.looseObject({ name: text, file: text, hash: text }),
+    machine: v.looseObject({ cpu: text, cores: num, compiler: text, os: text, node: text }),
+    settings: v.looseObject({
+      modes: v.array(mode),
+      layout: v.picklist(['dace', 'packed', 'both']),
+      calls: num,
+      warmup: num,
+      processes: num,
+      symbols: v.record(v.string(), jsonInteger),
+      seed: jsonInteger,
+      inputs: v.record(v.string(), v.string()),
+    }),
+    modes: v.pipe(v.array(modeResult), v.minLength(1, 'a result has at least one mode')),
+    verification: v.looseObject({
+      identical: v.boolean(),
+      tolerance: v.optional(num),
+      ok: v.boolean(),
+      details: v.array(v.looseObject({ kind: v.string(), mode: v.string(), message: v.string() })),
+    }),
+    notes: v.array(v.string()),
+    warnings: v.array(v.string()),
+  }),
+  // The schema above checks every field the renderer reads; JSON nulls stand for the engine's NaNs.
+  v.transform((doc) => doc as unknown as ProfileResult),
+);

@@ -1,0 +1,124 @@
+/**
+ * Browser mode's WebSocket framing, shared by the server (electron/server/) and the renderer's client
+ * (renderer/src/host/). Dependency-free on purpose (no Node, no DOM beyond TextEncoder/TextDecoder, which both
+ * have), so that both sides import this one file.
+ *
+ * A message without binary data is one text frame of JSON. A message holding Uint8Arrays (uploads) is one
+ * binary frame, so that a 100 MB upload is neither inflated by base64 (+33%) nor copied through a string:
+ *
+ *   "TLB1" | u32 LE header length | header (UTF-8 JSON) | blob 0 | blob 1 | …
+ *
+ * where the header is `{ "m": message, "b": [byte length of each blob] }` and each Uint8Array inside the
+ * message is replaced by `{ "\u0000bytes": index }`. Text frames never revive placeholders.
+ */
+import type { WireMessage } from './contract.js';
+
+const MAGIC = [0x54, 0x4c, 0x42, 0x31]; // "TLB1"
+const PLACEHOLDER = '\u0000bytes';
+/** A header is the message minus its bytes: anything beyond this is not one of ours. */
+const MAX_HEADER_BYTES = 64 * 1024 * 1024;
+
+export class WireError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WireError';
+  }
+}
+
+/** Text (JSON) when the message holds no Uint8Array, else one binary frame. */
+export function encodeWire(message: WireMessage): string | Uint8Array {
+  const blobs: Uint8Array[] = [];
+  const json = JSON.stringify(message, (_key, value: unknown) => {
+    if (value instanceof Uint8Array) {
+      blobs.push(value);
+      return { [PLACEHOLDER]: blobs.length - 1 };
+    }
+    return value;
+  });
+  if (!blobs.length) return json;
+  const header = new TextEncoder().encode(JSON.stringify({ m: JSON.parse(json) as unknown, b: blobs.map((b) => b.byteLength) }));
+  const total = 8 + header.byteLength + blobs.reduce((n, b) => n + b.byteLength, 0);
+  const out = new Uint8Array(total);
+  out.set(MAGIC, 0);
+  new DataView(out.buffer).setUint32(4, header.byteLength, true);
+  out.set(header, 8);
+  let at = 8 + header.byteLength;
+  for (const b of blobs) {
+    out.set(b, at);
+    at += b.byteLength;
+  }
+  return out;
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function checkMessage(m: unknown): WireMessage {
+  if (!isRecord(m)) throw new WireError('a message must be a JSON object');
+  const id = m.id;
+  switch (m.t) {
+    case 'call':
+      if (!Number.isSafeInteger(id) || typeof m.method !== 'string') throw new WireError('a call needs an integer id and a method name');
+      return { t: 'call', id: id as number, method: m.method, req: m.req };
+    case 'reply': {
+      const reply = m.reply;
+      if (!Number.isSafeInteger(id) || !isRecord(reply) || typeof reply.ok !== 'boolean') throw new WireError('a reply needs an integer id and an envelope');
+      return m as WireMessage;
+    }
+    case 'event':
+      if (typeof m.event !== 'string') throw new WireError('an event needs a name');
+      return m as WireMessage;
+    default:
+      throw new WireError(`unknown message type ${JSON.stringify(String(m.t)).slice(0, 40)}`);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new WireError('a message is not valid JSON');
+  }
+}
+
+/** Parses one frame; every malformed frame is a WireError (the peer then closes the connection). */
+export function decodeWire(data: string | Uint8Array): WireMessage {
+  if (typeof data === 'string') return checkMessage(parseJson(data));
+  if (data.byteLength < 8 || MAGIC.some((b, i) => data[i] !== b)) throw new WireError('a binary frame without the TLB1 header');
+  const headerBytes = new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(4, true);
+  if (headerBytes > MAX_HEADER_BYTES || 8 + headerBytes > data.byteLength) throw new WireError('a binary frame with a bad header length');
+  let headerText: string;
+  try {
+    headerText = new TextDecoder('utf-8', { fatal: true }).decode(data.subarray(8, 8 + headerBytes));
+  } catch {
+    throw new WireError('a binary frame whose header is not UTF-8');
+  }
+  const header = parseJson(headerText);
+  if (!isRecord(header) || !Array.isArray(header.b) || !header.b.every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) {
+    throw new WireError('a binary frame header without blob lengths');
+  }
+  const lengths = header.b as number[];
+  const blobs: Uint8Array[] = [];
+  let at = 8 + headerBytes;
+  for (const n of lengths) {
+    if (at + n > data.byteLength) throw new WireError('a binary frame shorter than its blobs');
+    blobs.push(data.subarray(at, at + n));
+    at += n;
+  }
+  if (at !== data.byteLength) throw new WireError('a binary frame longer than its blobs');
+  const revive = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(revive);
+    if (!isRecord(x)) return x;
+    const keys = Object.keys(x);
+    if (keys.length === 1 && keys[0] === PLACEHOLDER) {
+      const i = x[PLACEHOLDER];
+      if (!Number.isSafeInteger(i) || (i as number) < 0 || (i as number) >= blobs.length) throw new WireError('a placeholder names a missing blob');
+      return blobs[i as number];
+    }
+    // In place: an own "__proto__" key from JSON.parse stays a plain data property.
+    for (const k of keys) x[k] = revive(x[k]);
+    return x;
+  };
+  return checkMessage(revive(header.m));
+}

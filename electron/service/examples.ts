@@ -1,0 +1,44 @@
+/**
+ * The bundled examples (assets/examples): every .sdfg/.sdfgz there, described by the table in its README
+ * (program, and the symbol values to try it with).
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import type { ExampleInfo, SymbolValues } from '../ipc/contract.js';
+
+export interface Example extends ExampleInfo {
+  path: string;
+}
+
+/** `| \`hdiff.sdfg\` | horizontal diffusion … | … | … | \`I=128,J=128,K=80\` |` */
+function readmeRows(text: string): Map<string, { description: string; symbols: SymbolValues }> {
+  const out = new Map<string, { description: string; symbols: SymbolValues }>();
+  for (const line of text.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    const file = /^`([^`]+\.sdfgz?)`$/.exec(cells[1] ?? '')?.[1];
+    if (!file) continue;
+    const symbols: SymbolValues = {};
+    const demo = /`([^`]*)`/.exec(cells[cells.length - 2] ?? '')?.[1] ?? '';
+    for (const part of demo.split(',')) {
+      const m = /^\s*([A-Za-z_]\w*)\s*=\s*(-?\d+)\s*$/.exec(part);
+      if (m) symbols[m[1]!] = m[2]!;
+    }
+    out.set(file, { description: cells[2] ?? '', symbols });
+  }
+  return out;
+}
+
+export async function listExamples(dir: string): Promise<Example[]> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => ['.sdfg', '.sdfgz'].includes(extname(n).toLowerCase())).sort();
+  } catch {
+    return [];
+  }
+  const rows = readmeRows(await readFile(join(dir, 'README.md'), 'utf8').catch(() => ''));
+  return names.map((name) => {
+    const id = name.replace(/\.sdfgz?$/i, '').replace(/[^A-Za-z0-9_-]/g, '_');
+    const row = rows.get(name);
+    return { id, title: id, description: row?.description ?? name, symbols: row?.symbols ?? {}, path: join(dir, name) };
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * Result files (`transient-lab/profile@1`): read with a clear verdict on anything else (a newer schema, an
+ * analysis document, a foreign JSON), written atomically and never over a file that is not a result.
+ */
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import * as v from 'valibot';
+import { TlabError } from '../engine/errors.js';
+import type { ProfileResult } from '../engine/profile/result.js';
+import { ContractFailure, issuePath } from '../ipc/errors.js';
+import { PROFILE_SCHEMA_NAME, PROFILE_SCHEMA_VERSION, profileResultSchema } from '../ipc/result-schema.js';
+
+const CURRENT = `${PROFILE_SCHEMA_NAME}@${PROFILE_SCHEMA_VERSION}`;
+
+/** Checks a parsed document and names the problem with its JSON path. */
+export function checkProfileDocument(doc: unknown, file: string): ProfileResult {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new TlabError('input', 'not a Transient Lab result file: the JSON is not an object', { file, jsonPath: '$' });
+  }
+  const schema = (doc as Record<string, unknown>).schema;
+  if (typeof schema !== 'string') {
+    throw new TlabError('input', `not a Transient Lab result file: it has no "schema" field (results start with "schema": "${CURRENT}")`, { file, jsonPath: '$.schema' });
+  }
+  const versioned = /^transient-lab\/profile@(\d+)$/.exec(schema);
+  if (versioned && Number(versioned[1]) > PROFILE_SCHEMA_VERSION) {
+    throw new TlabError('input', `written by a newer Transient Lab (${schema}); this version reads ${CURRENT}: update Transient Lab to open it`, { file, jsonPath: '$.schema' });
+  }
+  if (schema.startsWith('transient-lab/analysis@')) {
+    throw new TlabError('input', `this is an analysis document (${schema}, from \`analyze --json\`), not a profile result`, { file, jsonPath: '$.schema' });
+  }
+  if (schema !== CURRENT) {
+    throw new TlabError('input', `not a Transient Lab result file: schema "${schema.slice(0, 80)}" (expected ${CURRENT})`, { file, jsonPath: '$.schema' });
+  }
+  const parsed = v.safeParse(profileResultSchema, doc);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    throw new TlabError('input', `malformed ${CURRENT} document: ${issue.message}`, { file, jsonPath: issuePath(issue) });
+  }
+  return parsed.output;
+}
+
+export function parseProfileBytes(bytes: Uint8Array, file: string): ProfileResult {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (err) {
+    throw new TlabError('input', `not a Transient Lab result file: ${err instanceof SyntaxError ? `invalid JSON (${err.message})` : 'not UTF-8 text'}`, { file });
+  }
+  return checkProfileDocument(doc, file);
+}
+
+export async function readProfileFile(path: string, maxBytes: number): Promise<ProfileResult> {
+  const st = await stat(path);
+  if (st.size > maxBytes) throw new TlabError('input', `the file is ${st.size} bytes, more than the host reads (${maxBytes})`, { file: path });
+  return parseProfileBytes(await readFile(path), path);
+}
+
+/** Writes `result` to `target` (already allowed by the file policy) through a temporary file and a rename. */
+export async function writeProfileFile(target: string, result: ProfileResult, maxExistingBytes: number): Promise<void> {
+  if (!target.toLowerCase().endsWith('.json')) {
+    throw new ContractFailure('usage', 'a result file name must end in .json', { file: target });
+  }
+  try {
+    await readProfileFile(target, maxExistingBytes);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ContractFailure('refused', 'a file of that name exists and is not a Transient Lab result: choose another name', { file: target });
+  }
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  // 'wx': never follow or reuse something already at the temporary name.
+  const handle = await open(temp, 'wx', 0o644);
+  try {
+    await handle.writeFile(`${JSON.stringify(result, null, 1)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, target);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * One renderer's side of the service: its open documents, its analyses and its profile jobs. Requests arrive
+ * already validated (contract-schema.ts); paths go through the host's FileAccess before anything is read.
+ */
+import { basename } from 'node:path';
+import { analyze as analyzeModel, type Analysis } from '../engine/analysis/index.js';
+import { TlabError } from '../engine/errors.js';
+import type { SdfgFile } from '../engine/model/sdfg.js';
+import type { ProfileResult } from '../engine/profile/result.js';
+import { parseSdfgBytes } from '../engine/sdfg/index.js';
+import { buildDocInfo } from '../engine/view/doc.js';
+import type { AnalysisView, DocInfo, GraphRegion, SearchHit } from '../engine/view/types.js';
+import type { AnalyzeRequest, EnvironmentInfo, FolderListing, ProfileRequest, RequestOf, ResultDoc, TransientLabApi } from '../ipc/contract.js';
+import { ContractFailure } from '../ipc/errors.js';
+import { runProfileJob } from './profile-job.js';
+import { parseProfileBytes, readProfileFile, writeProfileFile } from './results.js';
+import type { EventSink, ServiceContext } from './service.js';
+import { fileSource, loadSource, type DocSource } from './sources.js';
+import { UploadStore } from './uploads.js';
+import { stat } from 'node:fs/promises';
+
+interface OpenDoc {
+  info: DocInfo;
+  source: DocSource;
+  /** The latest analysis, with the options and the model it was computed from. */
+  memo: { key: string; file: SdfgFile; analysis: Analysis } | null;
+}
+
+export class Session implements TransientLabApi {
+  private readonly docs = new Map<string, OpenDoc>();
+  private nextDoc = 1;
+  private closed = false;
+
+  constructor(
+    readonly id: string,
+    private readonly ctx: ServiceContext,
+    private readonly sink: EventSink,
+    private readonly onDispose: () => void,
+  ) {}
+
+  private live(): void {
+    if (this.closed) throw new ContractFailure('refused', 'this session is closed');
+  }
+
+  private doc(id: string): OpenDoc {
+    this.live();
+    const d = this.docs.get(id);
+    if (!d) throw new ContractFailure('usage', `no open document '${id}' (it was closed, or opened by another window)`);
+    return d;
+  }
+
+  private model(d: OpenDoc): Promise<SdfgFile> {
+    return this.ctx.models.get(d.source.key, () => loadSource(d.source));
+  }
+
+  private async register(source: DocSource, name: string, load: () => Promise<SdfgFile>): Promise<DocInfo> {
+    this.live();
+    if (this.docs.size >= this.ctx.options.maxDocsPerSession) {
+      throw new ContractFailure('refused', `${this.docs.size} documents are open in this window: close one first`);
+    }
+    const started = performance.now();
+    const file = await this.ctx.models.get(source.key, load);
+    const doc = `d${this.nextDoc++}`;
+    const info = buildDocInfo(file, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started });
+    this.docs.set(doc, { info, source, memo: null });
+    return info;
+  }
+
+  async environment(): Promise<EnvironmentInfo> {
+    this.live();
+    return this.ctx.environment();
+  }
+
+  async listFolder(req: RequestOf<'listFolder'>): Promise<FolderListing> {
+    this.live();
+    return this.ctx.files.listFolder(req.path);
+  }
+
+  async openFile(req: RequestOf<'openFile'>): Promise<DocInfo> {
+    this.live();
+    const real = await this.ctx.files.resolveRead(req.path, 'sdfg');
+    const source = await fileSource(real);
+    return this.register(source, basename(real), () => loadSource(source));
+  }
+
+  async openUpload(req: RequestOf<'openUpload'>): Promise<DocInfo> {
+    this.live();
+    const hash = UploadStore.hash(req.bytes);
+    const key = `upload:${hash}`;
+    // Parse before anything is stored: a malformed upload leaves nothing behind.
+    const file = await this.ctx.models.get(key, async () => parseSdfgBytes(req.bytes, req.name));
+    const { path } = await this.ctx.uploads.add(req.bytes, hash, file.compressed);
+    const source: DocSource = { readPath: path, display: req.name, shownPath: null, key, size: req.bytes.byteLength, mtimeMs: 0, upload: hash };
+    try {
+      return await this.register(source, req.name, () => loadSource(source));
+    } catch (err) {
+      await this.ctx.uploads.release(hash, path);
+      throw err;
+    }
+  }
+
+  async openExample(req: RequestOf<'openExample'>): Promise<DocInfo> {
+    this.live();
+    const example = this.ctx.examples.find((e) => e.id === req.id);
+    if (!example) throw new ContractFailure('usage', `no example '${req.id}' (examples: ${this.ctx.examples.map((e) => e.id).join(', ') || 'none'})`);
+    // The host's own files: not subject to the user's file policy.
+    const source = await fileSource(example.path);
+    return this.register(source, basename(example.path), () => loadSource(source));
+  }
+
+  async closeDoc(req: RequestOf<'closeDoc'>): Promise<void> {
+    const d = this.doc(req.doc);
+    this.docs.delete(req.doc);
+    await this.release(d);
+  }
+
+  private async release(d: OpenDoc): Promise<void> {
+    if (d.source.upload === null) return;
+    if (await this.ctx.uploads.release(d.source.upload, d.source.readPath)) this.ctx.models.drop(d.source.key);
+  }
+
+  private async analysisOf(d: OpenDoc, req: Omit<AnalyzeRequest, 'doc'>): Promise<Analysis> {
+    const file = await this.model(d);
+    const key = JSON.stringify([Object.entries(req.symbols).sort(([a], [b]) => (a < b ? -1 : 1)), req.defaultSymbol, req.target]);
+    if (d.memo && d.memo.key === key && d.memo.file === file) return d.memo.analysis;
+    const analysis = analyzeModel(file, {
+      symbols: new Map(Object.entries(req.symbols).map(([k, value]) => [k, BigInt(value)])),
+      defaultSymbol: req.defaultSymbol === null ? null : BigInt(req.defaultSymbol),
+      target: req.target,
+    });
+    d.memo = { key, file, analysis };
+    return analysis;
+  }
+
+  async analyze(req: AnalyzeRequest): Promise<AnalysisView> {
+    const d = this.doc(req.doc);
+    return this.ctx.views.analysis(await this.analysisOf(d, req));
+  }
+
+  async graph(req: RequestOf<'graph'>): Promise<GraphRegion> {
+    const d = this.doc(req.doc);
+    const file = await this.model(d);
+    return this.ctx.views.graph(file, req.region, d.memo?.file === file ? d.memo.analysis : null);
+  }
+
+  async search(req: RequestOf<'search'>): Promise<SearchHit[]> {
+    const d = this.doc(req.doc);
+    return this.ctx.views.search(await this.model(d), req.query, req.limit);
+  }
+
+  async profile(req: ProfileRequest): Promise<ProfileResult> {
+    const d = this.doc(req.doc);
+    const inputs = new Map<string, string>();
+    for (const [name, path] of Object.entries(req.inputs)) inputs.set(name, await this.ctx.files.resolveRead(path, 'input'));
+    if (d.source.upload === null) {
+      // The profiler compiles what is on disk now: it must be what the renderer has been looking at.
+      const st = await stat(d.source.readPath);
+      if (st.size !== d.source.size || st.mtimeMs !== d.source.mtimeMs) {
+        throw new TlabError('input', 'the file changed on disk since it was opened: open it again before profiling', { file: d.source.display });
+      }
+    }
+    const limit = req.timeoutS > 0 ? Math.min(req.timeoutS * 1000, this.ctx.options.maxProfileMs) : this.ctx.options.maxProfileMs;
+    return this.ctx.jobs.run(this.id, req.job, limit, (signal) =>
+      runProfileJob({
+        req,
+        sdfgPath: d.source.readPath,
+        display: d.source.display,
+        inputs,
+        runner: this.ctx.createRunner(),
+        runnerTimeoutMs: limit,
+        signal,
+        onProgress: (event) => {
+          if (!this.closed) this.sink.emit('profileProgress', event);
+        },
+      }),
+    );
+  }
+
+  async cancel(req: RequestOf<'cancel'>): Promise<void> {
+    this.live();
+    this.ctx.jobs.cancel(this.id, req.job);
+  }
+
+  async openResult(req: RequestOf<'openResult'>): Promise<ResultDoc> {
+    this.live();
+    if ('path' in req) {
+      const real = await this.ctx.files.resolveRead(req.path, 'result');
+      return { name: basename(real), path: real, result: await readProfileFile(real, this.ctx.limits.uploadBytes) };
+    }
+    return { name: req.name, path: null, result: parseProfileBytes(req.bytes, req.name) };
+  }
+
+  async saveResult(req: RequestOf<'saveResult'>): Promise<{ path: string }> {
+    this.live();
+    const target = await this.ctx.files.resolveWrite(req.path, 'result');
+    await writeProfileFile(target, req.result, this.ctx.limits.uploadBytes);
+    return { path: target };
+  }
+
+  /** Cancels this session's jobs (waiting for them to end) and releases its documents. */
+  async dispose(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.ctx.jobs.cancelAll(this.id);
+    const docs = [...this.docs.values()];
+    this.docs.clear();
+    await Promise.all(docs.map((d) => this.release(d)));
+    this.onDispose();
+  }
+}
