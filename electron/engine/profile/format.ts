@@ -3,7 +3,7 @@ import type { ModeResult, ProfileResult } from './result.js';
 import { mannWhitney } from './stats.js';
 
 /** Differences with a larger p-value are reported as not significant. */
-const SIGNIFICANCE = 0.01;
+export const SIGNIFICANCE = 0.01;
 
 export function formatNs(ns: number): string {
   if (!Number.isFinite(ns)) return '-';

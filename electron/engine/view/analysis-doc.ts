@@ -1,0 +1,59 @@
+/**
+ * Reading an `AnalysisView`'s columns back: one transient as `analysis@1` writes it, the whole document,
+ * and exact-enough numbers for plotting. Imports types only, so the renderer and reports use it as is.
+ */
+import type { JsonInt } from '../analysis/json.js';
+import type { AnalysisDoc, AnalysisView, TransientJson, TransientTable } from './types.js';
+import type { SdfgSummary } from './types.js';
+
+/** A byte count as a plot coordinate: exact below 2^53, nearest double above; NaN for null (symbolic). */
+export function num(v: JsonInt | null | undefined): number {
+  if (v === null || v === undefined) return NaN;
+  return typeof v === 'number' ? v : Number(v);
+}
+
+/** Row `i` of the table as the `analysis@1` transient object (same keys, same order). */
+export function transientJson(table: TransientTable, i: number, sdfgs: readonly SdfgSummary[]): TransientJson {
+  const path = table.jsonPath[i]!;
+  const first = table.first[i]!;
+  return {
+    id: table.id[i]!,
+    sdfg: table.sdfg[i]!,
+    name: table.name[i]!,
+    type: table.dict.type[table.type[i]!]!,
+    dtype: table.dict.dtype[table.dtype[i]!]!,
+    shape: table.shape[i]!,
+    storage: table.dict.storage[table.storage[i]!]!,
+    effectiveStorage: table.dict.storage[table.effectiveStorage[i]!]!,
+    lifetime: table.dict.lifetime[table.lifetime[i]!]!,
+    bytes: table.bytes[i]!,
+    bytesExpr: table.bytesExpr[i]!,
+    eligible: { PERSISTENT: (table.eligible[i]! & 1) !== 0, EXTERNAL: (table.eligible[i]! & 2) !== 0 },
+    reason: table.reason[i]! < 0 ? null : table.dict.reason[table.reason[i]!]!,
+    live: first < 0 ? null : { first, last: table.last[i]! },
+    allocation: table.dict.allocation[table.allocation[i]!]!,
+    executionsPerCall: table.executionsPerCall[i]!,
+    jsonPath: path.startsWith('~') ? `${sdfgs[table.sdfg[i]!]!.jsonPath}${path.slice(1)}` : path,
+  };
+}
+
+/** The `analysis@1` document the view was built from, as `analyze --json` writes it. */
+export function analysisDocument(view: AnalysisView): AnalysisDoc {
+  const a = view.analysis;
+  const transients: TransientJson[] = new Array(view.table.count);
+  for (let i = 0; i < view.table.count; i++) transients[i] = transientJson(view.table, i, view.sdfgs);
+  return {
+    schema: a.schema,
+    sdfg: a.sdfg,
+    target: a.target,
+    targetReason: a.targetReason,
+    symbols: a.symbols,
+    unresolvedSymbols: a.unresolvedSymbols,
+    steps: a.steps,
+    transients,
+    modes: a.modes,
+    layouts: a.layouts,
+    peakLiveBytes: a.peakLiveBytes,
+    warnings: a.warnings,
+  };
+}

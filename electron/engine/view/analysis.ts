@@ -1,0 +1,323 @@
+/**
+ * The analysis view model (`AnalysisView`, types.ts): the `analysis@1` document with its transients in
+ * columns, plus what the memory views draw, computed once here instead of in every chart: memory-over-steps
+ * curves per mode and storage with their peaks, workspace rectangles of both layouts, totals.
+ *
+ * Byte arithmetic is exact (bigint) and leaves as `JsonInt`; the renderer turns it into plot coordinates.
+ * Everything is linear in the number of transients and steps (30k transients: tens of milliseconds).
+ */
+import { allocatesPerCall } from '../analysis/allocation.js';
+import { jsonInt, toAnalysisJson, type JsonInt } from '../analysis/json.js';
+import type { Analysis, Mode, TransientInfo } from '../analysis/types.js';
+import type { SdfgFile } from '../model/sdfg.js';
+import {
+  ANALYSIS_VIEW_SCHEMA,
+  FATES,
+  type AllocationJson,
+  type AnalysisDoc,
+  type AnalysisView,
+  type Fate,
+  type MemoryCurve,
+  type SdfgSummary,
+  type StorageMemory,
+  type StorageWorkspace,
+  type TransientTable,
+  type ViewMode,
+  type WorkspaceRects,
+} from './types.js';
+
+export { analysisDocument, transientJson } from './analysis-doc.js';
+
+const VIEW_MODES: readonly ViewMode[] = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'];
+
+/** Every SDFG of the file, pre-order, with the SDFG that embeds it. */
+export function sdfgSummaries(file: SdfgFile): SdfgSummary[] {
+  return file.sdfgs.map((s) => ({
+    index: s.sdfgIndex,
+    name: s.name,
+    parent: s.parent ? s.parent.sdfg.sdfgIndex : null,
+    jsonPath: s.jsonPath,
+  }));
+}
+
+function fateOf(t: TransientInfo): Fate {
+  const kind = t.allocation.kind;
+  if (kind === 'init') return 'init';
+  if (kind === 'external') return 'workspace';
+  if (!allocatesPerCall(t.allocation)) return 'none';
+  if (t.eligible.EXTERNAL) return 'external';
+  if (t.eligible.PERSISTENT) return 'persistent';
+  return 'scoped';
+}
+
+const holdsMemory = (t: TransientInfo): boolean =>
+  allocatesPerCall(t.allocation) || t.allocation.kind === 'init' || t.allocation.kind === 'external';
+
+class Dict<T> {
+  readonly values: T[] = [];
+  private readonly index = new Map<string, number>();
+  constructor(private readonly key: (v: T) => string = (v) => v as unknown as string) {}
+  add(v: T): number {
+    const k = this.key(v);
+    let i = this.index.get(k);
+    if (i === undefined) {
+      i = this.values.length;
+      this.values.push(v);
+      this.index.set(k, i);
+    }
+    return i;
+  }
+}
+
+function allocationJson(site: TransientInfo['allocation']): AllocationJson {
+  switch (site.kind) {
+    case 'sdfg':
+      return { kind: 'sdfg', sdfg: site.sdfg };
+    case 'state':
+      return { kind: 'state', sdfg: site.sdfg, state: site.stateJsonPath };
+    case 'scope':
+      return { kind: 'scope', sdfg: site.sdfg, state: site.stateJsonPath, mapEntry: site.mapEntryId };
+    case 'none':
+      return { kind: 'none', why: site.why };
+    default:
+      return { kind: site.kind };
+  }
+}
+
+function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): TransientTable {
+  const n = transients.length;
+  const type = new Dict<string>();
+  const dtype = new Dict<string>();
+  const storage = new Dict<string>();
+  const lifetime = new Dict<string>();
+  const reason = new Dict<string>();
+  const allocation = new Dict<AllocationJson>((a) => JSON.stringify(a));
+  const fateIndex = new Map<Fate, number>(FATES.map((f, i) => [f, i]));
+  const t: TransientTable = {
+    count: n,
+    id: new Array(n),
+    sdfg: new Array(n),
+    name: new Array(n),
+    type: new Array(n),
+    dtype: new Array(n),
+    shape: new Array(n),
+    storage: new Array(n),
+    effectiveStorage: new Array(n),
+    lifetime: new Array(n),
+    bytes: new Array(n),
+    bytesExpr: new Array(n),
+    eligible: new Array(n),
+    reason: new Array(n),
+    first: new Array(n),
+    last: new Array(n),
+    allocation: new Array(n),
+    executionsPerCall: new Array(n),
+    jsonPath: new Array(n),
+    fate: new Array(n),
+    dict: { type: type.values, dtype: dtype.values, storage: storage.values, lifetime: lifetime.values, reason: reason.values, allocation: allocation.values },
+  };
+  for (let i = 0; i < n; i++) {
+    const x = transients[i]!;
+    t.id[i] = x.id;
+    t.sdfg[i] = x.sdfg;
+    t.name[i] = x.name;
+    t.type[i] = type.add(x.type);
+    t.dtype[i] = dtype.add(x.dtype);
+    t.shape[i] = x.shape;
+    t.storage[i] = storage.add(x.storage);
+    t.effectiveStorage[i] = storage.add(x.effectiveStorage);
+    t.lifetime[i] = lifetime.add(x.lifetime);
+    t.bytes[i] = jsonInt(x.bytes);
+    t.bytesExpr[i] = x.bytesExpr;
+    t.eligible[i] = (x.eligible.PERSISTENT ? 1 : 0) | (x.eligible.EXTERNAL ? 2 : 0);
+    t.reason[i] = x.reason === null ? -1 : reason.add(x.reason);
+    t.first[i] = x.live ? x.live.first : -1;
+    t.last[i] = x.live ? x.live.last : -1;
+    t.allocation[i] = allocation.add(allocationJson(x.allocation));
+    t.executionsPerCall[i] = jsonInt(x.executionsPerCall);
+    const prefix = sdfgs[x.sdfg]?.jsonPath;
+    t.jsonPath[i] = prefix !== undefined && x.jsonPath.startsWith(prefix) && !x.jsonPath.startsWith('~') ? `~${x.jsonPath.slice(prefix.length)}` : x.jsonPath;
+    t.fate[i] = fateIndex.get(fateOf(x))!;
+  }
+  return t;
+}
+
+/** Memory-holding rows first, each group by first step, then last step, then file order. */
+function timelineOrder(transients: TransientInfo[], steps: number): number[] {
+  const key = (t: TransientInfo): [number, number, number] => {
+    const holding = holdsMemory(t) ? 0 : 1;
+    if (t.live) return [holding, t.live.first, t.live.last];
+    // A holding transient without a live range is held over the whole call; others go last.
+    return holding === 0 ? [0, 0, Math.max(0, steps - 1)] : [1, Number.MAX_SAFE_INTEGER, 0];
+  };
+  const keys = transients.map(key);
+  const order = [...transients.keys()];
+  order.sort((a, b) => {
+    const ka = keys[a]!;
+    const kb = keys[b]!;
+    return ka[0] - kb[0] || ka[1] - kb[1] || ka[2] - kb[2] || a - b;
+  });
+  return order;
+}
+
+interface Member {
+  row: number;
+  t: TransientInfo;
+  bytes: bigint;
+  first: number;
+  last: number;
+}
+
+/** The per-mode curves of one storage (docs in `MemoryCurve`). */
+function storageCurves(members: Member[], steps: number, workspaceBytes: bigint): MemoryCurve[] {
+  const diff = VIEW_MODES.map(() => new Array<bigint>(steps + 1).fill(0n));
+  const baseline = VIEW_MODES.map(() => 0n);
+  const span = (m: number, x: Member): void => {
+    diff[m]![x.first]! += x.bytes;
+    diff[m]![x.last + 1]! -= x.bytes;
+  };
+  const [S, P, POOL, E] = [0, 1, 2, 3];
+  baseline[E] = workspaceBytes;
+  for (const x of members) {
+    const kind = x.t.allocation.kind;
+    const inWorkspace = x.t.eligible.EXTERNAL || kind === 'external';
+    if (kind === 'init') {
+      baseline[S]! += x.bytes;
+      baseline[P]! += x.bytes;
+      baseline[POOL]! += x.bytes;
+      if (!inWorkspace) baseline[E]! += x.bytes;
+    } else if (kind === 'external') {
+      baseline[S]! += x.bytes;
+      baseline[P]! += x.bytes;
+      baseline[POOL]! += x.bytes;
+    } else {
+      span(S, x);
+      span(POOL, x);
+      if (x.t.eligible.PERSISTENT) baseline[P]! += x.bytes;
+      else span(P, x);
+      if (!inWorkspace) span(E, x);
+    }
+  }
+  return VIEW_MODES.map((mode, m) => {
+    const values: JsonInt[] = new Array(steps);
+    let live = baseline[m]!;
+    let peak = steps > 0 ? -1n : baseline[m]!;
+    let peakStep = steps > 0 ? 0 : -1;
+    for (let s = 0; s < steps; s++) {
+      live += diff[m]![s]!;
+      values[s] = jsonInt(live);
+      if (live > peak) {
+        peak = live;
+        peakStep = s;
+      }
+    }
+    return { mode, bytes: values, peak: { bytes: jsonInt(peak), step: peakStep }, baseline: jsonInt(baseline[m]!) };
+  });
+}
+
+function rects(entries: Array<{ row: number; offset: bigint; size: bigint; first: number; last: number }>): WorkspaceRects {
+  return {
+    row: entries.map((e) => e.row),
+    offset: entries.map((e) => jsonInt(e.offset)),
+    size: entries.map((e) => jsonInt(e.size)),
+    first: entries.map((e) => e.first),
+    last: entries.map((e) => e.last),
+  };
+}
+
+export function buildAnalysisView(a: Analysis): AnalysisView {
+  const steps = a.steps.length;
+  const fullLast = Math.max(0, steps - 1);
+  // The document head is exactly what `analyze --json` writes, minus the transients (they go in columns).
+  const head = toAnalysisJson({ ...a, transients: [] }) as AnalysisDoc;
+  const { transients: _omitted, ...analysis } = head;
+  const sdfgs = sdfgSummaries(a.file);
+  const table = buildTable(a.transients, sdfgs);
+  const rowOf = new Map(a.transients.map((t, i) => [t.id, i]));
+
+  // Memory curves, per effective storage of the memory-holding transients.
+  const groups = new Map<string, number[]>();
+  a.transients.forEach((t, i) => {
+    if (!holdsMemory(t)) return;
+    const g = groups.get(t.effectiveStorage);
+    if (g) g.push(i);
+    else groups.set(t.effectiveStorage, [i]);
+  });
+  const memory: StorageMemory[] = [...groups.keys()].sort().map((storage) => {
+    const rowsOf = groups.get(storage)!;
+    const unknown = rowsOf.filter((i) => a.transients[i]!.bytes === null);
+    if (unknown.length) {
+      return { storage, rows: rowsOf.length, curves: null, symbolic: { count: unknown.length, example: a.transients[unknown[0]!]!.bytesExpr } };
+    }
+    const members: Member[] = rowsOf.map((row) => {
+      const t = a.transients[row]!;
+      return { row, t, bytes: t.bytes!, first: t.live ? t.live.first : 0, last: t.live ? t.live.last : fullLast };
+    });
+    const workspace = a.layouts.packed[storage]?.bytes ?? 0n;
+    return { storage, rows: rowsOf.length, curves: storageCurves(members, steps, workspace), symbolic: null };
+  });
+
+  // Workspace rectangles of both layouts.
+  const spanOf = (row: number): { first: number; last: number } => {
+    const live = a.transients[row]!.live;
+    return live ?? { first: 0, last: fullLast };
+  };
+  const storages = [...new Set([...Object.keys(a.layouts.dace), ...Object.keys(a.layouts.packed)])].sort();
+  const workspace: StorageWorkspace[] = storages.map((storage) => {
+    const d = a.layouts.dace[storage];
+    const p = a.layouts.packed[storage] ?? null;
+    let daceRects: WorkspaceRects | null = null;
+    if (d && d.bytes !== null && d.order.every((id) => typeof d.offsets.get(id) === 'bigint')) {
+      daceRects = rects(
+        d.order.map((id) => {
+          const row = rowOf.get(id)!;
+          return { row, offset: d.offsets.get(id) as bigint, size: a.transients[row]!.bytes ?? 0n, ...spanOf(row) };
+        }),
+      );
+    }
+    const packed = p
+      ? {
+          bytes: jsonInt(p.bytes),
+          alignment: p.alignment,
+          lowerBound: jsonInt(p.lowerBound),
+          alignedSum: jsonInt(p.alignedSum),
+          rects: rects(
+            [...p.offsets].map(([id, offset]) => {
+              const row = rowOf.get(id)!;
+              return { row, offset, size: a.transients[row]!.bytes ?? 0n, ...spanOf(row) };
+            }),
+          ),
+        }
+      : null;
+    const daceBytes = d?.bytes ?? null;
+    const savings =
+      p && daceBytes !== null
+        ? { bytes: jsonInt(daceBytes - p.bytes), fraction: daceBytes > 0n ? Number(daceBytes - p.bytes) / Number(daceBytes) : 0 }
+        : null;
+    return {
+      storage,
+      dace: { bytes: jsonInt(daceBytes), bytesExpr: d?.bytesExpr ?? '0', rects: daceRects },
+      packed,
+      savings,
+    };
+  });
+
+  const fates = FATES.map(() => 0);
+  for (const f of table.fate) fates[f]!++;
+  const modeCount = (m: Mode): number => a.transients.filter((t) => t.eligible[m as 'PERSISTENT' | 'EXTERNAL']).length;
+  return {
+    schema: ANALYSIS_VIEW_SCHEMA,
+    analysis,
+    sdfgs,
+    table,
+    order: timelineOrder(a.transients, steps),
+    memory,
+    workspace,
+    totals: {
+      transients: a.transients.length,
+      holdingMemory: a.transients.filter(holdsMemory).length,
+      eligible: { PERSISTENT: modeCount('PERSISTENT'), EXTERNAL: modeCount('EXTERNAL') },
+      fates,
+    },
+  };
+}
