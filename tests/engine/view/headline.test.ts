@@ -15,7 +15,7 @@ const mode = (r: ProfileResult, label: string): ModeResult => r.modes.find((m) =
 /** A mode whose every call takes `factor` times as long (summary recomputed as the profiler does). */
 function scaled(m: ModeResult, factor: number, label = m.label): ModeResult {
   const calls = { ...m.calls, totalNs: m.calls.totalNs.map((t) => t * factor) };
-  return { ...m, label, calls, summary: summarize({ ...calls, overflowed: false, batchWallNs: 0 }) };
+  return { ...m, label, calls, summary: summarize(calls) };
 }
 
 describe('profile headline', () => {
