@@ -42,15 +42,10 @@ export function issuePath(issue: BaseIssue<unknown>): string {
   return out;
 }
 
-/** The most specific issue: a union's own "invalid type" hides which branch field was wrong. */
-function deepestIssue(issue: BaseIssue<unknown>): BaseIssue<unknown> {
-  const nested = issue.issues?.[0];
-  return nested && issue.type === 'union' && (nested.path?.length ?? 0) > 0 ? deepestIssue(nested) : issue;
-}
-
 /** A request payload that failed its schema: kind `usage`, the field as JSON path. */
 export function validationError(issues: readonly BaseIssue<unknown>[], what: string): ContractError {
-  const first = deepestIssue(issues[0]!);
+  // A union's own message ("expected {path} or {name, bytes}") says more than the first branch's complaint.
+  const first = issues[0]!;
   const path = issuePath(first);
   return clipped({
     kind: 'usage',

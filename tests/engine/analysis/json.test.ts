@@ -15,8 +15,9 @@ describe('analysis JSON', () => {
     const a = analyze(file(root), { symbols: new Map([['N', 1n << 30n]]), defaultSymbol: null, target: null });
     const doc = JSON.parse(JSON.stringify(toAnalysisJson(a))) as Record<string, any>;
     expect(doc.schema).toBe('transient-lab/analysis@1');
-    expect(Object.keys(doc)).toEqual(['schema', 'sdfg', 'target', 'targetReason', 'symbols', 'unresolvedSymbols', 'steps', 'transients', 'modes', 'layouts', 'peakLiveBytes', 'warnings']);
+    expect(Object.keys(doc)).toEqual(['schema', 'sdfg', 'sdfgs', 'target', 'targetReason', 'symbols', 'unresolvedSymbols', 'steps', 'transients', 'modes', 'layouts', 'peakLiveBytes', 'warnings']);
     expect(doc.sdfg).toMatchObject({ name: 'm', daceVersion: '1.0.0', sdfgs: 1, states: 1, grammar: 'legacy' });
+    expect(doc.sdfgs).toEqual([{ index: 0, name: 'm', parent: null, jsonPath: '$' }]);
     expect(doc.symbols).toEqual({ N: { value: 1073741824, source: 'user' } });
     const t = doc.transients.find((x: { id: string }) => x.id === '0:T');
     expect(t.bytes).toBe(String(8n * (1n << 60n)));

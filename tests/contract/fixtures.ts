@@ -1,0 +1,81 @@
+/**
+ * What the shared contract suite runs against: a service over a scratch root folder (a copy of an example, a
+ * malformed SDFG, links leading out, result files) plus the bundled examples, with the real Node runner.
+ * Every transport under test wraps the same kind of service, so the suite tests the transport, not the policy.
+ */
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { examplesDir } from '../../electron/engine/paths.js';
+import { NodeRunnerHost } from '../../electron/runner/host-node.js';
+import { descendants } from '../../electron/server/children.js';
+import { RootsFileAccess, TransientLabService, type ServiceOptions } from '../../electron/service/index.js';
+
+export interface Scratch {
+  /** First root: relative paths resolve here. */
+  root: string;
+  /** A folder next to the root, outside every root. */
+  outside: string;
+  remove(): Promise<void>;
+}
+
+/** The malformed SDFG: a state whose node list is not a list (the parser names `$.nodes[0].nodes`). */
+export const BROKEN_SDFG = JSON.stringify({ type: 'SDFG', attributes: { name: 'broken', _arrays: {} }, nodes: [{ type: 'SDFGState', label: 's0', id: 0, nodes: 7, edges: [] }], edges: [], start_block: 0 });
+
+export async function makeScratch(): Promise<Scratch> {
+  const base = await mkdtemp(join(tmpdir(), 'tlab-contract-'));
+  const root = join(base, 'root');
+  const outside = join(base, 'outside');
+  await mkdir(join(root, 'sub'), { recursive: true });
+  await mkdir(outside);
+  await copyFile(join(examplesDir(), 'hdiff.sdfg'), join(root, 'hdiff-copy.sdfg'));
+  await copyFile(join(examplesDir(), 'chain.sdfg'), join(root, 'sub', 'chain.sdfg'));
+  await writeFile(join(root, 'broken.sdfg'), BROKEN_SDFG);
+  await writeFile(join(root, '.hidden.sdfg'), '{}');
+  await writeFile(join(root, 'notes.json'), '{"hello": "not a result"}\n');
+  await copyFile(join(examplesDir(), 'vadv.sdfg'), join(outside, 'secret.sdfg'));
+  await symlink(join(outside, 'secret.sdfg'), join(root, 'link-out.sdfg'));
+  await symlink(outside, join(root, 'dir-out'));
+  await symlink(join(root, 'hdiff-copy.sdfg'), join(root, 'link-in.sdfg'));
+  return { root, outside, remove: () => rm(base, { recursive: true, force: true }) };
+}
+
+export async function makeService(scratch: Scratch, extra: Partial<ServiceOptions> = {}): Promise<TransientLabService> {
+  return TransientLabService.create({
+    host: 'browser',
+    files: await RootsFileAccess.create([scratch.root, examplesDir()]),
+    createRunner: () => new NodeRunnerHost(),
+    openAtStart: [join(scratch.root, 'hdiff-copy.sdfg')],
+    ...extra,
+  });
+}
+
+export function exampleBytes(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(join(examplesDir(), name)));
+}
+
+export async function fileBytes(path: string): Promise<Uint8Array> {
+  return new Uint8Array(await readFile(path));
+}
+
+/** Live runner children of this process (the host under test runs here, whatever the transport). */
+export function runnerChildren(): number[] {
+  return descendants(process.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('runner-entry');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Polls until `check` holds (a killed child takes a moment to be reaped). */
+export async function eventually(check: () => boolean, ms = 5000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}

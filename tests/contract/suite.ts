@@ -1,0 +1,358 @@
+/**
+ * The contract test suite, written once and run against every transport: browser mode's WebSocket today
+ * (websocket.test.ts), the desktop app's IPC tomorrow (pass a `connect` that wires a fake ipcMain/ipcRenderer
+ * pair, the preload and renderer/src/host/bridge.ts around the service). Every method is covered: the happy
+ * path on the bundled examples, refusals of malformed payloads, a malformed SDFG, profile with progress,
+ * cancel, timeout and concurrency, and a result saved and opened again.
+ *
+ * The host runs in this process whatever the transport, so the suite can also check that no runner child is
+ * left behind.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../electron/engine/paths.js';
+import { CONTRACT_VERSION, type ContractError, type HostEvents, type ProfileRequest, type TransientLabClient } from '../../electron/ipc/contract.js';
+import type { TransientLabService } from '../../electron/service/index.js';
+import { HostError } from '../../renderer/src/host/errors.js';
+import { eventually, exampleBytes, fileBytes, makeScratch, makeService, runnerChildren, type Scratch } from './fixtures.js';
+
+export interface Connected {
+  client: TransientLabClient;
+  /** Closes the transport (the session's jobs end with it). */
+  close(): Promise<void>;
+}
+
+export interface TransportFactory {
+  name: string;
+  /** A renderer-side client talking to a host that serves `service` over this transport. */
+  connect(service: TransientLabService): Promise<Connected>;
+}
+
+/** The ContractError a rejected call carries (the client rejects with a HostError). */
+export async function failure(promise: Promise<unknown>): Promise<ContractError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(HostError);
+    return (err as HostError).toJSON();
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Bypasses the contract's types to send what a buggy or hostile page could. */
+function loose(client: TransientLabClient): Record<string, (req: unknown) => Promise<unknown>> {
+  return client as unknown as Record<string, (req: unknown) => Promise<unknown>>;
+}
+
+const GRAPH_BUILDER = join(packageRoot(), 'electron', 'engine', 'view', 'graph.ts');
+
+function profileRequest(doc: string, job: string, over: Partial<ProfileRequest> = {}): ProfileRequest {
+  return {
+    doc,
+    job,
+    modes: ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'],
+    layout: 'packed',
+    calls: 3,
+    warmup: 0,
+    processes: 1,
+    symbols: { N: '4096' },
+    defaultSymbol: null,
+    seed: '0',
+    inputs: {},
+    timeoutS: 0,
+    ...over,
+  };
+}
+
+/** A run long enough to be caught in its timed calls (hdiff, 100k calls). */
+const LONG_RUN: Partial<ProfileRequest> = { modes: ['SCOPED'], calls: 100_000, symbols: { I: '32', J: '32', K: '8' } };
+
+export function contractSuite(transport: TransportFactory): void {
+  describe(`contract over ${transport.name}`, () => {
+    let scratch: Scratch;
+    let service: TransientLabService;
+    let conn: Connected;
+    let client: TransientLabClient;
+
+    beforeAll(async () => {
+      scratch = await makeScratch();
+      service = await makeService(scratch);
+      conn = await transport.connect(service);
+      client = conn.client;
+    });
+
+    afterAll(async () => {
+      await conn?.close();
+      await service?.dispose();
+      await scratch?.remove();
+    });
+
+    describe('environment and folders', () => {
+      it('environment names the contract, the host, the roots, the examples and the limits', async () => {
+        const env = await client.environment({});
+        expect(env.contract).toBe(CONTRACT_VERSION);
+        expect(env.host).toBe('browser');
+        expect(env.roots[0]).toBe(scratch.root);
+        expect(env.openAtStart).toEqual([join(scratch.root, 'hdiff-copy.sdfg')]);
+        expect(env.examples.map((e) => e.id)).toEqual(['chain', 'hdiff', 'vadv']);
+        expect(env.examples.find((e) => e.id === 'hdiff')).toMatchObject({ symbols: { I: '128', J: '128', K: '80' } });
+        expect(env.limits.uploadBytes).toBeGreaterThan(1 << 20);
+      });
+
+      it('listFolder lists the first root, folders first, without hidden files or links leading out', async () => {
+        const listing = await client.listFolder({ path: null });
+        expect(listing.path).toBe(scratch.root);
+        expect(listing.parent).toBeNull();
+        const names = listing.entries.map((e) => e.name);
+        expect(names[0]).toBe('sub');
+        expect(names).toEqual(expect.arrayContaining(['broken.sdfg', 'hdiff-copy.sdfg', 'link-in.sdfg', 'notes.json']));
+        expect(names).not.toContain('.hidden.sdfg');
+        expect(names).not.toContain('link-out.sdfg');
+        expect(names).not.toContain('dir-out');
+        expect(listing.entries.find((e) => e.name === 'hdiff-copy.sdfg')).toMatchObject({ kind: 'sdfg', bytes: expect.any(Number) });
+        const sub = await client.listFolder({ path: 'sub' });
+        expect(sub.parent).toBe(scratch.root);
+        expect(sub.entries.map((e) => e.name)).toEqual(['chain.sdfg']);
+      });
+
+      it('listFolder refuses folders outside the roots', async () => {
+        expect((await failure(client.listFolder({ path: scratch.outside }))).kind).toBe('refused');
+        expect((await failure(client.listFolder({ path: 'dir-out' }))).kind).toBe('refused');
+        expect((await failure(client.listFolder({ path: '..' }))).kind).toBe('refused');
+      });
+    });
+
+    describe('documents', () => {
+      it('openExample returns DocInfo: SDFGs, symbols to edit, target', async () => {
+        const doc = await client.openExample({ id: 'hdiff' });
+        expect(doc).toMatchObject({ name: 'hdiff.sdfg', compressed: false, target: 'cpu', generation: expect.any(String) });
+        expect(doc.path).toMatch(/assets\/examples\/hdiff\.sdfg$/);
+        expect(doc.sdfgs).toEqual([{ index: 0, name: 'hdiff', parent: null, jsonPath: '$' }]);
+        expect(doc.symbols.map((s) => s.name)).toEqual(['I', 'J', 'K']);
+        expect(doc.stats.transients).toBe(3);
+        await client.closeDoc({ doc: doc.doc });
+      });
+
+      it('openFile takes paths relative to the first root, absolute ones inside, and links that stay inside', async () => {
+        const a = await client.openFile({ path: 'hdiff-copy.sdfg' });
+        const b = await client.openFile({ path: join(scratch.root, 'sub', 'chain.sdfg') });
+        const c = await client.openFile({ path: 'link-in.sdfg' });
+        expect(a.path).toBe(join(scratch.root, 'hdiff-copy.sdfg'));
+        expect(b.name).toBe('chain.sdfg');
+        expect(c.path).toBe(a.path);
+        expect(new Set([a.doc, b.doc, c.doc]).size).toBe(3);
+        for (const d of [a, b, c]) await client.closeDoc({ doc: d.doc });
+      });
+
+      it('openFile refuses paths out of the roots: .., absolute, links out, and never decodes %2e%2e', async () => {
+        for (const path of ['../outside/secret.sdfg', 'sub/../../outside/secret.sdfg', join(scratch.outside, 'secret.sdfg'), '/etc/passwd', 'link-out.sdfg', 'dir-out/secret.sdfg']) {
+          const e = await failure(client.openFile({ path }));
+          expect(e.kind, path).toBe('refused');
+          expect(e.file).toBe(path);
+        }
+        // A literal "%2e%2e" folder name is just a name: not found inside the root, nothing read outside.
+        const encoded = await failure(client.openFile({ path: '%2e%2e/outside/secret.sdfg' }));
+        expect(encoded.kind).toBe('input');
+        expect(encoded.message).toMatch(/does not exist/);
+      });
+
+      it('a malformed SDFG fails with the file and the JSON path', async () => {
+        const e = await failure(client.openFile({ path: 'broken.sdfg' }));
+        expect(e).toMatchObject({ kind: 'input', jsonPath: '$.nodes[0].nodes' });
+        expect(e.file).toBe(join(scratch.root, 'broken.sdfg'));
+        expect(e.message).toMatch(/must be a list/);
+      });
+
+      it('openUpload parses bytes; a malformed upload names the upload and the JSON path', async () => {
+        const doc = await client.openUpload({ name: 'my-chain.sdfg', bytes: exampleBytes('chain.sdfg') });
+        expect(doc).toMatchObject({ name: 'my-chain.sdfg', path: null, fileBytes: exampleBytes('chain.sdfg').byteLength });
+        expect(doc.symbols.map((s) => s.name)).toEqual(['N']);
+        const e = await failure(client.openUpload({ name: 'bad.sdfg', bytes: await fileBytes(join(scratch.root, 'broken.sdfg')) }));
+        expect(e).toMatchObject({ kind: 'input', file: 'bad.sdfg', jsonPath: '$.nodes[0].nodes' });
+        await client.closeDoc({ doc: doc.doc });
+      });
+
+      it('closeDoc closes: the handle is unknown afterwards', async () => {
+        const doc = await client.openExample({ id: 'chain' });
+        await client.closeDoc({ doc: doc.doc });
+        const e = await failure(client.analyze({ doc: doc.doc, symbols: {}, defaultSymbol: null, target: null }));
+        expect(e.kind).toBe('usage');
+        expect((await failure(client.closeDoc({ doc: doc.doc }))).kind).toBe('usage');
+        expect((await failure(client.openExample({ id: 'nope' }))).kind).toBe('usage');
+      });
+    });
+
+    describe('views', () => {
+      it('analyze returns analysis@1 (with sdfgs[]) and one memory curve point per step', async () => {
+        const doc = await client.openExample({ id: 'chain' });
+        const view = await client.analyze({ doc: doc.doc, symbols: { N: '1000' }, defaultSymbol: null, target: null });
+        const analysis = view.analysis as { schema: string; sdfgs: unknown[]; steps: unknown[]; transients: Array<{ bytes: number }> };
+        expect(analysis.schema).toBe('transient-lab/analysis@1');
+        expect(analysis.sdfgs).toEqual(doc.sdfgs);
+        expect(analysis.transients.map((t) => t.bytes)).toEqual([8000, 8000, 8000, 8000]);
+        const scoped = view.memory.SCOPED!.CPU_Heap!;
+        expect(scoped).toHaveLength(analysis.steps.length);
+        // chain: at most two of the four 8000-byte transients are live at a time.
+        expect(Math.max(...scoped.map(Number))).toBe(16000);
+        expect(view.memory.PERSISTENT!.CPU_Heap!.every((b) => Number(b) === 32000)).toBe(true);
+        // Symbols change the sizes.
+        const bigger = await client.analyze({ doc: doc.doc, symbols: { N: '2000' }, defaultSymbol: null, target: null });
+        expect((bigger.analysis as typeof analysis).transients[0]!.bytes).toBe(16000);
+        await client.closeDoc({ doc: doc.doc });
+      });
+
+      it.skipIf(!existsSync(GRAPH_BUILDER))('graph returns the root region and search finds a transient', async () => {
+        const doc = await client.openExample({ id: 'hdiff' });
+        const root = await client.graph({ doc: doc.doc, region: null });
+        expect(root.nodes.length).toBeGreaterThan(0);
+        const hits = await client.search({ doc: doc.doc, query: 'lap', limit: 10 });
+        expect(hits.length).toBeGreaterThan(0);
+        await client.closeDoc({ doc: doc.doc });
+      });
+    });
+
+    describe('validation', () => {
+      it('refuses malformed payloads of every method with the field as JSON path', async () => {
+        const c = loose(client);
+        const cases: Array<[string, unknown, string]> = [
+          ['environment', { extra: 1 }, '$.extra'],
+          ['listFolder', {}, '$.path'],
+          ['openFile', { path: 7 }, '$.path'],
+          ['openFile', { path: 'a\0b' }, '$.path'],
+          ['openFile', { path: 'x'.repeat(5000) }, '$.path'],
+          ['openUpload', { name: 'a.sdfg', bytes: 'not bytes' }, '$.bytes'],
+          ['openUpload', { name: '../a.sdfg', bytes: new Uint8Array([1]) }, '$.name'],
+          ['openExample', { id: '../../etc' }, '$.id'],
+          ['closeDoc', { doc: '' }, '$.doc'],
+          ['analyze', { doc: 'd1', symbols: { N: 'abc' }, defaultSymbol: null, target: null }, '$.symbols.N'],
+          ['analyze', { doc: 'd1', symbols: { 'not a name': '1' }, defaultSymbol: null, target: null }, '$.symbols["not a name"]'],
+          ['analyze', { doc: 'd1', symbols: {}, defaultSymbol: null, target: 'tpu' }, '$.target'],
+          ['graph', { doc: 'd1', region: 5 }, '$.region'],
+          ['search', { doc: 'd1', query: 'x', limit: 100000 }, '$.limit'],
+          ['profile', profileRequest('d1', 'j', { calls: 0 }), '$.calls'],
+          ['profile', profileRequest('d1', 'j', { processes: 17 }), '$.processes'],
+          ['profile', profileRequest('d1', 'j', { modes: [] }), '$.modes'],
+          ['profile', profileRequest('d1', 'j', { modes: ['SCOPED', 'SCOPED'] }), '$.modes'],
+          ['profile', profileRequest('d1', 'j', { seed: '-1' }), '$.seed'],
+          ['profile', profileRequest('d1', 'j', { calls: 100000, processes: 16 }), '$'],
+          ['profile', { ...profileRequest('d1', 'j'), extra: true }, '$.extra'],
+          ['cancel', { job: 'a b' }, '$.job'],
+          ['openResult', { name: 'r.json' }, '$'],
+          ['saveResult', { path: 'r.json', result: { schema: 'transient-lab/profile@1' } }, '$.result.program'],
+        ];
+        for (const [method, req, path] of cases) {
+          const e = await failure(c[method]!(req));
+          expect(e.kind, `${method} ${JSON.stringify(req).slice(0, 80)}`).toBe('usage');
+          expect(e.jsonPath, `${method} ${JSON.stringify(req).slice(0, 80)}`).toBe(path);
+        }
+      });
+    });
+
+    describe('profile', () => {
+      it('runs with progress events, then the result saves and reopens (file and upload)', { timeout: 600_000 }, async () => {
+        const doc = await client.openExample({ id: 'chain' });
+        const events: Array<HostEvents['profileProgress']> = [];
+        const off = client.on('profileProgress', (e) => events.push(e));
+        const result = await client.profile(profileRequest(doc.doc, 'run-1'));
+        off();
+        expect(result.schema).toBe('transient-lab/profile@1');
+        expect(result.modes.map((m) => m.mode)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL']);
+        expect(result.modes[0]!.calls.totalNs).toHaveLength(3);
+        expect(result.verification.ok).toBe(true);
+        expect(events.every((e) => e.job === 'run-1')).toBe(true);
+        const stages = new Set(events.map((e) => e.stage));
+        for (const stage of ['parse', 'build', 'verify', 'calls', 'compare'] as const) expect(stages, stage).toContain(stage);
+        const calls = events.filter((e) => e.stage === 'calls');
+        expect(calls.at(-1)).toMatchObject({ done: 3, total: 3 });
+
+        const saved = await client.saveResult({ path: 'sub/run-1.json', result });
+        expect(saved.path).toBe(join(scratch.root, 'sub', 'run-1.json'));
+        const reopened = await client.openResult({ path: 'sub/run-1.json' });
+        expect(reopened).toMatchObject({ name: 'run-1.json', path: saved.path });
+        expect(reopened.result).toEqual(JSON.parse(JSON.stringify(result)));
+        const uploaded = await client.openResult({ name: 'copy.json', bytes: await fileBytes(saved.path) });
+        expect(uploaded).toMatchObject({ name: 'copy.json', path: null });
+        expect(uploaded.result).toEqual(reopened.result);
+        // Replacing a result is allowed; replacing anything else, a non-.json name or a path outside is not.
+        await client.saveResult({ path: 'sub/run-1.json', result });
+        expect((await failure(client.saveResult({ path: 'notes.json', result }))).kind).toBe('refused');
+        expect((await failure(client.saveResult({ path: 'run.txt', result }))).kind).toBe('usage');
+        expect((await failure(client.saveResult({ path: '../outside/r.json', result }))).kind).toBe('refused');
+        expect((await failure(client.saveResult({ path: 'dir-out/r.json', result }))).kind).toBe('refused');
+        expect(existsSync(join(scratch.outside, 'r.json'))).toBe(false);
+        await client.closeDoc({ doc: doc.doc });
+      });
+
+      it('a profile of an upload names the upload, not the private copy', { timeout: 600_000 }, async () => {
+        const doc = await client.openUpload({ name: 'uploaded-chain.sdfg', bytes: exampleBytes('chain.sdfg') });
+        const result = await client.profile(profileRequest(doc.doc, 'up-1', { modes: ['SCOPED'] }));
+        expect(result.program.file).toBe('uploaded-chain.sdfg');
+        await client.closeDoc({ doc: doc.doc });
+      });
+
+      it('refuses a newer schema and foreign JSON with a clear error', async () => {
+        const text = (await readFile(join(scratch.root, 'sub', 'run-1.json'), 'utf8')).replace('transient-lab/profile@1', 'transient-lab/profile@2');
+        await writeFile(join(scratch.root, 'newer.json'), text);
+        const newer = await failure(client.openResult({ path: 'newer.json' }));
+        expect(newer).toMatchObject({ kind: 'input', jsonPath: '$.schema', file: join(scratch.root, 'newer.json') });
+        expect(newer.message).toMatch(/newer Transient Lab/);
+        const foreign = await failure(client.openResult({ path: 'notes.json' }));
+        expect(foreign).toMatchObject({ kind: 'input', jsonPath: '$.schema' });
+        expect(foreign.message).toMatch(/not a Transient Lab result/);
+        const junk = await failure(client.openResult({ name: 'junk.json', bytes: new TextEncoder().encode('{oops') }));
+        expect(junk).toMatchObject({ kind: 'input', file: 'junk.json' });
+        const broken = JSON.parse(text.replace('profile@2', 'profile@1')) as { modes: Array<{ calls: { totalNs: unknown } }> };
+        broken.modes[0]!.calls.totalNs = 'fast';
+        const shape = await failure(client.openResult({ name: 'shape.json', bytes: new TextEncoder().encode(JSON.stringify(broken)) }));
+        expect(shape).toMatchObject({ kind: 'input', jsonPath: '$.modes[0].calls.totalNs' });
+      });
+
+      it('cancel stops a running profile, refuses a second one meanwhile, and leaves no runner process', { timeout: 600_000 }, async () => {
+        const doc = await client.openExample({ id: 'hdiff' });
+        let sawRunner = false;
+        let running!: () => void;
+        const inRunner = new Promise<void>((r) => (running = r));
+        const off = client.on('profileProgress', (e) => {
+          if (e.job === 'long' && (e.stage === 'verify' || e.stage === 'calls')) {
+            sawRunner ||= runnerChildren().length > 0;
+            running();
+          }
+        });
+        const long = client.profile(profileRequest(doc.doc, 'long', LONG_RUN));
+        await inRunner;
+        const second = await failure(client.profile(profileRequest(doc.doc, 'second', { modes: ['SCOPED'] })));
+        expect(second.kind).toBe('refused');
+        expect((await failure(client.profile(profileRequest(doc.doc, 'long', LONG_RUN)))).kind).toBe('usage');
+        await client.cancel({ job: 'long' });
+        expect((await failure(long)).kind).toBe('cancelled');
+        off();
+        expect(sawRunner).toBe(true);
+        expect(await eventually(() => runnerChildren().length === 0)).toBe(true);
+        // Cancelling again, or a job that never existed, is not an error.
+        await client.cancel({ job: 'long' });
+        await client.cancel({ job: 'never' });
+        await client.closeDoc({ doc: doc.doc });
+      });
+
+      it('a profile past its time limit fails as a timed-out run and leaves no runner process', { timeout: 600_000 }, async () => {
+        const doc = await client.openExample({ id: 'hdiff' });
+        const e = await failure(client.profile(profileRequest(doc.doc, 'slow', { ...LONG_RUN, timeoutS: 2 })));
+        expect(e.kind).toBe('run');
+        expect(e.message).toMatch(/timed out after 2 s/);
+        expect(await eventually(() => runnerChildren().length === 0)).toBe(true);
+        await client.closeDoc({ doc: doc.doc });
+      });
+
+      it('a profile of an unsupported or malformed document fails with the engine error', async () => {
+        const e = await failure(client.profile(profileRequest('d999', 'x')));
+        expect(e.kind).toBe('usage');
+        const doc = await client.openExample({ id: 'chain' });
+        const input = await failure(client.profile(profileRequest(doc.doc, 'bad-input', { inputs: { inp: '../outside/x.npy' } })));
+        expect(input.kind).toBe('refused');
+        await client.closeDoc({ doc: doc.doc });
+      });
+    });
+  });
+}

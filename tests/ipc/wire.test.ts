@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { decodeWire, encodeWire, WireError } from '../../electron/ipc/wire.js';
+
+describe('wire codec', () => {
+  it('sends messages without bytes as JSON text and round-trips them', () => {
+    const msg = { t: 'call', id: 3, method: 'analyze', req: { doc: 'd1', symbols: { N: '10' } } } as const;
+    const frame = encodeWire(msg);
+    expect(typeof frame).toBe('string');
+    expect(decodeWire(frame)).toEqual(msg);
+  });
+
+  it('sends Uint8Arrays in one binary frame, several at any depth, without copying them into text', () => {
+    const a = new Uint8Array([1, 2, 3]);
+    const b = new Uint8Array(100_000).fill(7);
+    const frame = encodeWire({ t: 'call', id: 1, method: 'm', req: { a, nested: [{ b }], empty: new Uint8Array(0) } });
+    expect(frame).toBeInstanceOf(Uint8Array);
+    expect((frame as Uint8Array).byteLength).toBeLessThan(b.byteLength + 200);
+    const back = decodeWire(frame) as { req: { a: Uint8Array; nested: Array<{ b: Uint8Array }>; empty: Uint8Array } };
+    expect([...back.req.a]).toEqual([1, 2, 3]);
+    expect(Buffer.compare(back.req.nested[0]!.b, b)).toBe(0);
+    expect(back.req.empty.byteLength).toBe(0);
+  });
+
+  it('round-trips any JSON-like request with bytes inside (property)', () => {
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.uint8Array({ maxLength: 64 }), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (req) => {
+        const back = decodeWire(encodeWire({ t: 'call', id: 9, method: 'x', req }));
+        expect(back).toEqual({ t: 'call', id: 9, method: 'x', req });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never revives placeholders in text frames', () => {
+    const msg = decodeWire(JSON.stringify({ t: 'call', id: 1, method: 'm', req: { '\u0000bytes': 0 } })) as { req: unknown };
+    expect(msg.req).toEqual({ '\u0000bytes': 0 });
+  });
+
+  it('keeps a "__proto__" key a plain data property', () => {
+    const frame = encodeWire({ t: 'call', id: 1, method: 'm', req: { bytes: new Uint8Array([1]) } }) as Uint8Array;
+    const text = new TextDecoder().decode(frame.subarray(8, frame.byteLength - 1)).replace('"bytes"', '"__proto__"');
+    const header = new TextEncoder().encode(text);
+    const forged = new Uint8Array(8 + header.byteLength + 1);
+    forged.set(frame.subarray(0, 4));
+    new DataView(forged.buffer).setUint32(4, header.byteLength, true);
+    forged.set(header, 8);
+    forged[forged.byteLength - 1] = 1;
+    const msg = decodeWire(forged) as { req: Record<string, unknown> };
+    expect(Object.getPrototypeOf(msg.req)).toBe(Object.prototype);
+    expect(Object.keys(msg.req)).toEqual(['__proto__']);
+  });
+
+  it('rejects malformed frames with a WireError', () => {
+    const bad: Array<string | Uint8Array> = [
+      '{oops',
+      '[1]',
+      JSON.stringify({ t: 'call', id: 'x', method: 'm' }),
+      JSON.stringify({ t: 'nope', id: 1 }),
+      new Uint8Array([1, 2, 3]),
+      new Uint8Array([0x54, 0x4c, 0x42, 0x31, 0xff, 0xff, 0xff, 0x7f]),
+    ];
+    const good = encodeWire({ t: 'call', id: 1, method: 'm', req: { b: new Uint8Array([5, 6]) } }) as Uint8Array;
+    bad.push(good.subarray(0, good.byteLength - 1), new Uint8Array([...good, 0]));
+    for (const frame of bad) expect(() => decodeWire(frame)).toThrow(WireError);
+  });
+});
