@@ -167,10 +167,15 @@ export class GraphModel {
     this.registerBlock(sdfg, b);
     const base = { id: b.jsonPath, label: b.label };
     switch (b.kind) {
-      case 'state':
-        return { ...base, kind: 'state', start, expand: b.jsonPath, summary: this.summaries.state(sdfg, b) };
-      case 'region':
-        return { ...base, kind: 'region', start, regionType: b.type, expand: b.jsonPath, summary: this.summaries.cfg(sdfg, b) };
+      case 'state': {
+        // An empty state has nothing to open.
+        const open = b.nodes.length > 0;
+        return { ...base, kind: 'state', start, expand: open ? b.jsonPath : null, summary: open ? this.summaries.state(sdfg, b) : null };
+      }
+      case 'region': {
+        const open = b.blocks.length > 0;
+        return { ...base, kind: 'region', start, regionType: b.type, expand: open ? b.jsonPath : null, summary: open ? this.summaries.cfg(sdfg, b) : null };
+      }
       case 'loop':
         return {
           ...base,

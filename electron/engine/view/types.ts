@@ -94,8 +94,9 @@ interface GraphNodeBase {
   /** Unique within the doc: the element's JSON path. */
   id: string;
   label: string;
-  /** Set on every element with content: the region `graph({region})` returns for it (today always equal to
-   * `id`). Every such element arrives collapsed; the renderer decides what to expand. */
+  /** Set on every element with content (not on empty states or regions): the region `graph({region})` returns
+   * for it (today always equal to `id`). Every such element arrives collapsed; the renderer decides what to
+   * expand. */
   expand: RegionId | null;
   /** Present exactly when `expand` is set. */
   summary: GraphSummary | null;
