@@ -1,0 +1,171 @@
+/**
+ * Profile results as the profile charts read them: one series per (result, mode label), in mode order,
+ * with its quantiles and per-call means; and the sampled call's allocation spans for the Gantt chart.
+ * Several results (compare) are simply more series on the same axes.
+ */
+import type { ModeResult, ProfileResult } from '../../../electron/engine/profile/result.js';
+import { quantile } from '../../../electron/engine/profile/stats.js';
+import type { ModeName } from '../theme/index.js';
+import type { ChartTheme } from './chart-theme.js';
+import type { Fill } from './painter.js';
+
+export interface ProfileData {
+  /** One result, or several to compare (the first is the reference). Labels name them in legends. */
+  results: Array<{ label: string; result: ProfileResult }>;
+}
+
+export interface Series {
+  /** Unique: `<result index>|<mode label>`. */
+  key: string;
+  result: number;
+  resultLabel: string;
+  /** Mode label as the profiler writes it: `EXTERNAL (packed)`. */
+  label: string;
+  /** Label with the result's when several results are shown. */
+  display: string;
+  mode: ModeName;
+  layout: 'dace' | 'packed' | null;
+  m: ModeResult;
+  sorted: Float64Array;
+  q: { min: number; p10: number; p25: number; p50: number; p75: number; p90: number; max: number };
+  mean: { total: number; alloc: number; free: number; compute: number };
+  callsPerProcess: number;
+  processes: number;
+}
+
+const MODE_RANK: Record<ModeName, number> = { SCOPED: 0, PERSISTENT: 1, POOL: 2, EXTERNAL: 3 };
+const LAYOUT_RANK = { dace: 0, packed: 1 } as const;
+
+const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
+
+const cache = new WeakMap<ProfileData, Series[]>();
+
+export function profileSeries(data: ProfileData): Series[] {
+  let out = cache.get(data);
+  if (out) return out;
+  out = [];
+  const many = data.results.length > 1;
+  data.results.forEach(({ label: resultLabel, result }, r) => {
+    for (const m of result.modes) {
+      const sorted = Float64Array.from(m.calls.totalNs).sort();
+      const arr = Array.from(sorted);
+      const total = mean(m.calls.totalNs);
+      const alloc = mean(m.calls.allocNs);
+      const free = mean(m.calls.freeNs);
+      out!.push({
+        key: `${r}|${m.label}`,
+        result: r,
+        resultLabel,
+        label: m.label,
+        display: many ? `${m.label} · ${resultLabel}` : m.label,
+        mode: m.mode,
+        layout: m.layout,
+        m,
+        sorted,
+        q: {
+          min: arr[0] ?? NaN,
+          p10: quantile(arr, 0.1),
+          p25: quantile(arr, 0.25),
+          p50: quantile(arr, 0.5),
+          p75: quantile(arr, 0.75),
+          p90: quantile(arr, 0.9),
+          max: arr[arr.length - 1] ?? NaN,
+        },
+        mean: { total, alloc, free, compute: Math.max(0, total - alloc - free) },
+        callsPerProcess: result.settings.calls,
+        processes: result.settings.processes,
+      });
+    }
+  });
+  const rank = (s: Series): number => MODE_RANK[s.mode] * 10 + (s.layout ? LAYOUT_RANK[s.layout] : 0);
+  out.sort((a, b) => rank(a) - rank(b) || a.result - b.result);
+  cache.set(data, out);
+  return out;
+}
+
+/** Mode colour; EXTERNAL's `dace` layout hatched, `packed` solid. */
+export function seriesFill(t: ChartTheme, s: Pick<Series, 'mode' | 'layout'>): Fill {
+  return s.layout === 'dace' ? { hatch: t.modes[s.mode], background: t.modeFill[s.mode] } : t.modes[s.mode];
+}
+
+/** Marker shape per result in a comparison: filled, hollow, then square. */
+export type Marker = 'dot' | 'ring' | 'square';
+export const markerOf = (result: number): Marker => (['dot', 'ring', 'square'] as const)[result % 3]!;
+
+/** A deterministic jitter in [-0.5, 0.5) per index (dots of a strip plot stay put across frames). */
+export function jitter(i: number): number {
+  let x = (i + 1) * 2654435761;
+  x ^= x >>> 13;
+  x = Math.imul(x, 1597334677);
+  x ^= x >>> 16;
+  return ((x >>> 0) % 1000) / 1000 - 0.5;
+}
+
+/**
+ * One transient's allocation in the sampled call: allocated at `allocStart` (taking `allocNs`), freed at
+ * `freeStart` (taking `freeNs`), times in ns from the start of the call.
+ */
+export interface AllocSpan {
+  transient: string;
+  bytes: number;
+  allocStart: number;
+  allocNs: number;
+  /** null: not freed within the call. */
+  freeStart: number | null;
+  freeNs: number;
+}
+
+export interface SampledCall {
+  label: string;
+  series: Series;
+  /** Duration of the sampled call when the result records it. */
+  callNs: number | null;
+  spans: AllocSpan[];
+}
+
+/** One allocation event of the sampled call, as `transient-lab/profile@1` records it per mode. */
+export interface AllocEvent {
+  transient: string;
+  kind: 'alloc' | 'free';
+  startNs: number;
+  durationNs: number;
+  bytes: number;
+}
+
+interface WithSample {
+  sampledCall?: { totalNs?: number; events: AllocEvent[] } | null;
+}
+
+/** Pairs each alloc with the next free of the same transient (a transient allocated twice gets two spans). */
+export function spansOf(events: readonly AllocEvent[]): AllocSpan[] {
+  const open = new Map<string, AllocSpan[]>();
+  const spans: AllocSpan[] = [];
+  const ordered = [...events].sort((a, b) => a.startNs - b.startNs);
+  for (const e of ordered) {
+    if (e.kind === 'alloc') {
+      const s: AllocSpan = { transient: e.transient, bytes: e.bytes, allocStart: e.startNs, allocNs: e.durationNs, freeStart: null, freeNs: 0 };
+      spans.push(s);
+      const list = open.get(e.transient);
+      if (list) list.push(s);
+      else open.set(e.transient, [s]);
+    } else {
+      const s = open.get(e.transient)?.shift();
+      if (s) {
+        s.freeStart = e.startNs;
+        s.freeNs = e.durationNs;
+      }
+    }
+  }
+  return spans;
+}
+
+/** The sampled call of every series that has one (runner-recorded allocation events). */
+export function sampledCalls(data: ProfileData): SampledCall[] {
+  const out: SampledCall[] = [];
+  for (const s of profileSeries(data)) {
+    const sample = (s.m as ModeResult & WithSample).sampledCall;
+    if (!sample) continue;
+    out.push({ label: s.display, series: s, callNs: sample.totalNs ?? null, spans: spansOf(sample.events) });
+  }
+  return out;
+}

@@ -1,0 +1,290 @@
+/**
+ * The transients table: every transient of an AnalysisView, sortable, filterable (transients-model.ts),
+ * virtualised by hand (only the rows in view are in the DOM, so 30k rows scroll as fast as 30), keyboard
+ * navigable (↑ ↓ PgUp PgDn Home End move and select, Esc clears, / focuses the filter), and in sync with
+ * every other view through `selectedTransient` / `onSelect` / `onHover`.
+ */
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { formatCount } from '../../../electron/engine/view/format.js';
+import type { AnalysisView } from '../../../electron/engine/view/types.js';
+import { chartTheme } from '../charts/chart-theme.js';
+import { fateOf, indexOfId, storageOf } from '../charts/transient-info.js';
+import { isHatch } from '../charts/painter.js';
+import type { ThemeName } from '../theme/index.js';
+import { COLUMNS, tableRows, type Column, type SortSpec } from './transients-model.js';
+
+export interface TransientsTableProps {
+  view: AnalysisView;
+  theme: ThemeName;
+  selectedTransient: string | null;
+  onSelect: (id: string | null) => void;
+  onHover?: (id: string | null) => void;
+  /** Initial filter text. */
+  filter?: string;
+  /** Row height in px. */
+  rowHeight?: number;
+}
+
+const OVERSCAN = 8;
+const SWATCH_W = 22;
+
+export function TransientsTable(props: TransientsTableProps): React.JSX.Element {
+  const { view, theme, selectedTransient, onSelect, onHover } = props;
+  const rowH = props.rowHeight ?? 26;
+  const t = chartTheme(theme);
+  const [query, setQuery] = useState(props.filter ?? '');
+  const [sort, setSort] = useState<SortSpec | null>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewportH, setViewportH] = useState(400);
+  const [active, setActive] = useState<number>(-1);
+  const scroller = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const hovered = useRef<string | null>(null);
+
+  const rows = useMemo(() => tableRows(view, query, sort), [view, query, sort]);
+  const position = useMemo(() => {
+    const pos = new Int32Array(view.table.count).fill(-1);
+    rows.forEach((i, r) => (pos[i] = r));
+    return pos;
+  }, [rows, view]);
+  const totalW = SWATCH_W + COLUMNS.reduce((s, c) => s + c.width, 0);
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const measure = (): void => setViewportH(el.clientHeight || 400);
+    measure();
+    const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
+    ro?.observe(el);
+    return () => ro?.disconnect();
+  }, []);
+
+  const scrollToRow = useCallback(
+    (r: number): void => {
+      const el = scroller.current;
+      if (!el || r < 0) return;
+      const header = rowH;
+      const top = r * rowH;
+      if (top < el.scrollTop) el.scrollTop = top;
+      else if (top + rowH > el.scrollTop + el.clientHeight - header) el.scrollTop = top + rowH - el.clientHeight + header;
+      setScrollTop(el.scrollTop);
+    },
+    [rowH],
+  );
+
+  // Selection from elsewhere: make it the active row and bring it into view.
+  useEffect(() => {
+    const i = indexOfId(view, selectedTransient);
+    const r = i >= 0 ? position[i]! : -1;
+    if (r >= 0) {
+      setActive(r);
+      scrollToRow(r);
+    }
+  }, [selectedTransient, view, position, scrollToRow]);
+
+  const selectRow = (r: number): void => {
+    if (!rows.length) return;
+    const row = Math.max(0, Math.min(rows.length - 1, r));
+    setActive(row);
+    scrollToRow(row);
+    onSelect(view.table.id[rows[row]!]!);
+  };
+
+  const onKey = (e: KeyboardEvent<HTMLDivElement>): void => {
+    const page = Math.max(1, Math.floor(viewportH / rowH) - 2);
+    const cur = active >= 0 ? active : -1;
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => selectRow(cur + 1),
+      ArrowUp: () => selectRow(cur < 0 ? 0 : cur - 1),
+      PageDown: () => selectRow(cur + page),
+      PageUp: () => selectRow(cur - page),
+      Home: () => selectRow(0),
+      End: () => selectRow(rows.length - 1),
+      Enter: () => selectRow(cur < 0 ? 0 : cur),
+      Escape: () => onSelect(null),
+      '/': () => input.current?.focus(),
+    };
+    const act = keys[e.key];
+    if (act) {
+      e.preventDefault();
+      act();
+    }
+  };
+
+  const toggleSort = (c: Column): void => {
+    setSort((s) => (s?.key !== c.key ? { key: c.key, dir: c.key === 'bytes' ? 'desc' : 'asc' } : s.dir === 'asc' ? { key: c.key, dir: 'desc' } : s.dir === 'desc' && c.key === 'bytes' ? { key: c.key, dir: 'asc' } : null));
+  };
+
+  const hover = (id: string | null): void => {
+    if (hovered.current === id) return;
+    hovered.current = id;
+    onHover?.(id);
+  };
+
+  const first = Math.max(0, Math.floor(scrollTop / rowH) - OVERSCAN);
+  const last = Math.min(rows.length - 1, Math.ceil((scrollTop + viewportH) / rowH) + OVERSCAN);
+  const selIndex = indexOfId(view, selectedTransient);
+  const hiddenSelection = selIndex >= 0 && position[selIndex]! < 0;
+
+  const cell = (c: Column): CSSProperties => ({
+    width: c.width,
+    flex: 'none',
+    padding: '0 8px',
+    boxSizing: 'border-box',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    textAlign: c.align,
+    fontVariantNumeric: 'tabular-nums',
+  });
+
+  const body: React.JSX.Element[] = [];
+  for (let r = first; r <= last; r++) {
+    const i = rows[r]!;
+    const id = view.table.id[i]!;
+    const selected = i === selIndex;
+    const fate = fateOf(view, i);
+    const fill = t.fate[fate].fill;
+    const eligible = view.table.eligible[i]!;
+    body.push(
+      <div
+        key={i}
+        id={`tlab-row-${i}`}
+        role="row"
+        aria-rowindex={r + 2}
+        aria-selected={selected}
+        onClick={() => {
+          setActive(r);
+          onSelect(id);
+        }}
+        onMouseEnter={() => hover(id)}
+        style={{
+          position: 'absolute',
+          top: (r + 1) * rowH,
+          left: 0,
+          width: totalW,
+          height: rowH,
+          display: 'flex',
+          alignItems: 'center',
+          cursor: 'default',
+          background: selected ? `color-mix(in srgb, ${t.accent} 22%, ${t.background})` : r % 2 ? t.palette.surface : t.background,
+          boxShadow: r === active ? `inset 2px 0 0 ${t.accent}` : undefined,
+          color: fate === 'none' ? t.muted : t.text,
+        }}
+      >
+        <div role="gridcell" style={{ width: SWATCH_W, flex: 'none', display: 'flex', justifyContent: 'center' }}>
+          <span
+            title={t.fate[fate].label}
+            style={{
+              width: 10,
+              height: 10,
+              borderRadius: 2,
+              background: isHatch(fill) ? fill.hatch : fill,
+              border: t.fate[fate].stroke ? `1px solid ${t.fate[fate].stroke}` : undefined,
+              boxSizing: 'border-box',
+            }}
+          />
+        </div>
+        {COLUMNS.map((c) => {
+          const text = c.text(view, i);
+          const style = cell(c);
+          if (c.key === 'id') style.fontFamily = 'ui-monospace, "DejaVu Sans Mono", monospace';
+          if (c.key === 'persistent' || c.key === 'external') {
+            const ok = eligible & (c.key === 'persistent' ? 1 : 2);
+            style.color = ok ? t.modes[c.key === 'persistent' ? 'PERSISTENT' : 'EXTERNAL'] : t.muted;
+            style.fontSize = 14;
+            style.fontWeight = ok ? 700 : 400;
+          }
+          if (c.key === 'reason') style.color = t.muted;
+          const title = c.key === 'storage' ? `${storageOf(view, i)} (${view.table.dict.storage[view.table.storage[i]!]} in the file)` : text;
+          return (
+            <div key={c.key} role="gridcell" title={title} style={style}>
+              {text}
+            </div>
+          );
+        })}
+      </div>,
+    );
+  }
+
+  const font = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "DejaVu Sans", sans-serif';
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, background: t.background, color: t.text, fontFamily: font, fontSize: 12 }}>
+      <div style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '6px 8px', borderBottom: `1px solid ${t.axis}` }}>
+        <input
+          ref={input}
+          type="search"
+          value={query}
+          placeholder="filter: name, storage:gpu, bytes>1MiB, is:external, -is:never"
+          aria-label="Filter transients"
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown' || e.key === 'Enter') {
+              e.preventDefault();
+              scroller.current?.focus();
+              selectRow(active >= 0 ? active : 0);
+            }
+          }}
+          style={{ flex: '1 1 auto', maxWidth: 520, padding: '4px 8px', background: t.palette.surface, color: t.text, border: `1px solid ${t.axis}`, borderRadius: 4, font: 'inherit' }}
+        />
+        <span role="status" style={{ color: t.muted, whiteSpace: 'nowrap' }}>
+          {rows.length === view.table.count ? `${formatCount(rows.length)} transients` : `${formatCount(rows.length)} of ${formatCount(view.table.count)} transients`}
+          {hiddenSelection ? ' · the selected one is filtered out' : ''}
+        </span>
+      </div>
+      <div
+        ref={scroller}
+        role="grid"
+        tabIndex={0}
+        aria-label="Transients"
+        aria-rowcount={rows.length + 1}
+        aria-colcount={COLUMNS.length + 1}
+        aria-activedescendant={active >= 0 && active < rows.length ? `tlab-row-${rows[active]}` : undefined}
+        onKeyDown={onKey}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        onMouseLeave={() => hover(null)}
+        style={{ position: 'relative', flex: '1 1 auto', minHeight: 0, overflow: 'auto', outline: 'none' }}
+      >
+        <div style={{ position: 'relative', height: (rows.length + 1) * rowH, width: totalW }}>
+          <div
+            role="row"
+            aria-rowindex={1}
+            style={{
+              position: 'sticky',
+              top: 0,
+              zIndex: 1,
+              height: rowH,
+              width: totalW,
+              display: 'flex',
+              alignItems: 'center',
+              background: t.palette.surfaceAlt,
+              borderBottom: `1px solid ${t.axis}`,
+              fontWeight: 600,
+            }}
+          >
+            <div style={{ width: SWATCH_W, flex: 'none' }} />
+            {COLUMNS.map((c) => {
+              const dir = sort?.key === c.key ? sort.dir : null;
+              return (
+                <div
+                  key={c.key}
+                  role="columnheader"
+                  aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}
+                  tabIndex={-1}
+                  onClick={() => toggleSort(c)}
+                  style={{ ...cell(c), cursor: 'pointer', color: dir ? t.text : t.muted }}
+                  title={`sort by ${c.title}`}
+                >
+                  {c.title}
+                  {dir === 'asc' ? ' ▲' : dir === 'desc' ? ' ▼' : ''}
+                </div>
+              );
+            })}
+          </div>
+          {body}
+          {rows.length === 0 ? <div style={{ position: 'absolute', top: rowH * 1.5, left: 12, color: t.muted }}>No transient matches “{query}”.</div> : null}
+        </div>
+      </div>
+    </div>
+  );
+}
