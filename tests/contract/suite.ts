@@ -13,6 +13,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../electron/engine/paths.js';
+import { analysisDocument } from '../../electron/engine/view/analysis-doc.js';
 import { CONTRACT_VERSION, type ContractError, type HostEvents, type ProfileRequest, type TransientLabClient } from '../../electron/ipc/contract.js';
 import type { TransientLabService } from '../../electron/service/index.js';
 import { HostError } from '../../renderer/src/host/errors.js';
@@ -188,18 +189,19 @@ export function contractSuite(transport: TransportFactory): void {
       it('analyze returns analysis@1 (with sdfgs[]) and one memory curve point per step', async () => {
         const doc = await client.openExample({ id: 'chain' });
         const view = await client.analyze({ doc: doc.doc, symbols: { N: '1000' }, defaultSymbol: null, target: null });
-        const analysis = view.analysis as { schema: string; sdfgs: unknown[]; steps: unknown[]; transients: Array<{ bytes: number }> };
+        const analysis = analysisDocument(view);
         expect(analysis.schema).toBe('transient-lab/analysis@1');
-        expect(analysis.sdfgs).toEqual(doc.sdfgs);
+        expect(view.sdfgs).toEqual(doc.sdfgs);
         expect(analysis.transients.map((t) => t.bytes)).toEqual([8000, 8000, 8000, 8000]);
-        const scoped = view.memory.SCOPED!.CPU_Heap!;
-        expect(scoped).toHaveLength(analysis.steps.length);
+        const heap = view.memory.find((m) => m.storage === 'CPU_Heap')!;
+        const curve = (mode: string) => heap.curves!.find((c) => c.mode === mode)!.bytes.map(Number);
+        expect(curve('SCOPED')).toHaveLength(analysis.steps.length);
         // chain: at most two of the four 8000-byte transients are live at a time.
-        expect(Math.max(...scoped.map(Number))).toBe(16000);
-        expect(view.memory.PERSISTENT!.CPU_Heap!.every((b) => Number(b) === 32000)).toBe(true);
+        expect(Math.max(...curve('SCOPED'))).toBe(16000);
+        expect(curve('PERSISTENT').every((b) => b === 32000)).toBe(true);
         // Symbols change the sizes.
         const bigger = await client.analyze({ doc: doc.doc, symbols: { N: '2000' }, defaultSymbol: null, target: null });
-        expect((bigger.analysis as typeof analysis).transients[0]!.bytes).toBe(16000);
+        expect(bigger.table.bytes[0]).toBe(16000);
         await client.closeDoc({ doc: doc.doc });
       });
 
