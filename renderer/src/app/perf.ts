@@ -1,0 +1,79 @@
+/**
+ * The three moments the bench measures (`performance.mark`), for the current open only:
+ * - `tlab:open-start`: the open request is sent;
+ * - `tlab:first-frame`: the first frame of that file's graph is on screen;
+ * - `tlab:ready`: the analysis has filled the table and the timeline (the dock's visible view has drawn it).
+ * Long main-thread tasks are recorded from page load on (PerformanceObserver 'longtask'), so that the bench can
+ * read the longest one between open-start and ready. `window.tlabPerf` exposes both read-only.
+ */
+let openSeq = 0;
+const done = { firstFrame: false, ready: false };
+const longTasks: Array<{ start: number; duration: number }> = [];
+const frameSources = new Map<string, () => number[]>();
+
+export interface PerfProbe {
+  /** Long tasks since page load: start (ms since navigation) and duration. */
+  longTasks(): Array<{ start: number; duration: number }>;
+  /** Frame durations (ms) recorded by each view that keeps them (graph, lifetimes). */
+  frames(): Record<string, number[]>;
+  /** The open the marks belong to (1, 2, …). */
+  openSeq(): number;
+}
+
+declare global {
+  interface Window {
+    tlabPerf?: PerfProbe;
+  }
+}
+
+export function installPerfProbe(): void {
+  try {
+    const po = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
+    });
+    po.observe({ type: 'longtask', buffered: true });
+  } catch {
+    // Browsers without the Long Tasks API (Firefox, Safari): the marks still work.
+  }
+  window.tlabPerf = {
+    longTasks: () => longTasks.slice(),
+    frames: () => Object.fromEntries([...frameSources].map(([k, f]) => [k, f().slice()])),
+    openSeq: () => openSeq,
+  };
+}
+
+/** A view that records its frame times registers them here (null unregisters). */
+export function registerFrames(name: string, source: (() => number[]) | null): void {
+  if (source) frameSources.set(name, source);
+  else frameSources.delete(name);
+}
+
+/** The open request is about to be sent; returns the open's sequence number. */
+export function markOpenStart(): number {
+  openSeq++;
+  done.firstFrame = false;
+  done.ready = false;
+  for (const m of ['tlab:open-start', 'tlab:first-frame', 'tlab:ready']) performance.clearMarks(m);
+  performance.mark('tlab:open-start', { detail: { seq: openSeq } });
+  return openSeq;
+}
+
+export function currentOpen(): number {
+  return openSeq;
+}
+
+export function markFirstFrame(seq: number): void {
+  if (seq !== openSeq || done.firstFrame) return;
+  done.firstFrame = true;
+  performance.mark('tlab:first-frame', { detail: { seq } });
+}
+
+export function markReady(seq: number): void {
+  if (seq !== openSeq || done.ready) return;
+  done.ready = true;
+  performance.mark('tlab:ready', { detail: { seq } });
+}
+
+export function isReadyMarked(seq: number): boolean {
+  return seq === openSeq && done.ready;
+}
