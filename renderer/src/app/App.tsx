@@ -118,18 +118,17 @@ export function App(): React.JSX.Element {
     <div className="app" data-testid="app">
       <TopBar />
       <ConnectionBanner />
-      {showWorkspace ? (
-        <div className="workspace" style={{ gridTemplateRows: `minmax(160px, 1fr) ${dockHeight}px` }}>
-          <div className="middle">
-            <Outline />
-            <GraphPane />
-            <SelectionPanel />
-          </div>
-          <Dock />
+      {/* The workspace is mounted from the start (hidden behind the empty state), so that the graph's layout
+          worker is up before the first file is opened. */}
+      <div className="workspace" hidden={!showWorkspace} style={{ gridTemplateRows: `minmax(160px, 1fr) ${dockHeight}px` }}>
+        <div className="middle">
+          <Outline />
+          <GraphPane />
+          <SelectionPanel />
         </div>
-      ) : (
-        <EmptyState />
-      )}
+        {showWorkspace && <Dock />}
+      </div>
+      {!showWorkspace && <EmptyState />}
       {error && <ErrorPanel report={error} />}
       {dialog === 'open' && <OpenDialog />}
       <DropOverlay />

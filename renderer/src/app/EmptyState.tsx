@@ -49,7 +49,9 @@ export function EmptyState(): React.JSX.Element {
             {examples.map((ex) => (
               <button type="button" key={ex.id} className="card" data-testid={`example-${ex.id}`} disabled={!connected} onClick={() => void openExample(ex.id)}>
                 <span className="card-title">{ex.title}</span>
-                <span className="card-text">{ex.description}</span>
+                <span className="card-text">
+                  {ex.description.split('`').map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part))}
+                </span>
                 {Object.keys(ex.symbols).length > 0 && (
                   <span className="card-meta">
                     {Object.entries(ex.symbols)

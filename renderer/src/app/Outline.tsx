@@ -3,7 +3,7 @@
  * each SDFG's transients with a storage dot and their size, biggest first. The search box filters transients by
  * name and, on Enter, searches the graph (labels, code, memlets) and zooms to the first match.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphNode, SearchHit } from '../../../electron/engine/view/types.js';
 import { num } from '../../../electron/engine/view/analysis-doc.js';
 import { formatBytes, formatSize } from '../../../electron/engine/view/format.js';
@@ -46,7 +46,8 @@ function Dot({ storage }: { storage: string }): React.JSX.Element {
 
 export function Outline(): React.JSX.Element {
   const doc = useSelect(store, (s) => s.doc);
-  const view = useSelect(store, (s) => s.analysis);
+  // Deferred: a 30k-transient analysis re-renders the outline after the table, in interruptible slices.
+  const view = useDeferredValue(useSelect(store, (s) => s.analysis));
   const query = useSelect(store, (s) => s.outlineQuery);
   const selected = useSelect(store, (s) => s.selection?.transient ?? null);
   const states = useRootStates();
@@ -61,21 +62,28 @@ export function Outline(): React.JSX.Element {
     setHits(null);
   }, [doc]);
 
-  /** Transients per SDFG, biggest first (symbolic sizes after known ones). */
+  /** Rows per SDFG, biggest first (symbolic sizes last); numbers only: text is made for the rows shown. */
   const bySdfg = useMemo(() => {
-    const out = new Map<number, TransientRow[]>();
+    const out = new Map<number, number[]>();
     if (!view) return out;
     const t = view.table;
+    const bytes = new Float64Array(t.count);
     for (let i = 0; i < t.count; i++) {
-      const storage = t.dict.storage[t.effectiveStorage[i]!]!;
-      const r: TransientRow = { row: i, id: t.id[i]!, name: t.name[i]!, bytes: num(t.bytes[i]), size: formatSize(t.bytes[i], t.bytesExpr[i]!), storage };
-      const list = out.get(t.sdfg[i]!) ?? [];
-      list.push(r);
-      out.set(t.sdfg[i]!, list);
+      const b = t.bytes[i];
+      bytes[i] = b === null || b === undefined ? -1 : typeof b === 'number' ? b : Number(b);
+      const k = t.sdfg[i]!;
+      const list = out.get(k);
+      if (list) list.push(i);
+      else out.set(k, [i]);
     }
-    for (const list of out.values()) list.sort((a, b) => (Number.isNaN(b.bytes) ? -1 : b.bytes) - (Number.isNaN(a.bytes) ? -1 : a.bytes) || (a.name < b.name ? -1 : 1));
+    for (const list of out.values()) list.sort((a, b) => bytes[b]! - bytes[a]! || (t.name[a]! < t.name[b]! ? -1 : 1));
     return out;
   }, [view]);
+
+  const rowAt = (i: number): TransientRow => {
+    const t = view!.table;
+    return { row: i, id: t.id[i]!, name: t.name[i]!, bytes: num(t.bytes[i]), size: formatSize(t.bytes[i], t.bytesExpr[i]!), storage: t.dict.storage[t.effectiveStorage[i]!]! };
+  };
 
   const children = useMemo(() => {
     const m = new Map<number | null, number[]>();
@@ -85,21 +93,26 @@ export function Outline(): React.JSX.Element {
 
   const totals = useMemo(() => {
     const m = new Map<number, { count: number; bytes: number; symbolic: boolean }>();
+    if (!view) return m;
     for (const [k, list] of bySdfg) {
       let bytes = 0;
       let symbolic = false;
-      for (const r of list) if (Number.isNaN(r.bytes)) symbolic = true;
-      else bytes += r.bytes;
+      for (const i of list) {
+        const b = num(view.table.bytes[i]);
+        if (Number.isNaN(b)) symbolic = true;
+        else bytes += b;
+      }
       m.set(k, { count: list.length, bytes, symbolic });
     }
     return m;
-  }, [bySdfg]);
+  }, [bySdfg, view]);
 
   const q = query.trim().toLowerCase();
   const matches = useMemo(() => {
     if (!q || !view) return null;
-    const out: Array<TransientRow & { sdfg: number }> = [];
-    for (const [sdfg, list] of bySdfg) for (const r of list) if (r.name.toLowerCase().includes(q)) out.push({ ...r, sdfg });
+    const out: Array<{ row: number; sdfg: number }> = [];
+    const names = view.table.name;
+    for (const [sdfg, list] of bySdfg) for (const i of list) if (names[i]!.toLowerCase().includes(q)) out.push({ row: i, sdfg });
     return out;
   }, [q, bySdfg, view]);
 
@@ -174,7 +187,7 @@ export function Outline(): React.JSX.Element {
                   {n.summary && n.summary.transients.length > 0 && <span className="ol-sub">{n.summary.transients.length} tr.</span>}
                 </li>
               ))}
-            {(all ? list : list.slice(0, PER_SDFG)).map((r) => transientItem(r))}
+            {(all ? list : list.slice(0, PER_SDFG)).map((i) => transientItem(rowAt(i)))}
             {!all && list.length > PER_SDFG && (
               <li className="ol-item ol-more" onClick={() => setShowAll((x) => new Set([...x, index]))}>
                 … {list.length - PER_SDFG} more
@@ -202,6 +215,7 @@ export function Outline(): React.JSX.Element {
           aria-label="Search"
           onChange={(e) => {
             store.set({ outlineQuery: e.target.value });
+            if (hits) void graphHandle.current?.search('');
             setHits(null);
           }}
           onKeyDown={(e) => {
@@ -230,7 +244,7 @@ export function Outline(): React.JSX.Element {
                 {!hits && q && ' · Enter searches the graph'}
               </span>
             </li>
-            {matches.slice(0, SEARCH_ROWS).map((r) => transientItem(r, doc.sdfgs.length > 1 ? doc.sdfgs[r.sdfg]?.name : undefined))}
+            {matches.slice(0, SEARCH_ROWS).map((m) => transientItem(rowAt(m.row), doc.sdfgs.length > 1 ? doc.sdfgs[m.sdfg]?.name : undefined))}
           </ul>
         ) : (
           <ul className="ol-root">{(children.get(null) ?? [0]).map((i) => sdfgItem(i, 0))}</ul>

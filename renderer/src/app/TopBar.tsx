@@ -157,9 +157,9 @@ export function TopBar(): React.JSX.Element {
         <div className="bar-group symbols" data-testid="symbols">
           <span className="bar-label">symbols</span>
           {doc.symbols.length === 0 ? <span className="muted">none</span> : <SymbolsEditor all={false} />}
-          {(hidden > 0 || doc.symbols.length > 0) && (
-            <button type="button" className="btn btn-ghost symbols-more" data-testid="symbols-more" onClick={() => setMore((m) => !m)} aria-expanded={more}>
-              {hidden > 0 ? `+${hidden} more` : 'all…'}
+          {doc.symbols.length > 0 && (
+            <button type="button" className="btn btn-ghost btn-small symbols-more" data-testid="symbols-more" onClick={() => setMore((m) => !m)} aria-expanded={more} title="Every symbol, and one value for all the unset ones">
+              {hidden > 0 ? `+${hidden} more` : 'default…'}
             </button>
           )}
           {more && <SymbolsPopover onClose={() => setMore(false)} />}

@@ -7,7 +7,8 @@ import type { ContractError, SymbolValues, TransientLabClient } from '../../../e
 import type { AnalysisView, DocInfo } from '../../../electron/engine/view/types.js';
 import { connectHost, HostError, startupFiles } from '../host/index.js';
 import type { ThemeName } from '../theme/index.js';
-import { currentOpen, markOpenStart, markReady } from './perf.js';
+import { afterFirstFrame, currentOpen, markOpenStart, markReady, markStep } from './perf.js';
+import { yieldToEventLoop } from './yield.js';
 import { store, type DockTab, type ElementSelection, type ErrorReport, type Selection, type Toast } from './state.js';
 
 /** A thrown value as the contract's error shape (HostErrors keep every field; anything else is a bug). */
@@ -87,6 +88,9 @@ export async function connect(): Promise<void> {
 // Opening
 // ---------------------------------------------------------------------------------------------------------
 
+/** How long the analysis of a new file waits for the graph's first frame before it is requested anyway. */
+const FIRST_FRAME_WAIT_MS = 3000;
+
 /** Open sequence → its first analysis, so that `tlab:ready` belongs to the open that asked for it. */
 const readyFor = new WeakMap<AnalysisView, number>();
 
@@ -113,6 +117,7 @@ async function openWith(name: string, call: (c: TransientLabClient) => Promise<D
     void c.closeDoc({ doc: doc.doc }).catch(() => {});
     return;
   }
+  markStep('tlab:doc', seq);
   const prev = store.get().doc;
   // Ask for the graph's root before the analysis: the host answers in order, and the first frame needs only it.
   const rootRegion = c.graph({ doc: doc.doc, region: null });
@@ -137,7 +142,8 @@ async function openWith(name: string, call: (c: TransientLabClient) => Promise<D
     result: keepResult ? s.result : null,
   });
   if (prev) void c.closeDoc({ doc: prev.doc }).catch(() => {});
-  void analyseNow(seq);
+  await afterFirstFrame(seq, FIRST_FRAME_WAIT_MS);
+  if (seq === currentOpen()) await analyseNow(seq);
 }
 
 export function openPath(path: string): Promise<void> {
@@ -193,8 +199,13 @@ async function analyseNow(openSeq: number | null = null): Promise<void> {
   store.set({ analysing: true });
   try {
     const view = await s.client.analyze({ doc: doc.doc, symbols: s.symbols, defaultSymbol: s.defaultSymbol, target: s.target });
+    // Decoding a big analysis was this task's work; rendering it is the next one's.
+    await yieldToEventLoop();
     if (seq !== analysisSeq || store.get().doc !== doc) return;
-    if (openSeq !== null) readyFor.set(view, openSeq);
+    if (openSeq !== null) {
+      readyFor.set(view, openSeq);
+      markStep('tlab:analysis', openSeq);
+    }
     store.set((st) => ({ analysis: view, analysing: false, analysisError: null, selection: stillValid(st.selection, view) }));
   } catch (err) {
     if (seq !== analysisSeq || store.get().doc !== doc) return;

@@ -51,9 +51,12 @@ export function registerFrames(name: string, source: (() => number[]) | null): v
 /** The open request is about to be sent; returns the open's sequence number. */
 export function markOpenStart(): number {
   openSeq++;
+  const waiters = firstFrameWaiters;
+  firstFrameWaiters = [];
+  for (const w of waiters) w();
   done.firstFrame = false;
   done.ready = false;
-  for (const m of ['tlab:open-start', 'tlab:first-frame', 'tlab:ready']) performance.clearMarks(m);
+  for (const m of ['tlab:open-start', 'tlab:doc', 'tlab:analysis', 'tlab:first-frame', 'tlab:ready']) performance.clearMarks(m);
   performance.mark('tlab:open-start', { detail: { seq: openSeq } });
   return openSeq;
 }
@@ -62,16 +65,44 @@ export function currentOpen(): number {
   return openSeq;
 }
 
+let firstFrameWaiters: Array<() => void> = [];
+
 export function markFirstFrame(seq: number): void {
   if (seq !== openSeq || done.firstFrame) return;
   done.firstFrame = true;
   performance.mark('tlab:first-frame', { detail: { seq } });
+  const waiters = firstFrameWaiters;
+  firstFrameWaiters = [];
+  for (const w of waiters) w();
+}
+
+/**
+ * Resolves once open `seq` has its first graph frame on screen, or after `timeoutMs`, or at once when a newer
+ * open started. The analysis waits for it: the host answers one request at a time, and the graph's first
+ * regions should not queue behind a seconds-long analysis of a big file.
+ */
+export function afterFirstFrame(seq: number, timeoutMs: number): Promise<void> {
+  if (seq !== openSeq || done.firstFrame) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, timeoutMs);
+    firstFrameWaiters.push(() => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
 }
 
 export function markReady(seq: number): void {
   if (seq !== openSeq || done.ready) return;
   done.ready = true;
   performance.mark('tlab:ready', { detail: { seq } });
+}
+
+/** Intermediate moments of an open (the bench's breakdown): `tlab:doc` (DocInfo arrived), `tlab:analysis`. */
+export function markStep(name: 'tlab:doc' | 'tlab:analysis', seq: number): void {
+  if (seq !== openSeq) return;
+  performance.clearMarks(name);
+  performance.mark(name, { detail: { seq } });
 }
 
 export function isReadyMarked(seq: number): boolean {

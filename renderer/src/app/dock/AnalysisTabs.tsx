@@ -111,7 +111,6 @@ export function LifetimesTab(): React.JSX.Element {
             <option value="all">every transient</option>
           </select>
         </label>
-        <span className="muted small">drag on the curve to zoom steps · double-click resets · wheel scrolls rows · ctrl+wheel zooms</span>
       </div>
       <ChartMount mount={mountLifetimeChart} data={data} source="lifetimes" testid="lifetime-chart" frames="lifetimes" onDrawn={(d) => analysisDrawn(d.view)} />
     </div>
@@ -132,10 +131,11 @@ export function WorkspaceTab(): React.JSX.Element {
   }
   return (
     <div className="tab-chart">
-      <div className="tab-options">
-        <StoragePicker storages={storages} value={storage} onChange={setStorage} />
-        <span className="muted small">hatched: DaCe’s back-to-back layout · solid: lifetime-packed · ctrl+wheel zooms offsets</span>
-      </div>
+      {storages.length > 1 && (
+        <div className="tab-options">
+          <StoragePicker storages={storages} value={storage} onChange={setStorage} />
+        </div>
+      )}
       <ChartMount mount={mountWorkspaceChart} data={data} source="workspace" testid="workspace-chart" onDrawn={(d) => analysisDrawn(d.view)} />
     </div>
   );

@@ -22,9 +22,9 @@ function peakSummary(view: AnalysisView): string {
     }
     const scoped = m.curves.find((c) => c.mode === 'SCOPED');
     const ext = m.curves.find((c) => c.mode === 'EXTERNAL');
-    if (scoped && ext) parts.push(`${m.storage} peak ${formatBytes(num(scoped.peak.bytes))} SCOPED · ${formatBytes(num(ext.peak.bytes))} EXTERNAL`);
+    if (scoped && ext) parts.push(`${m.storage} peak: SCOPED ${formatBytes(num(scoped.peak.bytes))}, EXTERNAL ${formatBytes(num(ext.peak.bytes))}`);
   }
-  return parts.slice(0, 2).join('   ');
+  return parts.slice(0, 2).join(' · ');
 }
 
 function TabSummary({ tab }: { tab: DockTab }): React.JSX.Element | null {
@@ -36,11 +36,11 @@ function TabSummary({ tab }: { tab: DockTab }): React.JSX.Element | null {
   if (!view) return null;
   let text = '';
   if (tab === 'transients') text = `${view.totals.transients} transients · ${view.totals.holdingMemory} hold memory · ${view.totals.eligible.EXTERNAL} EXTERNAL-eligible`;
-  else if (tab === 'lifetimes') text = `${view.analysis.steps.length} steps   ${peakSummary(view)}`;
+  else if (tab === 'lifetimes') text = [`${view.analysis.steps.length} steps`, peakSummary(view)].filter(Boolean).join(' · ');
   else if (tab === 'workspace')
     text = view.workspace
       .map((w) => `${w.storage}: packed ${w.packed ? formatBytes(w.packed.bytes) : 'symbolic'} vs dace ${w.dace.bytes === null ? 'symbolic' : formatBytes(w.dace.bytes)}`)
-      .join('   ');
+      .join(' · ');
   else if (tab === 'profile') text = result ? `${result.name}` : '';
   else if (tab === 'compare') text = compare ? `${compare} result${compare === 1 ? '' : 's'}` : '';
   return <span className="dock-summary">{text}</span>;

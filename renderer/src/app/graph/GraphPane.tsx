@@ -4,31 +4,14 @@
  * selection, hover and first frame back. React renders only the toolbar around it.
  */
 import { useEffect, useRef, useState } from 'react';
-import { analysisDocument } from '../../../../electron/engine/view/analysis-doc.js';
-import type { AnalysisView } from '../../../../electron/engine/view/types.js';
-import { createGraphView, transientMarks, type GraphProgress } from '../../graph/index.js';
-import type { ModeName } from '../../theme/index.js';
+import { createGraphView, type GraphProgress } from '../../graph/index.js';
 import { asContractError, hoverTransient, selectElement, toast } from '../actions.js';
 import { Icon } from '../Icon.js';
 import { currentOpen, markFirstFrame, registerFrames } from '../perf.js';
 import { store } from '../state.js';
 import { useSelect, watch } from '../store.js';
 import { graphHandle } from './handle.js';
-
-const marksCache = new WeakMap<AnalysisView, Map<string, ReturnType<typeof transientMarks>>>();
-
-/** Marks of one mode for a view (the analysis@1 transients list is rebuilt once per view, off the open path). */
-function marksFor(view: AnalysisView, mode: ModeName | 'ALL'): ReturnType<typeof transientMarks> {
-  let byMode = marksCache.get(view);
-  if (!byMode) marksCache.set(view, (byMode = new Map()));
-  let m = byMode.get(mode);
-  if (!m) {
-    const doc = analysisDocument(view);
-    m = transientMarks({ transients: doc.transients, target: doc.target }, mode);
-    byMode.set(mode, m);
-  }
-  return m;
-}
+import { buildMarks } from './marks.js';
 
 export function GraphPane(): React.JSX.Element {
   const host = useRef<HTMLDivElement>(null);
@@ -88,10 +71,14 @@ export function GraphPane(): React.JSX.Element {
     };
     openDoc();
 
+    let marksSeq = 0;
     const applyMarks = (): void => {
       const s = store.get();
       if (!s.analysis) return;
-      view.setTransientMarks(marksFor(s.analysis, s.mode));
+      const seq = ++marksSeq;
+      void buildMarks(s.analysis, s.mode, () => seq !== marksSeq).then((m) => {
+        if (m && seq === marksSeq) view.setTransientMarks(m);
+      });
     };
     const applyHighlight = (): void => {
       const s = store.get();
@@ -123,28 +110,36 @@ export function GraphPane(): React.JSX.Element {
   const busy = progress !== null;
   return (
     <section className="graph-pane" aria-label="Graph">
-      <div className="graph-host" ref={host} data-testid="graph" />
-      <div className="graph-toolbar" role="toolbar" aria-label="Graph">
-        <button type="button" className="btn btn-small" title="Fit the graph (F)" data-testid="graph-fit" onClick={() => graphHandle.current?.fit(true)}>
+      <div className="panel-head graph-head" role="toolbar" aria-label="Graph">
+        <span>Graph</span>
+        {info && <span className="graph-info">{info}</span>}
+        {busy && (
+          <span className="graph-info">
+            <span className="spinner" /> {progress.phase === 'fetch' ? 'fetching' : 'laying out'} {progress.total > 0 ? `${progress.done}/${progress.total}` : '…'}
+          </span>
+        )}
+        <span className="head-spacer" />
+        <button type="button" className="btn btn-small btn-ghost" title="Fit the graph (F)" data-testid="graph-fit" onClick={() => graphHandle.current?.fit(true)}>
           <Icon name="fit" /> Fit
         </button>
-        <button type="button" className="btn btn-small" title="Open every closed element on screen" data-testid="graph-next" onClick={() => void graphHandle.current?.expandNextLevel()}>
-          + level
+        <button type="button" className="btn btn-small btn-ghost" title="Open every closed element on screen" data-testid="graph-next" onClick={() => void graphHandle.current?.expandNextLevel()}>
+          Expand level
         </button>
-        <button type="button" className="btn btn-small" title="Open everything (up to a node budget)" data-testid="graph-expand" onClick={() => void graphHandle.current?.expandAll().then((r) => r.stoppedAtBudget && toast('info', `Stopped at ${r.nodes} nodes: open the rest element by element`))}>
+        <button type="button" className="btn btn-small btn-ghost" title="Open everything (up to a node budget)" data-testid="graph-expand" onClick={() => void graphHandle.current?.expandAll().then((r) => r.stoppedAtBudget && toast('info', `Stopped at ${r.nodes} nodes: open the rest element by element`))}>
           Expand all
         </button>
-        <button type="button" className="btn btn-small" title="Collapse everything" data-testid="graph-collapse" onClick={() => void graphHandle.current?.collapseAll()}>
-          Collapse
+        <button type="button" className="btn btn-small btn-ghost" title="Collapse everything" data-testid="graph-collapse" onClick={() => void graphHandle.current?.collapseAll()}>
+          Collapse all
         </button>
-        {info && <span className="graph-info">{info}</span>}
-        {busy && <span className="graph-info">{progress.phase === 'fetch' ? 'fetching' : 'laying out'} {progress.total > 0 ? `${progress.done}/${progress.total}` : '…'}</span>}
       </div>
-      {!doc && opening && (
-        <div className="graph-opening" data-testid="graph-opening">
-          <span className="spinner" aria-hidden="true" /> Opening {opening.name}…
-        </div>
-      )}
+      <div className="graph-body">
+        <div className="graph-host" ref={host} data-testid="graph" />
+        {!doc && opening && (
+          <div className="graph-opening" data-testid="graph-opening">
+            <span className="spinner" aria-hidden="true" /> Opening {opening.name}…
+          </div>
+        )}
+      </div>
     </section>
   );
 }

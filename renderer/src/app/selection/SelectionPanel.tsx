@@ -4,7 +4,7 @@
  * both layouts, and, with a profile result, what it cost in each mode's sampled call. A graph element: its kind,
  * what it holds (memory rolled up over its transients) and its own fields.
  */
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import { num } from '../../../../electron/engine/view/analysis-doc.js';
 import { formatBytes, formatCount, formatNs } from '../../../../electron/engine/view/format.js';
 import type { AnalysisView, GraphEdge, GraphNode } from '../../../../electron/engine/view/types.js';
@@ -306,7 +306,7 @@ function ElementPanel({ sel, view }: { sel: ElementSelection; view: AnalysisView
 
 export function SelectionPanel(): React.JSX.Element {
   const sel = useSelect(store, (s) => s.selection);
-  const view = useSelect(store, (s) => s.analysis);
+  const view = useDeferredValue(useSelect(store, (s) => s.analysis));
   const doc = useSelect(store, (s) => s.doc);
   const row = view && sel?.transient ? rowOf(view, sel.transient) : -1;
   return (
@@ -333,6 +333,15 @@ export function SelectionPanel(): React.JSX.Element {
   );
 }
 
+function Stat({ n, label, tone }: { n: number; label: string; tone?: 'good' | 'warn' | undefined }): React.JSX.Element {
+  return (
+    <div className={`stat${tone ? ` stat-${tone}` : ''}`}>
+      <span className="stat-n">{formatCount(n)}</span>
+      <span className="stat-label">{label}</span>
+    </div>
+  );
+}
+
 /** With nothing selected: the program at a glance. */
 function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
   const fates = view.totals.fates;
@@ -340,13 +349,13 @@ function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
   return (
     <div className="overview" data-testid="selection-overview">
       <h4>This program</h4>
-      <dl className="facts">
-        <Fact k="transients">{formatCount(view.totals.transients)}</Fact>
-        <Fact k="hold memory">{formatCount(view.totals.holdingMemory)}</Fact>
-        <Fact k="EXTERNAL ✓">{formatCount(view.totals.eligible.EXTERNAL)}</Fact>
-        <Fact k="PERSISTENT ✓">{formatCount(view.totals.eligible.PERSISTENT)}</Fact>
-        <Fact k="stay scoped">{formatCount(fates[2] ?? 0)}</Fact>
-      </dl>
+      <div className="stats">
+        <Stat n={view.totals.transients} label="transients" />
+        <Stat n={view.totals.holdingMemory} label="hold memory" />
+        <Stat n={view.totals.eligible.EXTERNAL} label="EXTERNAL-eligible" tone="good" />
+        <Stat n={view.totals.eligible.PERSISTENT} label="PERSISTENT-eligible" />
+        <Stat n={fates[2] ?? 0} label="allocated every call in every mode" tone={(fates[2] ?? 0) > 0 ? 'warn' : undefined} />
+      </div>
       {ws.map((w) => (
         <div key={w.storage} className="ov-ws">
           <div className="ov-ws-head">{w.storage} workspace</div>
