@@ -81,6 +81,15 @@ async function canvasColours(page: Page, selector: string): Promise<number> {
   });
 }
 
+interface Doc {
+  document: { querySelectorAll(s: string): { length: number }; querySelector(s: string): { textContent: string | null } | null };
+}
+
+/** Waits until `selector` matches `n` elements (a function, not a string: the page's CSP forbids eval). */
+async function countIs(page: Page, selector: string, n: number): Promise<void> {
+  await page.waitForFunction(([sel, k]) => (globalThis as unknown as Doc).document.querySelectorAll(sel as string).length === k, [selector, n] as const);
+}
+
 const text = async (page: Page, testid: string): Promise<string> => (await page.textContent(`[data-testid="${testid}"]`)) ?? '';
 
 describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
@@ -148,7 +157,7 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     // Ctrl+F searches the outline; Enter searches the graph.
     await page.keyboard.press('Control+f');
     await page.keyboard.type('fl');
-    await page.waitForFunction('document.querySelectorAll(\'[data-testid="outline-transient"]\').length === 2');
+    await countIs(page, '[data-testid="outline-transient"]', 2);
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-testid="outline-hit"]');
     await page.click('[data-testid="outline-hit"]');
@@ -207,7 +216,7 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     const before = await text(page, 'selection-size');
     const rowBefore = await page.textContent('[data-testid="transients-table"] [role="row"][aria-selected="true"]');
     await page.fill('[data-testid="symbol-I"]', '512');
-    await page.waitForFunction(`document.querySelector('[data-testid="selection-size"]')?.textContent !== ${JSON.stringify(before)}`, undefined, { timeout: 60_000 });
+    await page.waitForFunction((b) => (globalThis as unknown as Doc).document.querySelector('[data-testid="selection-size"]')?.textContent !== b, before, { timeout: 60_000 });
     const after = await text(page, 'selection-size');
     expect(after).not.toBe(before);
     expect(await page.textContent('[data-testid="transients-table"] [role="row"][aria-selected="true"]')).not.toBe(rowBefore);
@@ -243,6 +252,9 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     }
     await page.waitForSelector('[data-testid="chart-gantt"] canvas, [data-testid="chart-gantt-none"]');
     await shot(page, '13-profile-result');
+    await page.$eval('.profile-main', (el) => el.scrollTo(0, 10_000));
+    await shot(page, '13b-profile-charts');
+    await page.$eval('.profile-main', (el) => el.scrollTo(0, 0));
 
     // Download through the browser.
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="result-download"]')]);
@@ -258,7 +270,7 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     expect(JSON.parse(readFileSync(join(scratch, 'hdiff-result.json'), 'utf8')).schema).toBe('transient-lab/profile@1');
     await openThroughDialog(page, 'hdiff-result.json', 1);
     await page.keyboard.press('5');
-    await page.waitForFunction('document.querySelectorAll(\'[data-testid="compare-item"]\').length === 2');
+    await countIs(page, '[data-testid="compare-item"]', 2);
     await page.waitForSelector('[data-testid="compare-changes"]');
     await page.waitForSelector('[data-testid="compare-distribution"] canvas');
     await shot(page, '14-compare');

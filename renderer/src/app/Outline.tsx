@@ -53,12 +53,14 @@ export function Outline(): React.JSX.Element {
   const states = useRootStates();
   const [open, setOpen] = useState<Set<number>>(new Set([0]));
   const [showAll, setShowAll] = useState<Set<number>>(new Set());
+  const [statesOpen, setStatesOpen] = useState<boolean | null>(null);
   const [hits, setHits] = useState<SearchHit[] | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     setOpen(new Set([0]));
     setShowAll(new Set());
+    setStatesOpen(null);
     setHits(null);
   }, [doc]);
 
@@ -149,6 +151,9 @@ export function Outline(): React.JSX.Element {
     </li>
   );
 
+  // The root's blocks are shown open when they are few; a long list starts closed so the transients stay in view.
+  const showStates = statesOpen ?? states.length <= 12;
+
   const sdfgItem = (index: number, depth: number): React.JSX.Element => {
     const s = doc.sdfgs[index]!;
     const isOpen = open.has(index);
@@ -170,7 +175,15 @@ export function Outline(): React.JSX.Element {
         </div>
         {isOpen && (
           <ul className={`ol-children depth-${Math.min(depth + 1, 6)}`}>
+            {index === 0 && states.length > 0 && (
+              <li className="ol-item ol-group-head" onClick={() => setStatesOpen(!showStates)} data-testid="outline-states" aria-expanded={showStates}>
+                <span className={`caret${showStates ? ' open' : ''}`} aria-hidden="true" />
+                <span className="ol-name">control flow</span>
+                <span className="ol-size">{states.length}</span>
+              </li>
+            )}
             {index === 0 &&
+              showStates &&
               states.map((n) => (
                 <li
                   key={n.id}
@@ -187,6 +200,13 @@ export function Outline(): React.JSX.Element {
                   {n.summary && n.summary.transients.length > 0 && <span className="ol-sub">{n.summary.transients.length} tr.</span>}
                 </li>
               ))}
+            {list.length > 0 && states.length > 0 && index === 0 && (
+              <li className="ol-item ol-group-head ol-static">
+                <span className="caret-spacer" aria-hidden="true" />
+                <span className="ol-name">transients</span>
+                <span className="ol-size">{list.length}</span>
+              </li>
+            )}
             {(all ? list : list.slice(0, PER_SDFG)).map((i) => transientItem(rowAt(i)))}
             {!all && list.length > PER_SDFG && (
               <li className="ol-item ol-more" onClick={() => setShowAll((x) => new Set([...x, index]))}>

@@ -11,6 +11,19 @@ import { store } from './state.js';
 import { useSelect } from './store.js';
 
 const INLINE_SYMBOLS = 4;
+/** Above this many symbols the bar shows a count instead of the first few inputs (generated names are long). */
+const MANY_SYMBOLS = 8;
+
+function SymbolCount(): React.JSX.Element {
+  const total = useSelect(store, (s) => s.doc?.symbols.length ?? 0);
+  const set = useSelect(store, (s) => Object.keys(s.symbols).length);
+  const fallback = useSelect(store, (s) => s.defaultSymbol);
+  return (
+    <span className="sym-count" data-testid="symbol-count">
+      {total} · {set} set{fallback !== null ? ` · others = ${fallback}` : ''}
+    </span>
+  );
+}
 
 function SymbolInput({ name, dtype }: { name: string; dtype: string }): React.JSX.Element {
   const value = useSelect(store, (s) => s.symbols[name] ?? '');
@@ -40,18 +53,27 @@ function SymbolInput({ name, dtype }: { name: string; dtype: string }): React.JS
   );
 }
 
-export function SymbolsEditor({ all }: { all: boolean }): React.JSX.Element | null {
+/** Inputs shown at once in the popover; a file with thousands of symbols is searched, not scrolled. */
+const POPOVER_SYMBOLS = 60;
+
+export function SymbolsEditor({ all, filter = '' }: { all: boolean; filter?: string }): React.JSX.Element | null {
   const doc = useSelect(store, (s) => s.doc);
   const fallback = useSelect(store, (s) => s.defaultSymbol);
+  const set = useSelect(store, (s) => s.symbols);
   const [fb, setFb] = useState(fallback ?? '');
   useEffect(() => setFb(fallback ?? ''), [fallback]);
   if (!doc) return null;
-  const list = all ? doc.symbols : doc.symbols.slice(0, INLINE_SYMBOLS);
+  const q = filter.trim().toLowerCase();
+  // Symbols with a value first, then the rest in file order.
+  const ordered = all ? [...doc.symbols.filter((x) => x.name in set), ...doc.symbols.filter((x) => !(x.name in set))] : doc.symbols;
+  const matching = q ? ordered.filter((x) => x.name.toLowerCase().includes(q)) : ordered;
+  const list = all ? matching.slice(0, POPOVER_SYMBOLS) : doc.symbols.slice(0, INLINE_SYMBOLS);
   return (
     <div className={all ? 'symbols-grid' : 'symbols-inline'}>
       {list.map((s) => (
         <SymbolInput key={s.name} name={s.name} dtype={s.dtype} />
       ))}
+      {all && matching.length > list.length && <span className="muted small">… {matching.length - list.length} more: type to filter</span>}
       {all && (
         <label className="sym sym-default" title="Value for every symbol left empty; empty keeps them symbolic">
           <span className="sym-name">others</span>
@@ -82,13 +104,15 @@ function SymbolsPopover({ onClose }: { onClose: () => void }): React.JSX.Element
     return () => window.removeEventListener('pointerdown', away);
   }, [onClose]);
   const count = useSelect(store, (s) => s.doc?.symbols.length ?? 0);
+  const [filter, setFilter] = useState('');
   return (
     <div className="popover symbols-popover" ref={ref} role="dialog" aria-label="Symbols">
       <div className="popover-head">
         <span>Symbols ({count})</span>
-        <span className="muted">empty = symbolic; sizes update as you type</span>
+        <span className="muted">empty = symbolic, or the “others” value; sizes update as you type</span>
       </div>
-      <SymbolsEditor all />
+      {count > 12 && <input className="symbols-filter" placeholder="Filter symbols" value={filter} onChange={(e) => setFilter(e.target.value)} autoFocus data-testid="symbols-filter" />}
+      <SymbolsEditor all filter={filter} />
     </div>
   );
 }
@@ -108,6 +132,13 @@ function Select<T extends string>({ value, options, onChange, label, testid }: {
   );
 }
 
+/** Long generated file names keep their start and their end (where the program's name is). */
+export function shortName(name: string, max = 40): string {
+  if (name.length <= max) return name;
+  const tail = Math.ceil(max * 0.62);
+  return `${name.slice(0, max - tail - 1)}…${name.slice(-tail)}`;
+}
+
 function FileChip(): React.JSX.Element {
   const doc = useSelect(store, (s) => s.doc);
   const opening = useSelect(store, (s) => s.opening);
@@ -116,7 +147,7 @@ function FileChip(): React.JSX.Element {
     return (
       <div className="file-chip" data-testid="file-chip">
         <span className="spinner" aria-hidden="true" />
-        <span className="file-name">Opening {opening.name}…</span>
+        <span className="file-name">Opening {shortName(opening.name)}…</span>
       </div>
     );
   }
@@ -131,7 +162,7 @@ function FileChip(): React.JSX.Element {
   return (
     <div className="file-chip" data-testid="file-chip" title={`${doc.path ?? doc.name}\n${detail}\nparsed in ${doc.parseMs.toFixed(0)} ms`}>
       {analysing ? <span className="spinner" aria-label="analysing" /> : <Icon name="file" />}
-      <span className="file-name">{doc.name}</span>
+      <span className="file-name">{shortName(doc.name)}</span>
       <span className="file-detail">{detail}</span>
     </div>
   );
@@ -156,10 +187,10 @@ export function TopBar(): React.JSX.Element {
       {doc && (
         <div className="bar-group symbols" data-testid="symbols">
           <span className="bar-label">symbols</span>
-          {doc.symbols.length === 0 ? <span className="muted">none</span> : <SymbolsEditor all={false} />}
+          {doc.symbols.length === 0 ? <span className="muted">none</span> : doc.symbols.length <= MANY_SYMBOLS ? <SymbolsEditor all={false} /> : <SymbolCount />}
           {doc.symbols.length > 0 && (
             <button type="button" className="btn btn-ghost btn-small symbols-more" data-testid="symbols-more" onClick={() => setMore((m) => !m)} aria-expanded={more} title="Every symbol, and one value for all the unset ones">
-              {hidden > 0 ? `+${hidden} more` : 'default…'}
+              {doc.symbols.length > MANY_SYMBOLS ? 'edit…' : hidden > 0 ? `+${hidden} more` : 'default…'}
             </button>
           )}
           {more && <SymbolsPopover onClose={() => setMore(false)} />}

@@ -295,6 +295,12 @@ export function setDockTab(tab: DockTab): void {
   store.set({ dockTab: tab });
 }
 
+/** Results need room: the dock grows to most of the window (the user can drag it back). */
+export function growDock(): void {
+  const want = Math.round(window.innerHeight * 0.64);
+  store.set((s) => (s.dockHeight < want ? { dockHeight: want } : {}));
+}
+
 export function setTheme(theme: ThemeName): void {
   try {
     window.localStorage.setItem('tlab:theme', theme);
@@ -340,6 +346,7 @@ export function addResult(doc: import('../../../electron/ipc/contract.js').Resul
     compare: [...s.compare.filter((r) => !(r.name === doc.name && r.path === doc.path && r.result.program.hash === doc.result.program.hash && r.result === doc.result)), doc],
     dockTab: 'profile',
   }));
+  growDock();
   toast('ok', `Opened ${doc.name}`);
 }
 

@@ -3,7 +3,7 @@
  * and the result landing in the Profile tab (and the comparison).
  */
 import type { ProfileProgressEvent } from '../../../electron/ipc/contract.js';
-import { asContractError, toast } from './actions.js';
+import { asContractError, growDock, toast } from './actions.js';
 import { store, type ProfileSettings } from './state.js';
 
 export const STAGES: ReadonlyArray<{ stage: ProfileProgressEvent['stage']; title: string; weight: number }> = [
@@ -67,6 +67,7 @@ export async function startProfile(): Promise<void> {
       result: resultDoc,
       compare: [...st.compare, resultDoc],
     }));
+    growDock();
   } catch (err) {
     const e = asContractError(err);
     store.set((st) => (st.run?.job === job ? { run: { ...st.run, status: e.kind === 'cancelled' ? 'cancelled' : 'failed', error: e } } : {}));

@@ -64,11 +64,9 @@ export function CompareTab(): React.JSX.Element {
           </ul>
           <div className="chart-grid">
             <figure className="chart-card wide">
-              <figcaption>Time per call, every result and mode on one axis</figcaption>
               <ChartMount mount={mountDistributionChart} data={data} source="gantt" testid="compare-distribution" />
             </figure>
             <figure className="chart-card wide">
-              <figcaption>Mean call split into compute, allocation and free</figcaption>
               <ChartMount mount={mountBreakdownChart} data={data} source="gantt" testid="compare-breakdown" />
             </figure>
           </div>

@@ -216,24 +216,20 @@ function ResultView({ doc }: { doc: ResultDoc }): React.JSX.Element {
       <ModeTable doc={doc} />
       <div className="chart-grid">
         <figure className="chart-card">
-          <figcaption>Time per call, every call per mode</figcaption>
           <ChartMount mount={mountDistributionChart} data={data} source="gantt" testid="chart-distribution" />
         </figure>
         <figure className="chart-card">
-          <figcaption>Mean call split into compute, allocation and free</figcaption>
           <ChartMount mount={mountBreakdownChart} data={data} source="gantt" testid="chart-breakdown" />
         </figure>
         <figure className="chart-card wide">
-          <figcaption>Every timed call in order</figcaption>
           <ChartMount mount={mountCallsChart} data={data} source="gantt" testid="chart-calls" />
         </figure>
         <figure className="chart-card wide">
-          <figcaption>The sampled call’s allocations (rows = transients, bars = alloc … free)</figcaption>
           {hasSampledCalls(r) ? (
             <ChartMount mount={mountGanttChart} data={data} source="gantt" testid="chart-gantt" />
           ) : (
             <p className="muted small chart-none" data-testid="chart-gantt-none">
-              This result carries no sampled call (it was written before profile@1 recorded allocation events per call).
+              No allocation events of a sampled call in this result: the profiler that wrote it did not record them.
             </p>
           )}
         </figure>

@@ -96,7 +96,7 @@ function TransientPanel({ view, row }: { view: AnalysisView; row: number }): Rea
         <>
           <h4>Measured (sampled call)</h4>
           {sampledModes === 0 ? (
-            <p className="muted small">This result has no per-transient allocation events (written before profile@1 carried the sampled call).</p>
+            <p className="muted small">This result has no per-transient allocation events (its profiler did not record a sampled call).</p>
           ) : (
             <table className="mini" data-testid="selection-costs">
               <thead>
@@ -363,7 +363,13 @@ function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
             <span>
               packed <b>{w.packed ? formatBytes(w.packed.bytes) : 'symbolic'}</b>
             </span>
-            <span>dace {w.dace.bytes === null ? w.dace.bytesExpr : formatBytes(w.dace.bytes)}</span>
+            {w.dace.bytes === null ? (
+              <span className="expr" title={w.dace.bytesExpr}>
+                dace {w.dace.bytesExpr}
+              </span>
+            ) : (
+              <span>dace {formatBytes(w.dace.bytes)}</span>
+            )}
             {w.savings && w.savings.fraction > 0 && <span className="good">−{(w.savings.fraction * 100).toFixed(1)}%</span>}
           </div>
         </div>
