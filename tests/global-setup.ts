@@ -42,6 +42,20 @@ export default function setup(): void {
       process.stderr.write('global-setup: build:ts reported errors; tests that spawn dist/ may fail\n');
     }
   }
+  // The browser-mode tests load the production renderer build: rebuild it when the renderer or the contract
+  // files it bundles changed.
+  const page = join(root, 'dist', 'renderer', 'index.html');
+  const rendererSrc = Math.max(
+    newestMtime(join(root, 'renderer'), ['.ts', '.tsx', '.html', '.css', '.svg', '.json']),
+    newestMtime(join(root, 'electron', 'ipc'), ['.ts']),
+  );
+  if (mtime(page) < rendererSrc) {
+    try {
+      execFileSync(npm, ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit' });
+    } catch {
+      process.stderr.write('global-setup: build:renderer failed; browser-mode tests will fail\n');
+    }
+  }
   const addon = join(root, 'native', 'build', 'Release', 'transient_native.node');
   const nativeSrc = Math.max(newestMtime(join(root, 'native', 'src'), ['.cc', '.h']), mtime(join(root, 'native', 'binding.gyp')));
   if (existsSync(join(root, 'native', 'binding.gyp')) && mtime(addon) < nativeSrc) {

@@ -69,7 +69,7 @@ export class RootsFileAccess implements FileAccess {
   }
 
   private refuse(path: string): never {
-    throw new ContractFailure('refused', `${path} is outside the folders this server may read (${this.roots.join(', ')}); restart \`transient-lab serve\` with --root to allow another folder`, { file: path });
+    throw new ContractFailure('refused', `outside the folders this server may read (${this.roots.join(', ')}); restart \`transient-lab serve\` with --root to allow another folder`, { file: path });
   }
 
   /** Absolute path, relative ones from the first root; refused unless lexically inside a root. */

@@ -2,6 +2,7 @@
  * One renderer's side of the service: its open documents, its analyses and its profile jobs. Requests arrive
  * already validated (contract-schema.ts); paths go through the host's FileAccess before anything is read.
  */
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { analyze as analyzeModel, type Analysis } from '../engine/analysis/index.js';
 import { TlabError } from '../engine/errors.js';
@@ -17,7 +18,6 @@ import { parseProfileBytes, readProfileFile, writeProfileFile } from './results.
 import type { EventSink, ServiceContext } from './service.js';
 import { fileSource, loadSource, type DocSource } from './sources.js';
 import { UploadStore } from './uploads.js';
-import { stat } from 'node:fs/promises';
 
 interface OpenDoc {
   info: DocInfo;
@@ -53,12 +53,12 @@ export class Session implements TransientLabApi {
     return this.ctx.models.get(d.source.key, () => loadSource(d.source));
   }
 
-  private async register(source: DocSource, name: string, load: () => Promise<SdfgFile>): Promise<DocInfo> {
+  /** `started`: when reading began (an upload is parsed before it is registered). */
+  private async register(source: DocSource, name: string, load: () => Promise<SdfgFile>, started = performance.now()): Promise<DocInfo> {
     this.live();
     if (this.docs.size >= this.ctx.options.maxDocsPerSession) {
       throw new ContractFailure('refused', `${this.docs.size} documents are open in this window: close one first`);
     }
-    const started = performance.now();
     const file = await this.ctx.models.get(source.key, load);
     const doc = `d${this.nextDoc++}`;
     const info = buildDocInfo(file, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started });
@@ -85,6 +85,7 @@ export class Session implements TransientLabApi {
 
   async openUpload(req: RequestOf<'openUpload'>): Promise<DocInfo> {
     this.live();
+    const started = performance.now();
     const hash = UploadStore.hash(req.bytes);
     const key = `upload:${hash}`;
     // Parse before anything is stored: a malformed upload leaves nothing behind.
@@ -92,7 +93,7 @@ export class Session implements TransientLabApi {
     const { path } = await this.ctx.uploads.add(req.bytes, hash, file.compressed);
     const source: DocSource = { readPath: path, display: req.name, shownPath: null, key, size: req.bytes.byteLength, mtimeMs: 0, upload: hash };
     try {
-      return await this.register(source, req.name, () => loadSource(source));
+      return await this.register(source, req.name, () => loadSource(source), started);
     } catch (err) {
       await this.ctx.uploads.release(hash, path);
       throw err;

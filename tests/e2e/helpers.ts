@@ -1,0 +1,86 @@
+/**
+ * Shared Playwright helpers for browser-mode end-to-end tests (vitest drives playwright-core directly, so they
+ * run inside `npm test`): Debian's Chromium, a served renderer, and a watch on every page for console errors,
+ * uncaught exceptions and requests to any other host.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
+import { NodeRunnerHost } from '../../electron/runner/host-node.js';
+import { startServer, type RunningServer } from '../../electron/server/server.js';
+import { RootsFileAccess, TransientLabService } from '../../electron/service/index.js';
+
+export const CHROMIUM = process.env.TLAB_CHROMIUM ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots');
+
+export function chromiumAvailable(): boolean {
+  return existsSync(CHROMIUM);
+}
+
+export async function launchChromium(): Promise<Browser> {
+  if (!chromiumAvailable()) throw new Error(`${CHROMIUM} is missing: .ci/run installs it (apt-get install -y chromium)`);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true });
+}
+
+export interface Served {
+  server: RunningServer;
+  service: TransientLabService;
+  /** `http://127.0.0.1:PORT` */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** `transient-lab serve` in this process: the real server, service and runner over `roots`. */
+export async function serveInProcess(opts: { roots?: string[]; openAtStart?: string[] } = {}): Promise<Served> {
+  const service = await TransientLabService.create({
+    host: 'browser',
+    files: await RootsFileAccess.create(opts.roots ?? [examplesDir()]),
+    createRunner: () => new NodeRunnerHost(),
+    openAtStart: opts.openAtStart ?? [],
+  });
+  const server = await startServer({ service, port: 0, hosts: ['127.0.0.1'] });
+  return {
+    server,
+    service,
+    origin: `http://127.0.0.1:${server.port}`,
+    async close() {
+      await server.close();
+      await service.dispose();
+    },
+  };
+}
+
+export interface PageWatch {
+  consoleErrors: string[];
+  pageErrors: string[];
+  /** Requests (and WebSockets) to anything but `origin`. */
+  foreignRequests: string[];
+  requests: string[];
+}
+
+export function watchPage(page: Page, origin: string): PageWatch {
+  const watch: PageWatch = { consoleErrors: [], pageErrors: [], foreignRequests: [], requests: [] };
+  const wsOrigin = origin.replace(/^http/, 'ws');
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') watch.consoleErrors.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => watch.pageErrors.push(e.message));
+  page.on('request', (r) => {
+    watch.requests.push(r.url());
+    if (new URL(r.url()).origin !== origin) watch.foreignRequests.push(r.url());
+  });
+  page.on('websocket', (ws) => {
+    if (new URL(ws.url()).origin !== wsOrigin) watch.foreignRequests.push(ws.url());
+  });
+  return watch;
+}
+
+/** Saves tests/e2e/screenshots/NAME.png (not committed) for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
