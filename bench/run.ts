@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { corpusDir, packageRoot } from '../electron/engine/paths.js';
 import type { FileMeasurement } from './one-file.js';
 import { profileSection } from './profile.js';
+import { graphSection } from './graph.js';
 import { rendererSection } from './renderer.js';
 
 export interface BenchSection {
@@ -109,7 +110,7 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, rendererSection];
+export const SECTIONS: BenchSection[] = [analysisSection, profileSection, graphSection, rendererSection];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));

@@ -17,13 +17,34 @@ const root = packageRoot();
 const SHOTS = join(root, 'tests', 'e2e', 'screenshots');
 const CHROMIUM = process.env.TLAB_CHROMIUM ?? '/usr/bin/chromium';
 
+/** [short name, corpus file, a search that lands inside nested content]. */
 export const GRAPH_FILES = [
-  ['nbody', 'spcl__dace__tests__sdfg_corpus__nbody_nbody.sdfg'],
-  ['channel_flow', 'phschaad__fuzzyflow__tests__npbench_graphs__channel_flow.sdfg'],
-  ['cloudsc_simplified', 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz'],
-  ['stage8', 'ThrudPrimrose__data_must_flow_artifacts__cloudsc__stage8.sdfgz'],
-  ['velocity_tendencies', 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz'],
+  ['nbody', 'spcl__dace__tests__sdfg_corpus__nbody_nbody.sdfg', 'getAcc'],
+  ['channel_flow', 'phschaad__fuzzyflow__tests__npbench_graphs__channel_flow.sdfg', '_Div_'],
+  ['cloudsc_simplified', 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz', 'zfoeew'],
+  ['stage8', 'ThrudPrimrose__data_must_flow_artifacts__cloudsc__stage8.sdfgz', 'zqtmst'],
+  ['velocity_tendencies', 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz', 'vn_ie'],
 ] as const;
+
+type Tlab = {
+  open(f: string): Promise<{ parseMs: number; firstFrameMs: number; longestTaskMs: number }>;
+  nextFrame(): Promise<void>;
+  setTheme(t: string): void;
+  setMode(m: string): void;
+  panZoom(frames: number): Promise<{ draw: number[]; interval: number[] }>;
+  longTasks: Array<{ start: number; duration: number }>;
+  view: {
+    metrics: { visibleNodes: number };
+    expandNextLevel(): Promise<{ nodes: number; stoppedAtBudget: boolean }>;
+    expandAll(budget?: number): Promise<{ nodes: number; stoppedAtBudget: boolean }>;
+    search(q: string): Promise<Array<{ id: string }>>;
+    fit(): void;
+    collapseAll(): Promise<void>;
+  };
+};
+const tlab = <T>(f: (t: Tlab, arg: string) => T | Promise<T>, arg = ''): Promise<T> =>
+  page.evaluate(([src, a]) => new Function('t', 'a', `return (${src})(t, a)`)((globalThis as unknown as { tlab: Tlab }).tlab, a), [f.toString(), arg] as const) as Promise<T>;
+const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? NaN;
 
 export function buildHarness(): void {
   execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/graph-harness.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
@@ -35,15 +56,10 @@ let page: Page;
 const errors: string[] = [];
 
 async function shot(name: string): Promise<void> {
-  await page.evaluate(() => (window as unknown as { tlab: { nextFrame(): Promise<void> } }).tlab.nextFrame());
-  await page.evaluate(() => (window as unknown as { tlab: { nextFrame(): Promise<void> } }).tlab.nextFrame());
+  // Let a zoom transition (350 ms) finish and the frame after it be drawn.
+  await page.waitForTimeout(450);
+  await tlab((t) => t.nextFrame());
   await page.screenshot({ path: join(SHOTS, `graph-${name}.png`) });
-}
-
-/** Waits until no layout is running and one more frame is drawn. */
-async function settle(): Promise<void> {
-  await page.waitForFunction(() => !document.querySelector<HTMLElement>('.tlab-graph-progress') || document.querySelector<HTMLElement>('.tlab-graph-progress')!.style.display === 'none');
-  await page.evaluate(() => (window as unknown as { tlab: { nextFrame(): Promise<void> } }).tlab.nextFrame());
 }
 
 describe.skipIf(!existsSync(CHROMIUM))('graph in Chromium (harness)', () => {
@@ -65,19 +81,34 @@ describe.skipIf(!existsSync(CHROMIUM))('graph in Chromium (harness)', () => {
     await server?.close();
   });
 
-  for (const [name, file] of GRAPH_FILES) {
-    it(`${name}: opens, expands, searches`, async () => {
-      const r = await page.evaluate((f) => (window as unknown as { tlab: { open(f: string): Promise<{ parseMs: number; firstFrameMs: number }> } }).tlab.open(f), file);
-      process.stdout.write(`graph harness ${name}: open→first frame ${r.firstFrameMs.toFixed(0)} ms (engine parse ${r.parseMs.toFixed(0)} ms)\n`);
+  for (const [name, file, query] of GRAPH_FILES) {
+    it(`${name}: opens, searches, expands, pans`, async () => {
+      await tlab((t) => t.setTheme('light'));
+      const r = await tlab((t, f) => t.open(f), file);
       expect(r.firstFrameMs).toBeGreaterThan(0);
-      const visible = await page.evaluate(() => (window as unknown as { tlab: { view: { metrics: { visibleNodes: number } } } }).tlab.view.metrics.visibleNodes);
-      expect(visible).toBeGreaterThan(0);
-      await page.waitForTimeout(300);
+      expect(await tlab((t) => t.view.metrics.visibleNodes)).toBeGreaterThan(0);
       await shot(`${name}-open`);
-      const next = await page.evaluate(() => (window as unknown as { tlab: { view: { expandNextLevel(): Promise<{ nodes: number }> } } }).tlab.view.expandNextLevel());
+
+      const hits = await tlab((t, q) => t.view.search(q), query);
+      expect(hits.length).toBeGreaterThan(0);
+      await shot(`${name}-search`);
+      await tlab((t) => t.setTheme('dark'));
+      await shot(`${name}-search-dark`);
+      await tlab((t) => t.setTheme('light'));
+
+      await tlab((t) => t.view.collapseAll());
+      const next = await tlab((t) => t.view.expandNextLevel());
       expect(next.nodes).toBeGreaterThan(0);
-      await settle();
       await shot(`${name}-next-level`);
+
+      const all = await tlab((t) => t.view.expandAll(4000));
+      await shot(`${name}-expand-all`);
+      const frames = await tlab((t) => t.panZoom(90));
+      process.stdout.write(
+        `graph harness ${name}: open→first frame ${r.firstFrameMs.toFixed(0)} ms (engine parse ${r.parseMs.toFixed(0)} ms, longest task ${r.longestTaskMs.toFixed(0)} ms); ` +
+          `expand all → ${all.nodes} nodes${all.stoppedAtBudget ? ' (budget)' : ''}; pan/zoom draw p95 ${p95(frames.draw).toFixed(1)} ms, frame interval p95 ${p95(frames.interval).toFixed(1)} ms\n`,
+      );
+      expect(frames.draw.length).toBeGreaterThan(0);
       expect(errors).toEqual([]);
     });
   }

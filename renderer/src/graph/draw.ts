@@ -6,11 +6,11 @@
  */
 import type { GraphNode } from '../../../electron/engine/view/types.js';
 import { palette, storageFamily, type Palette, type ThemeName } from '../theme/index.js';
-import { BADGE_H, connectorX, CONNECTOR_R, hasBadge } from './geometry.js';
-import { headerFontPx, lodFor, type Lod } from './lod.js';
+import { BADGE_H, connectorX, CONNECTOR_R, hasBadge, SCOPE_FOOTER_H, SCOPE_GAP } from './geometry.js';
+import { HEADER_TITLE_PX, lodFor, type Lod } from './lod.js';
 import { fateBytes, type TransientMarks } from './marks.js';
 import { toggleRect, type Scene, type SceneNode, type SceneEdge } from './scene.js';
-import { font, formatBytes, frameLines, LINE_H, nodeLines, FONT_PX, type Line } from './text.js';
+import { font, formatBytes, frameLines, LINE_H, nodeLines, type Line } from './text.js';
 import { FONT_SANS, MODE_NAMES } from '../theme/index.js';
 
 export interface Viewport {
@@ -119,13 +119,9 @@ function nodeFill(n: GraphNode, p: Palette, marks: TransientMarks): [string, str
 }
 
 /** The outline of a closed node, as a path (not stroked). */
-function shapePath(ctx: Ctx, sn: SceneNode, simple: boolean): void {
+function shapePath(ctx: Ctx, sn: SceneNode): void {
   const { x, y, w, h } = sn;
   const n = sn.node;
-  if (simple) {
-    ctx.rect(x, y, w, h);
-    return;
-  }
   switch (n.kind) {
     case 'access':
       ctx.ellipse(x + w / 2, y + h / 2, w / 2, h / 2, 0, 0, 2 * Math.PI);
@@ -159,6 +155,7 @@ export class GraphPainter {
   private texts = 0;
   private ctx!: Ctx;
   private state!: DrawState;
+  private vp!: Viewport;
 
   constructor(theme: ThemeName) {
     this.pal = palette(theme);
@@ -167,6 +164,7 @@ export class GraphPainter {
   draw(ctx: Ctx, scene: Scene | null, vp: Viewport, state: DrawState): DrawStats {
     this.ctx = ctx;
     this.state = state;
+    this.vp = vp;
     this.pal = palette(state.theme);
     this.k = vp.k;
     this.lod = lodFor(vp.k);
@@ -209,7 +207,19 @@ export class GraphPainter {
     const drawnEdges = this.edges(scene, open, x0, y0, x1, y1);
 
     // Pass 3: nodes, then what marks them (selection, hover, search, transient).
-    for (const li of leaves) this.leaf(nodes[li]!);
+    // Nodes too small for their shape are plain rectangles, filled and outlined one batch per colour.
+    const batches = new Map<string, number[]>();
+    for (const li of leaves) {
+      const n = nodes[li]!;
+      if (Math.min(n.w, n.h) * vp.k >= this.lod.simpleShapePx) this.leaf(n);
+      else {
+        const key = nodeFill(n.node, this.pal, state.marks).join('|');
+        const list = batches.get(key);
+        if (list) list.push(li);
+        else batches.set(key, [li]);
+      }
+    }
+    for (const [key, list] of batches) this.simpleBatch(key, list, nodes);
     this.overlays(scene, open, leaves);
     return { nodes: leaves.length + open.reduce((s, v) => s + v, 0), edges: drawnEdges, texts: this.texts };
   }
@@ -220,10 +230,47 @@ export class GraphPainter {
     return px / this.k;
   }
 
+  /** Draws one line in the current font, cut with an ellipsis to `maxWidth` (never squeezed). */
   private text(line: Line, x: number, y: number, maxWidth?: number): void {
+    const t = maxWidth === undefined ? line.text : this.fit(line.text, maxWidth);
+    if (t === '') return;
     this.texts++;
-    if (maxWidth !== undefined) this.ctx.fillText(line.text, x, y, maxWidth);
-    else this.ctx.fillText(line.text, x, y);
+    this.ctx.fillText(t, x, y);
+  }
+
+  private readonly widths = new Map<string, number>();
+  private readonly fitted = new Map<string, string>();
+
+  /** Width of `text` in the current font (graph units), cached. */
+  private measure(text: string): number {
+    const key = `${this.ctx.font}\u0000${text}`;
+    let w = this.widths.get(key);
+    if (w === undefined) {
+      if (this.widths.size > 50_000) this.widths.clear();
+      w = this.ctx.measureText(text).width;
+      this.widths.set(key, w);
+    }
+    return w;
+  }
+
+  /** The longest prefix of `text` that fits `max` with an ellipsis; "" when not even one character fits. */
+  private fit(text: string, max: number): string {
+    if (this.measure(text) <= max) return text;
+    const key = `${this.ctx.font}\u0000${Math.floor(max)}\u0000${text}`;
+    let out = this.fitted.get(key);
+    if (out === undefined) {
+      let lo = 0;
+      let hi = text.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (this.measure(`${text.slice(0, mid)}…`) <= max) lo = mid;
+        else hi = mid - 1;
+      }
+      out = lo >= 2 ? `${text.slice(0, lo)}…` : '';
+      if (this.fitted.size > 20_000) this.fitted.clear();
+      this.fitted.set(key, out);
+    }
+    return out;
   }
 
   private lines(lines: Line[], cx: number, top: number, color: string, muted: string, maxWidth: number): void {
@@ -269,8 +316,8 @@ export class GraphPainter {
     ctx.stroke();
   }
 
-  /** "3 transients · 30.0 MiB" and a bar of bytes per mode fate. */
-  private badge(n: GraphNode, x: number, y: number, w: number): void {
+  /** "3 transients · 30.0 MiB" and a bar of bytes per mode fate, centred in [x, x + w] or left-aligned at x. */
+  private badge(n: GraphNode, x: number, y: number, w: number, align: 'center' | 'left' = 'center'): void {
     const ids = n.summary?.transients ?? [];
     if (ids.length === 0 || !this.lod.detail) return;
     const ctx = this.ctx;
@@ -279,8 +326,8 @@ export class GraphPainter {
     const bytes = marks.size === 0 ? '' : fb.total > 0 ? ` · ${formatBytes(fb.total)}${fb.unknown ? '+' : ''}` : fb.unknown ? ' · symbolic' : '';
     const label = `${ids.length} transient${ids.length === 1 ? '' : 's'}${bytes}`;
     ctx.font = font('small');
-    const bw = Math.min(w - 16, Math.max(80, ctx.measureText(label).width + 16));
-    const bx = x + (w - bw) / 2;
+    const bw = Math.min(w - 16, Math.max(80, this.measure(label) + 16));
+    const bx = align === 'center' ? x + (w - bw) / 2 : x;
     ctx.beginPath();
     roundRect(ctx, bx, y + 2, bw, BADGE_H - 5, 6);
     ctx.fillStyle = this.pal.graph.badge;
@@ -300,7 +347,7 @@ export class GraphPainter {
     ctx.fillStyle = this.pal.graph.badgeText;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    this.text({ text: label, role: 'small' }, x + w / 2, y + BADGE_H / 2 - 1, bw - 6);
+    this.text({ text: label, role: 'small' }, bx + bw / 2, y + BADGE_H / 2 - 1, bw - 6);
   }
 
   private connectors(names: string[], x: number, w: number, y: number): void {
@@ -332,29 +379,29 @@ export class GraphPainter {
       ctx.fillStyle = g.scopeInterior;
       ctx.fillRect(n.x, n.y, n.w, n.h);
       ctx.beginPath();
-      trapezoid(ctx, n.x, n.y, n.w, ins.top - 10, true);
+      trapezoid(ctx, n.x, n.y, n.w, ins.top - SCOPE_GAP, true);
       ctx.fillStyle = fill;
       ctx.fill();
       ctx.strokeStyle = border;
       ctx.stroke();
       ctx.beginPath();
-      trapezoid(ctx, n.x, n.y + n.h - 22, n.w, 22, false);
+      trapezoid(ctx, n.x, n.y + n.h - SCOPE_FOOTER_H, n.w, SCOPE_FOOTER_H, false);
       ctx.fill();
       ctx.stroke();
       ctx.setLineDash([4, 4]);
       ctx.beginPath();
-      ctx.moveTo(n.x + 0.5, n.y + ins.top - 10);
-      ctx.lineTo(n.x + 0.5, n.y + n.h - 22);
-      ctx.moveTo(n.x + n.w - 0.5, n.y + ins.top - 10);
-      ctx.lineTo(n.x + n.w - 0.5, n.y + n.h - 22);
+      ctx.moveTo(n.x + 0.5, n.y + ins.top - SCOPE_GAP);
+      ctx.lineTo(n.x + 0.5, n.y + n.h - SCOPE_FOOTER_H);
+      ctx.moveTo(n.x + n.w - 0.5, n.y + ins.top - SCOPE_GAP);
+      ctx.lineTo(n.x + n.w - 0.5, n.y + n.h - SCOPE_FOOTER_H);
       ctx.strokeStyle = border;
       ctx.stroke();
       ctx.setLineDash([]);
       if ('entryOut' in node) {
-        this.connectors(node.inConnectors, n.x, n.w, n.y);
-        this.connectors(node.entryOut, n.x, n.w, n.y + ins.top - 10);
-        this.connectors(node.exitIn, n.x, n.w, n.y + n.h - 22);
-        this.connectors(node.outConnectors, n.x, n.w, n.y + n.h);
+        this.connectors(n.ports?.in ?? node.inConnectors, n.x, n.w, n.y);
+        this.connectors(n.boundary?.entryOut ?? node.entryOut, n.x, n.w, n.y + ins.top - SCOPE_GAP);
+        this.connectors(n.boundary?.exitIn ?? node.exitIn, n.x, n.w, n.y + n.h - SCOPE_FOOTER_H);
+        this.connectors(n.ports?.out ?? node.outConnectors, n.x, n.w, n.y + n.h);
       }
     } else {
       ctx.beginPath();
@@ -370,8 +417,8 @@ export class GraphPainter {
         ctx.beginPath();
         ctx.rect(n.x + 4, n.y + 4, n.w - 8, n.h - 8);
         ctx.stroke();
-        this.connectors(node.inConnectors, n.x, n.w, n.y);
-        this.connectors(node.outConnectors, n.x, n.w, n.y + n.h);
+        this.connectors(n.ports?.in ?? node.inConnectors, n.x, n.w, n.y);
+        this.connectors(n.ports?.out ?? node.outConnectors, n.x, n.w, n.y + n.h);
       }
       // Header band.
       ctx.beginPath();
@@ -401,37 +448,52 @@ export class GraphPainter {
         this.text(l, x, y + LINE_H[l.role] / 2, n.w - 40);
         y += LINE_H[l.role];
       }
-      if (hasBadge(n.node)) this.badge(n.node, isScope ? n.x : n.x + 4, y + 2, isScope ? n.w : Math.min(n.w - 8, 260));
+      if (hasBadge(n.node)) this.badge(n.node, isScope ? n.x : n.x + 10, y + 1, isScope ? n.w : n.w - 20, isScope ? 'center' : 'left');
       this.toggle(n);
-    } else if (n.w * this.k > 70) {
-      // Zoomed out: the title stays readable at a fixed screen size so the big picture can be navigated.
-      const px = headerFontPx(this.k) / this.k;
-      ctx.font = `600 ${px}px ${FONT_SANS}`;
+    } else if (n.w * this.k > 60) {
+      // Zoomed out: the title stays readable at a fixed screen size so the big picture can be navigated. It is
+      // drawn in screen space so that its font (and the width cache) does not change with every zoom step.
+      const vp = this.vp;
+      ctx.save();
+      ctx.setTransform(vp.dpr, 0, 0, vp.dpr, 0, 0);
+      ctx.font = `600 ${HEADER_TITLE_PX}px ${FONT_SANS}`;
       ctx.textAlign = 'left';
       ctx.textBaseline = 'top';
       ctx.fillStyle = this.pal.text;
-      this.text({ text: lines[0]!.text, role: 'title' }, n.x + 6 / this.k, n.y + 4 / this.k, n.w - 10 / this.k);
+      this.text({ text: lines[0]!.text, role: 'title' }, n.x * vp.k + vp.tx + 6, n.y * vp.k + vp.ty + 4, n.w * vp.k - 12);
+      ctx.restore();
     }
+  }
+
+  private simpleBatch(key: string, list: number[], nodes: SceneNode[]): void {
+    const ctx = this.ctx;
+    const [fill, border] = key.split('|') as [string, string];
+    ctx.beginPath();
+    for (const i of list) {
+      const n = nodes[i]!;
+      ctx.rect(n.x, n.y, n.w, n.h);
+    }
+    ctx.fillStyle = fill;
+    ctx.fill();
+    ctx.lineWidth = this.lw(0.6);
+    ctx.strokeStyle = border;
+    ctx.stroke();
   }
 
   private leaf(n: SceneNode): void {
     const ctx = this.ctx;
     const node = n.node;
-    const screen = Math.min(n.w, n.h) * this.k;
-    const simple = screen < this.lod.simpleShapePx;
     const [fill, border] = nodeFill(node, this.pal, this.state.marks);
     ctx.beginPath();
-    shapePath(ctx, n, simple);
+    shapePath(ctx, n);
     ctx.fillStyle = fill;
     ctx.fill();
-    if (simple && screen < 3) return;
     const mark = node.kind === 'access' && node.transient !== null ? this.state.marks.get(node.transient) : undefined;
     ctx.lineWidth = node.kind === 'access' ? (node.transient === null ? 2.2 : mark?.fate ? Math.max(2.5, this.lw(1.5)) : 1.2) : node.kind === 'state' && node.start ? 2 : 1.2;
     ctx.strokeStyle = border;
     if (node.kind === 'unknown') ctx.setLineDash([4, 3]);
     ctx.stroke();
     ctx.setLineDash([]);
-    if (simple) return;
     if (node.kind === 'nested_sdfg') {
       ctx.beginPath();
       ctx.rect(n.x + 4, n.y + 4, n.w - 8, n.h - 8);
@@ -439,10 +501,8 @@ export class GraphPainter {
       ctx.stroke();
     }
     if ('inConnectors' in node) {
-      const top = node.inConnectors;
-      const bottom = node.outConnectors;
-      this.connectors(top, n.x, n.w, n.y);
-      this.connectors(bottom, n.x, n.w, n.y + n.h);
+      this.connectors(n.ports?.in ?? node.inConnectors, n.x, n.w, n.y);
+      this.connectors(n.ports?.out ?? node.outConnectors, n.x, n.w, n.y + n.h);
     }
     if (!this.lod.text) return;
     let lines = nodeLines(node);
@@ -538,37 +598,58 @@ export class GraphPainter {
     return groups.memlet.length + groups.empty.length + groups.interstate.length + groups.hot.length + groups.transient.length;
   }
 
+  /** Memlet and interstate labels, greedily: a label that would cover one already drawn is left out (hover
+   * shows every edge's full label). */
   private edgeLabels(scene: Scene, list: number[]): void {
-    const ctx = this.ctx;
-    ctx.textBaseline = 'middle';
-    ctx.textAlign = 'center';
-    for (const k of list) {
+    const placed: number[] = [];
+    const free = (x0: number, y0: number, x1: number, y1: number): boolean => {
+      for (let i = 0; i < placed.length; i += 4) if (x0 < placed[i + 2]! && x1 > placed[i]! && y0 < placed[i + 3]! && y1 > placed[i + 1]!) return false;
+      return true;
+    };
+    // Interstate labels have room reserved by the layout: they go first.
+    const order = [...list].sort((a, b) => (scene.edges[a]!.edge.kind === 'interstate' ? 0 : 1) - (scene.edges[b]!.edge.kind === 'interstate' ? 0 : 1));
+    for (const k of order) {
+      if (placed.length > 4 * 400) break;
       const e = scene.edges[k]!;
       const label = e.edge.label;
       if (label === '') continue;
       if (e.edge.kind === 'interstate') {
         if (!this.lod.interstateLabels || Number.isNaN(e.labelX)) continue;
-        this.labelPlate(label.split('; ').slice(0, 4), e.labelX, e.labelY, 'mono', this.pal.graph.edgeLabel);
+        this.labelPlate(label.split('; ').slice(0, 4), e.labelX, e.labelY, 'mono', this.pal.graph.edgeLabel, placed, free);
       } else if (this.lod.memletLabels) {
         const [mx, my] = midpoint(e);
-        this.labelPlate([label], mx, my, 'small', this.pal.graph.edgeLabel);
+        this.labelPlate([label], mx, my, 'small', this.pal.graph.edgeLabel, placed, free);
       }
     }
   }
 
-  private labelPlate(lines: string[], cx: number, cy: number, role: 'mono' | 'small', colour: string): void {
+  private labelPlate(
+    lines: string[],
+    cx: number,
+    cy: number,
+    role: 'mono' | 'small',
+    colour: string,
+    placed: number[],
+    free: (x0: number, y0: number, x1: number, y1: number) => boolean,
+  ): void {
     const ctx = this.ctx;
     ctx.font = font(role);
     const lh = LINE_H[role];
     const h = lines.length * lh;
+    const shown = lines.map((l) => this.fit(l, 300));
     let w = 0;
-    for (const l of lines) w = Math.max(w, Math.min(360, l.length * FONT_PX[role] * 0.6));
+    for (const l of shown) w = Math.max(w, this.measure(l));
+    const x0 = cx - w / 2 - 3, y0 = cy - h / 2, x1 = cx + w / 2 + 3, y1 = cy + h / 2;
+    if (!free(x0, y0, x1, y1)) return;
+    placed.push(x0, y0, x1, y1);
     ctx.fillStyle = this.pal.background;
     ctx.globalAlpha = 0.85;
-    ctx.fillRect(cx - w / 2 - 3, cy - h / 2, w + 6, h);
+    ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
     ctx.globalAlpha = 1;
     ctx.fillStyle = colour;
-    lines.forEach((l, i) => this.text({ text: l, role }, cx, cy - h / 2 + lh * (i + 0.5), 360));
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    shown.forEach((l, i) => this.text({ text: l, role }, cx, cy - h / 2 + lh * (i + 0.5)));
   }
 
   // -------------------------------------------------------------------------------------------------------

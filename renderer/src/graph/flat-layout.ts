@@ -133,7 +133,12 @@ const ELK_OPTIONS: Record<string, string> = {
 export async function layoutElk(graph: FlatGraph): Promise<FlatLayout> {
   const out = emptyLayout(graph);
   if (graph.nodes.length === 0) return out;
-  elk ??= import('elkjs/lib/elk.bundled.js').then((m) => new m.default());
+  // A UMD/CommonJS module: bundlers and Node hand its constructor over at different depths.
+  elk ??= import('elkjs/lib/elk.bundled.js').then((m) => {
+    const mod = m as unknown as { default?: { default?: new () => ELK } & (new () => ELK) };
+    const Ctor = mod.default?.default ?? mod.default!;
+    return new Ctor();
+  });
   const engine = await elk;
   const portId = (node: number, side: 'i' | 'o', k: number): string => `p${node}${side}${k}`;
   const index = new Map<string, number>();

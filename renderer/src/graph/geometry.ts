@@ -11,6 +11,9 @@ export const CONNECTOR_R = 4;
 export const BADGE_H = 18;
 /** The +/− toggle in the corner of expandable elements. */
 export const TOGGLE = 14;
+/** An open map: the entry trapezoid is the header, then this gap; the exit trapezoid (this tall) the footer. */
+export const SCOPE_GAP = 10;
+export const SCOPE_FOOTER_H = 22;
 
 const PAD_X = 14;
 /** The widest mode tag (marks.ts), so that marks never need a relayout. */
@@ -96,7 +99,7 @@ export function frameInsets(node: GraphNode, measure: Measure): Insets & { heade
     case 'map':
     case 'consume':
       // The entry trapezoid is the header, the exit trapezoid the footer.
-      return { top: header.height + 2 * PAD_Y + badge + 10, bottom: 30, left: 12, right: 12, headerWidth: headerWidth + 40 };
+      return { top: header.height + 2 * PAD_Y + badge + SCOPE_GAP, bottom: SCOPE_FOOTER_H + 8, left: 12, right: 12, headerWidth: headerWidth + 40 };
     case 'nested_sdfg':
       return { top: header.height + 2 * PAD_Y + badge + 4, bottom: 14, left: 14, right: 14, headerWidth };
     case 'conditional':

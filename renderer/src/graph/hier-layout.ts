@@ -8,7 +8,7 @@
  * already sits inside the insets (header, padding). The root region has no frame.
  */
 import type { GraphEdge, GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
-import { collapsedSize, connectorX, frameInsets, frameSize, type Insets, type Size } from './geometry.js';
+import { collapsedSize, connectorX, frameInsets, frameSize, SCOPE_FOOTER_H, SCOPE_GAP, type Insets, type Size } from './geometry.js';
 import { layoutFlat, type FlatEdge, type FlatGraph, type FlatLayout, type FlatNode, type LayoutEngineName } from './flat-layout.js';
 import { LINE_H, type Measure } from './text.js';
 
@@ -22,8 +22,14 @@ export interface RegionLayout {
   insets: Insets;
   /** x, y, w, h of every node, in `region.nodes` order. */
   nodes: Float64Array;
-  /** Polyline of every edge, in `region.edges` order (endpoints on the connectors). */
-  edges: Float64Array[];
+  /** Connector names of each node in the order drawn (null for nodes without connectors). */
+  ports: Array<{ in: string[]; out: string[] } | null>;
+  /** For a scope: the inner connectors of its entry (bottom of the header) and exit (top of the footer). */
+  boundary: { entryOut: string[]; exitIn: string[] } | null;
+  /** Polylines of all edges packed in one array (one buffer crosses the worker boundary, not thousands):
+   * edge `k` is `points[offsets[k] .. offsets[k + 1])`, as x, y pairs, endpoints on the connectors. */
+  points: Float64Array;
+  offsets: Uint32Array;
   /** Label centre per edge (NaN when none). */
   labels: Float64Array;
   /** Milliseconds the flat layout took (for the bench). */
@@ -168,7 +174,7 @@ export class HierLayout {
     return this.place(region, owner, graph, flat, key, ms);
   }
 
-  /** Moves the flat layout into the owner's frame and puts edge ends on their connectors. */
+  /** Moves the flat layout into the owner's frame, orders connectors and puts edge ends on them. */
   private place(region: GraphRegion, owner: GraphNode | null, graph: FlatGraph, flat: FlatLayout, key: string, ms: number): RegionLayout {
     const scope = region.kind === 'scope';
     const n = region.nodes.length;
@@ -194,62 +200,158 @@ export class HierLayout {
     const index = new Map<string, number>();
     region.nodes.forEach((node, i) => index.set(node.id, i));
 
-    const edges: Float64Array[] = [];
+    const offsets = new Uint32Array(region.edges.length + 1);
+    for (let k = 0; k < region.edges.length; k++) offsets[k + 1] = offsets[k]! + flat.edges[k]!.length;
+    const points = new Float64Array(offsets[region.edges.length]!);
     const labels = new Float64Array(2 * region.edges.length).fill(NaN);
-    region.edges.forEach((e, k) => {
+    region.edges.forEach((_e, k) => {
       const raw = flat.edges[k]!;
-      const pts = new Float64Array(raw.length);
+      const pts = points.subarray(offsets[k]!, offsets[k + 1]!);
       for (let j = 0; j < raw.length; j += 2) {
         pts[j] = raw[j]! + dx;
         pts[j + 1] = raw[j + 1]! + dy;
       }
-      if (pts.length >= 4 && e.kind === 'memlet') {
-        const src = this.anchor(region, owner, index, nodes, e.src, e.srcConnector, 'out', width, insets.top);
-        const dst = this.anchor(region, owner, index, nodes, e.dst, e.dstConnector, 'in', width, height - insets.bottom);
-        if (src) {
-          pts[0] = src[0];
-          pts[1] = src[1];
-        }
-        if (dst) {
-          pts[pts.length - 2] = dst[0];
-          pts[pts.length - 1] = dst[1];
-        }
-      }
-      edges.push(pts);
       if (!Number.isNaN(flat.labels[2 * k]!)) {
         labels[2 * k] = flat.labels[2 * k]! + dx;
         labels[2 * k + 1] = flat.labels[2 * k + 1]! + dy;
       }
     });
-    return { id: region.id, key, width, height, insets, nodes, edges, labels, ms };
-  }
 
-  /** Where an edge meets `end`: a connector on the node's top (in) or bottom (out), or the scope boundary. */
-  private anchor(
-    region: GraphRegion,
-    owner: GraphNode | null,
-    index: Map<string, number>,
-    nodes: Float64Array,
-    end: string,
-    connector: string | null,
-    side: 'in' | 'out',
-    frameWidth: number,
-    /** y of the header's bottom (side 'out') or of the footer's top (side 'in'). */
-    boundaryY: number,
-  ): [number, number] | null {
-    if (region.kind === 'scope' && end === region.id && owner && (owner.kind === 'map' || owner.kind === 'consume')) {
+    // Connectors in the order their edges arrive and leave (by where the route comes from / goes to), so edges
+    // do not cross each other at the node: the order of connectors carries no meaning in DaCe.
+    const ports = orderPorts(region, owner, index, offsets, points);
+    const boxes = (id: string): { x: number; w: number; y: number; h: number } | null => {
+      const i = index.get(id);
+      return i === undefined ? null : { x: nodes[4 * i]!, y: nodes[4 * i + 1]!, w: nodes[4 * i + 2]!, h: nodes[4 * i + 3]! };
+    };
+    region.edges.forEach((e, k) => {
+      const pts = points.subarray(offsets[k]!, offsets[k + 1]!);
+      if (pts.length < 4) return;
+      if (e.kind === 'interstate') {
+        // Control flow runs downwards: a forward edge leaves its block at the bottom and enters the next at the
+        // top (dagre aims at the centre, which for a big open block is a point on its side).
+        const a = boxes(e.src);
+        const b = boxes(e.dst);
+        if (a && b && b.y >= a.y + a.h) {
+          const clampX = (x: number, box: { x: number; w: number }): number => Math.min(Math.max(x, box.x + 10), box.x + box.w - 10);
+          pts[0] = clampX(pts.length > 4 ? pts[2]! : pts[pts.length - 2]!, a);
+          pts[1] = a.y + a.h;
+          pts[pts.length - 2] = clampX(pts.length > 4 ? pts[pts.length - 4]! : pts[0]!, b);
+          pts[pts.length - 1] = b.y;
+        }
+        return;
+      }
+      const boundary = scope && owner !== null;
       // Leaving the entry (bottom of the header) or entering the exit (top of the footer).
-      const names = side === 'out' ? owner.entryOut : owner.exitIn;
-      const i = connector === null ? -1 : names.indexOf(connector);
-      return [i < 0 ? frameWidth / 2 : connectorX(0, frameWidth, i, names.length), boundaryY];
-    }
-    const i = index.get(end);
-    if (i === undefined) return null;
-    const node = region.nodes[i]!;
-    const x = nodes[4 * i]!, y = nodes[4 * i + 1]!, w = nodes[4 * i + 2]!, h = nodes[4 * i + 3]!;
-    const names = 'inConnectors' in node ? (side === 'in' ? node.inConnectors : node.outConnectors) : [];
-    const k = connector === null ? -1 : names.indexOf(connector);
-    if (k < 0) return [x + w / 2, side === 'in' ? y : y + h];
-    return [connectorX(x, w, k, names.length), side === 'in' ? y : y + h];
+      let src: [number, number] | null = null;
+      let dst: [number, number] | null = null;
+      if (boundary && e.src === region.id) src = at(0, width, insets.top - SCOPE_GAP, ports.entryOut, e.srcConnector);
+      else {
+        const b = boxes(e.src);
+        const i = index.get(e.src);
+        if (b && i !== undefined) src = at(b.x, b.w, b.y + b.h, ports.nodes[i]?.out ?? [], e.srcConnector);
+      }
+      if (boundary && e.dst === region.id) dst = at(0, width, height - SCOPE_FOOTER_H, ports.exitIn, e.dstConnector);
+      else {
+        const b = boxes(e.dst);
+        const i = index.get(e.dst);
+        if (b && i !== undefined) dst = at(b.x, b.w, b.y, ports.nodes[i]?.in ?? [], e.dstConnector);
+      }
+      if (src) {
+        pts[0] = src[0];
+        pts[1] = src[1];
+      }
+      if (dst) {
+        pts[pts.length - 2] = dst[0];
+        pts[pts.length - 1] = dst[1];
+      }
+    });
+    return { id: region.id, key, width, height, insets, nodes, points, offsets, labels, ports: ports.nodes, boundary: scope ? { entryOut: ports.entryOut, exitIn: ports.exitIn } : null, ms };
   }
+}
+
+/** A connector's position: its slot on a side of width `w` at `y`, or the middle for a null/unknown name. */
+function at(x: number, w: number, y: number, names: string[], connector: string | null): [number, number] {
+  const i = connector === null ? -1 : names.indexOf(connector);
+  return [i < 0 ? x + w / 2 : connectorX(x, w, i, names.length), y];
+}
+
+/** Sorts connected `names` by the mean x their edges come from / go to (file order breaks ties). */
+function sortByX(names: string[], xs: Map<string, number[]>): string[] {
+  if (names.length < 2) return names;
+  const mean = (v: number[]): number => v.reduce((a, b) => a + b, 0) / v.length;
+  return names.map((name, i) => ({ name, k: mean(xs.get(name)!), i })).sort((a, b) => a.k - b.k || a.i - b.i).map((x) => x.name);
+}
+
+function orderPorts(
+  region: GraphRegion,
+  owner: GraphNode | null,
+  index: Map<string, number>,
+  offsets: Uint32Array,
+  points: Float64Array,
+): { nodes: Array<{ in: string[]; out: string[] } | null>; entryOut: string[]; exitIn: string[] } {
+  const ins = new Map<number, Map<string, number[]>>();
+  const outs = new Map<number, Map<string, number[]>>();
+  const entry = new Map<string, number[]>();
+  const exit = new Map<string, number[]>();
+  const push = (m: Map<string, number[]>, name: string, x: number): void => {
+    const l = m.get(name);
+    if (l) l.push(x);
+    else m.set(name, [x]);
+  };
+  const scope = region.kind === 'scope';
+  region.edges.forEach((e, k) => {
+    if (e.kind !== 'memlet') return;
+    const a = offsets[k]!, b = offsets[k + 1]!;
+    if (b - a < 4) return;
+    // Where the route goes after leaving the source, and where it comes from before the destination.
+    const afterSrc = points[a + 2]!;
+    const beforeDst = points[b - 4]!;
+    if (e.srcConnector !== null) {
+      if (scope && e.src === region.id) push(entry, e.srcConnector, afterSrc);
+      else {
+        const i = index.get(e.src);
+        if (i !== undefined) push(outs.get(i) ?? outs.set(i, new Map()).get(i)!, e.srcConnector, afterSrc);
+      }
+    }
+    if (e.dstConnector !== null) {
+      if (scope && e.dst === region.id) push(exit, e.dstConnector, beforeDst);
+      else {
+        const i = index.get(e.dst);
+        if (i !== undefined) push(ins.get(i) ?? ins.set(i, new Map()).get(i)!, e.dstConnector, beforeDst);
+      }
+    }
+  });
+  const none = new Map<string, number[]>();
+  const nodes = region.nodes.map((node, i) =>
+    'inConnectors' in node ? { in: sortConnected(node.inConnectors, ins.get(i) ?? none), out: sortConnected(node.outConnectors, outs.get(i) ?? none) } : null,
+  );
+  const o = owner && (owner.kind === 'map' || owner.kind === 'consume') ? owner : null;
+  return { nodes, entryOut: o ? sortConnected(o.entryOut, entry) : [], exitIn: o ? sortConnected(o.exitIn, exit) : [] };
+}
+
+/** Connected names by the x of their routes; unconnected ones after them, in file order. */
+function sortConnected(names: string[], xs: Map<string, number[]>): string[] {
+  const connected = names.filter((n) => xs.has(n));
+  const rest = names.filter((n) => !xs.has(n));
+  return [...sortByX(connected, xs), ...rest];
+}
+
+/** Polyline of edge `k` of a layout (a view into the packed array, not a copy). */
+export function edgePoints(l: RegionLayout, k: number): Float64Array {
+  return l.points.subarray(l.offsets[k]!, l.offsets[k + 1]!);
+}
+
+/** The buffers of a layout, to transfer instead of copy. */
+export function layoutBuffers(l: RegionLayout): ArrayBuffer[] {
+  return [l.nodes.buffer as ArrayBuffer, l.points.buffer as ArrayBuffer, l.offsets.buffer as ArrayBuffer, l.labels.buffer as ArrayBuffer];
+}
+
+/** What the worker needs of a region: everything but the transient id lists of summaries (it only asks whether
+ * there is a memory badge to make room for), which are most of the bytes of big regions. */
+export function forLayout(r: GraphRegion): GraphRegion {
+  let slim = false;
+  for (const n of r.nodes) if ((n.summary?.transients.length ?? 0) > 1) slim = true;
+  if (!slim) return r;
+  return { ...r, nodes: r.nodes.map((n) => (n.summary && n.summary.transients.length > 1 ? { ...n, summary: { ...n.summary, transients: n.summary.transients.slice(0, 1) } } : n)) as GraphRegion['nodes'] };
 }

@@ -5,8 +5,8 @@
 import type { GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
 import type { LayoutEngineName } from './flat-layout.js';
 import type { RegionLayout } from './hier-layout.js';
-import { LayoutCancelled } from './hier-layout.js';
 import type { FromWorker, ToWorker } from './layout-protocol.js';
+import { forLayout, LayoutCancelled } from './hier-layout.js';
 
 interface Pending {
   job: number;
@@ -18,10 +18,18 @@ interface Pending {
 export class LayoutClient {
   private worker: Worker;
   private job = 0;
+  /** Resets sent to the current worker (the worker counts the same). */
+  private epoch = 0;
   private pending: Pending | null = null;
   /** Everything sent, so that a replacement worker can be brought up to date. */
   private readonly sent = new Map<RegionId, GraphRegion>();
   private hardCancel: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * Every layout the worker sends, whichever request it answered: the worker sends each layout once, so one
+   * that arrives for a request superseded since must still be kept.
+   */
+  onLayouts: ((layouts: RegionLayout[]) => void) | null = null;
 
   constructor(private readonly makeWorker: () => Worker) {
     this.worker = this.start();
@@ -43,6 +51,7 @@ export class LayoutClient {
 
   /** A new document: drops every region and layout in the worker. */
   reset(): void {
+    this.epoch++;
     this.pending?.reject(new LayoutCancelled());
     this.pending = null;
     this.sent.clear();
@@ -50,7 +59,7 @@ export class LayoutClient {
   }
 
   addRegions(regions: GraphRegion[]): void {
-    const fresh = regions.filter((r) => !this.sent.has(r.id));
+    const fresh = regions.filter((r) => !this.sent.has(r.id)).map(forLayout);
     if (fresh.length === 0) return;
     for (const r of fresh) this.sent.set(r.id, r);
     this.post({ type: 'regions', regions: fresh });
@@ -83,6 +92,7 @@ export class LayoutClient {
       if (this.acked.has(p.job)) return;
       this.worker.terminate();
       this.worker = this.start();
+      this.epoch = 0;
       const all = [...this.sent.values()];
       if (all.length) this.post({ type: 'regions', regions: all });
     }, graceMs);
@@ -92,6 +102,10 @@ export class LayoutClient {
 
   private onMessage(m: FromWorker): void {
     if (m.type !== 'progress') this.acked.add(m.job);
+    if (m.type === 'done') {
+      if (m.epoch !== this.epoch) return;
+      if (m.layouts.length) this.onLayouts?.(m.layouts);
+    }
     const p = this.pending;
     if (!p || p.job !== m.job) return;
     switch (m.type) {
@@ -126,3 +140,4 @@ export class LayoutClient {
     this.worker.terminate();
   }
 }
+

@@ -14,7 +14,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'progress'; job: number; done: number; total: number }
-  /** The visible layouts the view does not hold yet (it keeps the others from earlier answers). */
-  | { type: 'done'; job: number; layouts: RegionLayout[]; ms: number }
+  /** The visible layouts the view does not hold yet (it keeps the others from earlier answers). `epoch` counts
+   * resets: an answer about a previous document is dropped. */
+  | { type: 'done'; job: number; epoch: number; layouts: RegionLayout[]; ms: number }
   | { type: 'cancelled'; job: number }
   | { type: 'error'; job: number; message: string };

@@ -3,7 +3,7 @@
  * it lets queued messages in, so a newer request or a cancel stops the current one within one region's time.
  */
 /// <reference lib="webworker" />
-import { HierLayout, LayoutCancelled } from './hier-layout.js';
+import { HierLayout, LayoutCancelled, layoutBuffers } from './hier-layout.js';
 import type { FromWorker, ToWorker } from './layout-protocol.js';
 import { font, type FontRole, type Measure } from './text.js';
 
@@ -29,9 +29,10 @@ const measure: Measure = (text: string, role: FontRole) => {
 let layout = new HierLayout(measure, 'dagre');
 /** The key of each layout the view already holds: only newer ones travel back. */
 const sentKeys = new Map<string, string>();
+let epoch = 0;
 let latest = 0;
 const cancelled = new Set<number>();
-const post = (m: FromWorker): void => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m);
+const post = (m: FromWorker, transfer: Transferable[] = []): void => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m, transfer);
 const macrotask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
 // Compile dagre's hot paths before the first real request arrives (the first layout would pay for it).
@@ -48,6 +49,9 @@ function warmUp(): void {
 self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
   if (msg.type === 'reset') {
+    // A job of the previous document still running must neither answer nor record what it "sent": region ids
+    // (JSON paths) repeat across documents.
+    epoch++;
     layout = new HierLayout(measure, layout.engine);
     sentKeys.clear();
     return;
@@ -61,14 +65,16 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
     return;
   }
   const job = msg.job;
+  const mine = epoch;
+  const engine = layout;
   latest = Math.max(latest, job);
-  layout.engine = msg.engine;
+  engine.engine = msg.engine;
   const t0 = performance.now();
   let lastPause = t0;
   let lastProgress = 0;
   try {
-    const layouts = await layout.run(msg.root, new Set(msg.expanded), {
-      cancelled: () => cancelled.has(job) || latest !== job,
+    const layouts = await engine.run(msg.root, new Set(msg.expanded), {
+      cancelled: () => cancelled.has(job) || latest !== job || epoch !== mine,
       progress: (done, total) => {
         const now = performance.now();
         if (now - lastProgress > 100) {
@@ -83,9 +89,12 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
         }
       },
     });
+    if (epoch !== mine) throw new LayoutCancelled();
     const fresh = layouts.filter((l) => sentKeys.get(l.id) !== l.key);
     for (const l of fresh) sentKeys.set(l.id, l.key);
-    post({ type: 'done', job, layouts: fresh, ms: performance.now() - t0 });
+    // Transferred, not copied: the worker keeps only each layout's size and key (parents need nothing else),
+    // and it never sends a layout twice.
+    post({ type: 'done', job, epoch: mine, layouts: fresh, ms: performance.now() - t0 }, fresh.flatMap(layoutBuffers));
   } catch (err) {
     if (err instanceof LayoutCancelled) post({ type: 'cancelled', job });
     else post({ type: 'error', job, message: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) });

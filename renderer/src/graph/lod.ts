@@ -40,7 +40,6 @@ export function lodFor(k: number): Lod {
   };
 }
 
-/** Screen size of a header title drawn at a minimum readable size when the frame is zoomed out. */
-export function headerFontPx(k: number): number {
-  return Math.max(FONT_PX.title * k, 11);
-}
+/** Screen size (px) of a frame title drawn when the frame's own text is too small to read: constant, so that
+ * the names of the big blocks stay readable at any zoom. */
+export const HEADER_TITLE_PX = 11;

@@ -7,7 +7,7 @@
 import type { GraphEdge, GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
 import type { Insets } from './geometry.js';
 import { TOGGLE } from './geometry.js';
-import type { RegionLayout } from './hier-layout.js';
+import { edgePoints, type RegionLayout } from './hier-layout.js';
 
 export interface SceneNode {
   node: GraphNode;
@@ -23,6 +23,10 @@ export interface SceneNode {
   /** Shown open: its content follows it in the array. */
   expanded: boolean;
   insets: Insets | null;
+  /** Connectors in drawing order (top = in, bottom = out), null for control-flow elements. */
+  ports: { in: string[]; out: string[] } | null;
+  /** An open scope's inner connectors: under its header and above its footer. */
+  boundary: { entryOut: string[]; exitIn: string[] } | null;
   /** One past the last index of its subtree. */
   end: number;
 }
@@ -86,6 +90,8 @@ export function buildScene(root: RegionId, regions: ReadonlyMap<RegionId, GraphR
         parent: owner,
         expanded: open,
         insets: open ? layouts.get(n.expand!)!.insets : null,
+        ports: layout.ports[i] ?? null,
+        boundary: open ? layouts.get(n.expand!)!.boundary : null,
         end: idx + 1,
       };
       nodes.push(sn);
@@ -98,8 +104,9 @@ export function buildScene(root: RegionId, regions: ReadonlyMap<RegionId, GraphR
     const index = new Map<string, number>();
     region.nodes.forEach((n, i) => index.set(n.id, local[i]!));
     region.edges.forEach((e, k) => {
-      const raw = layout.edges[k];
-      if (!raw || raw.length < 4) return;
+      if (k + 1 >= layout.offsets.length) return;
+      const raw = edgePoints(layout, k);
+      if (raw.length < 4) return;
       const points = new Float64Array(raw.length);
       let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
       for (let j = 0; j < raw.length; j += 2) {

@@ -16,6 +16,7 @@ import type { TransientMarks } from './marks.js';
 import { Minimap } from './minimap.js';
 import { buildScene, hitTest, type Hit, type Scene } from './scene.js';
 import { describeEdge, describeNode, Tooltip } from './tooltip.js';
+import { font } from './text.js';
 
 export interface GraphSelection {
   kind: 'node' | 'edge';
@@ -56,6 +57,9 @@ export interface GraphViewOptions {
 }
 
 export interface GraphMetrics {
+  /** Where the last `open` spent its time until the first frame (ms): root fetch, opening small elements
+   * (fetches), layout (worker, including the message round trip), scene and first draw. */
+  open: { fetchMs: number; expandMs: number; layoutMs: number; drawMs: number };
   /** Duration of each drawn frame (ms, main thread), the last 600. */
   frameTimes: number[];
   /** Layout time in the worker for the last layout, and the regions it returned. */
@@ -102,7 +106,7 @@ export function createGraphView(container: HTMLElement, options: GraphViewOption
 }
 
 class CanvasGraphView implements GraphView {
-  readonly metrics: GraphMetrics = { frameTimes: [], lastLayoutMs: 0, lastLayoutRegions: 0, visibleNodes: 0, visibleEdges: 0 };
+  readonly metrics: GraphMetrics = { open: { fetchMs: 0, expandMs: 0, layoutMs: 0, drawMs: 0 }, frameTimes: [], lastLayoutMs: 0, lastLayoutRegions: 0, visibleNodes: 0, visibleEdges: 0 };
   private readonly canvas: HTMLCanvasElement;
   private readonly ctx: CanvasRenderingContext2D;
   private readonly painter: GraphPainter;
@@ -142,6 +146,7 @@ class CanvasGraphView implements GraphView {
   private layoutSeq = 0;
   private progressTimer: ReturnType<typeof setTimeout> | null = null;
   private destroyed = false;
+  private layoutDone = 0;
 
   constructor(
     private readonly container: HTMLElement,
@@ -164,6 +169,9 @@ class CanvasGraphView implements GraphView {
     this.tooltip = new Tooltip(container);
     this.progressEl = this.makeProgress();
     this.client = new LayoutClient(opts.createWorker ?? defaultWorker);
+    this.client.onLayouts = (layouts) => {
+      for (const l of layouts) this.layouts.set(l.id, l);
+    };
 
     this.zoomer = d3zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.005, 6])
@@ -190,6 +198,12 @@ class CanvasGraphView implements GraphView {
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
     this.resize();
+    // Resolve the fonts now: the first text drawn in a new font makes the browser look for it (100–200 ms in
+    // a fresh Chromium), which would otherwise land in the first open.
+    for (const role of ['title', 'body', 'mono', 'small'] as const) {
+      this.ctx.font = font(role);
+      this.ctx.measureText('Ag0');
+    }
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -210,43 +224,48 @@ class CanvasGraphView implements GraphView {
     this.hover = this.hoverEdge = -1;
     this.sceneDirty = true;
     this.invalidate();
+    const t = this.metrics.open;
     try {
+      let t0 = performance.now();
       const r = root ?? (await this.opts.fetchRegion(null));
       if (doc !== this.docSeq) return;
       this.root = r.id;
       this.addRegions([r]);
+      t.fetchMs = performance.now() - t0;
+      t0 = performance.now();
       await this.autoExpand(doc);
       if (doc !== this.docSeq) return;
+      t.expandMs = performance.now() - t0;
+      t0 = performance.now();
       this.firstFramePending = true;
       await this.relayout(null, true);
+      t.layoutMs = performance.now() - t0;
+      this.layoutDone = performance.now();
     } catch (err) {
       if (!(err instanceof LayoutCancelled)) this.report(err);
     }
   }
 
-  /** Opens small things on its own, breadth first, so that a file opens on something more useful than a list. */
+  /** Opens the root's small children on its own (one round of fetches), so that a file opens on its structure
+   * rather than a column of closed boxes. Deeper levels are the user's call. */
   private async autoExpand(doc: number): Promise<void> {
     const budget = this.opts.initialBudget ?? 120;
-    const t0 = performance.now();
-    for (let round = 0; round < 3 && performance.now() - t0 < 250; round++) {
-      let count = this.visibleCount();
-      const closed = this.closedVisible();
-      if (closed.length === 0) break;
-      // Control flow first (it shows the program's structure), then the smallest states.
-      const cf = (n: GraphNode): number => (n.kind === 'state' || n.kind === 'map' || n.kind === 'consume' ? 1 : 0);
-      closed.sort((a, b) => cf(a) - cf(b) || (a.summary?.nodes ?? 0) - (b.summary?.nodes ?? 0));
-      const picked: GraphNode[] = [];
-      for (const n of closed) {
-        const direct = this.estimateDirect(n);
-        if (count + direct > budget) continue;
-        count += direct;
-        picked.push(n);
-      }
-      if (picked.length === 0) break;
-      const regions = await this.fetchAll(picked.map((n) => n.expand!));
-      if (doc !== this.docSeq) return;
-      for (const r of regions) this.expanded.add(r.id);
+    let count = this.visibleCount();
+    const closed = this.closedVisible();
+    // Control flow first (it shows the program's structure), then the smallest states.
+    const cf = (n: GraphNode): number => (n.kind === 'state' || n.kind === 'map' || n.kind === 'consume' ? 1 : 0);
+    closed.sort((a, b) => cf(a) - cf(b) || (a.summary?.nodes ?? 0) - (b.summary?.nodes ?? 0));
+    const picked: GraphNode[] = [];
+    for (const n of closed) {
+      const direct = this.estimateDirect(n);
+      if (count + direct > budget) continue;
+      count += direct;
+      picked.push(n);
     }
+    if (picked.length === 0) return;
+    const regions = await this.fetchAll(picked.map((n) => n.expand!));
+    if (doc !== this.docSeq) return;
+    for (const r of regions) this.expanded.add(r.id);
   }
 
   /** A guess of how many nodes opening `n` shows, before its region is fetched. */
@@ -386,7 +405,6 @@ class CanvasGraphView implements GraphView {
     try {
       const { layouts, ms } = await this.client.layout(this.root, wanted, this.engine, (done, total) => this.progress({ phase: 'layout', done, total }));
       if (seq !== this.layoutSeq) return;
-      for (const l of layouts) this.layouts.set(l.id, l);
       this.metrics.lastLayoutMs = ms;
       this.metrics.lastLayoutRegions = layouts.length;
       this.shown = wanted;
@@ -521,6 +539,7 @@ class CanvasGraphView implements GraphView {
     this.metrics.visibleEdges = stats.edges;
     if (this.firstFramePending && this.scene) {
       this.firstFramePending = false;
+      this.metrics.open.drawMs = performance.now() - (this.layoutDone || t0);
       const scene = this.scene;
       this.opts.onFirstFrame?.({ ms: performance.now() - this.openStarted, nodes: scene.nodes.length });
     }
@@ -651,7 +670,7 @@ class CanvasGraphView implements GraphView {
     }
     if (!box) return;
     this.selected = target.id;
-    const k = Math.max(0.7, Math.min(1.4, Math.min(this.width / (box[2] * 2.5), this.height / (box[3] * 2.5))));
+    const k = Math.max(0.7, Math.min(1.1, Math.min(this.width / (box[2] * 2.5), this.height / (box[3] * 2.5))));
     this.centerOn(box[0] + box[2] / 2, box[1] + box[3] / 2, k, true);
   }
 

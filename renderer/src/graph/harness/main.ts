@@ -5,6 +5,8 @@
 import { createGraphView, transientMarks, type GraphView } from '../index.js';
 import type { GraphRegion, SearchHit } from '../../../../electron/engine/view/types.js';
 import type { ThemeName, ModeName } from '../../theme/index.js';
+import { compareEngines } from './compare.js';
+import type { LayoutEngineName } from '../flat-layout.js';
 
 interface OpenResult {
   doc: string;
@@ -50,7 +52,7 @@ function applyTheme(): void {
 }
 applyTheme();
 
-async function open(file: string, opts: { marks?: boolean } = {}): Promise<{ parseMs: number; firstFrameMs: number }> {
+async function open(file: string, opts: { marks?: boolean } = {}): Promise<{ parseMs: number; firstFrameMs: number; longestTaskMs: number }> {
   performance.clearMarks();
   performance.mark('tlab:open-start');
   const shown = new Promise<void>((r) => (firstFrame = r));
@@ -60,8 +62,11 @@ async function open(file: string, opts: { marks?: boolean } = {}): Promise<{ par
   await shown;
   const start = performance.getEntriesByName('tlab:open-start')[0]!.startTime;
   const end = performance.getEntriesByName('tlab:first-frame')[0]!.startTime;
+  // Long tasks are reported a little after they end: give the observer a moment.
+  await new Promise((r) => setTimeout(r, 100));
+  const during = longTasks.filter((t) => t.start + t.duration >= start && t.start <= end);
   if (opts.marks !== false) void loadMarks();
-  return { parseMs: o.parseMs, firstFrameMs: end - start };
+  return { parseMs: o.parseMs, firstFrameMs: end - start, longestTaskMs: Math.max(0, ...during.map((t) => t.duration)) };
 }
 
 async function loadMarks(): Promise<void> {
@@ -108,18 +113,46 @@ window.tlab = {
     theme = t;
     applyTheme();
   },
-  /** Pans and zooms for `frames` animation frames and returns the frame draw times (ms). */
-  async panZoom(frames: number): Promise<number[]> {
+  /** Every region of the open document (the engine builds them on request). */
+  async allRegions(): Promise<GraphRegion[]> {
+    const out: GraphRegion[] = [];
+    const queue: Array<string | null> = [null];
+    while (queue.length) {
+      const batch = queue.splice(0, 16);
+      const got = await Promise.all(batch.map((id) => json<GraphRegion>(`/api/graph?doc=${encodeURIComponent(doc)}&region=${encodeURIComponent(id ?? '')}`)));
+      for (const r of got) {
+        out.push(r);
+        for (const n of r.nodes) if (n.expand) queue.push(n.expand);
+      }
+    }
+    return out;
+  },
+  /** dagre vs ELK on the `limit` biggest states of the open document (docs/graph.md). */
+  async compare(engine: LayoutEngineName, open: boolean, limit: number) {
+    const all = await (window.tlab as { allRegions(): Promise<GraphRegion[]> }).allRegions();
+    const states = all.filter((r) => r.kind === 'state' && r.nodes.length >= 4).sort((a, b) => b.nodes.length - a.nodes.length).slice(0, limit);
+    return compareEngines(all, states, open, engine);
+  },
+  /**
+   * Zooms in and out around a moving point for `frames` animation frames. Returns the main-thread time of each
+   * drawn frame (`draw`) and the time between animation frames (`interval`, which also holds rasterisation).
+   */
+  async panZoom(frames: number): Promise<{ draw: number[]; interval: number[] }> {
     const canvas = document.querySelector('canvas.tlab-graph-canvas') as HTMLCanvasElement;
     const r = canvas.getBoundingClientRect();
     view.metrics.frameTimes.length = 0;
+    const interval: number[] = [];
+    let last = performance.now();
     for (let i = 0; i < frames; i++) {
       const x = r.left + r.width / 2 + Math.sin(i / 9) * 200;
       const y = r.top + r.height / 2 + Math.cos(i / 7) * 120;
       canvas.dispatchEvent(new WheelEvent('wheel', { clientX: x, clientY: y, deltaY: i % 40 < 20 ? -40 : 40, bubbles: true, cancelable: true }));
       await nextFrame();
+      const now = performance.now();
+      interval.push(now - last);
+      last = now;
     }
-    return [...view.metrics.frameTimes];
+    return { draw: [...view.metrics.frameTimes], interval };
   },
 };
 if (params.get('file')) void open(params.get('file')!);
