@@ -14,6 +14,7 @@ import { corpusDir, packageRoot } from '../electron/engine/paths.js';
 import type { FileMeasurement } from './one-file.js';
 import { profileSection } from './profile.js';
 import { graphSection } from './graph.js';
+import { memviewsSection } from './memviews.js';
 import { rendererSection } from './renderer.js';
 
 export interface BenchSection {
@@ -110,7 +111,7 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, graphSection, rendererSection];
+export const SECTIONS: BenchSection[] = [analysisSection, profileSection, graphSection, memviewsSection, rendererSection];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));

@@ -59,9 +59,12 @@ async function canvasColours(): Promise<number> {
   })()`);
 }
 
-/** Calls `window.tlab[method](...args)` in the page. */
+/** Calls `window.tlab[method](...args)` in the page; arguments cross as one JSON string (fast for MBs). */
 async function call<T = unknown>(method: string, ...args: unknown[]): Promise<T> {
-  return h.page.evaluate(([m, a]) => (globalThis as unknown as { tlab: Record<string, (...x: unknown[]) => unknown> }).tlab[m as string]!(...(a as unknown[])), [method, args] as const) as Promise<T>;
+  return h.page.evaluate(
+    ([m, json]) => (globalThis as unknown as { tlab: Record<string, (...x: unknown[]) => unknown> }).tlab[m]!(...(JSON.parse(json) as unknown[])),
+    [method, JSON.stringify(args)] as const,
+  ) as Promise<T>;
 }
 
 async function mount(kind: string, data: unknown, o: { theme: string; width: number; height?: number; selected?: string | null; backend?: string }): Promise<void> {
@@ -84,6 +87,47 @@ describe('memory views in Chromium', () => {
       });
     }
   }
+
+  it('hovers, selects and syncs a transient across the lifetime timeline and the workspace map', async () => {
+    if (only && !only.has('interact')) return;
+    const view = views['cloudsc']!;
+    await mount('lifetime', { view }, { theme: 'light', width: 1200, height: 620, selected: '0:zqxn2d' });
+    await shot('interact-lifetime-selected');
+    // Hover the middle of the bars area: the tooltip names a transient and the chart reports it.
+    const box = (await h.page.locator('#view').boundingBox())!;
+    await h.page.mouse.move(box.x + 700, box.y + 150);
+    await h.page.waitForSelector('.tlab-chart-tooltip', { state: 'visible' });
+    const hovered = ((await call<string[]>('events')).find((e) => e.startsWith('hover:')) ?? '').slice(6);
+    expect(hovered).toMatch(/^0:/);
+    expect(await h.page.locator('.tlab-chart-tooltip').innerText()).toContain(view.table.name[view.table.id.indexOf(hovered)]!);
+    await shot('interact-lifetime-hover');
+    await h.page.mouse.click(box.x + 700, box.y + 150);
+    expect(await call<string[]>('events')).toContain(`select:${hovered}`);
+    // The curve's brush zooms the steps.
+    await h.page.mouse.move(box.x + 700, box.y + 560);
+    await h.page.mouse.down();
+    await h.page.mouse.move(box.x + 900, box.y + 560, { steps: 4 });
+    await h.page.mouse.up();
+    await shot('interact-lifetime-zoomed');
+    await mount('workspace', { view }, { theme: 'dark', width: 1200, height: 460, selected: hovered });
+    await shot('interact-workspace-selected');
+    const svg = await call<string>('svg');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(h.errors).toEqual([]);
+  });
+
+  it('draws the velocity_tendencies timeline with all 30k transients as rows', async () => {
+    if (only && !only.has('velocity_tendencies')) return;
+    const view = views['velocity_tendencies']!;
+    await mount('lifetime', { view, rows: 'all' }, { theme: 'dark', width: 1200, height: 620 });
+    expect(await canvasColours()).toBeGreaterThan(8);
+    await shot('velocity_tendencies-lifetime-all-dark');
+    await mount('lifetime', { view }, { theme: 'light', width: 1200, height: 620 });
+    await shot('velocity_tendencies-lifetime-light');
+    await mount('workspace', { view }, { theme: 'light', width: 1200, height: 460 });
+    await shot('velocity_tendencies-workspace-light');
+    expect(h.errors).toEqual([]);
+  });
 
   for (const theme of THEMES) {
     it(`draws the profile charts of a real hdiff result and a comparison of two runs (${theme})`, async () => {

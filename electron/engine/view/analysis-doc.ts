@@ -33,7 +33,12 @@ export function transientJson(table: TransientTable, i: number, sdfgs: readonly 
     live: first < 0 ? null : { first, last: table.last[i]! },
     allocation: table.dict.allocation[table.allocation[i]!]!,
     executionsPerCall: table.executionsPerCall[i]!,
-    jsonPath: path.startsWith('~') ? `${sdfgs[table.sdfg[i]!]!.jsonPath}${path.slice(1)}` : path,
+    jsonPath:
+      path === ''
+        ? `${sdfgs[table.sdfg[i]!]!.jsonPath}.attributes._arrays.${table.name[i]}`
+        : path.startsWith('~')
+          ? `${sdfgs[table.sdfg[i]!]!.jsonPath}${path.slice(1)}`
+          : path,
   };
 }
 

@@ -84,6 +84,28 @@ function allocationJson(site: TransientInfo['allocation']): AllocationJson {
   }
 }
 
+function allocationKey(a: AllocationJson): string {
+  switch (a.kind) {
+    case 'sdfg':
+      return `s${a.sdfg}`;
+    case 'state':
+      return `t${a.sdfg}|${a.state}`;
+    case 'scope':
+      return `m${a.sdfg}|${a.mapEntry}|${a.state}`;
+    case 'none':
+      return `n${a.why}`;
+    default:
+      return a.kind;
+  }
+}
+
+/** `jsonPath` column: '' for the usual `<sdfg>.attributes._arrays.<name>`, `~…` relative to the SDFG, else as is. */
+export function encodeJsonPath(path: string, sdfgPath: string | undefined, name: string): string {
+  if (sdfgPath === undefined || path.startsWith('~') || !path.startsWith(sdfgPath)) return path;
+  const rest = path.slice(sdfgPath.length);
+  return rest === `.attributes._arrays.${name}` ? '' : `~${rest}`;
+}
+
 function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): TransientTable {
   const n = transients.length;
   const type = new Dict<string>();
@@ -91,7 +113,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
   const storage = new Dict<string>();
   const lifetime = new Dict<string>();
   const reason = new Dict<string>();
-  const allocation = new Dict<AllocationJson>((a) => JSON.stringify(a));
+  const allocation = new Dict<AllocationJson>(allocationKey);
   const fateIndex = new Map<Fate, number>(FATES.map((f, i) => [f, i]));
   const t: TransientTable = {
     count: n,
@@ -135,8 +157,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
     t.last[i] = x.live ? x.live.last : -1;
     t.allocation[i] = allocation.add(allocationJson(x.allocation));
     t.executionsPerCall[i] = jsonInt(x.executionsPerCall);
-    const prefix = sdfgs[x.sdfg]?.jsonPath;
-    t.jsonPath[i] = prefix !== undefined && x.jsonPath.startsWith(prefix) && !x.jsonPath.startsWith('~') ? `~${x.jsonPath.slice(prefix.length)}` : x.jsonPath;
+    t.jsonPath[i] = encodeJsonPath(x.jsonPath, sdfgs[x.sdfg]?.jsonPath, x.name);
     t.fate[i] = fateIndex.get(fateOf(x))!;
   }
   return t;

@@ -379,7 +379,8 @@ export interface TransientTable {
   /** Index into `dict.allocation`. */
   allocation: number[];
   executionsPerCall: Array<JsonInt | null>;
-  /** JSON path of the descriptor; a leading `~` stands for `sdfgs[sdfg].jsonPath` (nested paths are long). */
+  /** JSON path of the descriptor: '' for the usual `<sdfgs[sdfg].jsonPath>.attributes._arrays.<name>`; a
+   * leading `~` stands for `sdfgs[sdfg].jsonPath` (nested paths are long); `transientJson` expands both. */
   jsonPath: string[];
   /** Index into `FATES`. */
   fate: number[];

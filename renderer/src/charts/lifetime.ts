@@ -9,8 +9,8 @@
  * alt+wheel or +/− for row height, ↑/↓ to walk the selection.
  */
 import { num } from '../../../electron/engine/view/analysis-doc.js';
-import { formatBytes, formatCount } from '../../../electron/engine/view/format.js';
-import type { AnalysisView, StorageMemory, ViewMode } from '../../../electron/engine/view/types.js';
+import { formatBytes, formatCount, formatStepRange } from '../../../electron/engine/view/format.js';
+import { FATES, type AnalysisView, type StorageMemory, type ViewMode } from '../../../electron/engine/view/types.js';
 import { drawXAxis, drawYAxis, yLabelWidth } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import { MODE_DASH, MODE_WIDTH, type ChartTheme } from './chart-theme.js';
@@ -31,7 +31,7 @@ export interface LifetimeState {
   /** Visible step range [x0, x1) in step units (step s spans [s, s + 1)). */
   x0: number;
   x1: number;
-  /** Row height in px; null = fit every row (at most `MAX_ROW`). */
+  /** Row height in px; null = fit every row (at least 1 px, at most `MAX_ROW`). */
   rowHeight: number | null;
   /** Index of the row at the top of the bars area (fractional while scrolling). */
   scroll: number;
@@ -52,6 +52,10 @@ export interface LifetimeModel {
   rowOf: Int32Array;
   storage: string | null;
   memory: StorageMemory | null;
+  /** Per row: fate index (`FATES`) and the step span of its bar (-1: no bar). */
+  fate: Uint8Array;
+  span0: Int32Array;
+  span1: Int32Array;
   curves: Array<{ mode: ViewMode; values: Float64Array; peak: number; peakStep: number }>;
   maxBytes: number;
 }
@@ -92,7 +96,19 @@ export function lifetimeModel(data: LifetimeData): LifetimeModel {
   const memory = view.memory.find((x) => x.storage === storage) ?? null;
   const curves = (memory?.curves ?? []).map((c) => ({ mode: c.mode, values: Float64Array.from(c.bytes, num), peak: num(c.peak.bytes), peakStep: c.peak.step }));
   const maxBytes = Math.max(0, ...curves.map((c) => c.peak));
-  m = { view, steps: view.analysis.steps.length, rows: Int32Array.from(rows), rowOf, storage, memory, curves, maxBytes };
+  const steps = view.analysis.steps.length;
+  const fate = new Uint8Array(rows.length);
+  const span0 = new Int32Array(rows.length);
+  const span1 = new Int32Array(rows.length);
+  const none = FATES.indexOf('none');
+  rows.forEach((i, r) => {
+    fate[r] = t.fate[i]!;
+    const first = t.first[i]!;
+    // Held but never live: over the whole call; holding nothing and never accessed: no bar.
+    span0[r] = first >= 0 ? first : t.fate[i] === none ? -1 : 0;
+    span1[r] = first >= 0 ? t.last[i]! : Math.max(0, steps - 1);
+  });
+  m = { view, steps, rows: Int32Array.from(rows), rowOf, storage, memory, fate, span0, span1, curves, maxBytes };
   models.set(data, m);
   return m;
 }
@@ -118,10 +134,16 @@ export interface LifetimeLayout {
   visibleRows: number;
 }
 
+/**
+ * Rows fit the bars area, between 1 px (below that the rows scroll, so that every bar stays visible) and
+ * MAX_ROW. Zooming out may go down to the height at which every row fits, however thin (`fit`).
+ */
 function resolveRowHeight(model: LifetimeModel, state: LifetimeState, barsH: number): { rowHeight: number; fit: number } {
   const n = Math.max(1, model.rows.length);
-  const fit = Math.min(MAX_ROW, barsH / n);
-  return { rowHeight: state.rowHeight === null ? fit : clamp(state.rowHeight, fit, 40), fit };
+  const fitAll = barsH / n;
+  const fit = Math.min(MAX_ROW, fitAll);
+  const auto = clamp(fitAll, Math.min(1, MAX_ROW), MAX_ROW);
+  return { rowHeight: state.rowHeight === null ? auto : clamp(state.rowHeight, fit, 40), fit };
 }
 
 function layoutOf(model: LifetimeModel, f: FrameInput<LifetimeState>): LifetimeLayout {
@@ -182,10 +204,7 @@ function drawHeader(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<
   p.text(subX, 22, sub, { color: t.muted, size: t.font.base });
   // Legend of bar colours (fates present), right-aligned.
   const counts = new Map<string, number>();
-  for (const i of model.rows) {
-    const fate = fateOf(model.view, i);
-    counts.set(fate, (counts.get(fate) ?? 0) + 1);
-  }
+  for (const k of model.fate) counts.set(FATES[k]!, (counts.get(FATES[k]!) ?? 0) + 1);
   const entries = (['external', 'persistent', 'scoped', 'init', 'workspace', 'none'] as const).filter((k) => counts.has(k));
   let x = L.width - 12;
   const minX = subX + textWidth(sub, t.font.base) + 16;
@@ -199,6 +218,17 @@ function drawHeader(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<
     p.text(x + 14, 23, label, { color: t.muted, size: t.font.small });
     x -= 10;
   }
+}
+
+/** The selected transient in words, under the legend: thin rows cannot carry its name. */
+function drawSelection(p: Painter, L: LifetimeLayout, t: ChartTheme, selected: string | null): void {
+  const i = indexOfId(L.model.view, selected);
+  if (i < 0) return;
+  const table = L.model.view.table;
+  const live = table.first[i]! < 0 ? 'no live range' : formatStepRange(table.first[i]!, table.last[i]!);
+  const inRows = L.model.rowOf[i]! >= 0 ? '' : ' · not among these rows';
+  const text = `selected: ${table.name[i]} · ${sizeText(L.model.view, i)} · ${live} · ${t.fate[fateOf(L.model.view, i)].label}${inRows}`;
+  p.text(L.width - 12, 40, fitText(text, t.font.small, L.width * 0.7, true), { color: t.accent, size: t.font.small, align: 'end', weight: 600 });
 }
 
 function drawBars(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<LifetimeState>): void {
@@ -230,30 +260,44 @@ function drawBars(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<Li
     const r = model.rowOf[indexOfId(model.view, id)] ?? -1;
     if (r >= first && r <= last) p.rect(L.left, yOfRow(r), L.right - L.left, Math.max(rh, 2), { fill: color, opacity: alpha });
   }
-  // One pass per fate keeps fill changes few; below a pixel per row, skip bars a previous row already drew.
+  // One pass over the visible rows collects each fate's rectangles; below a pixel per row, bars of rows on
+  // the same pixel line that touch or overlap are merged, so a frame draws at most a few per pixel line.
+  const bufs = FATES.map(() => [] as number[]);
+  const open = FATES.map(() => ({ line: NaN, x0: 0, x1: 0 }));
+  const merge = rh < 1;
+  const flush = (k: number): void => {
+    const o = open[k]!;
+    if (!Number.isNaN(o.line)) bufs[k]!.push(o.x0, o.line, o.x1 - o.x0);
+    o.line = NaN;
+  };
+  for (let r = first; r <= last; r++) {
+    const s0 = model.span0[r]!;
+    if (s0 < 0) continue;
+    const k = model.fate[r]!;
+    const x0 = Math.max(L.left - 2, L.xOf(s0));
+    const x1 = Math.min(L.right + 2, L.xOf(model.span1[r]! + 1));
+    if (x1 < L.left || x0 > L.right) continue;
+    const y = yOfRow(r) + (rh - barH) / 2;
+    if (merge) {
+      const line = Math.floor(y);
+      const o = open[k]!;
+      if (line === o.line && x0 <= o.x1 + 1) {
+        if (x1 > o.x1) o.x1 = x1;
+        continue;
+      }
+      flush(k);
+      o.line = line;
+      o.x0 = x0;
+      o.x1 = x1;
+    } else bufs[k]!.push(x0, y, x1 - x0);
+  }
+  FATES.forEach((_, k) => flush(k));
   for (const fate of ['none', 'init', 'workspace', 'scoped', 'persistent', 'external'] as const) {
+    const k = FATES.indexOf(fate);
     const style = t.fate[fate];
-    let lastKey = '';
-    for (let r = first; r <= last; r++) {
-      const i = model.rows[r]!;
-      if (fateOf(model.view, i) !== fate) continue;
-      let s0 = table.first[i]!;
-      let s1 = table.last[i]!;
-      if (s0 < 0) {
-        if (fate === 'none') continue;
-        ({ first: s0, last: s1 } = full);
-      }
-      const x0 = Math.max(L.left - 2, L.xOf(s0));
-      const x1 = Math.min(L.right + 2, L.xOf(s1 + 1));
-      if (x1 < L.left || x0 > L.right) continue;
-      const y = yOfRow(r) + (rh - barH) / 2;
-      if (rh < 1) {
-        const key = `${Math.floor(y)}|${Math.round(x0)}|${Math.round(x1)}`;
-        if (key === lastKey) continue;
-        lastKey = key;
-      }
-      p.rect(x0, y, Math.max(1, x1 - x0 - (rh >= 4 ? 1 : 0)), barH, { fill: style.fill, stroke: rh >= 4 && style.stroke ? style.stroke : undefined });
-    }
+    const b = bufs[k]!;
+    const fill = { fill: style.fill, stroke: rh >= 4 && style.stroke ? style.stroke : undefined };
+    for (let j = 0; j < b.length; j += 3) p.rect(b[j]!, b[j + 1]!, Math.max(1, b[j + 2]! - (rh >= 4 ? 1 : 0)), merge ? 1 : barH, fill);
   }
   for (const [id, color, w] of [
     [hoverId, t.hover, 1.5],
@@ -408,6 +452,7 @@ function draw(p: Painter, data: LifetimeData, f: FrameInput<LifetimeState>): Lif
   L.state = { ...f.state, scroll: clamp(f.state.scroll, 0, maxScroll(L)) };
   p.begin(f.width, f.height, t.background);
   drawHeader(p, L, t, f);
+  drawSelection(p, L, t, f.selected);
   drawBars(p, L, t, f);
   drawCurves(p, L, t, f);
   if (f.interactive) {
@@ -433,8 +478,7 @@ export function rowAt(L: LifetimeLayout, x: number, y: number): number {
   let bestBytes = -1;
   for (let k = lo; k <= hi; k++) {
     const i = model.rows[k]!;
-    const a = t.first[i]!;
-    const covers = a < 0 ? fateOf(model.view, i) !== 'none' : a <= s && s <= t.last[i]!;
+    const covers = model.span0[k]! >= 0 && model.span0[k]! <= s && s <= model.span1[k]!;
     const b = num(t.bytes[i]);
     if (covers && (Number.isFinite(b) ? b : 0) > bestBytes) {
       best = k;
@@ -467,9 +511,8 @@ function tooltip(data: LifetimeData, L: LifetimeLayout, h: Hit): TooltipContent 
   }
   if (h.key.startsWith('step:')) {
     const s = Number(h.key.slice(5));
-    const table = model.view.table;
     let live = 0;
-    for (const i of model.rows) if (table.first[i]! >= 0 ? table.first[i]! <= s && s <= table.last[i]! : fateOf(model.view, i) !== 'none') live++;
+    for (let r = 0; r < model.rows.length; r++) if (model.span0[r]! >= 0 && model.span0[r]! <= s && s <= model.span1[r]!) live++;
     const rows: Array<[string, string]> = LEGEND_ORDER.flatMap((mode) => {
       const c = model.curves.find((k) => k.mode === mode);
       return c ? [[mode, `${formatBytes(c.values[s]!)}${c.peakStep === s ? '  ▲ peak' : ''}`] as [string, string]] : [];
@@ -549,7 +592,7 @@ export const lifetimeChart: ChartSpec<LifetimeData, LifetimeState, LifetimeLayou
     }
     if (e.alt) {
       const h = clamp(L.rowHeight * Math.exp(-e.dy * 0.003), L.fitRowHeight, 40);
-      return { ...s, rowHeight: h <= L.fitRowHeight + 1e-6 ? null : h };
+      return { ...s, rowHeight: h };
     }
     if (e.y < L.barsTop || e.y > L.barsBottom || maxScroll(L) === 0) return null;
     const scroll = clamp(s.scroll + e.dy / L.rowHeight, 0, maxScroll(L));
@@ -585,8 +628,7 @@ export const lifetimeChart: ChartSpec<LifetimeData, LifetimeState, LifetimeLayou
       case '=':
         return { state: { ...s, rowHeight: clamp(L.rowHeight * 1.5, L.fitRowHeight, 40) } };
       case '-': {
-        const h = L.rowHeight / 1.5;
-        return { state: { ...s, rowHeight: h <= L.fitRowHeight ? null : h } };
+        return { state: { ...s, rowHeight: Math.max(L.fitRowHeight, L.rowHeight / 1.5) } };
       }
       case '0':
         return { state: initialState({ view: L.model.view }) };

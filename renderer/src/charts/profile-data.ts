@@ -118,12 +118,17 @@ export interface AllocSpan {
 export interface SampledCall {
   label: string;
   series: Series;
-  /** Duration of the sampled call when the result records it. */
+  /** Index of the sampled call among the mode's timed calls (the one nearest the median). */
+  call: number | null;
+  /** Duration of the sampled call. */
   callNs: number | null;
+  /** The call overflowed the event buffer: only its first events are known. */
+  overflowed: boolean;
   spans: AllocSpan[];
 }
 
-/** One allocation event of the sampled call, as `transient-lab/profile@1` records it per mode. */
+/** One allocation event of the sampled call, as `transient-lab/profile@1` records it per mode
+ * (`modes[].sampledCall.events[]`, docs/profile-schema.md). */
 export interface AllocEvent {
   transient: string;
   kind: 'alloc' | 'free';
@@ -132,8 +137,9 @@ export interface AllocEvent {
   bytes: number;
 }
 
+/** `modes[].sampledCall` of profile@1 (absent in results written before it existed: read as null). */
 interface WithSample {
-  sampledCall?: { totalNs?: number; events: AllocEvent[] } | null;
+  sampledCall?: { call?: number; totalNs?: number; overflowed?: boolean; events: AllocEvent[] } | null;
 }
 
 /** Pairs each alloc with the next free of the same transient (a transient allocated twice gets two spans). */
@@ -165,7 +171,7 @@ export function sampledCalls(data: ProfileData): SampledCall[] {
   for (const s of profileSeries(data)) {
     const sample = (s.m as ModeResult & WithSample).sampledCall;
     if (!sample) continue;
-    out.push({ label: s.display, series: s, callNs: sample.totalNs ?? null, spans: spansOf(sample.events) });
+    out.push({ label: s.display, series: s, call: sample.call ?? null, callNs: sample.totalNs ?? null, overflowed: sample.overflowed ?? false, spans: spansOf(sample.events) });
   }
   return out;
 }

@@ -81,7 +81,8 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<GanttState>): GanttLa
   // Quiet modes first, in one line each.
   let y = 40;
   for (const s of quiet) {
-    const why = s.m.summary.allocsPerCall === 0 ? 'no allocation in the call' : 'no sampled call recorded';
+    const sampled = calls.some((c) => c.series.key === s.key);
+    const why = sampled || s.m.summary.allocsPerCall === 0 ? 'no allocation in the call' : 'no sampled call recorded';
     p.rect(12, y + 3, 10, 10, { fill: t.modes[s.mode] });
     p.text(28, y + 12, fitText(`${s.display}: ${why}`, t.font.small, f.width - 40), { color: t.muted, size: t.font.small });
     y += 18;
@@ -97,7 +98,8 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<GanttState>): GanttLa
     const s = call.series;
     const color = t.modes[s.mode];
     p.text(12, y + 15, call.label, { color, size: t.font.base, weight: 600 });
-    const count = `${call.spans.length} allocation${call.spans.length === 1 ? '' : 's'}${call.callNs ? ` · call ${formatNs(call.callNs)}` : ''}`;
+    const which = call.call !== null ? `call #${call.call} (nearest the median)` : 'call';
+    const count = `${call.spans.length} allocation${call.spans.length === 1 ? '' : 's'} · ${which}${call.callNs ? `: ${formatNs(call.callNs)}` : ''}${call.overflowed ? ' · event buffer overflowed: first events only' : ''}`;
     p.text(12 + textWidth(call.label, t.font.base, true) + 8, y + 15, count, { color: t.muted, size: t.font.small });
     const top = y + PANEL_HEAD;
     panels.push({ call, top, rowH });

@@ -4,10 +4,10 @@
  * navigable (↑ ↓ PgUp PgDn Home End move and select, Esc clears, / focuses the filter), and in sync with
  * every other view through `selectedTransient` / `onSelect` / `onHover`.
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { formatCount } from '../../../electron/engine/view/format.js';
 import type { AnalysisView } from '../../../electron/engine/view/types.js';
-import { chartTheme } from '../charts/chart-theme.js';
+import { chartTheme, type ChartTheme } from '../charts/chart-theme.js';
 import { fateOf, indexOfId, storageOf } from '../charts/transient-info.js';
 import { isHatch } from '../charts/painter.js';
 import type { ThemeName } from '../theme/index.js';
@@ -27,6 +27,97 @@ export interface TransientsTableProps {
 
 const OVERSCAN = 8;
 const SWATCH_W = 22;
+
+const cellStyle = (c: Column): CSSProperties => ({
+  width: c.width,
+  flex: 'none',
+  padding: '0 8px',
+  boxSizing: 'border-box',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  textAlign: c.align,
+  fontVariantNumeric: 'tabular-nums',
+});
+
+interface RowProps {
+  view: AnalysisView;
+  /** Transient index and row position. */
+  i: number;
+  r: number;
+  selected: boolean;
+  active: boolean;
+  t: ChartTheme;
+  width: number;
+  height: number;
+  onPick: (r: number, id: string) => void;
+  onEnter: (id: string) => void;
+}
+
+/** One row; memoised, so that scrolling renders only the rows that come into view. */
+const Row = memo(function Row({ view, i, r, selected, active, t, width, height, onPick, onEnter }: RowProps): React.JSX.Element {
+  const id = view.table.id[i]!;
+  const fate = fateOf(view, i);
+  const fill = t.fate[fate].fill;
+  const eligible = view.table.eligible[i]!;
+  return (
+    <div
+      id={`tlab-row-${i}`}
+      role="row"
+      aria-rowindex={r + 2}
+      aria-selected={selected}
+      onClick={() => onPick(r, id)}
+      onMouseEnter={() => onEnter(id)}
+      style={{
+        position: 'absolute',
+        top: 0,
+        transform: `translateY(${(r + 1) * height}px)`,
+        contain: 'layout style paint',
+        left: 0,
+        width,
+        height,
+        display: 'flex',
+        alignItems: 'center',
+        cursor: 'default',
+        background: selected ? `color-mix(in srgb, ${t.accent} 22%, ${t.background})` : r % 2 ? t.palette.surface : t.background,
+        boxShadow: active ? `inset 2px 0 0 ${t.accent}` : undefined,
+        color: fate === 'none' ? t.muted : t.text,
+      }}
+    >
+      <div role="gridcell" style={{ width: SWATCH_W, flex: 'none', display: 'flex', justifyContent: 'center' }}>
+        <span
+          title={t.fate[fate].label}
+          style={{
+            width: 10,
+            height: 10,
+            borderRadius: 2,
+            background: isHatch(fill) ? fill.hatch : fill,
+            border: t.fate[fate].stroke ? `1px solid ${t.fate[fate].stroke}` : undefined,
+            boxSizing: 'border-box',
+          }}
+        />
+      </div>
+      {COLUMNS.map((c) => {
+        const text = c.text(view, i);
+        const style = cellStyle(c);
+        if (c.key === 'id') style.fontFamily = 'ui-monospace, "DejaVu Sans Mono", monospace';
+        if (c.key === 'persistent' || c.key === 'external') {
+          const ok = eligible & (c.key === 'persistent' ? 1 : 2);
+          style.color = ok ? t.modes[c.key === 'persistent' ? 'PERSISTENT' : 'EXTERNAL'] : t.muted;
+          style.fontSize = 14;
+          style.fontWeight = ok ? 700 : 400;
+        }
+        if (c.key === 'reason') style.color = t.muted;
+        const title = c.key === 'storage' ? `${storageOf(view, i)} (${view.table.dict.storage[view.table.storage[i]!]} in the file)` : text;
+        return (
+          <div key={c.key} role="gridcell" title={title} style={style}>
+            {text}
+          </div>
+        );
+      })}
+    </div>
+  );
+});
 
 export function TransientsTable(props: TransientsTableProps): React.JSX.Element {
   const { view, theme, selectedTransient, onSelect, onHover } = props;
@@ -115,96 +206,30 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
     setSort((s) => (s?.key !== c.key ? { key: c.key, dir: c.key === 'bytes' ? 'desc' : 'asc' } : s.dir === 'asc' ? { key: c.key, dir: 'desc' } : s.dir === 'desc' && c.key === 'bytes' ? { key: c.key, dir: 'asc' } : null));
   };
 
-  const hover = (id: string | null): void => {
+  // Stable callbacks, so that memoised rows do not re-render while scrolling.
+  const onHoverRef = useRef(onHover);
+  onHoverRef.current = onHover;
+  const onSelectRef = useRef(onSelect);
+  onSelectRef.current = onSelect;
+  const hover = useCallback((id: string | null): void => {
     if (hovered.current === id) return;
     hovered.current = id;
-    onHover?.(id);
-  };
+    onHoverRef.current?.(id);
+  }, []);
+  const pick = useCallback((r: number, id: string): void => {
+    setActive(r);
+    onSelectRef.current(id);
+  }, []);
 
   const first = Math.max(0, Math.floor(scrollTop / rowH) - OVERSCAN);
   const last = Math.min(rows.length - 1, Math.ceil((scrollTop + viewportH) / rowH) + OVERSCAN);
   const selIndex = indexOfId(view, selectedTransient);
   const hiddenSelection = selIndex >= 0 && position[selIndex]! < 0;
 
-  const cell = (c: Column): CSSProperties => ({
-    width: c.width,
-    flex: 'none',
-    padding: '0 8px',
-    boxSizing: 'border-box',
-    overflow: 'hidden',
-    textOverflow: 'ellipsis',
-    whiteSpace: 'nowrap',
-    textAlign: c.align,
-    fontVariantNumeric: 'tabular-nums',
-  });
-
   const body: React.JSX.Element[] = [];
   for (let r = first; r <= last; r++) {
     const i = rows[r]!;
-    const id = view.table.id[i]!;
-    const selected = i === selIndex;
-    const fate = fateOf(view, i);
-    const fill = t.fate[fate].fill;
-    const eligible = view.table.eligible[i]!;
-    body.push(
-      <div
-        key={i}
-        id={`tlab-row-${i}`}
-        role="row"
-        aria-rowindex={r + 2}
-        aria-selected={selected}
-        onClick={() => {
-          setActive(r);
-          onSelect(id);
-        }}
-        onMouseEnter={() => hover(id)}
-        style={{
-          position: 'absolute',
-          top: (r + 1) * rowH,
-          left: 0,
-          width: totalW,
-          height: rowH,
-          display: 'flex',
-          alignItems: 'center',
-          cursor: 'default',
-          background: selected ? `color-mix(in srgb, ${t.accent} 22%, ${t.background})` : r % 2 ? t.palette.surface : t.background,
-          boxShadow: r === active ? `inset 2px 0 0 ${t.accent}` : undefined,
-          color: fate === 'none' ? t.muted : t.text,
-        }}
-      >
-        <div role="gridcell" style={{ width: SWATCH_W, flex: 'none', display: 'flex', justifyContent: 'center' }}>
-          <span
-            title={t.fate[fate].label}
-            style={{
-              width: 10,
-              height: 10,
-              borderRadius: 2,
-              background: isHatch(fill) ? fill.hatch : fill,
-              border: t.fate[fate].stroke ? `1px solid ${t.fate[fate].stroke}` : undefined,
-              boxSizing: 'border-box',
-            }}
-          />
-        </div>
-        {COLUMNS.map((c) => {
-          const text = c.text(view, i);
-          const style = cell(c);
-          if (c.key === 'id') style.fontFamily = 'ui-monospace, "DejaVu Sans Mono", monospace';
-          if (c.key === 'persistent' || c.key === 'external') {
-            const ok = eligible & (c.key === 'persistent' ? 1 : 2);
-            style.color = ok ? t.modes[c.key === 'persistent' ? 'PERSISTENT' : 'EXTERNAL'] : t.muted;
-            style.fontSize = 14;
-            style.fontWeight = ok ? 700 : 400;
-          }
-          if (c.key === 'reason') style.color = t.muted;
-          const title = c.key === 'storage' ? `${storageOf(view, i)} (${view.table.dict.storage[view.table.storage[i]!]} in the file)` : text;
-          return (
-            <div key={c.key} role="gridcell" title={title} style={style}>
-              {text}
-            </div>
-          );
-        })}
-      </div>,
-    );
+    body.push(<Row key={i} view={view} i={i} r={r} selected={i === selIndex} active={r === active} t={t} width={totalW} height={rowH} onPick={pick} onEnter={hover} />);
   }
 
   const font = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "DejaVu Sans", sans-serif';
@@ -243,7 +268,7 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
         onKeyDown={onKey}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
         onMouseLeave={() => hover(null)}
-        style={{ position: 'relative', flex: '1 1 auto', minHeight: 0, overflow: 'auto', outline: 'none' }}
+        style={{ position: 'relative', flex: '1 1 auto', minHeight: 0, overflow: 'auto', outline: 'none', contain: 'strict' }}
       >
         <div style={{ position: 'relative', height: (rows.length + 1) * rowH, width: totalW }}>
           <div
@@ -272,7 +297,7 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
                   aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}
                   tabIndex={-1}
                   onClick={() => toggleSort(c)}
-                  style={{ ...cell(c), cursor: 'pointer', color: dir ? t.text : t.muted }}
+                  style={{ ...cellStyle(c), cursor: 'pointer', color: dir ? t.text : t.muted }}
                   title={`sort by ${c.title}`}
                 >
                   {c.title}

@@ -39,8 +39,8 @@ export const COLUMNS: Column[] = [
   { key: 'lifetime', title: 'lifetime', width: 86, align: 'left', text: (v, i) => v.table.dict.lifetime[v.table.lifetime[i]!]! },
   { key: 'persistent', title: 'PERSISTENT', width: 104, align: 'center', text: (v, i) => ((v.table.eligible[i]! & 1) !== 0 ? '✓' : '✗') },
   { key: 'external', title: 'EXTERNAL', width: 96, align: 'center', text: (v, i) => ((v.table.eligible[i]! & 2) !== 0 ? '✓' : '✗') },
-  { key: 'reason', title: 'why not eligible', width: 340, align: 'left', text: (v, i) => (v.table.reason[i]! < 0 ? '' : v.table.dict.reason[v.table.reason[i]!]!) },
   { key: 'live', title: 'live range', width: 110, align: 'left', text: (v, i) => formatStepRange(v.table.first[i]!, v.table.last[i]!) },
+  { key: 'reason', title: 'why not eligible', width: 420, align: 'left', text: (v, i) => (v.table.reason[i]! < 0 ? '' : v.table.dict.reason[v.table.reason[i]!]!) },
 ];
 
 export interface SortSpec {

@@ -7,7 +7,6 @@ import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'nod
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
@@ -24,7 +23,16 @@ export async function buildHarness(): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'tlab-memviews-'));
   const { build } = await import('vite');
   const config = join(packageRoot(), 'tests', 'e2e', 'memviews', 'vite.config.ts');
-  await build({ configFile: config, build: { outDir: out, emptyOutDir: true }, logLevel: 'warn' });
+  // Production React and JSX even under vitest (which sets NODE_ENV=test): frame times must be the shipped
+  // ones. The React plugin reads NODE_ENV itself, so it is set for the duration of the build.
+  const before = process.env['NODE_ENV'];
+  process.env['NODE_ENV'] = 'production';
+  try {
+    await build({ configFile: config, mode: 'production', build: { outDir: out, emptyOutDir: true }, logLevel: 'warn' });
+  } finally {
+    if (before === undefined) delete process.env['NODE_ENV'];
+    else process.env['NODE_ENV'] = before;
+  }
   return out;
 }
 
@@ -84,5 +92,3 @@ export async function viewOf(path: string, symbols: Record<string, number> = {},
   const a = analyze(file, { symbols: new Map(Object.entries(symbols).map(([k, v]) => [k, BigInt(v)])), defaultSymbol, target: null });
   return JSON.parse(JSON.stringify(buildAnalysisView(a))) as AnalysisView;
 }
-
-export const here = fileURLToPath(new URL('.', import.meta.url));
