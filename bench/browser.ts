@@ -79,6 +79,8 @@ export async function openApp(browser: Browser, serve: Serve, opts: { theme?: 'l
     colorScheme: opts.theme ?? 'light',
     acceptDownloads: true,
   });
+  // Generous: the machines this runs on are often shared and loaded; a real hang still fails.
+  context.setDefaultTimeout(120_000);
   const page = await context.newPage();
   const errors: string[] = [];
   const foreign: string[] = [];

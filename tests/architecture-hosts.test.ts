@@ -35,6 +35,18 @@ function violations(dir: string, ok: (spec: string, typeOnly: boolean, file: str
   return bad;
 }
 
+/**
+ * An engine module the renderer may run: its whole runtime import graph stays inside electron/engine and never
+ * reaches a Node module (the pure view helpers the renderer and the reports share: format, headline,
+ * analysis-doc, profile statistics).
+ */
+function pureEngineModule(spec: string, seen = new Set<string>()): boolean {
+  if (!spec.startsWith('electron/engine/')) return false;
+  if (seen.has(spec)) return true;
+  seen.add(spec);
+  return importsOf(join(root, spec.replace(/\.js$/, '.ts'))).every(({ spec: s, typeOnly }) => typeOnly || pureEngineModule(s, seen));
+}
+
 describe('architecture of the hosts', () => {
   it('the service imports only node, valibot, the engine and the contract modules: no server, runner or electron', () => {
     expect(violations('electron/service', (s) => s.startsWith('node:') || s === 'valibot' || s.startsWith('electron/engine/') || s.startsWith('electron/service/') || /^electron\/ipc\/(contract|contract-schema|result-schema|errors)\.js$/.test(s))).toEqual([]);
@@ -53,11 +65,16 @@ describe('architecture of the hosts', () => {
     expect(violations('electron/cli', (s) => s !== 'electron')).toEqual([]);
   });
 
-  it('the renderer imports no Node module and reaches electron/ only through the contract and the wire codec', () => {
+  it('the renderer imports no Node module and reaches electron/ only through the contract, the wire codec and pure engine helpers', () => {
     expect(violations('renderer/src', (s, typeOnly) => {
       if (s.startsWith('node:') || s === 'electron' || s === 'ws') return false;
       if (!s.startsWith('electron/')) return true;
-      return s === 'electron/ipc/contract.js' || s === 'electron/ipc/wire.js' || (typeOnly && s.startsWith('electron/engine/'));
+      return s === 'electron/ipc/contract.js' || s === 'electron/ipc/wire.js' || (typeOnly && s.startsWith('electron/engine/')) || pureEngineModule(s);
     })).toEqual([]);
+  });
+
+  it('a module that reaches Node is not a pure engine helper', () => {
+    expect(pureEngineModule('electron/engine/view/format.js')).toBe(true);
+    expect(pureEngineModule('electron/engine/sdfg/index.js')).toBe(false);
   });
 });
