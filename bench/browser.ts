@@ -131,6 +131,9 @@ export interface OpenTimes {
   /** The longest main-thread task that started between open-start and the later of first-frame and ready. */
   longestTaskMs: number;
   longTasks: number;
+  /** The graph module's own split of its open (root fetch wait, auto-expansion fetches, worker layout, first draw)
+   * and what the first frame shows. */
+  graph: { open: { fetchMs: number; expandMs: number; layoutMs: number; drawMs: number }; visibleNodes: number; visibleEdges: number } | null;
 }
 
 /** The marks of the page's current open and the long tasks inside it. */
@@ -144,6 +147,7 @@ export async function openTimes(page: Page): Promise<OpenTimes> {
     return {
       doc: rel('tlab:doc'), firstFrame: rel('tlab:first-frame'), analysis: rel('tlab:analysis'), ready: rel('tlab:ready'),
       longestTaskMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0), longTasks: tasks.length,
+      graph: window.tlabPerf ? window.tlabPerf.graph() : null,
     };
   })()`);
 }

@@ -51,6 +51,9 @@ export interface RendererFileResult {
   targetMs: number;
   runs: OpenTimes[];
   medians: { doc: number; firstFrame: number; analysis: number; ready: number };
+  /** The graph module's split of doc → first frame (medians): waiting for the root region, opening small
+   * elements (fetches), worker layout, first draw. */
+  graphSplit: { rootWaitMs: number; expandMs: number; layoutMs: number; drawMs: number };
   longestTaskMs: number;
   graphNodes: string;
   meetsTarget: boolean;
@@ -77,7 +80,9 @@ export const rendererSection: BenchSection = {
         await warm.close();
         await serve.stop();
       }
-      for (const t of TARGETS) {
+      // TLAB_BENCH_FILES=nbody,channel_flow measures a subset (while working on one file).
+      const only = process.env['TLAB_BENCH_FILES']?.split(',').filter(Boolean);
+      for (const t of TARGETS.filter((x) => !only?.length || only.includes(x.key))) {
         const runs: OpenTimes[] = [];
         const errors: string[] = [];
         let nodes = '';
@@ -106,7 +111,9 @@ export const rendererSection: BenchSection = {
           ready: median(runs.map((r) => r.ready ?? NaN)),
         };
         const longest = Math.max(0, ...runs.map((r) => r.longestTaskMs));
-        files[t.key] = { file: t.file, sdfvMs: t.sdfvMs, targetMs: t.targetMs, runs, medians: med, longestTaskMs: longest, graphNodes: nodes, meetsTarget: med.firstFrame <= t.targetMs, errors };
+        const g = (k: 'fetchMs' | 'expandMs' | 'layoutMs' | 'drawMs') => median(runs.map((r) => r.graph?.open[k] ?? NaN));
+        const graphSplit = { rootWaitMs: g('fetchMs'), expandMs: g('expandMs'), layoutMs: g('layoutMs'), drawMs: g('drawMs') };
+        files[t.key] = { file: t.file, graphSplit, sdfvMs: t.sdfvMs, targetMs: t.targetMs, runs, medians: med, longestTaskMs: longest, graphNodes: nodes, meetsTarget: med.firstFrame <= t.targetMs, errors };
       }
     } finally {
       await browser.close();
@@ -128,6 +135,7 @@ export const rendererSection: BenchSection = {
           `${k.padEnd(22)} ${ms(r.medians.doc).padStart(7)} ${ms(r.medians.firstFrame).padStart(10)} ${ms(r.targetMs).padStart(7)} ${ms(r.sdfvMs).padStart(6)} ${ms(r.medians.analysis).padStart(9)} ${ms(r.medians.ready).padStart(7)} ${ms(r.longestTaskMs).padStart(10)}  ${r.graphNodes}${r.meetsTarget ? '' : '  (target missed)'}${r.errors.length ? `  errors: ${r.errors.length}` : ''}`,
       ),
       `  (ms from tlab:open-start, medians; "doc" = the host has read and parsed the file; SDFV = its data→first frame, viz-anchors §2.1b)`,
+      `graph split (root wait / expand fetches / worker layout / draw, ms): ${rows.map(([k, r]) => `${k} ${ms(r.graphSplit.rootWaitMs)}/${ms(r.graphSplit.expandMs)}/${ms(r.graphSplit.layoutMs)}/${ms(r.graphSplit.drawMs)}`).join(', ')}`,
       `longest main-thread task while opening: ${ms(longest)} ms (target ≤ ${LONG_TASK_TARGET_MS} ms)`,
       frames
         ? `velocity_tendencies pan/zoom frames: graph p95 ${frames.graph.p95Ms.toFixed(1)} ms over ${frames.graph.frames} frames, timeline p95 ${frames.lifetimes.p95Ms.toFixed(1)} ms over ${frames.lifetimes.frames} frames (target < ${FRAME_TARGET_MS} ms)`

@@ -10,6 +10,12 @@ let openSeq = 0;
 const done = { firstFrame: false, ready: false };
 const longTasks: Array<{ start: number; duration: number }> = [];
 const frameSources = new Map<string, () => number[]>();
+let graphMetrics: (() => unknown) | null = null;
+
+/** The mounted graph view's metrics, for the bench (null unregisters). */
+export function registerGraphMetrics(source: (() => unknown) | null): void {
+  graphMetrics = source;
+}
 
 export interface PerfProbe {
   /** Long tasks since page load: start (ms since navigation) and duration. */
@@ -18,6 +24,8 @@ export interface PerfProbe {
   frames(): Record<string, number[]>;
   /** The open the marks belong to (1, 2, …). */
   openSeq(): number;
+  /** Where the graph's last open spent its time, and what it shows (graph module metrics). */
+  graph(): unknown;
 }
 
 declare global {
@@ -39,6 +47,7 @@ export function installPerfProbe(): void {
     longTasks: () => longTasks.slice(),
     frames: () => Object.fromEntries([...frameSources].map(([k, f]) => [k, f().slice()])),
     openSeq: () => openSeq,
+    graph: () => (graphMetrics ? structuredClone(graphMetrics()) : null),
   };
 }
 

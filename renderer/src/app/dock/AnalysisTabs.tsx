@@ -3,7 +3,7 @@
  * and the workspace map (renderer/src/charts/). Each one reports when it has drawn the analysis, which is what
  * `tlab:ready` waits for.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { AnalysisView } from '../../../../electron/engine/view/types.js';
 import { mountLifetimeChart, mountWorkspaceChart, type LifetimeData, type WorkspaceData } from '../../charts/index.js';
 import { TransientsTable } from '../../views/TransientsTable.js';
@@ -43,7 +43,7 @@ function Waiting(): React.JSX.Element {
 }
 
 export function TransientsTab(): React.JSX.Element {
-  const view = useSelect(store, (s) => s.analysis);
+  const view = useAnalysis();
   const theme = useSelect(store, (s) => s.theme);
   const selected = useSelect(store, (s) => s.selection?.transient ?? null);
   useEffect(() => {
@@ -65,6 +65,14 @@ export function TransientsTab(): React.JSX.Element {
       />
     </div>
   );
+}
+
+/**
+ * The analysis as the dock's views read it: deferred, so that a new analysis re-renders them in React's
+ * interruptible (time-sliced) mode instead of inside the task that received it.
+ */
+function useAnalysis() {
+  return useDeferredValue(useSelect(store, (s) => s.analysis));
 }
 
 /** Storages that hold memory, the biggest peak first; a picker when there are several. */
@@ -95,7 +103,7 @@ function useStorage(view: AnalysisView | null, kind: 'memory' | 'workspace'): [s
 }
 
 export function LifetimesTab(): React.JSX.Element {
-  const view = useSelect(store, (s) => s.analysis);
+  const view = useAnalysis();
   const [storage, setStorage, storages] = useStorage(view, 'memory');
   const [rows, setRows] = useState<'memory' | 'all'>('memory');
   const data = useMemo<LifetimeData | null>(() => (view ? { view, storage, rows } : null), [view, storage, rows]);
@@ -118,7 +126,7 @@ export function LifetimesTab(): React.JSX.Element {
 }
 
 export function WorkspaceTab(): React.JSX.Element {
-  const view = useSelect(store, (s) => s.analysis);
+  const view = useAnalysis();
   const [storage, setStorage, storages] = useStorage(view, 'workspace');
   const data = useMemo<WorkspaceData | null>(() => (view ? { view, storage } : null), [view, storage]);
   if (!view || !data) return <Waiting />;

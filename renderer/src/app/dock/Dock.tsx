@@ -2,7 +2,7 @@
  * The bottom dock: five tabs (1–5), a one-line summary of what the tab shows on the right, and a drag handle on
  * its top edge to resize it. Only the visible tab is mounted.
  */
-import { useEffect, useRef } from 'react';
+import { useDeferredValue, useEffect, useRef } from 'react';
 import { num } from '../../../../electron/engine/view/analysis-doc.js';
 import { formatBytes } from '../../../../electron/engine/view/format.js';
 import type { AnalysisView } from '../../../../electron/engine/view/types.js';
@@ -28,7 +28,7 @@ function peakSummary(view: AnalysisView): string {
 }
 
 function TabSummary({ tab }: { tab: DockTab }): React.JSX.Element | null {
-  const view = useSelect(store, (s) => s.analysis);
+  const view = useDeferredValue(useSelect(store, (s) => s.analysis));
   const analysing = useSelect(store, (s) => s.analysing);
   const result = useSelect(store, (s) => s.result);
   const compare = useSelect(store, (s) => s.compare.length);

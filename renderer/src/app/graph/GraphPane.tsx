@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { createGraphView, type GraphProgress } from '../../graph/index.js';
 import { asContractError, hoverTransient, selectElement, toast } from '../actions.js';
 import { Icon } from '../Icon.js';
-import { currentOpen, markFirstFrame, registerFrames } from '../perf.js';
+import { currentOpen, markFirstFrame, registerFrames, registerGraphMetrics } from '../perf.js';
 import { store } from '../state.js';
 import { useSelect, watch } from '../store.js';
 import { graphHandle } from './handle.js';
@@ -56,6 +56,10 @@ export function GraphPane(): React.JSX.Element {
     });
     graphHandle.current = view;
     registerFrames('graph', () => view.metrics.frameTimes);
+    registerGraphMetrics(() => {
+      const m = view.metrics;
+      return { open: m.open, visibleNodes: m.visibleNodes, visibleEdges: m.visibleEdges, lastLayoutMs: m.lastLayoutMs, lastLayoutRegions: m.lastLayoutRegions };
+    });
 
     const openDoc = (): void => {
       const s = store.get();
@@ -102,6 +106,7 @@ export function GraphPane(): React.JSX.Element {
     return () => {
       for (const u of unsubs) u();
       registerFrames('graph', null);
+      registerGraphMetrics(null);
       graphHandle.current = null;
       view.destroy();
     };
