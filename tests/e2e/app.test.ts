@@ -161,6 +161,8 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-testid="outline-hit"]');
     await page.click('[data-testid="outline-hit"]');
+    // The hit is the shared selection, with its node's facts in the panel.
+    await page.waitForSelector('[data-testid="selection-element"], [data-testid="selection-transient"]');
     await shot(page, '04-hdiff-search');
     await page.fill('[data-testid="outline-search"]', '');
 

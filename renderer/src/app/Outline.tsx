@@ -10,6 +10,7 @@ import { formatBytes, formatSize } from '../../../electron/engine/view/format.js
 import { storageFamily } from '../theme/index.js';
 import { selectElement, selectTransient } from './actions.js';
 import { graphHandle } from './graph/handle.js';
+import { revealHit } from './selection/reveal.js';
 import { store } from './state.js';
 import { useSelect } from './store.js';
 
@@ -252,7 +253,7 @@ export function Outline(): React.JSX.Element {
               </li>
             )}
             {hits?.slice(0, 50).map((h) => (
-              <li key={h.id} className="ol-item ol-hit" data-testid="outline-hit" title={h.snippet} onClick={() => void graphHandle.current?.reveal({ id: h.id, path: h.path })}>
+              <li key={h.id} className="ol-item ol-hit" data-testid="outline-hit" title={h.snippet} onClick={() => void revealHit(h)}>
                 <span className={`glyph glyph-${h.kind}`} aria-hidden="true" />
                 <span className="ol-name">{h.label}</span>
                 <span className="ol-sub">{h.field}</span>

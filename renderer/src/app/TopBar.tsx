@@ -152,15 +152,17 @@ function FileChip(): React.JSX.Element {
     );
   }
   if (!doc) return <div className="file-chip file-none">No file open</div>;
-  const detail = [
+  const full = [
     formatBytes(doc.fileBytes) + (doc.compressed ? ` (${formatBytes(doc.jsonBytes)} JSON)` : ''),
     `${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`,
     `${doc.stats.states} states`,
+    `${doc.stats.nodes} nodes`,
     `${doc.stats.transients} transients`,
     doc.daceVersion ? `DaCe ${doc.daceVersion}` : doc.generation,
   ].join(' · ');
+  const detail = `${formatBytes(doc.compressed ? doc.jsonBytes : doc.fileBytes)} · ${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`;
   return (
-    <div className="file-chip" data-testid="file-chip" title={`${doc.path ?? doc.name}\n${detail}\nparsed in ${doc.parseMs.toFixed(0)} ms`}>
+    <div className="file-chip" data-testid="file-chip" title={`${doc.path ?? doc.name}\n${full}\nparsed in ${doc.parseMs.toFixed(0)} ms`}>
       {analysing ? <span className="spinner" aria-label="analysing" /> : <Icon name="file" />}
       <span className="file-name">{shortName(doc.name)}</span>
       <span className="file-detail">{detail}</span>
@@ -190,7 +192,7 @@ export function TopBar(): React.JSX.Element {
           {doc.symbols.length === 0 ? <span className="muted">none</span> : doc.symbols.length <= MANY_SYMBOLS ? <SymbolsEditor all={false} /> : <SymbolCount />}
           {doc.symbols.length > 0 && (
             <button type="button" className="btn btn-ghost btn-small symbols-more" data-testid="symbols-more" onClick={() => setMore((m) => !m)} aria-expanded={more} title="Every symbol, and one value for all the unset ones">
-              {doc.symbols.length > MANY_SYMBOLS ? 'edit…' : hidden > 0 ? `+${hidden} more` : 'default…'}
+              {doc.symbols.length > MANY_SYMBOLS ? 'edit…' : hidden > 0 ? `+${hidden} more` : 'set all…'}
             </button>
           )}
           {more && <SymbolsPopover onClose={() => setMore(false)} />}

@@ -32,7 +32,7 @@ export function CompareTab(): React.JSX.Element {
           <span key={`${r.label}-${i}`} className={`chip${i === 0 ? ' chip-ref' : ''}`} data-testid="compare-item">
             {i === 0 && <span className="chip-tag">reference</span>}
             {r.label}
-            <span className="muted"> · {r.result.program.name}</span>
+            {!r.label.startsWith(r.result.program.name) && <span className="muted"> · {r.result.program.name}</span>}
             <button type="button" className="chip-x" aria-label={`Remove ${r.label}`} onClick={() => removeCompared(i)}>
               <Icon name="close" size={11} />
             </button>

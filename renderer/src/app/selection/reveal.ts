@@ -3,9 +3,10 @@
  * SDFG (the element ids are JSON paths, and the SDFG whose path is their longest prefix holds them), then open the
  * path to the first one, zoom to it and select it.
  */
-import type { AnalysisView, SdfgSummary } from '../../../../electron/engine/view/types.js';
+import type { AnalysisView, SdfgSummary, SearchHit } from '../../../../electron/engine/view/types.js';
+import { selectElement } from '../actions.js';
 import { graphHandle } from '../graph/handle.js';
-import { store } from '../state.js';
+import { store, type Selection } from '../state.js';
 
 export function sdfgOfElement(sdfgs: readonly SdfgSummary[], id: string): number {
   let best = 0;
@@ -32,4 +33,21 @@ export async function revealTransient(view: AnalysisView, row: number): Promise<
   await g.reveal({ id: hit.id, path: hit.path });
   g.select(hit.id);
   return true;
+}
+
+/**
+ * Opens the way to a search hit, zooms to it, selects it in the graph and makes it the shared selection with
+ * everything the panel shows (the node or edge is looked up in its region: the hit carries only its id).
+ */
+export async function revealHit(hit: SearchHit, source: Selection['source'] = 'search'): Promise<void> {
+  const { client, doc } = store.get();
+  const g = graphHandle.current;
+  if (!client || !doc || !g) return;
+  await g.reveal({ id: hit.id, path: hit.path });
+  g.select(hit.id);
+  const region = hit.path.length ? hit.path[hit.path.length - 1]! : null;
+  const content = await client.graph({ doc: doc.doc, region });
+  const node = content.nodes.find((n) => n.id === hit.id) ?? null;
+  const edge = node ? null : (content.edges.find((e) => e.id === hit.id) ?? null);
+  selectElement({ id: hit.id, region: content.id, node, edge }, source);
 }
