@@ -18,6 +18,7 @@ export interface ViewBuilders {
 
 export const DEFAULT_VIEWS: ViewBuilders = {
   analysis: buildAnalysisView,
+  // The graph needs no analysis: marks and memory badges come from the AnalysisView in the renderer.
   graph: (file, region) => graphRegion(file, region),
-  search: searchGraph,
+  search: (file, query, limit) => searchGraph(file, query, limit),
 };

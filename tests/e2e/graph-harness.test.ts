@@ -6,16 +6,15 @@
  * Timings are printed, never asserted: they live in `npm run bench graph`.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { packageRoot } from '../../electron/engine/paths.js';
 import { startHarnessServer, type HarnessServer } from './graph-server.js';
+import { CHROMIUM, chromiumAvailable, SCREENSHOTS as SHOTS } from './helpers.js';
 
 const root = packageRoot();
-const SHOTS = join(root, 'tests', 'e2e', 'screenshots');
-const CHROMIUM = process.env.TLAB_CHROMIUM ?? '/usr/bin/chromium';
 
 /** [short name, corpus file, a search that lands inside nested content]. */
 export const GRAPH_FILES = [
@@ -62,7 +61,7 @@ async function shot(name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `graph-${name}.png`) });
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('graph in Chromium (harness)', () => {
+describe.skipIf(!chromiumAvailable())('graph in Chromium (harness)', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     buildHarness();

@@ -3,11 +3,10 @@
  * conditions, assignments, node labels, container names, map parameters and tasklet code, in program order.
  * Each hit carries the regions to expand (outermost first) to bring it on screen. No user code is evaluated.
  */
-import type { DataflowNode, LoopBlock, RegionBlock, Sdfg, StateBlock } from '../model/sdfg.js';
+import type { DataflowNode, LoopBlock, RegionBlock, Sdfg, SdfgFile, StateBlock } from '../model/sdfg.js';
 import type { RegionId, SearchHit } from './types.js';
-import type { GraphModel } from './graph.js';
 import { stateScopes } from './graph-scopes.js';
-import { mapParams } from './graph-labels.js';
+import { mapParams, type SymText } from './graph-labels.js';
 
 class Limit extends Error {}
 
@@ -22,7 +21,7 @@ function snippet(text: string, at: number, length: number): string {
   return `${from > 0 ? '…' : ''}${line.slice(from, to).trim()}${to < line.length ? '…' : ''}`;
 }
 
-export function searchElements(model: GraphModel, query: string, limit: number): SearchHit[] {
+export function searchElements(file: SdfgFile, sym: SymText, query: string, limit: number): SearchHit[] {
   const q = query.trim().toLowerCase();
   const hits: SearchHit[] = [];
   if (q === '' || limit <= 0) return hits;
@@ -103,7 +102,7 @@ export function searchElements(model: GraphModel, query: string, limit: number):
       case 'map_entry':
         test(n.jsonPath, path, n.map.label, 'map', [
           ['label', n.label],
-          ['label', mapParams(n.map.params, n.map.range, model.sym).join(', ')],
+          ['label', mapParams(n.map.params, n.map.range, sym).join(', ')],
         ]);
         break;
       case 'consume_entry':
@@ -121,7 +120,7 @@ export function searchElements(model: GraphModel, query: string, limit: number):
   };
 
   try {
-    cfg(model.file.root, model.file.root.body, []);
+    cfg(file.root, file.root.body, []);
   } catch (e) {
     if (!(e instanceof Limit)) throw e;
   }

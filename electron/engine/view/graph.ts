@@ -77,7 +77,7 @@ export class GraphModel {
 
   search(query: string, limit: number): SearchHit[] {
     this.indexAll();
-    return searchElements(this, query, limit);
+    return searchElements(this.file, this.sym, query, limit);
   }
 
   /** Every expandable element of the file, registered once (search and ids the renderer got elsewhere). */

@@ -48,7 +48,7 @@ export interface GraphViewOptions {
   onError?(err: unknown): void;
   theme?: ThemeName;
   layoutEngine?: LayoutEngineName;
-  /** Nodes the view may open on its own when a file opens, to show more than a column of closed boxes. */
+  /** Nodes the view may show when it opens the children of a tiny root on its own (default 120). */
   initialBudget?: number;
   /** Most nodes `expandAll` / `expandNextLevel` will show. */
   expandBudget?: number;
@@ -67,6 +67,8 @@ export interface GraphMetrics {
   lastLayoutRegions: number;
   visibleNodes: number;
   visibleEdges: number;
+  /** Current zoom (screen px per graph unit). */
+  scale: number;
 }
 
 export interface GraphView {
@@ -81,6 +83,8 @@ export interface GraphView {
   /** Opens everything, level by level, until the node budget. */
   expandAll(budget?: number): Promise<{ stoppedAtBudget: boolean; nodes: number }>;
   fit(animate?: boolean): void;
+  /** Zooms by `factor` around the middle of the view (toolbar buttons). */
+  zoom(factor: number, animate?: boolean): void;
   /** Selects a node or edge by id (null clears); it is not revealed, see `reveal`. */
   select(id: string | null): void;
   highlightTransient(id: string | null): void;
@@ -96,6 +100,9 @@ export interface GraphView {
   destroy(): void;
 }
 
+/** Roots with fewer blocks than this open with their children open (see autoExpand). */
+const SMALL_ROOT = 8;
+
 /** Zoom at which every label of the graph is comfortably readable. */
 const READABLE_K = 0.85;
 
@@ -106,7 +113,7 @@ export function createGraphView(container: HTMLElement, options: GraphViewOption
 }
 
 class CanvasGraphView implements GraphView {
-  readonly metrics: GraphMetrics = { open: { fetchMs: 0, expandMs: 0, layoutMs: 0, drawMs: 0 }, frameTimes: [], lastLayoutMs: 0, lastLayoutRegions: 0, visibleNodes: 0, visibleEdges: 0 };
+  readonly metrics: GraphMetrics = { open: { fetchMs: 0, expandMs: 0, layoutMs: 0, drawMs: 0 }, frameTimes: [], lastLayoutMs: 0, lastLayoutRegions: 0, visibleNodes: 0, visibleEdges: 0, scale: 1 };
   private readonly canvas: HTMLCanvasElement;
   private readonly ctx: CanvasRenderingContext2D;
   private readonly painter: GraphPainter;
@@ -246,10 +253,12 @@ class CanvasGraphView implements GraphView {
     }
   }
 
-  /** Opens the root's small children on its own (one round of fetches), so that a file opens on its structure
-   * rather than a column of closed boxes. Deeper levels are the user's call. */
+  /** A root this small says little closed (a single state, say): its children are opened in one round of
+   * requests before the first frame. Anything bigger opens collapsed, and the user opens what they want. */
   private async autoExpand(doc: number): Promise<void> {
     const budget = this.opts.initialBudget ?? 120;
+    const root = this.root ? this.regions.get(this.root) : undefined;
+    if (!root || root.nodes.length >= SMALL_ROOT) return;
     let count = this.visibleCount();
     const closed = this.closedVisible();
     // Control flow first (it shows the program's structure), then the smallest states.
@@ -463,6 +472,12 @@ class CanvasGraphView implements GraphView {
     this.centerOn(this.scene.width / 2, this.scene.height / 2, k, animate);
   }
 
+  zoom(factor: number, animate = false): void {
+    const sel = select(this.canvas);
+    if (animate) sel.transition().duration(200).call(this.zoomer.scaleBy, factor);
+    else sel.call(this.zoomer.scaleBy, factor);
+  }
+
   /** The first view of a document: all of it when that stays readable, else its top at a readable zoom
    * (a whole big file at fit zoom is a column of unreadable specks; the minimap shows where the rest is). */
   private initialView(): void {
@@ -536,6 +551,7 @@ class CanvasGraphView implements GraphView {
     ft.push(dt);
     if (ft.length > 600) ft.splice(0, ft.length - 600);
     this.metrics.visibleNodes = stats.nodes;
+    this.metrics.scale = this.transform.k;
     this.metrics.visibleEdges = stats.edges;
     if (this.firstFramePending && this.scene) {
       this.firstFramePending = false;
@@ -610,8 +626,8 @@ class CanvasGraphView implements GraphView {
   private onKey(ev: KeyboardEvent): void {
     if (ev.key === 'f' || ev.key === 'F') this.fit(true);
     else if (ev.key === 'Escape') this.select(null);
-    else if (ev.key === '+' || ev.key === '=') select(this.canvas).call(this.zoomer.scaleBy, 1.25);
-    else if (ev.key === '-') select(this.canvas).call(this.zoomer.scaleBy, 0.8);
+    else if (ev.key === '+' || ev.key === '=') this.zoom(1.25, true);
+    else if (ev.key === '-') this.zoom(0.8, true);
     else return;
     ev.preventDefault();
   }
