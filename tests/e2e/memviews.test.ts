@@ -20,6 +20,7 @@ let h: Harness;
 const views: Record<string, AnalysisView> = {};
 let result: ProfileResult;
 let rerun: ProfileResult;
+let sampled: ProfileResult;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -35,6 +36,8 @@ beforeAll(async () => {
   const fixture = (n: string) => JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', n), 'utf8')) as ProfileResult;
   result = fixture('hdiff-cpu.json');
   rerun = fixture('hdiff-cpu-rerun.json');
+  // Written by the runner branch's `profile`, the first with profile@1's sampledCall (issue 7).
+  sampled = fixture('hdiff-cpu-sampled.json');
 }, 600_000);
 
 afterAll(async () => {
@@ -143,6 +146,9 @@ describe('memory views in Chromium', () => {
         await mount(kind, both, { theme, width: 1100 });
         await shot(`compare-${kind}-${theme}`);
       }
+      await mount('gantt', { results: [{ label: 'run 3', result: sampled }] }, { theme, width: 1100, selected: '0:flx' });
+      expect(await canvasColours()).toBeGreaterThan(8);
+      await shot(`profile-gantt-sampled-${theme}`);
       expect(h.errors).toEqual([]);
     });
   }

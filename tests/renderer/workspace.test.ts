@@ -54,7 +54,9 @@ describe('workspace map', () => {
     const view = await exampleView('chain');
     const text = parseSvg(renderChartSVG(workspaceChart, { view }, { width: 1000, height: 420 })).documentElement.textContent!;
     expect(text).toContain('32·N B');
-    expect(text).toContain('give symbol values to draw the map');
+    expect(text).toContain('Sizes depend on symbols without values');
+    // Every member listed with its symbolic size.
+    expect(text.match(/8·N B/g)).toHaveLength(4);
   });
 
   it('explains an empty workspace with the commonest reasons', () => {

@@ -50,6 +50,7 @@ export function analysisDocument(view: AnalysisView): AnalysisDoc {
   return {
     schema: a.schema,
     sdfg: a.sdfg,
+    sdfgs: view.sdfgs,
     target: a.target,
     targetReason: a.targetReason,
     symbols: a.symbols,

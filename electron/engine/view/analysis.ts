@@ -9,7 +9,6 @@
 import { allocatesPerCall } from '../analysis/allocation.js';
 import { jsonInt, toAnalysisJson, type JsonInt } from '../analysis/json.js';
 import type { Analysis, Mode, TransientInfo } from '../analysis/types.js';
-import type { SdfgFile } from '../model/sdfg.js';
 import {
   ANALYSIS_VIEW_SCHEMA,
   FATES,
@@ -29,16 +28,6 @@ import {
 export { analysisDocument, transientJson } from './analysis-doc.js';
 
 const VIEW_MODES: readonly ViewMode[] = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'];
-
-/** Every SDFG of the file, pre-order, with the SDFG that embeds it. */
-export function sdfgSummaries(file: SdfgFile): SdfgSummary[] {
-  return file.sdfgs.map((s) => ({
-    index: s.sdfgIndex,
-    name: s.name,
-    parent: s.parent ? s.parent.sdfg.sdfgIndex : null,
-    jsonPath: s.jsonPath,
-  }));
-}
 
 function fateOf(t: TransientInfo): Fate {
   const kind = t.allocation.kind;
@@ -251,8 +240,7 @@ export function buildAnalysisView(a: Analysis): AnalysisView {
   const fullLast = Math.max(0, steps - 1);
   // The document head is exactly what `analyze --json` writes, minus the transients (they go in columns).
   const head = toAnalysisJson({ ...a, transients: [] }) as AnalysisDoc;
-  const { transients: _omitted, ...analysis } = head;
-  const sdfgs = sdfgSummaries(a.file);
+  const { transients: _omitted, sdfgs, ...analysis } = head;
   const table = buildTable(a.transients, sdfgs);
   const rowOf = new Map(a.transients.map((t, i) => [t.id, i]));
 

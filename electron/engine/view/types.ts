@@ -319,6 +319,7 @@ export interface AnalysisDoc {
     generation: string;
     grammar: string;
   };
+  sdfgs: SdfgSummary[];
   target: 'cpu' | 'gpu';
   targetReason: string;
   symbols: Record<string, { value: JsonInt; source: 'user' | 'default' }>;
@@ -457,9 +458,10 @@ export interface StorageWorkspace {
 
 export interface AnalysisView {
   schema: typeof ANALYSIS_VIEW_SCHEMA;
-  /** The `analysis@1` document without `transients` (see `table`; `analysisDocument(view)` rebuilds it). */
-  analysis: Omit<AnalysisDoc, 'transients'>;
-  /** Every SDFG of the file, pre-order (index 0 = root): names for the table's SDFG column. */
+  /** The `analysis@1` document without `transients` (see `table`) and `sdfgs` (below); `analysisDocument(view)`
+   * rebuilds it whole. */
+  analysis: Omit<AnalysisDoc, 'transients' | 'sdfgs'>;
+  /** `analysis@1`'s `sdfgs[]`: every SDFG of the file, pre-order (index 0 = root), e.g. the table's SDFG names. */
   sdfgs: SdfgSummary[];
   table: TransientTable;
   /** Rows in timeline order: memory-holding transients first, by first step, last step, then id. */

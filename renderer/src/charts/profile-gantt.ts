@@ -99,7 +99,12 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<GanttState>): GanttLa
     const color = t.modes[s.mode];
     p.text(12, y + 15, call.label, { color, size: t.font.base, weight: 600 });
     const which = call.call !== null ? `call #${call.call} (nearest the median)` : 'call';
-    const count = `${call.spans.length} allocation${call.spans.length === 1 ? '' : 's'} · ${which}${call.callNs ? `: ${formatNs(call.callNs)}` : ''}${call.overflowed ? ' · event buffer overflowed: first events only' : ''}`;
+    const allocNs = call.spans.reduce((a, sp) => a + sp.allocNs, 0);
+    const frees = call.spans.filter((sp) => sp.freeStart !== null);
+    const freeNs = frees.reduce((a, sp) => a + sp.freeNs, 0);
+    const count =
+      `${call.spans.length} allocation${call.spans.length === 1 ? '' : 's'} (${formatNs(allocNs)}) · ${frees.length} free${frees.length === 1 ? '' : 's'} (${formatNs(freeNs)})` +
+      ` · ${which}${call.callNs ? `: ${formatNs(call.callNs)}` : ''}${call.overflowed ? ' · event buffer overflowed: first events only' : ''}`;
     p.text(12 + textWidth(call.label, t.font.base, true) + 8, y + 15, count, { color: t.muted, size: t.font.small });
     const top = y + PANEL_HEAD;
     panels.push({ call, top, rowH });

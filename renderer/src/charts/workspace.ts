@@ -7,7 +7,7 @@
  * Interactions: ctrl+wheel zooms the offsets around the pointer, shift+wheel pans them, 0 resets.
  */
 import { num } from '../../../electron/engine/view/analysis-doc.js';
-import { formatBytes, formatBytesExpr, formatCount, formatPercent, formatRatio } from '../../../electron/engine/view/format.js';
+import { formatBytes, formatBytesExpr, formatCount, formatPercent, formatRatio, formatStepRange } from '../../../electron/engine/view/format.js';
 import type { AnalysisView, StorageWorkspace, WorkspaceRects } from '../../../electron/engine/view/types.js';
 import { drawXAxis, drawYAxis, yLabelWidth } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
@@ -96,7 +96,7 @@ function drawNumbers(p: Painter, ws: StorageWorkspace, t: ChartTheme, width: num
   const blocks: Array<{ label: string; value: string; color: string; size: number }> = [];
   const packed = ws.packed ? num(ws.packed.bytes) : NaN;
   const dace = num(ws.dace.bytes);
-  blocks.push({ label: 'packed workspace', value: ws.packed ? formatBytes(packed) : 'symbolic', color: t.modes.EXTERNAL, size: t.font.big });
+  blocks.push({ label: 'packed workspace', value: ws.packed ? formatBytes(packed) : 'needs sizes', color: t.modes.EXTERNAL, size: t.font.big });
   blocks.push({ label: "DaCe's layout", value: Number.isFinite(dace) ? formatBytes(dace) : formatBytesExpr(ws.dace.bytesExpr), color: t.text, size: t.font.big - 6 });
   if (ws.savings) {
     const s = num(ws.savings.bytes);
@@ -132,7 +132,8 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
   const steps = Math.max(1, data.view.analysis.steps.length);
   p.begin(width, height, t.background);
   p.text(12, 22, 'Workspace', { color: t.text, size: t.font.title + 2, weight: 600 });
-  const members = ws?.packed?.rects.row.length ?? ws?.dace.rects?.row.length ?? 0;
+  const memberIds = ws ? Object.keys(data.view.analysis.layouts.dace[ws.storage]?.offsets ?? {}) : [];
+  const members = memberIds.length;
   const sub = ws ? `${ws.storage} · ${formatCount(members)} transient${members === 1 ? '' : 's'} in the EXTERNAL workspace · ${formatCount(steps)} steps` : '';
   p.text(12 + textWidth('Workspace', t.font.title + 2, true) + 10, 22, sub, { color: t.muted, size: t.font.base });
   const base: Omit<WorkspaceLayout, 'panels' | 'yOf' | 'bytesAt' | 'xOf' | 'yMin' | 'yMax' | 'top' | 'bottom'> = { view: data.view, ws, width, height, steps, theme: t };
@@ -144,6 +145,24 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
     return { ...base, panels: [], top: 0, bottom: 0, yMin: 0, yMax: 1, yOf: () => 0, bytesAt: () => 0, xOf: () => 0 };
   }
   drawNumbers(p, ws, t, width);
+  if (!ws.dace.rects && !ws.packed) {
+    // Symbolic sizes: nothing to draw to scale; list the members and what their sizes depend on.
+    p.text(12, 112, 'Sizes depend on symbols without values: give them values (symbols panel) to lay out the workspace.', { color: t.text, size: t.font.base });
+    const rowH = 18;
+    const max = Math.max(0, Math.floor((height - 150) / rowH));
+    memberIds.slice(0, max).forEach((id, k) => {
+      const row = indexOfId(data.view, id);
+      if (row < 0) return;
+      const y = 140 + k * rowH;
+      p.rect(12, y - 10, 10, 10, { fill: fills(t).dace, stroke: t.modes.EXTERNAL });
+      p.text(28, y, data.view.table.name[row]!, { color: t.text, size: t.font.base });
+      p.text(260, y, formatBytesExpr(data.view.table.bytesExpr[row]!), { color: t.muted, size: t.font.base });
+      p.text(460, y, formatStepRange(data.view.table.first[row]!, data.view.table.last[row]!), { color: t.muted, size: t.font.base });
+    });
+    if (members > max) p.text(28, 140 + max * rowH, `… and ${formatCount(members - max)} more`, { color: t.muted, size: t.font.base });
+    p.end();
+    return { ...base, panels: [], top: 0, bottom: 0, yMin: 0, yMax: 1, yOf: () => 0, bytesAt: () => 0, xOf: () => 0 };
+  }
 
   const top = 118;
   const bottom = height - 40;
