@@ -283,6 +283,45 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     await a.close();
   });
 
+  it('cancels a running profile', async () => {
+    const a = await app('light');
+    const { page } = a;
+    await openExampleHdiff(a);
+    for (const [k, v] of [['I', '32'], ['J', '32'], ['K', '8']] as const) await page.fill(`[data-testid="symbol-${k}"]`, v);
+    await page.keyboard.press('Control+p');
+    await page.fill('[data-testid="profile-calls"]', '100000');
+    await page.fill('[data-testid="profile-processes"]', '1');
+    await page.click('[data-testid="profile-mode-PERSISTENT"]');
+    await page.click('[data-testid="profile-mode-POOL"]');
+    await page.click('[data-testid="profile-mode-EXTERNAL"]');
+    await page.click('[data-testid="profile-run"]');
+    await page.waitForSelector('[data-testid="profile-cancel"]');
+    await page.waitForFunction(() => /Verify|Timed calls/.test((globalThis as unknown as Doc).document.querySelector('.stages .now')?.textContent ?? ''), undefined, { timeout: 300_000 });
+    await page.click('[data-testid="profile-cancel"]');
+    await page.waitForSelector('.run-title:has-text("Cancelled")', { timeout: 60_000 });
+    expect(await page.isEnabled('[data-testid="profile-run"]')).toBe(true);
+    await shot(page, '12b-profile-cancelled');
+    clean(a);
+    await a.close();
+  });
+
+  it('a result with a sampled call shows its allocation Gantt and what each transient cost', async () => {
+    const a = await app('light');
+    const { page } = a;
+    await openExampleHdiff(a);
+    await page.keyboard.press('Control+p');
+    await page.setInputFiles('[data-testid="profile-open-result-input"]', join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu-sampled.json'));
+    await page.waitForSelector('[data-testid="chart-gantt"] canvas');
+    expect(await canvasColours(page, '[data-testid="chart-gantt"]')).toBeGreaterThan(4);
+    await page.click('[data-testid="outline-transient"][data-transient="0:lap"]');
+    await page.waitForSelector('[data-testid="selection-costs"]');
+    expect(await text(page, 'selection-costs')).toMatch(/SCOPED/);
+    await page.$eval('.profile-main', (el) => el.scrollTo(0, 10_000));
+    await shot(page, '13c-profile-gantt');
+    clean(a);
+    await a.close();
+  });
+
   it('opens corpus files: nested SDFGs, heavy control flow, a GPU program and the largest file', async () => {
     const a = await app('dark');
     const { page } = a;

@@ -6,10 +6,10 @@
  */
 import { useDeferredValue, useMemo } from 'react';
 import { num } from '../../../../electron/engine/view/analysis-doc.js';
-import { formatBytes, formatCount, formatNs } from '../../../../electron/engine/view/format.js';
+import { formatBytes, formatCount, formatNs, formatSize } from '../../../../electron/engine/view/format.js';
 import type { AnalysisView, GraphEdge, GraphNode } from '../../../../electron/engine/view/types.js';
 import { storageFamily } from '../../theme/index.js';
-import { asContractError, toast } from '../actions.js';
+import { asContractError, selectTransient, toast } from '../actions.js';
 import { graphHandle } from '../graph/handle.js';
 import { Icon } from '../Icon.js';
 import { sampledCall, transientCosts } from '../profile/sampled.js';
@@ -133,6 +133,36 @@ function TransientPanel({ view, row }: { view: AnalysisView; row: number }): Rea
         <code>{f.jsonPath}</code>
       </p>
     </div>
+  );
+}
+
+const plural = (n: number, word: string): string | 0 => n && `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+
+/** The transients an element holds, biggest first; each selects itself. */
+function Inside({ view, ids }: { view: AnalysisView; ids: string[] }): React.JSX.Element {
+  const rows = useMemo(() => {
+    const out = ids.map((id) => rowOf(view, id)).filter((r) => r >= 0);
+    const b = (r: number) => {
+      const x = num(view.table.bytes[r]);
+      return Number.isNaN(x) ? -1 : x;
+    };
+    return out.sort((x, y) => b(y) - b(x));
+  }, [view, ids]);
+  const shown = rows.slice(0, 12);
+  return (
+    <>
+      <h4>Transients inside</h4>
+      <ul className="inside" data-testid="selection-inside">
+        {shown.map((r) => (
+          <li key={r} onClick={() => selectTransient(view.table.id[r]!, 'graph')} title={view.table.id[r]}>
+            <span className={`dot dot-${storageFamily(view.table.dict.storage[view.table.effectiveStorage[r]!]!)}`} aria-hidden="true" />
+            <span className="inside-name">{view.table.name[r]}</span>
+            <span className="inside-size">{formatSize(view.table.bytes[r], view.table.bytesExpr[r]!)}</span>
+          </li>
+        ))}
+        {rows.length > shown.length && <li className="muted small">… and {rows.length - shown.length} more</li>}
+      </ul>
+    </>
   );
 }
 
@@ -278,18 +308,19 @@ function ElementPanel({ sel, view }: { sel: ElementSelection; view: AnalysisView
         {summary && (
           <Fact k="inside">
             {[
-              summary.states && `${formatCount(summary.states)} states`,
-              summary.nodes && `${formatCount(summary.nodes)} nodes`,
-              summary.maps && `${formatCount(summary.maps)} maps`,
-              summary.tasklets && `${formatCount(summary.tasklets)} tasklets`,
-              summary.loops && `${formatCount(summary.loops)} loops`,
-              summary.sdfgs && `${formatCount(summary.sdfgs)} nested SDFGs`,
+              plural(summary.states, 'state'),
+              plural(summary.nodes, 'node'),
+              plural(summary.maps, 'map'),
+              plural(summary.tasklets, 'tasklet'),
+              plural(summary.loops, 'loop'),
+              plural(summary.sdfgs, 'nested SDFG'),
             ]
               .filter(Boolean)
               .join(' · ') || 'nothing'}
           </Fact>
         )}
       </dl>
+      {view && summary && summary.transients.length > 0 && <Inside view={view} ids={summary.transients} />}
       {n?.expand && (
         <div className="sel-actions">
           <button type="button" className="btn btn-small" data-testid="selection-toggle" onClick={() => void graphHandle.current?.toggle(n.expand!)}>
