@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusDir, packageRoot } from '../electron/engine/paths.js';
 import type { FileMeasurement } from './one-file.js';
+import { packingSection } from './packing.js';
 import { profileSection } from './profile.js';
 import { graphSection } from './graph.js';
 import { memviewsSection } from './memviews.js';
@@ -111,7 +112,7 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, graphSection, memviewsSection, rendererSection];
+export const SECTIONS: BenchSection[] = [analysisSection, profileSection, graphSection, memviewsSection, rendererSection, packingSection];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));

@@ -7,6 +7,7 @@
  * via process.parentPort): only the transport differs.
  */
 import type { ProgramArg } from '../engine/codegen/types.js';
+import { guardedLayout, type GuardedRegion } from './guarded-layout.js';
 import { loadNativeAddon } from './native.js';
 import {
   RUNNER_PROTOCOL_VERSION,
@@ -53,10 +54,6 @@ function transport(): Transport {
 
 const EXTERNAL_ALIGN = 64;
 
-function alignUp(n: number, a: number): number {
-  return Math.ceil(n / a) * a;
-}
-
 /** A typed array of the argument's exact C type for scalars and symbols (the addon reads the value through
  * its data pointer); arrays pass their bytes directly. */
 function argView(arg: ProgramArg, bytes: Uint8Array): ArrayBufferView {
@@ -94,23 +91,19 @@ function freshArgs(variant: VariantJob, inputs: Record<string, Uint8Array>): { v
 interface GuardedWorkspace {
   storage: string;
   buffer: Uint8Array;
-  /** [start, end) of every slot. */
-  slots: Array<{ id: string; start: number; end: number }>;
+  /** Slot ids and [start, end) of every region (slots that share bytes in the library's layout). */
+  regions: GuardedRegion[];
 }
 
-/** Slots separated (and surrounded) by ≥ guardBytes of guard pattern, slot memory filled with poison. */
+/**
+ * Regions separated (and surrounded) by ≥ guardBytes of guard pattern, slot memory filled with poison. Slots
+ * that share bytes in the library's own layout share them here too (guarded-layout.ts).
+ */
 function guardedWorkspace(storage: VariantJob['externals'][number], job: RunJob, poison: number): { ws: GuardedWorkspace; offsets: BigUint64Array } {
-  const slots: GuardedWorkspace['slots'] = [];
-  let cursor = alignUp(job.guardBytes, EXTERNAL_ALIGN);
-  for (const slot of storage.slots) {
-    const start = cursor;
-    const end = start + Number(slot.bytes);
-    slots.push({ id: slot.id, start, end });
-    cursor = alignUp(end + job.guardBytes, EXTERNAL_ALIGN);
-  }
-  const buffer = new Uint8Array(cursor).fill(job.guardByte);
-  for (const s of slots) buffer.fill(poison, s.start, s.end);
-  return { ws: { storage: storage.storage, buffer, slots }, offsets: BigUint64Array.from(slots.map((s) => BigInt(s.start))) };
+  const layout = guardedLayout(storage.slots, job.guardBytes, EXTERNAL_ALIGN);
+  const buffer = new Uint8Array(layout.size).fill(job.guardByte);
+  for (const r of layout.regions) buffer.fill(poison, r.start, r.end);
+  return { ws: { storage: storage.storage, buffer, regions: layout.regions }, offsets: BigUint64Array.from(layout.offsets.map(BigInt)) };
 }
 
 function checkGuards(ws: GuardedWorkspace, guardByte: number): GuardViolation[] {
@@ -119,14 +112,15 @@ function checkGuards(ws: GuardedWorkspace, guardByte: number): GuardViolation[] 
     for (let i = from; i < to; i++) if (ws.buffer[i] !== guardByte) return i - from;
     return -1;
   };
-  if (ws.slots.length) {
-    const before = firstBad(0, ws.slots[0]!.start);
-    if (before >= 0) out.push({ storage: ws.storage, slot: ws.slots[0]!.id, where: 'before', byteOffset: before });
+  const first = ws.regions[0];
+  if (first) {
+    const before = firstBad(0, first.start);
+    if (before >= 0) out.push({ storage: ws.storage, slot: first.first, where: 'before', byteOffset: before });
   }
-  ws.slots.forEach((s, i) => {
-    const next = ws.slots[i + 1]?.start ?? ws.buffer.length;
-    const bad = firstBad(s.end, next);
-    if (bad >= 0) out.push({ storage: ws.storage, slot: s.id, where: 'after', byteOffset: bad });
+  ws.regions.forEach((r, i) => {
+    const next = ws.regions[i + 1]?.start ?? ws.buffer.length;
+    const bad = firstBad(r.end, next);
+    if (bad >= 0) out.push({ storage: ws.storage, slot: r.last, where: 'after', byteOffset: bad });
   });
   return out;
 }
@@ -220,7 +214,7 @@ class JobRunner {
         const workspaces = v.externals.map((ext) => {
           const { ws, offsets } = guardedWorkspace(ext, job, pattern);
           lib.setExternalOffsets(ext.storage, ws.buffer, offsets);
-          for (const s of ws.slots) poisoned.add(s.id);
+          for (const slot of ext.slots) poisoned.add(slot.id);
           return ws;
         });
         const { views, arrays } = freshArgs(v, job.inputs);

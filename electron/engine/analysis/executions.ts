@@ -113,7 +113,11 @@ export class ExecutionCounter {
 
   private valueOfCode(sdfg: Sdfg, code: string): bigint | null {
     try {
-      const root = this.symbols.toRoot(sdfg, this.symbols.exprs.py(code));
+      const expr = this.symbols.exprs.py(code);
+      // A container read by the code (a scalar holding the trip count) is data, not a symbol: its value is
+      // not known before the run, whatever --default-symbol says.
+      for (const name of this.symbols.exprs.namesOf(expr)) if (sdfg.arrays.has(name.split('.')[0]!)) return null;
+      const root = this.symbols.toRoot(sdfg, expr);
       return root.expr ? this.symbols.valueOf(root.expr) : null;
     } catch {
       return null;

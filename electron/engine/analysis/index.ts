@@ -11,7 +11,7 @@ import { ExecutionCounter } from './executions.js';
 import { daceLayouts, type DaceEntry } from './layout-dace.js';
 import { alignmentFor, packLayout, peakOverlap, type PackItem } from './layout-packed.js';
 import { linearize } from './linearize.js';
-import { LoopCover, controlFlowReads, liveRange } from './liveness.js';
+import { Liveness, LoopCover, controlFlowReads } from './liveness.js';
 import { planModes } from './plan.js';
 import { WriteFirstLoops } from './write-first.js';
 import { dtypeName, footprint, type Footprint } from './sizes.js';
@@ -61,7 +61,10 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   const access = new AccessIndex(file);
   const reads = controlFlowReads(order, symbols.exprs);
   const cover = new LoopCover(order);
-  const writeFirst = new WriteFirstLoops(order, symbols, opts.symbols);
+  const rules = opts.liveness ?? 'refined';
+  const refined = rules === 'refined';
+  const writeFirst = new WriteFirstLoops(order, symbols, opts.symbols, counter, { cycles: refined, innerLoops: refined, callees: refined });
+  const liveness = new Liveness(order, access, reads, cover, writeFirst, rules);
 
   const sizeProblems: string[] = [];
   const transients: TransientInfo[] = [];
@@ -103,7 +106,7 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
       bytesExpr: fp.bytesExpr,
       eligible: { PERSISTENT: el.PERSISTENT, EXTERNAL: el.EXTERNAL },
       reason: el.reason,
-      live: liveRange(sites, cfReads, order, cover, c.memberOf === null ? writeFirst.loopsWithoutWidening(sdfg, c.name, desc, sites) : undefined),
+      live: liveness.liveRange(sdfg, c.name, desc, c.memberOf),
       allocation: alloc.site,
       executionsPerCall: alloc.executionsPerCall,
       jsonPath: desc.jsonPath,

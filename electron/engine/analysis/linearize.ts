@@ -9,9 +9,10 @@
  * - loops (LoopRegions and cycles of state-machine CFGs) are recorded as step spans so that live ranges
  *   can be widened over them.
  */
-import type { ControlFlowBlock, InterstateEdge, LoopBlock, Sdfg, SdfgFile, StateBlock } from '../model/sdfg.js';
+import type { ControlFlowBlock, InterstateEdge, LoopBlock, NestedSdfgNode, Sdfg, SdfgFile, StateBlock } from '../model/sdfg.js';
 import type { Step } from './types.js';
 import type { ExecutionCounter } from './executions.js';
+import { nestedCallOrder } from './walk.js';
 
 export interface StatePlace {
   state: StateBlock;
@@ -21,6 +22,10 @@ export interface StatePlace {
   spanEnd: number;
   /** Executions per call; null when a loop around it cannot be counted. */
   executions: bigint | null;
+  /** Steps of each nested SDFG this state invokes (laid out in dataflow order, walk.ts nestedCallOrder). */
+  calls: Map<NestedSdfgNode, Span>;
+  /** Whether the dataflow fixes the order of those nested SDFGs (then their steps may be compared). */
+  callsOrdered: boolean;
 }
 
 /** Control-flow code (conditions, assignments, loop statements) with the steps it is attributed to. */
@@ -41,6 +46,24 @@ export interface LoopSpan {
   kind: 'loop-region' | 'cycle';
   /** The LoopRegion (kind 'loop-region'), so that the write-before-read refinement can inspect its body. */
   region: LoopBlock | null;
+  /** The SDFG whose control flow holds the loop. */
+  sdfg: Sdfg;
+  /** Cycles with a single entry block (natural loops): their graph, blocks and entry (header). */
+  cycle: CycleShape | null;
+  /**
+   * Whether the steps in [first, last] are exactly the steps of the loop's blocks. LoopRegions always are; a
+   * state-machine cycle is when reverse post-order happens to lay its blocks out together. Only such cycles
+   * can be refined (docs/liveness.md §3.2).
+   */
+  contiguous: boolean;
+}
+
+export interface CycleShape {
+  graph: Graph;
+  /** Block indices of the cycle in `graph`. */
+  members: ReadonlySet<number>;
+  /** The only block entered from outside the cycle: every iteration starts here. */
+  header: number;
 }
 
 export interface ProgramOrder {
@@ -52,12 +75,12 @@ export interface ProgramOrder {
   invocations: Map<Sdfg, bigint | null>;
 }
 
-interface Span {
+export interface Span {
   first: number;
   last: number;
 }
 
-type Graph = { blocks: ControlFlowBlock[]; edges: InterstateEdge[]; start: number | null };
+export type Graph = { blocks: ControlFlowBlock[]; edges: InterstateEdge[]; start: number | null };
 
 const mul = (a: bigint | null, b: bigint | null): bigint | null => (a === null || b === null ? null : a * b);
 
@@ -82,12 +105,13 @@ export function linearize(file: SdfgFile, counter: ExecutionCounter): ProgramOrd
       case 'state': {
         const step = steps.length;
         steps.push({ index: step, label: [...path, b.label].join('/'), sdfg: sdfg.sdfgIndex, jsonPath: b.jsonPath });
-        const place: StatePlace = { state: b, sdfg, step, spanEnd: step, executions: mult };
+        const { calls, ordered } = nestedCallOrder(b);
+        const place: StatePlace = { state: b, sdfg, step, spanEnd: step, executions: mult, calls: new Map(), callsOrdered: ordered };
         order.places.set(b, place);
-        for (const n of b.nodes) {
-          if (n.kind !== 'nested_sdfg' || !n.sdfg) continue;
-          const calls = mul(mult, counter.scopeIterations(sdfg, b, n.scopeEntry));
-          linearizeSdfg(n.sdfg, [...path, b.label, n.sdfg.name], calls);
+        for (const n of calls) {
+          if (!n.sdfg) continue;
+          const invocations = mul(mult, counter.scopeIterations(sdfg, b, n.scopeEntry));
+          place.calls.set(n, linearizeSdfg(n.sdfg, [...path, b.label, n.sdfg.name], invocations));
         }
         place.spanEnd = steps.length - 1;
         return { first: step, last: place.spanEnd };
@@ -113,9 +137,48 @@ export function linearize(file: SdfgFile, counter: ExecutionCounter): ProgramOrd
   const linearizeLoop = (b: LoopBlock, sdfg: Sdfg, path: string[], mult: bigint | null): Span => {
     const trips = counter.loopTrips(b, sdfg);
     const span = linearizeGraph(b, sdfg, [...path, b.label], mul(mult, trips));
-    if (span.last >= span.first) order.loops.push({ first: span.first, last: span.last, label: [...path, b.label].join('/'), kind: 'loop-region', region: b });
+    if (span.last >= span.first) {
+      order.loops.push({ first: span.first, last: span.last, label: [...path, b.label].join('/'), kind: 'loop-region', region: b, sdfg, cycle: null, contiguous: true });
+    }
     for (const code of [b.init, b.condition, b.update]) addCode(sdfg, code, anchorStart(span), anchorEnd(span), false);
     return span;
+  };
+
+  /**
+   * Records a cycle (strongly connected blocks of one region) as a loop. A cycle with a single entry block is
+   * a natural loop: the cycles inside it (strongly connected parts of its blocks without the entry) are
+   * recorded too, recursively, so that a refinement of the outer cycle still widens over the inner ones.
+   */
+  const recordCycle = (g: Graph, members: number[], spans: Span[], sdfg: Sdfg, path: string[]): void => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    let covered = 0;
+    for (const m of members) {
+      const s = spans[m]!;
+      if (s.last >= s.first) {
+        lo = Math.min(lo, s.first);
+        hi = Math.max(hi, s.last);
+        covered += s.last - s.first + 1;
+      }
+    }
+    if (lo > hi) return;
+    const set = new Set(members);
+    const entries = new Set<number>();
+    if (g.start !== null && set.has(g.start)) entries.add(g.start);
+    for (const e of g.edges) if (!set.has(e.src) && set.has(e.dst)) entries.add(e.dst);
+    const header = entries.size === 1 ? [...entries][0]! : null;
+    const loop: LoopSpan = {
+      first: lo,
+      last: hi,
+      label: [...path, `cycle@${g.blocks[header ?? members[0]!]!.label}`].join('/'),
+      kind: 'cycle',
+      region: null,
+      sdfg,
+      cycle: header === null ? null : { graph: g, members: set, header },
+      contiguous: covered === hi - lo + 1,
+    };
+    order.loops.push(loop);
+    if (header !== null) for (const inner of stronglyConnected(g, members.filter((m) => m !== header)).cycles) recordCycle(g, inner, spans, sdfg, path);
   };
 
   const linearizeGraph = (g: Graph, sdfg: Sdfg, path: string[], mult: bigint | null): Span => {
@@ -126,18 +189,7 @@ export function linearize(file: SdfgFile, counter: ExecutionCounter): ProgramOrd
       // Blocks of a state-machine cycle run an unknown number of times.
       spans[idx] = linearizeBlock(g.blocks[idx]!, sdfg, path, cyclic.component[idx]! >= 0 ? null : mult);
     }
-    for (const members of cyclic.cycles) {
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (const m of members) {
-        const s = spans[m]!;
-        if (s.last >= s.first) {
-          lo = Math.min(lo, s.first);
-          hi = Math.max(hi, s.last);
-        }
-      }
-      if (lo <= hi) order.loops.push({ first: lo, last: hi, label: [...path, `cycle@${g.blocks[members[0]!]!.label}`].join('/'), kind: 'cycle', region: null });
-    }
+    for (const members of cyclic.cycles) recordCycle(g, members, spans, sdfg, path);
     for (const e of g.edges) {
       const src = spans[e.src];
       const dst = spans[e.dst];
@@ -198,13 +250,19 @@ export function blockOrder(g: Graph): number[] {
   return out;
 }
 
-/** Tarjan's SCCs; `component[i]` is the cycle index of block i, or -1 when i is on no cycle. */
-export function stronglyConnected(g: Graph): { component: number[]; cycles: number[][] } {
+/**
+ * Tarjan's SCCs; `component[i]` is the cycle index of block i, or -1 when i is on no cycle. With `only`, the
+ * subgraph induced by those blocks (other blocks and their edges are left out).
+ */
+export function stronglyConnected(g: Graph, only?: number[]): { component: number[]; cycles: number[][] } {
   const n = g.blocks.length;
   const succ: number[][] = Array.from({ length: n }, () => []);
   const selfLoop = new Uint8Array(n);
+  const inside = only ? new Uint8Array(n) : null;
+  if (inside) for (const i of only!) if (i >= 0 && i < n) inside[i] = 1;
   for (const e of g.edges) {
     if (e.src < 0 || e.src >= n || e.dst < 0 || e.dst >= n) continue;
+    if (inside && (!inside[e.src] || !inside[e.dst])) continue;
     succ[e.src]!.push(e.dst);
     if (e.src === e.dst) selfLoop[e.src] = 1;
   }
@@ -216,7 +274,7 @@ export function stronglyConnected(g: Graph): { component: number[]; cycles: numb
   const cycles: number[][] = [];
   let counter = 0;
   for (let root = 0; root < n; root++) {
-    if (index[root] !== -1) continue;
+    if (index[root] !== -1 || (inside && !inside[root])) continue;
     const work: Array<[number, number]> = [[root, 0]];
     index[root] = low[root] = counter++;
     stack.push(root);

@@ -1,19 +1,24 @@
 /**
- * Conservative live ranges over the program order (docs/liveness.md):
+ * Live ranges over the program order (docs/liveness.md):
  *
- * 1. Access points: every AccessNode counts over the span of its state, i.e. [state step, last step of the
- *    nested SDFGs the state invokes]. Control-flow code that reads a container (interstate conditions and
+ * 1. Access points: an AccessNode counts over the span of its state, i.e. [state step, last step of the
+ *    nested SDFGs the state invokes] — except when all it does is hand the container to nested SDFGs
+ *    through their connectors: then the container is used where the callee uses the connector (recursively,
+ *    through every level of nesting). Control-flow code that reads a container (interstate conditions and
  *    assignments, loop statements, branch conditions) counts at the steps it was attributed to.
  * 2. Range = [first, last] access point.
- * 3. Loop widening: for every loop (LoopRegion, or a cycle of a state-machine CFG) that contains an access
- *    point, the range grows to the loop's whole span, because a value may be carried from one iteration
- *    into the next, except over the LoopRegions where the container is overwritten before any read in
- *    every iteration (write-first.ts): no value crosses their iterations.
+ * 3. Loop widening: for every loop (LoopRegion, or a cycle of a state-machine CFG) around an access point,
+ *    the range grows to the loop's whole span, because a value may be carried from one iteration into the
+ *    next — except over loops where the container is overwritten before any read in every iteration
+ *    (write-first.ts), and, for a nested SDFG's own transients, over loops of the SDFGs that call it (each
+ *    invocation allocates them afresh: no value can pass from one invocation to the next).
  */
-import type { Sdfg } from '../model/sdfg.js';
-import type { AccessSite } from './accesses.js';
+import type { DataDescriptor, MemletEdge, NestedSdfgNode, Sdfg, StateBlock } from '../model/sdfg.js';
+import type { AccessIndex, AccessSite } from './accesses.js';
 import type { ExprCache } from './expr.js';
-import type { LoopSpan, ProgramOrder } from './linearize.js';
+import type { LoopSpan, ProgramOrder, StatePlace } from './linearize.js';
+import type { LivenessRules } from './types.js';
+import type { WriteFirstLoops } from './write-first.js';
 
 export interface LiveRange {
   first: number;
@@ -26,6 +31,7 @@ export interface ControlFlowReads {
   /** Read by an interstate edge (forces an SDFG-level allocation in DaCe). */
   interstate: boolean;
 }
+
 
 /** Containers read by control-flow code, per SDFG and (top-level) container name. */
 export function controlFlowReads(order: ProgramOrder, exprs: ExprCache): Map<Sdfg, Map<string, ControlFlowReads>> {
@@ -81,8 +87,9 @@ export class LoopCover {
     }
   }
 
-  widen(range: LiveRange, except?: ReadonlySet<LoopSpan>): LiveRange {
-    if (!except || except.size === 0) {
+  /** `range` grown over every loop around its end points for which `skip` (if given) says no. */
+  widen(range: LiveRange, skip?: (loop: LoopSpan) => boolean): LiveRange {
+    if (!skip) {
       return {
         first: Math.min(range.first, this.lo[range.first]!, this.lo[range.last]!),
         last: Math.max(range.last, this.hi[range.first]!, this.hi[range.last]!),
@@ -91,9 +98,9 @@ export class LoopCover {
     const around = this.loopsAround();
     let { first, last } = range;
     // Every loop around an end point is looked at, not only the outermost: an inner loop that still
-    // widens matters when the outer one is excepted.
+    // widens matters when the outer one is skipped.
     for (const loop of [...around[range.first]!, ...around[range.last]!]) {
-      if (except.has(loop)) continue;
+      if (skip(loop)) continue;
       if (loop.first < first) first = loop.first;
       if (loop.last > last) last = loop.last;
     }
@@ -110,27 +117,172 @@ export class LoopCover {
   }
 }
 
-export function liveRange(
-  sites: AccessSite[],
-  reads: ControlFlowReads | undefined,
-  order: ProgramOrder,
-  cover: LoopCover,
-  /** Loops over which this container is not widened (write-before-read in every iteration). */
-  writeFirst?: ReadonlySet<LoopSpan>,
-): LiveRange | null {
-  const intervals: LiveRange[] = [];
-  for (const site of sites) {
-    const place = order.places.get(site.state);
-    if (place) intervals.push({ first: place.step, last: place.spanEnd });
+/** One use of a container's bytes, before widening, and the names it was reached through. */
+interface RawUse extends LiveRange {
+  /** Connectors (callee SDFG and connector name) from the container down to the use; [] for its own uses. */
+  via: Connector[];
+}
+
+interface Connector {
+  sdfg: Sdfg;
+  name: string;
+  desc: DataDescriptor;
+  sites: AccessSite[];
+}
+
+/** Lifetimes whose buffer is allocated afresh by every invocation of its SDFG (dace-memory-abi.md §2.1). */
+const PER_INVOCATION = new Set(['Scope', 'State', 'SDFG']);
+
+/** Descriptor types that let another name reach a container's bytes without an adjacent AccessNode. */
+const REFERENCES = new Set(['Reference', 'ArrayReference', 'StructureReference', 'ContainerArrayReference']);
+
+export class Liveness {
+  private readonly edgesAt = new WeakMap<StateBlock, Map<number, MemletEdge[]>>();
+  private readonly connectorKeep = new Map<Sdfg, Map<string, ReadonlySet<LoopSpan>>>();
+  private readonly referenceFree = new Map<Sdfg, boolean>();
+
+  constructor(
+    private readonly order: ProgramOrder,
+    private readonly access: AccessIndex,
+    private readonly reads: Map<Sdfg, Map<string, ControlFlowReads>>,
+    private readonly cover: LoopCover,
+    private readonly writeFirst: WriteFirstLoops,
+    private readonly rules: LivenessRules = 'refined',
+  ) {}
+
+  /**
+   * Conservative live range of container `name` of `sdfg` (a Structure member when `memberOf` is set),
+   * or null when nothing uses it.
+   */
+  liveRange(sdfg: Sdfg, name: string, desc: DataDescriptor, memberOf: string | null): LiveRange | null {
+    const sites = this.access.of(sdfg, name);
+    if (this.order.steps.length === 0) return null;
+    if (memberOf !== null) {
+      // Members are reached through their structure too: whole state spans, every loop widens.
+      return this.hull(sites.flatMap((s) => this.stateSpan(s.state) ?? []).map((iv) => this.cover.widen(iv)));
+    }
+    let raw = this.uses(sdfg, name, sites, []);
+    // Handed only to callees that never touch it: nothing uses the bytes, but it is still allocated and
+    // "never accessed" would mislead; its AccessNodes count over their states as they would without callees.
+    if (raw.length === 0) raw = sites.flatMap((s) => this.stateSpan(s.state) ?? []).map((iv) => ({ ...iv, via: [] }));
+    if (raw.length === 0) return null;
+    const own = this.writeFirst.loopsWithoutWidening(sdfg, name, desc, sites, this.hull(raw));
+    const fresh = this.rules === 'refined' && sdfg.parent !== null && PER_INVOCATION.has(desc.lifetime);
+    const widened = raw.map((use) => {
+      const keep = use.via.length ? [own, ...use.via.map((c) => this.keepFor(c))] : [own];
+      const skipsAny = fresh || keep.some((k) => k.size > 0);
+      return this.cover.widen(use, skipsAny ? (loop) => keep.some((k) => k.has(loop)) || (fresh && callsInto(loop.sdfg, sdfg)) : undefined);
+    });
+    return this.hull(widened);
   }
-  if (reads) intervals.push(...reads.intervals);
-  if (intervals.length === 0 || order.steps.length === 0) return null;
-  let first = Infinity;
-  let last = -Infinity;
-  for (const iv of intervals) {
-    const w = cover.widen(iv, writeFirst);
-    if (w.first < first) first = w.first;
-    if (w.last > last) last = w.last;
+
+  /** Where the bytes of `name` (reached through `via`) are used in `sdfg`, before widening. */
+  private uses(sdfg: Sdfg, name: string, sites: AccessSite[], via: Connector[]): RawUse[] {
+    const out: RawUse[] = [];
+    for (const site of sites) {
+      const place = this.order.places.get(site.state);
+      if (!place) continue;
+      const calls = this.rules === 'refined' ? this.onlyPassedToCalls(site, place, name) : null;
+      if (!calls) {
+        out.push({ first: place.step, last: place.spanEnd, via });
+        continue;
+      }
+      for (const c of calls) out.push(...this.uses(c.sdfg, c.name, c.sites, [...via, c]));
+    }
+    for (const iv of this.reads.get(sdfg)?.get(name)?.intervals ?? []) out.push({ ...iv, via });
+    return out;
   }
-  return { first, last };
+
+  /**
+   * The connectors through which this AccessNode hands its container to nested SDFGs, when that is all it
+   * does; null when the node (also) takes part in the state's own dataflow, or when the steps of the callees
+   * cannot be trusted to follow execution order. Then the node counts over its whole state span.
+   */
+  private onlyPassedToCalls(site: AccessSite, place: StatePlace, name: string): Connector[] | null {
+    const { state, node } = site;
+    if (node.data !== name || node.scopeEntry !== null || !place.callsOrdered) return null;
+    const edges = this.dataEdges(state, node.id);
+    if (edges.length === 0) return null;
+    const out: Connector[] = [];
+    for (const e of edges) {
+      const outgoing = e.src === node.id;
+      const other = state.nodes[outgoing ? e.dst : e.src];
+      if (!other || other.kind !== 'nested_sdfg' || other.scopeEntry !== null || !other.sdfg || !place.calls.has(other)) return null;
+      // The call receives a pointer into the container its memlet names (codegen/emit): it must be this one.
+      if (e.memlet.data !== name) return null;
+      const connector = outgoing ? e.dstConnector : e.srcConnector;
+      const inner = connector === null ? undefined : other.sdfg.arrays.get(connector);
+      if (!inner || inner.transient || (inner.type !== 'Array' && inner.type !== 'Scalar') || !this.withoutReferences(other)) return null;
+      if (!out.some((c) => c.sdfg === other.sdfg && c.name === connector)) {
+        out.push({ sdfg: other.sdfg, name: connector!, desc: inner, sites: this.access.of(other.sdfg, connector!) });
+      }
+    }
+    return out;
+  }
+
+  /** Write-first loops of a callee for its connector (§3.1; cycles are left out: see write-first.ts). */
+  private keepFor(c: Connector): ReadonlySet<LoopSpan> {
+    let table = this.connectorKeep.get(c.sdfg);
+    if (!table) this.connectorKeep.set(c.sdfg, (table = new Map()));
+    let hit = table.get(c.name);
+    if (!hit) table.set(c.name, (hit = this.writeFirst.loopsWithoutWidening(c.sdfg, c.name, c.desc, c.sites, null)));
+    return hit;
+  }
+
+  /** Whether no SDFG inside the call declares a reference (which could reach a connector's bytes unseen). */
+  private withoutReferences(call: NestedSdfgNode): boolean {
+    const check = (sdfg: Sdfg): boolean => {
+      const hit = this.referenceFree.get(sdfg);
+      if (hit !== undefined) return hit;
+      let ok = ![...sdfg.arrays.values()].some((d) => REFERENCES.has(d.type));
+      if (ok) {
+        for (const place of this.order.places.values()) {
+          if (place.sdfg !== sdfg) continue;
+          for (const n of place.calls.keys()) if (n.sdfg && !check(n.sdfg)) ok = false;
+        }
+      }
+      this.referenceFree.set(sdfg, ok);
+      return ok;
+    };
+    return check(call.sdfg!);
+  }
+
+  private dataEdges(state: StateBlock, id: number): MemletEdge[] {
+    let table = this.edgesAt.get(state);
+    if (!table) {
+      table = new Map();
+      for (const e of state.edges) {
+        if (e.memlet.data === null) continue;
+        for (const end of e.src === e.dst ? [e.src] : [e.src, e.dst]) {
+          const list = table.get(end);
+          if (list) list.push(e);
+          else table.set(end, [e]);
+        }
+      }
+      this.edgesAt.set(state, table);
+    }
+    return table.get(id) ?? [];
+  }
+
+  private stateSpan(state: StateBlock): LiveRange | null {
+    const place = this.order.places.get(state);
+    return place ? { first: place.step, last: place.spanEnd } : null;
+  }
+
+  private hull(ranges: LiveRange[]): LiveRange | null {
+    if (ranges.length === 0) return null;
+    let first = Infinity;
+    let last = -Infinity;
+    for (const r of ranges) {
+      if (r.first < first) first = r.first;
+      if (r.last > last) last = r.last;
+    }
+    return { first, last };
+  }
+}
+
+/** Whether `outer` is a proper ancestor of `inner` (one of the SDFGs whose control flow calls it). */
+function callsInto(outer: Sdfg, inner: Sdfg): boolean {
+  for (let s = inner.parent?.sdfg; s; s = s.parent?.sdfg) if (s === outer) return true;
+  return false;
 }

@@ -9,6 +9,14 @@ export const MODES = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const;
 export type Mode = (typeof MODES)[number];
 export type Target = 'cpu' | 'gpu';
 
+/**
+ * `refined`: every rule of docs/liveness.md. `baseline`: the rules before nested-SDFG connectors, caller loops,
+ * state-machine cycles, inner-loop and callee first writes were refined (an AccessNode always counts over its
+ * whole state span; only LoopRegions whose body starts with the overwrite are write-first). The bench measures
+ * both.
+ */
+export type LivenessRules = 'refined' | 'baseline';
+
 export interface AnalysisOptions {
   /** Symbol values given by the user (`--symbols N=64`). */
   symbols: Map<string, bigint>;
@@ -16,6 +24,8 @@ export interface AnalysisOptions {
   defaultSymbol: bigint | null;
   /** Override of the detected target. */
   target: Target | null;
+  /** Which live-range rules to apply (docs/liveness.md); default `refined`. `baseline` exists for comparison. */
+  liveness?: LivenessRules;
 }
 
 /** One numbered step of the linearised program: a state execution point, in program order. */

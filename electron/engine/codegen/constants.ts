@@ -1,27 +1,12 @@
 /**
- * Constants (`constants_prop`) that are also data containers, as DaCe emits them: file-scope constexpr
- * arrays with the values stored in the file, in C order. They are never allocated, so no mode can see them
- * uninitialised.
+ * The values of constants (`constants_prop`) that are also data containers. The subset check reads them to
+ * refuse what cannot be written; emit-constants.ts writes the rest. Kept apart from the emitter so the
+ * subset check never depends on EmitCore.
  */
 import type { DataDescriptor, Sdfg } from '../model/sdfg.js';
 import type { Expr } from '../symbolic/index.js';
-import type { EmitCore } from './core.js';
 import { sizeValue } from './expr.js';
 import { ctypeOf, isIntegerCtype } from './names.js';
-
-export function emitConstants(core: EmitCore): void {
-  const o = core.out;
-  for (const s of core.file.sdfgs) {
-    for (const [name, desc] of s.arrays) {
-      if (!desc.transient || core.plan.placement(s, name).kind !== 'constant') continue;
-      const c = constantLiterals(s, desc, (src) => core.symExpr(src));
-      if ('problem' in c) throw new Error(`internal: constant '${name}' reached the emitter although the subset check refuses it (${c.problem})`);
-      o.mark(desc.jsonPath);
-      o.line(`static constexpr ${c.ctype} ${core.constantName(s, name)}[${c.literals.length}] = {${c.literals.join(', ')}};`);
-    }
-  }
-  o.line('');
-}
 
 /**
  * The C++ literals of a constant container, in C order, or why it cannot be written as a constexpr array

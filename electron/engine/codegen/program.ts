@@ -6,7 +6,7 @@
 import type { SdfgFile } from '../model/sdfg.js';
 import { CPP_SYMBOLIC_HELPERS } from '../symbolic/index.js';
 import { emitExternalFunctions, emitInitExit, emitStateStruct, emitTrampolines, rootSizeExpr } from './abi.js';
-import { emitConstants } from './constants.js';
+import { emitConstants } from './emit-constants.js';
 import { EmitCore } from './core.js';
 import { emitNestedFunction, emitRootFunction, nestedSignature } from './functions.js';
 import { byCodeUnit } from './names.js';

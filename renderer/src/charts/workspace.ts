@@ -306,7 +306,6 @@ function tooltip(_data: WorkspaceData, L: WorkspaceLayout, h: Hit): TooltipConte
 export const workspaceChart: ChartSpec<WorkspaceData, WorkspaceState, WorkspaceLayout> = {
   name: 'tlab-workspace',
   initialState: () => ({ y0: null, y1: null }),
-  carryState: (_d, prev) => prev,
   preferredHeight: () => 420,
   draw,
   hit,

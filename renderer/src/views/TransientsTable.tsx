@@ -266,7 +266,8 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
         aria-colcount={COLUMNS.length + 1}
         aria-activedescendant={active >= 0 && active < rows.length ? `tlab-row-${rows[active]}` : undefined}
         onKeyDown={onKey}
-        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        // Quantised to whole rows: scrolling within a row re-renders nothing.
+        onScroll={(e) => setScrollTop(Math.floor(e.currentTarget.scrollTop / rowH) * rowH)}
         onMouseLeave={() => hover(null)}
         style={{ position: 'relative', flex: '1 1 auto', minHeight: 0, overflow: 'auto', outline: 'none', contain: 'strict' }}
       >

@@ -75,6 +75,19 @@ describe('corpus', () => {
         file.sdfgs.reduce((sum, s) => sum + [...s.arrays.values()].reduce((k, d) => k + countTransients(d), 0), 0),
       );
       checkInvariants(a);
+      // Every refinement of docs/liveness.md only shrinks ranges: each refined range lies inside the baseline one.
+      const base = analyze(file, { symbols: new Map(), defaultSymbol: 64n, target: null, liveness: 'baseline' });
+      const whole = { first: 0, last: Math.max(0, a.steps.length - 1) };
+      const wider = a.transients.filter((t, i) => {
+        const r = t.live ?? whole;
+        const b = base.transients[i]!.live ?? whole;
+        return r.first < b.first || r.last > b.last;
+      });
+      expect(wider.map((t) => t.id)).toEqual([]);
+      for (const [storage, packed] of Object.entries(a.layouts.packed)) {
+        const before = base.layouts.packed[storage];
+        if (packed && before) expect(packed.lowerBound <= before.lowerBound).toBe(true);
+      }
     });
   }
 });

@@ -114,12 +114,11 @@ describe('packed layout', () => {
     );
   });
 
-  it('places tens of thousands of buffers quickly', () => {
+  // Its time is measured by the bench (packing section, synthetic); here only the result is checked.
+  it('places tens of thousands of buffers within the bounds', () => {
     const items: PackItem[] = [];
     for (let i = 0; i < 30000; i++) items.push({ id: `t${i}`, bytes: BigInt(64 + ((i * 7919) % 5000)), first: i % 500, last: (i % 500) + (i % 7) });
-    const t0 = performance.now();
     const l = packLayout(items, 64);
-    expect(performance.now() - t0).toBeLessThan(5000);
     expect(l.bytes <= l.alignedSum).toBe(true);
     expect(l.lowerBound <= l.bytes).toBe(true);
   });

@@ -5,7 +5,8 @@ import { linearize } from '../../../electron/engine/analysis/linearize.js';
 import { ExecutionCounter } from '../../../electron/engine/analysis/executions.js';
 import { AccessIndex } from '../../../electron/engine/analysis/accesses.js';
 import { SymbolContext } from '../../../electron/engine/analysis/symbols.js';
-import { WriteFirstLoops, covers } from '../../../electron/engine/analysis/write-first.js';
+import { WriteFirstLoops } from '../../../electron/engine/analysis/write-first.js';
+import { covers } from '../../../electron/engine/analysis/overwrite.js';
 import type { ControlFlowBlock, LoopBlock, StateBlock } from '../../../electron/engine/model/sdfg.js';
 import {
   access,
@@ -401,13 +402,14 @@ describe('write-before-read refinement of loop widening', () => {
     });
   });
 
-  it('keeps the conservative rule for state-machine cycles', () => {
+  it('refines a state-machine cycle like a LoopRegion when its body overwrites first (§3.2, refinements.test.ts)', () => {
     // guard(0) -> body(1) -> other(2) -> guard ; guard -> exit(3); T fully written first in body.
     const root = sdfg('m', [desc('T', ['N'])], [state('guard'), writes('body', 'T'), state('other'), state('exit')], {
       symbols: ['N'],
       edges: [edge(0, 1, '(i < 10)'), edge(1, 2), edge(2, 0, '1', [['i', '(i + 1)']]), edge(0, 3, '(not (i < 10))')],
     });
-    expect(byName(analyze(file(root), N10), '0:T').live).toEqual({ first: 0, last: 2 });
+    expect(byName(analyze(file(root), N10), '0:T').live).toEqual({ first: 1, last: 1 });
+    expect(byName(analyze(file(root), { ...N10, liveness: 'baseline' }), '0:T').live).toEqual({ first: 0, last: 2 });
   });
 
   it('covers: union of boxes against a shape', () => {
@@ -430,10 +432,12 @@ function region4(blocks: ControlFlowBlock[], edges: ReturnType<typeof edge>[]): 
 function refinedLoops(f: ReturnType<typeof file>, name: string): string[] {
   const options = N10;
   const symbols = new SymbolContext(f, options);
-  const order = linearize(f, new ExecutionCounter(symbols));
+  const counter = new ExecutionCounter(symbols);
+  const order = linearize(f, counter);
   const sdfgModel = f.root;
   const d = sdfgModel.arrays.get(name)!;
   // Shape symbols are evaluated with the caller's values, as in analyze().
-  const loops = new WriteFirstLoops(order, symbols, options.symbols).loopsWithoutWidening(sdfgModel, name, d, new AccessIndex(f).of(sdfgModel, name));
+  const all = { first: 0, last: order.steps.length - 1 };
+  const loops = new WriteFirstLoops(order, symbols, options.symbols, counter).loopsWithoutWidening(sdfgModel, name, d, new AccessIndex(f).of(sdfgModel, name), all);
   return [...loops].map((l) => l.label);
 }

@@ -12,6 +12,7 @@ import { corpusDir, packageRoot } from '../../../electron/engine/paths.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { compileLibrary, inParallel, removeScratchDirs, scratchDir } from './compile.js';
 import { ALL_VARIANTS, compileDriver, inputFor, runProgram } from './driver.js';
+import { PACKING_FIXTURES } from './packing-fixtures.js';
 
 afterAll(removeScratchDirs);
 
@@ -101,6 +102,21 @@ const FIXTURE_SPECS: Record<string, Fixture> = {
       return { A, B };
     },
   },
+  // The packing fixtures (packing-fixtures.ts): the EXTERNAL (packed) variant gives several transients the same
+  // bytes, and the driver's workspace is the library's own layout, so a wrong live range corrupts B.
+  ...Object.fromEntries(
+    Object.entries(PACKING_FIXTURES).map(([name, f]): [string, Fixture] => [
+      name,
+      {
+        symbols: { N: 16n },
+        tolerance: 1e-12,
+        expected: (p) => {
+          const A = input(p, 'A');
+          return { A, B: f.reference(A, input(p, 'B')) };
+        },
+      },
+    ]),
+  ),
 };
 
 function expectClose(name: string, actual: Float64Array, expected: Float64Array, tolerance: number): void {
@@ -169,6 +185,19 @@ describe('hand-written fixtures, end to end', () => {
     expect(analysis.layouts.dace['CPU_Heap']!.bytes).toBe(256n);
     const program = programs.find((b) => b.fixture === 'loop_write_first' && b.p.mode === 'EXTERNAL' && b.p.layout === 'packed')!;
     expect(program.p.externals.map((e) => [e.storage, e.bytes])).toEqual([['CPU_Heap', 128n]]);
+  });
+
+  test.each(Object.entries(PACKING_FIXTURES))('%s: live ranges and shared bytes of the packed layout as designed', (name, f) => {
+    const file = files.get(name)!;
+    const analysis = analyze(file, { symbols: new Map([['N', 16n]]), defaultSymbol: null, target: null });
+    expect(Object.fromEntries(analysis.transients.map((t) => [t.id, t.live && [t.live.first, t.live.last]]))).toEqual(f.live);
+    const packed = analysis.layouts.packed['CPU_Heap']!;
+    for (const group of f.shared) expect(new Set(group.map((id) => packed.offsets.get(id))).size, group.join(' ')).toBe(1);
+    expect([packed.bytes, packed.lowerBound, analysis.layouts.dace['CPU_Heap']!.bytes]).toEqual([f.packedBytes, f.packedBytes, f.daceBytes]);
+    const baseline = analyze(file, { symbols: new Map([['N', 16n]]), defaultSymbol: null, target: null, liveness: 'baseline' });
+    expect(baseline.layouts.packed['CPU_Heap']!.bytes).toBe(f.baselineBytes);
+    const program = programs.find((b) => b.fixture === name && b.p.mode === 'EXTERNAL' && b.p.layout === 'packed')!;
+    expect(program.p.externals.map((e) => [e.storage, e.bytes])).toEqual([['CPU_Heap', f.packedBytes]]);
   });
 
   test('a parallel WCR reduction is atomic, also inside a nested SDFG called from a parallel map', () => {
