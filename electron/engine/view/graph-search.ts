@@ -26,9 +26,17 @@ export function searchElements(file: SdfgFile, sym: SymText, query: string, limi
   const hits: SearchHit[] = [];
   if (q === '' || limit <= 0) return hits;
   const seen = new Set<string>();
+  // A query that is an element id (a JSON path, as the analysis names states) finds that element: how the
+  // other views ask where something is.
+  const exactId = query.trim().startsWith('$') ? query.trim() : null;
 
   /** Records a hit on the first field of an element that matches; true when it matched. */
   const test = (id: string, path: RegionId[], label: string, kind: SearchHit['kind'], fields: Array<[SearchHit['field'], string | null]>): void => {
+    if (exactId !== null) {
+      if (id !== exactId) return;
+      hits.push({ id, path, label, kind, field: 'id', snippet: id });
+      throw new Limit();
+    }
     if (seen.has(id)) return;
     for (const [field, text] of fields) {
       if (!text) continue;
@@ -85,6 +93,13 @@ export function searchElements(file: SdfgFile, sym: SymText, query: string, limi
       const at = [...path, ...chain];
       node(sdfg, n, at);
       if (n.kind === 'nested_sdfg' && n.sdfg) cfg(n.sdfg, n.sdfg.body, [...at, n.jsonPath]);
+    }
+    if (exactId !== null) {
+      // Memlets are found by id only (their text is the containers', which the access nodes already match).
+      for (const [level, edges] of scopes.edges) {
+        const at = [...path, ...scopes.chain(level).map((l) => st.nodes[l]!.jsonPath)];
+        for (const { edge } of edges) test(edge.jsonPath, at, edge.memlet.data ?? '', 'memlet', []);
+      }
     }
   };
 

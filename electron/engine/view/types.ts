@@ -244,6 +244,8 @@ export interface MemletEdgeView {
 
 export type GraphEdge = InterstateEdgeView | MemletEdgeView;
 
+/** `search` finds text (case-insensitive) in labels, container names, code, conditions and assignments; a query
+ * starting with `$` is an element id and finds exactly that element, with the path to open to show it. */
 export interface SearchHit {
   /** The element's id (a node or edge id as `graph` returns it). */
   id: string;
@@ -251,8 +253,9 @@ export interface SearchHit {
   path: RegionId[];
   label: string;
   kind: GraphNodeKind | 'interstate' | 'memlet';
-  /** What matched: the label, a container name, code, a condition or assignment, or a memlet. */
-  field: 'label' | 'data' | 'code' | 'condition' | 'memlet';
+  /** What matched: the label, a container name, code, a condition or assignment, or (for a query that is an
+   * element id, e.g. a state's JSON path from the analysis) the id itself. */
+  field: 'label' | 'data' | 'code' | 'condition' | 'id';
   /** The matching line, cut around the match. */
   snippet: string;
 }

@@ -5,7 +5,9 @@
  * double boxes.
  */
 import type { GraphNode } from '../../../electron/engine/view/types.js';
-import { palette, storageFamily, type Palette, type ThemeName } from '../theme/index.js';
+import { palette, type Palette, type ThemeName } from '../theme/index.js';
+import { nodeFill, roundRect, shapePath, trapezoid, type Ctx } from './shapes.js';
+import { TextFitter } from './fit-text.js';
 import { BADGE_H, connectorX, CONNECTOR_R, hasBadge, SCOPE_FOOTER_H, SCOPE_GAP } from './geometry.js';
 import { HEADER_TITLE_PX, lodFor, type Lod } from './lod.js';
 import { fateBytes, type TransientMarks } from './marks.js';
@@ -40,114 +42,6 @@ export interface DrawStats {
   texts: number;
 }
 
-type Ctx = CanvasRenderingContext2D;
-
-function roundRect(ctx: Ctx, x: number, y: number, w: number, h: number, r: number): void {
-  const rr = Math.min(r, w / 2, h / 2);
-  ctx.moveTo(x + rr, y);
-  ctx.arcTo(x + w, y, x + w, y + h, rr);
-  ctx.arcTo(x + w, y + h, x, y + h, rr);
-  ctx.arcTo(x, y + h, x, y, rr);
-  ctx.arcTo(x, y, x + w, y, rr);
-  ctx.closePath();
-}
-
-function octagon(ctx: Ctx, x: number, y: number, w: number, h: number): void {
-  const c = Math.min(10, h / 3, w / 4);
-  ctx.moveTo(x + c, y);
-  ctx.lineTo(x + w - c, y);
-  ctx.lineTo(x + w, y + c);
-  ctx.lineTo(x + w, y + h - c);
-  ctx.lineTo(x + w - c, y + h);
-  ctx.lineTo(x + c, y + h);
-  ctx.lineTo(x, y + h - c);
-  ctx.lineTo(x, y + c);
-  ctx.closePath();
-}
-
-/** Map entry: wide at the bottom. `up = false` draws the exit (wide at the top). */
-function trapezoid(ctx: Ctx, x: number, y: number, w: number, h: number, up: boolean): void {
-  const s = Math.min(h * 0.6, w / 4);
-  if (up) {
-    ctx.moveTo(x + s, y);
-    ctx.lineTo(x + w - s, y);
-    ctx.lineTo(x + w, y + h);
-    ctx.lineTo(x, y + h);
-  } else {
-    ctx.moveTo(x, y);
-    ctx.lineTo(x + w, y);
-    ctx.lineTo(x + w - s, y + h);
-    ctx.lineTo(x + s, y + h);
-  }
-  ctx.closePath();
-}
-
-function nodeFill(n: GraphNode, p: Palette, marks: TransientMarks): [string, string] {
-  const g = p.graph;
-  switch (n.kind) {
-    case 'state':
-      return [g.state, g.stateBorder];
-    case 'region':
-      return [g.region, g.regionBorder];
-    case 'loop':
-      return [g.loop, g.loopBorder];
-    case 'conditional':
-      return [g.region, g.regionBorder];
-    case 'branch':
-      return [g.branch, g.regionBorder];
-    case 'break':
-    case 'continue':
-    case 'return':
-      return [g.jump, g.regionBorder];
-    case 'access': {
-      if (n.transient === null) return [g.access, g.accessBorder];
-      const mark = marks.get(n.transient);
-      return [p.storage[storageFamily(mark?.storage ?? n.storage ?? 'Default')], mark?.fate ? p.modes[mark.fate] : g.accessBorder];
-    }
-    case 'tasklet':
-      return [g.tasklet, g.taskletBorder];
-    case 'map':
-    case 'consume':
-      return [g.map, g.mapBorder];
-    case 'nested_sdfg':
-      return [g.nested, g.nestedBorder];
-    case 'library':
-      return [g.library, g.libraryBorder];
-    case 'unknown':
-      return [g.unknown, g.regionBorder];
-  }
-}
-
-/** The outline of a closed node, as a path (not stroked). */
-function shapePath(ctx: Ctx, sn: SceneNode): void {
-  const { x, y, w, h } = sn;
-  const n = sn.node;
-  switch (n.kind) {
-    case 'access':
-      ctx.ellipse(x + w / 2, y + h / 2, w / 2, h / 2, 0, 0, 2 * Math.PI);
-      break;
-    case 'tasklet':
-      octagon(ctx, x, y, w, h);
-      break;
-    case 'map':
-    case 'consume':
-      trapezoid(ctx, x, y, w, h, true);
-      break;
-    case 'nested_sdfg':
-    case 'library':
-    case 'unknown':
-      ctx.rect(x, y, w, h);
-      break;
-    case 'break':
-    case 'continue':
-    case 'return':
-      roundRect(ctx, x, y, w, h, h / 2);
-      break;
-    default:
-      roundRect(ctx, x, y, w, h, 7);
-  }
-}
-
 export class GraphPainter {
   private pal: Palette;
   private lod: Lod = lodFor(1);
@@ -156,6 +50,7 @@ export class GraphPainter {
   private ctx!: Ctx;
   private state!: DrawState;
   private vp!: Viewport;
+  private readonly fitter = new TextFitter();
 
   constructor(theme: ThemeName) {
     this.pal = palette(theme);
@@ -163,6 +58,7 @@ export class GraphPainter {
 
   draw(ctx: Ctx, scene: Scene | null, vp: Viewport, state: DrawState): DrawStats {
     this.ctx = ctx;
+    this.fitter.use(ctx);
     this.state = state;
     this.vp = vp;
     this.pal = palette(state.theme);
@@ -232,45 +128,10 @@ export class GraphPainter {
 
   /** Draws one line in the current font, cut with an ellipsis to `maxWidth` (never squeezed). */
   private text(line: Line, x: number, y: number, maxWidth?: number): void {
-    const t = maxWidth === undefined ? line.text : this.fit(line.text, maxWidth);
+    const t = maxWidth === undefined ? line.text : this.fitter.fit(line.text, maxWidth);
     if (t === '') return;
     this.texts++;
     this.ctx.fillText(t, x, y);
-  }
-
-  private readonly widths = new Map<string, number>();
-  private readonly fitted = new Map<string, string>();
-
-  /** Width of `text` in the current font (graph units), cached. */
-  private measure(text: string): number {
-    const key = `${this.ctx.font}\u0000${text}`;
-    let w = this.widths.get(key);
-    if (w === undefined) {
-      if (this.widths.size > 50_000) this.widths.clear();
-      w = this.ctx.measureText(text).width;
-      this.widths.set(key, w);
-    }
-    return w;
-  }
-
-  /** The longest prefix of `text` that fits `max` with an ellipsis; "" when not even one character fits. */
-  private fit(text: string, max: number): string {
-    if (this.measure(text) <= max) return text;
-    const key = `${this.ctx.font}\u0000${Math.floor(max)}\u0000${text}`;
-    let out = this.fitted.get(key);
-    if (out === undefined) {
-      let lo = 0;
-      let hi = text.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (this.measure(`${text.slice(0, mid)}…`) <= max) lo = mid;
-        else hi = mid - 1;
-      }
-      out = lo >= 2 ? `${text.slice(0, lo)}…` : '';
-      if (this.fitted.size > 20_000) this.fitted.clear();
-      this.fitted.set(key, out);
-    }
-    return out;
   }
 
   private lines(lines: Line[], cx: number, top: number, color: string, muted: string, maxWidth: number): void {
@@ -326,7 +187,7 @@ export class GraphPainter {
     const bytes = marks.size === 0 ? '' : fb.total > 0 ? ` · ${formatBytes(fb.total)}${fb.unknown ? '+' : ''}` : fb.unknown ? ' · symbolic' : '';
     const label = `${ids.length} transient${ids.length === 1 ? '' : 's'}${bytes}`;
     ctx.font = font('small');
-    const bw = Math.min(w - 16, Math.max(80, this.measure(label) + 16));
+    const bw = Math.min(w - 16, Math.max(80, this.fitter.measure(label) + 16));
     const bx = align === 'center' ? x + (w - bw) / 2 : x;
     ctx.beginPath();
     roundRect(ctx, bx, y + 2, bw, BADGE_H - 5, 6);
@@ -636,9 +497,9 @@ export class GraphPainter {
     ctx.font = font(role);
     const lh = LINE_H[role];
     const h = lines.length * lh;
-    const shown = lines.map((l) => this.fit(l, 300));
+    const shown = lines.map((l) => this.fitter.fit(l, 300));
     let w = 0;
-    for (const l of shown) w = Math.max(w, this.measure(l));
+    for (const l of shown) w = Math.max(w, this.fitter.measure(l));
     const x0 = cx - w / 2 - 3, y0 = cy - h / 2, x1 = cx + w / 2 + 3, y1 = cy + h / 2;
     if (!free(x0, y0, x1, y1)) return;
     placed.push(x0, y0, x1, y1);

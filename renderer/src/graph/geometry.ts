@@ -50,6 +50,9 @@ function connectorWidth(node: GraphNode): number {
 
 export const hasBadge = (node: GraphNode): boolean => (node.summary?.transients.length ?? 0) > 0;
 
+/** The widest text a memory badge holds in practice (the worker sees no counts: see `forLayout`). */
+export const BADGE_SAMPLE = '9999 transients · 999 MiB+';
+
 /** Size of an element drawn as one box (collapsed, or a leaf). */
 export function collapsedSize(node: GraphNode, measure: Measure): Size {
   const text = linesSize(nodeLines(node), measure);
@@ -85,7 +88,11 @@ export function collapsedSize(node: GraphNode, measure: Measure): Size {
       break;
   }
   if (node.expand !== null) width += TOGGLE + 6;
-  if (hasBadge(node)) height += BADGE_H;
+  if (hasBadge(node)) {
+    height += BADGE_H;
+    // Room for the widest badge the marks can make ("N transients · 999 MiB+"): marks never relayout.
+    width = Math.max(width, measure(BADGE_SAMPLE, 'small') + 36);
+  }
   width = Math.max(width, connectorWidth(node), 40);
   return { width: Math.ceil(width), height: Math.ceil(height) };
 }

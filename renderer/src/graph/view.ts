@@ -5,9 +5,8 @@
  */
 // d3 is the declared dependency; importing it also installs selection.transition().
 import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
-import type { GraphEdge, GraphNode, GraphRegion, RegionId, SearchHit } from '../../../electron/engine/view/types.js';
+import type { GraphNode, GraphRegion, RegionId, SearchHit } from '../../../electron/engine/view/types.js';
 import type { ThemeName } from '../theme/index.js';
-import { palette } from '../theme/index.js';
 import { GraphPainter, type Viewport } from './draw.js';
 import type { LayoutEngineName } from './flat-layout.js';
 import { LayoutCancelled, type RegionLayout } from './hier-layout.js';
@@ -17,88 +16,11 @@ import { Minimap } from './minimap.js';
 import { buildScene, hitTest, type Hit, type Scene } from './scene.js';
 import { describeEdge, describeNode, Tooltip } from './tooltip.js';
 import { font } from './text.js';
+import { ProgressBar } from './progress.js';
+import { closedVisible, estimateDirect, visibleCount } from './regions.js';
+import type { GraphMetrics, GraphProgress, GraphSelection, GraphView, GraphViewOptions } from './api.js';
 
-export interface GraphSelection {
-  kind: 'node' | 'edge';
-  id: string;
-  node: GraphNode | null;
-  edge: GraphEdge | null;
-  /** The region it is drawn in. */
-  region: RegionId;
-}
-
-export interface GraphProgress {
-  phase: 'fetch' | 'layout';
-  done: number;
-  total: number;
-}
-
-export interface GraphViewOptions {
-  /** The engine's `graph` method: one region's drawable content; `null` = the root. */
-  fetchRegion(id: RegionId | null): Promise<GraphRegion>;
-  /** The engine's `search` method. */
-  search?(query: string, limit: number): Promise<SearchHit[]>;
-  onSelect?(sel: GraphSelection | null): void;
-  onHover?(sel: GraphSelection | null): void;
-  /** The first frame of a newly opened graph is on screen (the app marks `tlab:first-frame` here). */
-  onFirstFrame?(info: { ms: number; nodes: number }): void;
-  /** Fetch/layout progress; null when done. The view also shows its own small progress bar with Cancel. */
-  onProgress?(p: GraphProgress | null): void;
-  /** Something failed (a fetch, a layout); the view stays usable. */
-  onError?(err: unknown): void;
-  theme?: ThemeName;
-  layoutEngine?: LayoutEngineName;
-  /** Nodes the view may show when it opens the children of a tiny root on its own (default 120). */
-  initialBudget?: number;
-  /** Most nodes `expandAll` / `expandNextLevel` will show. */
-  expandBudget?: number;
-  /** Replaces the bundled layout worker (tests, custom hosting). */
-  createWorker?: () => Worker;
-}
-
-export interface GraphMetrics {
-  /** Where the last `open` spent its time until the first frame (ms): root fetch, opening small elements
-   * (fetches), layout (worker, including the message round trip), scene and first draw. */
-  open: { fetchMs: number; expandMs: number; layoutMs: number; drawMs: number };
-  /** Duration of each drawn frame (ms, main thread), the last 600. */
-  frameTimes: number[];
-  /** Layout time in the worker for the last layout, and the regions it returned. */
-  lastLayoutMs: number;
-  lastLayoutRegions: number;
-  visibleNodes: number;
-  visibleEdges: number;
-  /** Current zoom (screen px per graph unit). */
-  scale: number;
-}
-
-export interface GraphView {
-  /** Shows a document: its root region (fetched when not given), a few levels opened within the initial budget. */
-  open(root?: GraphRegion | null): Promise<void>;
-  expand(id: RegionId): Promise<void>;
-  collapse(id: RegionId): Promise<void>;
-  toggle(id: RegionId): Promise<void>;
-  collapseAll(): Promise<void>;
-  /** Opens every closed element on screen, within the node budget. */
-  expandNextLevel(): Promise<{ stoppedAtBudget: boolean; nodes: number }>;
-  /** Opens everything, level by level, until the node budget. */
-  expandAll(budget?: number): Promise<{ stoppedAtBudget: boolean; nodes: number }>;
-  fit(animate?: boolean): void;
-  /** Zooms by `factor` around the middle of the view (toolbar buttons). */
-  zoom(factor: number, animate?: boolean): void;
-  /** Selects a node or edge by id (null clears); it is not revealed, see `reveal`. */
-  select(id: string | null): void;
-  highlightTransient(id: string | null): void;
-  setTransientMarks(marks: TransientMarks): void;
-  setTheme(theme: ThemeName): void;
-  /** Searches, highlights the hits and reveals the first. */
-  search(query: string): Promise<SearchHit[]>;
-  /** Opens the path to an element and zooms to it. */
-  reveal(target: { id: string; path: RegionId[] }): Promise<void>;
-  cancelLayout(): void;
-  setLayoutEngine(name: LayoutEngineName): Promise<void>;
-  readonly metrics: GraphMetrics;
-  destroy(): void;
-}
+export type { GraphMetrics, GraphProgress, GraphSelection, GraphView, GraphViewOptions } from './api.js';
 
 /** Roots with fewer blocks than this open with their children open (see autoExpand). */
 const SMALL_ROOT = 8;
@@ -119,7 +41,7 @@ class CanvasGraphView implements GraphView {
   private readonly painter: GraphPainter;
   private readonly minimap: Minimap;
   private readonly tooltip: Tooltip;
-  private readonly progressEl: HTMLDivElement;
+  private readonly progressBar: ProgressBar;
   private readonly client: LayoutClient;
   private readonly zoomer: ZoomBehavior<HTMLCanvasElement, unknown>;
   private readonly resizeObserver: ResizeObserver;
@@ -174,7 +96,7 @@ class CanvasGraphView implements GraphView {
     this.painter = new GraphPainter(this.theme);
     this.minimap = new Minimap(container, (x, y) => this.centerOn(x, y, this.transform.k, false));
     this.tooltip = new Tooltip(container);
-    this.progressEl = this.makeProgress();
+    this.progressBar = new ProgressBar(container, () => this.cancelLayout());
     this.client = new LayoutClient(opts.createWorker ?? defaultWorker);
     this.client.onLayouts = (layouts) => {
       for (const l of layouts) this.layouts.set(l.id, l);
@@ -199,6 +121,8 @@ class CanvasGraphView implements GraphView {
       this.pointerMoved = true;
       this.invalidate();
     });
+    // d3-zoom cancels the default of pointer presses, which would otherwise focus the canvas for its keys.
+    this.canvas.addEventListener('pointerdown', () => this.canvas.focus({ preventScroll: true }));
     this.canvas.addEventListener('click', (ev) => this.onClick(ev));
     this.canvas.addEventListener('dblclick', (ev) => this.onDoubleClick(ev));
     this.canvas.addEventListener('keydown', (ev) => this.onKey(ev));
@@ -259,14 +183,14 @@ class CanvasGraphView implements GraphView {
     const budget = this.opts.initialBudget ?? 120;
     const root = this.root ? this.regions.get(this.root) : undefined;
     if (!root || root.nodes.length >= SMALL_ROOT) return;
-    let count = this.visibleCount();
-    const closed = this.closedVisible();
+    let count = visibleCount(this.regions, this.root, this.expanded);
+    const closed = closedVisible(this.regions, this.root, this.expanded);
     // Control flow first (it shows the program's structure), then the smallest states.
     const cf = (n: GraphNode): number => (n.kind === 'state' || n.kind === 'map' || n.kind === 'consume' ? 1 : 0);
     closed.sort((a, b) => cf(a) - cf(b) || (a.summary?.nodes ?? 0) - (b.summary?.nodes ?? 0));
     const picked: GraphNode[] = [];
     for (const n of closed) {
-      const direct = this.estimateDirect(n);
+      const direct = estimateDirect(this.regions, n);
       if (count + direct > budget) continue;
       count += direct;
       picked.push(n);
@@ -275,16 +199,6 @@ class CanvasGraphView implements GraphView {
     const regions = await this.fetchAll(picked.map((n) => n.expand!));
     if (doc !== this.docSeq) return;
     for (const r of regions) this.expanded.add(r.id);
-  }
-
-  /** A guess of how many nodes opening `n` shows, before its region is fetched. */
-  private estimateDirect(n: GraphNode): number {
-    const r = n.expand ? this.regions.get(n.expand) : undefined;
-    if (r) return r.nodes.length;
-    const s = n.summary;
-    if (!s) return 1;
-    if (n.kind === 'state' || n.kind === 'map' || n.kind === 'consume') return Math.max(1, s.nodes - s.maps);
-    return Math.max(1, Math.min(s.states + s.loops, s.nodes + s.states));
   }
 
   async expand(id: RegionId): Promise<void> {
@@ -326,10 +240,10 @@ class CanvasGraphView implements GraphView {
 
   private async openLevels(levels: number, budget: number): Promise<{ stoppedAtBudget: boolean; nodes: number }> {
     const doc = this.docSeq;
-    let count = this.visibleCount();
+    let count = visibleCount(this.regions, this.root, this.expanded);
     let stopped = false;
     for (let level = 0; level < levels; level++) {
-      const closed = this.closedVisible();
+      const closed = closedVisible(this.regions, this.root, this.expanded);
       if (closed.length === 0) break;
       const regions = await this.fetchAll(closed.map((n) => n.expand!), (done, total) => this.progress({ phase: 'fetch', done, total }));
       if (doc !== this.docSeq) break;
@@ -347,34 +261,6 @@ class CanvasGraphView implements GraphView {
     }
     this.progress(null);
     return { stoppedAtBudget: stopped, nodes: count };
-  }
-
-  /** Nodes on screen with the current expanded set (walking only open regions). */
-  private visibleCount(): number {
-    let count = 0;
-    const walk = (id: RegionId): void => {
-      const r = this.regions.get(id);
-      if (!r) return;
-      count += r.nodes.length;
-      for (const n of r.nodes) if (n.expand !== null && this.expanded.has(n.expand)) walk(n.expand);
-    };
-    if (this.root) walk(this.root);
-    return count;
-  }
-
-  private closedVisible(): GraphNode[] {
-    const out: GraphNode[] = [];
-    const walk = (id: RegionId): void => {
-      const r = this.regions.get(id);
-      if (!r) return;
-      for (const n of r.nodes) {
-        if (n.expand === null) continue;
-        if (this.expanded.has(n.expand) && this.regions.has(n.expand)) walk(n.expand);
-        else out.push(n);
-      }
-    };
-    if (this.root) walk(this.root);
-    return out;
   }
 
   private addRegions(regions: GraphRegion[]): void {
@@ -410,7 +296,7 @@ class CanvasGraphView implements GraphView {
     const seq = ++this.layoutSeq;
     const before = anchor !== null && this.scene ? this.screenPos(anchor) : null;
     const wanted = new Set(this.expanded);
-    this.progressTimer = setTimeout(() => this.showProgress(true), 300);
+    this.progressTimer = setTimeout(() => this.progressBar.show(true, this.theme), 300);
     try {
       const { layouts, ms } = await this.client.layout(this.root, wanted, this.engine, (done, total) => this.progress({ phase: 'layout', done, total }));
       if (seq !== this.layoutSeq) return;
@@ -436,7 +322,7 @@ class CanvasGraphView implements GraphView {
       if (seq === this.layoutSeq) {
         if (this.progressTimer) clearTimeout(this.progressTimer);
         this.progressTimer = null;
-        this.showProgress(false);
+        this.progressBar.show(false, this.theme);
         this.progress(null);
       }
     }
@@ -666,6 +552,14 @@ class CanvasGraphView implements GraphView {
     return hits;
   }
 
+  async revealId(id: string): Promise<boolean> {
+    if (!this.opts.search) return false;
+    const [hit] = await this.opts.search(id, 1);
+    if (!hit || hit.id !== id) return false;
+    await this.reveal(hit);
+    return true;
+  }
+
   async reveal(target: { id: string; path: RegionId[] }): Promise<void> {
     const missing = target.path.filter((id) => !this.shown.has(id));
     if (missing.length) {
@@ -694,32 +588,9 @@ class CanvasGraphView implements GraphView {
   // Progress, errors, teardown
   // -------------------------------------------------------------------------------------------------------
 
-  private makeProgress(): HTMLDivElement {
-    const el = document.createElement('div');
-    el.className = 'tlab-graph-progress';
-    el.setAttribute('role', 'status');
-    el.style.cssText = 'position:absolute;left:50%;top:12px;transform:translateX(-50%);display:none;gap:10px;align-items:center;padding:6px 10px;border-radius:6px;font:12px system-ui,sans-serif;box-shadow:0 1px 4px rgba(0,0,0,.25);z-index:3';
-    const text = document.createElement('span');
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.textContent = 'Cancel';
-    button.addEventListener('click', () => this.cancelLayout());
-    el.append(text, button);
-    this.container.appendChild(el);
-    return el;
-  }
-
-  private showProgress(on: boolean): void {
-    const pal = palette(this.theme);
-    this.progressEl.style.display = on ? 'flex' : 'none';
-    this.progressEl.style.background = pal.surface;
-    this.progressEl.style.color = pal.text;
-  }
-
   private progress(p: GraphProgress | null): void {
     this.opts.onProgress?.(p);
-    const span = this.progressEl.firstChild as HTMLSpanElement;
-    span.textContent = p ? `${p.phase === 'layout' ? 'Laying out' : 'Loading'} ${p.done} / ${p.total} regions…` : '';
+    this.progressBar.set(p);
   }
 
   private report(err: unknown): void {
@@ -736,7 +607,7 @@ class CanvasGraphView implements GraphView {
     this.client.destroy();
     this.minimap.destroy();
     this.tooltip.destroy();
-    this.progressEl.remove();
+    this.progressBar.destroy();
     this.canvas.remove();
   }
 }

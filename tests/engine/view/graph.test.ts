@@ -192,6 +192,13 @@ describe('graph search', () => {
       }
     }
     expect(searchGraph(file, 'PTSPHY', 3).length).toBe(3);
+    // An id finds exactly its element, memlets included, with the path to it.
+    const deep = searchGraph(file, 'zqtmst_out', 1)[0]!;
+    expect(searchGraph(file, deep.id, 5)).toEqual([{ ...deep, field: 'id', snippet: deep.id }]);
+    const state = graphRegion(file, deep.path.at(-1)!);
+    const memlet = state.edges.find((e) => e.kind === 'memlet')!;
+    expect(searchGraph(file, memlet.id, 5)).toMatchObject([{ id: memlet.id, kind: 'memlet', path: deep.path }]);
+    expect(searchGraph(file, '$.nodes[999]', 5)).toEqual([]);
     expect(searchGraph(file, '', 10)).toEqual([]);
     expect(searchGraph(file, 'no such text anywhere', 10)).toEqual([]);
   });
