@@ -71,6 +71,8 @@ export function handleKey(e: KeyboardEvent): boolean {
 export function useKeyboard(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
+      // The focused graph canvas handles F and +/- itself; Esc still clears the shared selection.
+      if (e.defaultPrevented && e.key !== 'Escape') return;
       if (handleKey(e)) e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
