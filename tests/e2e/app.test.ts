@@ -153,6 +153,7 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     await page.locator('body').click({ position: { x: 5, y: 200 } }).catch(() => {});
     await page.keyboard.press('Escape');
     await page.waitForSelector('[data-testid="selection-overview"]');
+    expect(await text(page, 'overview-workspace')).toMatch(/EXTERNAL workspace · CPU_Heap\s*[\d.]+ MiB/);
 
     // Ctrl+F searches the outline; Enter searches the graph.
     await page.keyboard.press('Control+f');
@@ -248,6 +249,8 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     await page.waitForSelector('[data-testid="profile-headline"]', { timeout: 600_000 });
     expect(await text(page, 'profile-headline')).toMatch(/EXTERNAL|POOL/);
     expect(await text(page, 'verification-badge')).toMatch(/Verified/);
+    // With nothing selected, the selection panel leads with the workspace and the measured verdict.
+    expect(await text(page, 'overview-measured')).toMatch(/EXTERNAL \(packed\) vs POOL.*(per call|to tell)/);
     for (const chart of ['chart-distribution', 'chart-breakdown', 'chart-calls']) {
       await page.waitForSelector(`[data-testid="${chart}"] canvas`);
       expect(await canvasColours(page, `[data-testid="${chart}"]`)).toBeGreaterThan(4);

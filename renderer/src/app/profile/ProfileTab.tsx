@@ -75,17 +75,23 @@ function Progress(): React.JSX.Element | null {
   );
 }
 
+/** The headline's large words: "1.61× faster per call", "No significant difference per call", … */
+export function headlineBig(h: Headline): string {
+  const t = h.time;
+  const verdict = t?.verdict;
+  return verdict === 'faster' || verdict === 'slower'
+    ? `${(verdict === 'faster' ? t!.ratio : 1 / t!.ratio).toPrecision(3)}× ${verdict} per call`
+    : verdict === 'no-difference'
+      ? 'No significant difference per call'
+      : verdict === 'too-few-calls'
+        ? 'Too few calls to tell'
+        : h.parts.title;
+}
+
 function BigHeadline({ h }: { h: Headline }): React.JSX.Element {
   const t = h.time;
   const verdict = t?.verdict;
-  const big =
-    verdict === 'faster' || verdict === 'slower'
-      ? `${(verdict === 'faster' ? t!.ratio : 1 / t!.ratio).toPrecision(3)}× ${verdict} per call`
-      : verdict === 'no-difference'
-        ? 'No significant difference per call'
-        : verdict === 'too-few-calls'
-          ? 'Too few calls to tell'
-          : h.parts.title;
+  const big = headlineBig(h);
   const pText = t && (verdict === 'faster' || verdict === 'slower') ? t.text.replace(/^.*\((.*)\)$/, '$1') : t?.text.replace(/^[^(]*\((.*)\)$/, '$1') ?? '';
   return (
     <div className={`headline verdict-${verdict ?? 'none'}`} data-testid="profile-headline" title={h.text}>

@@ -6,12 +6,14 @@
  */
 import { useDeferredValue, useMemo } from 'react';
 import { num } from '../../../../electron/engine/view/analysis-doc.js';
-import { formatBytes, formatCount, formatNs, formatSize } from '../../../../electron/engine/view/format.js';
+import { profileHeadlines } from '../../../../electron/engine/view/headline.js';
+import { formatBytes, formatBytesExpr, formatCount, formatNs, formatSize } from '../../../../electron/engine/view/format.js';
 import type { AnalysisView, GraphEdge, GraphNode } from '../../../../electron/engine/view/types.js';
 import { storageFamily } from '../../theme/index.js';
-import { asContractError, selectTransient, toast } from '../actions.js';
+import { asContractError, selectTransient, setDockTab, toast } from '../actions.js';
 import { graphHandle } from '../graph/handle.js';
 import { Icon } from '../Icon.js';
+import { headlineBig } from '../profile/ProfileTab.js';
 import { sampledCall, transientCosts } from '../profile/sampled.js';
 import { store, type ElementSelection } from '../state.js';
 import { useSelect } from '../store.js';
@@ -85,7 +87,7 @@ function TransientPanel({ view, row }: { view: AnalysisView; row: number }): Rea
       </ul>
       {f.placement && (
         <>
-          <h4>Workspace ({f.placement.storage})</h4>
+          <h4>Offset in the {f.placement.storage} workspace</h4>
           <dl className="facts" data-testid="selection-offsets">
             <Fact k="packed">{f.placement.packed}</Fact>
             <Fact k="dace">{f.placement.dace}</Fact>
@@ -373,12 +375,48 @@ function Stat({ n, label, tone }: { n: number; label: string; tone?: 'good' | 'w
   );
 }
 
-/** With nothing selected: the program at a glance. */
+/** With nothing selected: the program at a glance. The EXTERNAL workspace (what this tool computes) leads, then
+ * the measured EXTERNAL-vs-POOL verdict when a result of this program is loaded, then the counts. */
 function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
   const fates = view.totals.fates;
-  const ws = view.workspace;
+  const result = useSelect(store, (s) => s.result);
+  const headline = useMemo(() => (result && result.result.program.name === view.sdfgs[0]?.name ? profileHeadlines(result.result)[0] ?? null : null), [result, view]);
   return (
     <div className="overview" data-testid="selection-overview">
+      {view.workspace.map((w) => (
+        <div key={w.storage} className="ov-ws" data-testid="overview-workspace">
+          <div className="ov-ws-head">EXTERNAL workspace · {w.storage}</div>
+          {w.packed ? (
+            <>
+              <div className="ov-ws-big">{formatBytes(num(w.packed.bytes))}</div>
+              <div className="ov-ws-nums">
+                <span>DaCe&apos;s layout {w.dace.bytes === null ? 'symbolic' : formatBytes(num(w.dace.bytes))}</span>
+                <span>lower bound {formatBytes(num(w.packed.lowerBound))}</span>
+                {w.savings && (
+                  <span className={w.savings.fraction > 0 ? 'good' : 'muted'}>
+                    packing saves {formatBytes(num(w.savings.bytes))} ({(w.savings.fraction * 100).toFixed(w.savings.fraction > 0 && w.savings.fraction < 0.1 ? 1 : 0)}%)
+                  </span>
+                )}
+              </div>
+            </>
+          ) : (
+            <>
+              <div className="ov-ws-big ov-ws-symbolic">needs symbol values</div>
+              <div className="ov-ws-nums">
+                <span className="expr" title={w.dace.bytesExpr}>
+                  DaCe&apos;s layout {formatBytesExpr(w.dace.bytesExpr)}
+                </span>
+              </div>
+            </>
+          )}
+        </div>
+      ))}
+      {headline && (
+        <button type="button" className={`ov-measured verdict-${headline.time?.verdict ?? 'none'}`} onClick={() => setDockTab('profile')} data-testid="overview-measured" title={headline.text}>
+          <span className="ov-ws-head">measured: {headline.parts.title}</span>
+          <span className="ov-measured-big">{headlineBig(headline)}</span>
+        </button>
+      )}
       <h4>This program</h4>
       <div className="stats">
         <Stat n={view.totals.transients} label="transients" />
@@ -387,24 +425,6 @@ function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
         <Stat n={view.totals.eligible.PERSISTENT} label="PERSISTENT-eligible" />
         <Stat n={fates[2] ?? 0} label="allocated every call in every mode" tone={(fates[2] ?? 0) > 0 ? 'warn' : undefined} />
       </div>
-      {ws.map((w) => (
-        <div key={w.storage} className="ov-ws">
-          <div className="ov-ws-head">{w.storage} workspace</div>
-          <div className="ov-ws-nums">
-            <span>
-              packed <b>{w.packed ? formatBytes(w.packed.bytes) : 'symbolic'}</b>
-            </span>
-            {w.dace.bytes === null ? (
-              <span className="expr" title={w.dace.bytesExpr}>
-                dace {w.dace.bytesExpr}
-              </span>
-            ) : (
-              <span>dace {formatBytes(w.dace.bytes)}</span>
-            )}
-            {w.savings && w.savings.fraction > 0 && <span className="good">−{(w.savings.fraction * 100).toFixed(1)}%</span>}
-          </div>
-        </div>
-      ))}
     </div>
   );
 }
