@@ -10,7 +10,9 @@
  * main-thread task while opening (target ≤ 100 ms), and the p95 frame time of graph and timeline pan/zoom on
  * velocity_tendencies (target < 16 ms).
  */
-import { corpusDir } from '../electron/engine/paths.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { corpusDir, packageRoot } from '../electron/engine/paths.js';
 import { appE2eReady, launchChromium, nextFrames, openApp, openTimes, startServe, waitForMark, type OpenTimes } from './browser.js';
 import type { BenchSection } from './run.js';
 
@@ -31,6 +33,11 @@ const TARGETS: Target[] = [
   { key: 'velocity_tendencies', file: 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz', sdfvMs: 2226, targetMs: 1400, runs: 2 },
 ];
 const LONG_TASK_TARGET_MS = 100;
+
+function developmentBundle(): boolean {
+  const dir = join(packageRoot(), 'dist', 'renderer', 'assets');
+  return readdirSync(dir).some((f) => /^index-.*\.js$/.test(f) && readFileSync(join(dir, f), 'utf8').includes('jsxDEV'));
+}
 const FRAME_TARGET_MS = 16;
 
 const median = (xs: number[]): number => {
@@ -66,6 +73,12 @@ export const rendererSection: BenchSection = {
   async run() {
     const ok = appE2eReady();
     if (!ok.ok) return { result: { description: this.description, skipped: ok.why }, summary: [`renderer: skipped (${ok.why})`] };
+    // A bundle built under NODE_ENV=test (a vitest run before the fix in global-setup) carries React's development
+    // runtime: nbody opened 3× slower with it (first frame 3.8 s → 1.2 s, same loaded machine). Measure what users get.
+    if (developmentBundle()) {
+      const why = 'dist/renderer holds a development build (React dev runtime); run `npm run build:renderer` with NODE_ENV unset or production';
+      return { result: { description: this.description, skipped: why }, summary: [`renderer: skipped (${why})`] };
+    }
     // A fresh server per open: the host keeps parsed files in memory, and a user's first open of a file is cold.
     const serveFresh = () => startServe(['--root', corpusDir()]);
     const browser = await launchChromium();

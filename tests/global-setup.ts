@@ -51,7 +51,9 @@ export default function setup(): void {
   );
   if (mtime(page) < rendererSrc) {
     try {
-      execFileSync(npm, ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit' });
+      // Vitest sets NODE_ENV=test, and Vite builds React's development runtime under anything but production:
+      // the tests and `npm run bench renderer` must run the bundle users get.
+      execFileSync(npm, ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
     } catch {
       process.stderr.write('global-setup: build:renderer failed; browser-mode tests will fail\n');
     }

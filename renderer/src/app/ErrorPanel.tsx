@@ -21,6 +21,14 @@ const ADVICE: Record<ContractError['kind'], string> = {
   internal: 'This is a bug in Transient Lab. Please copy the details into a bug report.',
 };
 
+/** What to do: by kind, except a missing file, which is an `input` error with a different remedy. */
+export function adviceFor(e: ContractError): string {
+  if (e.kind === 'input' && /does not exist|no such file|ENOENT/i.test(e.message)) {
+    return 'Check the name and the folder: in browser mode, paths (and ?open=) are relative to the first `serve --root` folder. Open… browses the folders the host allows.';
+  }
+  return ADVICE[e.kind];
+}
+
 export function errorText(r: ErrorReport): string {
   const e = r.error;
   return [
@@ -80,7 +88,7 @@ export function ErrorPanel({ report }: { report: ErrorReport }): React.JSX.Eleme
             </>
           )}
           <dt>What to do</dt>
-          <dd>{ADVICE[e.kind]}</dd>
+          <dd>{adviceFor(e)}</dd>
         </dl>
         {e.details.length > 0 && <pre className="error-details">{e.details.join('\n')}</pre>}
         <footer className="error-actions">
