@@ -21,13 +21,23 @@ const CHROMIUM = process.env.TLAB_CHROMIUM ?? '/usr/bin/chromium';
 const RUNS = 3;
 
 /** SDFV's data→first frame measured on this machine (viz-anchors.md §2.1b) and the issue's target (a fifth). */
-const FILES = [
+const ALL_FILES = [
   { name: 'nbody', file: 'spcl__dace__tests__sdfg_corpus__nbody_nbody.sdfg', sdfvMs: 577, targetMs: 490 },
   { name: 'channel_flow', file: 'phschaad__fuzzyflow__tests__npbench_graphs__channel_flow.sdfg', sdfvMs: 1291, targetMs: 540 },
   { name: 'cloudsc_simplified', file: 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz', sdfvMs: 2369, targetMs: 1070 },
   { name: 'stage8', file: 'ThrudPrimrose__data_must_flow_artifacts__cloudsc__stage8.sdfgz', sdfvMs: 5593, targetMs: 2000 },
   { name: 'velocity_tendencies', file: 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz', sdfvMs: 2226, targetMs: 1400 },
 ];
+
+/**
+ * `TLAB_GRAPH_FILES=nbody,stage8` measures only those files and `TLAB_GRAPH_COMPARE=0` skips dagre vs ELK:
+ * on a shared machine the whole section takes many minutes.
+ */
+const ONLY = (process.env.TLAB_GRAPH_FILES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const unknownFiles = ONLY.filter((n) => !ALL_FILES.some((f) => f.name === n));
+if (unknownFiles.length) throw new Error(`TLAB_GRAPH_FILES: unknown file(s) ${unknownFiles.join(', ')}; known: ${ALL_FILES.map((f) => f.name).join(', ')}`);
+const FILES = ONLY.length ? ALL_FILES.filter((f) => ONLY.includes(f.name)) : ALL_FILES;
+const COMPARE = process.env.TLAB_GRAPH_COMPARE !== '0';
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -154,7 +164,7 @@ async function browserRows(lines: string[]) {
       opens.push(row);
     }
     const compare = [];
-    for (const f of FILES) {
+    for (const f of COMPARE ? FILES : []) {
       await tlab(page, (t, file) => t.open(file, { marks: false }), f.file);
       const result: Record<string, unknown> = { name: f.name };
       for (const open of [false, true]) {

@@ -11,7 +11,7 @@ import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
 import { readSdfgFile } from '../../electron/engine/sdfg/index.js';
 import { graphRegion, searchGraph } from '../../electron/engine/view/graph.js';
 import { analyze } from '../../electron/engine/analysis/index.js';
-import { toAnalysisJson } from '../../electron/engine/analysis/json.js';
+import { buildAnalysisView } from '../../electron/engine/view/analysis.js';
 import type { SdfgFile } from '../../electron/engine/model/sdfg.js';
 import { TlabError } from '../../electron/engine/errors.js';
 
@@ -81,7 +81,8 @@ export async function startHarnessServer(): Promise<HarnessServer> {
             const key = url.searchParams.get('doc') ?? '';
             let a = analyses.get(key);
             if (!a) {
-              a = toAnalysisJson(analyze(doc(), { symbols: new Map(), defaultSymbol: 64n, target: null }));
+              // What the contract's `analyze` answers: the AnalysisView (the graph reads its transient table).
+              a = buildAnalysisView(analyze(doc(), { symbols: new Map(), defaultSymbol: 64n, target: null }));
               analyses.set(key, a);
             }
             return send(200, JSON.stringify(a));

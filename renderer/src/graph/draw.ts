@@ -126,6 +126,12 @@ export class GraphPainter {
     return px / this.k;
   }
 
+  /** Dashes in screen pixels: in graph units they shrink below a pixel when zoomed out, and a software
+   * rasteriser then strokes thousands of sub-pixel dashes per line (the costliest part of a zoomed-out frame). */
+  private dash(...px: number[]): void {
+    this.ctx.setLineDash(px.map((p) => p / this.k));
+  }
+
   /** Draws one line in the current font, cut with an ellipsis to `maxWidth` (never squeezed). */
   private text(line: Line, x: number, y: number, maxWidth?: number): void {
     const t = maxWidth === undefined ? line.text : this.fitter.fit(line.text, maxWidth);
@@ -249,7 +255,7 @@ export class GraphPainter {
       trapezoid(ctx, n.x, n.y + n.h - SCOPE_FOOTER_H, n.w, SCOPE_FOOTER_H, false);
       ctx.fill();
       ctx.stroke();
-      ctx.setLineDash([4, 4]);
+      this.dash(4, 4);
       ctx.beginPath();
       ctx.moveTo(n.x + 0.5, n.y + ins.top - SCOPE_GAP);
       ctx.lineTo(n.x + 0.5, n.y + n.h - SCOPE_FOOTER_H);
@@ -271,7 +277,7 @@ export class GraphPainter {
       ctx.fillStyle = fill;
       ctx.fill();
       ctx.strokeStyle = border;
-      if (node.kind === 'region' || node.kind === 'branch') ctx.setLineDash([5, 3]);
+      if (node.kind === 'region' || node.kind === 'branch') this.dash(5, 3);
       ctx.stroke();
       ctx.setLineDash([]);
       if (node.kind === 'nested_sdfg') {
@@ -352,7 +358,7 @@ export class GraphPainter {
     const mark = node.kind === 'access' && node.transient !== null ? this.state.marks.get(node.transient) : undefined;
     ctx.lineWidth = node.kind === 'access' ? (node.transient === null ? 2.2 : mark?.fate ? Math.max(2.5, this.lw(1.5)) : 1.2) : node.kind === 'state' && node.start ? 2 : 1.2;
     ctx.strokeStyle = border;
-    if (node.kind === 'unknown') ctx.setLineDash([4, 3]);
+    if (node.kind === 'unknown') this.dash(4, 3);
     ctx.stroke();
     ctx.setLineDash([]);
     if (node.kind === 'nested_sdfg') {
@@ -439,7 +445,7 @@ export class GraphPainter {
       for (const k of list) this.trace(ctx, scene.edges[k]!.points, this.lod.curves);
       ctx.lineWidth = width;
       ctx.strokeStyle = colour;
-      if (dash) ctx.setLineDash(dash);
+      if (dash) this.dash(...dash);
       ctx.stroke();
       if (dash) ctx.setLineDash([]);
       if (this.lod.arrows) {

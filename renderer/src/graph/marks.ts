@@ -3,6 +3,7 @@
  * ring colour and tag), plus its bytes for the memory badges of collapsed elements. Built from the
  * `transient-lab/analysis@1` document the AnalysisView carries; pure.
  */
+import type { AnalysisView } from '../../../electron/engine/view/types.js';
 import type { ModeName } from '../theme/index.js';
 
 export interface TransientMark {
@@ -28,7 +29,7 @@ interface AnalysisTransient {
   bytes?: number | string | null;
   eligible?: { PERSISTENT?: boolean; EXTERNAL?: boolean };
   reason?: string | null;
-  allocation?: { kind?: string; why?: string };
+  allocation?: { kind?: string; why?: string } | undefined;
 }
 
 const TAG: Record<ModeName, string> = { SCOPED: 'SCOPED', PERSISTENT: 'PERS', POOL: 'POOL', EXTERNAL: 'EXT' };
@@ -39,14 +40,37 @@ function toBytes(v: number | string | null | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/** The transients of an AnalysisView's columnar table, as the rows `marksOf` reads. */
+function* tableRows(view: AnalysisView): Generator<AnalysisTransient> {
+  const t = view.table;
+  for (let i = 0; i < t.count; i++) {
+    const reason = t.reason[i]!;
+    yield {
+      id: t.id[i]!,
+      storage: t.dict.storage[t.storage[i]!],
+      effectiveStorage: t.dict.storage[t.effectiveStorage[i]!],
+      bytes: t.bytes[i],
+      eligible: { PERSISTENT: (t.eligible[i]! & 1) !== 0, EXTERNAL: (t.eligible[i]! & 2) !== 0 },
+      reason: reason < 0 ? null : t.dict.reason[reason]!,
+      allocation: t.dict.allocation[t.allocation[i]!],
+    };
+  }
+}
+
 /**
  * Marks for one mode, or for `ALL` (the fate is the best the transient can get: EXTERNAL, else PERSISTENT,
- * else SCOPED, and the tag says which modes take it).
+ * else SCOPED, and the tag says which modes take it). Takes the AnalysisView the contract's `analyze`
+ * returns, or an `analysis@1` document.
  */
-export function transientMarks(analysis: { transients?: unknown; target?: unknown } | null | undefined, mode: ModeName | 'ALL'): Map<string, TransientMark> {
+export function transientMarks(analysis: AnalysisView | { transients?: unknown; target?: unknown } | null | undefined, mode: ModeName | 'ALL'): Map<string, TransientMark> {
+  if (analysis && 'table' in analysis && analysis.table) return marksOf(tableRows(analysis as AnalysisView), (analysis as AnalysisView).analysis.target === 'gpu', mode);
+  const doc = analysis as { transients?: unknown; target?: unknown } | null | undefined;
+  const list = Array.isArray(doc?.transients) ? (doc!.transients as AnalysisTransient[]) : [];
+  return marksOf(list, doc?.target === 'gpu', mode);
+}
+
+function marksOf(list: Iterable<AnalysisTransient>, gpu: boolean, mode: ModeName | 'ALL'): Map<string, TransientMark> {
   const out = new Map<string, TransientMark>();
-  const list = Array.isArray(analysis?.transients) ? (analysis!.transients as AnalysisTransient[]) : [];
-  const gpu = analysis?.target === 'gpu';
   for (const t of list) {
     if (typeof t?.id !== 'string') continue;
     const storage = t.effectiveStorage ?? t.storage ?? 'Default';

@@ -228,6 +228,9 @@ class CanvasGraphView implements GraphView {
   async expandNextLevel(): Promise<{ stoppedAtBudget: boolean; nodes: number }> {
     const r = await this.openLevels(1, this.opts.expandBudget ?? 5000);
     await this.relayout(null);
+    // Like collapse all and expand all: the graph changed everywhere, so show all of it (it was left at the
+    // old transform, i.e. the top-left corner of a graph that had grown).
+    this.fit(true);
     return r;
   }
 

@@ -6,6 +6,12 @@ import { formatBytes, loopHeader, nodeLines, summaryText, estimateMeasure, FONT_
 import { collapsedSize, connectorX, frameSize } from '../../../renderer/src/graph/geometry.js';
 import type { GraphNode, GraphSummary } from '../../../electron/engine/view/types.js';
 import { palette, storageFamily } from '../../../renderer/src/theme/index.js';
+import { join } from 'node:path';
+import { corpusDir } from '../../../electron/engine/paths.js';
+import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
+import { analyze } from '../../../electron/engine/analysis/index.js';
+import { toAnalysisJson } from '../../../electron/engine/analysis/json.js';
+import { buildAnalysisView } from '../../../electron/engine/view/analysis.js';
 
 const summary = (over: Partial<GraphSummary> = {}): GraphSummary => ({ states: 1, nodes: 5, maps: 1, tasklets: 1, loops: 0, sdfgs: 0, transients: [], ...over });
 
@@ -57,6 +63,18 @@ describe('transient marks', () => {
     const marks = transientMarks(analysis, 'EXTERNAL');
     const fb = fateBytes(['0:a', '0:c', '1:d', 'unknown:id'], marks);
     expect(fb).toEqual({ total: 1032, unknown: 1, byFate: { EXTERNAL: 1024 } });
+  });
+
+  it('reads the AnalysisView the contract returns exactly as the analysis@1 document', async () => {
+    const file = await readSdfgFile(join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__nbody_nbody.sdfg'));
+    const a = analyze(file, { symbols: new Map(), defaultSymbol: 64n, target: null });
+    const view = buildAnalysisView(a);
+    const doc = toAnalysisJson(a) as { transients: unknown[] };
+    expect(doc.transients.length).toBeGreaterThan(50);
+    for (const mode of ['ALL', 'SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const) expect(transientMarks(view, mode)).toEqual(transientMarks(doc, mode));
+    // Ineligible, PERSISTENT-only and EXTERNAL-eligible transients all occur in this file, so the comparison means something.
+    const fates = new Set([...transientMarks(view, 'ALL').values()].map((m) => m.tag));
+    expect(fates.size).toBeGreaterThan(2);
   });
 
   it('tolerates a missing or malformed analysis', () => {
