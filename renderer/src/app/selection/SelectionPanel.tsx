@@ -310,7 +310,7 @@ function ElementPanel({ sel, view }: { sel: ElementSelection; view: AnalysisView
         {summary && (
           <Fact k="inside">
             {[
-              plural(summary.states, 'state'),
+              n?.kind !== 'state' && plural(summary.states, 'state'),
               plural(summary.nodes, 'node'),
               plural(summary.maps, 'map'),
               plural(summary.tasklets, 'tasklet'),
