@@ -392,9 +392,14 @@ function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
               <div className="ov-ws-nums">
                 <span>DaCe&apos;s layout {w.dace.bytes === null ? 'symbolic' : formatBytes(num(w.dace.bytes))}</span>
                 <span>lower bound {formatBytes(num(w.packed.lowerBound))}</span>
-                {w.savings && (
+                {w.savings && num(w.savings.bytes) >= 0 && (
                   <span className={w.savings.fraction > 0 ? 'good' : 'muted'}>
                     packing saves {formatBytes(num(w.savings.bytes))} ({(w.savings.fraction * 100).toFixed(w.savings.fraction > 0 && w.savings.fraction < 0.1 ? 1 : 0)}%)
+                  </span>
+                )}
+                {w.savings && num(w.savings.bytes) < 0 && (
+                  <span className="muted" title="Our layout aligns every block; DaCe's packs them unaligned back to back">
+                    {w.packed.alignment} B alignment adds {formatBytes(-num(w.savings.bytes))}
                   </span>
                 )}
               </div>
