@@ -20,8 +20,24 @@ export function packageRoot(): string {
   }
 }
 
+/**
+ * Where a file of the package is on disk for programs that cannot read inside an ASAR archive. In the packaged
+ * desktop app the package is `resources/app.asar`; electron-builder's `asarUnpack` copies the files the
+ * compiler must read (the runtime header) and the addon that dlopen loads to `resources/app.asar.unpacked`,
+ * at the same place inside. Anywhere else (a checkout, an npm install) the path is returned as is.
+ */
+export function unpackedPath(path: string): string {
+  return path.replace(/([\\/])app\.asar(?=[\\/]|$)/, '$1app.asar.unpacked');
+}
+
+/** native/ (the addon build and the runtime header), in its unpacked place when packaged. */
+export function nativeDir(): string {
+  return unpackedPath(join(packageRoot(), 'native'));
+}
+
+/** The bundled examples (unpacked in the packaged app, like native/: they are ordinary files to every reader). */
 export function examplesDir(): string {
-  return resolve(packageRoot(), 'assets', 'examples');
+  return unpackedPath(resolve(packageRoot(), 'assets', 'examples'));
 }
 
 export function corpusDir(): string {

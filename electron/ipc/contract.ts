@@ -223,6 +223,11 @@ export interface TransientLabClient extends TransientLabApi {
 /** How a host answers one call. */
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: ContractError };
 
+/** The desktop app's IPC channels, shared by the preload (electron/preload/) and the main process's handlers
+ * (electron/shell/ipc.ts): contract calls, host events, and the paths of files dropped on a window (sent by the
+ * preload itself, never exposed to the page). */
+export const IPC_CHANNELS = { call: 'tlab:call', event: 'tlab:event', drop: 'tlab:drop' } as const;
+
 /** What the desktop preload exposes as `window.transientLab`: every method answers with a `Reply` envelope,
  * which the renderer's host module (renderer/src/host/) unwraps into the plain `TransientLabClient`. */
 export type BridgeApi = { [M in MethodName]: (req: RequestOf<M>) => Promise<Reply<ResponseOf<M>>> } & {

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { TlabError } from '../engine/errors.js';
-import { packageRoot } from '../engine/paths.js';
+import { nativeDir } from '../engine/paths.js';
 
 export type NativeAddon = typeof import('../../native/index.js');
 
@@ -17,9 +17,10 @@ const EXPECTED_EXPORTS = ['load', 'measureEventCostNs', 'measureCallOverheadNs']
 
 let cachedAddon: NativeAddon | null = null;
 
-/** Where the addon is looked for, in order: node-gyp's Release output, then a Debug build. */
+/** Where the addon is looked for, in order: node-gyp's Release output, then a Debug build (outside the ASAR
+ * archive in the packaged app: dlopen reads real files). */
 export function nativeAddonCandidates(): string[] {
-  const buildDir = join(packageRoot(), 'native', 'build');
+  const buildDir = join(nativeDir(), 'build');
   return [join(buildDir, 'Release', ADDON_FILE), join(buildDir, 'Debug', ADDON_FILE)];
 }
 

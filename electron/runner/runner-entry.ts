@@ -9,6 +9,7 @@
 import type { ProgramArg } from '../engine/codegen/types.js';
 import { guardedLayout, type GuardedRegion } from './guarded-layout.js';
 import { loadNativeAddon } from './native.js';
+import { parentTransport, type ParentTransport } from './parent-port.js';
 import {
   RUNNER_PROTOCOL_VERSION,
   type GuardViolation,
@@ -25,32 +26,7 @@ type Addon = ReturnType<typeof loadNativeAddon>;
 type Library = ReturnType<Addon['load']>;
 type Stats = ReturnType<Library['run']>;
 
-interface Transport {
-  send(msg: RunnerToHost): void;
-  onMessage(handler: (msg: HostToRunner) => void): void;
-}
-
-interface ParentPortLike {
-  on(event: 'message', listener: (event: { data: unknown }) => void): void;
-  postMessage(message: unknown): void;
-}
-
-function transport(): Transport {
-  const parentPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
-  if (parentPort) {
-    return {
-      send: (msg) => parentPort.postMessage(msg),
-      onMessage: (handler) => parentPort.on('message', (event) => handler(event.data as HostToRunner)),
-    };
-  }
-  if (process.send) {
-    return {
-      send: (msg) => void process.send!(msg),
-      onMessage: (handler) => process.on('message', (msg) => handler(msg as HostToRunner)),
-    };
-  }
-  throw new Error('runner-entry must run as a forked child or an Electron utility process');
-}
+type Transport = ParentTransport<HostToRunner, RunnerToHost>;
 
 const EXTERNAL_ALIGN = 64;
 
@@ -281,7 +257,7 @@ class JobRunner {
 }
 
 function main(): void {
-  const port = transport();
+  const port: Transport = parentTransport<HostToRunner, RunnerToHost>();
   let addon: Addon | null = null;
   port.onMessage((msg) => {
     if (msg.type !== 'job') return;

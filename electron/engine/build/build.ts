@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { GeneratedProgram } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
-import { packageRoot } from '../paths.js';
+import { nativeDir } from '../paths.js';
 import { cacheRoot } from './cache-dir.js';
 import { findCompiler, probeOpenMP, runProcess, type CompilerInfo } from './compiler.js';
 
@@ -65,7 +65,7 @@ interface EntryRecord {
 let copyCounter = 0;
 
 export function defaultIncludeDir(): string {
-  return resolve(packageRoot(), 'native', 'include');
+  return resolve(nativeDir(), 'include');
 }
 
 export function libsDir(): string {
