@@ -5,7 +5,7 @@
  * a malformed file — in both themes, with screenshots under tests/e2e/screenshots/app/ (not committed: look at
  * them), and no console error or request to another host anywhere.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -98,6 +98,7 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     scratch = mkdtempSync(join(tmpdir(), 'tlab-app-e2e-'));
     writeFileSync(join(scratch, 'broken.sdfg'), '{"type": "SDFG", "attributes": {"name": "broken", "_arrays": {}}, "nodes": [{"type": "SDFGState", "nodes": [');
     writeFileSync(join(scratch, 'not-an-sdfg.sdfg'), '{"type": "Flowchart", "nodes": []}');
+    copyFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu.json'), join(scratch, 'hdiff-cpu.json'));
     [serve, browser] = await Promise.all([startServe(['--root', corpusDir(), '--root', scratch]), launchChromium()]);
   }, 120_000);
 
@@ -357,6 +358,17 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     await opened(a.page);
     expect(await markSpan(a.page, 'tlab:open-start', 'tlab:first-frame')).toBeGreaterThan(0);
     expect(await a.page.textContent('[data-testid="file-chip"]')).toContain('call_if');
+    clean(a);
+    await a.close();
+  });
+
+  it('opens a result file from ?open= as a result, with no SDFG: Profile and Compare on their own', async () => {
+    const a = await app('dark', `open=${encodeURIComponent(join(scratch, 'hdiff-cpu.json'))}`);
+    const { page } = a;
+    await page.waitForSelector('[data-testid="profile-headline"]');
+    expect(await page.textContent('.save-name')).toContain('hdiff-cpu.json');
+    await page.waitForSelector('[data-testid="chart-distribution"] canvas');
+    await shot(page, '19-result-only');
     clean(a);
     await a.close();
   });

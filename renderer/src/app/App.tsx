@@ -68,9 +68,11 @@ function DropOverlay(): React.JSX.Element | null {
     };
     const drop = (e: DragEvent) => {
       if (!hasFiles(e)) return;
-      e.preventDefault();
       depth = 0;
       setOver(false);
+      // The desktop preload has taken this drop (files with paths open through the main process): no upload.
+      if (e.defaultPrevented) return;
+      e.preventDefault();
       void openLocalFiles([...(e.dataTransfer?.files ?? [])]);
     };
     window.addEventListener('dragenter', enter);
@@ -112,7 +114,8 @@ export function App(): React.JSX.Element {
   const dockHeight = useSelect(store, (s) => s.dockHeight);
   const error = useSelect(store, (s) => s.error);
   const dialog = useSelect(store, (s) => s.dialog);
-  const showWorkspace = hasDoc || opening !== null;
+  const resultOnly = useSelect(store, (s) => s.doc === null && s.opening === null && s.result !== null);
+  const showWorkspace = hasDoc || opening !== null || resultOnly;
 
   return (
     <div className="app" data-testid="app">
@@ -120,8 +123,9 @@ export function App(): React.JSX.Element {
       <ConnectionBanner />
       {/* The workspace is mounted from the start (hidden behind the empty state), so that the graph's layout
           worker is up before the first file is opened. */}
-      <div className="workspace" hidden={!showWorkspace} style={{ gridTemplateRows: `minmax(160px, 1fr) ${dockHeight}px` }}>
-        <div className="middle">
+      {/* A result opened with no SDFG (`?open=result.json`, a dropped result): the dock alone, Profile and Compare. */}
+      <div className="workspace" hidden={!showWorkspace} style={{ gridTemplateRows: resultOnly ? 'minmax(0, 1fr)' : `minmax(160px, 1fr) ${dockHeight}px` }}>
+        <div className="middle" hidden={resultOnly}>
           <Outline />
           <GraphPane />
           <SelectionPanel />

@@ -1,6 +1,7 @@
 /**
  * Browser mode's open dialog: the host's allowed folders (`listFolder`), SDFGs open as documents and result
- * files as results; plus upload from this computer. The desktop host will use its native dialog instead.
+ * files as results; plus upload from this computer. The desktop host refuses `listFolder` (it opens by path through
+ * its native File → Open…), so there the dialog points to that and keeps only the upload.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FolderEntry, FolderListing } from '../../../electron/ipc/contract.js';
@@ -16,6 +17,7 @@ const ICON: Record<FolderEntry['kind'], string> = { folder: 'folder', sdfg: 'fil
 export function OpenDialog(): React.JSX.Element {
   const client = useSelect(store, (s) => s.client);
   const roots = useSelect(store, (s) => s.env?.roots ?? []);
+  const desktop = useSelect(store, (s) => s.env?.host === 'electron');
   const [listing, setListing] = useState<FolderListing | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState('');
@@ -36,7 +38,7 @@ export function OpenDialog(): React.JSX.Element {
   };
 
   useEffect(() => {
-    void go(null);
+    if (!desktop) void go(null);
     filterRef.current?.focus();
     // The first listing only; navigation calls go() itself.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -78,6 +80,13 @@ export function OpenDialog(): React.JSX.Element {
             <Icon name="close" />
           </button>
         </header>
+        {desktop ? (
+          <p className="dialog-note" data-testid="open-desktop-note">
+            File → Open… (Ctrl+O) opens an SDFG from anywhere on this computer, File → Open Result… a result; dropping a file on the
+            window works too. Or upload one here.
+          </p>
+        ) : (
+          <>
         <div className="dialog-path">
           <button type="button" className="btn btn-ghost" disabled={!listing?.parent} onClick={() => listing?.parent && void go(listing.parent)} aria-label="Up one folder" data-testid="open-up">
             <Icon name="up" />
@@ -121,6 +130,8 @@ export function OpenDialog(): React.JSX.Element {
           {listing && entries.length === 0 && !error && <li className="file-empty">Nothing here{filter ? ' matches the filter' : ''}.</li>}
           {listing?.truncated && <li className="file-empty">More entries exist than the host lists: filter by name.</li>}
         </ul>
+          </>
+        )}
         <footer className="dialog-foot">
           <span className="muted">SDFGs open as documents; result files open in the Profile and Compare tabs.</span>
           <UploadButton label="Upload from this computer…" accept=".sdfg,.sdfgz,.json" testid="open-upload" />

@@ -29,6 +29,8 @@ function client(): TransientLabClient {
 // ---------------------------------------------------------------------------------------------------------
 
 let toastSeq = 0;
+export const EXPORT_NOT_YET = 'Export report… is not available yet: it arrives with the reports work (HTML, PDF, CSV, JSON).';
+
 export function toast(kind: Toast['kind'], text: string, ms = 4000): void {
   const id = ++toastSeq;
   store.set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text }] }));
@@ -72,6 +74,7 @@ export async function connect(): Promise<void> {
     else if (name === 'profile') setDockTab('profile');
     else if (name === 'openResult') store.set({ dialog: 'open' });
     else if (name === 'saveResult') void downloadResult();
+    else if (name === 'exportReport') toast('info', EXPORT_NOT_YET);
   });
   try {
     const env = await c.environment({});
@@ -146,7 +149,10 @@ async function openWith(name: string, call: (c: TransientLabClient) => Promise<D
   if (seq === currentOpen()) await analyseNow(seq);
 }
 
+/** Opens a file by path (the Open dialog, `?open=`, start-up files, the desktop's `openRequest`): a result `.json`
+ * opens as a result, anything else as an SDFG. */
 export function openPath(path: string): Promise<void> {
+  if (/\.json$/i.test(path)) return openResultPath(path);
   const name = path.split(/[\\/]/).pop() || path;
   return openWith(name, (c) => c.openFile({ path }));
 }

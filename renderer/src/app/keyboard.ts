@@ -3,7 +3,7 @@
  * F fits the graph, Esc closes a dialog or clears the selection. Plain keys are ignored while typing.
  */
 import { useEffect } from 'react';
-import { clearSelection, dismissError, setDockTab, toast } from './actions.js';
+import { clearSelection, dismissError, EXPORT_NOT_YET, setDockTab, toast } from './actions.js';
 import { graphHandle } from './graph/handle.js';
 import { DOCK_TABS, store } from './state.js';
 
@@ -36,7 +36,7 @@ export function handleKey(e: KeyboardEvent): boolean {
         if (s.doc) setDockTab('profile');
         return true;
       case 'e':
-        toast('info', 'Export report… is not available yet: it arrives with the reports work (HTML, PDF, CSV, JSON).');
+        toast('info', EXPORT_NOT_YET);
         return true;
       case 'f': {
         const input = document.querySelector<HTMLInputElement>('[data-testid="outline-search"]');
