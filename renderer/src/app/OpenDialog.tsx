@@ -10,13 +10,13 @@ import { asContractError, openPath, openResultPath } from './actions.js';
 import { UploadButton } from './EmptyState.js';
 import { Icon } from './Icon.js';
 import { store } from './state.js';
-import { useSelect } from './store.js';
+import { EMPTY, useSelect } from './store.js';
 
 const ICON: Record<FolderEntry['kind'], string> = { folder: 'folder', sdfg: 'file', result: 'result', other: 'file' };
 
 export function OpenDialog(): React.JSX.Element {
   const client = useSelect(store, (s) => s.client);
-  const roots = useSelect(store, (s) => s.env?.roots ?? []);
+  const roots = useSelect(store, (s) => s.env?.roots ?? EMPTY);
   const desktop = useSelect(store, (s) => s.env?.host === 'electron');
   const [listing, setListing] = useState<FolderListing | null>(null);
   const [error, setError] = useState<string | null>(null);

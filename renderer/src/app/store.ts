@@ -38,6 +38,10 @@ export function createStore<S extends object>(initial: S): Store<S> {
   };
 }
 
+/** A shared empty list for selectors' fallbacks: `s.x ?? []` would be a new array on every read, which
+ * useSyncExternalStore takes for a change on every render (React error #185, an endless update loop). */
+export const EMPTY: readonly never[] = Object.freeze([]);
+
 /** One slice of the store; re-renders only when `select` returns a different value (Object.is). */
 export function useSelect<S extends object, T>(store: Store<S>, select: (s: S) => T): T {
   return useSyncExternalStore(store.subscribe, () => select(store.get()));

@@ -86,11 +86,13 @@ function ResizeHandle(): React.JSX.Element {
 export function Dock(): React.JSX.Element {
   const tab = useSelect(store, (s) => s.dockTab);
   const running = useSelect(store, (s) => s.run?.status === 'running');
+  // With no SDFG open (a result on its own) only the result tabs have something to show.
+  const hasDoc = useSelect(store, (s) => s.doc !== null || s.opening !== null);
   return (
     <section className="dock" aria-label="Views">
       <ResizeHandle />
       <div className="dock-tabs" role="tablist">
-        {DOCK_TABS.map((t, i) => (
+        {DOCK_TABS.map((t, i) => (hasDoc || t === 'profile' || t === 'compare') && (
           <button
             type="button"
             key={t}

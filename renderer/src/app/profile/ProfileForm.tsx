@@ -7,7 +7,7 @@ import { MODE_NAMES } from '../../theme/index.js';
 import { Icon } from '../Icon.js';
 import { updateProfileSettings } from '../profile-actions.js';
 import { store } from '../state.js';
-import { useSelect } from '../store.js';
+import { EMPTY, useSelect } from '../store.js';
 
 function NumberField({ label, value, min, max, onChange, testid, hint }: { label: string; value: number; min: number; max: number; onChange: (n: number) => void; testid: string; hint?: string }): React.JSX.Element {
   const [text, setText] = useState(String(value));
@@ -34,7 +34,7 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
   const p = useSelect(store, (s) => s.profileSettings);
   const symbols = useSelect(store, (s) => s.symbols);
   const fallback = useSelect(store, (s) => s.defaultSymbol);
-  const unresolved = useSelect(store, (s) => s.analysis?.analysis.unresolvedSymbols ?? []);
+  const unresolved = useSelect(store, (s) => s.analysis?.analysis.unresolvedSymbols ?? EMPTY);
   const target = useSelect(store, (s) => s.analysis?.analysis.target ?? s.doc?.target ?? 'cpu');
   const [inputName, setInputName] = useState('');
   const [inputPath, setInputPath] = useState('');

@@ -14,7 +14,7 @@ import { UploadButton } from '../EmptyState.js';
 import { Icon } from '../Icon.js';
 import { cancelProfile, progressOf, STAGES, startProfile } from '../profile-actions.js';
 import { store } from '../state.js';
-import { useSelect } from '../store.js';
+import { EMPTY, useSelect } from '../store.js';
 import { ProfileForm } from './ProfileForm.js';
 import { hasSampledCalls } from './sampled.js';
 
@@ -152,7 +152,7 @@ function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
 
 function SaveBar({ doc }: { doc: ResultDoc }): React.JSX.Element {
   const host = useSelect(store, (s) => s.env?.host);
-  const roots = useSelect(store, (s) => s.env?.roots ?? []);
+  const roots = useSelect(store, (s) => s.env?.roots ?? EMPTY);
   const [path, setPath] = useState<string | null>(null);
   return (
     <div className="save-bar">
