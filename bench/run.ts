@@ -15,6 +15,7 @@ import type { FileMeasurement } from './one-file.js';
 import { packingSection } from './packing.js';
 import { profileSection } from './profile.js';
 import { graphSection } from './graph.js';
+import { codegenSection } from './codegen.js';
 import { memviewsSection } from './memviews.js';
 import { rendererSection } from './renderer.js';
 
@@ -112,7 +113,7 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, graphSection, memviewsSection, rendererSection, packingSection];
+export const SECTIONS: BenchSection[] = [analysisSection, profileSection, graphSection, memviewsSection, rendererSection, packingSection, codegenSection];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));

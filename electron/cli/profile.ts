@@ -3,6 +3,7 @@
  * runner child. Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed
  * or modes diverged, 130 cancelled (SIGINT).
  */
+import { DACE_CXXFLAGS, parseCxxflags } from '../engine/build/index.js';
 import { writeFile } from 'node:fs/promises';
 import { MODES, type Mode } from '../engine/analysis/types.js';
 import { TlabError } from '../engine/errors.js';
@@ -28,6 +29,7 @@ const SPEC: Record<string, OptionSpec> = {
   'save-outputs': { value: true },
   out: { value: true },
   timeout: { value: true },
+  cxxflags: { value: true },
   help: { value: false },
 };
 
@@ -49,6 +51,8 @@ Options:
   --save-outputs DIR    write DIR/<MODE>/<NAME>.npy after the verification call
   --out FILE            write the transient-lab/profile@1 JSON result
   --timeout SECONDS     kill the run after this long (default 600; 0 = no limit)
+  --cxxflags "FLAGS"    compiler optimisation flags for every mode, instead of DaCe's defaults
+                        (${DACE_CXXFLAGS.join(' ')}); always C++20, -fopenmp
 
 Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed or modes diverged,
 130 cancelled.`;
@@ -114,6 +118,8 @@ export function parseProfileArgs(argv: string[]): { file: string; options: Omit<
     if (!/^\d+(\.\d+)?$/.test(timeout.trim()) || !Number.isFinite(t)) throw new TlabError('usage', `${NAME}: --timeout expects seconds, got '${timeout}'`);
     options.timeoutMs = Math.round(t * 1000);
   }
+  const cxxflags = optionValue(args, 'cxxflags');
+  if (cxxflags !== undefined) options.cxxflags = parseCxxflags(cxxflags, `${NAME}: --cxxflags`);
   return { file: args.positionals[0]!, options, out: optionValue(args, 'out') ?? null };
 }
 
@@ -127,7 +133,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 
 export const profileCommand: Command = {
   name: NAME,
-  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S]',
+  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S] [--cxxflags "FLAGS"]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {

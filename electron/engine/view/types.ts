@@ -274,6 +274,8 @@ export type AllocationJson =
   | { kind: 'sdfg'; sdfg: number }
   | { kind: 'state'; sdfg: number; state: string }
   | { kind: 'scope'; sdfg: number; state: string; mapEntry: number }
+  /** Before block `first` of region `region`, freed after block `last` (null: the region's end); a size over symbols the SDFG assigns. */
+  | { kind: 'blocks'; sdfg: number; region: string; first: string; last: string | null }
   | { kind: 'init' }
   | { kind: 'external' }
   | { kind: 'none'; why: string };
