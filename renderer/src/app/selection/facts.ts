@@ -57,6 +57,8 @@ export function allocationText(a: AllocationJson, stepLabel: (path: string) => s
       return `in state ${stepLabel(a.state)}, every call`;
     case 'scope':
       return `inside a map scope of ${stepLabel(a.state)}, every iteration`;
+    case 'blocks':
+      return `before ${stepLabel(a.first)}, freed ${a.last === null ? 'at the end of its region' : `after ${stepLabel(a.last)}`}, every call (its size uses symbols the program assigns)`;
     case 'init':
       return 'once at init (Persistent in the file)';
     case 'external':
@@ -121,7 +123,7 @@ export function transientFacts(view: AnalysisView, row: number): TransientFacts 
   const eligible = { PERSISTENT: (t.eligible[row]! & 1) !== 0, EXTERNAL: (t.eligible[row]! & 2) !== 0 };
   const reason = t.reason[row]! < 0 ? null : t.dict.reason[t.reason[row]!]!;
   const alloc = t.dict.allocation[t.allocation[row]!]!;
-  const perCall = alloc.kind === 'sdfg' || alloc.kind === 'state' || alloc.kind === 'scope';
+  const perCall = alloc.kind === 'sdfg' || alloc.kind === 'state' || alloc.kind === 'scope' || alloc.kind === 'blocks';
   const gpu = effective.startsWith('GPU_Global');
   const modes: ModeLine[] = (['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const).map((mode) => {
     if (!perCall) return { mode, text: alloc.kind === 'none' ? 'nothing to allocate' : alloc.kind === 'init' ? 'once at init' : 'caller’s workspace', good: alloc.kind !== 'none' };
