@@ -3,7 +3,7 @@
  * like the app does, records long tasks, and exposes `window.tlab` for Playwright to drive.
  */
 import { createGraphView, transientMarks, type GraphView } from '../index.js';
-import type { GraphRegion, SearchHit } from '../../../../electron/engine/view/types.js';
+import type { AnalysisView, GraphRegion, SearchHit } from '../../../../electron/engine/view/types.js';
 import type { ThemeName, ModeName } from '../../theme/index.js';
 import { compareEngines } from './compare.js';
 import type { LayoutEngineName } from '../flat-layout.js';
@@ -16,7 +16,8 @@ interface OpenResult {
 const params = new URLSearchParams(location.search);
 let theme: ThemeName = params.get('theme') === 'dark' ? 'dark' : 'light';
 let doc = '';
-let analysis: unknown = null;
+/** The AnalysisView the contract's `analyze` returns (graph-server.ts builds it with the engine). */
+let analysis: AnalysisView | null = null;
 const longTasks: Array<{ start: number; duration: number }> = [];
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
@@ -70,13 +71,13 @@ async function open(file: string, opts: { marks?: boolean } = {}): Promise<{ par
 }
 
 async function loadMarks(): Promise<void> {
-  analysis = await json<unknown>(`/api/analysis?doc=${encodeURIComponent(doc)}`);
+  analysis = await json<AnalysisView>(`/api/analysis?doc=${encodeURIComponent(doc)}`);
   applyMode();
 }
 
 function applyMode(): void {
   const mode = (document.getElementById('mode') as HTMLSelectElement).value as ModeName | 'ALL';
-  view.setTransientMarks(transientMarks(analysis as { transients?: unknown }, mode));
+  view.setTransientMarks(transientMarks(analysis, mode));
 }
 
 document.getElementById('collapse')!.onclick = () => void view.collapseAll();
