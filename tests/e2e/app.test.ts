@@ -285,7 +285,7 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     expect(await page.textContent('.save-name')).toContain('hdiff-result.json');
     clean(a);
     await a.close();
-  });
+  }, 600_000); // five builds of the generated program: minutes on a loaded machine
 
   it('cancels a running profile', async () => {
     const a = await app('light');
@@ -307,7 +307,7 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     await shot(page, '12b-profile-cancelled');
     clean(a);
     await a.close();
-  });
+  }, 420_000);
 
   it('a result with a sampled call shows its allocation Gantt and what each transient cost', async () => {
     const a = await app('light');
@@ -351,7 +351,7 @@ describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
     }
     clean(a);
     await a.close();
-  });
+  }, 600_000); // the largest file alone takes a minute to parse on a loaded machine
 
   it('opens ?open=PATH on load with the same marks', async () => {
     const a = await app('light', `open=${encodeURIComponent(CORPUS.nested)}`);
