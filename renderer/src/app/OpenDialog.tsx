@@ -24,15 +24,21 @@ export function OpenDialog(): React.JSX.Element {
   const [active, setActive] = useState(0);
   const filterRef = useRef<HTMLInputElement>(null);
 
+  // Only the latest listing lands: the first root's listing (a big folder) can answer after a second root was
+  // chosen, and must not replace it.
+  const latest = useRef(0);
   const go = async (path: string | null): Promise<void> => {
     if (!client) return;
+    const seq = ++latest.current;
     setError(null);
     try {
       const l = await client.listFolder({ path });
+      if (seq !== latest.current) return;
       setListing(l);
       setFilter('');
       setActive(0);
     } catch (err) {
+      if (seq !== latest.current) return;
       setError(asContractError(err).message);
     }
   };
