@@ -62,6 +62,7 @@ async function openThroughDialog(page: Page, name: string, root = 0): Promise<vo
   }
   await page.fill('[data-testid="open-filter"]', name);
   await page.click(`[data-testid="open-entry"][data-name="${name}"]`);
+  await page.waitForSelector('[data-testid="open-dialog"]', { state: 'detached' });
 }
 
 async function openExampleHdiff(a: AppPage): Promise<void> {

@@ -335,9 +335,10 @@ export async function openResultUpload(file: File): Promise<void> {
 }
 
 export async function openResultPath(path: string): Promise<void> {
+  // The dialog closes at once, as for an SDFG: keys pressed while the host reads the file belong to the window.
+  store.set({ dialog: null });
   try {
     const doc = await client().openResult({ path });
-    store.set({ dialog: null });
     addResult(doc);
   } catch (err) {
     const name = path.split(/[\\/]/).pop() ?? path;
