@@ -322,7 +322,8 @@ function drawBars(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<Li
     for (let r = first; r <= last; r++) {
       const i = model.rows[r]!;
       const yMid = yOfRow(r) + rh / 2;
-      const bytes = sizeText(model.view, i);
+      // A symbolic size can be longer than the gutter: it gets at most half, the name keeps the rest.
+      const bytes = fitText(sizeText(model.view, i), size, Math.max(40, (right - 12) / 2));
       const bw = textWidth(bytes, size);
       const isSel = table.id[i] === selected;
       p.text(right, yMid, bytes, { color: t.muted, size, align: 'end', baseline: 'middle' });
