@@ -18,7 +18,6 @@ import { graphSection } from './graph.js';
 import { codegenSection } from './codegen.js';
 import { fuzzSection } from './fuzz.js';
 import { memviewsSection } from './memviews.js';
-import { graphSection } from './graph.js';
 import { runnerVsBareSection } from './runner-vs-bare.js';
 import { rendererSection } from './renderer.js';
 
