@@ -116,9 +116,10 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): Series
     for (let b = per, k = 2; b < calls; b += per, k++) {
       const x = xOf(b - 0.5);
       p.line(x, top - 4, x, bottom, { stroke: t.axis, dash: [3, 3] });
-      p.text(x + 4, top + 6, `process ${k}`, { color: t.muted, size: t.font.small - 1, baseline: 'top' });
+      // A label that would run past the plot (a narrow last process when zoomed) is left out, not cut.
+      if (x + 4 + textWidth(`process ${k}`, t.font.small - 1) <= right) p.text(x + 4, top + 6, `process ${k}`, { color: t.muted, size: t.font.small - 1, baseline: 'top' });
     }
-    p.text(xOf(-0.5) + 4, top + 6, 'process 1', { color: t.muted, size: t.font.small - 1, baseline: 'top' });
+    p.text(Math.max(left, xOf(-0.5)) + 4, top + 6, 'process 1', { color: t.muted, size: t.font.small - 1, baseline: 'top' });
   }
   if (f.hover?.key.startsWith('call:')) {
     const c = Number(f.hover.key.slice(5));

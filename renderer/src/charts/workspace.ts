@@ -204,7 +204,7 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
   for (const panel of panels) {
     const title = panel.which === 'dace' ? "DaCe's layout: back to back, in declaration order" : `packed: lifetime-aware, ${ws.packed?.alignment ?? 64} B aligned`;
     p.rect(panel.x0, top - 24, 12, 12, { fill: fill[panel.which], stroke: t.modes.EXTERNAL });
-    p.text(panel.x0 + 18, top - 14, fitText(title, t.font.base, panel.x1 - panel.x0 - 18), { color: t.text, size: t.font.base, weight: 600 });
+    p.text(panel.x0 + 18, top - 14, fitText(title, t.font.base, panel.x1 - panel.x0 - 18, true), { color: t.text, size: t.font.base, weight: 600 });
     for (const v of yTicks.values) {
       const y = yOf(v);
       if (y >= top && y <= bottom) p.line(panel.x0, y, panel.x1, y, { stroke: t.grid });
