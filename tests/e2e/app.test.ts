@@ -93,8 +93,10 @@ async function countIs(page: Page, selector: string, n: number): Promise<void> {
 
 const text = async (page: Page, testid: string): Promise<string> => (await page.textContent(`[data-testid="${testid}"]`)) ?? '';
 
-describe.skipIf(!ready.ok)('the app through serve, in Chromium', () => {
+describe('the app through serve, in Chromium', () => {
   beforeAll(async () => {
+    // Missing Chromium or an unbuilt renderer fails here with the reason; it never skips (tests/setup.test.ts).
+    if (!ready.ok) throw new Error(`the app e2e test cannot run: ${ready.why}`);
     mkdirSync(SHOTS, { recursive: true });
     scratch = mkdtempSync(join(tmpdir(), 'tlab-app-e2e-'));
     writeFileSync(join(scratch, 'broken.sdfg'), '{"type": "SDFG", "attributes": {"name": "broken", "_arrays": {}}, "nodes": [{"type": "SDFGState", "nodes": [');
