@@ -6,10 +6,12 @@
 import { EXIT_CODES, TlabError } from '../engine/errors.js';
 import type { Command } from './command.js';
 import { analyzeCommand } from './analyze.js';
+import { buildCommand } from './build.js';
+import { devicesCommand } from './devices.js';
 import { profileCommand } from './profile.js';
 import { serveCommand } from './serve.js';
 
-const COMMANDS: Command[] = [analyzeCommand, profileCommand, serveCommand];
+const COMMANDS: Command[] = [analyzeCommand, profileCommand, buildCommand, devicesCommand, serveCommand];
 
 function usage(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}`);

@@ -9,6 +9,8 @@ import { TlabError } from '../engine/errors.js';
 import { formatProfile } from '../engine/profile/format.js';
 import { DEFAULT_PROFILE_OPTIONS, profile, type ProfileOptions, type ProfileProgress } from '../engine/profile/profile.js';
 import type { LayoutChoice } from '../engine/profile/result.js';
+import { profilePrebuilt } from '../engine/profile/prebuilt.js';
+import { probeDevices } from '../runner/devices.js';
 import { NodeRunnerHost, RunCancelled } from '../runner/host-node.js';
 import { optionValue, parseArgs, parseInteger, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
@@ -28,6 +30,7 @@ const SPEC: Record<string, OptionSpec> = {
   'save-outputs': { value: true },
   out: { value: true },
   timeout: { value: true },
+  prebuilt: { value: true },
   help: { value: false },
 };
 
@@ -49,38 +52,62 @@ Options:
   --save-outputs DIR    write DIR/<MODE>/<NAME>.npy after the verification call
   --out FILE            write the transient-lab/profile@1 JSON result
   --timeout SECONDS     kill the run after this long (default 600; 0 = no limit)
+  --prebuilt DIR        run the libraries \`transient-lab build\` wrote to DIR instead of building FILE (no
+                        FILE then; DIR fixes the symbols and layouts, --modes picks some of its modes)
 
 Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed or modes diverged,
 130 cancelled.`;
 
-export function parseProfileArgs(argv: string[]): { file: string; options: Omit<ProfileOptions, 'signal' | 'runner'>; out: string | null } | 'help' {
+/** `--modes scoped,pool` → canonical names, duplicates dropped (shared with `build`). */
+export function parseModes(command: string, text: string): Mode[] {
+  const modes: Mode[] = [];
+  for (const part of text.split(',')) {
+    const m = part.trim().toUpperCase();
+    if (!m) continue;
+    if (!(MODES as readonly string[]).includes(m)) {
+      throw new TlabError('usage', `${command}: unknown mode '${part.trim()}' (modes: ${MODES.map((x) => x.toLowerCase()).join(', ')})`);
+    }
+    if (!modes.includes(m as Mode)) modes.push(m as Mode);
+  }
+  if (!modes.length) throw new TlabError('usage', `${command}: --modes is empty`);
+  return modes;
+}
+
+export function parseLayout(command: string, text: string): LayoutChoice {
+  if (text !== 'dace' && text !== 'packed' && text !== 'both') {
+    throw new TlabError('usage', `${command}: --layout expects dace, packed or both, got '${text}'`);
+  }
+  return text;
+}
+
+export interface ParsedProfileArgs {
+  /** The SDFG file; with --prebuilt, the folder's own copy is used and this is the folder. */
+  file: string;
+  options: Omit<ProfileOptions, 'signal' | 'runner'>;
+  out: string | null;
+  /** `--prebuilt DIR`, or null. */
+  prebuilt: string | null;
+}
+
+export function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   const args = parseArgs(NAME, argv, SPEC);
   if (args.flags.has('help')) return 'help';
-  if (args.positionals.length !== 1) {
+  const prebuilt = optionValue(args, 'prebuilt') ?? null;
+  if (prebuilt !== null) {
+    if (args.positionals.length) throw new TlabError('usage', `${NAME}: --prebuilt DIR runs the SDFG built into DIR; give no FILE (got ${args.positionals.join(' ')})`);
+    for (const fixed of ['layout', 'symbols', 'default-symbol']) {
+      if (args.options.has(fixed)) throw new TlabError('usage', `${NAME}: --${fixed} cannot be used with --prebuilt: the folder was built for fixed ones (see its manifest.json)`);
+    }
+  } else if (args.positionals.length !== 1) {
     throw new TlabError('usage', `${NAME}: expected exactly one SDFG file, got ${args.positionals.length}${args.positionals.length ? ` (${args.positionals.join(' ')})` : ''}`);
   }
   const options: Omit<ProfileOptions, 'signal' | 'runner'> = { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map(), inputs: new Map() };
   const modesText = optionValue(args, 'modes');
-  if (modesText !== undefined) {
-    const modes: Mode[] = [];
-    for (const part of modesText.split(',')) {
-      const m = part.trim().toUpperCase();
-      if (!m) continue;
-      if (!(MODES as readonly string[]).includes(m)) {
-        throw new TlabError('usage', `${NAME}: unknown mode '${part.trim()}' (modes: ${MODES.map((x) => x.toLowerCase()).join(', ')})`);
-      }
-      if (!modes.includes(m as Mode)) modes.push(m as Mode);
-    }
-    if (!modes.length) throw new TlabError('usage', `${NAME}: --modes is empty`);
-    options.modes = modes;
-  }
+  if (modesText !== undefined) options.modes = parseModes(NAME, modesText);
+  // With --prebuilt and no --modes: every mode in the folder.
+  else if (prebuilt !== null) options.modes = [];
   const layout = optionValue(args, 'layout');
-  if (layout !== undefined) {
-    if (layout !== 'dace' && layout !== 'packed' && layout !== 'both') {
-      throw new TlabError('usage', `${NAME}: --layout expects dace, packed or both, got '${layout}'`);
-    }
-    options.layout = layout as LayoutChoice;
-  }
+  if (layout !== undefined) options.layout = parseLayout(NAME, layout);
   const calls = optionValue(args, 'calls');
   if (calls !== undefined) options.calls = Number(parseInteger(NAME, 'calls', calls, 1n));
   const warmup = optionValue(args, 'warmup');
@@ -114,7 +141,7 @@ export function parseProfileArgs(argv: string[]): { file: string; options: Omit<
     if (!/^\d+(\.\d+)?$/.test(timeout.trim()) || !Number.isFinite(t)) throw new TlabError('usage', `${NAME}: --timeout expects seconds, got '${timeout}'`);
     options.timeoutMs = Math.round(t * 1000);
   }
-  return { file: args.positionals[0]!, options, out: optionValue(args, 'out') ?? null };
+  return { file: prebuilt ?? args.positionals[0]!, options, out: optionValue(args, 'out') ?? null, prebuilt };
 }
 
 function progressPrinter(): (p: ProfileProgress) => void {
@@ -127,7 +154,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 
 export const profileCommand: Command = {
   name: NAME,
-  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S]',
+  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S] [--prebuilt DIR]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {
@@ -139,7 +166,10 @@ export const profileCommand: Command = {
     process.once('SIGINT', onSigint);
     const progress = progressPrinter();
     try {
-      const result = await profile(parsed.file, { ...parsed.options, signal: controller.signal, runner: new NodeRunnerHost() }, progress);
+      const runOptions = { ...parsed.options, signal: controller.signal, runner: new NodeRunnerHost(), devices: () => probeDevices() };
+      const result = parsed.prebuilt
+        ? await profilePrebuilt(parsed.prebuilt, runOptions, progress)
+        : await profile(parsed.file, runOptions, progress);
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
       if (parsed.out) {
         try {

@@ -13,6 +13,7 @@ import { TlabError } from '../errors.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import { readSdfgFile } from '../sdfg/index.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
+import { requireDevice } from './device.js';
 import type { LayoutChoice } from './result.js';
 import { throwIfCancelled, variantLabel } from './runner-host.js';
 
@@ -86,7 +87,11 @@ export function generateVariants(filePath: string, file: SdfgFile, analysis: Ana
   const findings = findUnsupported(file);
   if (findings.length) throw unsupportedError(filePath, findings);
   if (analysis.target !== 'cpu') {
-    throw new TlabError('unsupported', `this is a ${analysis.target.toUpperCase()} program (${analysis.targetReason}); profiling runs CPU programs only`, { file: filePath });
+    throw new TlabError(
+      'unsupported',
+      `this is a ${analysis.target.toUpperCase()} program (${analysis.targetReason}); this Transient Lab has no CUDA code generator yet, so it builds and profiles CPU programs only`,
+      { file: filePath },
+    );
   }
   // Missing symbol values are reported by the generator, which knows which symbols the program needs.
   const plan = planVariants(options.modes, options.layout);
@@ -109,7 +114,7 @@ export function generateVariants(filePath: string, file: SdfgFile, analysis: Ana
 /** Parse, analyse, check and generate: everything a profile run decides before it compiles anything. */
 export async function planProfile(
   filePath: string,
-  options: Pick<ProfileOptions, 'modes' | 'layout' | 'calls' | 'symbols' | 'defaultSymbol' | 'signal'>,
+  options: Pick<ProfileOptions, 'modes' | 'layout' | 'calls' | 'symbols' | 'defaultSymbol' | 'signal' | 'devices'>,
   onProgress: OnProfileProgress = () => {},
 ): Promise<ProfilePlan> {
   checkProfileOptions(options);
@@ -122,6 +127,8 @@ export async function planProfile(
 
   onProgress({ stage: 'analyse', message: 'analyse transients' });
   const analysis = analyze(file, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
+  // A GPU program on a machine without a device stops here, before anything is generated or compiled.
+  if (analysis.target === 'gpu' && options.devices) requireDevice(await options.devices(), filePath);
   const variants = generateVariants(filePath, file, analysis, options, onProgress);
   const reference = variants[0]!.program;
   return {
