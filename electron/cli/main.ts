@@ -9,9 +9,10 @@ import { analyzeCommand } from './analyze.js';
 import { buildCommand } from './build.js';
 import { devicesCommand } from './devices.js';
 import { profileCommand } from './profile.js';
+import { remoteAgentCommand } from './remote-agent.js';
 import { serveCommand } from './serve.js';
 
-const COMMANDS: Command[] = [analyzeCommand, profileCommand, buildCommand, devicesCommand, serveCommand];
+const COMMANDS: Command[] = [analyzeCommand, profileCommand, buildCommand, devicesCommand, serveCommand, remoteAgentCommand];
 
 function usage(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}`);

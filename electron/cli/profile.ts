@@ -12,6 +12,7 @@ import type { LayoutChoice } from '../engine/profile/result.js';
 import { profilePrebuilt } from '../engine/profile/prebuilt.js';
 import { probeDevices } from '../runner/devices.js';
 import { NodeRunnerHost, RunCancelled } from '../runner/host-node.js';
+import { checkRemoteTarget, profileRemote, type RemoteOptions } from '../runner/remote-host.js';
 import { optionValue, parseArgs, parseInteger, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
 
@@ -31,6 +32,9 @@ const SPEC: Record<string, OptionSpec> = {
   out: { value: true },
   timeout: { value: true },
   prebuilt: { value: true },
+  remote: { value: true },
+  'ssh-option': { value: true, repeat: true },
+  'remote-command': { value: true },
   help: { value: false },
 };
 
@@ -54,6 +58,10 @@ Options:
   --timeout SECONDS     kill the run after this long (default 600; 0 = no limit)
   --prebuilt DIR        run the libraries \`transient-lab build\` wrote to DIR instead of building FILE (no
                         FILE then; DIR fixes the symbols and layouts, --modes picks some of its modes)
+  --remote [USER@]HOST  build and run on HOST over ssh (Transient Lab of the same version installed there);
+                        the result comes back here. No --save-outputs with --remote.
+  --ssh-option OPT      passed to ssh as -o OPT (may be repeated), e.g. Port=2222, IdentityFile=~/.ssh/gpu
+  --remote-command CMD  how to start Transient Lab on HOST (default transient-lab)
 
 Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed or modes diverged,
 130 cancelled.`;
@@ -87,6 +95,8 @@ export interface ParsedProfileArgs {
   out: string | null;
   /** `--prebuilt DIR`, or null. */
   prebuilt: string | null;
+  /** `--remote`, or null. */
+  remote: RemoteOptions | null;
 }
 
 export function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
@@ -141,7 +151,17 @@ export function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
     if (!/^\d+(\.\d+)?$/.test(timeout.trim()) || !Number.isFinite(t)) throw new TlabError('usage', `${NAME}: --timeout expects seconds, got '${timeout}'`);
     options.timeoutMs = Math.round(t * 1000);
   }
-  return { file: prebuilt ?? args.positionals[0]!, options, out: optionValue(args, 'out') ?? null, prebuilt };
+  const target = optionValue(args, 'remote');
+  let remote: RemoteOptions | null = null;
+  if (target !== undefined) {
+    if (prebuilt !== null) throw new TlabError('usage', `${NAME}: --prebuilt and --remote cannot be combined yet: build and run on the remote machine with --remote FILE`);
+    if (options.saveOutputs) throw new TlabError('usage', `${NAME}: --save-outputs cannot be used with --remote (the outputs stay on the remote machine)`);
+    checkRemoteTarget(target);
+    remote = { target, sshOptions: args.options.get('ssh-option') ?? [], remoteCommand: optionValue(args, 'remote-command') };
+  } else if (args.options.has('ssh-option') || args.options.has('remote-command')) {
+    throw new TlabError('usage', `${NAME}: --ssh-option and --remote-command need --remote HOST`);
+  }
+  return { file: prebuilt ?? args.positionals[0]!, options, out: optionValue(args, 'out') ?? null, prebuilt, remote };
 }
 
 function progressPrinter(): (p: ProfileProgress) => void {
@@ -154,7 +174,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 
 export const profileCommand: Command = {
   name: NAME,
-  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S] [--prebuilt DIR]',
+  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S] [--prebuilt DIR] [--remote [USER@]HOST]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {
@@ -167,9 +187,11 @@ export const profileCommand: Command = {
     const progress = progressPrinter();
     try {
       const runOptions = { ...parsed.options, signal: controller.signal, runner: new NodeRunnerHost(), devices: () => probeDevices() };
-      const result = parsed.prebuilt
-        ? await profilePrebuilt(parsed.prebuilt, runOptions, progress)
-        : await profile(parsed.file, runOptions, progress);
+      const result = parsed.remote
+        ? await profileRemote(parsed.file, runOptions, parsed.remote, progress)
+        : parsed.prebuilt
+          ? await profilePrebuilt(parsed.prebuilt, runOptions, progress)
+          : await profile(parsed.file, runOptions, progress);
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
       if (parsed.out) {
         try {
