@@ -28,6 +28,8 @@ export interface RemoteOptions {
   ssh?: string;
   /** Called with the ssh process id once it started (tests use it to drop the connection). */
   onStarted?: (sshPid: number) => void;
+  /** Called with the remote agent's process id (on the remote machine) once it said hello. */
+  onAgent?: (agentPid: number) => void;
 }
 
 /** ssh's own exit status when the connection could not be made or was lost. */
@@ -125,6 +127,7 @@ export async function profileRemote(file: string, options: ProfileOptions, remot
         if (m.type === 'hello') {
           hello = true;
           clearTimeout(helloTimer);
+          remote.onAgent?.(m.pid);
           if (m.protocol !== REMOTE_PROTOCOL_VERSION || m.version !== toolVersion()) {
             hangUp(
               new TlabError('run', `${host} runs Transient Lab ${m.version} (remote protocol ${m.protocol}), this is ${toolVersion()} (protocol ${REMOTE_PROTOCOL_VERSION}): install the same version there`),
