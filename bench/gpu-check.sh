@@ -81,9 +81,9 @@ for (const line of lines) {
     const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
     for (const m of doc.modes) {
       const s = m.summary;
-      const mode = { label: m.label, medianNs: s.medianNs, deviceMedianNs: s.deviceMedianNs ?? null, allocShare: s.allocShare, pool: m.pool ?? null };
+      const mode = { label: m.label, medianNs: s.medianNs, deviceMedianNs: m.gpu?.deviceMedianNs ?? null, allocShare: s.allocShare, pool: m.gpu?.pool ?? null };
       run.modes.push(mode);
-      rows.push([example, size, m.label, fmt(s.medianNs), fmt(s.deviceMedianNs), `${(100 * s.allocShare).toFixed(1)}%`, m.pool ? `${(m.pool.reservedHighBytes / 2 ** 20).toFixed(1)} MiB` : '-']);
+      rows.push([example, size, m.label, fmt(s.medianNs), fmt(m.gpu?.deviceMedianNs), `${(100 * s.allocShare).toFixed(1)}%`, m.gpu?.pool ? `${(m.gpu.pool.reservedHighBytes / 2 ** 20).toFixed(1)} MiB` : '-']);
     }
     const pool = run.modes.find((x) => x.label === 'POOL');
     const ext = run.modes.find((x) => x.label === 'EXTERNAL (packed)');
