@@ -14,7 +14,9 @@ import { corpusDir, packageRoot } from '../electron/engine/paths.js';
 import type { FileMeasurement } from './one-file.js';
 import { packingSection } from './packing.js';
 import { profileSection } from './profile.js';
+import { codegenSection } from './codegen.js';
 import { memviewsSection } from './memviews.js';
+import { graphSection } from './graph.js';
 
 export interface BenchSection {
   name: string;
@@ -110,7 +112,7 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, memviewsSection, packingSection];
+export const SECTIONS: BenchSection[] = [analysisSection, profileSection, memviewsSection, packingSection, codegenSection, graphSection];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));

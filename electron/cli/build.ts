@@ -8,6 +8,7 @@ import { relative } from 'node:path';
 import { RunCancelled } from '../engine/profile/runner-host.js';
 import { buildFolder } from '../engine/profile/prebuilt.js';
 import { DEFAULT_PROFILE_OPTIONS } from '../engine/profile/options.js';
+import { parseCxxflags } from '../engine/build/index.js';
 import { TlabError } from '../engine/errors.js';
 import { optionValue, parseArgs, parseInteger, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
@@ -21,6 +22,7 @@ const SPEC: Record<string, OptionSpec> = {
   symbols: { value: true, repeat: true },
   'default-symbol': { value: true },
   out: { value: true },
+  cxxflags: { value: true },
   help: { value: false },
 };
 
@@ -37,12 +39,13 @@ Options:
   --layout L            EXTERNAL workspace layout: packed (default), dace, or both
   --symbols N=V,…       symbol values (may be repeated)
   --default-symbol V    value for every symbol not given with --symbols
+  --cxxflags "FLAGS"    compiler optimisation flags for every mode, instead of DaCe's defaults
 
 Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 130 cancelled.`;
 
 export const buildCommand: Command = {
   name: NAME,
-  usage: 'build FILE --out DIR [--modes …] [--layout dace|packed|both] [--symbols N=V,…] [--default-symbol V]',
+  usage: 'build FILE --out DIR [--modes …] [--layout dace|packed|both] [--symbols N=V,…] [--default-symbol V] [--cxxflags "FLAGS"]',
   async run(argv: string[]): Promise<number> {
     const args = parseArgs(NAME, argv, SPEC);
     if (args.flags.has('help')) {
@@ -59,6 +62,7 @@ export const buildCommand: Command = {
     const symbols = new Map<string, bigint>();
     for (const text of args.options.get('symbols') ?? []) for (const [k, v] of parseSymbolList(NAME, text)) symbols.set(k, v);
     const def = optionValue(args, 'default-symbol');
+    const cxxflagsText = optionValue(args, 'cxxflags');
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
@@ -71,6 +75,7 @@ export const buildCommand: Command = {
           symbols,
           defaultSymbol: def === undefined ? null : parseInteger(NAME, 'default-symbol', def),
           outDir,
+          cxxflags: cxxflagsText === undefined ? null : parseCxxflags(cxxflagsText, `${NAME}: --cxxflags`),
           signal: controller.signal,
         },
         (p) => {

@@ -3,6 +3,7 @@
  * runner child. Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed
  * or modes diverged, 130 cancelled (SIGINT).
  */
+import { DACE_CXXFLAGS, parseCxxflags } from '../engine/build/index.js';
 import { writeFile } from 'node:fs/promises';
 import { MODES, type Mode } from '../engine/analysis/types.js';
 import { TlabError } from '../engine/errors.js';
@@ -35,6 +36,7 @@ const SPEC: Record<string, OptionSpec> = {
   remote: { value: true },
   'ssh-option': { value: true, repeat: true },
   'remote-command': { value: true },
+  cxxflags: { value: true },
   help: { value: false },
 };
 
@@ -62,6 +64,8 @@ Options:
                         the result comes back here. No --save-outputs with --remote.
   --ssh-option OPT      passed to ssh as -o OPT (may be repeated), e.g. Port=2222, IdentityFile=~/.ssh/gpu
   --remote-command CMD  how to start Transient Lab on HOST (default transient-lab)
+  --cxxflags "FLAGS"    compiler optimisation flags for every mode, instead of DaCe's defaults
+                        (${DACE_CXXFLAGS.join(' ')}); always C++20, -fopenmp
 
 Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed or modes diverged,
 130 cancelled.`;
@@ -105,7 +109,7 @@ export function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   const prebuilt = optionValue(args, 'prebuilt') ?? null;
   if (prebuilt !== null) {
     if (args.positionals.length) throw new TlabError('usage', `${NAME}: --prebuilt DIR runs the SDFG built into DIR; give no FILE (got ${args.positionals.join(' ')})`);
-    for (const fixed of ['layout', 'symbols', 'default-symbol']) {
+    for (const fixed of ['layout', 'symbols', 'default-symbol', 'cxxflags']) {
       if (args.options.has(fixed)) throw new TlabError('usage', `${NAME}: --${fixed} cannot be used with --prebuilt: the folder was built for fixed ones (see its manifest.json)`);
     }
   } else if (args.positionals.length !== 1) {
@@ -151,6 +155,8 @@ export function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
     if (!/^\d+(\.\d+)?$/.test(timeout.trim()) || !Number.isFinite(t)) throw new TlabError('usage', `${NAME}: --timeout expects seconds, got '${timeout}'`);
     options.timeoutMs = Math.round(t * 1000);
   }
+  const cxxflags = optionValue(args, 'cxxflags');
+  if (cxxflags !== undefined) options.cxxflags = parseCxxflags(cxxflags, `${NAME}: --cxxflags`);
   const target = optionValue(args, 'remote');
   let remote: RemoteOptions | null = null;
   if (target !== undefined) {
@@ -174,7 +180,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 
 export const profileCommand: Command = {
   name: NAME,
-  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S] [--prebuilt DIR] [--remote [USER@]HOST]',
+  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S] [--cxxflags "FLAGS"] [--prebuilt DIR] [--remote [USER@]HOST]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {

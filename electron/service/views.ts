@@ -2,15 +2,12 @@
  * The one place where the service turns engine models into view models. The builders belong to the view work
  * of issue 7 (engine/view/graph.ts for the graph, engine/view/analysis.ts for the memory views); hosts and
  * tests may inject their own.
- *
- * Not wired yet: engine/view/graph.ts has not landed. Until it does, `graph` and `search` answer with an
- * `unsupported` error that says so; wiring it is one line per method below.
  */
 import type { Analysis } from '../engine/analysis/index.js';
 import type { SdfgFile } from '../engine/model/sdfg.js';
 import type { AnalysisView, GraphRegion, RegionId, SearchHit } from '../engine/view/types.js';
-import { ContractFailure } from '../ipc/errors.js';
 import { buildAnalysisView } from '../engine/view/analysis.js';
+import { graphRegion, searchGraph } from '../engine/view/graph.js';
 
 export interface ViewBuilders {
   analysis(analysis: Analysis): AnalysisView;
@@ -19,12 +16,9 @@ export interface ViewBuilders {
   search(file: SdfgFile, query: string, limit: number): SearchHit[];
 }
 
-const notYet = (what: string): never => {
-  throw new ContractFailure('unsupported', `the ${what} is not available in this build yet (engine/view/graph.ts, issue 7)`);
-};
-
 export const DEFAULT_VIEWS: ViewBuilders = {
   analysis: buildAnalysisView,
-  graph: () => notYet('graph view'),
-  search: () => notYet('graph search'),
+  // The graph needs no analysis: marks and memory badges come from the AnalysisView in the renderer.
+  graph: (file, region) => graphRegion(file, region),
+  search: (file, query, limit) => searchGraph(file, query, limit),
 };

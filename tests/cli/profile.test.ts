@@ -40,6 +40,8 @@ describe('profile CLI usage errors (exit 2)', () => {
     [[example, '--input', 'A'], /--input expects NAME=FILE.npy/],
     [[example, '--bogus'], /unknown option --bogus/],
     [[example, '--timeout', 'soon'], /--timeout expects seconds/],
+    [[example, '--cxxflags', 'O3'], /--cxxflags: 'O3' is not a compiler option/],
+    [[example, '--cxxflags', '-O2 -o lib.so'], /--cxxflags: -o is set by the build itself/],
   ])('%j', async (args, message) => {
     const r = await cli(args as string[]);
     expect(r.code).toBe(2);
@@ -67,6 +69,20 @@ describe('profile CLI input errors (exit 3)', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('bad.npy');
     expect(r.stderr).toMatch(/array A: expected shape \(8, 8\), got \(3\)/);
+  });
+});
+
+describe.skipIf(!addonBuilt)('profile CLI --cxxflags', () => {
+  it('builds every mode with the given flags and records them', async () => {
+    const out = join(dir, 'o1.json');
+    const r = await cli([example, '--default-symbol', '8', '--calls', '2', '--warmup', '0', '--processes', '1', '--modes', 'scoped,external', '--cxxflags', '-O1 -fno-tree-vectorize', '--out', out]);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(await readFile(out, 'utf8'));
+    expect(result.settings.cxxflags).toEqual(['-O1', '-fno-tree-vectorize']);
+    for (const m of result.modes) {
+      expect(m.build.flags).toEqual(expect.arrayContaining(['-std=c++20', '-O1', '-fno-tree-vectorize']));
+      expect(m.build.flags).not.toContain('-O3');
+    }
   });
 });
 
@@ -104,6 +120,10 @@ describe.skipIf(!addonBuilt)('profile CLI success (exit 0)', () => {
       expect(m.summary.medianNs).toBeGreaterThan(0);
     }
     expect(result.verification).toMatchObject({ identical: true, ok: true });
+    // DaCe's default CPU flags, recorded for the run and for each library.
+    expect(result.settings.cxxflags).toEqual(['-O3', '-march=native', '-fno-math-errno', '-fno-trapping-math', '-fno-signed-zeros', '-freciprocal-math']);
+    for (const m of result.modes) expect(m.build.flags).toEqual(expect.arrayContaining(['-std=c++20', ...result.settings.cxxflags]));
+    expect(r.stdout.split('\n')[0]).toContain('-O3 -march=native');
     const checksums = result.modes.map((m: { outputChecksums: Record<string, string> }) => JSON.stringify(m.outputChecksums));
     expect(new Set(checksums).size).toBe(1);
     for (const sub of ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL-dace', 'EXTERNAL-packed']) {

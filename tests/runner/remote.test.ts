@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TlabError } from '../../electron/engine/errors.js';
 import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
-import { DEFAULT_PROFILE_OPTIONS } from '../../electron/engine/profile/options.js';
+import { DEFAULT_PROFILE_OPTIONS, type ProfileOptions } from '../../electron/engine/profile/options.js';
 import type { ProfileResult } from '../../electron/engine/profile/result.js';
 import { NodeRunnerHost } from '../../electron/runner/host-node.js';
 import { profileRemote, type RemoteOptions } from '../../electron/runner/remote-host.js';
@@ -181,7 +181,7 @@ describe.skipIf(!haveSsh || !addonBuilt)('profile --remote over ssh to 127.0.0.1
   });
 
   /** A long run, dropped or stopped once the remote runner is timing calls. */
-  async function longRemoteRun(extra: Partial<typeof DEFAULT_PROFILE_OPTIONS>, onCalls: (ids: { ssh: number; agent: number }) => void): Promise<{ error: unknown; remoteProcesses: number[] }> {
+  async function longRemoteRun(extra: Partial<ProfileOptions>, onCalls: (ids: { ssh: number; agent: number }) => void): Promise<{ error: unknown; remoteProcesses: number[] }> {
     let ssh = 0;
     let agent = 0;
     let remoteProcesses: number[] = [];

@@ -65,9 +65,15 @@ function blockingBoth(x: EligibilityInput): string | null {
   if (bound.length) {
     return `total_size uses ${list(bound)}, assigned inside SDFG '${sdfg.name}' (gt4py rule 6: not a free symbol of its SDFG)`;
   }
-  const unmapped = x.footprint.untranslated.filter((s) => !x.definedInSdfg.has(s));
-  if (sdfg.parent && unmapped.length) {
-    return `total_size uses inner symbol ${list(unmapped)} of nested SDFG '${sdfg.name}' that is not mapped from the outer SDFG (it cannot be sized from the caller's symbols)`;
+  const untranslated = x.footprint.untranslated.filter((s) => !x.definedInSdfg.has(s));
+  const mapping = sdfg.parent?.node.symbolMapping ?? {};
+  const mapped = untranslated.filter((s) => s in mapping);
+  if (sdfg.parent && mapped.length) {
+    const from = mapped.map((s) => `'${s}' ↦ '${mapping[s]}'`).join(', ');
+    return `total_size uses ${from} of nested SDFG '${sdfg.name}', which depends on a symbol an enclosing SDFG assigns itself (interstate assignment or loop variable): it has no value at init`;
+  }
+  if (sdfg.parent && untranslated.length) {
+    return `total_size uses inner symbol ${list(untranslated)} of nested SDFG '${sdfg.name}' that is not mapped from the outer SDFG (it cannot be sized from the caller's symbols)`;
   }
   return null;
 }

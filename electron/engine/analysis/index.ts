@@ -15,6 +15,7 @@ import { Liveness, LoopCover, controlFlowReads } from './liveness.js';
 import { planModes } from './plan.js';
 import { WriteFirstLoops } from './write-first.js';
 import { dtypeName, footprint, type Footprint } from './sizes.js';
+import { DefaultResolution } from './defaults.js';
 import { effectiveStorage } from './storage.js';
 import { SymbolContext } from './symbols.js';
 import { detectTarget } from './target.js';
@@ -65,8 +66,10 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   const refined = rules === 'refined';
   const writeFirst = new WriteFirstLoops(order, symbols, opts.symbols, counter, { cycles: refined, innerLoops: refined, callees: refined });
   const liveness = new Liveness(order, access, reads, cover, writeFirst, rules);
+  const defaults = new DefaultResolution();
 
   const sizeProblems: string[] = [];
+  const allocationProblems: string[] = [];
   const transients: TransientInfo[] = [];
   const footprints = new Map<string, Footprint>();
   for (const c of transientCandidates(file)) {
@@ -78,7 +81,7 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
     footprints.set(id, fp);
     if (fp.problem) sizeProblems.push(`${desc.jsonPath}: ${fp.problem}`);
     const constantBytes = fp.sizeSymbols.length === 0 ? fp.bytes : null;
-    const storage = effectiveStorage(desc, sites, embedding, constantBytes);
+    const storage = effectiveStorage(desc, sdfg, c.name, sites, constantBytes, defaults);
     const el = eligibility({
       desc,
       sdfg,
@@ -90,7 +93,8 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
       definedInSdfg: symbols.definedIn(sdfg),
     });
     const cfReads = c.memberOf === null ? reads.get(sdfg)?.get(c.name) : undefined;
-    const alloc = allocationOf({ desc, sdfg, memberOf: c.memberOf, sites, reads: cfReads, effectiveStorage: storage }, order, counter);
+    const alloc = allocationOf({ desc, name: c.name, sdfg, memberOf: c.memberOf, sites, reads: cfReads, effectiveStorage: storage, sizeSymbols: fp.sizeSymbols, defaults }, order, counter);
+    if (alloc.problem) allocationProblems.push(`${desc.jsonPath}: ${alloc.problem}`);
     transients.push({
       id,
       sdfg: sdfg.sdfgIndex,
@@ -156,6 +160,7 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
     );
   }
   pushCapped(warnings, sizeProblems, 'unreadable sizes');
+  pushCapped(warnings, allocationProblems, 'transients without an allocation point');
   pushCapped(warnings, file.warnings.map((w) => `${w.jsonPath}: ${w.message}`), 'parser warnings');
 
   return {

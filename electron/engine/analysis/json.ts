@@ -29,6 +29,8 @@ function allocationJson(site: AllocationSite): object {
       return { kind: site.kind, sdfg: site.sdfg, state: site.stateJsonPath };
     case 'scope':
       return { kind: site.kind, sdfg: site.sdfg, state: site.stateJsonPath, mapEntry: site.mapEntryId };
+    case 'blocks':
+      return { kind: site.kind, sdfg: site.sdfg, region: site.regionJsonPath, first: site.firstJsonPath, last: site.lastJsonPath };
     case 'none':
       return { kind: site.kind, why: site.why };
     default:

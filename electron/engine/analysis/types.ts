@@ -45,6 +45,12 @@ export type AllocationSite =
   | { kind: 'state'; sdfg: number; stateJsonPath: string }
   /** Allocated inside a map scope: once per iteration of the enclosing map(s). */
   | { kind: 'scope'; sdfg: number; stateJsonPath: string; mapEntryId: number }
+  /**
+   * Allocated right before block `firstJsonPath` of region `regionJsonPath` runs and freed right after block
+   * `lastJsonPath` (null: at the end of the region): a transient whose size uses symbols its SDFG assigns,
+   * allocated where they have their value (DaCe: from the first to the last state that uses it).
+   */
+  | { kind: 'blocks'; sdfg: number; regionJsonPath: string; firstJsonPath: string; lastJsonPath: string | null }
   /** Allocated in init, freed in exit (lifetime Persistent in the file). */
   | { kind: 'init' }
   /** Provided by the caller's workspace (lifetime External in the file). */

@@ -1,8 +1,10 @@
 /**
  * Compiles one GeneratedProgram into a shared library, through a content-addressed cache.
  *
+ * Flags: C++20 and DaCe's default CPU flags (see DACE_CXXFLAGS), which the caller may replace.
+ *
  * Cache entry: `<cacheRoot>/libs/<key>/{program.cpp, program.so, entry.json}` where key =
- * sha256(source, compiler version line, flags, runtime header bytes). An entry is only trusted when
+ * sha256(source, compiler version line, flags, the host CPU when a flag says `native`, runtime header bytes). An entry is only trusted when
  * entry.json names the same key and the library's size and sha256: a half-written or truncated library
  * (a crash mid-copy, a full disk, someone editing the cache) is rebuilt, never loaded. Entries are built in
  * a private temporary folder and renamed into place, so readers never see a partial entry.
@@ -15,6 +17,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { arch, cpus } from 'node:os';
 import type { GeneratedProgram } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
 import { nativeDir } from '../paths.js';
@@ -23,6 +26,56 @@ import { findCompiler, probeOpenMP, runProcess, type CompilerInfo } from './comp
 
 export const RUNTIME_HEADER = 'transient_runtime.h';
 const ENTRY_FORMAT = 1;
+
+/**
+ * DaCe's default optimisation flags for CPU code: `compiler.build_type` Release's -O3 plus
+ * `compiler.cpu.args` without its warning switches (dace/config_schema.yml). DaCe builds as C++20
+ * (`compiler.cpp_standard`) and always links OpenMP.
+ */
+export const DACE_CXXFLAGS: readonly string[] = ['-O3', '-march=native', '-fno-math-errno', '-fno-trapping-math', '-fno-signed-zeros', '-freciprocal-math'];
+
+/** What every build needs whatever the user's flags: the standard first, so that a user's -std=… wins. */
+const STANDARD = '-std=c++20';
+const LIBRARY_FLAGS = ['-shared', '-fPIC', '-fdiagnostics-color=never'];
+
+/** Flags that would change what the compiler produces or where: the build stage owns these. */
+const RESERVED = /^-(o|c|S|E|M|MM|MD|MMD|x|shared|fPIC|fpic)$/;
+
+/**
+ * Checks user compiler flags: each must be one option (starting with '-', no white space), and none may
+ * take over the build's own output options. Returns the flags, or throws TlabError('usage').
+ */
+export function checkCxxflags(flags: readonly string[], what = '--cxxflags'): string[] {
+  for (const f of flags) {
+    if (!f.startsWith('-') || /\s/.test(f) || f.length < 2) {
+      throw new TlabError('usage', `${what}: '${f}' is not a compiler option (every flag starts with '-'; write -Dname=value, -Ipath as one word)`);
+    }
+    if (RESERVED.test(f)) throw new TlabError('usage', `${what}: ${f} is set by the build itself and cannot be changed`);
+  }
+  return [...flags];
+}
+
+/** Splits a flag string as a shell would split words without quotes (`"-O2 -march=znver3"`). */
+export function parseCxxflags(text: string, what = '--cxxflags'): string[] {
+  return checkCxxflags(text.split(/\s+/).filter(Boolean), what);
+}
+
+let hostCpu: string | null = null;
+
+/** What `-march=native` means on this machine: the CPU model and its feature flags. */
+async function nativeTarget(): Promise<string> {
+  if (hostCpu === null) {
+    let features = '';
+    try {
+      const info = await readFile('/proc/cpuinfo', 'utf8');
+      features = /^flags\s*:(.*)$/m.exec(info)?.[1]?.trim() ?? '';
+    } catch {
+      // No /proc (macOS): the model name alone.
+    }
+    hostCpu = `${cpus()[0]?.model ?? 'unknown cpu'} ${arch()} ${features}`;
+  }
+  return hostCpu;
+}
 
 export interface BuildOptions {
   /** Folder that receives the per-build copy of the library (one folder per profile run). */
@@ -35,6 +88,9 @@ export interface BuildOptions {
   label?: string;
   /** Compiler time limit (default 10 minutes): a runaway compile must not hang a profile. */
   timeoutMs?: number;
+  /** Optimisation and target flags; default DACE_CXXFLAGS. The standard, -shared/-fPIC and -fopenmp are
+   * the build's own. */
+  cxxflags?: readonly string[];
 }
 
 export interface BuildResult {
@@ -47,7 +103,10 @@ export interface BuildResult {
   compiler: CompilerInfo;
   /** Whether -fopenmp was used. */
   openmp: boolean;
+  /** Every flag the compiler got, in order (without -I, -o and the source). */
   flags: string[];
+  /** The optimisation and target part of `flags`: DACE_CXXFLAGS or the caller's. */
+  cxxflags: string[];
   /** Cache entry folder (holds program.cpp for inspection). */
   entryDir: string;
   warnings: string[];
@@ -90,13 +149,19 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
     openmp = await probeOpenMP(compiler);
     if (!openmp) warnings.push(`${compiler.name} ${compiler.version} cannot compile with -fopenmp: ${label} runs its parallel maps sequentially`);
   }
-  const flags = ['-std=c++17', '-O2', '-shared', '-fPIC', '-fdiagnostics-color=never', ...(openmp ? ['-fopenmp'] : [])];
+  const cxxflags = checkCxxflags(opts.cxxflags ?? DACE_CXXFLAGS);
+  const flags = [STANDARD, ...cxxflags, ...LIBRARY_FLAGS, ...(openmp ? ['-fopenmp'] : [])];
+  // `-march=native` builds for this CPU: a cache shared by machines of different CPUs (an HPC home folder
+  // seen from login and compute nodes) must not hand one machine's library to another.
+  const native = flags.some((f) => /=native$/.test(f)) ? await nativeTarget() : '';
   const key = createHash('sha256')
     .update(program.source)
     .update('\0')
     .update(compiler.versionLine)
     .update('\0')
     .update(flags.join(' '))
+    .update('\0')
+    .update(native)
     .update('\0')
     .update(header)
     .digest('hex');
@@ -111,7 +176,7 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
   // A valid entry may still vanish between the check and the copy (another process pruning the cache):
   // only claim a hit for what was actually verified.
   cached = cached && existsSync(libPath);
-  return { libPath, cached, ms: performance.now() - started, key, compiler, openmp, flags, entryDir, warnings };
+  return { libPath, cached, ms: performance.now() - started, key, compiler, openmp, flags, cxxflags, entryDir, warnings };
 }
 
 /** Whether the entry is complete and matches its record (size, sha256, ELF magic). */

@@ -121,7 +121,7 @@ async function probeOpenMPUncached(compiler: CompilerInfo, key: string): Promise
   try {
     await writeFile(join(dir, 'probe.cpp'), OPENMP_PROBE);
     const res = await runProcess(
-      [...compiler.command, '-std=c++17', '-shared', '-fPIC', '-fopenmp', '-o', join(dir, 'probe.so'), join(dir, 'probe.cpp')],
+      [...compiler.command, '-std=c++20', '-shared', '-fPIC', '-fopenmp', '-o', join(dir, 'probe.so'), join(dir, 'probe.cpp')],
       { timeoutMs: 120_000 },
     );
     const openmp = res.code === 0;

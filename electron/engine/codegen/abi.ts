@@ -6,6 +6,7 @@
  */
 import type { DataDescriptor, Sdfg } from '../model/sdfg.js';
 import { freeSymbols, substitute, type Expr } from '../symbolic/index.js';
+import { definedSymbols } from '../analysis/symbols.js';
 import type { EmitCore } from './core.js';
 import { cppOf, ExprError, type NameResolver } from './expr.js';
 import { emitPersistentAllocations, emitPersistentFrees } from './memory.js';
@@ -43,9 +44,13 @@ export function rootSizeExpr(core: EmitCore, s: Sdfg, src: string): Expr {
 }
 
 function rootResolver(core: EmitCore): NameResolver {
+  const assigned = definedSymbols(core.file.root);
   return {
     read: (name) => {
       if (core.argSymbols.includes(name)) return `int64_t(${cppIdent(name)})`;
+      // Init and the workspace functions run before the program: a symbol it assigns (interstate edge, loop)
+      // has no value there, whatever --symbols says. DaCe refuses such a Persistent size too.
+      if (assigned.has(name)) throw new ExprError(`size uses '${name}', which the program assigns itself: it has no value when init or the workspace functions run`);
       const v = core.plan.symbolValue(name);
       if (v !== null) return `int64_t(${v}LL)`;
       throw new ExprError(`symbol '${name}' has no value`);

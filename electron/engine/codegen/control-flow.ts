@@ -9,6 +9,8 @@ import { parsePython, parsePythonStatements, type Stmt } from '../symbolic/index
 import type { EmitCore, Env, FnCtx, LoopLabels } from './core.js';
 import { emitState } from './dataflow.js';
 import { ExprError, statementNames } from './expr.js';
+import { emitSiteAllocations, emitSiteFrees } from './memory.js';
+import type { SiteKey } from './placement.js';
 import { blocksOf } from './graph.js';
 
 type Region = { blocks: ControlFlowBlock[]; edges: InterstateEdge[]; start: number | null; jsonPath: string; label: string };
@@ -88,14 +90,20 @@ export function emitRegion(core: EmitCore, ctx: FnCtx, env: Env, region: Region,
     for (const e of region.edges) if (e.src === b && (e.dst !== order[pos + 1] || !isTrueCondition(e.condition))) targets.add(e.dst);
   });
   const o = core.out;
+  // Transients sized by symbols this SDFG assigns live from right before one block of the region until
+  // right after another (or the region's end): allocated after the assignments that lead into the block.
+  const spans = (which: 'first' | 'last', blockPath: string | null) => (s: SiteKey) =>
+    s.kind === 'blocks' && s.regionJsonPath === region.jsonPath && (which === 'first' ? s.firstJsonPath : s.lastJsonPath) === blockPath;
   o.openBrace();
   order.forEach((b, pos) => {
     const next = order[pos + 1];
     if (targets.has(b)) o.line(`${label(b)}:;`);
-    o.openBrace();
     const block = region.blocks[b]!;
+    emitSiteAllocations(core, ctx, env, spans('first', block.jsonPath));
+    o.openBrace();
     core.recover(block.jsonPath, `${block.kind} ${block.label}`, () => emitBlock(core, ctx, env, block, loop));
     o.close();
+    emitSiteFrees(core, ctx, spans('last', block.jsonPath));
     let unconditional = false;
     for (const e of region.edges.filter((x) => x.src === b)) {
       o.mark(e.jsonPath);
@@ -126,6 +134,7 @@ export function emitRegion(core: EmitCore, ctx: FnCtx, env: Env, region: Region,
     if (!unconditional && next !== undefined) o.line(`goto ${endLabel};`);
   });
   o.line(`${endLabel}:;`);
+  emitSiteFrees(core, ctx, spans('last', null));
   o.close();
 }
 

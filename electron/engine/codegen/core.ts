@@ -5,6 +5,7 @@
  * Containers are always reached through a `T *` (Scalars included), so one linear-index routine serves every
  * access.
  */
+import { DefaultResolution } from '../analysis/defaults.js';
 import type { DataDescriptor, RangeDim, Sdfg, SdfgFile, Subset } from '../model/sdfg.js';
 import { parseSym, type Expr } from '../symbolic/index.js';
 import { UnsupportedElement } from './errors.js';
@@ -59,6 +60,8 @@ export class EmitCore {
   readonly stackTransients = new Set<string>();
   /** What translation could not do, one finding per element (the emission goes on after each). */
   readonly findings: UnsupportedFinding[] = [];
+  /** DaCe's default schedules and storages (analysis/defaults.ts). */
+  readonly defaults = new DefaultResolution();
 
   constructor(
     readonly file: SdfgFile,

@@ -19,7 +19,7 @@ export function emitState(core: EmitCore, ctx: FnCtx, env: Env, state: StateBloc
   const want = (s: SiteKey) => s.kind === 'state' && s.stateJsonPath === state.jsonPath;
   emitSiteAllocations(core, ctx, env, want);
   emitScope(core, ctx, env, stateGraph(state), null);
-  emitSiteFrees(core, ctx, env, want);
+  emitSiteFrees(core, ctx, want);
 }
 
 function emitScope(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, scope: number | null): void {
@@ -65,7 +65,9 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
   const o = core.out;
   const map = entry.map;
   const inner: Env = { names: new Map(env.names), parallel: env.parallel };
-  const parallel = map.schedule === 'CPU_Multicore';
+  // Default schedules resolved as DaCe resolves them: a top-level map with no schedule is CPU_Multicore,
+  // maps inside it are Sequential (analysis/defaults.ts).
+  const parallel = core.defaults.scheduleOf(ctx.sdfg, g.state, entry) === 'CPU_Multicore';
   o.mark(entry.jsonPath);
   const headers: string[] = [];
   map.params.forEach((p, i) => {
@@ -86,15 +88,18 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
   if (parallel) {
     core.usesOpenMP = true;
     inner.parallel = true;
-    const collapse = map.params.length > 1 ? ` collapse(${map.params.length})` : '';
-    o.line(`#pragma omp parallel for${collapse}`);
+    // As DaCe's cpu.py (_generate_MapEntry): the outermost loop is the parallel one unless the map asks to
+    // collapse several, and num_threads only when the map sets it.
+    const threads = map.ompNumThreads > 0 ? ` num_threads(${map.ompNumThreads})` : '';
+    const collapse = map.collapse > 1 ? ` collapse(${Math.min(map.collapse, map.params.length)})` : '';
+    o.line(`#pragma omp parallel for${threads}${collapse}`);
   }
   for (const h of headers) o.open(h);
   const want = (s: SiteKey) => s.kind === 'scope' && s.stateJsonPath === g.state.jsonPath && s.mapEntryId === entry.id;
   declareScopeStack(core, ctx, inner, g.state, entry.id);
   emitSiteAllocations(core, ctx, inner, want);
   emitScope(core, ctx, inner, g, entry.id);
-  emitSiteFrees(core, ctx, inner, want);
+  emitSiteFrees(core, ctx, want);
   for (let i = 0; i < headers.length; i++) o.close();
 }
 

@@ -8,23 +8,12 @@ import type { Sdfg } from '../model/sdfg.js';
 import { TlabError } from '../errors.js';
 import type { EmitCore, Env, FnCtx } from './core.js';
 import { emitRegion, localSymbols } from './control-flow.js';
-import { containingScope, stateGraph } from './graph.js';
 import { declareTransients, emitSiteAllocations, emitSiteFrees } from './memory.js';
 import { byCodeUnit, cppIdent, ctypeOf } from './names.js';
 
 /** Whether a nested SDFG runs inside a CPU_Multicore map of an enclosing SDFG: its WCR writes then race. */
-function calledInParallel(s: Sdfg): boolean {
-  for (let cur: Sdfg = s; cur.parent; cur = cur.parent.sdfg) {
-    const g = stateGraph(cur.parent.state);
-    let scope = containingScope(g, cur.parent.node);
-    for (let guard = 0; scope !== null && guard < 10_000; guard++) {
-      const entry = g.byId.get(scope);
-      if (!entry) break;
-      if (entry.kind === 'map_entry' && entry.map.schedule === 'CPU_Multicore') return true;
-      scope = containingScope(g, entry);
-    }
-  }
-  return false;
+function calledInParallel(core: EmitCore, s: Sdfg): boolean {
+  return s.parent !== null && core.defaults.inParallel(s.parent.sdfg, s.parent.state, s.parent.node);
 }
 
 export function nestedSignature(core: EmitCore, s: Sdfg): string {
@@ -46,7 +35,7 @@ function functionBody(core: EmitCore, ctx: FnCtx, env: Env, locals: string[]): v
   emitSiteAllocations(core, ctx, env, (site) => site.kind === 'sdfg');
   emitRegion(core, ctx, env, ctx.sdfg.body, null);
   o.line(`${ctx.exitLabel}: ;`);
-  emitSiteFrees(core, ctx, env, (site) => site.kind === 'sdfg');
+  emitSiteFrees(core, ctx, (site) => site.kind === 'sdfg');
 }
 
 export function emitNestedFunction(core: EmitCore, s: Sdfg): void {
@@ -54,7 +43,7 @@ export function emitNestedFunction(core: EmitCore, s: Sdfg): void {
   const id = core.nestedIds.get(s)!;
   const ctx: FnCtx = { sdfg: s, containers: new Map(), exitLabel: `__tlab_exit_${id}`, constantsUsed: new Set(), isRoot: false };
   // One function serves every call site; a call from inside a parallel map makes its WCR writes concurrent.
-  const env: Env = { names: new Map(), parallel: calledInParallel(s) };
+  const env: Env = { names: new Map(), parallel: calledInParallel(core, s) };
   for (const [name, desc] of s.arrays) if (!desc.transient) ctx.containers.set(name, cppIdent(name));
   for (const sym of Object.keys(s.parent!.node.symbolMapping)) env.names.set(sym, cppIdent(sym));
   o.mark(s.jsonPath);

@@ -98,6 +98,7 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
     }
   }
   const packedTotals = new Map<string, bigint>();
+  const warnings: string[] = [];
   if (opts.layout === 'packed') {
     for (const [storage, slots] of slotsByStorage) {
       const packed = analysis.layouts.packed[storage];
@@ -108,8 +109,14 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
       if (offsets.every((o) => o !== undefined)) {
         slots.forEach((slot, i) => (slot.packedOffset = offsets[i]!));
         packedTotals.set(storage, packed.bytes);
+      } else {
+        // The analysis did not pack every slot of this storage: the whole storage keeps DaCe's back-to-back
+        // layout, which is correct but not what was asked for. Say so, and record it per storage.
+        const missing = slots.filter((_, i) => offsets[i] === undefined).map((slot) => `${slot.sdfg.sdfgIndex}:${slot.name}`);
+        warnings.push(
+          `EXTERNAL (packed): the ${storage} workspace uses DaCe's back-to-back layout instead: the packed layout has no offset for ${missing.length} of its ${slots.length} slot(s) (${missing.slice(0, 8).join(', ')}${missing.length > 8 ? ', …' : ''})`,
+        );
       }
-      // Slots the analysis did not pack (lifetime External in the file outside EXTERNAL mode) keep DaCe's layout.
     }
   }
   const slots = [...slotsByStorage.values()].flat();
@@ -174,7 +181,7 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
       offset += bytes;
       return { id: `${slot.sdfg.sdfgIndex}:${slot.name}`, bytes, offset: at };
     });
-    externals.push({ storage, bytes: packedTotals.get(storage) ?? offset, slots: out });
+    externals.push({ storage, layout: packedTotals.has(storage) ? 'packed' : 'dace', bytes: packedTotals.get(storage) ?? offset, slots: out });
   }
 
   const symbols: Record<string, bigint> = {};
@@ -194,6 +201,7 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
     usesOpenMP: result.usesOpenMP,
     nondeterministicFloat: result.nondeterministicFloat,
     stackTransients: result.stackTransients,
+    warnings,
     lineOrigins: lineOrigins(result.source),
   };
 }

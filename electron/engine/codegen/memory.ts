@@ -80,36 +80,51 @@ function transientsAt(core: EmitCore, ctx: FnCtx, want: (s: SiteKey) => boolean)
   return out;
 }
 
-/** Allocations (heap placements) and `setzero` fills of every transient whose site `want` selects. */
+/**
+ * Allocations of the heap transients whose site `want` selects, and `setzero` fills of every transient there.
+ * The byte count is computed once, at the allocation, into `__tlab_bytes_<x>`: the free passes the same
+ * count even when the symbols it was computed from change in between.
+ */
 export function emitSiteAllocations(core: EmitCore, ctx: FnCtx, env: Env, want: (s: SiteKey) => boolean): void {
+  const o = core.out;
   for (const { name, desc, placement } of transientsAt(core, ctx, want)) {
     core.recover(desc.jsonPath, `transient '${name}'`, () => {
-      const a = allocationCode(core, ctx, env, name, desc);
       const allocator = allocatorFor(placement.storage);
+      const a = allocationCode(core, ctx, name, desc);
       if (placement.kind === 'heap') {
-        core.out.mark(desc.jsonPath);
-        for (const l of allocator.allocate(a)) core.out.line(l);
+        o.mark(desc.jsonPath);
+        // A map body is its own C++ block, one per iteration and thread: the pointer lives there (DaCe
+        // declares scope-allocated data inside the scope too), never in a variable all threads share.
+        if (placement.site.kind === 'scope') o.line(`size_t ${a.bytes} = ${bytesExpr(core, ctx, env, desc)}; ${a.ctype} *${a.ptr} = nullptr;`);
+        else o.line(`${a.bytes} = ${bytesExpr(core, ctx, env, desc)};`);
+        for (const l of allocator.allocate(a)) o.line(l);
+        if (setzeroAnywhere(ctx.sdfg, name)) for (const l of allocator.zero(a)) o.line(l);
+      } else if (setzeroAnywhere(ctx.sdfg, name)) {
+        // Persistent and workspace memory: zeroed where SCOPED would allocate it, so that modes agree.
+        const bytes = placement.kind === 'persistent' ? `__state->${core.fieldName(ctx.sdfg, name)}_bytes` : bytesExpr(core, ctx, env, desc);
+        for (const l of allocator.zero({ ...a, bytes, startOffset: placement.kind === 'persistent' ? desc.startOffset : 0 })) o.line(l);
       }
-      if (setzeroAnywhere(ctx.sdfg, name)) for (const l of allocator.zero(placement.kind === 'heap' ? a : { ...a, startOffset: 0 })) core.out.line(l);
     });
   }
 }
 
 /** Frees of the heap transients whose site `want` selects, in reverse declaration order. */
-export function emitSiteFrees(core: EmitCore, ctx: FnCtx, env: Env, want: (s: SiteKey) => boolean): void {
+export function emitSiteFrees(core: EmitCore, ctx: FnCtx, want: (s: SiteKey) => boolean): void {
   for (const { name, desc, placement } of transientsAt(core, ctx, want).reverse()) {
     if (placement.kind !== 'heap') continue;
-    core.recover(desc.jsonPath, `transient '${name}'`, () => {
-      for (const l of allocatorFor(placement.storage).free(allocationCode(core, ctx, env, name, desc))) core.out.line(l);
-    });
+    for (const l of allocatorFor(placement.storage).free(allocationCode(core, ctx, name, desc))) core.out.line(l);
   }
 }
 
-function allocationCode(core: EmitCore, ctx: FnCtx, env: Env, name: string, desc: DataDescriptor): AllocationCode {
+function bytesVariable(name: string): string {
+  return `__tlab_bytes_${cppIdent(name)}`;
+}
+
+function allocationCode(core: EmitCore, ctx: FnCtx, name: string, desc: DataDescriptor): AllocationCode {
   return {
     ptr: ctx.containers.get(name)!,
     ctype: ctypeOf(desc.dtype)!,
-    bytes: bytesExpr(core, ctx, env, desc),
+    bytes: bytesVariable(name),
     alignment: alignmentOf(desc),
     index: core.plan.transientIndex(ctx.sdfg, name),
     startOffset: desc.startOffset,
@@ -138,12 +153,12 @@ export function declareTransients(core: EmitCore, ctx: FnCtx, env: Env): void {
       ctx.containers.set(name, v);
     } else if (p.kind === 'heap' || p.kind === 'stack') {
       ctx.containers.set(name, v);
-      if (p.kind === 'heap') o.line(`${ctype} *${v} = nullptr;`);
+      if (p.kind === 'heap' && p.site.kind !== 'scope') o.line(`${ctype} *${v} = nullptr; size_t ${bytesVariable(name)} = 0;`);
     }
   }
   for (const [name, desc] of s.arrays) {
     if (!desc.transient || core.plan.placement(s, name).kind !== 'stack') continue;
-    if (stackScope(s, name) === null) declareStack(core, ctx, env, desc);
+    if (stackScope(s, name) === null) declareStack(core, ctx, desc);
   }
 }
 
@@ -152,7 +167,7 @@ export function declareScopeStack(core: EmitCore, ctx: FnCtx, env: Env, state: S
   for (const [name, desc] of ctx.sdfg.arrays) {
     if (!desc.transient || core.plan.placement(ctx.sdfg, name).kind !== 'stack') continue;
     const sc = stackScope(ctx.sdfg, name);
-    if (sc && sc.state === state && sc.entry === entry) declareStack(core, ctx, env, desc);
+    if (sc && sc.state === state && sc.entry === entry) declareStack(core, ctx, desc);
   }
 }
 
@@ -170,21 +185,18 @@ function stackScope(s: Sdfg, name: string): { state: StateBlock; entry: number }
   return found;
 }
 
-function declareStack(core: EmitCore, ctx: FnCtx, env: Env, desc: DataDescriptor): void {
+/**
+ * A stack array. Only data of constant size lives on the stack (the analysis sends symbolic or large
+ * Register data to the heap, as DaCe's code generator does), so the size is a number here.
+ */
+function declareStack(core: EmitCore, ctx: FnCtx, desc: DataDescriptor): void {
   const ctype = ctypeOf(desc.dtype)!;
-  let size: string;
-  try {
-    size = String(sizeValue(core.symExpr(desc.totalSize), (n) => (ctx.isRoot ? core.plan.symbolValue(n) : null)));
-  } catch {
-    size = core.sym(ctx, env, desc.totalSize);
-  }
+  const size = sizeValue(core.symExpr(desc.type === 'Scalar' ? '1' : desc.totalSize), () => null);
   const v = cppIdent(desc.name);
   const bytes = `size_t(${size}) * sizeof(${ctype})`;
   // Left uninitialised and poisoned like heap memory, so verification sees a read before a write here too
   // (a zeroing `= {}` would give both verification calls the same zeros and hide it).
-  if (/^\d+$/.test(size)) core.out.line(`${ctype} ${v}_stack[${size}]; ${ctype} *${v} = ${v}_stack;`);
-  // DaCe moves symbolic-size Register data to the heap; RAII keeps it freed at the end of its block.
-  else core.out.line(`std::unique_ptr<${ctype}[]> ${v}_own(new ${ctype}[size_t(${size})]); ${ctype} *${v} = ${v}_own.get();`);
+  core.out.line(`${ctype} ${v}_stack[${size}]; ${ctype} *${v} = ${v}_stack;`);
   core.out.line(`tlab_poison_stack(${v}, ${bytes});`);
   if (setzeroAnywhere(ctx.sdfg, desc.name)) core.out.line(`std::memset(${v}, 0, ${bytes});`);
   core.stackTransients.add(`${ctx.sdfg.sdfgIndex}:${desc.name}`);

@@ -63,7 +63,9 @@ const CPP_KEYWORDS = new Set(
     'operator or or_eq private protected public register reinterpret_cast return short signed sizeof static ' +
     'static_assert static_cast struct switch template this thread_local throw true try typedef typeid typename ' +
     'union unsigned using virtual void volatile wchar_t while xor xor_eq std main size_t int8_t int16_t int32_t ' +
-    'int64_t uint8_t uint16_t uint32_t uint64_t NAN INFINITY errno assert abs min max printf'
+    'int64_t uint8_t uint16_t uint32_t uint64_t NAN INFINITY errno assert abs min max printf ' +
+    // C++20 (the generated code is compiled as C++20, like DaCe's).
+    'char8_t concept consteval constinit co_await co_return co_yield requires'
   ).split(' '),
 );
 

@@ -4,14 +4,19 @@
  * differs between modes, so every mode shares the same control flow, dataflow and memlet code.
  */
 import type { TransientInfo } from '../analysis/types.js';
-import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
+import type { DataDescriptor, Grammar, Sdfg, SdfgFile } from '../model/sdfg.js';
+import { MAX_STACK_ARRAY_BYTES } from '../analysis/storage.js';
+import { parseSym } from '../symbolic/index.js';
+import { sizeValue } from './expr.js';
 import type { GenerateOptions } from './types.js';
 
 /** Where SCOPED mode allocates a transient (mirrors analysis AllocationSite for heap data). */
 export type SiteKey =
   | { kind: 'sdfg' }
   | { kind: 'state'; stateJsonPath: string }
-  | { kind: 'scope'; stateJsonPath: string; mapEntryId: number };
+  | { kind: 'scope'; stateJsonPath: string; mapEntryId: number }
+  /** Before block `firstJsonPath` runs, until block `lastJsonPath` ends (null: the end of region `regionJsonPath`). */
+  | { kind: 'blocks'; regionJsonPath: string; firstJsonPath: string; lastJsonPath: string | null };
 
 export type Placement =
   /** Allocated and freed at the site, on every execution of the site. */
@@ -48,10 +53,22 @@ export function isConstantContainer(s: Sdfg, name: string): boolean {
   return s.constants.has(name) && s.arrays.get(name)?.transient === true;
 }
 
+/** Register data DaCe keeps on the stack: a Scalar, or a constant size of at most max_stack_array_size. */
+function stackable(d: DataDescriptor, grammar: Grammar): boolean {
+  if (d.type === 'Scalar') return true;
+  if (d.storage !== 'Register') return false;
+  try {
+    return sizeValue(parseSym(d.totalSize, grammar), () => null) * BigInt(d.dtype.bytes ?? 8) <= MAX_STACK_ARRAY_BYTES;
+  } catch {
+    return false;
+  }
+}
+
 function siteOf(info: TransientInfo | null): SiteKey {
   const a = info?.allocation;
   if (a?.kind === 'state') return { kind: 'state', stateJsonPath: a.stateJsonPath };
   if (a?.kind === 'scope') return { kind: 'scope', stateJsonPath: a.stateJsonPath, mapEntryId: a.mapEntryId };
+  if (a?.kind === 'blocks') return { kind: 'blocks', regionJsonPath: a.regionJsonPath, firstJsonPath: a.firstJsonPath, lastJsonPath: a.lastJsonPath };
   return { kind: 'sdfg' };
 }
 
@@ -69,7 +86,9 @@ export function placeTransient(s: Sdfg, d: DataDescriptor, info: TransientInfo |
   if (info?.allocation.kind === 'init' || d.lifetime === 'Persistent') return { kind: 'persistent', storage, site };
   if (opts.mode === 'PERSISTENT' && info?.eligible.PERSISTENT) return { kind: 'persistent', storage, site };
   if (opts.mode === 'EXTERNAL' && info?.eligible.EXTERNAL) return { kind: 'external', storage, site };
-  if (d.storage === 'Register' || info?.allocation.kind === 'none') return { kind: 'stack' };
+  // The analysis decides what lives on the stack (Scalars, Register data of constant size up to DaCe's
+  // max_stack_array_size); everything else goes through the allocator at its site, as DaCe's heap fallback.
+  if (info ? info.allocation.kind === 'none' : d.type === 'Scalar') return { kind: 'stack' };
   return { kind: 'heap', storage, site };
 }
 
@@ -79,7 +98,7 @@ export function dryRunPlan(file: SdfgFile): MemoryPlan {
     placement: (s, name) => {
       const d = s.arrays.get(name)!;
       if (isConstantContainer(s, name)) return { kind: 'constant' };
-      if (d.storage === 'Register') return { kind: 'stack' };
+      if (stackable(d, file.grammar)) return { kind: 'stack' };
       return { kind: 'heap', storage: normalStorage(d.storage), site: { kind: 'sdfg' } };
     },
     transientIndex: () => 0,

@@ -6,7 +6,8 @@
  * element it was translating. Nothing here knows about particular files.
  */
 import type { ControlFlowBlock, DataDescriptor, Grammar, NestedSdfgNode, RegionBlock, Sdfg, SdfgFile, StateBlock, Subset } from '../model/sdfg.js';
-import { parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
+import { allocationSpan } from '../analysis/span.js';
+import { freeSymbols, parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
 import { constantLiterals } from './constants.js';
 import { statesOf } from './graph.js';
 import { ctypeOf, dtypeLabel } from './names.js';
@@ -138,6 +139,7 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn): void {
       const c = constantLiterals(s, d, (src) => parseSym(src, file.grammar));
       if ('problem' in c) add(d.jsonPath, `constant '${name}'`, c.problem, c.hint);
     }
+    if (d.transient && d.type === 'Array' && !isConstantContainer(s, name)) checkAllocationPoint(s, d, file.grammar, add);
   }
   if (s === file.root) {
     for (const [name, t] of s.symbols) {
@@ -236,6 +238,23 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn): void {
     checkSubset(e.memlet.subset, file.grammar, e.jsonPath, add);
     checkSubset(e.memlet.otherSubset, file.grammar, e.jsonPath, add);
     if (e.memlet.wcr) checkCode(e.memlet.wcr, 'lambda', e.jsonPath, 'WCR', add);
+  }
+}
+
+/**
+ * A transient sized by symbols its SDFG assigns is allocated where they have their value (analysis/span.ts);
+ * when no single point fits, DaCe's code would size it wrongly, and so would ours: refuse it.
+ */
+function checkAllocationPoint(s: Sdfg, d: DataDescriptor, grammar: Grammar, add: AddFn): void {
+  let names: Set<string>;
+  try {
+    names = freeSymbols(parseSym(d.totalSize, grammar));
+  } catch {
+    return; // reported by checkDescriptor
+  }
+  const span = allocationSpan(s, d.name, names);
+  if (span && 'problem' in span) {
+    add(d.jsonPath, `transient ${d.type} '${d.name}'`, `no single allocation point: ${span.problem}`, 'give the buffer a size that is known where it is first used (e.g. one transient per branch, or the largest size as a free symbol)');
   }
 }
 

@@ -44,6 +44,9 @@ export interface ExternalSlot {
 
 export interface ExternalStorage {
   storage: string;
+  /** The layout the set functions install: `dace` also in EXTERNAL (packed) when the packed layout is
+   * incomplete for this storage (GeneratedProgram.warnings says so). */
+  layout: Layout;
   /** What `__dace_get_external_memory_size_<storage>` returns for these symbol values. */
   bytes: bigint;
   /** Slot order of `__tlab_set_external_offsets`. */
@@ -77,6 +80,9 @@ export interface GeneratedProgram {
   stackTransients: string[];
   /** For compiler errors: generated line number → what produced it (JSON path of the SDFG element). */
   lineOrigins: Map<number, string>;
+  /** Where the program is not quite what was asked for (e.g. a packed workspace that fell back to DaCe's
+   * layout): profile results carry these as warnings. */
+  warnings: string[];
 }
 
 /** Why an SDFG (or part of it) is outside the supported subset. */

@@ -20,6 +20,8 @@ export interface BuildVariantsOptions {
   onProgress?: OnProfileProgress;
   /** The compiler driver; tests pass a fake one. */
   build?: ProgramBuilder;
+  /** Optimisation and target flags (default: DaCe's). */
+  cxxflags?: readonly string[] | null;
 }
 
 /** A label that is safe in a file name: `EXTERNAL (packed)` → `EXTERNAL-packed`. */
@@ -35,7 +37,7 @@ export async function buildVariants(variants: PlannedVariant[], opts: BuildVaria
   for (const [i, v] of variants.entries()) {
     throwIfCancelled(opts.signal);
     opts.onProgress?.({ stage: 'build', message: `build ${v.label}`, done: i + 1, total: variants.length });
-    built.push({ ...v, build: await build(v.program, { runDir: opts.runDir, sdfgFile: opts.sdfgFile, label: fileLabel(v.label) }) });
+    built.push({ ...v, build: await build(v.program, { runDir: opts.runDir, sdfgFile: opts.sdfgFile, label: fileLabel(v.label), ...(opts.cxxflags ? { cxxflags: opts.cxxflags } : {}) }) });
   }
   return built;
 }

@@ -37,7 +37,7 @@ function workspace(m: ModeResult): string {
 
 export function formatProfile(result: ProfileResult): string {
   const lines: string[] = [];
-  lines.push(`${result.program.name} (${result.program.file}): ${result.settings.processes > 1 ? `${result.settings.processes} processes × ` : ''}${result.settings.calls} calls after ${result.settings.warmup} warmup, ${result.machine.compiler}, ${result.machine.cpu}`);
+  lines.push(`${result.program.name} (${result.program.file}): ${result.settings.processes > 1 ? `${result.settings.processes} processes × ` : ''}${result.settings.calls} calls after ${result.settings.warmup} warmup, ${result.machine.compiler} ${(result.settings.cxxflags ?? []).join(' ')}, ${result.machine.cpu}`);
   lines.push('');
   const scoped = result.modes.find((m) => m.mode === 'SCOPED');
   const rows: string[][] = [['mode', 'median/call', 'p10', 'p90', 'allocs/call', 'alloc+free', 'faults/call', 'workspace', 'vs SCOPED']];

@@ -27,7 +27,9 @@ export interface ManifestVariant {
   /** EXTERNAL: bytes per storage the library's get function returns; {} for other modes. */
   workspaceBytes: Record<string, JsonInteger>;
   compiler: { name: string; version: string; versionLine: string };
+  /** Every compiler flag, and the optimisation flags among them (DaCe's defaults or --cxxflags). */
   flags: string[];
+  cxxflags: string[];
   openmp: boolean;
 }
 
@@ -151,6 +153,8 @@ export function parseManifest(text: string, file: string): BuildManifest {
     const compiler = r.object(v.compiler, `${p}.compiler`);
     const flags = v.flags;
     if (!Array.isArray(flags) || !flags.every((f) => typeof f === 'string')) r.fail(`${p}.flags`, `expected an array of strings, got ${describe(flags)}`);
+    const cxxflags = v.cxxflags;
+    if (!Array.isArray(cxxflags) || !cxxflags.every((f) => typeof f === 'string')) r.fail(`${p}.cxxflags`, `expected an array of strings, got ${describe(cxxflags)}`);
     return {
       mode: mode as Mode,
       layout: layout as Layout | null,
@@ -167,6 +171,7 @@ export function parseManifest(text: string, file: string): BuildManifest {
         versionLine: r.string(compiler, 'versionLine', `${p}.compiler`),
       },
       flags: flags as string[],
+      cxxflags: cxxflags as string[],
       openmp: r.boolean(v, 'openmp', p),
     };
   });

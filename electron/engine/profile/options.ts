@@ -21,6 +21,9 @@ export interface ProfileOptions {
   /** Limit in ms for all runner jobs of the run together (0 = none). */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Compiler optimisation and target flags for every mode; null or absent: DaCe's defaults
+   * (build/DACE_CXXFLAGS). Check user text with build/parseCxxflags. */
+  cxxflags?: readonly string[] | null;
   /** The process host that runs each job: the CLI, the server and the tests pass electron/runner's
    * NodeRunnerHost, the Electron shell its utilityProcess host. The engine never picks one itself. */
   runner: RunnerHost;
@@ -52,4 +55,5 @@ export const DEFAULT_PROFILE_OPTIONS: Omit<ProfileOptions, 'signal' | 'runner'> 
   inputs: new Map(),
   saveOutputs: null,
   timeoutMs: 600_000,
+  cxxflags: null,
 };

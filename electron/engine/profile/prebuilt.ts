@@ -37,6 +37,8 @@ export interface BuildFolderOptions {
   symbols: Map<string, bigint>;
   defaultSymbol: bigint | null;
   outDir: string;
+  /** Compiler optimisation flags instead of DaCe's defaults (ProfileOptions.cxxflags). */
+  cxxflags?: readonly string[] | null;
   signal?: AbortSignal;
   /** The compiler driver; tests pass a fake one. */
   build?: ProgramBuilder;
@@ -58,7 +60,7 @@ export async function buildFolder(filePath: string, opts: BuildFolderOptions, on
   });
   const scratch = await mkdtemp(join(tmpdir(), 'tlab-build-'));
   try {
-    const built = await buildVariants(plan.variants, { runDir: scratch, sdfgFile: filePath, signal: opts.signal, onProgress, build: opts.build });
+    const built = await buildVariants(plan.variants, { runDir: scratch, sdfgFile: filePath, signal: opts.signal, onProgress, build: opts.build, cxxflags: opts.cxxflags });
     // Under its own name: the generated source names the file it came from, and must come out the same when
     // `profile --prebuilt` generates it again from the copy.
     const sdfgCopy = basename(filePath);
@@ -83,6 +85,7 @@ export async function buildFolder(filePath: string, opts: BuildFolderOptions, on
         workspaceBytes: Object.fromEntries(v.program.externals.map((e) => [e.storage, jsonInteger(e.bytes)])),
         compiler: { name: v.build.compiler.name, version: v.build.compiler.version, versionLine: v.build.compiler.versionLine },
         flags: v.build.flags,
+        cxxflags: v.build.cxxflags,
         openmp: v.build.openmp,
       });
     }
@@ -194,6 +197,7 @@ export async function planPrebuilt(dir: string, runDir: string, opts: { modes?: 
         compiler: { command: [], name: v.compiler.name, version: v.compiler.version, versionLine: v.compiler.versionLine },
         openmp: v.openmp,
         flags: v.flags,
+        cxxflags: v.cxxflags,
         entryDir: dir,
         warnings: [],
       },
@@ -216,7 +220,7 @@ export async function profilePrebuilt(dir: string, options: ProfileOptions, onPr
     onProgress({ stage: 'compare', message: 'compare outputs' });
     const verification = verify(built, results, plan.args, new Set(neverWrittenTransients(plan.file)));
     if (options.saveOutputs) await saveOutputs(options.saveOutputs, built, results, plan.args);
-    const warnings = [...plan.analysis.warnings, ...(busy ? [busy] : [])];
+    const warnings = [...plan.analysis.warnings, ...built.flatMap((v) => v.program.warnings), ...(busy ? [busy] : [])];
     const layout = plan.variants.some((v) => v.layout === 'dace') && plan.variants.some((v) => v.layout === 'packed') ? 'both' : (plan.variants.find((v) => v.layout)?.layout ?? options.layout);
     return assembleResult({ plan, built, results, verification, options: { ...options, layout }, machine: await describeMachine(), warnings });
   } finally {

@@ -32,7 +32,7 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
   const plan = await planProfile(filePath, options, onProgress);
   const runDir = await mkdtemp(join(tmpdir(), 'tlab-run-'));
   try {
-    const built = await buildVariants(plan.variants, { runDir, sdfgFile: filePath, signal: options.signal, onProgress });
+    const built = await buildVariants(plan.variants, { runDir, sdfgFile: filePath, signal: options.signal, onProgress, cxxflags: options.cxxflags });
     const prepared = await prepareInputs(plan.args, plan.symbols, { seed: options.seed, files: options.inputs });
     const job = makeRunJob(built, jobInputs(prepared), { calls: options.calls, warmup: options.warmup, sdfgFile: filePath });
     const busy = busyMachineWarning(await foreignCpuBusy());
@@ -42,7 +42,7 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
     onProgress({ stage: 'compare', message: 'compare outputs' });
     const verification = verify(built, results, plan.args, new Set(neverWrittenTransients(plan.file)));
     if (options.saveOutputs) await saveOutputs(options.saveOutputs, built, results, plan.args);
-    const warnings = [...plan.analysis.warnings, ...built.flatMap((v) => v.build.warnings), ...(busy ? [busy] : [])];
+    const warnings = [...plan.analysis.warnings, ...built.flatMap((v) => [...v.program.warnings, ...v.build.warnings]), ...(busy ? [busy] : [])];
     return assembleResult({ plan, built, results, verification, options, machine: await describeMachine(), warnings });
   } finally {
     await rm(runDir, { recursive: true, force: true });

@@ -41,7 +41,8 @@ export interface ModeResult {
   layout: Layout | null;
   /** `SCOPED`, `EXTERNAL (packed)`, … */
   label: string;
-  build: { ms: number; cached: boolean };
+  /** `flags`: every flag the compiler got for this mode's library (additive, see docs/profile-schema.md). */
+  build: { ms: number; cached: boolean; flags: string[] };
   initNs: number;
   exitNs: number;
   firstCallNs: number;
@@ -123,6 +124,9 @@ export interface ProfileResult {
     symbols: Record<string, JsonInteger>;
     seed: JsonInteger;
     inputs: Record<string, string>;
+    /** Optimisation and target flags every mode was compiled with: DaCe's defaults unless the caller chose
+     * others (`--cxxflags`). Additive field of profile@1. */
+    cxxflags: string[];
   };
   modes: ModeResult[];
   verification: {

@@ -66,6 +66,8 @@ function allocationJson(site: TransientInfo['allocation']): AllocationJson {
       return { kind: 'state', sdfg: site.sdfg, state: site.stateJsonPath };
     case 'scope':
       return { kind: 'scope', sdfg: site.sdfg, state: site.stateJsonPath, mapEntry: site.mapEntryId };
+    case 'blocks':
+      return { kind: 'blocks', sdfg: site.sdfg, region: site.regionJsonPath, first: site.firstJsonPath, last: site.lastJsonPath };
     case 'none':
       return { kind: 'none', why: site.why };
     default:
@@ -81,6 +83,8 @@ function allocationKey(a: AllocationJson): string {
       return `t${a.sdfg}|${a.state}`;
     case 'scope':
       return `m${a.sdfg}|${a.mapEntry}|${a.state}`;
+    case 'blocks':
+      return `b${a.sdfg}|${a.region}|${a.first}|${a.last ?? ''}`;
     case 'none':
       return `n${a.why}`;
     default:

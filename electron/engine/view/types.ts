@@ -37,43 +37,227 @@ export interface DocInfo {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Graph (owned by the graph work: engine/view/graph.ts + renderer/graph/)
+// Graph (owned by the graph work: engine/view/graph*.ts + renderer/src/graph/; docs/graph.md)
 // ---------------------------------------------------------------------------------------------------------
 
-/** Identifies an expandable element: the JSON path of an SDFG, control-flow region, loop, conditional
- * branch, state, or nested SDFG node. Stable for a given file. */
+/**
+ * Identifies an expandable element: the JSON path of the element in the file (`$` = the root SDFG; a state
+ * `$.nodes[3]`; a loop; a conditional block; a branch body `$.nodes[3].branches[0][1]`; a map or consume scope
+ * = its entry node `$.nodes[2].nodes[5]`; a nested SDFG = its NestedSDFG node). Stable for a given file; the
+ * analysis' `allocation.state` and step paths are the same strings.
+ */
 export type RegionId = string;
+
+/** What a region's content is. */
+export type GraphRegionKind =
+  /** Control flow: blocks and interstate edges (the root, nested SDFGs, regions, loops, branch bodies). */
+  | 'cfg'
+  /** The branches of a conditional block, side by side, no edges. */
+  | 'conditional'
+  /** The top level of a state's dataflow. */
+  | 'state'
+  /** The inside of a map/consume scope. Edges whose `src` is the region id leave the entry node's
+   * out-connectors; edges whose `dst` is the region id enter the exit node's in-connectors. */
+  | 'scope';
 
 export interface GraphRegion {
   id: RegionId;
-  /** Laid-out content of this region: its blocks (control flow) or its dataflow nodes (a state). */
+  kind: GraphRegionKind;
+  /** Index of the SDFG the content belongs to (`DocInfo.sdfgs`). */
+  sdfg: number;
+  label: string;
   nodes: GraphNode[];
   edges: GraphEdge[];
 }
 
-export interface GraphNode {
-  /** Unique within the doc (a JSON path). */
-  id: string;
-  kind: string;
-  label: string;
-  /** When set, this node has content that `graph({region: expand})` returns; drawn collapsed until then. */
-  expand: RegionId | null;
+/**
+ * What a collapsed element holds, counted over its whole subtree (nested SDFGs included). Byte sizes depend on
+ * symbol values, so they are not here: the renderer sums `AnalysisView` bytes over `transients` (the ids the
+ * analysis uses), which also follows every symbol edit without asking the engine again.
+ */
+export interface GraphSummary {
+  states: number;
+  /** Dataflow nodes (access nodes, tasklets, map entries and exits, …). */
+  nodes: number;
+  maps: number;
+  tasklets: number;
+  loops: number;
+  /** Nested SDFGs. */
+  sdfgs: number;
+  /** Transients accessed inside (access nodes), deduplicated, as `<sdfgIndex>:<name>`. */
+  transients: string[];
 }
 
-export interface GraphEdge {
+export type GraphNodeKind = GraphNode['kind'];
+
+interface GraphNodeBase {
+  /** Unique within the doc: the element's JSON path. */
+  id: string;
+  label: string;
+  /** Set on every element with content (not on empty states or regions): the region `graph({region})` returns
+   * for it (today always equal to `id`). Every such element arrives collapsed; the renderer decides what to
+   * expand. */
+  expand: RegionId | null;
+  /** Present exactly when `expand` is set. */
+  summary: GraphSummary | null;
+}
+
+/** Control-flow blocks (content of 'cfg' and 'conditional' regions). */
+export interface StateNodeView extends GraphNodeBase {
+  kind: 'state';
+  /** The start block of its region. */
+  start: boolean;
+}
+export interface RegionNodeView extends GraphNodeBase {
+  kind: 'region';
+  /** `ControlFlowRegion`, `NamedRegion`, `FunctionCallRegion`, `UnstructuredControlFlow`, … as in the file. */
+  regionType: string;
+  start: boolean;
+}
+export interface LoopNodeView extends GraphNodeBase {
+  kind: 'loop';
+  start: boolean;
+  /** "" for a while loop without a variable. */
+  variable: string;
+  init: string | null;
+  condition: string | null;
+  update: string | null;
+  /** do-while: the condition is checked after the body. */
+  inverted: boolean;
+}
+export interface ConditionalNodeView extends GraphNodeBase {
+  kind: 'conditional';
+  start: boolean;
+  /** Branch conditions in order; null = else. */
+  conditions: Array<string | null>;
+}
+export interface BranchNodeView extends GraphNodeBase {
+  kind: 'branch';
+  /** null = else. */
+  condition: string | null;
+}
+export interface JumpNodeView extends GraphNodeBase {
+  kind: 'break' | 'continue' | 'return';
+  start: boolean;
+}
+
+/** Dataflow nodes (content of 'state' and 'scope' regions). Connector names are in file order. */
+interface DataflowNodeBase extends GraphNodeBase {
+  inConnectors: string[];
+  outConnectors: string[];
+}
+export interface AccessNodeView extends DataflowNodeBase {
+  kind: 'access';
+  /** Container name (possibly a dotted structure member). */
+  data: string;
+  /** `<sdfgIndex>:<name>` when the container is a transient (the analysis id), else null. */
+  transient: string | null;
+  /** StorageType as in the file (`Default`, `CPU_Heap`, `GPU_Global`, …); null if the container is undeclared. */
+  storage: string | null;
+  /** Descriptor class (`Array`, `Scalar`, `ArrayView`, …), dtype name and shape, for the label and tooltip. */
+  descriptor: { type: string; dtype: string; shape: string[] } | null;
+}
+export interface TaskletNodeView extends DataflowNodeBase {
+  kind: 'tasklet';
+  language: string;
+  /** The first lines of the code, each cut to a readable width. */
+  code: string;
+  /** Lines of the full code (more than `code` shows when larger). */
+  codeLines: number;
+}
+export interface ScopeNodeView extends DataflowNodeBase {
+  kind: 'map' | 'consume';
+  /** Iteration variables with their ranges in Python slice notation (`i = 0:N`), or the consume PE index. */
+  params: string[];
+  schedule: string;
+  /** The entry node's out-connectors and the exit node's in-connectors: the inner side of the scope, where the
+   * scope region's boundary edges attach (`inConnectors` are the entry's, `outConnectors` the exit's). */
+  entryOut: string[];
+  exitIn: string[];
+  /** JSON path of the exit node (edges leaving the scope in the file start there), or null if unpaired. */
+  exitId: string | null;
+}
+export interface NestedSdfgNodeView extends DataflowNodeBase {
+  kind: 'nested_sdfg';
+  /** Index of the embedded SDFG, or null when it is only referenced by `ext_sdfg_path`. */
+  sdfg: number | null;
+  /** Inner symbol = outer expression. */
+  symbolMapping: string[];
+}
+export interface LibraryNodeView extends DataflowNodeBase {
+  kind: 'library';
+  className: string;
+  implementation: string | null;
+}
+export interface UnknownNodeView extends DataflowNodeBase {
+  kind: 'unknown';
+  /** The node type as written in the file. */
+  type: string;
+}
+
+export type GraphNode =
+  | StateNodeView
+  | RegionNodeView
+  | LoopNodeView
+  | ConditionalNodeView
+  | BranchNodeView
+  | JumpNodeView
+  | AccessNodeView
+  | TaskletNodeView
+  | ScopeNodeView
+  | NestedSdfgNodeView
+  | LibraryNodeView
+  | UnknownNodeView;
+
+export interface InterstateEdgeView {
+  kind: 'interstate';
+  /** The edge's JSON path. */
   id: string;
   src: string;
   dst: string;
+  /** Condition then assignments on one line (`i < N; i = i + 1`), "" when unconditional with none. */
   label: string;
+  /** null when unconditional. */
+  condition: string | null;
+  assignments: Array<[string, string]>;
 }
 
-export interface SearchHit {
-  /** The element's id (JSON path). */
+export interface MemletEdgeView {
+  kind: 'memlet';
+  /** The edge's JSON path (a scope's edge is redirected to the scope node, keeping its id). */
   id: string;
-  /** Regions to expand, outermost first, to make it visible. */
+  src: string;
+  dst: string;
+  srcConnector: string | null;
+  dstConnector: string | null;
+  /** `A[i, 0:N]`, with ` (dyn)` and `(CR: sum)` marks; "" for an empty memlet. */
+  label: string;
+  data: string | null;
+  /** Elements moved (expression), with `dynamic` meaning "at most". */
+  volume: string;
+  dynamic: boolean;
+  /** Short WCR name (`sum`, `min`, `max`, `product`) or the lambda; null without WCR. */
+  wcr: string | null;
+  /** The analysis id when `data` is a transient. */
+  transient: string | null;
+}
+
+export type GraphEdge = InterstateEdgeView | MemletEdgeView;
+
+/** `search` finds text (case-insensitive) in labels, container names, code, conditions and assignments; a query
+ * starting with `$` is an element id and finds exactly that element, with the path to open to show it. */
+export interface SearchHit {
+  /** The element's id (a node or edge id as `graph` returns it). */
+  id: string;
+  /** Regions to expand, outermost first, to make it visible (the root `$` is always open and not listed). */
   path: RegionId[];
   label: string;
-  kind: string;
+  kind: GraphNodeKind | 'interstate' | 'memlet';
+  /** What matched: the label, a container name, code, a condition or assignment, or (for a query that is an
+   * element id, e.g. a state's JSON path from the analysis) the id itself. */
+  field: 'label' | 'data' | 'code' | 'condition' | 'id';
+  /** The matching line, cut around the match. */
+  snippet: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -90,6 +274,8 @@ export type AllocationJson =
   | { kind: 'sdfg'; sdfg: number }
   | { kind: 'state'; sdfg: number; state: string }
   | { kind: 'scope'; sdfg: number; state: string; mapEntry: number }
+  /** Before block `first` of region `region`, freed after block `last` (null: the region's end); a size over symbols the SDFG assigns. */
+  | { kind: 'blocks'; sdfg: number; region: string; first: string; last: string | null }
   | { kind: 'init' }
   | { kind: 'external' }
   | { kind: 'none'; why: string };

@@ -56,6 +56,8 @@ export function allocationText(a: AllocationJson, executions: number | string | 
       return `at its state (${times})`;
     case 'scope':
       return `inside map scope #${a.mapEntry} (${times})`;
+    case 'blocks':
+      return `after the symbols of its size are assigned (${times})`;
     case 'init':
       return 'once, in init';
     case 'external':

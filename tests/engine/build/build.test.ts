@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram, findCompiler, libsDir } from '../../../electron/engine/build/index.js';
+import { buildProgram, DACE_CXXFLAGS, findCompiler, libsDir, parseCxxflags } from '../../../electron/engine/build/index.js';
 import { TlabError } from '../../../electron/engine/errors.js';
 import { handProgram, SYNTAX_ERROR_LINE_TEXT } from '../profile/hand-program.js';
 
@@ -126,5 +126,34 @@ describe('compiler errors', () => {
     } finally {
       process.env.TRANSIENT_LAB_CACHE = saved;
     }
+  });
+});
+
+describe('compiler flags', () => {
+  it("builds with C++20 and DaCe's default CPU flags unless told otherwise", async () => {
+    const r = await buildProgram(handProgram({ salt: 'flags-default' }), { runDir });
+    expect(r.cxxflags).toEqual([...DACE_CXXFLAGS]);
+    expect(r.cxxflags).toEqual(['-O3', '-march=native', '-fno-math-errno', '-fno-trapping-math', '-fno-signed-zeros', '-freciprocal-math']);
+    expect(r.flags[0]).toBe('-std=c++20');
+    expect(r.flags).toEqual(expect.arrayContaining([...DACE_CXXFLAGS, '-shared', '-fPIC']));
+  });
+
+  it('takes the caller’s flags instead, and keys the cache on them', async () => {
+    const program = handProgram({ salt: 'flags-override' });
+    const dace = await buildProgram(program, { runDir });
+    const o2 = await buildProgram(program, { runDir, cxxflags: ['-O2'] });
+    expect(o2.cxxflags).toEqual(['-O2']);
+    expect(o2.flags).not.toContain('-O3');
+    expect(o2.key).not.toBe(dace.key);
+    expect(o2.cached).toBe(false);
+    expect((await buildProgram(program, { runDir, cxxflags: ['-O2'] })).cached).toBe(true);
+  });
+
+  it('refuses flags that are not options or that the build owns', async () => {
+    expect(parseCxxflags('  -O2   -march=znver3 ')).toEqual(['-O2', '-march=znver3']);
+    for (const bad of ['O2', '-o x.so', '-c', '-shared', 'program.cpp']) {
+      expect(() => parseCxxflags(bad), bad).toThrow(TlabError);
+    }
+    await expect(buildProgram(handProgram({ salt: 'flags-bad' }), { runDir, cxxflags: ['-o', '/tmp/x'] })).rejects.toThrow(/--cxxflags: -o is set by the build itself/);
   });
 });

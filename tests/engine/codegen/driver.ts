@@ -19,6 +19,9 @@ export const ALL_VARIANTS: ReadonlyArray<{ mode: 'SCOPED' | 'PERSISTENT' | 'POOL
   { mode: 'EXTERNAL', layout: 'packed' },
 ];
 
+/** Flags for a library and a driver under AddressSanitizer. */
+export const ASAN_FLAGS: readonly string[] = ['-fsanitize=address', '-fno-omit-frame-pointer'];
+
 /** The driver's deterministic input for argument `name` of `p` (see reference.ts inputArray). */
 export function inputFor(p: GeneratedProgram, name: string): Float64Array {
   const i = p.args.findIndex((a) => a.name === name);
@@ -62,10 +65,12 @@ int main(int argc, char **argv) {
   if (!h) { fprintf(stderr, "init failed\n"); return 4; }
   std::vector<std::string> storages;
   for (char *p = strtok(argv[4], " "); p; p = strtok(nullptr, " ")) storages.push_back(p);
+  std::vector<char *> workspaces;
   for (auto &s : storages) {
     uint64_t bytes = ext_size(h, s.c_str(), syms.data());
     printf("size %s %llu\n", s.c_str(), (unsigned long long)bytes);
     char *ws = (char *)aligned_alloc(256, ((bytes + 255) / 256) * 256 + 256);
+    workspaces.push_back(ws);
     memset(ws, 0x7f, ((bytes + 255) / 256) * 256);
     if (ext_set(h, s.c_str(), ws, syms.data()) != 0) { fprintf(stderr, "set failed\n"); return 5; }
   }
@@ -88,7 +93,9 @@ int main(int argc, char **argv) {
   FILE *out = fopen(argv[2], "wb");
   for (auto &a : arrays) fwrite(a.data(), sizeof(double), a.size(), out);
   fclose(out);
-  return fini(h) == 0 ? 0 : 6;
+  int rc = fini(h) == 0 ? 0 : 6;
+  for (char *ws : workspaces) free(ws);
+  return rc;
 }
 `;
 
@@ -125,12 +132,14 @@ export async function runProgram(driver: string, library: string, p: GeneratedPr
   return { arrays, externalSizes };
 }
 
-export async function compileDriver(dir: string): Promise<string> {
+/** `sanitize`: build with AddressSanitizer, so that libraries built with `ASAN_FLAGS` report every heap
+ * overrun, use after free and leak (the driver exits non-zero with the report). */
+export async function compileDriver(dir: string, sanitize = false): Promise<string> {
   const { writeFileSync } = await import('node:fs');
   const src = join(dir, 'driver.cpp');
-  const exe = join(dir, 'driver');
+  const exe = join(dir, sanitize ? 'driver-asan' : 'driver');
   writeFileSync(src, DRIVER_SOURCE);
-  const r = await run('g++', ['-std=c++17', '-O1', '-o', exe, src, '-ldl']);
+  const r = await run('g++', ['-std=c++20', '-O1', ...(sanitize ? ASAN_FLAGS : []), '-o', exe, src, '-ldl']);
   if (r.code !== 0) throw new Error(`driver does not compile: ${r.output}`);
   return exe;
 }

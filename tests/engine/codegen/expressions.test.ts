@@ -120,3 +120,11 @@ describe('expressions', () => {
     out.forEach((v, i) => expect(v, `case ${i}`).toBeCloseTo(expected[i]!, 12));
   });
 });
+
+describe('identifiers', () => {
+  test('SDFG names that are C++20 keywords get a suffix (the code is compiled as C++20)', async () => {
+    const { cppIdent } = await import('../../../electron/engine/codegen/names.js');
+    for (const k of ['requires', 'concept', 'co_await', 'co_yield', 'co_return', 'char8_t', 'consteval', 'constinit', 'new', 'double']) expect(cppIdent(k)).toBe(`${k}_`);
+    expect(cppIdent('requirement')).toBe('requirement');
+  });
+});

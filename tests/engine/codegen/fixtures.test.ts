@@ -2,6 +2,8 @@
  * End-to-end correctness of generator features the bundled examples do not reach, on small hand-written SDFGs
  * (tests/fixtures/sdfg): each is generated in every mode and layout, compiled, run by the C++ driver (two
  * calls, transient memory poisoned) and compared with a TypeScript computation written from the math.
+ * Driver and libraries are built with AddressSanitizer: a buffer allocated too small (e.g. sized before its
+ * symbols have their values), a use after free or a leak fails the run even when the outputs look right.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -11,7 +13,8 @@ import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
 import { corpusDir, packageRoot } from '../../../electron/engine/paths.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { compileLibrary, inParallel, removeScratchDirs, scratchDir } from './compile.js';
-import { ALL_VARIANTS, compileDriver, inputFor, runProgram } from './driver.js';
+import { createHash } from 'node:crypto';
+import { ALL_VARIANTS, ASAN_FLAGS, compileDriver, inputFor, runProgram } from './driver.js';
 import { PACKING_FIXTURES } from './packing-fixtures.js';
 
 afterAll(removeScratchDirs);
@@ -102,6 +105,66 @@ const FIXTURE_SPECS: Record<string, Fixture> = {
       return { A, B };
     },
   },
+  // K = N - 1 is assigned on an interstate edge; dyn[K] (two states) must be allocated after it: B[i] = 2·A[i]
+  // + 1 for i < K, B[K] keeps its input. Allocated before the assignment (K = 0), the buffer is overrun.
+  interstate_size: {
+    symbols: { N: 10n },
+    tolerance: 0,
+    expected: (p) => {
+      const A = input(p, 'A');
+      const B = input(p, 'B');
+      for (let i = 0; i < 9; i++) B[i] = A[i]! * 2 + 1;
+      return { A, B };
+    },
+  },
+  // tmp[2k] is sized by the loop variable k = 1…3 and used in two states of the loop body: one buffer per
+  // iteration, sized with that iteration's k. B[j] += Σ_{k: j < 2k} k·A[j].
+  loop_variable_size: {
+    symbols: { N: 8n },
+    tolerance: 0,
+    expected: (p) => {
+      const A = input(p, 'A');
+      const B = input(p, 'B');
+      for (let k = 1; k < 4; k++) for (let j = 0; j < 2 * k; j++) B[j] = A[j]! * k + B[j]!;
+      return { A, B };
+    },
+  },
+  // K is assigned inside the branches of a ConditionalBlock (N > 4: K = N - 2, else K = N); dyn[K] is used
+  // after the merge: B[i] = 3·(A[i] - 1) for i < K.
+  branch_size: {
+    symbols: { N: 10n },
+    tolerance: 0,
+    expected: (p) => {
+      const A = input(p, 'A');
+      const B = input(p, 'B');
+      for (let i = 0; i < 8; i++) B[i] = (A[i]! - 1) * 3;
+      return { A, B };
+    },
+  },
+  // A nested SDFG called for k = 1, 2 with M ↦ K - k (K = N - 1 assigned on an edge, k a loop variable); its
+  // transient t[M] spans two inner states. B[i] = 2·A[i] + 1 for i < K - 1.
+  nested_symbol_size: {
+    symbols: { N: 10n },
+    tolerance: 0,
+    expected: (p) => {
+      const A = input(p, 'A');
+      const B = input(p, 'B');
+      for (let i = 0; i < 8; i++) B[i] = A[i]! * 2 + 1;
+      return { A, B };
+    },
+  },
+  // Register storage of symbolic size goes to the heap as in DaCe: r[N] across two states (B = 2·(A + 1)),
+  // and w[N] once per iteration of a parallel map (C[i] = A[i] + i).
+  register_symbolic: {
+    symbols: { N: 8n },
+    tolerance: 0,
+    expected: (p) => {
+      const A = input(p, 'A');
+      const B = A.map((a) => (a + 1) * 2);
+      const C = A.map((a, i) => a + i);
+      return { A, B, C };
+    },
+  },
   // The packing fixtures (packing-fixtures.ts): the EXTERNAL (packed) variant gives several transients the same
   // bytes, and the driver's workspace is the library's own layout, so a wrong live range corrupts B.
   ...Object.fromEntries(
@@ -135,7 +198,7 @@ describe('hand-written fixtures, end to end', () => {
   const programs: Array<{ fixture: string; p: GeneratedProgram; library: string; ok: boolean; output: string }> = [];
 
   beforeAll(async () => {
-    driver = await compileDriver(dir);
+    driver = await compileDriver(dir, true);
     const jobs: Array<{ fixture: string; p: GeneratedProgram }> = [];
     for (const [fixture, spec] of Object.entries(FIXTURE_SPECS)) {
       const file = await readSdfgFile(join(FIXTURES, `${fixture}.sdfg`));
@@ -144,9 +207,17 @@ describe('hand-written fixtures, end to end', () => {
       const analysis = analyze(file, { symbols: new Map(Object.entries(spec.symbols)), defaultSymbol: null, target: null });
       for (const v of VARIANTS) jobs.push({ fixture, p: generateProgram(file, analysis, v) });
     }
+    // Identical sources (POOL is SCOPED on CPU) share one library.
+    const builds = new Map<string, Promise<{ library: string; ok: boolean; output: string }>>();
     programs.push(
       ...(await inParallel(jobs, 2, async ({ fixture, p }) => {
-        const c = await compileLibrary(p.source, dir, `${fixture}_${p.mode}_${p.layout}`, '-O1');
+        const key = createHash('sha256').update(p.source).digest('hex');
+        let build = builds.get(key);
+        if (!build) {
+          build = compileLibrary(p.source, dir, `${fixture}_${p.mode}_${p.layout}`, '-O1', [...ASAN_FLAGS]);
+          builds.set(key, build);
+        }
+        const c = await build;
         return { fixture, p, library: c.library, ok: c.ok, output: c.output };
       })),
     );
@@ -185,6 +256,14 @@ describe('hand-written fixtures, end to end', () => {
     expect(analysis.layouts.dace['CPU_Heap']!.bytes).toBe(256n);
     const program = programs.find((b) => b.fixture === 'loop_write_first' && b.p.mode === 'EXTERNAL' && b.p.layout === 'packed')!;
     expect(program.p.externals.map((e) => [e.storage, e.bytes])).toEqual([['CPU_Heap', 128n]]);
+  });
+
+  test('a Default map inside a (Default → CPU_Multicore) map is Sequential: one parallel loop, buffers per iteration', () => {
+    const b = programs.find((x) => x.fixture === 'register_symbolic' && x.p.mode === 'SCOPED')!;
+    const body = b.p.source.slice(b.p.source.indexOf('// @ $.nodes[2]'), b.p.source.indexOf('__tlab_exit_0'));
+    expect(body.match(/#pragma omp parallel for/g)).toHaveLength(1);
+    // w is allocated inside the parallel loop, into a pointer declared there (one per iteration and thread).
+    expect(body).toMatch(/#pragma omp parallel for\n\s*for \(int64_t i = [^\n]*\n\s*\/\/ @ \$\.attributes\._arrays\.w\n\s*size_t __tlab_bytes_w = [^;]*; double \*w = nullptr;/);
   });
 
   test.each(Object.entries(PACKING_FIXTURES))('%s: live ranges and shared bytes of the packed layout as designed', (name, f) => {
@@ -263,5 +342,66 @@ describe('constants and invalid nested SDFG boundaries', () => {
     const withError: SdfgFile = { ...file, dumpError: { message: 'Node validation failed: something', raw: {} } };
     const findings = findUnsupported(withError);
     expect(findings[0]).toMatchObject({ jsonPath: '$.error', message: 'DaCe rejected this SDFG: Node validation failed: something' });
+  });
+});
+
+describe('sizes that depend on symbols the program assigns', () => {
+  const load = (name: string) => readSdfgFile(join(FIXTURES, `${name}.sdfg`));
+  const analyse = (file: SdfgFile, N: bigint) => analyze(file, { symbols: new Map([['N', N]]), defaultSymbol: null, target: null });
+
+  test('are allocated where DaCe allocates them: from the first to the last block that uses them', async () => {
+    const sites = new Map<string, unknown>();
+    for (const name of ['interstate_size', 'loop_variable_size', 'branch_size', 'nested_symbol_size', 'register_symbolic']) {
+      const a = analyse(await load(name), 8n);
+      for (const t of a.transients) sites.set(`${name} ${t.id}`, { site: t.allocation, perCall: t.executionsPerCall, bytes: t.bytes, P: t.eligible.PERSISTENT, E: t.eligible.EXTERNAL });
+    }
+    expect(Object.fromEntries(sites)).toEqual({
+      // After the edge that assigns K (state 1), until the last use (state 2).
+      'interstate_size 0:dyn': { site: { kind: 'blocks', sdfg: 0, regionJsonPath: '$', firstJsonPath: '$.nodes[1]', lastJsonPath: '$.nodes[2]' }, perCall: 1n, bytes: null, P: false, E: false },
+      // Inside the loop body: once per iteration, with that iteration's k.
+      'loop_variable_size 0:tmp': { site: { kind: 'blocks', sdfg: 0, regionJsonPath: '$.nodes[0]', firstJsonPath: '$.nodes[0].nodes[0]', lastJsonPath: '$.nodes[0].nodes[1]' }, perCall: 3n, bytes: null, P: false, E: false },
+      'branch_size 0:dyn': { site: { kind: 'blocks', sdfg: 0, regionJsonPath: '$', firstJsonPath: '$.nodes[1]', lastJsonPath: '$.nodes[2]' }, perCall: 1n, bytes: null, P: false, E: false },
+      // M is a free symbol of the nested SDFG (passed at each call): allocated at its start, per call.
+      'nested_symbol_size 1:t': { site: { kind: 'sdfg', sdfg: 1 }, perCall: 2n, bytes: null, P: false, E: false },
+      // Register data of symbolic size lives on the heap (DaCe's code generator moves it there).
+      'register_symbolic 0:r': { site: { kind: 'sdfg', sdfg: 0 }, perCall: 1n, bytes: 64n, P: false, E: false },
+      'register_symbolic 0:w': { site: { kind: 'scope', sdfg: 0, stateJsonPath: '$.nodes[2]', mapEntryId: 0 }, perCall: 8n, bytes: 64n, P: false, E: false },
+    });
+    const nested = analyse(await load('nested_symbol_size'), 8n).transients[0]!;
+    expect(nested.reason).toContain(`'M' ↦ 'K - k'`);
+  });
+
+  test('the buffer is allocated after the assignment it is sized by, in every mode', async () => {
+    const file = await load('interstate_size');
+    const analysis = analyse(file, 10n);
+    for (const v of VARIANTS) {
+      const src = generateProgram(file, analysis, v).source;
+      const assign = src.indexOf('K = N - 1;');
+      const alloc = src.search(/dyn = static_cast<double \*>\(tlab_alloc/);
+      expect(assign, v.mode).toBeGreaterThan(0);
+      expect(alloc, v.mode).toBeGreaterThan(assign);
+    }
+  });
+
+  test('a size no single allocation point fits is refused, not sized wrongly', async () => {
+    // A use of dyn inside the first branch, before the merge: the only block that precedes every use is the
+    // ConditionalBlock, which runs before K has its value.
+    const file = await load('branch_size');
+    const big = file.root.body.blocks[0]!;
+    if (big.kind !== 'conditional') throw new Error('fixture changed');
+    const inBranch = big.branches[0]!.body.blocks[1]!;
+    if (inBranch.kind !== 'state') throw new Error('fixture changed');
+    inBranch.nodes.push({ ...(file.root.body.blocks[1] as typeof inBranch).nodes.find((n) => n.kind === 'access' && n.data === 'dyn')!, id: inBranch.nodes.length, scopeEntry: null });
+    const findings = findUnsupported(file);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ jsonPath: file.root.arrays.get('dyn')!.jsonPath });
+    expect(findings[0]!.message).toMatch(/^no single allocation point: 'dyn' \(its size uses 'K', assigned inside SDFG 'branch_size'\): 'K' is assigned again inside block 'pick'/);
+  });
+
+  test('a size computed at init never uses a symbol the program assigns, even when --symbols gives one', async () => {
+    const file = await load('interstate_size');
+    file.root.arrays.set('dyn', { ...file.root.arrays.get('dyn')!, lifetime: 'Persistent' });
+    const analysis = analyze(file, { symbols: new Map([['N', 10n], ['K', 9n]]), defaultSymbol: null, target: null });
+    expect(() => generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' })).toThrow(/size uses 'K', which the program assigns itself/);
   });
 });

@@ -102,6 +102,23 @@ describe('memory modes in the generated source', () => {
       }
     });
 
+    test(`${example}: EXTERNAL (packed) says so when a storage falls back to DaCe's layout`, () => {
+      const { file, analysis } = loaded.get(example)!;
+      const packed = generateProgram(file, analysis, { mode: 'EXTERNAL', layout: 'packed' });
+      expect(packed.warnings).toEqual([]);
+      expect(packed.externals.map((e) => e.layout)).toEqual(['packed']);
+      // An analysis whose packed layout lacks one slot's offset.
+      const layout = analysis.layouts.packed['CPU_Heap']!;
+      const offsets = new Map(layout.offsets);
+      const dropped = [...offsets.keys()][0]!;
+      offsets.delete(dropped);
+      const partial = { ...analysis, layouts: { ...analysis.layouts, packed: { ...analysis.layouts.packed, CPU_Heap: { ...layout, offsets } } } };
+      const p = generateProgram(file, partial, { mode: 'EXTERNAL', layout: 'packed' });
+      expect(p.externals.map((e) => e.layout)).toEqual(['dace']);
+      expect(p.externals[0]!.bytes).toBe(p.externals[0]!.slots.reduce((sum, s) => sum + s.bytes, 0n));
+      expect(p.warnings).toEqual([expect.stringMatching(new RegExp(`^EXTERNAL \\(packed\\): the CPU_Heap workspace uses DaCe's back-to-back layout instead: the packed layout has no offset for 1 of its \\d+ slot\\(s\\) \\(${dropped}\\)$`))]);
+    });
+
     test(`${example}: POOL on CPU is byte-identical to SCOPED`, () => {
       const { file, analysis } = loaded.get(example)!;
       const pool = generateProgram(file, analysis, { mode: 'POOL', layout: 'dace' });
@@ -125,6 +142,26 @@ describe('memory modes in the generated source', () => {
     expect(p.source).toMatch(/extern "C" void __program_vadv\(vadv_state_t \*__state, double \*__restrict__ u_pos, double \*__restrict__ utens, double \*__restrict__ utens_stage, double \*__restrict__ wcon, int I, int J, int K, double dtr_stage\)/);
     expect(p.usesOpenMP).toBe(true);
     expect(p.nondeterministicFloat).toBe(false);
+  });
+
+  test('maps run with the schedules DaCe resolves: top-level Default maps are OpenMP parallel, collapse only when asked', () => {
+    const pragmas = (example: string) => {
+      const { file, analysis } = loaded.get(example)!;
+      return generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' }).source.split('\n').filter((l) => l.includes('#pragma omp parallel')).map((l) => l.trim());
+    };
+    // chain's five maps have no schedule: CPU_Multicore at the top level (SCOPEDEFAULT_SCHEDULE[None]).
+    expect(pragmas('chain')).toEqual(Array(5).fill('#pragma omp parallel for'));
+    // hdiff's maps are explicit CPU_Multicore over (i, j, k) with collapse 1: only the outer loop is parallel.
+    expect(pragmas('hdiff')).toEqual(Array(4).fill('#pragma omp parallel for'));
+    const { file, analysis } = loaded.get('hdiff')!;
+    const entry = file.root.body.blocks.flatMap((b) => (b.kind === 'state' ? b.nodes : [])).find((n) => n.kind === 'map_entry')!;
+    if (entry.kind !== 'map_entry') throw new Error('no map');
+    entry.map.collapse = 2;
+    entry.map.ompNumThreads = 3;
+    const src = generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' }).source;
+    expect(src).toContain('#pragma omp parallel for num_threads(3) collapse(2)');
+    entry.map.collapse = 1;
+    entry.map.ompNumThreads = 0;
   });
 
   test('lineOrigins point compiler errors at SDFG elements', () => {

@@ -69,10 +69,11 @@ export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt
     initSymbols: ['N'],
     symbols: { N: BigInt(n) },
     transientIds: ['0:tmp'],
-    externals: external ? [{ storage: 'CPU_Heap', bytes, slots: [{ id: '0:tmp', bytes, offset: 0n }] }] : [],
+    externals: external ? [{ storage: 'CPU_Heap', layout: 'packed', bytes, slots: [{ id: '0:tmp', bytes, offset: 0n }] }] : [],
     usesOpenMP: false,
     nondeterministicFloat: false,
     stackTransients: [],
     lineOrigins: origins,
+    warnings: [],
   };
 }

@@ -24,6 +24,7 @@ function manifest(): Record<string, unknown> {
         workspaceBytes: { CPU_Heap: 256 },
         compiler: { name: 'g++', version: '12', versionLine: 'g++ 12' },
         flags: ['-O2'],
+        cxxflags: ['-O2'],
         openmp: false,
       },
     ],

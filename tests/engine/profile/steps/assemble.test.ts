@@ -43,13 +43,13 @@ describe('assemble step', () => {
     expect(result.schema).toBe(PROFILE_SCHEMA);
     expect(result.program).toEqual({ name: 'prog', file: 'prog.sdfg', hash: 'f'.repeat(64) });
     expect(result.machine).toBe(machine);
-    expect(result.settings).toEqual({ modes: ['SCOPED', 'POOL', 'EXTERNAL'], layout: 'packed', calls: 3, warmup: 1, processes: 1, symbols: { N: 16, BIG: (2n ** 60n).toString() }, seed: 7, inputs: { x: 'x.npy' } });
+    expect(result.settings).toEqual({ modes: ['SCOPED', 'POOL', 'EXTERNAL'], layout: 'packed', calls: 3, warmup: 1, processes: 1, symbols: { N: 16, BIG: (2n ** 60n).toString() }, seed: 7, inputs: { x: 'x.npy' }, cxxflags: ['-O3', '-march=native'] });
     expect(result.modes.map((m) => m.label)).toEqual(['SCOPED', 'POOL', 'EXTERNAL (packed)']);
     const scoped = result.modes[0]!;
     expect(scoped.summary.medianNs).toBe(200);
     expect(scoped.summary.allocsPerCall).toBe(1);
     expect(scoped.runnerOverheadNsPerCall).toBe(30);
-    expect(scoped.build).toEqual({ ms: 12, cached: false });
+    expect(scoped.build).toEqual({ ms: 12, cached: false, flags: ['-std=c++20', '-O3', '-march=native', '-shared'] });
     expect(scoped.outputChecksums.y).toBe(createHash('sha256').update(y).digest('hex'));
     expect(result.modes[1]!.outputChecksums).toEqual({});
     expect(result.modes[2]!.workspaceBytes).toEqual({ CPU_Heap: 128 });

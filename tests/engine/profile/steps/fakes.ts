@@ -40,7 +40,8 @@ export function fakeBuild(key: string, warnings: string[] = []): BuildResult {
     key,
     compiler: { command: ['g++'], name: 'g++', version: '12', versionLine: 'g++ 12' },
     openmp: false,
-    flags: [],
+    flags: ['-std=c++20', '-O3', '-march=native', '-shared'],
+    cxxflags: ['-O3', '-march=native'],
     entryDir: '/nonexistent',
     warnings,
   };
