@@ -89,10 +89,10 @@ export const profileSection: BenchSection = {
     lines.push(`instrumentation: ${calibration.eventCostNs.toFixed(1)} ns per event; SCOPED hdiff makes ${eventsPerScopedCall.toFixed(0)} events per call = ${(instrumentationShare * 100).toFixed(2)}% of its median call`);
     // The per-call times are taken in C++ around the program call alone, so runner costs never enter them. What
     // the runner adds per call is the bare path (call through the trampoline, timestamps, getrusage, event
-    // sums), measured on an empty program; the in-situ figure adds JS batch costs and, for OpenMP programs,
+    // sums), measured on an empty program; the in-situ figure adds copying the events for the sampled call and, for OpenMP programs,
     // getrusage walking the worker threads.
     lines.push(`runner overhead per call beyond the bare C call (empty program, same path as run()): ${calibration.callOverheadNs.toFixed(0)} ns (goal < 2000 ns)`);
-    lines.push(`  in situ on hdiff (OpenMP, ${HDIFF_CALLS} calls in batches, JS batch costs included): ${runnerOverhead.toFixed(0)} ns per call; never part of the per-call times`);
+    lines.push(`  in situ on hdiff (OpenMP, ${HDIFF_CALLS} calls in one native loop, event copies included): ${runnerOverhead.toFixed(0)} ns per call; never part of the per-call times`);
     lines.push(`hdiff verification: ${hdiff.verification.ok ? 'all modes agree' : `FAILED: ${hdiff.verification.details.map((d) => d.message).join('; ')}`}`);
 
     // 'reads-uninitialised': the program itself reads transients before writing them, and the profiler said so

@@ -15,8 +15,10 @@ import type { FileMeasurement } from './one-file.js';
 import { packingSection } from './packing.js';
 import { profileSection } from './profile.js';
 import { codegenSection } from './codegen.js';
+import { fuzzSection } from './fuzz.js';
 import { memviewsSection } from './memviews.js';
 import { graphSection } from './graph.js';
+import { runnerVsBareSection } from './runner-vs-bare.js';
 
 export interface BenchSection {
   name: string;
@@ -112,7 +114,7 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, memviewsSection, packingSection, codegenSection, graphSection];
+export const SECTIONS: BenchSection[] = [analysisSection, profileSection, memviewsSection, packingSection, codegenSection, graphSection, runnerVsBareSection, fuzzSection];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));

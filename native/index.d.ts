@@ -29,6 +29,28 @@ export interface CallStats {
   /** Events recorded in the buffer's capacity was exceeded (events dropped). The per-call sums then cover only
    * the kept events (the first `capacity`, 65536 by default, of that call). */
   overflowed: boolean;
+  /** The allocation events of the call nearest the median of these calls (null when none could be kept). */
+  sample: SampledCall | null;
+}
+
+export interface TimedCalls {
+  firstCallNs: number;
+  /** Wall time of the timed loop (all `calls`): minus Σ stats.totalNs, the loop's own per-call cost. */
+  loopWallNs: number;
+  /** Untimed calls made between the first and the timed calls: `warmup`, plus the `settle` calls it took. */
+  warmupCalls: number;
+  stats: CallStats;
+}
+
+/** One call's allocation events, kept by the addon while it timed the calls. */
+export interface SampledCall {
+  /** Index of the call among the timed calls of this `run`. */
+  call: number;
+  totalNs: number;
+  /** The event buffer overflowed in this call: `events` are its first `capacity` events. */
+  overflowed: boolean;
+  /** t0/t1 relative to the start of that call. */
+  events: AllocEvent[];
 }
 
 export interface AllocEvent {
@@ -62,6 +84,14 @@ export interface ProgramLibrary {
   setPoison(on: boolean, pattern: number): void;
   /** Runs `__tlab_program` `calls` times with the same arguments, timing each call. */
   run(args: ArgVector, calls: number): CallStats;
+  /** What the profiler times, in ONE native loop with no JavaScript in between: the first call (timed alone),
+   * `warmup` untimed calls, then up to `settle` more untimed calls until three calls in a row faulted at most 8
+   * pages (glibc has settled on where the program's blocks go; `warmup` 0 adds none), then `calls` timed calls. JavaScript is blocked until it returns: anything the JS
+   * thread did between calls would allocate from the glibc arena the program allocates from and change what
+   * its allocations cost. Progress goes to `progressFile` instead (docs/native.md: 24 bytes the host polls;
+   * it must exist and be at least that long), or nowhere when null. The sample is the timed call nearest the
+   * median of all timed calls (its events kept within 64 MiB). */
+  timeCalls(args: ArgVector, warmup: number, settle: number, calls: number, progressFile: string | null): TimedCalls;
   /** Allocation events of the most recent call (for timelines). init() and exit() count as calls here: right
    * after init() this shows the PERSISTENT allocations, right after exit() their frees. */
   lastEvents(): AllocEvent[];

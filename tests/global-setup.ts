@@ -2,6 +2,9 @@
  * Tests that spawn the CLI or the runner child need the built JavaScript in dist/ and the native addon.
  * Build them once per test run when they are missing or older than the sources, so `npm test` works right
  * after editing a file (CI gets them from `npm ci`'s install script already).
+ *
+ * A missing prerequisite fails the whole run here, loudly: the native and end-to-end tests do not skip,
+ * so a broken build can never pass as a green run with half the suite missing.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -30,16 +33,48 @@ function mtime(p: string): number {
   return existsSync(p) ? statSync(p).mtimeMs : 0;
 }
 
+/** Thrown from the global setup: vitest prints it and runs no test. */
+export class SetupFailure extends Error {
+  override name = 'global-setup';
+}
+
+/** Newest TypeScript source that dist/ is built from. */
+export function newestTsSource(base = root): number {
+  return Math.max(newestMtime(join(base, 'electron'), ['.ts']), newestMtime(join(base, 'bench'), ['.ts']));
+}
+
+/**
+ * What to do after `npm run build:ts` failed. tsc still emits JavaScript when the only problems are type
+ * errors, and `npm test` reports those through its typecheck step before vitest starts: locally, with fresh
+ * output, the tests may run (an engineer running one test file while another file has a type error). In CI,
+ * or when nothing fresh was emitted (tsc itself failed: dist/ is stale), the run fails here.
+ */
+export function afterFailedTsBuild(env: NodeJS.ProcessEnv, distMtime: number, sourceMtime: number): 'fail' | 'warn' {
+  if (env['CI']) return 'fail';
+  return distMtime >= sourceMtime ? 'warn' : 'fail';
+}
+
 export default function setup(): void {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const tsOut = join(root, 'dist', 'electron', 'cli', 'main.js');
-  if (mtime(tsOut) < newestMtime(join(root, 'electron'), ['.ts']) || mtime(tsOut) < newestMtime(join(root, 'bench'), ['.ts'])) {
-    // tsc still emits when some file has type errors; `npm test` reports those through its typecheck step,
-    // so a type error must not also hide every test result here.
+  if (mtime(tsOut) < newestTsSource()) {
     try {
       execFileSync(npm, ['run', '--silent', 'build:ts'], { cwd: root, stdio: 'inherit' });
-    } catch {
-      process.stderr.write('global-setup: build:ts reported errors; tests that spawn dist/ may fail\n');
+    } catch (error) {
+      const verdict = afterFailedTsBuild(process.env, mtime(tsOut), newestTsSource());
+      if (verdict === 'fail') {
+        throw new SetupFailure(
+          `\`npm run build:ts\` failed (${(error as Error).message.split('\n')[0]})` +
+            (process.env['CI']
+              ? ' in CI, where a failed build must fail the run.'
+              : ', and dist/ is older than the sources: the tests that spawn dist/ would test stale code.') +
+            ' Fix the errors above and run the tests again.',
+        );
+      }
+      process.stderr.write(
+        '\nglobal-setup: WARNING: `npm run build:ts` reported errors (see above); tsc emitted dist/ anyway, so the tests run on\n' +
+          'the current code. `npm test` fails on the same errors in its typecheck step; in CI this stops the run.\n\n',
+      );
     }
   }
   // The browser-mode tests load the production renderer build: rebuild it when the renderer or the contract
@@ -52,13 +87,37 @@ export default function setup(): void {
   if (mtime(page) < rendererSrc) {
     try {
       execFileSync(npm, ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit' });
+    } catch (error) {
+      if (process.env['CI']) throw new SetupFailure(`\`npm run build:renderer\` failed in CI (${(error as Error).message.split('\n')[0]}): fix the errors above.`);
+      process.stderr.write('global-setup: WARNING: build:renderer failed; the browser-mode tests will fail\n');
+    }
+  }
+  // Reports inline the chart bundles of dist/report/ (npm run build:report): rebuild them when the chart modules,
+  // the report runtime or the engine helpers they bundle changed.
+  const runtime = join(root, 'dist', 'report', 'charts-svg.js');
+  const reportSrc = Math.max(
+    newestMtime(join(root, 'renderer', 'src'), ['.ts', '.tsx']),
+    newestMtime(join(root, 'electron', 'engine', 'view'), ['.ts']),
+    newestMtime(join(root, 'electron', 'engine', 'profile'), ['.ts']),
+    mtime(join(root, 'renderer', 'vite.report.config.ts')),
+  );
+  if (mtime(runtime) < reportSrc) {
+    try {
+      execFileSync(npm, ['run', '--silent', 'build:report'], { cwd: root, stdio: 'inherit' });
     } catch {
-      process.stderr.write('global-setup: build:renderer failed; browser-mode tests will fail\n');
+      process.stderr.write('global-setup: build:report failed; report tests will fail\n');
     }
   }
   const addon = join(root, 'native', 'build', 'Release', 'transient_native.node');
   const nativeSrc = Math.max(newestMtime(join(root, 'native', 'src'), ['.cc', '.h']), mtime(join(root, 'native', 'binding.gyp')));
-  if (existsSync(join(root, 'native', 'binding.gyp')) && mtime(addon) < nativeSrc) {
-    execFileSync(npm, ['run', '--silent', 'build:native'], { cwd: root, stdio: 'inherit' });
+  if (mtime(addon) < nativeSrc) {
+    try {
+      execFileSync(npm, ['run', '--silent', 'build:native'], { cwd: root, stdio: 'inherit' });
+    } catch (error) {
+      throw new SetupFailure(`\`npm run build:native\` failed (${(error as Error).message.split('\n')[0]}): the native and end-to-end tests need the addon. Fix the build errors above (g++, make and python3 are needed; see README).`);
+    }
+  }
+  if (!existsSync(addon)) {
+    throw new SetupFailure(`the native addon ${addon} does not exist: the native and end-to-end tests need it. Build it with \`npm run build:native\` (or \`npm ci\`).`);
   }
 }

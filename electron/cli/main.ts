@@ -10,9 +10,10 @@ import { buildCommand } from './build.js';
 import { devicesCommand } from './devices.js';
 import { profileCommand } from './profile.js';
 import { remoteAgentCommand } from './remote-agent.js';
+import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
 
-const COMMANDS: Command[] = [analyzeCommand, profileCommand, buildCommand, devicesCommand, serveCommand, remoteAgentCommand];
+const COMMANDS: Command[] = [analyzeCommand, profileCommand, buildCommand, devicesCommand, reportCommand, serveCommand, remoteAgentCommand];
 
 function usage(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}`);

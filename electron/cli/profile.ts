@@ -1,21 +1,25 @@
 /**
  * `transient-lab profile FILE …`: builds every requested mode, verifies that they agree and times them in a
  * runner child. Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed
- * or modes diverged, 130 cancelled (SIGINT).
+ * or modes diverged, 7 a PDF --report without Chromium, 130 cancelled (SIGINT).
  */
 import { DACE_CXXFLAGS, parseCxxflags } from '../engine/build/index.js';
-import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { MODES, type Mode } from '../engine/analysis/types.js';
 import { TlabError } from '../engine/errors.js';
 import { formatProfile } from '../engine/profile/format.js';
+import { checkOutputFile, writeWithFallback } from '../engine/profile/outputs.js';
 import { DEFAULT_PROFILE_OPTIONS, profile, type ProfileOptions, type ProfileProgress } from '../engine/profile/profile.js';
 import type { LayoutChoice } from '../engine/profile/result.js';
-import { profilePrebuilt } from '../engine/profile/prebuilt.js';
+import { profilePrebuilt, readManifest } from '../engine/profile/prebuilt.js';
 import { probeDevices } from '../runner/devices.js';
+import { analyseForReport, formatFromPath, NO_ANALYSIS, type ReportFormat } from '../engine/report/index.js';
 import { NodeRunnerHost, RunCancelled } from '../runner/host-node.js';
 import { checkRemoteTarget, profileRemote, type RemoteOptions } from '../runner/remote-host.js';
 import { optionValue, parseArgs, parseInteger, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
+import { EXIT_NO_CHROMIUM, findChromium, NoChromium } from './pdf.js';
+import { writeReport } from './report.js';
 
 const NAME = 'profile';
 
@@ -31,6 +35,8 @@ const SPEC: Record<string, OptionSpec> = {
   seed: { value: true },
   'save-outputs': { value: true },
   out: { value: true },
+  report: { value: true },
+  chromium: { value: true },
   timeout: { value: true },
   prebuilt: { value: true },
   remote: { value: true },
@@ -57,6 +63,11 @@ Options:
   --seed S              seed of the generated inputs (default 0)
   --save-outputs DIR    write DIR/<MODE>/<NAME>.npy after the verification call
   --out FILE            write the transient-lab/profile@1 JSON result
+                        (both are checked before the build; if writing still fails at the end, the data
+                        goes to a transient-lab-… fallback in the temp folder, and the exit code is 2)
+  --report FILE         also write a report of the run (format from the extension: .html, .pdf, .csv,
+                        .json; the same as \`transient-lab report\`, docs/reports.md)
+  --chromium PATH       Chromium for a PDF --report (default: chromium on the PATH)
   --timeout SECONDS     kill the run after this long (default 600; 0 = no limit)
   --prebuilt DIR        run the libraries \`transient-lab build\` wrote to DIR instead of building FILE (no
                         FILE then; DIR fixes the symbols and layouts, --modes picks some of its modes)
@@ -67,8 +78,11 @@ Options:
   --cxxflags "FLAGS"    compiler optimisation flags for every mode, instead of DaCe's defaults
                         (${DACE_CXXFLAGS.join(' ')}); always C++20, -fopenmp
 
-Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed or modes diverged,
-130 cancelled.`;
+Exit codes: 0 ok, 2 usage (also: symbol values that give a negative extent or arrays that cannot fit in
+memory, and --out/--save-outputs written to a fallback), 3 bad input (also: a --prebuilt folder whose
+manifest or files are wrong), 4 unsupported SDFG (also: a GPU program and no CUDA device), 5 build failed,
+6 run failed or modes diverged (also: --remote not installed, version mismatch or connection dropped),
+7 a PDF --report and no Chromium, 130 cancelled.`;
 
 /** `--modes scoped,pool` → canonical names, duplicates dropped (shared with `build`). */
 export function parseModes(command: string, text: string): Mode[] {
@@ -101,6 +115,8 @@ export interface ParsedProfileArgs {
   prebuilt: string | null;
   /** `--remote`, or null. */
   remote: RemoteOptions | null;
+  /** `--report FILE`: a report of the run, in the format FILE's extension names. */
+  report: { path: string; format: ReportFormat; chromium: string | null } | null;
 }
 
 export function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
@@ -167,7 +183,14 @@ export function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   } else if (args.options.has('ssh-option') || args.options.has('remote-command')) {
     throw new TlabError('usage', `${NAME}: --ssh-option and --remote-command need --remote HOST`);
   }
-  return { file: prebuilt ?? args.positionals[0]!, options, out: optionValue(args, 'out') ?? null, prebuilt, remote };
+  const reportPath = optionValue(args, 'report');
+  let report: ParsedProfileArgs['report'] = null;
+  if (reportPath !== undefined) {
+    const format = formatFromPath(reportPath);
+    if (!format) throw new TlabError('usage', `${NAME}: --report ${reportPath}: the name must end in .html, .pdf, .csv or .json (the format of the report)`);
+    report = { path: reportPath, format, chromium: optionValue(args, 'chromium') ?? null };
+  }
+  return { file: prebuilt ?? args.positionals[0]!, options, out: optionValue(args, 'out') ?? null, prebuilt, remote, report };
 }
 
 function progressPrinter(): (p: ProfileProgress) => void {
@@ -180,12 +203,25 @@ function progressPrinter(): (p: ProfileProgress) => void {
 
 export const profileCommand: Command = {
   name: NAME,
-  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--timeout S] [--cxxflags "FLAGS"] [--prebuilt DIR] [--remote [USER@]HOST]',
+  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--prebuilt DIR] [--remote [USER@]HOST]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {
       process.stdout.write(`${HELP}\n`);
       return 0;
+    }
+    // Checked before the build: a long run must not be lost to a mistyped --out (--save-outputs: in profile()).
+    if (parsed.out) await checkOutputFile(parsed.out);
+    if (parsed.report) await checkOutputFile(parsed.report.path, '--report');
+    // A PDF report needs Chromium: say so before minutes of building and timing, not after.
+    if (parsed.report?.format === 'pdf') {
+      try {
+        findChromium(parsed.report.chromium);
+      } catch (err) {
+        if (!(err instanceof NoChromium)) throw err;
+        process.stderr.write(`transient-lab ${NAME}: --report ${parsed.report.path}: ${err.message}\n`);
+        return EXIT_NO_CHROMIUM;
+      }
     }
     const controller = new AbortController();
     const onSigint = () => controller.abort();
@@ -199,15 +235,31 @@ export const profileCommand: Command = {
           ? await profilePrebuilt(parsed.prebuilt, runOptions, progress)
           : await profile(parsed.file, runOptions, progress);
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
+      process.stdout.write(`${formatProfile(result)}\n`);
+      let lost = false;
       if (parsed.out) {
-        try {
-          await writeFile(parsed.out, `${JSON.stringify(result, null, 2)}\n`);
-        } catch (cause) {
-          throw new TlabError('usage', `cannot write --out ${parsed.out}: ${(cause as Error).message}`, { cause });
+        const saved = await writeWithFallback(parsed.out, `${JSON.stringify(result, null, 2)}\n`, 'result', result.program.name);
+        if (saved.fallbackReason) {
+          process.stderr.write(`transient-lab ${NAME}: cannot write --out ${parsed.out} (${saved.fallbackReason}); the result was saved to ${saved.path} instead\n`);
+          lost = true;
         }
       }
-      process.stdout.write(`${formatProfile(result)}\n`);
-      return result.verification.ok ? 0 : 6;
+      if (parsed.report) {
+        const r = parsed.report;
+        const results = [{ label: result.program.name, result, source: null }];
+        const wantsAnalysis = r.format === 'html' || r.format === 'pdf';
+        // A prebuilt folder holds its own copy of the SDFG (manifest sdfg.file); the report analyses that one.
+        const sdfgFile = parsed.prebuilt ? join(parsed.prebuilt, (await readManifest(parsed.prebuilt)).sdfg.file) : parsed.file;
+        const analysis = wantsAnalysis ? await analyseForReport(result, [resolve(sdfgFile)], { explicit: true }) : NO_ANALYSIS;
+        const written = await writeReport(results, { format: r.format, out: r.path, analysis, chromium: r.chromium });
+        process.stdout.write(`report: ${written.map((w) => resolve(w)).join(', ')}\n`);
+      }
+      if (result.savedOutputs?.fallbackReason) {
+        process.stderr.write(`transient-lab ${NAME}: cannot write --save-outputs ${result.savedOutputs.requested} (${result.savedOutputs.fallbackReason}); the outputs were saved to ${result.savedOutputs.dir} instead\n`);
+        lost = true;
+      }
+      // A result that is not where it was asked for is a failed request (exit 2), even though nothing is lost.
+      return !result.verification.ok ? 6 : lost ? 2 : 0;
     } catch (err) {
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
       if (err instanceof RunCancelled || controller.signal.aborted) {

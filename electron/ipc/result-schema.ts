@@ -50,6 +50,8 @@ const modeResult = v.looseObject({
 export const profileResultSchema = v.pipe(
   v.looseObject({
     schema: v.literal(`${PROFILE_SCHEMA_NAME}@${PROFILE_SCHEMA_VERSION}`),
+    // Added to profile@1 later (additive): older results lack it.
+    createdAt: v.optional(v.pipe(v.string(), v.isoTimestamp('expected an ISO 8601 date and time'))),
     program: v.looseObject({ name: text, file: text, hash: text }),
     machine: v.looseObject({ cpu: text, cores: num, compiler: text, os: text, node: text }),
     settings: v.looseObject({

@@ -23,9 +23,24 @@ export type {
 } from '../engine/profile/runner-host.js';
 export { variantLabel } from '../engine/profile/runner-host.js';
 
-export const RUNNER_PROTOCOL_VERSION = 1;
+export const RUNNER_PROTOCOL_VERSION = 2;
 
-export type HostToRunner = { type: 'job'; protocol: number; jobId: number; job: RunJob } | { type: 'cancel'; jobId: number };
+/** Where a job's input bytes are: one file, each input at its offset (written by the host, job-files.ts). */
+export interface InputsFile {
+  path: string;
+  entries: Array<{ name: string; offset: number; bytes: number }>;
+}
+
+export type HostToRunner =
+  /**
+   * The job without its input bytes (`job.inputs` is {}): the child reads them from `inputsFile` straight into
+   * buffers it keeps. Sending them in a message would make Node allocate and later free blocks of their size
+   * in the child, which raises glibc's mmap threshold (measured: 30.6 MB instead of 128 KiB for a 2 × 16 MB
+   * chain job) or, in small chunks, leaves megabytes of free holes in the main arena that the program's
+   * allocations would then reuse. `progressFile`: the page the timed-call loop publishes progress in.
+   */
+  | { type: 'job'; protocol: number; jobId: number; job: RunJob; inputsFile: InputsFile | null; progressFile: string | null }
+  | { type: 'cancel'; jobId: number };
 
 export type RunnerToHost =
   | { type: 'ready'; protocol: number; pid: number }

@@ -6,14 +6,18 @@
  * Hosted by Node's child_process.fork (messages via process.send) or by Electron's utilityProcess (messages
  * via process.parentPort): only the transport differs.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { ProgramArg } from '../engine/codegen/types.js';
+import type { SampledCall } from '../engine/profile/result.js';
 import { guardedLayout, type GuardedRegion } from './guarded-layout.js';
 import { loadNativeAddon } from './native.js';
 import { parentTransport, type ParentTransport } from './parent-port.js';
+import { clearProgressPage } from './progress-file.js';
 import {
   RUNNER_PROTOCOL_VERSION,
   type GuardViolation,
   type HostToRunner,
+  type InputsFile,
   type Phase,
   type RunJob,
   type RunnerToHost,
@@ -27,6 +31,20 @@ type Library = ReturnType<Addon['load']>;
 type Stats = ReturnType<Library['run']>;
 
 type Transport = ParentTransport<HostToRunner, RunnerToHost>;
+
+/**
+ * Every large buffer this child creates stays reachable until the process exits (each job gets a fresh child).
+ * glibc raises its mmap threshold, and with it the trim threshold, to the size of the largest malloc'd block
+ * freed so far; if the garbage collector freed an input copy or a verification workspace, the program would
+ * then run against allocator settings that a plain C process calling it never has (fewer page faults per
+ * call, different times). Holding them costs memory, not correctness.
+ */
+const retained: unknown[] = [];
+
+function retain<T>(value: T): T {
+  retained.push(value);
+  return value;
+}
 
 const EXTERNAL_ALIGN = 64;
 
@@ -57,9 +75,9 @@ function freshArgs(variant: VariantJob, inputs: Record<string, Uint8Array>): { v
   for (const arg of variant.args) {
     const src = inputs[arg.name];
     if (!src) throw new Error(`no input bytes for argument ${arg.name}`);
-    const bytes = new Uint8Array(src);
+    const bytes = retain(new Uint8Array(src));
     if (arg.kind === 'array') arrays.set(arg.name, bytes);
-    views.push(argView(arg, bytes));
+    views.push(retain(argView(arg, bytes)));
   }
   return { views, arrays };
 }
@@ -77,7 +95,7 @@ interface GuardedWorkspace {
  */
 function guardedWorkspace(storage: VariantJob['externals'][number], job: RunJob, poison: number): { ws: GuardedWorkspace; offsets: BigUint64Array } {
   const layout = guardedLayout(storage.slots, job.guardBytes, EXTERNAL_ALIGN);
-  const buffer = new Uint8Array(layout.size).fill(job.guardByte);
+  const buffer = retain(new Uint8Array(layout.size)).fill(job.guardByte);
   for (const r of layout.regions) buffer.fill(poison, r.start, r.end);
   return { ws: { storage: storage.storage, buffer, regions: layout.regions }, offsets: BigUint64Array.from(layout.offsets.map(BigInt)) };
 }
@@ -102,7 +120,7 @@ function checkGuards(ws: GuardedWorkspace, guardByte: number): GuardViolation[] 
 }
 
 function emptyTiming(): VariantTiming {
-  return { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0 };
+  return { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0, warmupCalls: [] };
 }
 
 function appendStats(t: VariantTiming, s: Stats): void {
@@ -124,6 +142,7 @@ class JobRunner {
     private readonly addon: Addon,
     private readonly port: Transport,
     private readonly jobId: number,
+    private readonly progressFile: string | null,
   ) {}
 
   private enter(variant: string, phase: Phase): void {
@@ -212,35 +231,31 @@ class JobRunner {
       lib.setPoison(false, 0);
     }
 
-    // The library's own layout (dace or packed) for timing, in a fresh workspace.
-    const liveWorkspaces: Uint8Array[] = [];
+    // The library's own layout (dace or packed) for timing, in a fresh workspace (it must outlive every call
+    // into the library; retained, like every large buffer here).
     for (const ext of v.externals) {
-      const buffer = new Uint8Array(Number(workspaceBytes[ext.storage]!));
+      const buffer = retain(new Uint8Array(Number(workspaceBytes[ext.storage]!)));
       lib.setExternal(ext.storage, buffer, symbols);
-      liveWorkspaces.push(buffer);
     }
-    const { views } = freshArgs(v, job.inputs);
-    this.enter(v.label, 'first-call');
-    const firstCallNs = lib.run(views, 1).totalNs[0] ?? 0;
-    if (job.warmup > 0) {
-      this.enter(v.label, 'warmup');
-      lib.run(views, job.warmup);
-    }
-    this.enter(v.label, 'calls');
+    // First call, warm-up and timed calls in one native loop, as a plain C program would call the library:
+    // no JavaScript runs between the calls (the host follows the warm-up and the timed calls on the progress
+    // page instead of messages). A verification-only job (calls 0) stops before.
     const timing = emptyTiming();
-    for (let done = 0; done < job.calls; ) {
-      const n = Math.min(job.chunk, job.calls - done);
-      const t0 = process.hrtime.bigint();
-      const stats = lib.run(views, n);
-      timing.batchWallNs += Number(process.hrtime.bigint() - t0);
-      appendStats(timing, stats);
-      done += n;
-      this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done, total: job.calls });
+    let timed: ReturnType<Library['timeCalls']> | null = null;
+    if (job.calls > 0) {
+      const { views } = freshArgs(v, job.inputs);
+      // Before the announcement: the host then never takes the previous variant's final state for this one's.
+      if (this.progressFile) clearProgressPage(this.progressFile);
+      this.enter(v.label, 'first-call');
+      timed = lib.timeCalls(views, job.warmup, job.settle, job.calls, this.progressFile);
+      appendStats(timing, timed.stats);
+      timing.batchWallNs = timed.loopWallNs;
+      timing.warmupCalls = [timed.warmupCalls];
+      this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done: job.calls, total: job.calls });
     }
     this.enter(v.label, 'exit');
     const exitNs = lib.exit();
-    // The workspaces must outlive every call into the library: keep them reachable until after exit.
-    liveWorkspaces.length = 0;
+    const firstCallNs = timed?.firstCallNs ?? NaN;
     return {
       label: v.label,
       initNs,
@@ -252,26 +267,67 @@ class JobRunner {
       poisonedTransients: [...poisoned].sort(),
       guardViolations,
       timing,
+      sampledCall: timed?.stats.sample ? sampledCall(timed.stats.sample, v.transientIds) : null,
     };
   }
+}
+
+/** The addon's sampled call in the result's form. */
+function sampledCall(sample: NonNullable<Stats['sample']>, transientIds: string[]): SampledCall {
+  return {
+    call: sample.call,
+    totalNs: sample.totalNs,
+    overflowed: sample.overflowed,
+    events: sample.events.map((e) => ({
+      transient: transientIds[e.transient] ?? `#${e.transient}`,
+      kind: e.kind,
+      startNs: e.t0,
+      durationNs: e.t1 - e.t0,
+      bytes: e.bytes,
+    })),
+  };
+}
+
+/** Reads every input from the host's file straight into a buffer that is never freed (see `retained`). */
+function readInputs(file: InputsFile | null): Record<string, Uint8Array> {
+  const inputs: Record<string, Uint8Array> = {};
+  if (!file) return inputs;
+  const fd = openSync(file.path, 'r');
+  try {
+    for (const entry of file.entries) {
+      const bytes = retain(new Uint8Array(entry.bytes));
+      for (let done = 0; done < entry.bytes; ) {
+        const n = readSync(fd, bytes, done, entry.bytes - done, entry.offset + done);
+        if (n === 0) throw new Error(`the inputs file ${file.path} ends before input ${entry.name} (${done} of ${entry.bytes} bytes)`);
+        done += n;
+      }
+      inputs[entry.name] = bytes;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return inputs;
 }
 
 function main(): void {
   const port: Transport = parentTransport<HostToRunner, RunnerToHost>();
   let addon: Addon | null = null;
+  const fail = (jobId: number, message: string) => port.send({ type: 'failed', jobId, variant: null, phase: null, message, details: [] });
   port.onMessage((msg) => {
     if (msg.type !== 'job') return;
-    if (msg.protocol !== RUNNER_PROTOCOL_VERSION) {
-      port.send({ type: 'failed', jobId: msg.jobId, variant: null, phase: null, message: `runner protocol ${RUNNER_PROTOCOL_VERSION}, host sent ${msg.protocol}`, details: [] });
-      return;
+    if (msg.protocol !== RUNNER_PROTOCOL_VERSION) return fail(msg.jobId, `runner protocol ${RUNNER_PROTOCOL_VERSION}, host sent ${msg.protocol}`);
+    let inputs: Record<string, Uint8Array>;
+    try {
+      inputs = readInputs(msg.inputsFile);
+    } catch (err) {
+      return fail(msg.jobId, `cannot read the job's inputs: ${(err as Error).message}`);
     }
     try {
       addon ??= loadNativeAddon();
     } catch (err) {
-      port.send({ type: 'failed', jobId: msg.jobId, variant: null, phase: null, message: `cannot load the native addon: ${(err as Error).message}`, details: [] });
-      return;
+      return fail(msg.jobId, `cannot load the native addon: ${(err as Error).message}`);
     }
-    new JobRunner(addon, port, msg.jobId).run(msg.job);
+    new JobRunner(addon, port, msg.jobId, msg.progressFile).run({ ...msg.job, inputs: { ...msg.job.inputs, ...inputs } });
   });
   port.send({ type: 'ready', protocol: RUNNER_PROTOCOL_VERSION, pid: process.pid });
 }

@@ -2,11 +2,14 @@
  * The runner host's supervision, written once for every way of starting the runner child (a Node fork in the
  * CLI and browser mode, an Electron utilityProcess in the desktop app): one fresh child per job, a readiness
  * message, progress, cancel, timeout, and every bad ending turned into a TlabError('run') naming the mode and
- * the step the child announced last.
+ * the step the child announced last. Inputs and progress go through the job's files (job-files.ts), never
+ * through messages: the child's JavaScript is blocked while the timed calls run.
  */
+import { tmpdir } from 'node:os';
 import { TlabError } from '../engine/errors.js';
 import { RunCancelled, type Calibration, type Phase, type RunJob, type RunnerHost, type RunOptions, type VariantResult } from '../engine/profile/runner-host.js';
 import type { ChildEnd, SupervisedChild } from './child.js';
+import { JobFiles } from './job-files.js';
 import { RUNNER_PROTOCOL_VERSION, type HostToRunner, type RunnerToHost } from './messages.js';
 
 const PHASE_WORDS: Record<Phase, string> = {
@@ -15,7 +18,7 @@ const PHASE_WORDS: Record<Phase, string> = {
   workspace: 'workspace setup',
   'verify-1': 'verification call 1',
   'verify-2': 'verification call 2',
-  'first-call': 'the first timed call',
+  'first-call': 'the first call',
   warmup: 'warmup calls',
   calls: 'timed calls',
   exit: 'exit (__dace_exit)',
@@ -24,6 +27,8 @@ const PHASE_WORDS: Record<Phase, string> = {
 const TAIL_BYTES = 4096;
 /** A runner that has not said `ready` by then will not: its start failed (a missing module, a bad build). */
 export const READY_TIMEOUT_MS = 30_000;
+/** How often the host looks at the progress page during the first, warm-up and timed calls. */
+const PROGRESS_POLL_MS = 100;
 
 export type RunnerChild = SupervisedChild<HostToRunner, RunnerToHost>;
 
@@ -46,7 +51,7 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
 
   /** The addon's own costs (event recording, bare call), measured in a runner child. */
   async calibrate(iterations: number, opts: RunOptions = {}): Promise<Calibration> {
-    const job: RunJob = { variants: [], inputs: {}, calls: 0, warmup: 0, chunk: 1, poison: [0, 0], guardByte: 0, guardBytes: 64, calibrate: iterations };
+    const job: RunJob = { variants: [], inputs: {}, calls: 0, warmup: 0, settle: 0, poison: [0, 0], guardByte: 0, guardBytes: 64, calibrate: iterations };
     const { calibration } = await this.runWithCalibration(job, opts);
     if (!calibration) throw new TlabError('run', 'the runner did not report a calibration');
     return calibration;
@@ -55,15 +60,24 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
   runWithCalibration(job: RunJob, opts: RunOptions = {}): Promise<{ variants: VariantResult[]; calibration: Calibration | null }> {
     if (this.child) return Promise.reject(new TlabError('usage', 'this runner host is already running a job'));
     if (opts.signal?.aborted) return Promise.reject(new RunCancelled('before start'));
+    let files: JobFiles;
+    try {
+      files = new JobFiles(job);
+    } catch (cause) {
+      return Promise.reject(new TlabError('run', `cannot write the runner's job files in ${tmpdir()}: ${(cause as Error).message}`, { cause }));
+    }
     let child: RunnerChild;
     try {
       child = this.spawn();
     } catch (err) {
+      files.dispose();
       return Promise.reject(err instanceof TlabError ? err : new TlabError('run', `cannot start the runner: ${(err as Error).message ?? String(err)}`, { cause: err }));
     }
     const jobId = this.nextJobId++;
     this.child = child;
     return new Promise((resolve, reject) => {
+      // The child's JavaScript is blocked while the timed calls run; they report through the progress page.
+      const progress = files.progress;
       const results: VariantResult[] = [];
       let calibration: Calibration | null = null;
       let variant: string | null = null;
@@ -81,11 +95,20 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
         const lines = outputTail.split('\n').filter((l) => l.trim());
         return lines.length ? ['last output of the runner:', ...lines.slice(-10).map((l) => `  ${l}`)] : [];
       };
+      const pollProgress = () => {
+        const reading = progress.poll();
+        if (!reading || !variant || !(phase === 'first-call' || phase === 'warmup' || phase === 'calls')) return;
+        phase = reading.phase;
+        opts.onProgress?.({ variant, phase: reading.phase, ...(reading.phase === 'calls' ? { done: reading.done, total: reading.total } : {}) });
+      };
+      const poller = setInterval(pollProgress, PROGRESS_POLL_MS);
       const finish = (err: Error | null) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         clearTimeout(readyTimer);
+        clearInterval(poller);
+        files.dispose();
         opts.signal?.removeEventListener('abort', onAbort);
         this.cancelCurrent = null;
         this.child = null;
@@ -98,6 +121,7 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       const timer = opts.timeoutMs
         ? setTimeout(() => {
+            pollProgress();
             finish(new TlabError('run', `timed out after ${(opts.timeoutMs! / 1000).toFixed(1)} s in ${where()}; the runner was killed`, { details: tailDetails() }));
           }, opts.timeoutMs)
         : undefined;
@@ -114,8 +138,7 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
             finish(new TlabError('run', `runner speaks protocol ${msg.protocol}, host ${RUNNER_PROTOCOL_VERSION}: rebuild with npm run build:ts`));
             return;
           }
-          const request: HostToRunner = { type: 'job', protocol: RUNNER_PROTOCOL_VERSION, jobId, job };
-          child.send(request);
+          child.send(files.message(jobId));
           return;
         }
         if (msg.jobId !== jobId) return;
@@ -123,6 +146,7 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
           case 'phase':
             variant = msg.variant;
             phase = msg.phase;
+            progress.phaseAnnounced();
             opts.onProgress?.({ variant: msg.variant, phase: msg.phase });
             break;
           case 'progress':
@@ -139,7 +163,9 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
             break;
           case 'failed':
             if (msg.variant) variant = msg.variant;
-            if (msg.phase) phase = msg.phase;
+            pollProgress();
+            // The child still says 'first-call' for the whole native timing loop; the page knows better.
+            if (msg.phase && !(msg.phase === 'first-call' && (phase === 'warmup' || phase === 'calls'))) phase = msg.phase;
             finish(new TlabError('run', `${where()} failed: ${msg.message}`, { details: [...msg.details, ...tailDetails()] }));
             break;
         }
@@ -147,6 +173,8 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
       child.onError((err) => finish(new TlabError('run', `runner process error in ${where()}: ${err.message}`, { cause: err })));
       child.onExit((end: ChildEnd) => {
         if (settled) return;
+        // The page may say that a warm-up or timed call was running when the child died.
+        pollProgress();
         // Let buffered output arrive so the crash report shows what the program printed (e.g. glibc's
         // "free(): invalid pointer") before the abort.
         setImmediate(() => {

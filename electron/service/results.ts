@@ -8,6 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { TlabError } from '../engine/errors.js';
 import type { ProfileResult } from '../engine/profile/result.js';
+import { embeddedResults, looksLikeHtml } from '../engine/report/embedded.js';
 import { ContractFailure, issuePath } from '../ipc/errors.js';
 import { PROFILE_SCHEMA_NAME, PROFILE_SCHEMA_VERSION, profileResultSchema } from '../ipc/result-schema.js';
 
@@ -40,14 +41,32 @@ export function checkProfileDocument(doc: unknown, file: string): ProfileResult 
   return parsed.output;
 }
 
-export function parseProfileBytes(bytes: Uint8Array, file: string): ProfileResult {
+/**
+ * Every result a file holds, each checked: a `transient-lab/profile@1` JSON file holds one; an HTML report
+ * written by Transient Lab holds the results it was made from (the first is the reference), each with its label.
+ */
+export function parseResultDocuments(bytes: Uint8Array, file: string): Array<{ label: string | null; result: ProfileResult }> {
+  if (looksLikeHtml(bytes)) {
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      throw new TlabError('input', 'not a Transient Lab report: the HTML is not UTF-8 text', { file });
+    }
+    return embeddedResults(text, file).map(({ label, doc }) => ({ label, result: checkProfileDocument(doc, file) }));
+  }
   let doc: unknown;
   try {
     doc = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (err) {
     throw new TlabError('input', `not a Transient Lab result file: ${err instanceof SyntaxError ? `invalid JSON (${err.message})` : 'not UTF-8 text'}`, { file });
   }
-  return checkProfileDocument(doc, file);
+  return [{ label: null, result: checkProfileDocument(doc, file) }];
+}
+
+/** The result of a result file, or the first (reference) result of an HTML report. */
+export function parseProfileBytes(bytes: Uint8Array, file: string): ProfileResult {
+  return parseResultDocuments(bytes, file)[0]!.result;
 }
 
 export async function readProfileFile(path: string, maxBytes: number): Promise<ProfileResult> {

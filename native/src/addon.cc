@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,9 @@ constexpr const char *kSetExternalOffsetsUsage =
     "setExternalOffsets(storage: string, workspace: ArrayBufferView, offsets: BigUint64Array): void";
 constexpr const char *kSetPoisonUsage = "setPoison(on: boolean, pattern: number): void";
 constexpr const char *kRunUsage = "run(args: ArrayBufferView[], calls: number): CallStats";
+constexpr const char *kTimeCallsUsage =
+    "timeCalls(args: ArrayBufferView[], warmup: number, settle: number, calls: number, progressFile: string | null): "
+    "TimedCalls";
 constexpr const char *kLastEventsUsage = "lastEvents(): AllocEvent[]";
 constexpr const char *kExitUsage = "exit(): number";
 constexpr const char *kEventCostUsage = "measureEventCostNs(iterations: number): number";
@@ -165,6 +169,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
                            InstanceMethod<&ProgramLibrary::SetExternalOffsets>("setExternalOffsets"),
                            InstanceMethod<&ProgramLibrary::SetPoison>("setPoison"),
                            InstanceMethod<&ProgramLibrary::Run>("run"),
+                           InstanceMethod<&ProgramLibrary::TimeCalls>("timeCalls"),
                            InstanceMethod<&ProgramLibrary::LastEvents>("lastEvents"),
                            InstanceMethod<&ProgramLibrary::Exit>("exit"),
                        });
@@ -330,55 +335,167 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     return env.Undefined();
   }
 
-  Napi::Value Run(const Napi::CallbackInfo &info) {
-    Napi::Env env = info.Env();
-    ExpectArgumentCount(info, 2, kRunUsage);
-    if (!info[0].IsArray()) ThrowUsage(env, kRunUsage, "args must be an array of ArrayBufferViews, got " + Describe(info[0]));
-    const auto args = info[0].As<Napi::Array>();
+  // The argument vector of run()/timeCalls(): one data pointer per ArrayBufferView, checked against the
+  // library's argument count.
+  std::vector<void *> ReadArgv(const Napi::Value &value, const char *usage) const {
+    Napi::Env env = value.Env();
+    if (!value.IsArray()) ThrowUsage(env, usage, "args must be an array of ArrayBufferViews, got " + Describe(value));
+    const auto args = value.As<Napi::Array>();
     std::vector<void *> argv(args.Length() == 0 ? 1 : args.Length(), nullptr);
     for (uint32_t i = 0; i < args.Length(); ++i) {
       ByteView view{};
       std::string why;
-      if (!ReadView(args.Get(i), &view, &why)) ThrowUsage(env, kRunUsage, "args[" + std::to_string(i) + "]: " + why);
+      if (!ReadView(args.Get(i), &view, &why)) ThrowUsage(env, usage, "args[" + std::to_string(i) + "]: " + why);
       argv[i] = view.data;
     }
     if (library_.fn.argCount != nullptr && args.Length() != library_.fn.argCount()) {
-      ThrowUsage(env, kRunUsage,
+      ThrowUsage(env, usage,
                  "args has " + std::to_string(args.Length()) + " entries but the program takes " +
                      std::to_string(library_.fn.argCount()) + " argument(s)");
     }
+    return argv;
+  }
+
+  // The typed arrays a CallStats object returns; C++ writes into them directly.
+  struct StatsArrays {
+    StatsArrays(Napi::Env env, uint32_t calls)
+        : totalNs(Napi::Float64Array::New(env, calls)),
+          allocNs(Napi::Float64Array::New(env, calls)),
+          freeNs(Napi::Float64Array::New(env, calls)),
+          allocs(Napi::Uint32Array::New(env, calls)),
+          frees(Napi::Uint32Array::New(env, calls)),
+          allocBytes(Napi::Float64Array::New(env, calls)),
+          minorFaults(Napi::Float64Array::New(env, calls)) {}
+    tlab::CallStatsSink sink() {
+      return tlab::CallStatsSink{totalNs.Data(),    allocNs.Data(),    freeNs.Data(), allocs.Data(), frees.Data(),
+                                 allocBytes.Data(), minorFaults.Data(), false};
+    }
+    Napi::Object ToObject(Napi::Env env, const tlab::CallStatsSink &sink, Napi::Value sample) {
+      Napi::Object stats = Napi::Object::New(env);
+      stats.Set("totalNs", totalNs);
+      stats.Set("allocNs", allocNs);
+      stats.Set("freeNs", freeNs);
+      stats.Set("allocs", allocs);
+      stats.Set("frees", frees);
+      stats.Set("allocBytes", allocBytes);
+      stats.Set("minorFaults", minorFaults);
+      stats.Set("overflowed", Napi::Boolean::New(env, sink.overflowed));
+      stats.Set("sample", sample);
+      return stats;
+    }
+    Napi::Float64Array totalNs, allocNs, freeNs;
+    Napi::Uint32Array allocs, frees;
+    Napi::Float64Array allocBytes, minorFaults;
+  };
+
+  [[noreturn]] void FailCall(Napi::Env env, const tlab::ProgramThrew &thrown, const std::string &which) const {
+    Fail(env, DaceFunction("__program_") + " threw a C++ exception in " + which + ": " + thrown.what);
+  }
+
+  [[noreturn]] void FailEvent(Napi::Env env, const tlab::UnknownEventKind &bad, const std::string &which) const {
+    Fail(env, "event " + std::to_string(bad.eventIndex) + " of " + which + " has unknown kind " +
+                  std::to_string(bad.kind) + " (corrupted event buffer?)");
+  }
+
+  Napi::Value Run(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 2, kRunUsage);
+    std::vector<void *> argv = ReadArgv(info[0], kRunUsage);
     const auto calls = static_cast<uint32_t>(ReadInteger(info[1], kRunUsage, "calls", 1, kMaxCalls));
     RequireInitialised(env, "run()");
 
-    auto totalNs = Napi::Float64Array::New(env, calls);
-    auto allocNs = Napi::Float64Array::New(env, calls);
-    auto freeNs = Napi::Float64Array::New(env, calls);
-    auto allocs = Napi::Uint32Array::New(env, calls);
-    auto frees = Napi::Uint32Array::New(env, calls);
-    auto allocBytes = Napi::Float64Array::New(env, calls);
-    auto minorFaults = Napi::Float64Array::New(env, calls);
-    tlab::CallStatsSink sink{totalNs.Data(),    allocNs.Data(),    freeNs.Data(), allocs.Data(), frees.Data(),
-                             allocBytes.Data(), minorFaults.Data(), false};
+    StatsArrays arrays(env, calls);
+    tlab::CallStatsSink sink = arrays.sink();
+    // Sized from the previous call (init, a verification call or the last batch): programs make the same
+    // allocations on every call, and a call that makes more is simply not kept.
+    const uint64_t previousEvents =
+        std::min<uint64_t>(library_.events->count.load(std::memory_order_relaxed), library_.events->capacity);
+    std::unique_ptr<tlab::EventSampler> sampler;
     try {
-      tlab::RunCalls(library_.fn.program, handle_, argv.data(), library_.events, calls, &sink);
+      sampler = std::make_unique<tlab::EventSampler>(calls, previousEvents + previousEvents / 4 + 16);
+    } catch (const std::bad_alloc &) {
+      Fail(env, "cannot reserve memory for the sampled call's events (" + std::to_string(calls) + " calls)");
+    }
+    try {
+      tlab::RunCalls(library_.fn.program, handle_, argv.data(), library_.events, calls, &sink, tlab::CallHooks{sampler.get()});
     } catch (const tlab::ProgramThrew &thrown) {
-      Fail(env, DaceFunction("__program_") + " threw a C++ exception in call " + std::to_string(thrown.callIndex + 1) +
-                    " of " + std::to_string(calls) + ": " + thrown.what);
+      FailCall(env, thrown, "call " + std::to_string(thrown.callIndex + 1) + " of " + std::to_string(calls));
     } catch (const tlab::UnknownEventKind &bad) {
-      Fail(env, "event " + std::to_string(bad.eventIndex) + " of call " + std::to_string(bad.callIndex + 1) +
-                    " has unknown kind " + std::to_string(bad.kind) + " (corrupted event buffer?)");
+      FailEvent(env, bad, "call " + std::to_string(bad.callIndex + 1));
+    }
+    tlab::Sample sample{};
+    const bool sampled = sampler->Pick(arrays.totalNs.Data(), calls, &sample);
+    return arrays.ToObject(env, sink, sampled ? SampleObject(env, sample) : env.Null());
+  }
+
+  // The first call, the warm-up and the timed calls in one native loop (tlab::TimeCalls). JavaScript is
+  // blocked for the whole of it by design; progress goes to `progressFile` for the host to poll.
+  Napi::Value TimeCalls(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 5, kTimeCallsUsage);
+    std::vector<void *> argv = ReadArgv(info[0], kTimeCallsUsage);
+    const auto warmup = static_cast<uint32_t>(ReadInteger(info[1], kTimeCallsUsage, "warmup", 0, kMaxCalls));
+    const auto settle = static_cast<uint32_t>(ReadInteger(info[2], kTimeCallsUsage, "settle", 0, kMaxCalls));
+    const auto calls = static_cast<uint32_t>(ReadInteger(info[3], kTimeCallsUsage, "calls", 1, kMaxCalls));
+    const Napi::Value progressPath = info[4];
+    if (!progressPath.IsNull() && !progressPath.IsString()) {
+      ThrowUsage(env, kTimeCallsUsage, "progressFile must be a path or null, got " + Describe(progressPath));
+    }
+    RequireInitialised(env, "timeCalls()");
+    std::unique_ptr<tlab::ProgressFile> progress;
+    if (progressPath.IsString()) {
+      try {
+        progress = std::make_unique<tlab::ProgressFile>(progressPath.As<Napi::String>().Utf8Value());
+      } catch (const std::runtime_error &error) {
+        Fail(env, error.what());
+      }
     }
 
-    Napi::Object stats = Napi::Object::New(env);
-    stats.Set("totalNs", totalNs);
-    stats.Set("allocNs", allocNs);
-    stats.Set("freeNs", freeNs);
-    stats.Set("allocs", allocs);
-    stats.Set("frees", frees);
-    stats.Set("allocBytes", allocBytes);
-    stats.Set("minorFaults", minorFaults);
-    stats.Set("overflowed", Napi::Boolean::New(env, sink.overflowed));
-    return stats;
+    StatsArrays arrays(env, calls);
+    tlab::CallStatsSink sink = arrays.sink();
+    tlab::EventSampler sampler;
+    tlab::TimedCalls timed;
+    try {
+      timed = tlab::TimeCalls(library_.fn.program, handle_, argv.data(), library_.events, warmup, settle, calls,
+                              &sink, progress.get(), &sampler);
+    } catch (const tlab::ProgramThrew &thrown) {
+      FailCall(env, thrown, thrown.loop == "first call" ? "the first call" : thrown.loop + " " + std::to_string(thrown.callIndex + 1) + " of " + std::to_string(thrown.loop == "timed call" ? calls : warmup + settle));
+    } catch (const tlab::UnknownEventKind &bad) {
+      FailEvent(env, bad, bad.loop + " " + std::to_string(bad.callIndex + 1));
+    } catch (const std::bad_alloc &) {
+      Fail(env, "cannot reserve memory for the sampled call's events (" + std::to_string(calls) + " calls)");
+    }
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("firstCallNs", timed.firstCallNs);
+    result.Set("loopWallNs", timed.loopWallNs);
+    result.Set("warmupCalls", timed.warmupCalls);
+    result.Set("stats", arrays.ToObject(env, sink, timed.sampled ? SampleObject(env, timed.sample) : env.Null()));
+    return result;
+  }
+
+  // The sampled call as JS: { call, totalNs, overflowed, events: AllocEvent[] } (times relative to its start).
+  Napi::Value SampleObject(Napi::Env env, const tlab::Sample &sample) const {
+    Napi::Array events = Napi::Array::New(env, sample.count);
+    for (uint64_t i = 0; i < sample.count; ++i) {
+      const tlab::SampledEvent &event = sample.events[i];
+      if (event.kind != TLAB_EVENT_ALLOC && event.kind != TLAB_EVENT_FREE) {
+        Fail(env, "sampled event " + std::to_string(i) + " has unknown kind " + std::to_string(event.kind) +
+                      " (corrupted event buffer?)");
+      }
+      Napi::Object object = Napi::Object::New(env);
+      object.Set("t0", static_cast<double>(event.startNs));
+      object.Set("t1", static_cast<double>(event.startNs + event.durationNs));
+      object.Set("bytes", static_cast<double>(event.bytes));
+      object.Set("transient", event.transient);
+      object.Set("kind", event.kind == TLAB_EVENT_ALLOC ? "alloc" : "free");
+      events.Set(static_cast<uint32_t>(i), object);
+    }
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("call", sample.call);
+    result.Set("totalNs", sample.totalNs);
+    result.Set("overflowed", Napi::Boolean::New(env, sample.overflowed));
+    result.Set("events", events);
+    return result;
   }
 
   Napi::Value LastEvents(const Napi::CallbackInfo &info) {

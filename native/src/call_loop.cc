@@ -34,7 +34,7 @@ struct OwnedEventBuffer {
 }  // namespace
 
 void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t calls,
-              CallStatsSink *sink) {
+              CallStatsSink *sink, const CallHooks &hooks) {
   // getrusage(RUSAGE_SELF) costs ~0.3-0.7 us (it walks every thread of the process), so one reading serves as
   // "after" of call i and "before" of call i+1. Nothing between them faults: the sink is touched up front and
   // the event slots were just written by the program.
@@ -43,6 +43,7 @@ void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buf
     sink->allocs[call] = sink->frees[call] = 0;
     sink->allocBytes[call] = sink->minorFaults[call] = 0;
   }
+  if (hooks.progress != nullptr) hooks.progress->Set(hooks.phase, 0, calls);
   uint64_t faultsBefore = MinorFaults();
   for (uint32_t call = 0; call < calls; ++call) {
     const uint64_t start = tlab_now_ns();
@@ -50,9 +51,9 @@ void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buf
     try {
       program(handle, argv);
     } catch (const std::exception &error) {
-      throw ProgramThrew{call, error.what()};
+      throw ProgramThrew{call, error.what(), ""};
     } catch (...) {
-      throw ProgramThrew{call, "a non-standard C++ exception"};
+      throw ProgramThrew{call, "a non-standard C++ exception", ""};
     }
     const uint64_t end = tlab_now_ns();
     const uint64_t faultsAfter = MinorFaults();
@@ -72,7 +73,7 @@ void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buf
         freeNs += spent;
         ++frees;
       } else {
-        throw UnknownEventKind{call, i, event.kind};
+        throw UnknownEventKind{call, i, event.kind, ""};
       }
     }
     sink->totalNs[call] = static_cast<double>(end - start);
@@ -86,7 +87,82 @@ void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buf
     if (events->overflowed.load(std::memory_order_relaxed) != 0 || recorded > events->capacity) {
       sink->overflowed = true;
     }
+    // After the fault reading: the sampler's memory is touched in advance, so copying faults nothing that
+    // the next call would be charged for.
+    if (hooks.sampler != nullptr) hooks.sampler->Keep(call, start, events);
+    if (hooks.progress != nullptr) hooks.progress->Set(hooks.phase, call + 1, calls);
   }
+}
+
+OwnedStats::OwnedStats(uint32_t calls)
+    : totalNs(calls), allocNs(calls), freeNs(calls), allocBytes(calls), minorFaults(calls), allocs(calls), frees(calls) {}
+
+CallStatsSink OwnedStats::sink() {
+  return CallStatsSink{totalNs.data(), allocNs.data(), freeNs.data(), allocs.data(), frees.data(),
+                       allocBytes.data(), minorFaults.data(), false};
+}
+
+bool FaultsSettled(const double *minorFaults, uint32_t count) {
+  if (count < kSettleCalls) return false;
+  for (uint32_t i = count - kSettleCalls; i < count; ++i) {
+    if (minorFaults[i] > kQuietFaults) return false;
+  }
+  return true;
+}
+
+TimedCalls TimeCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t warmup,
+                     uint32_t settle, uint32_t calls, CallStatsSink *sink, ProgressFile *progress,
+                     EventSampler *sampler) {
+  TimedCalls result;
+  if (warmup == 0) settle = 0;  // no warm-up asked for: none added either
+  OwnedStats first(1), warm(warmup + settle);
+  CallStatsSink firstSink = first.sink(), warmSink = warm.sink();
+  // Errors say which loop the failing call belonged to.
+  const auto loop = [&](const char *name, uint32_t count, CallStatsSink *into, const CallHooks &hooks) {
+    try {
+      RunCalls(program, handle, argv, events, count, into, hooks);
+    } catch (ProgramThrew &thrown) {
+      thrown.loop = name;
+      throw;
+    } catch (UnknownEventKind &bad) {
+      bad.loop = name;
+      throw;
+    }
+  };
+  loop("first call", 1, &firstSink, CallHooks{nullptr, progress, ProgressPhase::FirstCall});
+  result.firstCallNs = first.totalNs[0];
+  if (warmup > 0) loop("warm-up call", warmup, &warmSink, CallHooks{nullptr, progress, ProgressPhase::Warmup});
+  uint32_t warmed = warmup;
+  while (warmed < warmup + settle && !FaultsSettled(warm.minorFaults.data(), warmed)) {
+    // One more call into the next slot (the fault reading of a one-call loop is its own before/after).
+    CallStatsSink one{&warm.totalNs[warmed], &warm.allocNs[warmed], &warm.freeNs[warmed], &warm.allocs[warmed],
+                      &warm.frees[warmed], &warm.allocBytes[warmed], &warm.minorFaults[warmed], false};
+    try {
+      loop("warm-up call", 1, &one, CallHooks{});
+    } catch (ProgramThrew &thrown) {
+      thrown.callIndex = warmed;
+      throw;
+    } catch (UnknownEventKind &bad) {
+      bad.callIndex = warmed;
+      throw;
+    }
+    warmSink.overflowed = warmSink.overflowed || one.overflowed;
+    ++warmed;
+    if (progress != nullptr) progress->Set(ProgressPhase::Warmup, warmed, warmed);
+  }
+  result.warmupCalls = warmed;
+  // Programs make the same allocations on every call: room for the most events a call made so far, plus a
+  // margin; a timed call that makes more is timed as usual but cannot become the sample.
+  uint64_t eventsPerCall = firstSink.overflowed || warmSink.overflowed ? events->capacity : 0;
+  eventsPerCall = std::max<uint64_t>(eventsPerCall, first.allocs[0] + first.frees[0]);
+  for (uint32_t i = 0; i < warmed; ++i) eventsPerCall = std::max<uint64_t>(eventsPerCall, warm.allocs[i] + warm.frees[i]);
+  sampler->Reserve(calls, eventsPerCall + eventsPerCall / 8 + 4);
+  const uint64_t start = tlab_now_ns();
+  loop("timed call", calls, sink, CallHooks{sampler, progress, ProgressPhase::Calls});
+  result.loopWallNs = static_cast<double>(tlab_now_ns() - start);
+  if (progress != nullptr) progress->Set(ProgressPhase::Done, calls, calls);
+  result.sampled = sampler->Pick(sink->totalNs, calls, &result.sample);
+  return result;
 }
 
 double MeasureEventCostNs(uint64_t iterations) {

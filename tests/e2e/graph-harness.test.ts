@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { packageRoot } from '../../electron/engine/paths.js';
 import { startHarnessServer, type HarnessServer } from './graph-server.js';
-import { CHROMIUM, chromiumAvailable, SCREENSHOTS as SHOTS } from './helpers.js';
+import { CHROMIUM, SCREENSHOTS as SHOTS } from './helpers.js';
 
 const root = packageRoot();
 
@@ -61,7 +61,7 @@ async function shot(name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `graph-${name}.png`) });
 }
 
-describe.skipIf(!chromiumAvailable())('graph in Chromium (harness)', () => {
+describe('graph in Chromium (harness)', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     buildHarness();

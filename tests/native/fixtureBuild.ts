@@ -1,12 +1,11 @@
 /** Builds the hand-written fake program library (fixtures/fake_program.cc) into a temp dir for the native tests. */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../electron/engine/paths.js';
 
 export const addonPath = join(packageRoot(), 'native', 'build', 'Release', 'transient_native.node');
-export const addonBuilt = existsSync(addonPath);
 export const fixtureSource = join(packageRoot(), 'tests', 'native', 'fixtures', 'fake_program.cc');
 const runtimeInclude = join(packageRoot(), 'native', 'include');
 

@@ -1,14 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArgVector, ProgramLibrary } from '../../native/index.js';
 import { loadNativeAddon, type NativeAddon } from '../../electron/runner/native.js';
-import { addonBuilt, addonPath, fixtureBuilds, fixtureSource, type FixtureBuilds } from './fixtureBuild.js';
-
-if (!addonBuilt) {
-  console.warn(`tests/native: skipped, ${addonPath} does not exist; run \`npm run build:native\` first`);
-}
+import { addonPath, fixtureBuilds, fixtureSource, type FixtureBuilds } from './fixtureBuild.js';
 
 /** The fixture program `t` (tests/native/fixtures/fake_program.cc) for N elements and one behaviour. */
 class FakeProgram {
@@ -46,7 +42,7 @@ function usagePattern(usage: string): RegExp {
   return new RegExp(`^usage: ${usage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} — `);
 }
 
-describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
+describe('native addon: ProgramLibrary', () => {
   let addon: NativeAddon;
   let builds: FixtureBuilds;
   let fixturePath: string;
@@ -119,6 +115,22 @@ describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
       expect(event.t0).toBeGreaterThanOrEqual(0);
       expect(event.t1).toBeGreaterThanOrEqual(event.t0);
       expect(event.t1).toBeLessThanOrEqual(stats.totalNs[4]!);
+    }
+
+    // The sampled call: one of the five, nearest their median, with all its events relative to its start.
+    const sample = stats.sample!;
+    expect(sample.call).toBeGreaterThanOrEqual(0);
+    expect(sample.call).toBeLessThan(5);
+    expect(sample.totalNs).toBe(stats.totalNs[sample.call]);
+    const sorted = Array.from(stats.totalNs).sort((a, b) => a - b);
+    expect(Array.from(stats.totalNs).every((t) => Math.abs(t - sorted[2]!) >= Math.abs(sample.totalNs - sorted[2]!))).toBe(true);
+    expect(sample.overflowed).toBe(false);
+    expect(sample.events).toHaveLength(2 + 2 * team);
+    expect(sample.events[0]).toMatchObject({ kind: 'alloc', transient: 0, bytes: 1001 * 8 });
+    expect(sample.events.at(-1)).toMatchObject({ kind: 'free', transient: 0, bytes: 1001 * 8 });
+    for (const event of sample.events) {
+      expect(event.t1).toBeGreaterThanOrEqual(event.t0);
+      expect(event.t1).toBeLessThanOrEqual(sample.totalNs);
     }
 
     expect(library.exit()).toBeGreaterThan(0);
@@ -223,6 +235,72 @@ describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
     thrower.exit();
   });
 
+  it('times the first call, the warm-up and the timed calls in one loop, publishing progress to a page', () => {
+    const program = new FakeProgram(1001);
+    const library = initialised(program);
+    const workspace = new Uint8Array(program.workspaceBytes);
+    library.setExternal('CPU_Heap', workspace, program.symbols);
+    const page = join(builds.dir, 'progress');
+    writeFileSync(page, Buffer.alloc(4096));
+    const timed = library.timeCalls(program.args, 3, 0, 5, page);
+    // First call + 3 warm-up + 5 timed calls ran (the fixture counts its calls in the workspace).
+    expect(new Int32Array(workspace.buffer, Math.ceil((1001 * 8) / 64) * 64, 2)[0]).toBe(9);
+    expect(Array.from(program.B)).toEqual(program.expectedB());
+    expect(timed.firstCallNs).toBeGreaterThan(0);
+    expect(timed.warmupCalls).toBe(3);
+    expect(timed.stats.totalNs).toHaveLength(5);
+    const sum = Array.from(timed.stats.totalNs).reduce((a, b) => a + b, 0);
+    expect(timed.loopWallNs).toBeGreaterThanOrEqual(sum);
+    const team = new Int32Array(workspace.buffer, Math.ceil((1001 * 8) / 64) * 64, 2)[1]!;
+    expect(Array.from(timed.stats.allocs)).toEqual([1, 1, 1, 1, 1].map((x) => x + team));
+    expect(timed.stats.sample).toMatchObject({ overflowed: false });
+    expect(timed.stats.sample!.totalNs).toBe(timed.stats.totalNs[timed.stats.sample!.call]);
+    expect(timed.stats.sample!.events).toHaveLength(2 + 2 * team);
+    // The page: magic, phase 4 (done), 5 of 5.
+    const bytes = readFileSync(page);
+    expect([bytes.readUInt32LE(0), bytes.readUInt32LE(4), Number(bytes.readBigUInt64LE(8)), Number(bytes.readBigUInt64LE(16))]).toEqual([0x47504c54, 4, 5, 5]);
+    // Without a page, and with no warm-up.
+    expect(library.timeCalls(program.args, 0, 0, 2, null).stats.totalNs).toHaveLength(2);
+    expect(() => library.timeCalls(program.args, 0, 0, 1, join(builds.dir, 'missing'))).toThrow(/cannot open the progress file .*missing/);
+    const short = join(builds.dir, 'short');
+    writeFileSync(short, Buffer.alloc(8));
+    expect(() => library.timeCalls(program.args, 0, 0, 1, short)).toThrow(/shorter than 24 bytes/);
+    const usage = usagePattern('timeCalls(args: ArrayBufferView[], warmup: number, settle: number, calls: number, progressFile: string | null): TimedCalls');
+    expect(() => loose(library).timeCalls(program.args, 0, 1, null)).toThrow(usage);
+    expect(() => loose(library).timeCalls(program.args, -1, 0, 1, null)).toThrow(usage);
+    expect(() => loose(library).timeCalls(program.args, 0, -1, 1, null)).toThrow(usage);
+    expect(() => loose(library).timeCalls(program.args, 0, 0, 0, null)).toThrow(usage);
+    expect(() => loose(library).timeCalls(program.args, 0, 0, 1, 5)).toThrow(usage);
+    library.exit();
+    expect(() => library.timeCalls(program.args, 0, 0, 1, null)).toThrow(/timeCalls\(\) called after exit/);
+  });
+
+  it('warms up until the page faults per call settle, within the settle budget', () => {
+    // Behaviour 8: call k faults (k + 1) × 16 fresh pages for k < 10, then none. First call k = 0, warm-up from
+    // k = 1: calls 10, 11 and 12 are the first three quiet ones, so the warm-up ends after 12 calls.
+    const settles = (settle: number, behaviour = 8) => {
+      const program = new FakeProgram(64, behaviour);
+      const library = initialised(program);
+      library.setExternal('CPU_Heap', new Uint8Array(program.workspaceBytes), program.symbols);
+      const timed = library.timeCalls(program.args, 3, settle, 4, null);
+      library.exit();
+      return timed;
+    };
+    const settled = settles(20);
+    expect(settled.warmupCalls).toBe(12);
+    expect(Array.from(settled.stats.minorFaults).every((f) => f < 16)).toBe(true);
+    // A budget too small to settle: the warm-up stops at 3 + 4 calls, and the first timed calls still fault.
+    const capped = settles(4);
+    expect(capped.warmupCalls).toBe(7);
+    expect(capped.stats.minorFaults[0]).toBeGreaterThanOrEqual(8 * 16);
+    // No settle budget: exactly the warm-up asked for.
+    expect(settles(0).warmupCalls).toBe(3);
+    // Behaviour 9 faults 32 pages on every call: a steady count is no steady state, the whole budget is spent.
+    const faulting = settles(10, 9);
+    expect(faulting.warmupCalls).toBe(13);
+    expect(Math.min(...faulting.stats.minorFaults)).toBeGreaterThanOrEqual(32);
+  });
+
   it('flags an overflowing event buffer', () => {
     const program = new FakeProgram(8, 7);
     const library = initialised(program);
@@ -231,6 +309,11 @@ describe.skipIf(!addonBuilt)('native addon: ProgramLibrary', () => {
     expect(stats.overflowed).toBe(true);
     expect(stats.allocs[0]! + stats.frees[0]!).toBe(65_536);
     expect(library.lastEvents()).toHaveLength(65_536);
+    // Overflowing calls can still be the sample: their first `capacity` events, flagged. The sampler sizes its
+    // memory from the previous call, so it keeps them from the second run on.
+    const again = library.run(program.args, 2);
+    expect(again.sample).toMatchObject({ overflowed: true });
+    expect(again.sample!.events).toHaveLength(65_536);
     library.exit();
   });
 

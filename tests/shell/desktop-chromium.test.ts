@@ -16,7 +16,7 @@ import { examplesDir } from '../../electron/engine/paths.js';
 import { startShell, type Shell } from '../../electron/shell/app.js';
 import { shellPaths } from '../../electron/shell/paths.js';
 import { appProtocolHandler } from '../../electron/shell/protocol.js';
-import { chromiumAvailable, launchChromium, screenshot, watchPage } from '../e2e/helpers.js';
+import { launchChromium, screenshot, watchPage } from '../e2e/helpers.js';
 import { eventually } from '../contract/fixtures.js';
 import { fakeElectron, type FakeElectron, type FakeWindow } from './fake-electron.js';
 
@@ -73,7 +73,7 @@ async function pageFor(browser: Browser, electron: FakeElectron, win: FakeWindow
   return page;
 }
 
-describe.skipIf(!chromiumAvailable())('desktop app in Chromium (Electron stand-ins)', () => {
+describe('desktop app in Chromium (Electron stand-ins)', () => {
   let browser: Browser;
   let dir: string;
   let shell: Shell;

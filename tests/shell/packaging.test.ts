@@ -110,7 +110,7 @@ describe('packaging configuration', () => {
     }
   });
 
-  it.skipIf(process.platform !== 'linux' || !existsSync(join(root, 'native', 'build', 'Release', 'transient_native.node')))(
+  it.skipIf(process.platform !== 'linux')(
     'the built addon links against Node-API only (no V8 or Node C++ symbols): the same binary loads in Electron',
     () => {
       const undefinedSymbols = execFileSync('nm', ['-D', '--undefined-only', join(root, 'native', 'build', 'Release', 'transient_native.node')], { encoding: 'utf8' });
@@ -119,7 +119,7 @@ describe('packaging configuration', () => {
     },
   );
 
-  it.skipIf(!existsSync(join(root, 'dist', 'electron', 'main.js')))('every file pattern names something the build made', () => {
+  it('every file pattern names something the build made', () => {
     for (const pattern of files.filter((f) => !f.startsWith('!'))) expect(matches(pattern).length, pattern).toBeGreaterThan(0);
     expect(matches('dist/electron/main.js')).toHaveLength(1);
   });

@@ -3,7 +3,7 @@
  * (dist/preload/preload.cjs) run the way a sandboxed renderer runs it — one CommonJS script whose `require`
  * knows `electron` only — to check what it exposes to the page.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { EVENTS, IPC_CHANNELS, METHODS } from '../../electron/ipc/contract.js';
@@ -77,7 +77,7 @@ describe('preload bridge', () => {
   });
 });
 
-describe.skipIf(!existsSync(shellPaths().preload))('preload bundle', () => {
+describe('preload bundle', () => {
   it('is one CommonJS script that requires only electron and exposes window.transientLab', () => {
     const code = readFileSync(shellPaths().preload, 'utf8');
     const required = [...code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);

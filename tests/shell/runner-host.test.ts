@@ -4,7 +4,6 @@
  * runs, a crash is reported with the mode, the signal and the step, and the next job works; timeouts and
  * cancellation kill the process. Needs dist/ and the addon (tests/global-setup.ts builds them).
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,14 +12,12 @@ import { TlabError } from '../../electron/engine/errors.js';
 import { RunCancelled, type RunnerProgress } from '../../electron/engine/profile/runner-host.js';
 import { defaultRunnerEntry } from '../../electron/runner/host-node.js';
 import { runnerEnv, UtilityProcessRunnerHost } from '../../electron/runner/host-electron.js';
-import { nativeAddonCandidates } from '../../electron/runner/native.js';
 import { GoneRegistry } from '../../electron/shell/child-gone.js';
 import { handProgram } from '../engine/profile/hand-program.js';
 import { jobFor } from '../engine/profile/runner-job.js';
 import { eventually } from '../contract/fixtures.js';
 import { fakeElectron, type FakeElectron } from './fake-electron.js';
 
-const ready = nativeAddonCandidates().some((p) => existsSync(p)) && existsSync(defaultRunnerEntry());
 
 let cache: string;
 let electron: FakeElectron;
@@ -41,7 +38,7 @@ afterAll(async () => {
   await rm(cache, { recursive: true, force: true });
 });
 
-describe.skipIf(!ready)('runner in a utility process', () => {
+describe('runner in a utility process', () => {
   it('runs a job through process.parentPort, one fresh process with its own service name per job', async () => {
     const job = await jobFor([handProgram({ mode: 'SCOPED' }), handProgram({ mode: 'EXTERNAL' })], { calls: 4 });
     const progress: RunnerProgress[] = [];

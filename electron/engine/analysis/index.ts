@@ -8,6 +8,7 @@ import { AccessIndex } from './accesses.js';
 import { allocatesPerCall, allocationOf } from './allocation.js';
 import { eligibility } from './eligibility.js';
 import { ExecutionCounter } from './executions.js';
+import { checkExtents, describeSymbolTypeProblem, symbolTypeProblems } from './extents.js';
 import { daceLayouts, type DaceEntry } from './layout-dace.js';
 import { alignmentFor, packLayout, peakOverlap, type PackItem } from './layout-packed.js';
 import { linearize } from './linearize.js';
@@ -57,6 +58,7 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   const warnings: string[] = [];
   const { target, reason: targetReason } = detectTarget(file, opts.target);
   const symbols = new SymbolContext(file, opts);
+  checkExtents(file, symbols, opts);
   const counter = new ExecutionCounter(symbols);
   const order = linearize(file, counter);
   const access = new AccessIndex(file);
@@ -147,6 +149,8 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
 
   const modes = planModes(transients, target, packed);
 
+  // The analysis itself computes exactly with any value; the program would not (profile refuses these).
+  for (const p of symbolTypeProblems(file, symbols.symbolValues())) warnings.push(describeSymbolTypeProblem(p));
   const defaulted = symbols.defaultedSymbols();
   if (defaulted.length && opts.defaultSymbol !== null) warnings.push(`--default-symbol ${opts.defaultSymbol} used for ${defaulted.length} symbol(s): ${listNames(defaulted)}`);
   const unresolved = symbols.unresolvedSymbols();

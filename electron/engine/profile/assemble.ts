@@ -32,6 +32,7 @@ export function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]
     initNs: r.initNs,
     exitNs: r.exitNs,
     firstCallNs: r.firstCallNs,
+    warmupCalls: t.warmupCalls,
     calls: {
       totalNs: t.totalNs,
       allocNs: t.allocNs,
@@ -44,6 +45,7 @@ export function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]
     eventsOverflowed: t.overflowed,
     runnerOverheadNsPerCall: t.totalNs.length ? (t.batchWallNs - t.totalNs.reduce((a, b) => a + b, 0)) / t.totalNs.length : NaN,
     summary: summarize(t),
+    sampledCall: r.sampledCall,
     workspaceBytes: Object.fromEntries(Object.entries(r.workspaceBytes).map(([k, b]) => [k, Number(b)])),
     outputChecksums: checksums,
   };
@@ -70,6 +72,8 @@ export interface AssembleInput {
   machine: ProfileResult['machine'];
   /** Analysis, build and machine warnings, in that order. */
   warnings: string[];
+  /** When the run ended (default: now). */
+  createdAt?: Date;
 }
 
 export function assembleResult(input: AssembleInput): ProfileResult {
@@ -77,6 +81,7 @@ export function assembleResult(input: AssembleInput): ProfileResult {
   if (results.length !== built.length) throw new Error(`assembleResult: ${built.length} variants but ${results.length} results`);
   return {
     schema: PROFILE_SCHEMA,
+    createdAt: (input.createdAt ?? new Date()).toISOString(),
     program: { name: plan.name, file: plan.filePath, hash: plan.fileHash },
     machine: input.machine,
     settings: {

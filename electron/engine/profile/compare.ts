@@ -51,6 +51,8 @@ export function elementText(dtype: string, data: Uint8Array, index: number, elem
 function withinTolerance(a: number, b: number, rtol: number): boolean {
   if (a === b) return true;
   if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
+  // An infinity matches only itself (a === b above): |∞ − x| ≤ rtol·∞ would call ∞ equal to anything.
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
   return Math.abs(a - b) <= rtol * Math.max(Math.abs(a), Math.abs(b));
 }
 

@@ -59,6 +59,11 @@ export function formatProfile(result: ProfileResult): string {
   // PERSISTENT moves the allocations into init, and first calls pay cold caches and first-touch faults: both
   // belong next to the steady state, or a mode looks cheaper than it is over a short-lived program.
   lines.push(`init / first call: ${result.modes.map((m) => `${m.label} ${formatNs(m.initNs)} / ${formatNs(m.firstCallNs)}`).join('; ')}`);
+  // Said, not hidden: the warm-up went on until the page faults per call settled (docs/profile.md, Timing).
+  const extended = result.modes.filter((m) => m.warmupCalls?.some((w) => w > result.settings.warmup));
+  if (extended.length) {
+    lines.push(`warm-up extended until the page faults per call settled: ${extended.map((m) => `${m.label} ${m.warmupCalls!.join(', ')} calls`).join('; ')}`);
+  }
   lines.push('');
   const pool = result.modes.find((m) => m.mode === 'POOL');
   const externals = result.modes.filter((m) => m.mode === 'EXTERNAL');
@@ -85,7 +90,10 @@ export function formatProfile(result: ProfileResult): string {
   for (const note of result.notes) lines.push(`note: ${note}`);
   for (const w of result.warnings) lines.push(`warning: ${w}`);
   const v = result.verification;
-  if (v.ok) {
+  const vacuous = v.vacuous ? v.details.find((d) => d.kind === 'note' && d.message.startsWith('nothing was compared')) : undefined;
+  if (v.ok && vacuous) {
+    lines.push(`verification: ${vacuous.message}; no uninitialised reads, no workspace overflow.`);
+  } else if (v.ok) {
     lines.push(`verification: all modes produced ${v.tolerance !== undefined ? `the same outputs within a relative tolerance of ${v.tolerance}` : 'bitwise identical outputs'}; no uninitialised reads, no workspace overflow.`);
   } else {
     lines.push('verification FAILED:');

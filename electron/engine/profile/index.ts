@@ -17,7 +17,7 @@ export type { RunnerHost, RunJob, VariantJob, VariantResult, VariantTiming, Runn
 export { verify, POISON, GUARD_BYTE, GUARD_BYTES, NONDETERMINISTIC_RTOL } from './verify.js';
 export type { VerifiedVariant } from './verify.js';
 export { PROFILE_SCHEMA } from './result.js';
-export type { ProfileResult, ModeResult, VerificationDetail, LayoutChoice, CallSummary, PerCallColumns, JsonInteger } from './result.js';
+export type { ProfileResult, ModeResult, VerificationDetail, LayoutChoice, CallSummary, PerCallColumns, JsonInteger, SampledCall, AllocationEvent } from './result.js';
 export { readNpy, writeNpy, parseNpy, encodeNpy } from './npy.js';
 export type { NpyArray } from './npy.js';
 export { prepareInputs, generatorFor, SplitMix64, fillGenerated, gatherCOrder } from './inputs.js';

@@ -12,6 +12,7 @@
  * - bool: `x >>> 63`.
  * Elements are generated in storage order over the whole allocation (padding included).
  */
+import { constants as bufferConstants } from 'node:buffer';
 import type { ProgramArg } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
 import { readNpy, type NpyArray } from './npy.js';
@@ -225,12 +226,22 @@ export async function prepareInputs(
       out.push({ arg, bytes: placeNpy(arg, npy, file), source: 'file', file });
       continue;
     }
-    const elements = arg.kind === 'array' ? Number(arg.totalElements) : 1;
-    const bytes = new Uint8Array(elements * arg.elementBytes);
+    const bytes = argumentBuffer(arg);
     fillGenerated(arg.dtype, bytes, generatorFor(opts.seed, arg.name));
     out.push({ arg, bytes, source: 'seed' });
   }
   return out;
+}
+
+/** The zeroed storage of one argument. Sizes are checked before any build (profile/memory.ts); this is the
+ * last line for callers of the engine API that come here directly. */
+export function argumentBuffer(arg: ProgramArg): Uint8Array {
+  const bytes = (arg.kind === 'array' ? arg.totalElements : 1n) * BigInt(arg.elementBytes);
+  if (bytes < 0n) throw new TlabError('usage', `argument ${arg.name} would have a negative size (${arg.totalElements} elements): check the symbol values`);
+  if (bytes > BigInt(bufferConstants.MAX_LENGTH)) {
+    throw new TlabError('usage', `argument ${arg.name} needs ${bytes} bytes, more than one Node.js buffer holds (${bufferConstants.MAX_LENGTH}): use smaller symbol values`);
+  }
+  return new Uint8Array(Number(bytes));
 }
 
 /** Checks a loaded .npy against the argument and lays it out in the argument's strides. */
@@ -244,7 +255,7 @@ export function placeNpy(arg: ProgramArg, npy: NpyArray, file: string): Uint8Arr
     throw new TlabError('input', `array ${arg.name}: expected shape (${expectedShape.join(', ')}), got (${npy.shape.join(', ')})`, { file });
   }
   if (arg.kind !== 'array') return npy.data.slice(0, arg.elementBytes);
-  const bytes = new Uint8Array(Number(arg.totalElements) * arg.elementBytes);
+  const bytes = argumentBuffer(arg);
   scatter(arg, npy.data, bytes);
   return bytes;
 }

@@ -16,6 +16,7 @@ import type { OnProfileProgress, ProfileOptions } from './options.js';
 import { requireDevice } from './device.js';
 import type { LayoutChoice } from './result.js';
 import { throwIfCancelled, variantLabel } from './runner-host.js';
+import { checkRunFits } from './memory.js';
 
 export interface PlannedVariant {
   mode: Mode;
@@ -129,6 +130,7 @@ export async function planProfile(
   const analysis = analyze(file, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
   // A GPU program on a machine without a device stops here, before anything is generated or compiled.
   if (analysis.target === 'gpu' && options.devices) requireDevice(await options.devices(), filePath);
+  checkRunFits(file, analysis, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
   const variants = generateVariants(filePath, file, analysis, options, onProgress);
   const reference = variants[0]!.program;
   return {

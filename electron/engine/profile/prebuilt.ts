@@ -24,7 +24,7 @@ import { busyMachineWarning, describeMachine, foreignCpuBusy } from './machine.j
 import { requireDevice, type DeviceProbe } from './device.js';
 import { BUILD_SCHEMA, MANIFEST_FILE, parseManifest, toolVersion, type BuildManifest, type ManifestVariant } from './manifest.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
-import { saveOutputs } from './outputs.js';
+import { checkOutputFolder, saveOutputs } from './outputs.js';
 import { planProfile, type ProfilePlan } from './plan.js';
 import type { LayoutChoice, ProfileResult } from './result.js';
 import { jobInputs, makeRunJob, poolRuns, runRounds } from './rounds.js';
@@ -208,6 +208,8 @@ export async function planPrebuilt(dir: string, runDir: string, opts: { modes?: 
 
 /** `profile --prebuilt DIR`: the profile steps after build, on the folder's libraries. */
 export async function profilePrebuilt(dir: string, options: ProfileOptions, onProgress: OnProfileProgress = () => {}): Promise<ProfileResult> {
+  // As profile(): an output folder that cannot be written stops the run before it starts.
+  if (options.saveOutputs) await checkOutputFolder(options.saveOutputs);
   const runDir = await mkdtemp(join(tmpdir(), 'tlab-run-'));
   try {
     const { plan, built, manifest } = await planPrebuilt(dir, runDir, { modes: options.modes, signal: options.signal, devices: options.devices }, onProgress);
@@ -219,10 +221,12 @@ export async function profilePrebuilt(dir: string, options: ProfileOptions, onPr
     const results = runs.map(poolRuns);
     onProgress({ stage: 'compare', message: 'compare outputs' });
     const verification = verify(built, results, plan.args, new Set(neverWrittenTransients(plan.file)));
-    if (options.saveOutputs) await saveOutputs(options.saveOutputs, built, results, plan.args);
-    const warnings = [...plan.analysis.warnings, ...built.flatMap((v) => v.program.warnings), ...(busy ? [busy] : [])];
+    const saved = options.saveOutputs ? await saveOutputs(options.saveOutputs, built, results, plan.args, plan.name) : null;
+    const warnings = [...plan.analysis.warnings, ...built.flatMap((v) => [...v.program.warnings, ...v.build.warnings]), ...(busy ? [busy] : [])];
+    if (saved?.fallbackReason) warnings.push(`--save-outputs: cannot write into ${saved.requested} (${saved.fallbackReason}): the outputs were saved to ${saved.dir} instead`);
     const layout = plan.variants.some((v) => v.layout === 'dace') && plan.variants.some((v) => v.layout === 'packed') ? 'both' : (plan.variants.find((v) => v.layout)?.layout ?? options.layout);
-    return assembleResult({ plan, built, results, verification, options: { ...options, layout }, machine: await describeMachine(), warnings });
+    const result = assembleResult({ plan, built, results, verification, options: { ...options, layout }, machine: await describeMachine(), warnings });
+    return saved ? { ...result, savedOutputs: saved } : result;
   } finally {
     await rm(runDir, { recursive: true, force: true });
   }

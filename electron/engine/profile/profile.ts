@@ -19,7 +19,7 @@ import { buildVariants } from './build-variants.js';
 import { prepareInputs } from './inputs.js';
 import { busyMachineWarning, describeMachine, foreignCpuBusy } from './machine.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
-import { saveOutputs } from './outputs.js';
+import { checkOutputFolder, saveOutputs } from './outputs.js';
 import { planProfile } from './plan.js';
 import type { ProfileResult } from './result.js';
 import { jobInputs, makeRunJob, poolRuns, runRounds } from './rounds.js';
@@ -29,6 +29,8 @@ export { DEFAULT_PROFILE_OPTIONS } from './options.js';
 export type { OnProfileProgress, ProfileOptions, ProfileProgress, ProfileStage } from './options.js';
 
 export async function profile(filePath: string, options: ProfileOptions, onProgress: OnProfileProgress = () => {}): Promise<ProfileResult> {
+  // Before anything else: a long run must not be lost to an output folder that cannot be written.
+  if (options.saveOutputs) await checkOutputFolder(options.saveOutputs);
   const plan = await planProfile(filePath, options, onProgress);
   const runDir = await mkdtemp(join(tmpdir(), 'tlab-run-'));
   try {
@@ -41,9 +43,11 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
 
     onProgress({ stage: 'compare', message: 'compare outputs' });
     const verification = verify(built, results, plan.args, new Set(neverWrittenTransients(plan.file)));
-    if (options.saveOutputs) await saveOutputs(options.saveOutputs, built, results, plan.args);
+    const saved = options.saveOutputs ? await saveOutputs(options.saveOutputs, built, results, plan.args, plan.name) : null;
     const warnings = [...plan.analysis.warnings, ...built.flatMap((v) => [...v.program.warnings, ...v.build.warnings]), ...(busy ? [busy] : [])];
-    return assembleResult({ plan, built, results, verification, options, machine: await describeMachine(), warnings });
+    if (saved?.fallbackReason) warnings.push(`--save-outputs: cannot write into ${saved.requested} (${saved.fallbackReason}): the outputs were saved to ${saved.dir} instead`);
+    const result = assembleResult({ plan, built, results, verification, options, machine: await describeMachine(), warnings });
+    return saved ? { ...result, savedOutputs: saved } : result;
   } finally {
     await rm(runDir, { recursive: true, force: true });
   }

@@ -35,6 +35,29 @@ export interface CallSummary {
   minorFaultsPerCall: number;
 }
 
+/** One instrumented allocation or free of the sampled call. */
+export interface AllocationEvent {
+  /** Transient id, `<sdfg index>:<name>` as in the analysis (`transient-lab/analysis@1`). */
+  transient: string;
+  kind: 'alloc' | 'free';
+  /** From the start of the call to the start of the allocation or free. */
+  startNs: number;
+  /** Time inside the allocator (operator new[] / delete[]). */
+  durationNs: number;
+  bytes: number;
+}
+
+/** One timed call of a mode with its allocation events in the order they were recorded. */
+export interface SampledCall {
+  /** Index into `calls.totalNs` (and the other per-call arrays) of this call. */
+  call: number;
+  /** That call's time (equal to `calls.totalNs[call]`). */
+  totalNs: number;
+  /** The event buffer overflowed in this call: `events` are its first events only. */
+  overflowed: boolean;
+  events: AllocationEvent[];
+}
+
 export interface ModeResult {
   mode: Mode;
   /** EXTERNAL: the workspace layout timed; null for the other modes. */
@@ -46,13 +69,19 @@ export interface ModeResult {
   initNs: number;
   exitNs: number;
   firstCallNs: number;
+  /** Untimed calls before the timed ones in each timing process: the warm-up, plus the calls it took until the
+   * page faults per call settled (docs/profile.md). Absent in results written before it was recorded. */
+  warmupCalls?: number[];
   calls: PerCallColumns;
   /** The per-call event buffer overflowed: alloc/free times and counts are lower bounds. */
   eventsOverflowed: boolean;
-  /** The runner's own cost per timed call beyond the C++-timed call (JS → addon transition, argument
-   * marshalling, stats collection): (wall time of the batches − Σ totalNs) / calls. */
+  /** The runner's own cost per timed call beyond the C++-timed call (timestamps, getrusage, event sums and
+   * copies, the progress store): (wall time of the native timed loop − Σ totalNs) / calls. */
   runnerOverheadNsPerCall: number;
   summary: CallSummary;
+  /** The timed call nearest the median of all timed calls of this mode (docs/profile-schema.md says how it is
+   * picked); null when no call was timed. Warm-up and verification calls are never sampled. */
+  sampledCall: SampledCall | null;
   workspaceBytes: Record<string, number>;
   /** sha256 (hex) of every array argument's C-order bytes after the first verification call. */
   outputChecksums: Record<string, string>;
@@ -111,6 +140,8 @@ export interface VerificationDetail {
 
 export interface ProfileResult {
   schema: typeof PROFILE_SCHEMA;
+  /** When the result was assembled (ISO 8601, UTC). Additive field of profile@1: older results lack it. */
+  createdAt?: string;
   program: { name: string; file: string; hash: string };
   machine: { cpu: string; cores: number; compiler: string; os: string; node: string };
   settings: {
@@ -136,10 +167,19 @@ export interface ProfileResult {
     tolerance?: number;
     /** No divergence, no uninitialised read, no workspace overflow. */
     ok: boolean;
+    /** The cross-mode comparison had nothing to compare (no written array argument, one mode only, or no
+     * outputs from the reference): `identical` is then true without meaning anything, and a `note` detail
+     * says why. */
+    vacuous: boolean;
+    /** The written array arguments (the program's outputs) compared across modes; [] when vacuous. */
+    compared: string[];
     details: VerificationDetail[];
   };
   notes: string[];
   warnings: string[];
   /** GPU runs only: the device the modes ran on. */
   device?: ProfileDevice;
+  /** Present when outputs were saved (`--save-outputs`): where they are. `fallbackReason` non-null means the
+   * requested folder could not be written and `dir` is a fallback folder (a warning says so too). */
+  savedOutputs?: { requested: string; dir: string; fallbackReason: string | null };
 }

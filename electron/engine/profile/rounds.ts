@@ -6,7 +6,9 @@ import { TlabError } from '../errors.js';
 import type { ProgramArg } from '../codegen/types.js';
 import type { BuiltVariant } from './build-variants.js';
 import type { OnProfileProgress } from './options.js';
+import type { SampledCall } from './result.js';
 import { throwIfCancelled, type RunJob, type RunnerHost, type RunnerProgress, type VariantJob, type VariantResult } from './runner-host.js';
+import { quantile } from './stats.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON } from './verify.js';
 
 /** The one job every round runs a slice of: all variants, the inputs, the verification settings. */
@@ -29,11 +31,18 @@ export function makeRunJob(variants: BuiltVariant[], inputs: Record<string, Uint
     inputs,
     calls: opts.calls,
     warmup: opts.warmup,
-    chunk: Math.max(1, Math.ceil(opts.calls / 20)),
+    settle: settleCalls(opts.warmup),
     poison: POISON,
     guardByte: GUARD_BYTE,
     guardBytes: GUARD_BYTES,
   };
+}
+
+/** How many untimed calls may follow the warm-up until the page faults per call settle (none without a
+ * warm-up): hdiff (128×128×80, SCOPED) stops faulting after 10 to 12 calls; chain (N = 2,000,000, SCOPED)
+ * faults on every call for good and spends the whole budget. */
+export function settleCalls(warmup: number): number {
+  return warmup > 0 ? Math.max(16, 3 * warmup) : 0;
 }
 
 /** The prepared input bytes by argument name, as a job carries them. */
@@ -55,51 +64,65 @@ export interface RunRoundsOptions {
 }
 
 /**
- * Runs `processes` rounds; each round runs every variant in its own fresh job (so its own process).
+ * Verifies every variant in a job of its own (two poisoned calls, no timed calls), then runs `processes`
+ * rounds of timing jobs; each round runs every variant in a fresh job (so a fresh process) without
+ * verification. With processes = 1 the single timing job verifies first.
  *
  * One process per variant: glibc adapts its mmap/trim thresholds to the frees it has seen, so a mode measured
  * after SCOPED in the same process would inherit a heap that no longer faults and look cheaper than it is
  * (measured: SCOPED 11.8k faults per call, the identical POOL code after it 0).
+ * Verification in a process of its own (when processes > 1): a timed process then does exactly what a plain C
+ * program calling the library does (init, first call, warm-up, timed calls), and its allocator reaches the
+ * same steady state at the same call. After two verification calls in the same process, glibc's heap layout
+ * settles two calls later (measured on chain, N = 2,000,000: the first two timed calls faulted 11,719 pages,
+ * not 15,593). With processes = 1 the one process verifies, then times: a quick run pays no extra process.
  * Several processes per variant, round-robin: on a shared VM one process can run 1.4× slower than the next
  * for its whole life (identical code, tight per-call spread), so one process per mode can rank modes wrongly.
- * Verification runs in the first round only; the timed calls of all rounds are pooled (poolRuns).
  *
- * Returns every variant's runs, in round order.
+ * Returns every variant's runs: the verification run first (when there is one), then the timing rounds.
  */
 export async function runRounds(host: RunnerHost, job: RunJob, opts: RunRoundsOptions): Promise<VariantResult[][]> {
   const now = opts.now ?? Date.now;
   const deadline = opts.timeoutMs > 0 ? now() + opts.timeoutMs : Infinity;
   const processes = Math.max(1, opts.processes);
   const runs: VariantResult[][] = job.variants.map(() => []);
+  const runOne = async (i: number, slice: RunJob, where: string) => {
+    throwIfCancelled(opts.signal);
+    const variant = job.variants[i]!;
+    const onProgress = (p: RunnerProgress) => {
+      if (p.phase === 'calls') {
+        opts.onProgress?.({ stage: 'calls', message: `${p.variant}${where} calls ${p.done ?? 0}/${p.total ?? job.calls}`, done: p.done ?? 0, total: p.total ?? job.calls });
+      } else if (p.phase === 'verify-1' || p.phase === 'verify-2') {
+        opts.onProgress?.({ stage: 'verify', message: `verify ${p.variant}` });
+      }
+    };
+    const results = await host.run(
+      { ...slice, variants: [variant] },
+      // At least a second for a job that starts just before the deadline, so it can fail with a clear timeout.
+      { timeoutMs: deadline === Infinity ? 0 : Math.max(1000, deadline - now()), signal: opts.signal, onProgress },
+    );
+    const result = results[0];
+    if (results.length !== 1 || !result) throw new TlabError('run', `the runner returned ${results.length} results for the one mode ${variant.label}`);
+    if (result.label !== variant.label) throw new TlabError('run', `the runner returned results for ${result.label}, expected ${variant.label}`);
+    runs[i]!.push(result);
+  };
+  // With one process (a quick run) verification shares it with the timing, at the cost described above.
+  const separate = !job.skipVerification && processes > 1;
+  if (separate) {
+    for (const i of job.variants.keys()) await runOne(i, { ...job, calls: 0, warmup: 0, settle: 0, skipVerification: false }, '');
+  }
   for (let round = 0; round < processes; round++) {
-    for (const [i, variant] of job.variants.entries()) {
-      throwIfCancelled(opts.signal);
-      const where = processes > 1 ? ` (process ${round + 1}/${processes})` : '';
-      const onProgress = (p: RunnerProgress) => {
-        if (p.phase === 'calls') {
-          opts.onProgress?.({ stage: 'calls', message: `${p.variant}${where} calls ${p.done ?? 0}/${p.total ?? job.calls}`, done: p.done ?? 0, total: p.total ?? job.calls });
-        } else if (p.phase === 'verify-1' || p.phase === 'verify-2') {
-          opts.onProgress?.({ stage: 'verify', message: `verify ${p.variant}` });
-        }
-      };
-      const results = await host.run(
-        { ...job, variants: [variant], skipVerification: round > 0 || job.skipVerification },
-        // At least a second for a job that starts just before the deadline, so it can fail with a clear timeout.
-        { timeoutMs: deadline === Infinity ? 0 : Math.max(1000, deadline - now()), signal: opts.signal, onProgress },
-      );
-      const result = results[0];
-      if (results.length !== 1 || !result) throw new TlabError('run', `the runner returned ${results.length} results for the one mode ${variant.label}`);
-      if (result.label !== variant.label) throw new TlabError('run', `the runner returned results for ${result.label}, expected ${variant.label}`);
-      runs[i]!.push(result);
-    }
+    const verifyHere = !separate && !job.skipVerification && round === 0;
+    for (const i of job.variants.keys()) await runOne(i, { ...job, skipVerification: !verifyHere }, processes > 1 ? ` (process ${round + 1}/${processes})` : '');
   }
   return runs;
 }
 
 const PER_CALL_COLUMNS = ['totalNs', 'allocNs', 'freeNs', 'allocs', 'frees', 'allocBytes', 'minorFaults'] as const;
 
-/** One variant's runs in several processes as one result: the first run's verification, the init, first
- * call and exit of a run without verification where there is one, and every run's timed calls. */
+/** One variant's runs in several processes as one result: the first run's verification (when it verified),
+ * the init, first call and exit of a run without verification where there is one, and every run's timed
+ * calls. */
 export function poolRuns(runs: VariantResult[]): VariantResult {
   const [first, ...rest] = runs;
   if (!first) throw new Error('poolRuns: no runs');
@@ -107,8 +130,24 @@ export function poolRuns(runs: VariantResult[]): VariantResult {
   for (const column of PER_CALL_COLUMNS) timing[column] = [...first.timing[column], ...rest.flatMap((r) => r.timing[column])];
   timing.overflowed = runs.some((r) => r.timing.overflowed);
   timing.batchWallNs = runs.reduce((sum, r) => sum + r.timing.batchWallNs, 0);
+  timing.warmupCalls = runs.flatMap((r) => r.timing.warmupCalls);
+  const sampledCall = pooledSample(runs, timing.totalNs);
   // The verifying process poisons PERSISTENT's allocations inside init and runs two calls before the "first"
   // one: a process that skipped verification has the clean init and the truly cold first call.
   const clean = rest.find((r) => r.outputs === null);
-  return clean ? { ...first, initNs: clean.initNs, firstCallNs: clean.firstCallNs, exitNs: clean.exitNs, timing } : { ...first, timing };
+  return clean ? { ...first, initNs: clean.initNs, firstCallNs: clean.firstCallNs, exitNs: clean.exitNs, timing, sampledCall } : { ...first, timing, sampledCall };
+}
+
+/** Of each process's sampled call, the one nearest the median of all pooled calls, its index moved to the
+ * pooled arrays (ties: the earlier process). */
+function pooledSample(runs: VariantResult[], pooledTotals: number[]): SampledCall | null {
+  const median = quantile([...pooledTotals].sort((a, b) => a - b), 0.5);
+  let best: SampledCall | null = null;
+  let offset = 0;
+  for (const run of runs) {
+    const s = run.sampledCall;
+    if (s && (!best || Math.abs(s.totalNs - median) < Math.abs(best.totalNs - median))) best = { ...s, call: s.call + offset };
+    offset += run.timing.totalNs.length;
+  }
+  return best;
 }

@@ -10,7 +10,7 @@
 import type { Mode } from '../analysis/types.js';
 import type { ExternalStorage, Layout, ProgramArg } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
-import type { PerCallColumns } from './result.js';
+import type { PerCallColumns, SampledCall } from './result.js';
 
 /** One compiled variant (mode + layout) to load and measure. */
 export interface VariantJob {
@@ -32,11 +32,13 @@ export interface RunJob {
   /** Argument bytes by name (arrays: whole allocation; scalars/symbols: one value). Every call of every
    * variant starts verification from a fresh copy. */
   inputs: Record<string, Uint8Array>;
-  /** Timed calls (after warmup). */
+  /** Timed calls (after warmup); 0 = verification only (no first call, warm-up or timed calls). */
   calls: number;
   warmup: number;
-  /** Calls per progress report: the runner reports between batches of this many calls. */
-  chunk: number;
+  /** After the warm-up, at most this many more untimed calls until three calls in a row fault (almost) no pages:
+   * glibc has then settled on where the program's blocks go, in the runner as in a C program (docs/native.md,
+   * "Matching a bare C driver"). 0 = exactly `warmup` calls. */
+  settle: number;
   /** Poison bytes of the two verification calls (they must differ) and the guard byte. */
   poison: [number, number];
   guardByte: number;
@@ -71,9 +73,11 @@ export interface GuardViolation {
 export interface VariantTiming extends PerCallColumns {
   /** The event buffer overflowed in some call: alloc/free times are lower bounds. */
   overflowed: boolean;
-  /** Wall time of the timed batches as seen from the runner around its native call loop: minus Σ totalNs, it
-   * is the runner's own per-call cost (marshalling, stats collection). */
+  /** Wall time of the native loop around all timed calls: minus Σ totalNs, it is the runner's own per-call
+   * cost (timestamps, getrusage, event sums and copies, progress). */
   batchWallNs: number;
+  /** Untimed calls each process made before its timed calls (warm-up plus settling), in process order. */
+  warmupCalls: number[];
 }
 
 export interface VariantResult {
@@ -90,6 +94,9 @@ export interface VariantResult {
   poisonedTransients: string[];
   guardViolations: GuardViolation[];
   timing: VariantTiming;
+  /** The timed call of this process nearest its median, with its allocation events (`call` indexes this
+   * process's timed calls); null when none could be kept. */
+  sampledCall: SampledCall | null;
 }
 
 export interface RunnerProgress {

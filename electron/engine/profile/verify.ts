@@ -91,11 +91,13 @@ export function verify(
   let identical = true;
   const ref = results[0];
   const refVariant = variants[0]!;
+  const compared = new Set<string>();
   if (ref?.outputs) {
     for (const [i, v] of variants.entries()) {
       if (i === 0) continue;
       const r = results[i]!;
       if (!r.outputs) continue;
+      compared.add(v.label);
       for (const arg of arrays) {
         const d = compareArray(arg, ref.outputs[arg.name]!, r.outputs[arg.name]!, rtol);
         if (!d) continue;
@@ -119,7 +121,35 @@ export function verify(
       message: `outputs compared within a relative tolerance of ${rtol}: the program's parallel reductions make its float order nondeterministic`,
     });
   }
+  // Agreement over nothing is no agreement: say when the comparison had nothing to look at.
+  const written = arrays.filter((a) => a.written);
+  const outputs = written.filter((a) => !a.shape.some((d) => d === 0n)).map((a) => a.name);
+  const vacuousReason = vacuity(variants, results, arrays, written, outputs, compared);
+  if (vacuousReason) details.push({ kind: 'note', mode: 'all', message: `nothing was compared across modes: ${vacuousReason}` });
   const ok = !details.some((d) => d.kind !== 'note');
-  return rtol !== null ? { identical, tolerance: rtol, ok, details } : { identical, ok, details };
+  const base = { identical, ok, vacuous: vacuousReason !== null, compared: vacuousReason ? [] : outputs, details };
+  return rtol !== null ? { ...base, tolerance: rtol } : base;
+}
+
+/** Why the cross-mode comparison checked nothing, or null when it compared some written output. */
+function vacuity(
+  variants: VerifiedVariant[],
+  results: VariantResult[],
+  arrays: ProgramArg[],
+  written: ProgramArg[],
+  outputs: string[],
+  compared: Set<string>,
+): string | null {
+  if (arrays.length === 0) return 'the program has no array arguments, so no mode produces an output that could differ';
+  if (written.length === 0) {
+    return `the program writes none of its array arguments (${arrays.map((a) => a.name).join(', ')}), so every mode returns its inputs unchanged`;
+  }
+  if (outputs.length === 0) {
+    return `every output (${written.map((a) => `${a.name}[${a.shape.join(', ')}]`).join(', ')}) has no elements with these symbol values`;
+  }
+  if (!results[0]?.outputs) return `the reference mode ${variants[0]!.label} returned no outputs (its verification calls did not run)`;
+  if (variants.length === 1) return `only ${variants[0]!.label} ran (its two poisoned calls were still compared with each other)`;
+  if (compared.size === 0) return 'no mode other than the reference returned outputs';
+  return null;
 }
 

@@ -27,7 +27,7 @@ import {
   readSym,
   readSymOr,
 } from './fields.js';
-import { isPlainObject, keyPath, type JsonObject } from './json.js';
+import { isPlainObject, keyPath, quoteText, type JsonObject } from './json.js';
 
 /** G0 files wrote library nodes with their class name as node type and no classpath (§8.6). */
 const LEGACY_LIBRARY_TYPES: ReadonlySet<string> = new Set([
@@ -86,8 +86,10 @@ function readNode(
   const attrs: JsonObject = attrsRaw ?? EMPTY_ATTRIBUTES;
   const attrsPath = `${path}.attributes`;
   const storedId = raw['id'];
-  if (storedId !== undefined && storedId !== null && Number(storedId) !== index) {
-    ctx.warn(`${path}.id`, `node id ${String(storedId)} differs from its position ${index} in the state; edges refer to positions`);
+  if (storedId !== undefined && storedId !== null) {
+    const id = typeof storedId === 'number' ? storedId : typeof storedId === 'string' && /^\s*-?\d+\s*$/.test(storedId) ? Number(storedId) : null;
+    if (id === null) ctx.fail(`${path}.id`, `a node "id" must be an integer, found ${describeValue(storedId)}`);
+    if (id !== index) ctx.warn(`${path}.id`, `node id ${describeValue(storedId)} differs from its position ${index} in the state; edges refer to positions`);
   }
   const scopeRaw = raw['scope_entry'];
   const scopeEntry = scopeRaw === undefined || scopeRaw === null ? null : readIndex(scopeRaw, count, `${path}.scope_entry`, ctx, 'scope_entry');
@@ -107,7 +109,7 @@ function readNode(
       const dot = data.indexOf('.');
       const container = dot < 0 ? data : data.slice(0, dot);
       if (!sdfg.arrays.has(container)) {
-        ctx.warn(`${attrsPath}.data`, `AccessNode refers to "${data}", which is not a data descriptor of SDFG "${sdfg.name}"`);
+        ctx.warn(`${attrsPath}.data`, `AccessNode refers to ${quoteText(data)}, which is not a data descriptor of SDFG ${quoteText(sdfg.name)}`);
       }
       return { ...base, kind: 'access', data, setzero: readBool(attrs['setzero'], false) };
     }
@@ -146,7 +148,7 @@ function readNode(
     }
     default:
       if (LEGACY_LIBRARY_TYPES.has(type)) return readLibraryNode(base, type, attrs, attrsPath, ctx);
-      ctx.warnOnce(`node:${type}`, path, `unknown node type "${type}" (kept as an opaque node with its connectors)`);
+      ctx.warnOnce(`node:${type}`, path, `unknown node type ${quoteText(type)} (kept as an opaque node with its connectors)`);
       return { ...base, kind: 'unknown', type, attributes: attrs === EMPTY_ATTRIBUTES ? {} : attrs };
   }
 }
@@ -160,7 +162,8 @@ function readNestedSdfgNode(
   ctx: ParseContext,
   pending: PendingNestedSdfg[],
 ): NestedSdfgNode {
-  const mapping: Record<string, Sym> = {};
+  // No prototype: a symbol named `constructor` or `toString` must not find Object.prototype's members.
+  const mapping: Record<string, Sym> = Object.create(null) as Record<string, Sym>;
   const mappingRaw = attrs['symbol_mapping'];
   if (mappingRaw !== undefined && mappingRaw !== null) {
     if (!isPlainObject(mappingRaw)) ctx.fail(`${attrsPath}.symbol_mapping`, `"symbol_mapping" must be an object, found ${describeValue(mappingRaw)}`);
@@ -272,7 +275,8 @@ function pairScopeNodes(nodes: DataflowNode[]): void {
 
 /** Connector dicts (name → dtype or null); G0 wrote plain name lists. */
 function readConnectors(raw: unknown, path: string, ctx: ParseContext): Connectors {
-  const connectors: Connectors = {};
+  // No prototype: a connector named `toString` must not find Object.prototype's member on lookup.
+  const connectors: Connectors = Object.create(null) as Connectors;
   if (raw === undefined || raw === null) return connectors;
   if (Array.isArray(raw)) {
     ctx.sawListConnectors = true;

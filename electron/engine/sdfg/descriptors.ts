@@ -3,7 +3,7 @@ import type { DataDescriptor, Sym } from '../model/sdfg.js';
 import type { ParseContext } from './context.js';
 import { INT32, describeValue, readDType } from './dtype.js';
 import { LIFETIMES, STORAGE_TYPES, readBool, readEnum, readInt, readSym, readSymList } from './fields.js';
-import { isPlainObject, keyPath, type JsonObject } from './json.js';
+import { isPlainObject, keyPath, quoteText, type JsonObject } from './json.js';
 
 /** Old class names → current ones (§5.2). */
 const RENAMED_TYPES: ReadonlyMap<string, string> = new Map([
@@ -20,6 +20,9 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set([
   ...ARRAY_LIKE_TYPES, ...STRUCTURE_TYPES, 'Scalar', 'Stream', 'ProcessGrid', 'SubArray', 'RedistrArray',
 ]);
 
+/** numpy's NPY_MAXDIMS (64 since numpy 2.0); strides are quadratic in the rank, so the limit also bounds work. */
+const MAX_DIMENSIONS = 64;
+
 /** Structures nest members; real files stay within a handful of levels. */
 const MAX_MEMBER_DEPTH = 64;
 
@@ -31,7 +34,7 @@ export interface DescriptorOptions {
 export function readDescriptor(name: string, raw: unknown, path: string, ctx: ParseContext, options: DescriptorOptions, depth = 0): DataDescriptor {
   if (!isPlainObject(raw)) ctx.fail(path, `expected a data descriptor object, found ${describeValue(raw)}`);
   const rawType = raw['type'];
-  if (typeof rawType !== 'string') ctx.fail(path, `data descriptor "${name}" has no "type" (Array, Scalar, …)`);
+  if (typeof rawType !== 'string') ctx.fail(path, `data descriptor ${quoteText(name)} has no "type" (Array, Scalar, …)`);
   const type = RENAMED_TYPES.get(rawType) ?? rawType;
   const attrsRaw = raw['attributes'];
   if (attrsRaw !== undefined && attrsRaw !== null && !isPlainObject(attrsRaw)) {
@@ -40,7 +43,7 @@ export function readDescriptor(name: string, raw: unknown, path: string, ctx: Pa
   const attrs: JsonObject = attrsRaw ?? {};
   const attrsPath = `${path}.attributes`;
   if (!KNOWN_TYPES.has(type)) {
-    ctx.warnOnce(`descriptor:${type}`, path, `unknown data descriptor type "${type}" (kept; treated as ${'strides' in attrs ? 'Array-like' : 'opaque'})`);
+    ctx.warnOnce(`descriptor:${type}`, path, `unknown data descriptor type ${quoteText(type)} (kept; treated as ${'strides' in attrs ? 'Array-like' : 'opaque'})`);
   }
   const arrayLike = ARRAY_LIKE_TYPES.has(type) || (!KNOWN_TYPES.has(type) && 'strides' in attrs);
 
@@ -48,6 +51,9 @@ export function readDescriptor(name: string, raw: unknown, path: string, ctx: Pa
   const dtype = dtypeRaw === undefined ? INT32 : readDType(dtypeRaw, `${attrsPath}.dtype`, ctx) ?? { kind: 'unknown' as const, raw: null, bytes: null };
 
   let shape = readSymList(attrs['shape'], `${attrsPath}.shape`, ctx, 'shape') ?? [];
+  if (shape.length > MAX_DIMENSIONS) {
+    ctx.fail(`${attrsPath}.shape`, `${shape.length} dimensions: more than the ${MAX_DIMENSIONS} numpy (and DaCe) allow`);
+  }
   if (shape.length === 0 && type === 'Scalar') shape = ['1'];
   const storedStrides = readSymList(attrs['strides'], `${attrsPath}.strides`, ctx, 'strides');
   const strides = storedStrides && storedStrides.length === shape.length ? storedStrides : contiguousStrides(shape);

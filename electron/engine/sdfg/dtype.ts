@@ -4,7 +4,7 @@
  */
 import type { DType } from '../model/sdfg.js';
 import type { ParseContext } from './context.js';
-import { isPlainObject, keyPath } from './json.js';
+import { isPlainObject, keyPath, quoteText } from './json.js';
 
 /** numpy byte sizes; `bool_` is the pre-1.0 spelling of `bool`. */
 const SCALAR_BYTES: ReadonlyMap<string, number> = new Map([
@@ -65,11 +65,14 @@ export function readDType(raw: unknown, path: string, ctx: ParseContext, depth =
       if (short) return short;
     }
     if (raw === 'pyobject' || raw === 'string') return { kind: 'opaque', ctype: raw === 'string' ? 'char *' : 'PyObject *', bytes: null };
-    ctx.warnOnce(`dtype:${raw}`, path, `unknown data type "${raw}" (kept; its size is unknown)`);
+    ctx.warnOnce(`dtype:${raw}`, path, `unknown data type ${quoteText(raw)} (kept; its size is unknown)`);
     return { kind: 'unknown', raw, bytes: null };
   }
   if (!isPlainObject(raw)) ctx.fail(path, `expected a data type (a string or an object with "type"), found ${describeValue(raw)}`);
   const type = raw['type'];
+  if (typeof type !== 'string' && type !== undefined && type !== null) {
+    ctx.fail(`${path}.type`, `a data type's "type" must be a name (pointer, vector, struct, …), found ${describeValue(type)}`);
+  }
   switch (type) {
     case 'pointer':
       return { kind: 'pointer', base: readDType(raw['dtype'], `${path}.dtype`, ctx, depth + 1), bytes: 8 };
@@ -79,6 +82,9 @@ export function readDType(raw: unknown, path: string, ctx: ParseContext, depth =
     case 'vector': {
       const base = readDType(raw['dtype'], `${path}.dtype`, ctx, depth + 1) ?? INT32;
       const elementsRaw = raw['elements'];
+      if (elementsRaw !== undefined && elementsRaw !== null && typeof elementsRaw !== 'number' && typeof elementsRaw !== 'string') {
+        ctx.fail(`${path}.elements`, `vector "elements" must be a count, found ${describeValue(elementsRaw)}`);
+      }
       const elements = typeof elementsRaw === 'number' ? String(elementsRaw) : typeof elementsRaw === 'string' ? elementsRaw : '1';
       const count = /^\d+$/.test(elements) ? Number(elements) : null;
       const bytes = count !== null && base.bytes !== null ? count * base.bytes : null;
@@ -88,7 +94,7 @@ export function readDType(raw: unknown, path: string, ctx: ParseContext, depth =
       const name = typeof raw['name'] === 'string' ? raw['name'] : '';
       const fields = readStructFields(raw['data'], `${path}.data`, ctx, depth);
       const declared = raw['bytes'];
-      let bytes: number | null = typeof declared === 'number' && Number.isFinite(declared) ? declared : null;
+      let bytes: number | null = typeof declared === 'number' && Number.isSafeInteger(declared) && declared >= 0 ? declared : null;
       if (bytes === null) {
         // DaCe sums the field sizes without padding when the file does not say.
         let sum = 0;
@@ -110,7 +116,7 @@ export function readDType(raw: unknown, path: string, ctx: ParseContext, depth =
     case 'callback':
       return { kind: 'opaque', ctype: 'callback', bytes: null };
     default:
-      ctx.warnOnce(`dtype-object:${String(type)}`, path, `unknown data type object of type ${describeValue(type)} (kept; its size is unknown)`);
+      ctx.warnOnce(`dtype-object:${type ?? ''}`, path, `unknown data type object of type ${describeValue(type)} (kept; its size is unknown)`);
       return { kind: 'unknown', raw, bytes: null };
   }
 }

@@ -6,18 +6,22 @@
 import type { CodeBlock, RangeDim, Subset, Sym } from '../model/sdfg.js';
 import type { ParseContext } from './context.js';
 import { describeValue } from './dtype.js';
-import { isPlainObject, type JsonObject } from './json.js';
+import { isPlainObject, quoteText, type JsonObject } from './json.js';
+
+/** Real files wrap an expression in at most one `{main, approx}` object; each level doubles the text. */
+const MAX_SYMEXPR_DEPTH = 4;
 
 /** Reads a symbolic expression (a string; integers and `{main, approx}` SymExpr objects are normalised). */
-export function readSym(raw: unknown, path: string, ctx: ParseContext): Sym {
+export function readSym(raw: unknown, path: string, ctx: ParseContext, depth = 0): Sym {
   if (typeof raw === 'string') {
     ctx.noteSymbolic(raw);
     return raw;
   }
   if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
   if (isPlainObject(raw) && 'main' in raw) {
-    const main = readSym(raw['main'], `${path}.main`, ctx);
-    const approx = 'approx' in raw && raw['approx'] !== null ? readSym(raw['approx'], `${path}.approx`, ctx) : main;
+    if (depth >= MAX_SYMEXPR_DEPTH) ctx.fail(path, `SymExpr {main, approx} objects nested deeper than ${MAX_SYMEXPR_DEPTH} levels`);
+    const main = readSym(raw['main'], `${path}.main`, ctx, depth + 1);
+    const approx = 'approx' in raw && raw['approx'] !== null ? readSym(raw['approx'], `${path}.approx`, ctx, depth + 1) : main;
     return `SymExpr(${main}, ${approx})`;
   }
   ctx.fail(path, `expected a symbolic expression (a string or an integer), found ${describeValue(raw)}`);
@@ -45,6 +49,9 @@ export function readSubset(raw: unknown, path: string, ctx: ParseContext, depth 
   if (typeof raw === 'string') return parseSubsetString(raw, path, ctx);
   if (!isPlainObject(raw)) ctx.fail(path, `expected a subset (an object with "type": "Range" or "Indices"), found ${describeValue(raw)}`);
   const type = raw['type'];
+  if (type !== undefined && type !== null && typeof type !== 'string') {
+    ctx.fail(`${path}.type`, `a subset "type" must be a name (Range, Indices, SubsetUnion), found ${describeValue(type)}`);
+  }
   if (type === 'Range' || (type === undefined && 'ranges' in raw)) return { kind: 'range', dims: readRangeDims(raw, path, ctx) };
   if (type === 'Indices' || (type === undefined && 'indices' in raw)) {
     const indices = readSymList(raw['indices'], `${path}.indices`, ctx, 'Indices "indices"') ?? [];
@@ -61,7 +68,7 @@ export function readSubset(raw: unknown, path: string, ctx: ParseContext, depth 
     }
     return { kind: 'union', subsets };
   }
-  ctx.warnOnce(`subset:${String(type)}`, path, `unknown subset type ${describeValue(type)}: treated as the whole container`);
+  ctx.warnOnce(`subset:${type ?? ''}`, path, `unknown subset type ${describeValue(type)}: treated as the whole container`);
   return null;
 }
 
@@ -102,7 +109,7 @@ function parseSubsetString(text: string, path: string, ctx: ParseContext): Subse
   const dims: RangeDim[] = [];
   for (const part of splitTopLevel(text, ',')) {
     const pieces = splitTopLevel(part, ':').map((p) => p.trim());
-    if (pieces.length === 0 || pieces.length > 3 || pieces[0] === '') ctx.fail(path, `cannot read the subset string "${text}"`);
+    if (pieces.length === 0 || pieces.length > 3 || pieces[0] === '') ctx.fail(path, `cannot read the subset string ${quoteText(text)}`);
     if (pieces.length === 1) dims.push({ start: pieces[0]!, end: pieces[0]!, step: '1', tile: '1' });
     else dims.push({ start: pieces[0]!, end: `(${pieces[1]}) - 1`, step: pieces[2] || '1', tile: '1' });
   }
@@ -138,14 +145,17 @@ export function readCode(raw: unknown, path: string, ctx: ParseContext): CodeBlo
   if (data !== undefined && data !== null && typeof data !== 'string') {
     ctx.fail(`${path}.string_data`, `code must be a string, found ${describeValue(data)}`);
   }
-  const language = readLanguage(raw['language']);
+  const language = readLanguage(raw['language'], `${path}.language`, ctx);
   if (language === 'NoCode') return null;
   return { code: data ?? '', language };
 }
 
-function readLanguage(raw: unknown): string {
+function readLanguage(raw: unknown, path: string, ctx: ParseContext): string {
   if (raw === undefined || raw === null) return 'Python';
-  const text = isPlainObject(raw) && typeof raw['type'] === 'string' ? raw['type'] : String(raw);
+  let text: string;
+  if (typeof raw === 'string') text = raw;
+  else if (isPlainObject(raw) && typeof raw['type'] === 'string') text = raw['type'];
+  else ctx.fail(path, `a code language must be a name (Python, CPP, …), found ${describeValue(raw)}`);
   if (LANGUAGES.includes(text) || text === 'NoCode') return text;
   // DaCe accepts anything that ends in a language name (`Language.CPP`, `dace.dtypes.Language.Python`).
   for (const name of LANGUAGES) if (text.endsWith(name)) return name;
@@ -186,7 +196,7 @@ export function readEnum(raw: unknown, fallback: string, known: ReadonlySet<stri
   if (known.has(name)) return name;
   const dot = name.lastIndexOf('.');
   if (dot >= 0 && known.has(name.slice(dot + 1))) return name.slice(dot + 1);
-  ctx.warnOnce(`enum:${what}:${name}`, path, `unknown ${what} "${name}" (kept as is)`);
+  ctx.warnOnce(`enum:${what}:${name}`, path, `unknown ${what} ${quoteText(name)} (kept as is)`);
   return name;
 }
 
@@ -194,9 +204,10 @@ export function readBool(raw: unknown, fallback: boolean): boolean {
   return typeof raw === 'boolean' ? raw : fallback;
 }
 
+/** An integer attribute; anything that is not a safe integer (or its decimal text) gives the fallback. */
 export function readInt(raw: unknown, fallback: number): number {
-  if (typeof raw === 'number' && Number.isFinite(raw)) return raw;
-  if (typeof raw === 'string' && /^-?\d+$/.test(raw)) return Number(raw);
+  if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw : fallback;
+  if (typeof raw === 'string' && /^-?\d{1,15}$/.test(raw)) return Number(raw);
   return fallback;
 }
 
@@ -220,7 +231,7 @@ export function readIndex(raw: unknown, count: number, path: string, ctx: ParseC
 }
 
 function describeId(raw: unknown): string {
-  return typeof raw === 'string' ? `"${raw}"` : String(raw);
+  return typeof raw === 'string' ? quoteText(raw) : String(raw);
 }
 
 /** An object-valued field; absent or null → null; anything else is a type error. */

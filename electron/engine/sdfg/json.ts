@@ -13,3 +13,9 @@ export function keyPath(path: string, key: string): string {
   if (IDENTIFIER.test(key)) return `${path}.${key}`;
   return `${path}["${key.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`;
 }
+
+/** A name or text from the file, quoted for a message and cut short: hostile files hold megabyte strings. */
+export function quoteText(text: string, max = 60): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  return JSON.stringify(cut);
+}

@@ -27,7 +27,7 @@ import { readState, type PendingNestedSdfg } from './dataflow.js';
 import { readDescriptor } from './descriptors.js';
 import { INT32, describeValue, readDType } from './dtype.js';
 import { listField, objectField, readBool, readCode, readCodeText, readIndex, readString } from './fields.js';
-import { isPlainObject, keyPath, type JsonObject } from './json.js';
+import { isPlainObject, keyPath, quoteText, type JsonObject } from './json.js';
 
 /** Region types with a body graph (§6.4); unknown block types with `nodes` are treated the same way. */
 const REGION_TYPES: ReadonlySet<string> = new Set(['ControlFlowRegion', 'NamedRegion', 'FunctionCallRegion', 'UnstructuredControlFlow']);
@@ -181,7 +181,7 @@ class Normaliser {
 
   /** Target name → CodeBlock; G0 wrote one CodeBlock, which targets the frame. */
   private readCodeMap(raw: unknown, path: string): Record<string, CodeBlock> {
-    const out: Record<string, CodeBlock> = {};
+    const out: Record<string, CodeBlock> = Object.create(null) as Record<string, CodeBlock>;
     if (raw === undefined || raw === null) return out;
     if (typeof raw === 'string' || (isPlainObject(raw) && 'string_data' in raw)) {
       const code = readCode(raw, path, this.ctx);
@@ -310,7 +310,7 @@ class Normaliser {
       ctx.warnOnce(
         `block:${type}`,
         path,
-        `unknown block type "${type}" (kept as a region${hasBody ? '' : ' without a body: it has no "nodes"'})`,
+        `unknown block type ${quoteText(type)} (kept as a region${hasBody ? '' : ' without a body: it has no "nodes"'})`,
       );
     }
     const region: RegionBlock = { kind: 'region', type, id: index, label, jsonPath: path, cfgId: this.nextCfgId++, blocks: [], edges: [], start: null };
@@ -342,7 +342,7 @@ class Normaliser {
       blocks: [],
       edges: [],
       start: null,
-      loopVariable: typeof loopVariable === 'string' ? loopVariable : '',
+      loopVariable: readLoopVariable(loopVariable, `${attrsPath}.loop_variable`, ctx),
       init: emptyToNull(readCodeText(attrs['init_statement'], `${attrsPath}.init_statement`, ctx)),
       condition: emptyToNull(readCodeText(attrs['loop_condition'], `${attrsPath}.loop_condition`, ctx)),
       update: emptyToNull(readCodeText(attrs['update_statement'], `${attrsPath}.update_statement`, ctx)),
@@ -393,6 +393,12 @@ class Normaliser {
     task.conditional.branches[task.index] = { condition, body };
     this.expandRegion(body, regionRaw, regionPath, task.sdfg);
   }
+}
+
+function readLoopVariable(raw: unknown, path: string, ctx: ParseContext): string {
+  if (raw === undefined || raw === null) return '';
+  if (typeof raw !== 'string') ctx.fail(path, `a loop variable must be a name, found ${describeValue(raw)}`);
+  return raw;
 }
 
 function emptyToNull(text: string | null): string | null {
@@ -450,7 +456,10 @@ function readSourceFiles(root: JsonObject, ctx: ParseContext): string[] {
     ctx.warn('$.source_files', `"source_files" should be a list of paths, found ${describeValue(raw)} (ignored)`);
     return [];
   }
-  return raw.map((entry) => (typeof entry === 'string' ? entry : String(entry)));
+  return raw.map((entry, i) => {
+    if (typeof entry !== 'string') ctx.fail(`$.source_files[${i}]`, `a source file must be a path (a string), found ${describeValue(entry)}`);
+    return entry;
+  });
 }
 
 function readDumpError(root: JsonObject): SdfgFile['dumpError'] {

@@ -250,8 +250,16 @@ class CppEmitter {
       // Python true division where floats are involved.
       return { text: `static_cast<double>(${this.emit(e.a).text}) / ${paren(this.emit(e.b), C_UNARY)}`, prec: C_MUL };
     }
-    const helper = HELPER_BY_OP[e.op];
-    if (helper !== undefined) return atom(`${helper}(${this.emit(e.a).text}, ${this.emit(e.b).text})`);
+    if (HELPER_BY_OP[e.op] !== undefined) {
+      // `a // b % c // …` is left-deep like a long sum: walk its spine in a loop.
+      const { spine, base } = leftSpine(e, (node) => HELPER_BY_OP[node.op] !== undefined && !(this.exact(node) && containsDivision(node)));
+      let text = this.emit(base).text;
+      for (let i = spine.length - 1; i >= 0; i--) {
+        const node = spine[i]!;
+        text = `${HELPER_BY_OP[node.op]}(${text}, ${this.emit(node.b).text})`;
+      }
+      return atom(text);
+    }
     // Left spine in a loop: long sums are left-deep.
     const { spine, base } = leftSpine(e, (node) => C_OPERATORS[node.op] !== undefined && !(this.exact(node) && containsDivision(node)));
     let acc = this.emit(base);

@@ -11,8 +11,10 @@ type Numeric = Exclude<Value, { k: 'bool' }>;
 /** A symbol's value: bigint (exact), number (exact when integral, float otherwise), boolean. */
 export type Env = (name: string) => bigint | number | boolean | undefined;
 
-// Refuse results whose size would exhaust memory instead of hanging (2**10**9 is a valid expression).
-const MAX_RESULT_BITS = 1_000_000;
+// Refuse results whose size would exhaust memory instead of hanging (2**10**9 is a valid expression). Sizes,
+// counts and conditions never need more than 64 bits; 65,536 bits (about 10^19728) leaves a wide margin while
+// a product of thousands of big factors (`N * N * …` with N = 2^40) stops after a few milliseconds, not seconds.
+const MAX_RESULT_BITS = 65_536;
 
 const ONE: Numeric = { k: 'rat', n: 1n, d: 1n };
 const ZERO: Numeric = { k: 'rat', n: 0n, d: 1n };
@@ -32,8 +34,19 @@ function bitLength(x: bigint): number {
   return abs(x).toString(2).length;
 }
 
+/** Magnitude bound of every exact value: products and sums of huge terms would otherwise grow without end
+ * (`(2**999999) * (2**999999) * …` reaches V8's BigInt limit, and gets slower with every factor). */
+const MAX_MAGNITUDE = 1n << BigInt(MAX_RESULT_BITS);
+const MIN_MAGNITUDE = -MAX_MAGNITUDE;
+
+/** Compared with constants made once: V8 compares BigInts of different lengths by their length alone. */
+function tooLarge(x: bigint): boolean {
+  return x > MAX_MAGNITUDE || x < MIN_MAGNITUDE;
+}
+
 export function rat(n: bigint, d: bigint = 1n): Value {
   if (d === 0n) throw new Error('division by zero');
+  if (tooLarge(n) || tooLarge(d)) throw new Error(`value too large (more than ${MAX_RESULT_BITS} bits)`);
   if (d < 0n) {
     n = -n;
     d = -d;

@@ -223,8 +223,13 @@ class Parser {
 
   private parsePostfix(): Expr {
     let e = this.parseAtom();
+    // `a.b.c…`, `a[0][0]…` and `f()()…` build left-deep trees as deep as the chain is long.
+    let chain = 0;
     for (;;) {
       const t = this.peek();
+      if (t.kind === 'op' && (t.text === '.' || t.text === '(' || t.text === '[') && ++chain + this.nesting > MAX_NESTING) {
+        this.fail(`expression nested deeper than ${MAX_NESTING} levels`);
+      }
       if (t.kind === 'op' && t.text === '.') {
         this.next();
         const name = this.next();

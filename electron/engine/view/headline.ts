@@ -164,6 +164,11 @@ export function compareResults(results: ReadonlyArray<{ label: string; result: P
 /** The verification badge: one short line, and whether it is good news. */
 export function verificationBadge(result: ProfileResult): { ok: boolean; text: string; details: string[] } {
   const v = result.verification;
+  // Nothing compared is not "identical": say so, with the verifier's reason (issue 6, no silent degradation).
+  if (v.ok && v.vacuous) {
+    const note = v.details.find((d) => d.kind === 'note' && d.message.startsWith('nothing was compared'));
+    return { ok: true, text: 'Verified: no outputs to compare across modes', details: note ? [note.message] : [] };
+  }
   if (v.ok) {
     const how = v.tolerance !== undefined ? `within a relative tolerance of ${v.tolerance}` : 'bitwise identical';
     return { ok: true, text: `Verified: all modes ${how}`, details: [] };

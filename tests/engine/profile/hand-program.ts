@@ -6,10 +6,12 @@
 import type { GeneratedProgram } from '../../../electron/engine/codegen/types.js';
 import type { Mode } from '../../../electron/engine/analysis/types.js';
 
-export type Fault = 'none' | 'segfault' | 'hang' | 'uninitialised' | 'overflow' | 'wrong-result' | 'syntax-error';
+export type Fault = 'none' | 'segfault' | 'hang' | 'uninitialised' | 'overflow' | 'wrong-result' | 'syntax-error' | 'slow' | 'segfault-late';
 
 export const SYNTAX_ERROR_LINE_TEXT = '  double broken = ;';
 
+/** `slow`: every call sleeps 30 ms. `segfault-late`: the 4th call of the process crashes (with one warm-up call
+ * and no verification, that is the second timed call). */
 export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt?: string } = {}): GeneratedProgram {
   const mode = opts.mode ?? 'SCOPED';
   const fault = opts.fault ?? 'none';
@@ -25,6 +27,7 @@ export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt
   emit('#include "transient_runtime.h"');
   emit('#include <cstdint>');
   emit('#include <cstring>');
+  emit('#include <ctime>');
   emit('struct prog_state_t { double *tmp; };');
   emit('extern "C" {');
   emit('prog_state_t *__dace_init_prog(int N) { (void)N; return new prog_state_t(); }');
@@ -37,6 +40,8 @@ export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt
   if (fault === 'overflow') emit('  tmp[N] = 42.0;');
   if (fault === 'segfault') emit('  *reinterpret_cast<volatile int *>(static_cast<uintptr_t>(8)) = 1;');
   if (fault === 'hang') emit('  for (volatile int spin = 0;; spin = spin + 1) {}');
+  if (fault === 'slow') emit('  { struct timespec ts = {0, 30000000}; nanosleep(&ts, nullptr); }');
+  if (fault === 'segfault-late') emit('  { static int calls = 0; if (++calls == 4) *reinterpret_cast<volatile int *>(static_cast<uintptr_t>(8)) = 1; }');
   if (!external) emit('  tlab_free(tmp, sizeof(double) * N, 64, 0);');
   emit('}');
   emit('void *__tlab_init(const int64_t *syms) { return __dace_init_prog(static_cast<int>(syms[0])); }');

@@ -9,9 +9,8 @@
  *   bytes, and verification must report that EXTERNAL (packed) diverges from SCOPED.
  *
  * The five-variant agreement of the same fixtures against a computation from the math is in
- * tests/engine/codegen/fixtures.test.ts. Needs the native addon and dist/ (built by tests/global-setup.ts).
+ * tests/engine/codegen/fixtures.test.ts. Needs the native addon and dist/: tests/global-setup.ts builds them or fails the run.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,12 +22,10 @@ import { packageRoot } from '../../../electron/engine/paths.js';
 import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profile/profile.js';
 import { verify } from '../../../electron/engine/profile/verify.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
-import { defaultRunnerEntry, NodeRunnerHost } from '../../../electron/runner/host-node.js';
-import { nativeAddonCandidates } from '../../../electron/runner/native.js';
+import { NodeRunnerHost } from '../../../electron/runner/host-node.js';
 import { PACKING_FIXTURES } from '../codegen/packing-fixtures.js';
 import { jobFor } from './runner-job.js';
 
-const ready = nativeAddonCandidates().some((p) => existsSync(p)) && existsSync(defaultRunnerEntry());
 const FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'sdfg');
 const N = 64n;
 
@@ -51,7 +48,7 @@ function withShortenedRange(a: Analysis, id: string, last: number): Analysis {
   return { ...a, layouts: { ...a.layouts, packed: { ...a.layouts.packed, CPU_Heap: packLayout(items, alignmentFor('CPU_Heap')) } } };
 }
 
-describe.skipIf(!ready)('verification with shared workspace slots', () => {
+describe('verification with shared workspace slots', () => {
   it.each(Object.keys(PACKING_FIXTURES))('%s: SCOPED and EXTERNAL (packed) agree, with bytes shared', async (name) => {
     const result = await profile(join(FIXTURES, `${name}.sdfg`), {
       ...DEFAULT_PROFILE_OPTIONS,

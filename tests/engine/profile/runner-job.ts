@@ -23,7 +23,7 @@ export async function variantFor(program: GeneratedProgram, runDir: string, labe
   };
 }
 
-export async function jobFor(programs: GeneratedProgram[], opts: { calls?: number; warmup?: number; labels?: string[] } = {}): Promise<RunJob> {
+export async function jobFor(programs: GeneratedProgram[], opts: { calls?: number; warmup?: number; settle?: number; labels?: string[] } = {}): Promise<RunJob> {
   const runDir = await mkdtemp(join(tmpdir(), 'tlab-runner-test-'));
   const variants: VariantJob[] = [];
   for (const [i, p] of programs.entries()) variants.push(await variantFor(p, runDir, opts.labels?.[i]));
@@ -33,7 +33,7 @@ export async function jobFor(programs: GeneratedProgram[], opts: { calls?: numbe
     inputs: Object.fromEntries(prepared.map((p) => [p.arg.name, p.bytes])),
     calls: opts.calls ?? 5,
     warmup: opts.warmup ?? 1,
-    chunk: 2,
+    settle: opts.settle ?? 0,
     poison: POISON,
     guardByte: GUARD_BYTE,
     guardBytes: GUARD_BYTES,

@@ -3,19 +3,15 @@
  * cancellation, and the verification data (poisoned calls, guarded workspaces) the child reports.
  * Needs the native addon and dist/ (built by tests/global-setup.ts).
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TlabError } from '../../../electron/engine/errors.js';
 import { verify } from '../../../electron/engine/profile/verify.js';
-import { defaultRunnerEntry, NodeRunnerHost, RunCancelled, type RunnerProgress } from '../../../electron/runner/host-node.js';
-import { nativeAddonCandidates } from '../../../electron/runner/native.js';
+import { NodeRunnerHost, RunCancelled, type RunnerProgress } from '../../../electron/runner/host-node.js';
 import { handProgram } from './hand-program.js';
 import { jobFor } from './runner-job.js';
-
-const ready = nativeAddonCandidates().some((p) => existsSync(p)) && existsSync(defaultRunnerEntry());
 
 let cache: string;
 const savedCache = process.env.TRANSIENT_LAB_CACHE;
@@ -29,7 +25,7 @@ afterAll(async () => {
   await rm(cache, { recursive: true, force: true });
 });
 
-describe.skipIf(!ready)('runner host', () => {
+describe('runner host', () => {
   it('runs every variant, times the calls and reports progress', async () => {
     const job = await jobFor([handProgram({ mode: 'SCOPED' }), handProgram({ mode: 'EXTERNAL' })], { calls: 5 });
     const progress: RunnerProgress[] = [];
@@ -49,8 +45,16 @@ describe.skipIf(!ready)('runner host', () => {
     expect(progress.some((p) => p.phase === 'calls' && p.done === 5 && p.total === 5)).toBe(true);
     expect(progress.some((p) => p.phase === 'verify-2')).toBe(true);
     expect(scoped!.poisonedTransients).toEqual(['0:tmp']);
+    // One timed call's events: tmp allocated, then freed, inside that call; EXTERNAL allocates nothing.
+    const sample = scoped!.sampledCall!;
+    expect(sample.totalNs).toBe(scoped!.timing.totalNs[sample.call]);
+    expect(sample.events.map((e) => [e.transient, e.kind, e.bytes])).toEqual([['0:tmp', 'alloc', 128], ['0:tmp', 'free', 128]]);
+    expect(sample.events[1]!.startNs).toBeGreaterThanOrEqual(sample.events[0]!.startNs + sample.events[0]!.durationNs);
+    expect(sample.events[1]!.startNs + sample.events[1]!.durationNs).toBeLessThanOrEqual(sample.totalNs);
+    expect(external!.sampledCall).toMatchObject({ events: [] });
+    expect(external!.timing.totalNs).toContain(external!.sampledCall!.totalNs);
     const v = verify([{ label: 'SCOPED', program: { nondeterministicFloat: false } }, { label: 'EXTERNAL (packed)', program: { nondeterministicFloat: false } }], results, job.variants[0]!.args);
-    expect(v).toEqual({ identical: true, ok: true, details: [] });
+    expect(v).toEqual({ identical: true, ok: true, vacuous: false, compared: ['y'], details: [] });
   });
 
   it('reports a segfault with the mode and signal, and the same host runs the next job', async () => {
@@ -64,6 +68,25 @@ describe.skipIf(!ready)('runner host', () => {
     const results = await host.run(fine, { timeoutMs: 60_000 });
     expect(results).toHaveLength(1);
     expect(results[0]!.timing.totalNs).toHaveLength(5);
+  });
+
+  it('follows the warm-up and timed calls on the progress page while the child runs them in one native loop', async () => {
+    const job = await jobFor([handProgram({ mode: 'SCOPED', fault: 'slow' })], { calls: 20, warmup: 3 });
+    const progress: RunnerProgress[] = [];
+    const [result] = await new NodeRunnerHost().run({ ...job, skipVerification: true }, { onProgress: (p) => progress.push(p), timeoutMs: 120_000 });
+    expect(result!.timing.totalNs).toHaveLength(20);
+    const phases = progress.map((p) => p.phase);
+    expect(phases.indexOf('first-call')).toBeLessThan(phases.lastIndexOf('calls'));
+    // 20 calls of 30 ms each take 600 ms; the host polls every 100 ms, so it sees calls in progress.
+    expect(progress.some((p) => p.phase === 'calls' && p.done! > 0 && p.done! < 20 && p.total === 20)).toBe(true);
+    expect(progress.at(-2)).toMatchObject({ phase: 'calls', done: 20, total: 20 });
+  });
+
+  it('says that a crash happened during the timed calls, read from the progress page', async () => {
+    const job = await jobFor([handProgram({ mode: 'SCOPED', fault: 'segfault-late' })], { calls: 5, warmup: 1 });
+    const err = await new NodeRunnerHost().run({ ...job, skipVerification: true }, { timeoutMs: 60_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TlabError);
+    expect((err as TlabError).message).toMatch(/^mode SCOPED crashed with SIGSEGV during timed calls/);
   });
 
   it('kills a hanging program at the timeout', async () => {

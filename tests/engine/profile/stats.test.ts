@@ -47,7 +47,8 @@ describe('pooling runs of several processes', () => {
       outputsSecond: verified ? { A: new Uint8Array(8) } : null,
       poisonedTransients: [],
       guardViolations: [],
-      timing: { totalNs: calls, allocNs: calls.map(() => 0), freeNs: calls.map(() => 0), allocs: calls.map(() => 0), frees: calls.map(() => 0), allocBytes: calls.map(() => 0), minorFaults: calls.map(() => 1), overflowed: false, batchWallNs: 10 },
+      sampledCall: null,
+      timing: { totalNs: calls, allocNs: calls.map(() => 0), freeNs: calls.map(() => 0), allocs: calls.map(() => 0), frees: calls.map(() => 0), allocBytes: calls.map(() => 0), minorFaults: calls.map(() => 1), overflowed: false, batchWallNs: 10, warmupCalls: [0] },
     });
     const pooled = poolRuns([run(900, 50, [1, 2], true), run(100, 70, [3], false), run(120, 80, [4, 5], false)]);
     expect(pooled.timing.totalNs).toEqual([1, 2, 3, 4, 5]);

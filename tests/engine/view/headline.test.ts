@@ -109,7 +109,14 @@ describe('verification badge', () => {
   it('reports success and failure in words', () => {
     const r = load();
     expect(verificationBadge(r)).toEqual({ ok: true, text: 'Verified: all modes bitwise identical', details: [] });
-    r.verification = { identical: false, ok: false, details: [{ kind: 'divergence', mode: 'POOL', reference: 'SCOPED', message: 'POOL differs from SCOPED in out[3, 0, 7]' }] };
+    r.verification = { identical: false, ok: false, vacuous: false, compared: ['out'], details: [{ kind: 'divergence', mode: 'POOL', reference: 'SCOPED', message: 'POOL differs from SCOPED in out[3, 0, 7]' }] };
     expect(verificationBadge(r)).toEqual({ ok: false, text: 'Verification failed: 1 problem', details: ['POOL differs from SCOPED in out[3, 0, 7]'] });
+  });
+
+  it('never calls a comparison of nothing "identical"', () => {
+    const r = load();
+    const why = 'nothing was compared across modes: the program writes no array argument';
+    r.verification = { identical: true, ok: true, vacuous: true, compared: [], details: [{ kind: 'note', mode: 'all', message: why }] };
+    expect(verificationBadge(r)).toEqual({ ok: true, text: 'Verified: no outputs to compare across modes', details: [why] });
   });
 });

@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { Analysis } from '../../../../electron/engine/analysis/types.js';
 import type { SdfgFile } from '../../../../electron/engine/model/sdfg.js';
 import { assembleResult, jsonInteger } from '../../../../electron/engine/profile/assemble.js';
+import { formatProfile } from '../../../../electron/engine/profile/format.js';
 import type { ProfilePlan } from '../../../../electron/engine/profile/plan.js';
 import { PROFILE_SCHEMA } from '../../../../electron/engine/profile/result.js';
-import { builtVariant, fakeResult } from './fakes.js';
+import { builtVariant, fakeResult, fakeSample } from './fakes.js';
 
 const machine = { cpu: 'test cpu', cores: 2, compiler: 'g++ 12', os: 'Linux', node: 'v20' };
 
@@ -28,9 +29,9 @@ describe('assemble step', () => {
   it('writes the schema, settings, one row per mode and the notes', () => {
     const built = [builtVariant('SCOPED', 'same'), builtVariant('POOL', 'same'), builtVariant('EXTERNAL', 'ext')];
     const y = new Uint8Array(Float64Array.from({ length: 16 }, (_, i) => i).buffer);
-    const results = [fakeResult('SCOPED', { calls: [100, 300, 200], outputs: { y } }), fakeResult('POOL', { calls: [1, 2, 3] }), fakeResult('EXTERNAL (packed)')];
+    const results = [fakeResult('SCOPED', { calls: [100, 300, 200], outputs: { y }, sample: fakeSample(2, 200) }), fakeResult('POOL', { calls: [1, 2, 3] }), fakeResult('EXTERNAL (packed)')];
     results[2]!.workspaceBytes = { CPU_Heap: 128n };
-    const verification = { identical: true, ok: true, details: [] };
+    const verification = { identical: true, ok: true, vacuous: false, compared: ['y'], details: [] };
     const result = assembleResult({
       plan: plan(),
       built,
@@ -41,6 +42,8 @@ describe('assemble step', () => {
       warnings: ['w1'],
     });
     expect(result.schema).toBe(PROFILE_SCHEMA);
+    expect(Date.parse(result.createdAt!)).toBeGreaterThan(Date.parse('2024-01-01'));
+    expect(assembleResult({ plan: plan(), built, results, verification, options: { layout: 'packed', calls: 3, warmup: 1, processes: 1, seed: 7n, inputs: new Map() }, machine, warnings: [], createdAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)) }).createdAt).toBe('2026-01-02T03:04:05.000Z');
     expect(result.program).toEqual({ name: 'prog', file: 'prog.sdfg', hash: 'f'.repeat(64) });
     expect(result.machine).toBe(machine);
     expect(result.settings).toEqual({ modes: ['SCOPED', 'POOL', 'EXTERNAL'], layout: 'packed', calls: 3, warmup: 1, processes: 1, symbols: { N: 16, BIG: (2n ** 60n).toString() }, seed: 7, inputs: { x: 'x.npy' }, cxxflags: ['-O3', '-march=native'] });
@@ -49,9 +52,14 @@ describe('assemble step', () => {
     expect(scoped.summary.medianNs).toBe(200);
     expect(scoped.summary.allocsPerCall).toBe(1);
     expect(scoped.runnerOverheadNsPerCall).toBe(30);
+    // The fakes warmed up 3 calls where 1 was asked for: recorded, and said in the console summary.
+    expect(scoped.warmupCalls).toEqual([3]);
+    expect(formatProfile(result)).toContain('warm-up extended until the page faults per call settled: SCOPED 3 calls; POOL 3 calls; EXTERNAL (packed) 3 calls');
     expect(scoped.build).toEqual({ ms: 12, cached: false, flags: ['-std=c++20', '-O3', '-march=native', '-shared'] });
     expect(scoped.outputChecksums.y).toBe(createHash('sha256').update(y).digest('hex'));
     expect(result.modes[1]!.outputChecksums).toEqual({});
+    expect(scoped.sampledCall).toEqual(fakeSample(2, 200));
+    expect(result.modes[1]!.sampledCall).toBeNull();
     expect(result.modes[2]!.workspaceBytes).toEqual({ CPU_Heap: 128 });
     expect(result.verification).toBe(verification);
     expect(result.notes).toEqual([expect.stringContaining('POOL generated the same code as SCOPED')]);
@@ -62,7 +70,7 @@ describe('assemble step', () => {
 
   it('has no POOL note when POOL built different code, and refuses mismatched inputs', () => {
     const built = [builtVariant('SCOPED', 'a'), builtVariant('POOL', 'b')];
-    const input = { plan: plan(), built, results: [fakeResult('SCOPED'), fakeResult('POOL')], verification: { identical: true, ok: true, details: [] }, options: { layout: 'packed' as const, calls: 3, warmup: 0, processes: 1, seed: 0n, inputs: new Map() }, machine, warnings: [] };
+    const input = { plan: plan(), built, results: [fakeResult('SCOPED'), fakeResult('POOL')], verification: { identical: true, ok: true, vacuous: false, compared: [], details: [] }, options: { layout: 'packed' as const, calls: 3, warmup: 0, processes: 1, seed: 0n, inputs: new Map() }, machine, warnings: [] };
     expect(assembleResult(input).notes).toEqual([]);
     expect(() => assembleResult({ ...input, results: [fakeResult('SCOPED')] })).toThrow(/2 variants but 1 results/);
   });

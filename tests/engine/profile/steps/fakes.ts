@@ -2,11 +2,12 @@
  * tested alone, without a compiler, the addon or a child process. */
 import type { BuildResult } from '../../../../electron/engine/build/index.js';
 import type { BuiltVariant } from '../../../../electron/engine/profile/build-variants.js';
+import type { SampledCall } from '../../../../electron/engine/profile/result.js';
 import type { RunJob, RunnerHost, RunOptions, VariantResult } from '../../../../electron/engine/profile/runner-host.js';
 import { handProgram } from '../hand-program.js';
 import type { Mode } from '../../../../electron/engine/analysis/types.js';
 
-export function fakeResult(label: string, opts: { calls?: number[]; outputs?: Record<string, Uint8Array> | null; second?: Record<string, Uint8Array> | null; poisoned?: string[] } = {}): VariantResult {
+export function fakeResult(label: string, opts: { calls?: number[]; outputs?: Record<string, Uint8Array> | null; second?: Record<string, Uint8Array> | null; poisoned?: string[]; sample?: SampledCall | null } = {}): VariantResult {
   const calls = opts.calls ?? [100, 200, 300];
   return {
     label,
@@ -18,6 +19,7 @@ export function fakeResult(label: string, opts: { calls?: number[]; outputs?: Re
     outputsSecond: opts.second === undefined ? (opts.outputs ?? null) : opts.second,
     poisonedTransients: opts.poisoned ?? [],
     guardViolations: [],
+    sampledCall: opts.sample ?? null,
     timing: {
       totalNs: calls,
       allocNs: calls.map(() => 10),
@@ -28,6 +30,7 @@ export function fakeResult(label: string, opts: { calls?: number[]; outputs?: Re
       minorFaults: calls.map(() => 2),
       overflowed: false,
       batchWallNs: calls.reduce((a, b) => a + b, 0) + 30 * calls.length,
+      warmupCalls: calls.length ? [3] : [],  // a verification-only run times nothing and warms up nothing
     },
   };
 }
@@ -68,4 +71,17 @@ export class FakeHost implements RunnerHost {
   cancel(): void {
     this.cancelled++;
   }
+}
+
+/** A sampled call with one allocation and its free of transient 0:tmp. */
+export function fakeSample(call: number, totalNs: number): SampledCall {
+  return {
+    call,
+    totalNs,
+    overflowed: false,
+    events: [
+      { transient: '0:tmp', kind: 'alloc', startNs: 10, durationNs: 5, bytes: 128 },
+      { transient: '0:tmp', kind: 'free', startNs: totalNs - 20, durationNs: 3, bytes: 128 },
+    ],
+  };
 }

@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { TlabError } from '../../../../electron/engine/errors.js';
 import type { ProfileProgress } from '../../../../electron/engine/profile/options.js';
-import { makeRunJob, poolRuns, runRounds } from '../../../../electron/engine/profile/rounds.js';
+import { makeRunJob, poolRuns, runRounds, settleCalls } from '../../../../electron/engine/profile/rounds.js';
 import { RunCancelled } from '../../../../electron/engine/profile/runner-host.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON } from '../../../../electron/engine/profile/verify.js';
-import { builtVariant, fakeResult, FakeHost } from './fakes.js';
+import { builtVariant, fakeResult, FakeHost, fakeSample } from './fakes.js';
 
 const built = [builtVariant('SCOPED', 'a'), builtVariant('PERSISTENT', 'b'), builtVariant('EXTERNAL', 'c')];
 const job = () => makeRunJob(built, { x: new Uint8Array(128) }, { calls: 50, warmup: 2, sdfgFile: 'p.sdfg' });
@@ -16,8 +16,7 @@ describe('run-rounds step', () => {
     expect(j.variants.map((v) => v.label)).toEqual(['SCOPED', 'PERSISTENT', 'EXTERNAL (packed)']);
     expect(j.variants[0]).toMatchObject({ mode: 'SCOPED', layout: null, libPath: '/nonexistent/a.so', initSymbols: [16n], transientIds: ['0:tmp'] });
     expect(j.variants[2]!.externals).toHaveLength(1);
-    expect(j).toMatchObject({ calls: 50, warmup: 2, chunk: 3, poison: POISON, guardByte: GUARD_BYTE, guardBytes: GUARD_BYTES });
-    expect(makeRunJob(built, {}, { calls: 1, warmup: 0, sdfgFile: 'p' }).chunk).toBe(1);
+    expect(j).toMatchObject({ calls: 50, warmup: 2, settle: 16, poison: POISON, guardByte: GUARD_BYTE, guardBytes: GUARD_BYTES });
   });
 
   it('refuses an init symbol without a value, naming it', () => {
@@ -26,20 +25,28 @@ describe('run-rounds step', () => {
     expect(() => makeRunJob([broken], {}, { calls: 1, warmup: 0, sdfgFile: 'p.sdfg' })).toThrow(/init symbol N has no value/);
   });
 
-  it('runs every variant in its own job, round-robin, verifying in the first round only', async () => {
+  it('lets the warm-up settle by at most max(16, 3 × warmup) calls, and never without a warm-up', () => {
+    expect([0, 1, 5, 6, 10].map(settleCalls)).toEqual([0, 16, 16, 18, 30]);
+  });
+
+  it('verifies every variant in a job of its own, then times each in fresh jobs, round-robin', async () => {
     const host = new FakeHost();
     const progress: ProfileProgress[] = [];
     const runs = await runRounds(host, job(), { processes: 2, timeoutMs: 0, onProgress: (p) => progress.push(p) });
-    expect(host.jobs.map(({ job: j }) => [j.variants.map((v) => v.label).join(), Boolean(j.skipVerification)])).toEqual([
-      ['SCOPED', false],
-      ['PERSISTENT', false],
-      ['EXTERNAL (packed)', false],
-      ['SCOPED', true],
-      ['PERSISTENT', true],
-      ['EXTERNAL (packed)', true],
+    expect(host.jobs.map(({ job: j }) => [j.variants.map((v) => v.label).join(), Boolean(j.skipVerification), j.calls, j.settle])).toEqual([
+      ['SCOPED', false, 0, 0],
+      ['PERSISTENT', false, 0, 0],
+      ['EXTERNAL (packed)', false, 0, 0],
+      ['SCOPED', true, 50, 16],
+      ['PERSISTENT', true, 50, 16],
+      ['EXTERNAL (packed)', true, 50, 16],
+      ['SCOPED', true, 50, 16],
+      ['PERSISTENT', true, 50, 16],
+      ['EXTERNAL (packed)', true, 50, 16],
     ]);
-    // Runs come back per variant, in round order.
-    expect(runs.map((r) => r.map((x) => x.timing.totalNs[0]))).toEqual([[100, 400], [200, 500], [300, 600]]);
+    // Runs come back per variant: the verification run, then the timing rounds in order.
+    expect(runs.map((r) => r.map((x) => x.timing.totalNs[0]))).toEqual([[100, 400, 700], [200, 500, 800], [300, 600, 900]]);
+    expect(runs.every((r) => r[0]!.outputs !== null && r.slice(1).every((x) => x.outputs === null))).toBe(true);
     // --timeout 0 means no limit for the host, not "kill after a second".
     expect(host.jobs.every(({ opts }) => opts.timeoutMs === 0)).toBe(true);
     expect(progress).toContainEqual({ stage: 'verify', message: 'verify SCOPED' });
@@ -47,19 +54,40 @@ describe('run-rounds step', () => {
     expect(progress.filter((p) => p.stage === 'verify')).toHaveLength(3);
   });
 
+  it('verifies in the one timing job when there is only one process', async () => {
+    const host = new FakeHost();
+    const runs = await runRounds(host, job(), { processes: 1, timeoutMs: 0 });
+    expect(host.jobs.map(({ job: j }) => [j.variants[0]!.label, Boolean(j.skipVerification), j.calls])).toEqual([
+      ['SCOPED', false, 50],
+      ['PERSISTENT', false, 50],
+      ['EXTERNAL (packed)', false, 50],
+    ]);
+    expect(runs.map((r) => r.length)).toEqual([1, 1, 1]);
+  });
+
+  it('skips the verification jobs when the job says so', async () => {
+    const host = new FakeHost();
+    await runRounds(host, { ...job(), skipVerification: true }, { processes: 1, timeoutMs: 0 });
+    expect(host.jobs.map(({ job: j }) => [j.variants[0]!.label, j.skipVerification, j.calls])).toEqual([
+      ['SCOPED', true, 50],
+      ['PERSISTENT', true, 50],
+      ['EXTERNAL (packed)', true, 50],
+    ]);
+  });
+
   it('gives each job what is left of the overall deadline (at least one second)', async () => {
     let clock = 1_000;
     const host = new FakeHost(() => {
       clock += 4_000;
     });
-    await runRounds(host, job(), { processes: 1, timeoutMs: 10_000, now: () => clock });
+    await runRounds(host, { ...job(), skipVerification: true }, { processes: 1, timeoutMs: 10_000, now: () => clock });
     expect(host.jobs.map(({ opts }) => opts.timeoutMs)).toEqual([10_000, 6_000, 2_000]);
     clock = 0;
     const late = new FakeHost(() => {
       clock += 20_000;
     });
-    await runRounds(late, job(), { processes: 1, timeoutMs: 10_000, now: () => clock });
-    expect(late.jobs.map(({ opts }) => opts.timeoutMs)).toEqual([10_000, 1_000, 1_000]);
+    await runRounds(late, job(), { processes: 2, timeoutMs: 10_000, now: () => clock });
+    expect(late.jobs.map(({ opts }) => opts.timeoutMs)).toEqual([10_000, 1_000, 1_000, 1_000, 1_000, 1_000, 1_000, 1_000, 1_000]);
   });
 
   it('stops between jobs when cancelled, and passes the signal to the host', async () => {
@@ -80,9 +108,27 @@ describe('run-rounds step', () => {
   });
 
   it('pools the rounds of a variant: verification of the first, timings of all', async () => {
-    const runs = await runRounds(new FakeHost(), job(), { processes: 3, timeoutMs: 0 });
+    let jobs = 0;
+    const host = new FakeHost((j) => {
+      jobs++;
+      return j.variants.map((v) => fakeResult(v.label, { calls: j.calls ? [jobs * 100] : [], outputs: j.skipVerification ? null : { y: new Uint8Array(8) } }));
+    });
+    const runs = await runRounds(host, job(), { processes: 3, timeoutMs: 0 });
     const pooled = poolRuns(runs[1]!);
-    expect(pooled.timing.totalNs).toEqual([200, 500, 800]);
+    expect(pooled.timing.totalNs).toEqual([500, 800, 1100]);
+    expect(pooled.timing.warmupCalls).toEqual([3, 3, 3]);
     expect(pooled.outputs).not.toBeNull();
+  });
+
+  it('keeps the sampled call nearest the pooled median, its index moved to the pooled arrays', () => {
+    // Pooled calls: 100 200 900 | 300 400 | 500 → median 350; the samples: 200 (process 1), 400 (process 2, call 1), none.
+    const pooled = poolRuns([
+      fakeResult('SCOPED', { calls: [100, 200, 900], sample: fakeSample(1, 200) }),
+      fakeResult('SCOPED', { calls: [300, 400], sample: fakeSample(1, 400) }),
+      fakeResult('SCOPED', { calls: [500], sample: null }),
+    ]);
+    expect(pooled.sampledCall).toMatchObject({ call: 4, totalNs: 400 });
+    expect(pooled.timing.totalNs[pooled.sampledCall!.call]).toBe(400);
+    expect(poolRuns([fakeResult('SCOPED', { sample: null })]).sampledCall).toBeNull();
   });
 });

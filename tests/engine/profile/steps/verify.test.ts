@@ -11,7 +11,7 @@ const det = { nondeterministicFloat: false };
 describe('verify step', () => {
   it('passes identical, stable outputs', () => {
     const r = [fakeResult('SCOPED', { outputs: { y: bytes(1, 2) } }), fakeResult('PERSISTENT', { outputs: { y: bytes(1, 2) } })];
-    expect(verify([{ label: 'SCOPED', program: det }, { label: 'PERSISTENT', program: det }], r, [y])).toEqual({ identical: true, ok: true, details: [] });
+    expect(verify([{ label: 'SCOPED', program: det }, { label: 'PERSISTENT', program: det }], r, [y])).toEqual({ identical: true, ok: true, vacuous: false, compared: ['y'], details: [] });
   });
 
   it('names a divergence against the first variant', () => {

@@ -1,0 +1,102 @@
+/**
+ * Several results in one report (two machines, before/after a change): whether they profile the same program
+ * (file hash), what else differs between the runs, and per mode whether a later result differs from the first
+ * beyond the noise — the Mann–Whitney test over the per-call samples of that mode in both results, plus the
+ * ratio of medians (view/headline.ts `compareResults`).
+ */
+import type { ProfileResult } from '../profile/result.js';
+import { compareResults } from '../view/headline.js';
+import { N } from './numbers.js';
+import type { Comparison, ComparisonRow, LabelledResult, Paragraph } from './types.js';
+
+const short = (hash: string): string => hash.slice(0, 12);
+
+function symbolsText(r: ProfileResult): string {
+  return Object.entries(r.settings.symbols).map(([k, v]) => `${k}=${v}`).join(', ') || 'none';
+}
+
+/** The run facts that, when they differ, make a comparison mean something else. */
+const FACTS: Array<[string, (r: ProfileResult) => string]> = [
+  ['CPU', (r) => `${r.machine.cpu} (${r.machine.cores} cores)`],
+  ['compiler', (r) => r.machine.compiler],
+  ['compiler flags', (r) => (r.settings.cxxflags ?? []).join(' ') || 'not recorded'],
+  ['OS', (r) => r.machine.os],
+  ['symbols', symbolsText],
+  ['calls', (r) => `${r.settings.processes} × ${r.settings.calls}`],
+  ['warm-up', (r) => String(r.settings.warmup)],
+  ['seed', (r) => String(r.settings.seed)],
+];
+
+function identity(results: LabelledResult[]): Paragraph {
+  const hashes = new Set(results.map((x) => x.result.program.hash));
+  if (hashes.size === 1) {
+    const p = results[0]!.result.program;
+    return [`All ${results.length} results profile the same program, ${p.name} (sha256 ${short(p.hash)}…, the same file bytes).`];
+  }
+  const parts = results.map((x) => `${x.label} profiles ${x.result.program.name} (sha256 ${short(x.result.program.hash)}…)`);
+  return [`The programs differ: ${parts.join(', ')}. Differences below include the effect of changing the program, not only of the machine or the settings.`];
+}
+
+function differences(results: LabelledResult[]): Paragraph {
+  const ref = results[0]!;
+  const changed: string[] = [];
+  for (const [name, get] of FACTS) {
+    const a = get(ref.result);
+    const others = results.slice(1).map((x) => [x.label, get(x.result)] as const).filter(([, b]) => b !== a);
+    if (others.length) changed.push(`${name} (${ref.label}: ${a}; ${others.map(([l, b]) => `${l}: ${b}`).join('; ')})`);
+  }
+  if (!changed.length) return ['The runs share the machine description (CPU, compiler, flags, OS) and the settings (symbols, calls, warm-up, seed).'];
+  return [`What differs between the runs besides the timings: ${changed.join('; ')}.`];
+}
+
+export function buildComparison(results: LabelledResult[]): Comparison | null {
+  if (results.length < 2) return null;
+  const changes = compareResults(results.map(({ label, result }) => ({ label, result })));
+  const rows: ComparisonRow[] = changes.map((c) => ({
+    mode: c.mode,
+    reference: c.reference,
+    other: c.other,
+    referenceMedianNs: c.time.medians.baseline,
+    otherMedianNs: c.time.medians.subject,
+    ratio: c.time.ratio,
+    p: c.time.p,
+    verdict: c.time.verdict,
+    allocsDelta: c.allocsDelta,
+    text: c.text,
+  }));
+  const labels = new Set(results.flatMap((x) => x.result.modes.map((m) => m.label)));
+  const unmatched = [...labels].filter((l) => !results.every((x) => x.result.modes.some((m) => m.label === l)));
+
+  const findings: Paragraph = [];
+  results.slice(1).forEach((o, i) => {
+    const r = i + 1;
+    const mine = rows.filter((x) => x.other === o.label);
+    const moved = mine.filter((x) => x.verdict === 'faster' || x.verdict === 'slower');
+    const still = mine.filter((x) => x.verdict === 'no-difference');
+    const untested = mine.filter((x) => x.verdict === 'too-few-calls');
+    if (findings.length) findings.push(' ');
+    findings.push(`${o.label} against ${results[0]!.label}: `);
+    if (!moved.length) findings.push(`no mode changed beyond the noise${still.length ? ` (${still.map((x) => x.mode).join(', ')})` : ''}`);
+    moved.forEach((x, k) => {
+      const factor = x.verdict === 'faster' ? x.ratio : 1 / x.ratio;
+      findings.push(
+        k ? '; ' : '',
+        `${x.mode} is `,
+        N.ratio(`cmp.${x.verdict}|${r}|${x.mode}`, factor),
+        ` ${x.verdict} (median `,
+        N.ns(`median|${r}|${x.mode}`, x.otherMedianNs),
+        ' vs ',
+        N.ns(`median|0|${x.mode}`, x.referenceMedianNs),
+        ', ',
+        N.p(`cmp.p|${r}|${x.mode}`, x.p),
+        ')',
+      );
+    });
+    if (still.length && moved.length) findings.push(`; within the noise: ${still.map((x) => x.mode).join(', ')}`);
+    if (untested.length) findings.push(`; too few calls to test: ${untested.map((x) => x.mode).join(', ')}`);
+    findings.push('.');
+  });
+  const paragraphs: Paragraph[] = [identity(results), differences(results), findings];
+  if (unmatched.length) paragraphs.push([`Modes not run in every result (not compared): ${unmatched.join(', ')}.`]);
+  return { paragraphs, rows, unmatched };
+}
