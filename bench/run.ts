@@ -14,11 +14,12 @@ import { corpusDir, packageRoot } from '../electron/engine/paths.js';
 import type { FileMeasurement } from './one-file.js';
 import { packingSection } from './packing.js';
 import { profileSection } from './profile.js';
+import { graphSection } from './graph.js';
 import { codegenSection } from './codegen.js';
 import { fuzzSection } from './fuzz.js';
 import { memviewsSection } from './memviews.js';
-import { graphSection } from './graph.js';
 import { runnerVsBareSection } from './runner-vs-bare.js';
+import { rendererSection } from './renderer.js';
 
 export interface BenchSection {
   name: string;
@@ -114,7 +115,7 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, memviewsSection, packingSection, codegenSection, graphSection, runnerVsBareSection, fuzzSection];
+export const SECTIONS: BenchSection[] = [analysisSection, profileSection, graphSection, memviewsSection, rendererSection, packingSection, codegenSection, runnerVsBareSection, fuzzSection];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));

@@ -86,7 +86,9 @@ export default function setup(): void {
   );
   if (mtime(page) < rendererSrc) {
     try {
-      execFileSync(npm, ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit' });
+      // Vitest sets NODE_ENV=test, and Vite builds React's development runtime under anything but production:
+      // the tests and `npm run bench renderer` must run the bundle users get.
+      execFileSync(npm, ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
     } catch (error) {
       if (process.env['CI']) throw new SetupFailure(`\`npm run build:renderer\` failed in CI (${(error as Error).message.split('\n')[0]}): fix the errors above.`);
       process.stderr.write('global-setup: WARNING: build:renderer failed; the browser-mode tests will fail\n');
@@ -103,7 +105,7 @@ export default function setup(): void {
   );
   if (mtime(runtime) < reportSrc) {
     try {
-      execFileSync(npm, ['run', '--silent', 'build:report'], { cwd: root, stdio: 'inherit' });
+      execFileSync(npm, ['run', '--silent', 'build:report'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
     } catch {
       process.stderr.write('global-setup: build:report failed; report tests will fail\n');
     }

@@ -75,15 +75,17 @@ export function emitInitExit(core: EmitCore): void {
   const n = core.name;
   o.open(`extern "C" ${n}_state_t *__dace_init_${n}(${initParams(core)})`);
   o.line(`${n}_state_t *__state = new ${n}_state_t();`);
+  for (const l of core.backend?.initLines(core) ?? []) o.line(l);
   emitPersistentAllocations(core, (s, desc) => rootBytes(core, s, desc));
   for (const a of core.argSymbols) o.line(`(void)${cppIdent(a)};`);
   o.line('return __state;');
   o.close();
   o.line('');
   o.open(`extern "C" int __dace_exit_${n}(${n}_state_t *__state)`);
+  for (const l of core.backend?.exitLines(core) ?? []) o.line(l);
   emitPersistentFrees(core);
   o.line('delete __state;');
-  o.line('return 0;');
+  o.line(`return ${core.backend?.exitCode ?? '0'};`);
   o.close();
   o.line('');
 }

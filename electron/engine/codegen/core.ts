@@ -6,7 +6,9 @@
  * access.
  */
 import { DefaultResolution } from '../analysis/defaults.js';
-import type { DataDescriptor, RangeDim, Sdfg, SdfgFile, Subset } from '../model/sdfg.js';
+import type { DataDescriptor, MapEntryNode, MemletEdge, RangeDim, Sdfg, SdfgFile, Subset } from '../model/sdfg.js';
+import type { StorageAllocator } from './allocator.js';
+import type { StateGraph } from './graph.js';
 import { parseSym, type Expr } from '../symbolic/index.js';
 import { UnsupportedElement } from './errors.js';
 import { HINT } from './subset.js';
@@ -21,6 +23,38 @@ export interface Env {
   names: Map<string, string>;
   /** Inside a CPU_Multicore map: WCR writes need atomics. */
   parallel: boolean;
+  /** Inside a GPU kernel (device code): WCR writes use device atomics, no host-only runtime calls. */
+  device?: boolean;
+}
+
+/**
+ * What a device backend (codegen/cuda) adds to the host emitter. Every hook is optional in effect: the CPU
+ * emitter runs with no backend at all, and a backend answers `null`/`false` for whatever it leaves to the
+ * CPU code (host storages, CPU maps, host-to-host copies).
+ */
+export interface DeviceBackend {
+  /** The allocator of a storage the backend owns (GPU_Global, …), or null for host storage. */
+  allocator(storage: string): StorageAllocator | null;
+  /** Emits a map the backend owns (a GPU_Device map becomes a kernel launch); false = a CPU map. */
+  emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: MapEntryNode): boolean;
+  /** Emits a host-level copy that touches device memory; false = a plain host copy. */
+  emitCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, srcName: string, dstName: string): boolean;
+  /** Lines right after the runtime include (the device runtime header). */
+  includes(): string[];
+  /** The symbolic helpers as device code can call them. */
+  helpers(text: string): string;
+  /** `__dace_init_<n>` after the state is created, before persistent allocations (device setup); may `return nullptr;`. */
+  initLines(core: EmitCore): string[];
+  /** `__dace_exit_<n>` before persistent frees. */
+  exitLines(core: EmitCore): string[];
+  /** What `__dace_exit_<n>` returns (an expression the exit lines declared). */
+  readonly exitCode: string;
+  /** Extra `extern "C"` exports after the trampolines. */
+  exports(core: EmitCore): string[];
+  /** Storage qualifier of a stack transient declared in device code (`__shared__ ` for GPU_Shared), '' otherwise. */
+  stackQualifier(s: Sdfg, name: string): string;
+  /** Qualifier of a nested SDFG's function (`__device__ ` when kernels call it), '' for host functions. */
+  functionQualifier(core: EmitCore, s: Sdfg): string;
 }
 
 export interface LoopLabels {
@@ -58,6 +92,8 @@ export class EmitCore {
   argSymbols: string[] = [];
   readonly rootConstants = new Set<string>();
   readonly stackTransients = new Set<string>();
+  /** > 0 while device code (a kernel body) is being emitted. */
+  deviceDepth = 0;
   /** What translation could not do, one finding per element (the emission goes on after each). */
   readonly findings: UnsupportedFinding[] = [];
   /** DaCe's default schedules and storages (analysis/defaults.ts). */
@@ -68,6 +104,7 @@ export class EmitCore {
     readonly plan: MemoryPlan,
     readonly slots: ExternalSlotPlan[],
     readonly packedTotals: Map<string, bigint>,
+    readonly backend: DeviceBackend | null = null,
   ) {
     this.name = file.root.name;
   }

@@ -22,7 +22,8 @@ export function emitState(core: EmitCore, ctx: FnCtx, env: Env, state: StateBloc
   emitSiteFrees(core, ctx, want);
 }
 
-function emitScope(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, scope: number | null): void {
+/** The units of one scope (null: the state's top level), each in dependency order. */
+export function emitScope(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, scope: number | null): void {
   const units = scopeOrder(g, scope);
   const unitIds = new Set(units.map((u) => u.id));
   // Tasklet-to-tasklet edges carry values through locals declared in the scope that holds both tasklets.
@@ -62,9 +63,10 @@ function emitScope(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, scope: n
 }
 
 function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: MapEntryNode): void {
+  if (core.backend?.emitMap(core, ctx, env, g, entry)) return;
   const o = core.out;
   const map = entry.map;
-  const inner: Env = { names: new Map(env.names), parallel: env.parallel };
+  const inner: Env = { ...env, names: new Map(env.names) };
   // Default schedules resolved as DaCe resolves them: a top-level map with no schedule is CPU_Multicore,
   // maps inside it are Sequential (analysis/defaults.ts).
   const parallel = core.defaults.scheduleOf(ctx.sdfg, g.state, entry) === 'CPU_Multicore';
@@ -104,7 +106,7 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
 }
 
 /** Source and destination of a memlet between two containers. */
-function copyEnds(m: Memlet, srcName: string, dstName: string): { srcSubset: Subset | null; dstSubset: Subset | null } {
+export function copyEnds(m: Memlet, srcName: string, dstName: string): { srcSubset: Subset | null; dstSubset: Subset | null } {
   const dataIsSrc = m.isDataSrc ?? (m.data === srcName);
   if (m.data === srcName && (dataIsSrc || m.data !== dstName)) return { srcSubset: m.subset, dstSubset: m.otherSubset };
   return { srcSubset: m.otherSubset, dstSubset: m.subset };
@@ -158,6 +160,7 @@ function emitAccess(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, node: A
 }
 
 function emitCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, srcName: string, dstName: string): void {
+  if (core.backend?.emitCopy(core, ctx, env, e, srcName, dstName)) return;
   const element = `copy ${srcName} -> ${dstName}`;
   core.guard(e.jsonPath, element, () => {
     const src = core.containerPtr(ctx, srcName, e.jsonPath);

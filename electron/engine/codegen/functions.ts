@@ -21,7 +21,7 @@ export function nestedSignature(core: EmitCore, s: Sdfg): string {
   for (const [name, desc] of s.arrays) if (!desc.transient) params.push(`${ctypeOf(desc.dtype)} *${cppIdent(name)}`);
   const node = s.parent!.node;
   for (const sym of Object.keys(node.symbolMapping).sort(byCodeUnit)) params.push(`${core.symbolCtype(s, sym)} ${cppIdent(sym)}`);
-  return `static void __tlab_nsdfg_${core.nestedIds.get(s)}(${params.join(', ')})`;
+  return `static ${core.backend?.functionQualifier(core, s) ?? ''}void __tlab_nsdfg_${core.nestedIds.get(s)}(${params.join(', ')})`;
 }
 
 function functionBody(core: EmitCore, ctx: FnCtx, env: Env, locals: string[]): void {
@@ -43,12 +43,19 @@ export function emitNestedFunction(core: EmitCore, s: Sdfg): void {
   const id = core.nestedIds.get(s)!;
   const ctx: FnCtx = { sdfg: s, containers: new Map(), exitLabel: `__tlab_exit_${id}`, constantsUsed: new Set(), isRoot: false };
   // One function serves every call site; a call from inside a parallel map makes its WCR writes concurrent.
-  const env: Env = { names: new Map(), parallel: calledInParallel(core, s) };
+  // Device functions (called from kernels) run in parallel threads: WCR writes are atomic there.
+  const device = (core.backend?.functionQualifier(core, s) ?? '') !== '';
+  const env: Env = { names: new Map(), parallel: calledInParallel(core, s), device };
   for (const [name, desc] of s.arrays) if (!desc.transient) ctx.containers.set(name, cppIdent(name));
   for (const sym of Object.keys(s.parent!.node.symbolMapping)) env.names.set(sym, cppIdent(sym));
   o.mark(s.jsonPath);
   o.open(nestedSignature(core, s));
-  functionBody(core, ctx, env, localSymbols(core, s).filter((l) => !(l in s.parent!.node.symbolMapping)));
+  if (device) core.deviceDepth++;
+  try {
+    functionBody(core, ctx, env, localSymbols(core, s).filter((l) => !(l in s.parent!.node.symbolMapping)));
+  } finally {
+    if (device) core.deviceDepth--;
+  }
   o.close();
   o.line('');
 }

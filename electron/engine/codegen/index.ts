@@ -16,18 +16,24 @@ import { byCodeUnit, ctypeOf, dtypeLabel } from './names.js';
 import { sizeValue } from './expr.js';
 import type { ExternalStorage, GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding } from './types.js';
 import { structuralFindings } from './subset.js';
+import { cudaBackend, dryRunCudaBackend } from './cuda/index.js';
+import type { Target } from '../analysis/types.js';
 
-export type { GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding, ExternalStorage } from './types.js';
+export type { GeneratedProgram, GenerateOptions, GpuProgramInfo, ProgramArg, UnsupportedFinding, ExternalStorage } from './types.js';
 
 /**
- * Every reason the SDFG is outside the supported subset (empty = generation will succeed for any mode): the
- * structural rules (subset.ts), then what one emission with a default memory plan cannot translate.
+ * Every reason the SDFG is outside the supported subset of `target`'s generator (empty = generation will
+ * succeed for any mode): the structural rules (subset.ts), then what one emission with a default memory plan
+ * cannot translate. The default is the CPU generator, the one every host can also run; GPU programs are
+ * checked with `target` 'gpu' (the CUDA backend, codegen/cuda).
  */
-export function findUnsupported(file: SdfgFile): UnsupportedFinding[] {
-  const findings = structuralFindings(file);
+export function findUnsupported(file: SdfgFile, target: Target = 'cpu'): UnsupportedFinding[] {
+  const findings = structuralFindings(file, target);
   if (findings.length) return findings;
   const { arrays, scalars } = rootArguments(file.root);
-  return new ProgramEmitter(file, dryRunPlan(file), [], new Map()).emit(usedRootSymbols(file), arrays, scalars).findings;
+  const plan = dryRunPlan(file);
+  const backend = target === 'gpu' ? dryRunCudaBackend(file, plan) : null;
+  return new ProgramEmitter(file, plan, [], new Map(), backend).emit(usedRootSymbols(file), arrays, scalars).findings;
 }
 
 function unsupportedError(file: SdfgFile, findings: UnsupportedFinding[]): TlabError {
@@ -41,7 +47,7 @@ function unsupportedError(file: SdfgFile, findings: UnsupportedFinding[]): TlabE
  * which also reports what it cannot translate; no separate check is needed before calling it.
  */
 export function generateProgram(file: SdfgFile, analysis: Analysis, opts: GenerateOptions): GeneratedProgram {
-  const structural = structuralFindings(file);
+  const structural = structuralFindings(file, analysis.target);
   if (structural.length) throw unsupportedError(file, structural);
   const root = file.root;
   const values = new Map<string, bigint>();
@@ -122,7 +128,8 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
   const slots = [...slotsByStorage.values()].flat();
 
   const { arrays, scalars } = rootArguments(root);
-  const emitter = new ProgramEmitter(file, plan, slots, packedTotals);
+  const backend = analysis.target === 'gpu' ? cudaBackend(file, analysis, opts, placementOf) : null;
+  const emitter = new ProgramEmitter(file, plan, slots, packedTotals, backend);
   const result = emitter.emit(argSymbols, arrays, scalars);
   if (result.findings.length) throw unsupportedError(file, result.findings);
 
@@ -203,6 +210,7 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
     stackTransients: result.stackTransients,
     warnings,
     lineOrigins: lineOrigins(result.source),
+    ...(backend ? { gpu: { language: 'cuda' as const, pooled: backend.opts.pooled, poolReleaseThreshold: backend.opts.releaseThreshold, kernels: backend.kernels } } : {}),
   };
 }
 

@@ -8,32 +8,14 @@
  * else here changes.
  */
 import type { DataDescriptor, Sdfg, StateBlock } from '../model/sdfg.js';
+import type { AllocationCode, StorageAllocator } from './allocator.js';
 import type { EmitCore, Env, FnCtx } from './core.js';
 import { sizeValue } from './expr.js';
 import { statesOf } from './graph.js';
 import { cppIdent, ctypeOf } from './names.js';
 import type { Placement, SiteKey } from './placement.js';
 
-/** One buffer as the allocator statements see it. */
-export interface AllocationCode {
-  /** The pointer variable or state field that receives the buffer (points at the data, after any pre-padding). */
-  ptr: string;
-  ctype: string;
-  /** C++ expression of the byte count (without pre-padding, as DaCe counts it). */
-  bytes: string;
-  alignment: number;
-  /** Index into GeneratedProgram.transientIds: the tag of the runtime's allocation events. */
-  index: number;
-  /** DaCe's `start_offset`: elements of pre-padding in front of the data. */
-  startOffset: number;
-}
-
-/** How one storage type's buffers are allocated, freed and zeroed. */
-export interface StorageAllocator {
-  allocate(a: AllocationCode): string[];
-  free(a: AllocationCode): string[];
-  zero(a: AllocationCode): string[];
-}
+export type { AllocationCode, StorageAllocator } from './allocator.js';
 
 const shifted = (ptr: string, startOffset: number, sign: '+' | '-') => (startOffset ? `${ptr} ${sign} ${startOffset}` : ptr);
 
@@ -44,9 +26,9 @@ const CPU_HEAP: StorageAllocator = {
   zero: (a) => [`std::memset(${shifted(a.ptr, a.startOffset, '-')}, 0, ${a.bytes});`],
 };
 
-/** The allocator of a storage type. Every storage the subset admits is host memory today. */
-export function allocatorFor(_storage: string): StorageAllocator {
-  return CPU_HEAP;
+/** The allocator of a storage type: the device backend's for its storages, else host memory. */
+export function allocatorFor(core: EmitCore, storage: string): StorageAllocator {
+  return core.backend?.allocator(storage) ?? CPU_HEAP;
 }
 
 /** DaCe aligns heap arrays to `alignment`, or to 64 bytes when the descriptor says 0. */
@@ -89,7 +71,7 @@ export function emitSiteAllocations(core: EmitCore, ctx: FnCtx, env: Env, want: 
   const o = core.out;
   for (const { name, desc, placement } of transientsAt(core, ctx, want)) {
     core.recover(desc.jsonPath, `transient '${name}'`, () => {
-      const allocator = allocatorFor(placement.storage);
+      const allocator = allocatorFor(core, placement.storage);
       const a = allocationCode(core, ctx, name, desc);
       if (placement.kind === 'heap') {
         o.mark(desc.jsonPath);
@@ -112,7 +94,7 @@ export function emitSiteAllocations(core: EmitCore, ctx: FnCtx, env: Env, want: 
 export function emitSiteFrees(core: EmitCore, ctx: FnCtx, want: (s: SiteKey) => boolean): void {
   for (const { name, desc, placement } of transientsAt(core, ctx, want).reverse()) {
     if (placement.kind !== 'heap') continue;
-    for (const l of allocatorFor(placement.storage).free(allocationCode(core, ctx, name, desc))) core.out.line(l);
+    for (const l of allocatorFor(core, placement.storage).free(allocationCode(core, ctx, name, desc))) core.out.line(l);
   }
 }
 
@@ -194,6 +176,14 @@ function declareStack(core: EmitCore, ctx: FnCtx, desc: DataDescriptor): void {
   const size = sizeValue(core.symExpr(desc.type === 'Scalar' ? '1' : desc.totalSize), () => null);
   const v = cppIdent(desc.name);
   const bytes = `size_t(${size}) * sizeof(${ctype})`;
+  if (core.deviceDepth > 0) {
+    // Device code: shared memory or a thread's own array, never poisoned (the poison switch is host data).
+    const q = core.backend?.stackQualifier(ctx.sdfg, desc.name) ?? '';
+    core.out.line(`${q}${ctype} ${v}_stack[${size}]; ${ctype} *${v} = ${v}_stack;`);
+    if (setzeroAnywhere(ctx.sdfg, desc.name)) core.out.line(`memset(${v}, 0, ${bytes});`);
+    core.stackTransients.add(`${ctx.sdfg.sdfgIndex}:${desc.name}`);
+    return;
+  }
   // Left uninitialised and poisoned like heap memory, so verification sees a read before a write here too
   // (a zeroing `= {}` would give both verification calls the same zeros and hide it).
   core.out.line(`${ctype} ${v}_stack[${size}]; ${ctype} *${v} = ${v}_stack;`);
@@ -215,7 +205,7 @@ export function emitPersistentAllocations(core: EmitCore, bytesOf: (s: Sdfg, des
         const field = `__state->${core.fieldName(s, name)}`;
         o.line(`${field}_bytes = ${bytesOf(s, desc)};`);
         const a = persistentCode(core, s, name, desc);
-        const allocator = allocatorFor(p.storage);
+        const allocator = allocatorFor(core, p.storage);
         for (const l of allocator.allocate(a)) o.line(l);
         if (setzeroAnywhere(s, name)) for (const l of allocator.zero(a)) o.line(l);
       });
@@ -230,7 +220,7 @@ export function emitPersistentFrees(core: EmitCore): void {
       if (!desc.transient) continue;
       const p = core.plan.placement(s, name);
       if (p.kind !== 'persistent') continue;
-      for (const l of allocatorFor(p.storage).free(persistentCode(core, s, name, desc))) core.out.line(l);
+      for (const l of allocatorFor(core, p.storage).free(persistentCode(core, s, name, desc))) core.out.line(l);
     }
   }
 }

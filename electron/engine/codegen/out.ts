@@ -30,6 +30,15 @@ export class Out {
     this.depth++;
   }
 
+  /** One level deeper without printing a brace (the caller printed its own opener, e.g. a lambda's). */
+  openBraceless(): void {
+    this.depth++;
+  }
+
+  closeBraceless(): void {
+    this.depth--;
+  }
+
   close(text = '}'): void {
     this.depth--;
     this.line(text);

@@ -18,10 +18,14 @@ import type { UnsupportedFinding } from './types.js';
 export const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register']);
 /** Map schedules of the CPU generator (`Unrolled` exists up to DaCe 1.x and is a plain loop). */
 export const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled']);
+/** What the CUDA generator (codegen/cuda) adds for GPU programs. */
+export const GPU_STORAGE: ReadonlySet<string> = new Set(['GPU_Global', 'GPU_Shared']);
+export const GPU_SCHEDULES: ReadonlySet<string> = new Set(['GPU_Device', 'GPU_ThreadBlock']);
 /** Region block types emitted as plain labelled blocks. */
 const SUPPORTED_REGIONS: ReadonlySet<string> = new Set(['SDFG', 'ControlFlowRegion', 'NamedRegion', 'FunctionCallRegion', 'UnstructuredControlFlow']);
-/** Identifiers in C++ tasklets that need DaCe's runtime headers, which generated code does not include. */
-const DACE_RUNTIME_TOKENS = /\b(dace::|DACE_|__state\b|__dace_|cuda[A-Z]|hip[A-Z]|MPI_|#include|omp_)/;
+/** Identifiers in C++ tasklets that need DaCe's runtime headers, which generated code does not include
+ * (`pipe.` is the `cuda::pipeline` object DaCe's asynchronous-copy code declares in a kernel). */
+const DACE_RUNTIME_TOKENS = /\b(dace::|DACE_|__state\b|__dace_|cuda[A-Z]|cuda::|hip[A-Z]|MPI_|#include|omp_|__syncthreads|pipe\.)/;
 
 /** The hints the rules share, so that one situation always gets the same advice. */
 export const HINT = {
@@ -35,8 +39,9 @@ export const HINT = {
 type AddFn = (jsonPath: string, element: string, message: string, hint: string) => void;
 
 /** Every structural finding of the file (empty: the emitter may run). */
-export function structuralFindings(file: SdfgFile): UnsupportedFinding[] {
+export function structuralFindings(file: SdfgFile, target: 'cpu' | 'gpu' = 'cpu'): UnsupportedFinding[] {
   const findings: UnsupportedFinding[] = [];
+  const gpu = target === 'gpu';
   const add: AddFn = (jsonPath, element, message, hint) => findings.push({ jsonPath, element, message, hint });
 
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(file.root.name)) {
@@ -48,7 +53,7 @@ export function structuralFindings(file: SdfgFile): UnsupportedFinding[] {
     // no descriptor, which would be passed nowhere). Refuse it with DaCe's own explanation.
     add('$.error', `SDFG ${file.root.name}`, `DaCe rejected this SDFG: ${file.dumpError.message}`, 'fix it in DaCe first (this file is the dump of an SDFG that failed validation)');
   }
-  for (const s of file.sdfgs) scanSdfg(s, file, add);
+  for (const s of file.sdfgs) scanSdfg(s, file, add, gpu);
   return findings;
 }
 
@@ -85,7 +90,7 @@ function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, 
   }
 }
 
-function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn): void {
+function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn, gpuTarget: boolean): void {
   const element = `${d.transient ? 'transient' : 'argument'} ${d.type} '${d.name}'`;
   if (d.name.includes('.')) {
     add(d.jsonPath, element, 'structure members are not supported', 'flatten the structure in DaCe');
@@ -96,9 +101,10 @@ function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn): void 
     add(d.jsonPath, element, `${what} are not supported`, 'remove them in DaCe first (e.g. sdfg.simplify(), or allocate a plain Array)');
     return;
   }
-  if (!SUPPORTED_STORAGE.has(d.storage)) {
+  if (!SUPPORTED_STORAGE.has(d.storage) && !(gpuTarget && GPU_STORAGE.has(d.storage))) {
     const gpu = d.storage.startsWith('GPU');
-    add(d.jsonPath, element, `storage ${d.storage} is not supported${gpu ? ' (the GPU generator comes later)' : ''}`, gpu ? HINT.cpuVersion : 'use CPU_Heap or Default storage');
+    const why = !gpu ? '' : gpuTarget ? ' by the CUDA generator' : ' by the CPU generator (GPU programs are generated with target gpu)';
+    add(d.jsonPath, element, `storage ${d.storage} is not supported${why}`, !gpu ? 'use CPU_Heap or Default storage' : gpuTarget ? 'use GPU_Global, GPU_Shared or Register storage' : HINT.cpuVersion);
   }
   if (!ctypeOf(d.dtype)) {
     add(d.jsonPath, element, `dtype ${dtypeLabel(d.dtype)} is not supported`, 'use bool, (u)int8-64, float32/64 or complex64/128');
@@ -127,14 +133,14 @@ function walkBlocks(region: RegionBlock | ControlFlowBlock, inLoop: boolean, vis
   else if (region.kind === 'conditional') for (const br of region.branches) walkBlocks(br.body, inLoop, visit);
 }
 
-function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn): void {
+function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean): void {
   for (const [target, block] of [...Object.entries(s.globalCode), ...Object.entries(s.initCode), ...Object.entries(s.exitCode)]) {
     if (block.code.trim()) add(s.jsonPath, `SDFG ${s.name} code for '${target}'`, 'global/init/exit code blocks are not supported', 'move the code into tasklets');
   }
   const accessed = accessedNames(s);
   for (const [name, d] of s.arrays) {
     if (d.transient && !accessed.has(name)) continue;
-    checkDescriptor(d, file.grammar, add);
+    checkDescriptor(d, file.grammar, add, gpu);
     if (isConstantContainer(s, name) && ctypeOf(d.dtype)) {
       const c = constantLiterals(s, d, (src) => parseSym(src, file.grammar));
       if ('problem' in c) add(d.jsonPath, `constant '${name}'`, c.problem, c.hint);
@@ -162,11 +168,11 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn): void {
       add(b.jsonPath, `${b.type} '${b.label}'`, `control-flow block type ${b.type} is not supported`, 'convert it to states in DaCe');
     }
     if ((b.kind === 'break' || b.kind === 'continue') && !inLoop) add(b.jsonPath, `${b.kind} block ${b.label}`, `${b.kind} outside a loop`, HINT.validate);
-    if (b.kind === 'state') scanState(s, b, file, add);
+    if (b.kind === 'state') scanState(s, b, file, add, gpu);
   });
 }
 
-function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn): void {
+function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: boolean): void {
   for (const n of b.nodes) {
     switch (n.kind) {
       case 'library':
@@ -183,15 +189,17 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn): void {
         if (!n.sdfg) add(n.jsonPath, `nested SDFG '${n.label}'`, `the nested SDFG is stored in an external file (${n.extSdfgPath ?? '?'})`, HINT.embed);
         else checkNestedConnectors(n, n.sdfg, b, add);
         for (const v of Object.values(n.symbolMapping)) checkSym(v, file.grammar, n.jsonPath, `nested SDFG '${n.label}' symbol mapping`, add);
-        if (n.schedule.startsWith('GPU') || n.schedule.startsWith('FPGA')) {
+        if ((n.schedule.startsWith('GPU') && !(gpu && (n.schedule === 'GPU_Default' || GPU_SCHEDULES.has(n.schedule)))) || n.schedule.startsWith('FPGA')) {
           add(n.jsonPath, `nested SDFG '${n.label}'`, `schedule ${n.schedule} is not supported`, HINT.cpuVersion);
         }
         break;
       case 'map_entry': {
         const m = n.map;
         const element = `map '${m.label}' in state ${b.label}`;
-        if (!SUPPORTED_SCHEDULES.has(m.schedule)) {
-          add(n.jsonPath, element, `map schedule ${m.schedule} is not supported${m.schedule.startsWith('GPU') ? ' (the GPU generator comes later)' : ''}`, 'use a Sequential, Default or CPU_Multicore schedule');
+        if (!SUPPORTED_SCHEDULES.has(m.schedule) && !(gpu && GPU_SCHEDULES.has(m.schedule))) {
+          const gpuSchedule = m.schedule.startsWith('GPU');
+          const why = !gpuSchedule ? '' : gpu ? ' by the CUDA generator' : ' by the CPU generator (GPU programs are generated with target gpu)';
+          add(n.jsonPath, element, `map schedule ${m.schedule} is not supported${why}`, gpuSchedule && gpu ? 'use GPU_Device maps with GPU_ThreadBlock or Sequential inner maps' : 'use a Sequential, Default or CPU_Multicore schedule');
         }
         const dynamic = Object.keys(n.inConnectors).filter((c) => !c.startsWith('IN_'));
         if (dynamic.length) add(n.jsonPath, element, `dynamic map ranges (input connector ${dynamic.join(', ')}) are not supported`, 'make the map range depend on symbols only');

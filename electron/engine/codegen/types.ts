@@ -10,6 +10,19 @@ export interface GenerateOptions {
   mode: Mode;
   /** EXTERNAL only: which workspace layout the set functions install. */
   layout: Layout;
+  /** GPU programs in POOL mode: the default pool's release threshold set in init (default UINT64_MAX, DaCe's). */
+  poolReleaseThreshold?: bigint;
+}
+
+/** What a GPU program (a CUDA translation unit, docs/gpu.md) adds. Absent on CPU programs. */
+export interface GpuProgramInfo {
+  /** The source is CUDA C++: compile it with nvcc (`.cu`). */
+  language: 'cuda';
+  /** Some transient allocates from the stream-ordered pool (POOL mode): init sets the release threshold. */
+  pooled: boolean;
+  poolReleaseThreshold: bigint;
+  /** Kernels launched by the program (one per GPU_Device map). */
+  kernels: number;
 }
 
 /** One argument of `__program_<n>` in DaCe order (arrays sorted by name, then scalars+symbols sorted). */
@@ -83,6 +96,8 @@ export interface GeneratedProgram {
   /** Where the program is not quite what was asked for (e.g. a packed workspace that fell back to DaCe's
    * layout): profile results carry these as warnings. */
   warnings: string[];
+  /** GPU programs only. */
+  gpu?: GpuProgramInfo;
 }
 
 /** Why an SDFG (or part of it) is outside the supported subset. */

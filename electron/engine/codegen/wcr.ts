@@ -32,8 +32,22 @@ export function wcrLines(core: EmitCore, ctx: FnCtx, env: Env, target: string, v
     const names = new Map(env.names);
     names.set(a, '__tlab_a');
     names.set(b, '__tlab_b');
-    const expr = core.guard(jsonPath, 'WCR', () => cppOf(body, core.baseResolver(ctx, { names, parallel: env.parallel }), 'python'));
+    const expr = core.guard(jsonPath, 'WCR', () => cppOf(body, core.baseResolver(ctx, { ...env, names }), 'python'));
     update = `{ ${ctype} __tlab_a = ${target}; ${ctype} __tlab_b = ${value}; ${target} = ${expr}; }`;
+  }
+  if (env.device) {
+    // Device code: every WCR write may race with other threads (DaCe emits atomics unless wcr_nonatomic).
+    if (op === '+' && !complex) return [`tlab_atomic_add(&${target}, static_cast<${ctype}>(${value}));`];
+    if (complex) core.fail(jsonPath, 'WCR', `write-conflict resolution on ${ctype} inside a GPU kernel is not supported`, 'reduce in a real type');
+    const names = new Map(env.names);
+    names.set(a, '__tlab_a');
+    names.set(b, '__tlab_b');
+    const expr = op
+      ? `__tlab_a ${op} __tlab_b`
+      : fn
+        ? `${fn}(__tlab_a, __tlab_b)`
+        : core.guard(jsonPath, 'WCR', () => cppOf(body, core.baseResolver(ctx, { ...env, names }), 'python'));
+    return [`{ const ${ctype} __tlab_b = ${value}; tlab_atomic_update(&${target}, [=] (${ctype} __tlab_a) { return static_cast<${ctype}>(${expr}); }); }`];
   }
   const lines: string[] = [];
   if (env.parallel) lines.push(op && !complex ? '#pragma omp atomic' : '#pragma omp critical (__tlab_wcr)');

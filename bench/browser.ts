@@ -1,0 +1,153 @@
+/**
+ * The renderer as users get it: the built CLI's `transient-lab serve` in its own process on 127.0.0.1:0, and
+ * Debian's Chromium (playwright-core) on the URL it prints. Every page records console errors, page errors and
+ * any request to a host other than the server's. Shared by the renderer bench (bench/renderer.ts) and the app's
+ * end-to-end test (tests/e2e/app.test.ts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { packageRoot } from '../electron/engine/paths.js';
+
+export const CHROMIUM = process.env['TLAB_CHROMIUM'] ?? '/usr/bin/chromium';
+const CLI = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
+const LINE = /Transient Lab: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=[A-Za-z0-9_-]+)\n/;
+
+export interface Serve {
+  url: string;
+  origin: string;
+  child: ChildProcess;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Whether the pieces the app e2e needs exist (built CLI, built renderer, Chromium). */
+export function appE2eReady(): { ok: boolean; why: string } {
+  if (!existsSync(CHROMIUM)) return { ok: false, why: `no Chromium at ${CHROMIUM}` };
+  if (!existsSync(CLI)) return { ok: false, why: 'dist/ is not built (npm run build)' };
+  if (!existsSync(join(packageRoot(), 'dist', 'renderer', 'index.html'))) return { ok: false, why: 'the renderer is not built (npm run build:renderer)' };
+  return { ok: true, why: '' };
+}
+
+export function startServe(args: string[]): Promise<Serve> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--no-open', ...args], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = LINE.exec(out);
+      if (!m) return;
+      resolve({
+        url: m[1]!,
+        origin: `http://127.0.0.1:${m[2]}`,
+        child,
+        stderr: () => err,
+        async stop() {
+          if (child.exitCode === null) child.kill('SIGTERM');
+          await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))]);
+          if (child.exitCode === null) child.kill('SIGKILL');
+        },
+      });
+    });
+    void exited.then(() => reject(new Error(`serve exited before printing its URL:\n${err}`)));
+  });
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--disable-gpu', '--font-render-hinting=none', '--disable-background-networking'] });
+}
+
+export interface AppPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught page errors. */
+  errors: string[];
+  /** Requests to any origin other than the server's (and not data:/blob:). */
+  foreign: string[];
+  close(): Promise<void>;
+}
+
+export async function openApp(browser: Browser, serve: Serve, opts: { theme?: 'light' | 'dark'; query?: string; viewport?: { width: number; height: number } } = {}): Promise<AppPage> {
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? { width: 1600, height: 1000 },
+    deviceScaleFactor: 1,
+    colorScheme: opts.theme ?? 'light',
+    acceptDownloads: true,
+  });
+  // Generous: the machines this runs on are often shared and loaded; a real hang still fails.
+  context.setDefaultTimeout(120_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const foreign: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(`${e.name}: ${e.message}`));
+  context.on('request', (r) => {
+    const u = r.url();
+    if (u.startsWith('data:') || u.startsWith('blob:')) return;
+    if (!u.startsWith(serve.origin) && !u.startsWith(serve.origin.replace('http:', 'ws:'))) foreign.push(u);
+  });
+  await page.goto(`${serve.url}${opts.query ? `&${opts.query}` : ''}`);
+  return { context, page, errors, foreign, close: () => context.close() };
+}
+
+/** The first start-to-end duration between two performance marks of the page, or null. */
+export async function markSpan(page: Page, from: string, to: string): Promise<number | null> {
+  return page.evaluate(
+    ([a, b]) => {
+      const s = performance.getEntriesByName(a!)[0];
+      const e = performance.getEntriesByName(b!)[0];
+      return s && e ? e.startTime - s.startTime : null;
+    },
+    [from, to] as const,
+  );
+}
+
+export async function waitForMark(page: Page, name: string, timeoutMs = 120_000): Promise<void> {
+  await page.waitForFunction((n) => performance.getEntriesByName(n).length > 0, name, { timeout: timeoutMs, polling: 50 });
+}
+
+export function fileMtime(p: string): number {
+  return existsSync(p) ? statSync(p).mtimeMs : 0;
+}
+
+/** Waits for two animation frames in the page (what is drawn is then on screen). */
+export async function nextFrames(page: Page): Promise<void> {
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+}
+
+export interface OpenTimes {
+  /** From `tlab:open-start` to each later mark, ms (null when the mark never came). */
+  doc: number | null;
+  firstFrame: number | null;
+  analysis: number | null;
+  ready: number | null;
+  /** The longest main-thread task that started between open-start and the later of first-frame and ready. */
+  longestTaskMs: number;
+  longTasks: number;
+  /** The graph module's own split of its open (root fetch wait, auto-expansion fetches, worker layout, first draw)
+   * and what the first frame shows. */
+  graph: { open: { fetchMs: number; expandMs: number; layoutMs: number; drawMs: number }; visibleNodes: number; visibleEdges: number } | null;
+}
+
+/** The marks of the page's current open and the long tasks inside it. */
+export async function openTimes(page: Page): Promise<OpenTimes> {
+  return page.evaluate(`(() => {
+    const at = (n) => { const e = performance.getEntriesByName(n)[0]; return e ? e.startTime : null; };
+    const s = at('tlab:open-start');
+    const rel = (n) => { const t = at(n); return s === null || t === null ? null : t - s; };
+    const end = Math.max(at('tlab:first-frame') ?? 0, at('tlab:ready') ?? 0);
+    const tasks = (window.tlabPerf ? window.tlabPerf.longTasks() : []).filter((t) => s !== null && t.start + t.duration >= s && t.start <= end);
+    return {
+      doc: rel('tlab:doc'), firstFrame: rel('tlab:first-frame'), analysis: rel('tlab:analysis'), ready: rel('tlab:ready'),
+      longestTaskMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0), longTasks: tasks.length,
+      graph: window.tlabPerf ? window.tlabPerf.graph() : null,
+    };
+  })()`);
+}

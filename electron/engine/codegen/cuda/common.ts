@@ -1,0 +1,20 @@
+/** What the CUDA backend's parts share: the stream, the storages that live on the device, the kernel counter. */
+import type { Sdfg } from '../../model/sdfg.js';
+
+/** The stream of every allocation, free, copy and kernel: gt4py builds with max_concurrent_streams=-1 (DaCe then
+ * uses the legacy default stream, the literal `nullptr`). */
+export const CUDA_STREAM = 'nullptr';
+
+/** DaCe's `compiler.cuda.mempool_release_threshold = -1`: the default pool never releases. */
+export const UINT64_MAX = (1n << 64n) - 1n;
+
+/** Storage the host allocates on the device (cudaMalloc & co.). GPU_Shared and Register live inside kernels. */
+export const isDeviceStorage = (storage: string): boolean => storage === 'GPU_Global';
+
+/** What kernel emission needs from the backend. */
+export interface KernelContext {
+  /** Storage of a container as the program uses it (Default resolved as the analysis does for transients). */
+  storageOf(s: Sdfg, name: string): string;
+  /** Next kernel number. */
+  nextKernel(): number;
+}

@@ -1,0 +1,240 @@
+/**
+ * Top bar: the file, its symbols (edit → re-analysis), the target, the mode the graph and table mark, the theme,
+ * and the three main actions. Symbols beyond the first few live in the symbols popover.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { formatBytes } from '../../../electron/engine/view/format.js';
+import { MODE_NAMES, type ModeName } from '../theme/index.js';
+import { setDefaultSymbol, setDockTab, setSymbol, setTarget, toggleTheme } from './actions.js';
+import { Icon } from './Icon.js';
+import { store } from './state.js';
+import { useSelect } from './store.js';
+
+const INLINE_SYMBOLS = 4;
+/** Above this many symbols the bar shows a count instead of the first few inputs (generated names are long). */
+const MANY_SYMBOLS = 8;
+
+function SymbolCount(): React.JSX.Element {
+  const total = useSelect(store, (s) => s.doc?.symbols.length ?? 0);
+  const set = useSelect(store, (s) => Object.keys(s.symbols).length);
+  const fallback = useSelect(store, (s) => s.defaultSymbol);
+  return (
+    <span className="sym-count" data-testid="symbol-count">
+      {total} · {set} set{fallback !== null ? ` · others = ${fallback}` : ''}
+    </span>
+  );
+}
+
+function SymbolInput({ name, dtype }: { name: string; dtype: string }): React.JSX.Element {
+  const value = useSelect(store, (s) => s.symbols[name] ?? '');
+  const fallback = useSelect(store, (s) => s.defaultSymbol);
+  const [text, setText] = useState(value);
+  const [bad, setBad] = useState(false);
+  useEffect(() => setText(value), [value]);
+  return (
+    <label className={`sym${bad ? ' sym-bad' : ''}`} title={`${name}: ${dtype}${bad ? ' — an integer, please' : ''}`}>
+      <span className="sym-name">{name}</span>
+      <input
+        className="sym-value"
+        data-testid={`symbol-${name}`}
+        value={text}
+        placeholder={fallback ?? '?'}
+        inputMode="numeric"
+        size={Math.max(2, Math.min(9, (text || fallback || '?').length + 1))}
+        onChange={(e) => {
+          setText(e.target.value);
+          setBad(!setSymbol(name, e.target.value));
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') (e.target as HTMLInputElement).blur();
+        }}
+      />
+    </label>
+  );
+}
+
+/** Inputs shown at once in the popover; a file with thousands of symbols is searched, not scrolled. */
+const POPOVER_SYMBOLS = 60;
+
+export function SymbolsEditor({ all, filter = '' }: { all: boolean; filter?: string }): React.JSX.Element | null {
+  const doc = useSelect(store, (s) => s.doc);
+  const fallback = useSelect(store, (s) => s.defaultSymbol);
+  const set = useSelect(store, (s) => s.symbols);
+  const [fb, setFb] = useState(fallback ?? '');
+  useEffect(() => setFb(fallback ?? ''), [fallback]);
+  if (!doc) return null;
+  const q = filter.trim().toLowerCase();
+  // Symbols with a value first, then the rest in file order.
+  const ordered = all ? [...doc.symbols.filter((x) => x.name in set), ...doc.symbols.filter((x) => !(x.name in set))] : doc.symbols;
+  const matching = q ? ordered.filter((x) => x.name.toLowerCase().includes(q)) : ordered;
+  const list = all ? matching.slice(0, POPOVER_SYMBOLS) : doc.symbols.slice(0, INLINE_SYMBOLS);
+  return (
+    <div className={all ? 'symbols-grid' : 'symbols-inline'}>
+      {list.map((s) => (
+        <SymbolInput key={s.name} name={s.name} dtype={s.dtype} />
+      ))}
+      {all && matching.length > list.length && <span className="muted small">… {matching.length - list.length} more: type to filter</span>}
+      {all && (
+        <label className="sym sym-default" title="Value for every symbol left empty; empty keeps them symbolic">
+          <span className="sym-name">others</span>
+          <input
+            className="sym-value"
+            data-testid="symbol-default"
+            value={fb}
+            placeholder="symbolic"
+            size={8}
+            onChange={(e) => {
+              setFb(e.target.value);
+              setDefaultSymbol(e.target.value);
+            }}
+          />
+        </label>
+      )}
+    </div>
+  );
+}
+
+function SymbolsPopover({ onClose }: { onClose: () => void }): React.JSX.Element {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const away = (e: PointerEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node) && !(e.target as HTMLElement).closest?.('.symbols-more')) onClose();
+    };
+    window.addEventListener('pointerdown', away);
+    return () => window.removeEventListener('pointerdown', away);
+  }, [onClose]);
+  const count = useSelect(store, (s) => s.doc?.symbols.length ?? 0);
+  const [filter, setFilter] = useState('');
+  return (
+    <div className="popover symbols-popover" ref={ref} role="dialog" aria-label="Symbols">
+      <div className="popover-head">
+        <span>Symbols ({count})</span>
+        <span className="muted">empty = symbolic, or the “others” value; sizes update as you type</span>
+      </div>
+      {count > 12 && <input className="symbols-filter" placeholder="Filter symbols" value={filter} onChange={(e) => setFilter(e.target.value)} autoFocus data-testid="symbols-filter" />}
+      <SymbolsEditor all filter={filter} />
+    </div>
+  );
+}
+
+function Select<T extends string>({ value, options, onChange, label, testid }: { value: T; options: Array<[T, string]>; onChange: (v: T) => void; label: string; testid: string }): React.JSX.Element {
+  return (
+    <label className="bar-select">
+      <span className="bar-label">{label}</span>
+      <select value={value} data-testid={testid} onChange={(e) => onChange(e.target.value as T)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Long generated file names keep their start and their end (where the program's name is). */
+export function shortName(name: string, max = 40): string {
+  if (name.length <= max) return name;
+  const tail = Math.ceil(max * 0.62);
+  return `${name.slice(0, max - tail - 1)}…${name.slice(-tail)}`;
+}
+
+function FileChip(): React.JSX.Element {
+  const doc = useSelect(store, (s) => s.doc);
+  const opening = useSelect(store, (s) => s.opening);
+  const analysing = useSelect(store, (s) => s.analysing);
+  if (opening) {
+    return (
+      <div className="file-chip" data-testid="file-chip">
+        <span className="spinner" aria-hidden="true" />
+        <span className="file-name">Opening {shortName(opening.name)}…</span>
+      </div>
+    );
+  }
+  if (!doc) return <div className="file-chip file-none">No file open</div>;
+  const full = [
+    formatBytes(doc.fileBytes) + (doc.compressed ? ` (${formatBytes(doc.jsonBytes)} JSON)` : ''),
+    `${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`,
+    `${doc.stats.states} states`,
+    `${doc.stats.nodes} nodes`,
+    `${doc.stats.transients} transients`,
+    doc.daceVersion ? `DaCe ${doc.daceVersion}` : doc.generation,
+  ].join(' · ');
+  const detail = `${formatBytes(doc.compressed ? doc.jsonBytes : doc.fileBytes)} · ${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`;
+  return (
+    <div className="file-chip" data-testid="file-chip" title={`${doc.path ?? doc.name}\n${full}\nparsed in ${doc.parseMs.toFixed(0)} ms`}>
+      {analysing ? <span className="spinner" aria-label="analysing" /> : <Icon name="file" />}
+      <span className="file-name">{shortName(doc.name)}</span>
+      <span className="file-detail">{detail}</span>
+    </div>
+  );
+}
+
+export function TopBar(): React.JSX.Element {
+  const doc = useSelect(store, (s) => s.doc);
+  const target = useSelect(store, (s) => s.target);
+  const mode = useSelect(store, (s) => s.mode);
+  const theme = useSelect(store, (s) => s.theme);
+  const running = useSelect(store, (s) => s.run?.status === 'running' || s.run?.status === 'cancelling');
+  const [more, setMore] = useState(false);
+  const hidden = doc ? Math.max(0, doc.symbols.length - INLINE_SYMBOLS) : 0;
+
+  return (
+    <header className="topbar" role="banner">
+      <div className="brand" title="Transient Lab">
+        <span className="brand-mark" aria-hidden="true" />
+        <span className="brand-name">Transient Lab</span>
+      </div>
+      <FileChip />
+      {doc && (
+        <div className="bar-group symbols" data-testid="symbols">
+          <span className="bar-label">symbols</span>
+          {doc.symbols.length === 0 ? <span className="muted">none</span> : doc.symbols.length <= MANY_SYMBOLS ? <SymbolsEditor all={false} /> : <SymbolCount />}
+          {doc.symbols.length > 0 && (
+            <button type="button" className="btn btn-ghost btn-small symbols-more" data-testid="symbols-more" onClick={() => setMore((m) => !m)} aria-expanded={more} title="Every symbol, and one value for all the unset ones">
+              {doc.symbols.length > MANY_SYMBOLS ? 'edit…' : hidden > 0 ? `+${hidden} more` : 'set all…'}
+            </button>
+          )}
+          {more && <SymbolsPopover onClose={() => setMore(false)} />}
+        </div>
+      )}
+      {doc && (
+        <div className="bar-group">
+          <Select
+            label="target"
+            testid="target"
+            value={target ?? 'auto'}
+            options={[
+              ['auto', `${doc.target} (detected)`],
+              ['cpu', 'cpu'],
+              ['gpu', 'gpu'],
+            ]}
+            onChange={(v) => setTarget(v === 'auto' ? null : v)}
+          />
+          <Select<ModeName | 'ALL'>
+            label="mode"
+            testid="mode"
+            value={mode}
+            options={[['ALL', 'ALL'], ...MODE_NAMES.map((m): [ModeName, string] => [m, m])]}
+            onChange={(v) => store.set({ mode: v })}
+          />
+        </div>
+      )}
+      <div className="bar-spacer" />
+      <div className="bar-actions">
+        <button type="button" className="btn" data-testid="action-open" onClick={() => store.set({ dialog: 'open' })} title="Open an SDFG or a result (Ctrl+O)">
+          <Icon name="open" /> Open
+        </button>
+        <button type="button" className="btn btn-primary" data-testid="action-profile" disabled={!doc} onClick={() => setDockTab('profile')} title={doc ? 'Profile: choose modes and calls, then build, verify and time every mode (Ctrl+P)' : 'Open an SDFG first'}>
+          <Icon name="play" /> {running ? 'Profiling…' : 'Profile'}
+        </button>
+        <button type="button" className="btn" data-testid="action-export" disabled title="Export report… arrives with the reports work (issue 10): HTML, PDF, CSV and JSON, with a preview">
+          <Icon name="export" /> Export
+        </button>
+        <button type="button" className="btn btn-icon" data-testid="theme-toggle" onClick={toggleTheme} title={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`} aria-label="Toggle theme">
+          <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
+        </button>
+      </div>
+    </header>
+  );
+}

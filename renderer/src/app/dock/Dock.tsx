@@ -1,0 +1,121 @@
+/**
+ * The bottom dock: five tabs (1–5), a one-line summary of what the tab shows on the right, and a drag handle on
+ * its top edge to resize it. Only the visible tab is mounted.
+ */
+import { useDeferredValue, useEffect, useRef } from 'react';
+import { num } from '../../../../electron/engine/view/analysis-doc.js';
+import { formatBytes } from '../../../../electron/engine/view/format.js';
+import type { AnalysisView } from '../../../../electron/engine/view/types.js';
+import { setDockTab } from '../actions.js';
+import { CompareTab } from '../profile/CompareTab.js';
+import { ProfileTab } from '../profile/ProfileTab.js';
+import { DOCK_TAB_TITLES, DOCK_TABS, store, type DockTab } from '../state.js';
+import { useSelect } from '../store.js';
+import { LifetimesTab, TransientsTab, WorkspaceTab } from './AnalysisTabs.js';
+
+function peakSummary(view: AnalysisView): string {
+  const parts: string[] = [];
+  for (const m of view.memory) {
+    if (!m.curves) {
+      parts.push(`${m.storage}: symbolic`);
+      continue;
+    }
+    const scoped = m.curves.find((c) => c.mode === 'SCOPED');
+    const ext = m.curves.find((c) => c.mode === 'EXTERNAL');
+    if (scoped && ext) parts.push(`${m.storage} peak: SCOPED ${formatBytes(num(scoped.peak.bytes))}, EXTERNAL ${formatBytes(num(ext.peak.bytes))}`);
+  }
+  return parts.slice(0, 2).join(' · ');
+}
+
+function TabSummary({ tab }: { tab: DockTab }): React.JSX.Element | null {
+  const view = useDeferredValue(useSelect(store, (s) => s.analysis));
+  const analysing = useSelect(store, (s) => s.analysing);
+  const result = useSelect(store, (s) => s.result);
+  const compare = useSelect(store, (s) => s.compare.length);
+  if (analysing && tab !== 'profile' && tab !== 'compare') return <span className="dock-summary"><span className="spinner" /> analysing…</span>;
+  if (!view) return null;
+  let text = '';
+  if (tab === 'transients') text = `${view.totals.transients} transients · ${view.totals.holdingMemory} hold memory · ${view.totals.eligible.EXTERNAL} EXTERNAL-eligible`;
+  else if (tab === 'lifetimes') text = [`${view.analysis.steps.length} steps`, peakSummary(view)].filter(Boolean).join(' · ');
+  else if (tab === 'workspace')
+    text = view.workspace
+      .map((w) => `${w.storage}: packed ${w.packed ? formatBytes(w.packed.bytes) : 'symbolic'} vs dace ${w.dace.bytes === null ? 'symbolic' : formatBytes(w.dace.bytes)}`)
+      .join(' · ');
+  else if (tab === 'profile') text = result ? `${result.name}` : '';
+  else if (tab === 'compare') text = compare ? `${compare} result${compare === 1 ? '' : 's'}` : '';
+  return <span className="dock-summary">{text}</span>;
+}
+
+function ResizeHandle(): React.JSX.Element {
+  const start = useRef<{ y: number; h: number } | null>(null);
+  useEffect(() => {
+    const move = (e: PointerEvent): void => {
+      if (!start.current) return;
+      const max = window.innerHeight - 48 - 160;
+      const h = Math.round(Math.max(120, Math.min(max, start.current.h + (start.current.y - e.clientY))));
+      store.set({ dockHeight: h });
+    };
+    const up = (): void => {
+      start.current = null;
+      document.body.classList.remove('resizing');
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+    return () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+    };
+  }, []);
+  return (
+    <div
+      className="dock-resize"
+      role="separator"
+      aria-orientation="horizontal"
+      aria-label="Resize the dock"
+      data-testid="dock-resize"
+      onPointerDown={(e) => {
+        start.current = { y: e.clientY, h: store.get().dockHeight };
+        document.body.classList.add('resizing');
+        e.preventDefault();
+      }}
+      onDoubleClick={() => store.set({ dockHeight: Math.round(window.innerHeight * (store.get().dockHeight > window.innerHeight * 0.5 ? 0.38 : 0.62)) })}
+    />
+  );
+}
+
+export function Dock(): React.JSX.Element {
+  const tab = useSelect(store, (s) => s.dockTab);
+  const running = useSelect(store, (s) => s.run?.status === 'running');
+  // With no SDFG open (a result on its own) only the result tabs have something to show.
+  const hasDoc = useSelect(store, (s) => s.doc !== null || s.opening !== null);
+  return (
+    <section className="dock" aria-label="Views">
+      <ResizeHandle />
+      <div className="dock-tabs" role="tablist">
+        {DOCK_TABS.map((t, i) => (hasDoc || t === 'profile' || t === 'compare') && (
+          <button
+            type="button"
+            key={t}
+            role="tab"
+            aria-selected={t === tab}
+            className={`dock-tab${t === tab ? ' active' : ''}`}
+            data-testid={`tab-${t}`}
+            onClick={() => setDockTab(t)}
+            title={`${DOCK_TAB_TITLES[t]} (${i + 1})`}
+          >
+            {DOCK_TAB_TITLES[t]}
+            {t === 'profile' && running && <span className="tab-dot" aria-label="running" />}
+          </button>
+        ))}
+        <TabSummary tab={tab} />
+      </div>
+      <div className="dock-body" role="tabpanel" data-testid={`panel-${tab}`}>
+        {tab === 'transients' && <TransientsTab />}
+        {tab === 'lifetimes' && <LifetimesTab />}
+        {tab === 'workspace' && <WorkspaceTab />}
+        {tab === 'profile' && <ProfileTab />}
+        {tab === 'compare' && <CompareTab />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,4 @@
+/** The mounted graph view, for the parts of the window that drive it (keyboard, outline, selection panel). */
+import type { GraphView } from '../../graph/view.js';
+
+export const graphHandle: { current: GraphView | null } = { current: null };

@@ -1,0 +1,143 @@
+/**
+ * The profile's settings: modes, EXTERNAL layout, calls, warm-up, processes, seed, timeout, input arrays. The
+ * symbol values are the ones in the top bar (the same that size every view), shown here so nothing is hidden.
+ */
+import { useState } from 'react';
+import { MODE_NAMES } from '../../theme/index.js';
+import { Icon } from '../Icon.js';
+import { updateProfileSettings } from '../profile-actions.js';
+import { store } from '../state.js';
+import { EMPTY, useSelect } from '../store.js';
+
+function NumberField({ label, value, min, max, onChange, testid, hint }: { label: string; value: number; min: number; max: number; onChange: (n: number) => void; testid: string; hint?: string }): React.JSX.Element {
+  const [text, setText] = useState(String(value));
+  const n = Number(text);
+  const bad = !/^\d+$/.test(text) || n < min || n > max;
+  return (
+    <label className={`field${bad ? ' field-bad' : ''}`} title={hint}>
+      <span>{label}</span>
+      <input
+        inputMode="numeric"
+        value={text}
+        data-testid={testid}
+        onChange={(e) => {
+          setText(e.target.value);
+          const v = Number(e.target.value);
+          if (/^\d+$/.test(e.target.value) && v >= min && v <= max) onChange(v);
+        }}
+      />
+    </label>
+  );
+}
+
+export function ProfileForm({ running, onRun }: { running: boolean; onRun: () => void }): React.JSX.Element {
+  const p = useSelect(store, (s) => s.profileSettings);
+  const symbols = useSelect(store, (s) => s.symbols);
+  const fallback = useSelect(store, (s) => s.defaultSymbol);
+  const unresolved = useSelect(store, (s) => s.analysis?.analysis.unresolvedSymbols ?? EMPTY);
+  const target = useSelect(store, (s) => s.analysis?.analysis.target ?? s.doc?.target ?? 'cpu');
+  const [inputName, setInputName] = useState('');
+  const [inputPath, setInputPath] = useState('');
+  const symText = Object.entries(symbols)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('  ');
+  const total = p.calls * p.processes * p.modes.length;
+  return (
+    <form
+      className="profile-form"
+      data-testid="profile-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onRun();
+      }}
+    >
+      <fieldset>
+        <legend>Modes</legend>
+        <div className="mode-checks">
+          {MODE_NAMES.map((m) => (
+            <label key={m} className={`mode-check mode-${m.toLowerCase()}`}>
+              <input
+                type="checkbox"
+                checked={p.modes.includes(m)}
+                data-testid={`profile-mode-${m}`}
+                onChange={(e) => updateProfileSettings({ modes: e.target.checked ? MODE_NAMES.filter((x) => x === m || p.modes.includes(x)) : p.modes.filter((x) => x !== m) })}
+              />
+              <span className="mode-tag">{m}</span>
+            </label>
+          ))}
+        </div>
+        {target === 'cpu' && p.modes.includes('POOL') && <p className="hint">On CPU, POOL runs the same code as SCOPED (pooling is for GPU arrays).</p>}
+      </fieldset>
+      <fieldset>
+        <legend>EXTERNAL layout</legend>
+        <div className="seg" role="radiogroup">
+          {(['packed', 'dace', 'both'] as const).map((l) => (
+            <label key={l} className={p.layout === l ? 'on' : ''}>
+              <input type="radio" name="layout" checked={p.layout === l} onChange={() => updateProfileSettings({ layout: l })} data-testid={`profile-layout-${l}`} />
+              {l}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <fieldset className="fields">
+        <NumberField label="calls" value={p.calls} min={1} max={100000} onChange={(calls) => updateProfileSettings({ calls })} testid="profile-calls" hint="Timed calls per process" />
+        <NumberField label="warm-up" value={p.warmup} min={0} max={10000} onChange={(warmup) => updateProfileSettings({ warmup })} testid="profile-warmup" hint="Untimed calls before timing, per process" />
+        <NumberField label="processes" value={p.processes} min={1} max={64} onChange={(processes) => updateProfileSettings({ processes })} testid="profile-processes" hint="Fresh runner processes per mode (calls pooled across them)" />
+        <NumberField label="seed" value={Number(p.seed)} min={0} max={2 ** 31} onChange={(seed) => updateProfileSettings({ seed: String(seed) })} testid="profile-seed" hint="Seed of the generated input data" />
+        <NumberField label="timeout s" value={p.timeoutS} min={0} max={86400} onChange={(timeoutS) => updateProfileSettings({ timeoutS })} testid="profile-timeout" hint="Whole-run limit; 0 = none" />
+      </fieldset>
+      <fieldset>
+        <legend>Symbols</legend>
+        <p className="sym-line" data-testid="profile-symbols">
+          {symText || 'none set'}
+          {fallback !== null && <span className="muted"> · others = {fallback}</span>}
+        </p>
+        {unresolved.length > 0 && <p className="hint warn">Without values: {unresolved.slice(0, 8).join(', ')}{unresolved.length > 8 ? ` and ${unresolved.length - 8} more` : ''}. Set them in the top bar.</p>}
+      </fieldset>
+      <fieldset>
+        <legend>Inputs (.npy, optional)</legend>
+        {Object.entries(p.inputs).map(([k, v]) => (
+          <div key={k} className="input-row">
+            <code>{k}</code>
+            <span className="muted ellipsis" title={v}>
+              {v}
+            </span>
+            <button
+              type="button"
+              className="btn btn-ghost btn-small"
+              aria-label={`Remove ${k}`}
+              onClick={() => {
+                const inputs = { ...p.inputs };
+                delete inputs[k];
+                updateProfileSettings({ inputs });
+              }}
+            >
+              <Icon name="close" size={12} />
+            </button>
+          </div>
+        ))}
+        <div className="input-add">
+          <input placeholder="argument" value={inputName} onChange={(e) => setInputName(e.target.value)} size={8} />
+          <input placeholder="path/to/array.npy" value={inputPath} onChange={(e) => setInputPath(e.target.value)} />
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={!/^[A-Za-z_]\w*$/.test(inputName) || !inputPath.trim()}
+            onClick={() => {
+              updateProfileSettings({ inputs: { ...p.inputs, [inputName]: inputPath.trim() } });
+              setInputName('');
+              setInputPath('');
+            }}
+          >
+            add
+          </button>
+        </div>
+        <p className="hint">Other arguments get deterministic data from the seed.</p>
+      </fieldset>
+      <button type="submit" className="btn btn-primary btn-run" data-testid="profile-run" disabled={running || p.modes.length === 0}>
+        <Icon name="play" /> {running ? 'Running…' : `Run ${p.modes.length} mode${p.modes.length === 1 ? '' : 's'}`}
+      </button>
+      <p className="hint center">{total.toLocaleString()} timed calls in all{p.modes.includes('EXTERNAL') && p.layout === 'both' ? ' (+ the second EXTERNAL layout)' : ''}</p>
+    </form>
+  );
+}

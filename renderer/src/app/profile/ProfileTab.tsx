@@ -1,0 +1,285 @@
+/**
+ * The Profile tab: the run's settings on the left; on the right the run's progress (stage by stage, calls
+ * i/N, cancel), then the result: the EXTERNAL-vs-POOL headline in large type, the verification badge, a
+ * per-mode table, and the charts (distribution, every call, alloc/free/compute, the sampled call's Gantt).
+ */
+import { useEffect, useMemo, useState } from 'react';
+import type { ResultDoc } from '../../../../electron/ipc/contract.js';
+import { formatBytes, formatCount, formatNs, formatPercent } from '../../../../electron/engine/view/format.js';
+import { profileHeadlines, verificationBadge, type Headline } from '../../../../electron/engine/view/headline.js';
+import { mountBreakdownChart, mountCallsChart, mountDistributionChart, mountGanttChart, type ProfileData } from '../../charts/index.js';
+import { defaultResultName, downloadResult, saveResultOnHost } from '../actions.js';
+import { ChartMount } from '../dock/ChartMount.js';
+import { UploadButton } from '../EmptyState.js';
+import { Icon } from '../Icon.js';
+import { cancelProfile, progressOf, STAGES, startProfile } from '../profile-actions.js';
+import { store } from '../state.js';
+import { EMPTY, useSelect } from '../store.js';
+import { ProfileForm } from './ProfileForm.js';
+import { hasSampledCalls } from './sampled.js';
+
+function elapsed(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+function Progress(): React.JSX.Element | null {
+  const run = useSelect(store, (s) => s.run);
+  const [now, setNow] = useState(performance.now());
+  useEffect(() => {
+    if (run?.status !== 'running' && run?.status !== 'cancelling') return;
+    const t = setInterval(() => setNow(performance.now()), 500);
+    return () => clearInterval(t);
+  }, [run?.status]);
+  if (!run) return null;
+  const p = progressOf(run.events);
+  const live = run.status === 'running' || run.status === 'cancelling';
+  if (!live && run.status === 'done') return null;
+  return (
+    <div className={`run-progress${live ? '' : ' ended'}`} data-testid="profile-progress">
+      <div className="run-head">
+        <span className="run-title">{run.status === 'cancelling' ? 'Cancelling…' : run.status === 'cancelled' ? 'Cancelled' : run.status === 'failed' ? 'The profile failed' : 'Profiling'}</span>
+        {live && <span className="muted">{elapsed(now - run.startedAt)}</span>}
+        {live && (
+          <button type="button" className="btn btn-small" data-testid="profile-cancel" disabled={run.status === 'cancelling'} onClick={() => void cancelProfile()}>
+            <Icon name="stop" /> Cancel
+          </button>
+        )}
+      </div>
+      {live && (
+        <>
+          <div className="bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(p.fraction * 100)} data-testid="profile-bar">
+            <div className="bar-fill" style={{ width: `${(p.fraction * 100).toFixed(1)}%` }} />
+          </div>
+          <ol className="stages">
+            {STAGES.map((s, i) => (
+              <li key={s.stage} className={i < p.stage ? 'done' : i === p.stage ? 'now' : ''}>
+                {s.title}
+                {i === p.stage && p.last?.total ? ` ${p.last.done ?? 0}/${p.last.total}` : ''}
+              </li>
+            ))}
+          </ol>
+          <div className="run-message" data-testid="profile-message">
+            {p.last?.message ?? 'starting…'}
+          </div>
+        </>
+      )}
+      {run.error && run.status !== 'cancelled' && (
+        <div className="run-error" role="alert" data-testid="profile-error">
+          <b>{run.error.message}</b>
+          {run.error.file && <div className="muted">{run.error.file}{run.error.jsonPath ? ` · ${run.error.jsonPath}` : ''}</div>}
+          {run.error.details.length > 0 && <pre className="error-details">{run.error.details.join('\n')}</pre>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The headline's large words: "1.61× faster per call", "No significant difference per call", … */
+export function headlineBig(h: Headline): string {
+  const t = h.time;
+  const verdict = t?.verdict;
+  return verdict === 'faster' || verdict === 'slower'
+    ? `${(verdict === 'faster' ? t!.ratio : 1 / t!.ratio).toPrecision(3)}× ${verdict} per call`
+    : verdict === 'no-difference'
+      ? 'No significant difference per call'
+      : verdict === 'too-few-calls'
+        ? 'Too few calls to tell'
+        : h.parts.title;
+}
+
+function BigHeadline({ h }: { h: Headline }): React.JSX.Element {
+  const t = h.time;
+  const verdict = t?.verdict;
+  const big = headlineBig(h);
+  const pText = t && (verdict === 'faster' || verdict === 'slower') ? t.text.replace(/^.*\((.*)\)$/, '$1') : t?.text.replace(/^[^(]*\((.*)\)$/, '$1') ?? '';
+  return (
+    <div className={`headline verdict-${verdict ?? 'none'}`} data-testid="profile-headline" title={h.text}>
+      {t && <div className="headline-title">{h.parts.title}</div>}
+      <div className="headline-big">{big}</div>
+      {t && (
+        <div className="headline-parts">
+          <span>{pText}</span>
+          <span>{h.parts.allocs}</span>
+          {h.parts.workspace && <span>{h.parts.workspace}</span>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
+  const r = doc.result;
+  const base = r.modes.find((m) => m.mode === 'SCOPED') ?? r.modes[0];
+  return (
+    <table className="mode-table" data-testid="profile-table">
+      <thead>
+        <tr>
+          <th>mode</th>
+          <th>median / call</th>
+          <th>p10</th>
+          <th>p90</th>
+          <th>allocs / call</th>
+          <th>alloc+free</th>
+          <th>faults / call</th>
+          <th>workspace</th>
+          <th>vs {base?.label ?? '—'}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {r.modes.map((m) => {
+          const ws = Object.values(m.workspaceBytes).reduce((s, b) => s + b, 0);
+          return (
+            <tr key={m.label}>
+              <td>
+                <span className={`mode-tag mode-${m.mode.toLowerCase()}${m.layout === 'dace' ? ' hatched' : ''}`}>{m.label}</span>
+              </td>
+              <td className="num strong">{formatNs(m.summary.medianNs)}</td>
+              <td className="num">{formatNs(m.summary.p10Ns)}</td>
+              <td className="num">{formatNs(m.summary.p90Ns)}</td>
+              <td className="num">{formatCount(m.summary.allocsPerCall)}</td>
+              <td className="num">{formatPercent(m.summary.allocShare)}</td>
+              <td className="num">{formatCount(Math.round(m.summary.minorFaultsPerCall))}</td>
+              <td className="num">{Object.keys(m.workspaceBytes).length ? formatBytes(ws) : '–'}</td>
+              <td className="num">{base ? `${(base.summary.medianNs / m.summary.medianNs).toFixed(2)}×` : ''}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function SaveBar({ doc }: { doc: ResultDoc }): React.JSX.Element {
+  const host = useSelect(store, (s) => s.env?.host);
+  const roots = useSelect(store, (s) => s.env?.roots ?? EMPTY);
+  const [path, setPath] = useState<string | null>(null);
+  return (
+    <div className="save-bar">
+      <span className="save-name" title={doc.path ?? 'not saved yet'}>
+        <Icon name="result" /> {doc.name}
+        {doc.path ? <span className="muted"> · {doc.path}</span> : <span className="muted"> · not saved</span>}
+      </span>
+      <button type="button" className="btn btn-small" data-testid="result-download" onClick={() => void downloadResult()}>
+        <Icon name="export" /> Download JSON
+      </button>
+      {host === 'browser' && path === null && (
+        <button type="button" className="btn btn-small" data-testid="result-save" onClick={() => setPath(`${roots[0] ? `${roots[0]}/` : ''}${defaultResultName()}`)}>
+          Save on the server…
+        </button>
+      )}
+      {path !== null && (
+        <form
+          className="save-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void saveResultOnHost(path).then((p) => p && setPath(null));
+          }}
+        >
+          <input value={path} onChange={(e) => setPath(e.target.value)} data-testid="result-save-path" aria-label="Save as" size={48} />
+          <button type="submit" className="btn btn-small btn-primary" data-testid="result-save-confirm">
+            Save
+          </button>
+          <button type="button" className="btn btn-small btn-ghost" onClick={() => setPath(null)}>
+            Cancel
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+function ResultView({ doc }: { doc: ResultDoc }): React.JSX.Element {
+  const headlines = useMemo(() => profileHeadlines(doc.result), [doc]);
+  const badge = useMemo(() => verificationBadge(doc.result), [doc]);
+  const data = useMemo<ProfileData>(() => ({ results: [{ label: doc.name, result: doc.result }] }), [doc]);
+  const r = doc.result;
+  const settings = `${r.settings.calls} calls × ${r.settings.processes} processes, ${r.settings.warmup} warm-up · ${Object.entries(r.settings.symbols)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')} · ${r.machine.cpu}`;
+  return (
+    <div className="result" data-testid="profile-result">
+      <div className="result-top">
+        <BigHeadline h={headlines[0]!} />
+        <div className={`badge ${badge.ok ? 'badge-ok' : 'badge-bad'}`} data-testid="verification-badge" title={badge.details.join('\n')}>
+          <Icon name={badge.ok ? 'check' : 'warn'} /> {badge.text}
+        </div>
+      </div>
+      {headlines.slice(1).map((h) => (
+        <div key={h.text} className="headline-more">
+          {h.text}
+        </div>
+      ))}
+      {!badge.ok && badge.details.length > 0 && (
+        <ul className="badge-details">
+          {badge.details.map((d) => (
+            <li key={d}>{d}</li>
+          ))}
+        </ul>
+      )}
+      <div className="result-meta muted small">{settings}</div>
+      <SaveBar doc={doc} />
+      <ModeTable doc={doc} />
+      <div className="chart-grid">
+        <figure className="chart-card">
+          <ChartMount mount={mountDistributionChart} data={data} source="gantt" testid="chart-distribution" />
+        </figure>
+        <figure className="chart-card">
+          <ChartMount mount={mountBreakdownChart} data={data} source="gantt" testid="chart-breakdown" />
+        </figure>
+        <figure className="chart-card wide">
+          <ChartMount mount={mountCallsChart} data={data} source="gantt" testid="chart-calls" />
+        </figure>
+        <figure className="chart-card wide">
+          {hasSampledCalls(r) ? (
+            <ChartMount mount={mountGanttChart} data={data} source="gantt" testid="chart-gantt" />
+          ) : (
+            <p className="muted small chart-none" data-testid="chart-gantt-none">
+              No allocation events of a sampled call in this result: the profiler that wrote it did not record them.
+            </p>
+          )}
+        </figure>
+      </div>
+      {r.notes.length + r.warnings.length > 0 && (
+        <ul className="result-notes">
+          {[...r.warnings, ...r.notes].map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function ProfileTab(): React.JSX.Element {
+  const result = useSelect(store, (s) => s.result);
+  const run = useSelect(store, (s) => s.run);
+  const running = run?.status === 'running' || run?.status === 'cancelling';
+  return (
+    <div className="profile-tab">
+      <ProfileForm running={running} onRun={() => void startProfile()} />
+      <div className="profile-main">
+        <Progress />
+        {result ? (
+          <ResultView doc={result} />
+        ) : (
+          !running && (
+            <div className="dock-message" data-testid="profile-empty">
+              <p>
+                <b>Profile</b> builds the program in every chosen mode, verifies that all modes compute the same outputs, then times every call
+                with allocation and free split out.
+              </p>
+              <p className="muted">Choose the settings on the left and press Run, or open a saved result.</p>
+              <div className="row-actions">
+                <UploadButton label="Open a result file…" accept=".json" testid="profile-open-result" />
+                <button type="button" className="btn" onClick={() => store.set({ dialog: 'open' })}>
+                  <Icon name="folder" /> Browse…
+                </button>
+              </div>
+            </div>
+          )
+        )}
+      </div>
+    </div>
+  );
+}

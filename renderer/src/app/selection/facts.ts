@@ -1,0 +1,184 @@
+/**
+ * Everything the analysis knows about one transient, as words and numbers for the selection panel: size, storage,
+ * live steps, what each mode does with it (and why not), where each layout puts it. Pure over an AnalysisView.
+ */
+import type { JsonInt } from '../../../../electron/engine/analysis/json.js';
+import { num } from '../../../../electron/engine/view/analysis-doc.js';
+import { formatBytes, formatCount, formatSize, formatStepRange } from '../../../../electron/engine/view/format.js';
+import { FATES, type AllocationJson, type AnalysisView, type Fate, type ViewMode } from '../../../../electron/engine/view/types.js';
+
+export interface Placement {
+  storage: string;
+  dace: JsonInt | null;
+  packed: JsonInt | null;
+}
+
+const placements = new WeakMap<AnalysisView, Map<number, Placement>>();
+
+/** Row → its offsets in both workspace layouts (memoised per view). */
+export function placementOf(view: AnalysisView, row: number): Placement | null {
+  let m = placements.get(view);
+  if (!m) {
+    m = new Map();
+    for (const ws of view.workspace) {
+      const put = (rects: { row: number[]; offset: JsonInt[] } | null | undefined, key: 'dace' | 'packed') => {
+        if (!rects) return;
+        rects.row.forEach((r, j) => {
+          const p = m!.get(r) ?? { storage: ws.storage, dace: null, packed: null };
+          p[key] = rects.offset[j]!;
+          m!.set(r, p);
+        });
+      };
+      put(ws.dace.rects, 'dace');
+      put(ws.packed?.rects, 'packed');
+    }
+    placements.set(view, m);
+  }
+  return m.get(row) ?? null;
+}
+
+const rowIndex = new WeakMap<AnalysisView, Map<string, number>>();
+
+export function rowOf(view: AnalysisView, id: string | null): number {
+  if (!id) return -1;
+  let m = rowIndex.get(view);
+  if (!m) {
+    m = new Map(view.table.id.map((x, i) => [x, i]));
+    rowIndex.set(view, m);
+  }
+  return m.get(id) ?? -1;
+}
+
+export function allocationText(a: AllocationJson, stepLabel: (path: string) => string): string {
+  switch (a.kind) {
+    case 'sdfg':
+      return 'at SDFG entry, every call';
+    case 'state':
+      return `in state ${stepLabel(a.state)}, every call`;
+    case 'scope':
+      return `inside a map scope of ${stepLabel(a.state)}, every iteration`;
+    case 'blocks':
+      return `before ${stepLabel(a.first)}, freed ${a.last === null ? 'at the end of its region' : `after ${stepLabel(a.last)}`}, every call (its size uses symbols the program assigns)`;
+    case 'init':
+      return 'once at init (Persistent in the file)';
+    case 'external':
+      return 'in the caller’s workspace (External in the file)';
+    case 'none':
+      return `holds no memory of its own: ${a.why}`;
+  }
+}
+
+export const FATE_TEXT: Record<Fate, string> = {
+  external: 'moves into the caller’s workspace under EXTERNAL',
+  persistent: 'moves to init under PERSISTENT; EXTERNAL keeps allocating it',
+  scoped: 'allocated on every call in every mode',
+  init: 'already Persistent: allocated once, in every mode',
+  workspace: 'already External: in the caller’s workspace, in every mode',
+  none: 'holds no memory of its own',
+};
+
+export interface ModeLine {
+  mode: ViewMode;
+  text: string;
+  /** The mode lifts the per-call allocation. */
+  good: boolean;
+}
+
+export interface TransientFacts {
+  row: number;
+  id: string;
+  name: string;
+  sdfgName: string;
+  declaration: string;
+  size: string;
+  exactBytes: string | null;
+  bytesExpr: string;
+  storage: string;
+  effectiveStorage: string;
+  lifetime: string;
+  live: string;
+  liveSteps: string | null;
+  fate: Fate;
+  fateText: string;
+  eligible: { PERSISTENT: boolean; EXTERNAL: boolean };
+  reason: string | null;
+  allocation: string;
+  executionsPerCall: string;
+  modes: ModeLine[];
+  placement: { storage: string; dace: string; packed: string } | null;
+  jsonPath: string;
+}
+
+export function transientFacts(view: AnalysisView, row: number): TransientFacts {
+  const t = view.table;
+  const a = view.analysis;
+  const id = t.id[row]!;
+  const storage = t.dict.storage[t.storage[row]!]!;
+  const effective = t.dict.storage[t.effectiveStorage[row]!]!;
+  const first = t.first[row]!;
+  const last = t.last[row]!;
+  const stepLabel = (i: number) => a.steps[i]?.label ?? `step ${i}`;
+  const byPath = (path: string) => a.steps.find((s) => s.label.includes(path))?.label ?? path;
+  const fate = FATES[t.fate[row]!]!;
+  const eligible = { PERSISTENT: (t.eligible[row]! & 1) !== 0, EXTERNAL: (t.eligible[row]! & 2) !== 0 };
+  const reason = t.reason[row]! < 0 ? null : t.dict.reason[t.reason[row]!]!;
+  const alloc = t.dict.allocation[t.allocation[row]!]!;
+  const perCall = alloc.kind === 'sdfg' || alloc.kind === 'state' || alloc.kind === 'scope' || alloc.kind === 'blocks';
+  const gpu = effective.startsWith('GPU_Global');
+  const modes: ModeLine[] = (['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const).map((mode) => {
+    if (!perCall) return { mode, text: alloc.kind === 'none' ? 'nothing to allocate' : alloc.kind === 'init' ? 'once at init' : 'caller’s workspace', good: alloc.kind !== 'none' };
+    const still = a.modes[mode].stillAllocating.includes(id);
+    switch (mode) {
+      case 'SCOPED':
+        return { mode, text: 'malloc + free every call', good: false };
+      case 'POOL':
+        return gpu ? { mode, text: 'cudaMallocAsync from the pool every call', good: false } : { mode, text: 'as SCOPED (pooling is GPU-only)', good: false };
+      case 'PERSISTENT':
+        return still ? { mode, text: `still every call${reason ? `: ${reason}` : ''}`, good: false } : { mode, text: 'once at init', good: true };
+      case 'EXTERNAL':
+        return still ? { mode, text: `still every call${reason ? `: ${reason}` : ''}`, good: false } : { mode, text: 'offset into the workspace', good: true };
+    }
+  });
+  const place = placementOf(view, row);
+  const bytes = t.bytes[row]!;
+  const shape = t.shape[row]!;
+  const dtype = t.dict.dtype[t.dtype[row]!]!;
+  const type = t.dict.type[t.type[row]!]!;
+  const path = t.jsonPath[row]!;
+  const sdfg = view.sdfgs[t.sdfg[row]!];
+  return {
+    row,
+    id,
+    name: t.name[row]!,
+    sdfgName: sdfg?.name ?? `SDFG ${t.sdfg[row]}`,
+    declaration: `${type === 'Array' ? '' : `${type} `}${dtype}${shape.length ? `[${shape.join(', ')}]` : ''}`,
+    size: formatSize(bytes, t.bytesExpr[row]!),
+    exactBytes: bytes === null ? null : `${formatCount(num(bytes))} B`,
+    bytesExpr: t.bytesExpr[row]!,
+    storage,
+    effectiveStorage: effective,
+    lifetime: t.dict.lifetime[t.lifetime[row]!]!,
+    live: formatStepRange(first, last),
+    liveSteps: first < 0 ? null : first === last ? stepLabel(first) : `${stepLabel(first)} → ${stepLabel(last)}`,
+    fate,
+    fateText: FATE_TEXT[fate],
+    eligible,
+    reason,
+    allocation: allocationText(alloc, byPath),
+    executionsPerCall: t.executionsPerCall[row] === null ? 'depends on symbols' : formatCount(num(t.executionsPerCall[row]!)),
+    modes,
+    placement: place
+      ? {
+          storage: place.storage,
+          dace: place.dace === null ? '–' : typeof place.dace === 'string' && !/^\d+$/.test(place.dace) ? place.dace : formatOffset(place.dace),
+          packed: place.packed === null ? '–' : formatOffset(place.packed),
+        }
+      : null,
+    jsonPath: path.startsWith('~') && sdfg ? `${sdfg.jsonPath}${path.slice(1)}` : path,
+  };
+}
+
+function formatOffset(v: JsonInt): string {
+  const n = num(v);
+  return n === 0 ? '0' : `${formatCount(n)} B (${formatBytes(n)})`;
+}

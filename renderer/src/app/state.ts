@@ -1,0 +1,179 @@
+/**
+ * What the window holds, in one store (store.ts): the connection, the open document and its analysis, the
+ * selection every view shares, the profile run and the results, and the chrome (theme, dock, dialogs).
+ * Actions (actions/*.ts) are the only writers besides trivial UI toggles.
+ */
+import type { ContractError, EnvironmentInfo, ProfileProgressEvent, ResultDoc, SymbolValues, TransientLabClient } from '../../../electron/ipc/contract.js';
+import type { AnalysisView, DocInfo, GraphEdge, GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
+import type { ModeName, ThemeName } from '../theme/index.js';
+import { createStore } from './store.js';
+
+export const DOCK_TABS = ['transients', 'lifetimes', 'workspace', 'profile', 'compare'] as const;
+export type DockTab = (typeof DOCK_TABS)[number];
+export const DOCK_TAB_TITLES: Record<DockTab, string> = {
+  transients: 'Transients',
+  lifetimes: 'Lifetimes',
+  workspace: 'Workspace',
+  profile: 'Profile',
+  compare: 'Compare',
+};
+
+/** A graph element the user picked (the graph view tells us what it is). */
+export interface ElementSelection {
+  id: string;
+  region: RegionId | null;
+  node: GraphNode | null;
+  edge: GraphEdge | null;
+}
+
+/**
+ * The shared selection. `transient` is an analysis id (`<sdfg>:<name>`): every view highlights it. `element`
+ * is a graph node or edge; picking an access node of a transient sets both.
+ */
+export interface Selection {
+  transient: string | null;
+  element: ElementSelection | null;
+  /** Who selected (the view that did need not scroll itself). */
+  source: 'graph' | 'table' | 'lifetimes' | 'workspace' | 'gantt' | 'outline' | 'search' | 'keyboard';
+}
+
+/** An error for the big readable panel (open failures, malformed files, lost connection). */
+export interface ErrorReport {
+  title: string;
+  error: ContractError;
+  /** What the user was doing ("Opening channel_flow.sdfg"). */
+  context: string;
+}
+
+export interface ProfileSettings {
+  modes: Array<'SCOPED' | 'PERSISTENT' | 'POOL' | 'EXTERNAL'>;
+  layout: 'dace' | 'packed' | 'both';
+  calls: number;
+  warmup: number;
+  processes: number;
+  seed: string;
+  timeoutS: number;
+  /** Argument name → .npy path (inside the roots). */
+  inputs: Record<string, string>;
+}
+
+export interface ProfileRun {
+  job: string;
+  doc: string;
+  startedAt: number;
+  /** Latest event per stage, in arrival order. */
+  events: ProfileProgressEvent[];
+  status: 'running' | 'cancelling' | 'done' | 'failed' | 'cancelled';
+  error: ContractError | null;
+}
+
+export interface OpeningState {
+  name: string;
+  startedAt: number;
+}
+
+export interface Toast {
+  id: number;
+  kind: 'info' | 'ok' | 'warn' | 'error';
+  text: string;
+}
+
+export interface AppState {
+  connection: { status: 'connecting' | 'ready' | 'lost' | 'failed'; message: string };
+  client: TransientLabClient | null;
+  env: EnvironmentInfo | null;
+  theme: ThemeName;
+
+  opening: OpeningState | null;
+  doc: DocInfo | null;
+  /** The root region, fetched with the open so that the graph's first frame does not wait for the analysis. */
+  rootRegion: Promise<GraphRegion> | null;
+  symbols: SymbolValues;
+  /** Value for every symbol not set; null leaves them symbolic. */
+  defaultSymbol: string | null;
+  target: 'cpu' | 'gpu' | null;
+  /** What the graph and the table mark: one mode's treatment, or the best any mode gives (ALL). */
+  mode: ModeName | 'ALL';
+  analysis: AnalysisView | null;
+  analysing: boolean;
+  analysisError: ContractError | null;
+
+  selection: Selection | null;
+  /** Transient under the pointer in any view (highlighted in the others). */
+  hoverTransient: string | null;
+
+  dockTab: DockTab;
+  /** Dock height in px; the window keeps at least the top bar and 160 px of graph. */
+  dockHeight: number;
+  dialog: 'open' | 'symbols' | null;
+  /** Outline search text (also what Ctrl+F focuses). */
+  outlineQuery: string;
+
+  error: ErrorReport | null;
+  toasts: Toast[];
+
+  profileSettings: ProfileSettings;
+  run: ProfileRun | null;
+  /** The result shown in the Profile tab (fresh run, or opened). */
+  result: ResultDoc | null;
+  /** Results on the Compare tab's shared axes (the first is the reference). */
+  compare: ResultDoc[];
+}
+
+export const DEFAULT_PROFILE: ProfileSettings = {
+  modes: ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'],
+  layout: 'both',
+  calls: 30,
+  warmup: 3,
+  processes: 3,
+  seed: '1',
+  timeoutS: 0,
+  inputs: {},
+};
+
+function initialTheme(): ThemeName {
+  try {
+    const saved = window.localStorage.getItem('tlab:theme');
+    if (saved === 'light' || saved === 'dark') return saved;
+  } catch {
+    // Storage may be off (privacy mode); the system preference still applies.
+  }
+  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+function initialDockHeight(): number {
+  return Math.round(Math.max(220, Math.min(420, window.innerHeight * 0.38)));
+}
+
+export function initialState(): AppState {
+  return {
+    connection: { status: 'connecting', message: 'connecting…' },
+    client: null,
+    env: null,
+    theme: initialTheme(),
+    opening: null,
+    doc: null,
+    rootRegion: null,
+    symbols: {},
+    defaultSymbol: null,
+    target: null,
+    mode: 'ALL',
+    analysis: null,
+    analysing: false,
+    analysisError: null,
+    selection: null,
+    hoverTransient: null,
+    dockTab: 'transients',
+    dockHeight: initialDockHeight(),
+    dialog: null,
+    outlineQuery: '',
+    error: null,
+    toasts: [],
+    profileSettings: { ...DEFAULT_PROFILE },
+    run: null,
+    result: null,
+    compare: [],
+  };
+}
+
+export const store = createStore<AppState>(initialState());

@@ -1,0 +1,98 @@
+// @vitest-environment jsdom
+/** The app shell without a browser: opening by path routes results and SDFGs, the shortcuts, the store. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ResultDoc, TransientLabClient } from '../../electron/ipc/contract.js';
+import { openPath } from '../../renderer/src/app/actions.js';
+import { handleKey } from '../../renderer/src/app/keyboard.js';
+import { initialState, store } from '../../renderer/src/app/state.js';
+import { createStore } from '../../renderer/src/app/store.js';
+
+afterEach(() => store.set(initialState()));
+
+const result = { schema: 'transient-lab/profile@1', program: { name: 'hdiff', file: 'hdiff.sdfg', hash: 'x' }, modes: [] } as unknown as ResultDoc['result'];
+
+function fakeClient(): TransientLabClient & { openFile: ReturnType<typeof vi.fn>; openResult: ReturnType<typeof vi.fn> } {
+  const refused = () => Promise.reject(Object.assign(new Error('not in this test'), { kind: 'refused' }));
+  return {
+    openFile: vi.fn(refused),
+    openResult: vi.fn(async (req: { path?: string }) => ({ name: 'r.json', path: req.path ?? null, result })),
+    on: () => () => {},
+  } as unknown as TransientLabClient & { openFile: ReturnType<typeof vi.fn>; openResult: ReturnType<typeof vi.fn> };
+}
+
+const key = (k: string, init: KeyboardEventInit = {}) => new KeyboardEvent('keydown', { key: k, ...init });
+
+describe('openPath', () => {
+  it('opens a result .json as a result (the Profile tab shows it), never as an SDFG', async () => {
+    const c = fakeClient();
+    store.set({ client: c });
+    await openPath('runs/R.JSON');
+    expect(c.openResult).toHaveBeenCalledWith({ path: 'runs/R.JSON' });
+    expect(c.openFile).not.toHaveBeenCalled();
+    expect(store.get().result?.path).toBe('runs/R.JSON');
+    expect(store.get().dockTab).toBe('profile');
+    expect(store.get().compare).toHaveLength(1);
+  });
+
+  it('opens anything else as an SDFG and shows the host error with the file name', async () => {
+    const c = fakeClient();
+    store.set({ client: c });
+    await openPath('deep/dir/prog.sdfgz');
+    expect(c.openFile).toHaveBeenCalledWith({ path: 'deep/dir/prog.sdfgz' });
+    expect(c.openResult).not.toHaveBeenCalled();
+    expect(store.get().error?.title).toBe('Could not open prog.sdfgz');
+  });
+});
+
+describe('handleKey', () => {
+  const withDoc = () => store.set({ doc: { doc: 'd1' } as never });
+
+  it('1–5 switch the dock tabs only with a document open, and never while typing', () => {
+    expect(handleKey(key('2'))).toBe(false);
+    withDoc();
+    expect(handleKey(key('2'))).toBe(true);
+    expect(store.get().dockTab).toBe('lifetimes');
+    const input = document.createElement('input');
+    document.body.appendChild(input);
+    const typed = key('3');
+    Object.defineProperty(typed, 'target', { value: input });
+    expect(handleKey(typed)).toBe(false);
+    expect(store.get().dockTab).toBe('lifetimes');
+    input.remove();
+  });
+
+  it('Esc closes the error first, then the dialog, then clears the selection', () => {
+    withDoc();
+    store.set({ error: { title: 't', context: 'c', error: { kind: 'input', message: 'm', file: null, jsonPath: null, details: [] } }, dialog: 'open', selection: { transient: '0:a', element: null, source: 'table' } });
+    handleKey(key('Escape'));
+    expect(store.get().error).toBeNull();
+    expect(store.get().dialog).toBe('open');
+    handleKey(key('Escape'));
+    expect(store.get().dialog).toBeNull();
+    expect(store.get().selection).not.toBeNull();
+    handleKey(key('Escape'));
+    expect(store.get().selection).toBeNull();
+  });
+
+  it('Ctrl+O opens the dialog, Ctrl+E says export is not there yet', () => {
+    expect(handleKey(key('o', { ctrlKey: true }))).toBe(true);
+    expect(store.get().dialog).toBe('open');
+    handleKey(key('e', { ctrlKey: true }));
+    expect(store.get().toasts.at(-1)?.text).toMatch(/not available yet/);
+  });
+});
+
+describe('createStore', () => {
+  it('notifies subscribers once per set, and only when something changed', () => {
+    const s = createStore({ a: 1, b: 2 });
+    const seen: number[] = [];
+    const off = s.subscribe(() => seen.push(s.get().a));
+    s.set({ a: 3 });
+    s.set((x) => ({ b: x.b + 1 }));
+    s.set({ a: 3 });
+    off();
+    s.set({ a: 9 });
+    expect(seen).toEqual([3, 3]);
+    expect(s.get()).toEqual({ a: 9, b: 3 });
+  });
+});
