@@ -3,7 +3,8 @@
 # POOL against EXTERNAL, at a small size (per-call overheads dominate) and a large one; prints a short table and
 # writes bench/results/gpu-check.json (schema transient-lab/gpu-check@1) next to one profile@1 JSON per run.
 #
-# On a machine without a CUDA device it says so and exits 0: nothing here can be measured without one.
+# Every example is first built in all modes with `transient-lab build` (nvcc, no device needed). On a machine
+# without a CUDA device it then says so and exits 0 (1 if a build failed): nothing can be measured without one.
 # Budget: under 5 minutes on one GPU with the defaults.
 #
 # Environment: GPU_CHECK_SMALL (default 64) and GPU_CHECK_LARGE (default 1024) are the --default-symbol values
@@ -21,22 +22,6 @@ if [[ ! -f "$root/dist/electron/cli/main.js" ]]; then
   exit 2
 fi
 
-set +e
-devices="$("${cli[@]}" devices 2>&1)"
-status=$?
-set -e
-if [[ $status -eq 4 ]]; then
-  echo "gpu-check: this machine has no CUDA device, so nothing was built, verified or timed."
-  echo "$devices" | sed 's/^/  /'
-  echo "gpu-check: run it on a GPU node (or: transient-lab profile FILE --remote HOST)."
-  exit 0
-elif [[ $status -ne 0 ]]; then
-  echo "gpu-check: the device probe failed:" >&2
-  echo "$devices" >&2
-  exit 1
-fi
-echo "$devices"
-
 mkdir -p "$out"
 examples=()
 for f in "$root"/assets/examples/*.sdfg "$root"/assets/examples/*/*.sdfg; do
@@ -48,6 +33,39 @@ if [[ ${#examples[@]} -eq 0 ]]; then
   echo "gpu-check: no GPU example in assets/examples (none whose target is gpu): nothing to check" >&2
   exit 1
 fi
+
+# Build first: it needs nvcc, not a device, so a machine without one still checks that every GPU example
+# compiles in every mode (transient-lab build, docs/build.md).
+build_failed=0
+for f in "${examples[@]}"; do
+  name="$(basename "$f" .sdfg)"
+  set +e
+  "${cli[@]}" build "$f" --default-symbol "$small" --layout both --out "$out/build/$name-$small" > "$out/$name-build.txt" 2>&1
+  code=$?
+  set -e
+  if [[ $code -eq 0 ]]; then
+    echo "gpu-check: built $name in all modes: $(head -n 1 "$out/$name-build.txt")"
+  else
+    build_failed=1
+    echo "gpu-check: building $name failed (exit $code): $(tail -n 3 "$out/$name-build.txt")" >&2
+  fi
+done
+
+set +e
+devices="$("${cli[@]}" devices 2>&1)"
+status=$?
+set -e
+if [[ $status -eq 4 ]]; then
+  echo "gpu-check: this machine has no CUDA device, so nothing was verified or timed (the builds above need none)."
+  echo "$devices" | sed 's/^/  /'
+  echo "gpu-check: run it on a GPU node (or: transient-lab profile FILE --remote HOST)."
+  exit $build_failed
+elif [[ $status -ne 0 ]]; then
+  echo "gpu-check: the device probe failed:" >&2
+  echo "$devices" >&2
+  exit 1
+fi
+echo "$devices"
 
 runs=()
 failed=0

@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import { RunCancelled } from '../engine/profile/runner-host.js';
 import { buildFolder } from '../engine/profile/prebuilt.js';
 import { DEFAULT_PROFILE_OPTIONS } from '../engine/profile/options.js';
-import { parseCxxflags } from '../engine/build/index.js';
+import { DACE_CUDAFLAGS, DACE_CXXFLAGS, DEFAULT_CUDA_ARCH, parseCxxflags } from '../engine/build/index.js';
 import { TlabError } from '../engine/errors.js';
 import { optionValue, parseArgs, parseInteger, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
@@ -23,12 +23,14 @@ const SPEC: Record<string, OptionSpec> = {
   'default-symbol': { value: true },
   out: { value: true },
   cxxflags: { value: true },
+  'pool-release-threshold': { value: true },
   help: { value: false },
 };
 
 const HELP = `Usage: transient-lab build FILE --out DIR [options]
 
-Generates and compiles the program in each requested memory mode, without running it. DIR receives one shared
+Generates and compiles the program in each requested memory mode, without running it (GPU programs too: no
+device is needed, only nvcc). DIR receives one shared
 library per mode and layout with its generated source beside it, a copy of the SDFG, and manifest.json
 (schema transient-lab/build@1). Run the folder later, here or on another machine with the same Transient Lab
 version, with \`transient-lab profile --prebuilt DIR\`.
@@ -40,12 +42,17 @@ Options:
   --symbols N=V,…       symbol values (may be repeated)
   --default-symbol V    value for every symbol not given with --symbols
   --cxxflags "FLAGS"    compiler optimisation flags for every mode, instead of DaCe's defaults
+                        (CPU: ${DACE_CXXFLAGS.join(' ')}; GPU programs are compiled by nvcc:
+                        ${DACE_CUDAFLAGS.join(' ')}, -arch=${DEFAULT_CUDA_ARCH} unless the flags name an architecture)
+  --pool-release-threshold BYTES|max
+                        GPU programs: the release threshold POOL's init sets on the default memory pool
+                        (default max = UINT64_MAX, DaCe's; 0 returns the pool's memory at every synchronisation)
 
 Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 130 cancelled.`;
 
 export const buildCommand: Command = {
   name: NAME,
-  usage: 'build FILE --out DIR [--modes …] [--layout dace|packed|both] [--symbols N=V,…] [--default-symbol V] [--cxxflags "FLAGS"]',
+  usage: 'build FILE --out DIR [--modes …] [--layout dace|packed|both] [--symbols N=V,…] [--default-symbol V] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max]',
   async run(argv: string[]): Promise<number> {
     const args = parseArgs(NAME, argv, SPEC);
     if (args.flags.has('help')) {
@@ -63,6 +70,12 @@ export const buildCommand: Command = {
     for (const text of args.options.get('symbols') ?? []) for (const [k, v] of parseSymbolList(NAME, text)) symbols.set(k, v);
     const def = optionValue(args, 'default-symbol');
     const cxxflagsText = optionValue(args, 'cxxflags');
+    const thresholdText = optionValue(args, 'pool-release-threshold');
+    let poolReleaseThreshold: bigint | null = null;
+    if (thresholdText !== undefined) {
+      poolReleaseThreshold = thresholdText.trim().toLowerCase() === 'max' ? 2n ** 64n - 1n : parseInteger(NAME, 'pool-release-threshold', thresholdText, 0n);
+      if (poolReleaseThreshold >= 2n ** 64n) throw new TlabError('usage', `${NAME}: --pool-release-threshold must be below 2^64 (or max)`);
+    }
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
@@ -76,6 +89,7 @@ export const buildCommand: Command = {
           defaultSymbol: def === undefined ? null : parseInteger(NAME, 'default-symbol', def),
           outDir,
           cxxflags: cxxflagsText === undefined ? null : parseCxxflags(cxxflagsText, `${NAME}: --cxxflags`),
+          poolReleaseThreshold,
           signal: controller.signal,
         },
         (p) => {

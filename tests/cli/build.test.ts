@@ -5,7 +5,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
+import { corpusDir, examplesDir, packageRoot } from '../../electron/engine/paths.js';
+import { DEFAULT_CUDA_ARCH, findNvcc } from '../../electron/engine/build/index.js';
 import { BUILD_SCHEMA, parseManifest } from '../../electron/engine/profile/manifest.js';
 import type { ProfileResult } from '../../electron/engine/profile/result.js';
 
@@ -45,12 +46,61 @@ describe('build usage errors (exit 2)', () => {
 });
 
 describe('build refuses what it cannot build', () => {
-  it('a GPU program: exit 4 with the JSON path of what blocks it (until the CUDA backend lands)', async () => {
-    const gpu = join(packageRoot(), '..', 'shared', 'corpus', 'sdfg', 'spcl__dace__doc___static__sdfg__gpu-notb.sdfg');
-    const r = await cli(['build', gpu, '--default-symbol', '8', '--out', join(dir, 'gpu')]);
+  it('a GPU program outside the CUDA subset: exit 4 with the JSON path of what blocks it', async () => {
+    // A GPU_Warp map (docs/gpu.md, coverage).
+    const gpu = join(corpusDir(), 'spcl__dace__tests__codegen__a2.sdfgz');
+    const r = await cli(['build', gpu, '--default-symbol', '8', '--out', join(dir, 'gpu-blocked')]);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/at \$\./);
+    expect(r.stderr).toMatch(/at \$\..*GPU_Warp|GPU_Warp[\s\S]*at \$\./);
     expect(r.stderr).not.toMatch(/^\s+at .*\.js:\d+/m);
+  });
+});
+
+// nvcc is what a GPU build needs (no device): a machine without it reports this test as skipped.
+const haveNvcc = await findNvcc().then(
+  () => true,
+  () => false,
+);
+
+describe('build of a GPU program (nvcc, no device needed)', () => {
+  it.skipIf(!haveNvcc)('compiles every mode with nvcc into a folder that profile --prebuilt refuses here with the no-device message', async () => {
+    const gpuOut = join(dir, 'chain-gpu');
+    const chainGpu = join(examplesDir(), 'gpu', 'chain_gpu.sdfg');
+    const r = await cli(['build', chainGpu, '--default-symbol', '64', '--out', gpuOut]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\(GPU\): 4 libraries in /);
+    const m = parseManifest(await readFile(join(gpuOut, 'manifest.json'), 'utf8'), 'manifest.json');
+    expect(m.target).toBe('gpu');
+    expect(m.variants.map((v) => v.label)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL (packed)']);
+    for (const v of m.variants) {
+      expect(v.target).toBe('gpu');
+      expect(v.source).toMatch(/\.cu$/);
+      expect(v.compiler.name).toBe('nvcc');
+      expect(v.flags).toEqual(expect.arrayContaining(['-std=c++17', '-O3', '--use_fast_math', '--extended-lambda', '-cudart=shared', `-arch=${DEFAULT_CUDA_ARCH}`]));
+      const lib = await readFile(join(gpuOut, v.library));
+      expect([...lib.subarray(0, 4)]).toEqual([0x7f, 0x45, 0x4c, 0x46]);
+      // The library carries device code for the architecture it was built for (an ELF section nvcc adds).
+      expect(lib.includes(Buffer.from('.nv_fatbin'))).toBe(true);
+      const source = await readFile(join(gpuOut, v.source), 'utf8');
+      expect(source).toContain('#include "transient_cuda_runtime.h"');
+    }
+    const pool = await readFile(join(gpuOut, m.variants.find((v) => v.mode === 'POOL')!.source), 'utf8');
+    expect(pool).toMatch(/tlab_cuda_malloc_async\(/);
+    const external = m.variants.find((v) => v.mode === 'EXTERNAL')!;
+    expect(Number(external.workspaceBytes.GPU_Global)).toBeGreaterThan(0);
+
+    // Same SDFG, symbols and flags: the second build comes from the cache (the key holds nvcc and its flags).
+    const again = await cli(['build', chainGpu, '--default-symbol', '64', '--out', join(dir, 'chain-gpu-2')]);
+    expect(again.code).toBe(0);
+    const m2 = parseManifest(await readFile(join(dir, 'chain-gpu-2', 'manifest.json'), 'utf8'), 'manifest.json');
+    expect(m2.variants.map((v) => v.librarySha256)).toEqual(m.variants.map((v) => v.librarySha256));
+
+    // No CUDA device here: running the folder stops with the device probe's message, before anything loads.
+    const p = await cli(['profile', '--prebuilt', gpuOut, '--calls', '1']);
+    expect(p.code).toBe(4);
+    expect(p.stderr).toMatch(/no CUDA device|cannot run GPU programs yet/);
+    expect(p.stderr).not.toMatch(/^\s+at .*\.js:\d+/m);
   });
 });
 

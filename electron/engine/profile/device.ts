@@ -63,3 +63,15 @@ export function requireDevice(r: DeviceReport, file: string | null): DeviceInfo 
   if (!d) throw noDeviceError(r, file);
   return d;
 }
+
+/**
+ * Exit code 4: a GPU program on a machine with a device. `build` compiles GPU programs (nvcc), but the runner
+ * still calls programs with host memory, so running one is refused rather than handed device-pointer arguments
+ * it cannot fill (issue 9: the GPU runtime path).
+ */
+export function gpuRunNotBuiltError(file: string | null): TlabError {
+  return new TlabError('unsupported', 'this is a GPU program: Transient Lab builds it (transient-lab build FILE --out DIR) but cannot run GPU programs yet', {
+    file,
+    details: ['the runner does not yet allocate device arguments, time calls with CUDA events or read pool attributes (docs/gpu.md)'],
+  });
+}

@@ -42,6 +42,9 @@ export interface BuildManifest {
   /** Every symbol value the libraries were specialised for. */
   symbols: Record<string, JsonInteger>;
   createdAt: string;
+  /** GPU folders only: the pool release threshold the libraries set in init (decimal; `build
+   * --pool-release-threshold`, default UINT64_MAX). Absent on CPU folders. */
+  poolReleaseThreshold?: string;
   variants: ManifestVariant[];
 }
 
@@ -193,6 +196,13 @@ export function parseManifest(text: string, file: string): BuildManifest {
     target: target as Target,
     symbols,
     createdAt: typeof root.createdAt === 'string' ? root.createdAt : '',
+    ...(root.poolReleaseThreshold === undefined ? {} : { poolReleaseThreshold: decimal(r, root.poolReleaseThreshold, '$.poolReleaseThreshold') }),
     variants,
   };
+}
+
+/** A non-negative integer below 2^64 written as a decimal string. */
+function decimal(r: Reader, v: Json, path: string): string {
+  if (typeof v !== 'string' || !/^(0|[1-9]\d*)$/.test(v) || BigInt(v) >= 2n ** 64n) r.fail(path, `expected a decimal string of an unsigned 64-bit integer, got ${describe(v)}`);
+  return v;
 }

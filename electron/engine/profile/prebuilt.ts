@@ -21,7 +21,7 @@ import { assembleResult, jsonInteger } from './assemble.js';
 import { buildVariants, fileLabel, type BuiltVariant, type ProgramBuilder } from './build-variants.js';
 import { prepareInputs } from './inputs.js';
 import { busyMachineWarning, describeMachine, foreignCpuBusy } from './machine.js';
-import { requireDevice, type DeviceProbe } from './device.js';
+import { gpuRunNotBuiltError, requireDevice, type DeviceProbe } from './device.js';
 import { BUILD_SCHEMA, MANIFEST_FILE, parseManifest, toolVersion, type BuildManifest, type ManifestVariant } from './manifest.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
 import { checkOutputFolder, saveOutputs } from './outputs.js';
@@ -39,6 +39,8 @@ export interface BuildFolderOptions {
   outDir: string;
   /** Compiler optimisation flags instead of DaCe's defaults (ProfileOptions.cxxflags). */
   cxxflags?: readonly string[] | null;
+  /** GPU programs: the pool release threshold set in init (null: DaCe's UINT64_MAX). */
+  poolReleaseThreshold?: bigint | null;
   signal?: AbortSignal;
   /** The compiler driver; tests pass a fake one. */
   build?: ProgramBuilder;
@@ -89,6 +91,7 @@ export async function buildFolder(filePath: string, opts: BuildFolderOptions, on
         openmp: v.build.openmp,
       });
     }
+    const gpuInfo = built.find((v) => v.program.gpu)?.program.gpu ?? null;
     const manifest: BuildManifest = {
       schema: BUILD_SCHEMA,
       tool: { name: 'transient-lab', version: toolVersion() },
@@ -96,6 +99,7 @@ export async function buildFolder(filePath: string, opts: BuildFolderOptions, on
       target: plan.analysis.target,
       symbols: Object.fromEntries(Object.entries(plan.symbols).map(([k, v]) => [k, jsonInteger(v)])),
       createdAt: new Date().toISOString(),
+      ...(gpuInfo ? { poolReleaseThreshold: gpuInfo.poolReleaseThreshold.toString() } : {}),
       variants,
     };
     const manifestPath = join(outDir, MANIFEST_FILE);
@@ -151,8 +155,12 @@ export async function planPrebuilt(dir: string, runDir: string, opts: { modes?: 
     }
     chosen = chosen.filter(({ v }) => opts.modes!.includes(v.mode));
   }
-  // A GPU folder on a machine without a device: refuse before reading anything else.
-  if (manifest.target === 'gpu' && opts.devices) requireDevice(await opts.devices(), manifestPath);
+  // A GPU folder on a machine without a device: refuse before reading anything else; with one, refuse too
+  // until the runner runs GPU programs (plan.ts).
+  if (manifest.target === 'gpu' && opts.devices) {
+    requireDevice(await opts.devices(), manifestPath);
+    throw gpuRunNotBuiltError(manifestPath);
+  }
   const sdfgPath = join(dir, manifest.sdfg.file);
   const sdfgBytes = await readFile(sdfgPath).catch((cause: unknown) => {
     throw new TlabError('input', `the SDFG the folder was built from is missing: ${(cause as Error).message}`, { file: manifestPath, jsonPath: '$.sdfg.file', cause });
@@ -164,7 +172,8 @@ export async function planPrebuilt(dir: string, runDir: string, opts: { modes?: 
   const layouts = new Set(chosen.map(({ v }) => v.layout).filter((l): l is Layout => l !== null));
   const layout: LayoutChoice = layouts.size === 2 ? 'both' : ([...layouts][0] ?? 'packed');
   const symbols = new Map(Object.entries(manifest.symbols).map(([k, v]) => [k, BigInt(v)]));
-  const plan = await planProfile(sdfgPath, { modes, layout, calls: 1, symbols, defaultSymbol: null, signal: opts.signal }, onProgress);
+  const poolReleaseThreshold = manifest.poolReleaseThreshold === undefined ? null : BigInt(manifest.poolReleaseThreshold);
+  const plan = await planProfile(sdfgPath, { modes, layout, calls: 1, symbols, defaultSymbol: null, signal: opts.signal, poolReleaseThreshold }, onProgress);
 
   const built: BuiltVariant[] = [];
   for (const pv of plan.variants) {
