@@ -124,12 +124,14 @@ describe('allocation sites and executions per call', () => {
     expect(t.allocation).toEqual({ kind: 'none', why: 'stack storage (Register)' });
   });
 
-  it('resolves Default inside a GPU_Device map to GPU_Shared and detects the GPU target', () => {
+  // DaCe adds an implicit GPU_ThreadBlock to the scope chain of a kernel without thread-block maps before it
+  // picks storages (analysis/defaults.ts), so a Default transient there is per-thread Register, not GPU_Shared.
+  it('resolves Default inside a GPU_Device map without thread-block maps to Register and detects the GPU target', () => {
     const root = sdfg('m', [desc('T', ['16'])], [state('s', [mapEntry('kernel', ['i'], [['0', '9']], 'GPU_Device'), access('T', 0), mapExit(0, 0)])]);
     const a = run(root);
     expect(a.target).toBe('gpu');
     expect(a.targetReason).toMatch(/map 'kernel'.*GPU_Device/);
-    expect(get(a, '0:T').effectiveStorage).toBe('GPU_Shared');
+    expect(get(a, '0:T').effectiveStorage).toBe('Register');
   });
 
   it('hoists GPU_Global allocations out of kernels', () => {
