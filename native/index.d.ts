@@ -112,3 +112,38 @@ export function measureEventCostNs(iterations: number): number;
 
 /** Bare cost of calling an empty C function through the same path `run` uses, per call, in ns. */
 export function measureCallOverheadNs(iterations: number): number;
+
+/** One CUDA device as the runtime and driver describe it. */
+export interface CudaDevice {
+  index: number;
+  name: string;
+  totalMemoryBytes: number;
+  /** `major.minor`, e.g. `9.0`. */
+  computeCapability: string;
+  multiprocessors: number;
+  /** The device supports the stream-ordered allocator (cudaMallocAsync, POOL mode). */
+  memoryPools: boolean;
+}
+
+export interface CudaReport {
+  /** The libcudart that was loaded (as given to dlopen), or null when none could be. */
+  runtimeLibrary: string | null;
+  /** 1000·major + 10·minor (13000 = CUDA 13.0); 0 when unknown. */
+  runtimeVersion: number;
+  /** The CUDA version the installed driver supports; 0 when there is no driver. */
+  driverVersion: number;
+  devices: CudaDevice[];
+  /** Why no device is listed (one sentence); null when at least one is. */
+  reason: string | null;
+  /** Every library tried and the outcome (dlopen errors), for error details. */
+  attempts: string[];
+}
+
+/**
+ * Lists CUDA devices. The CUDA runtime is dlopen()ed here, at call time (never linked: the addon loads and every
+ * CPU run works without CUDA); names and memory come from the driver (libcuda.so.1). A missing runtime, driver
+ * or device is a report with no devices and a `reason`, never an exception. `runtimeCandidates` replaces the
+ * default search ($TLAB_CUDART, libcudart.so, .so.13, .so.12, .so.11.0, /usr/local/cuda/lib64/libcudart.so).
+ * (Added by the GPU host layer.)
+ */
+export function cudaDevices(runtimeCandidates?: string[]): CudaReport;

@@ -6,11 +6,14 @@
 import { EXIT_CODES, TlabError } from '../engine/errors.js';
 import type { Command } from './command.js';
 import { analyzeCommand } from './analyze.js';
+import { buildCommand } from './build.js';
+import { devicesCommand } from './devices.js';
 import { profileCommand } from './profile.js';
+import { remoteAgentCommand } from './remote-agent.js';
 import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
 
-const COMMANDS: Command[] = [analyzeCommand, profileCommand, reportCommand, serveCommand];
+const COMMANDS: Command[] = [analyzeCommand, profileCommand, buildCommand, devicesCommand, reportCommand, serveCommand, remoteAgentCommand];
 
 function usage(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}`);

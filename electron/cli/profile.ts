@@ -4,15 +4,18 @@
  * or modes diverged, 7 a PDF --report without Chromium, 130 cancelled (SIGINT).
  */
 import { DACE_CXXFLAGS, parseCxxflags } from '../engine/build/index.js';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { MODES, type Mode } from '../engine/analysis/types.js';
 import { TlabError } from '../engine/errors.js';
 import { formatProfile } from '../engine/profile/format.js';
 import { checkOutputFile, writeWithFallback } from '../engine/profile/outputs.js';
 import { DEFAULT_PROFILE_OPTIONS, profile, type ProfileOptions, type ProfileProgress } from '../engine/profile/profile.js';
 import type { LayoutChoice } from '../engine/profile/result.js';
+import { profilePrebuilt, readManifest } from '../engine/profile/prebuilt.js';
+import { probeDevices } from '../runner/devices.js';
 import { analyseForReport, formatFromPath, NO_ANALYSIS, type ReportFormat } from '../engine/report/index.js';
 import { NodeRunnerHost, RunCancelled } from '../runner/host-node.js';
+import { checkRemoteTarget, profileRemote, type RemoteOptions } from '../runner/remote-host.js';
 import { optionValue, parseArgs, parseInteger, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
 import { EXIT_NO_CHROMIUM, findChromium, NoChromium } from './pdf.js';
@@ -35,6 +38,10 @@ const SPEC: Record<string, OptionSpec> = {
   report: { value: true },
   chromium: { value: true },
   timeout: { value: true },
+  prebuilt: { value: true },
+  remote: { value: true },
+  'ssh-option': { value: true, repeat: true },
+  'remote-command': { value: true },
   cxxflags: { value: true },
   help: { value: false },
 };
@@ -62,49 +69,75 @@ Options:
                         .json; the same as \`transient-lab report\`, docs/reports.md)
   --chromium PATH       Chromium for a PDF --report (default: chromium on the PATH)
   --timeout SECONDS     kill the run after this long (default 600; 0 = no limit)
+  --prebuilt DIR        run the libraries \`transient-lab build\` wrote to DIR instead of building FILE (no
+                        FILE then; DIR fixes the symbols and layouts, --modes picks some of its modes)
+  --remote [USER@]HOST  build and run on HOST over ssh (Transient Lab of the same version installed there);
+                        the result comes back here. No --save-outputs with --remote.
+  --ssh-option OPT      passed to ssh as -o OPT (may be repeated), e.g. Port=2222, IdentityFile=~/.ssh/gpu
+  --remote-command CMD  how to start Transient Lab on HOST (default transient-lab)
   --cxxflags "FLAGS"    compiler optimisation flags for every mode, instead of DaCe's defaults
                         (${DACE_CXXFLAGS.join(' ')}); always C++20, -fopenmp
 
 Exit codes: 0 ok, 2 usage (also: symbol values that give a negative extent or arrays that cannot fit in
-memory, and --out/--save-outputs written to a fallback), 3 bad input, 4 unsupported SDFG, 5 build failed,
-6 run failed or modes diverged, 7 a PDF --report and no Chromium, 130 cancelled.`;
+memory, and --out/--save-outputs written to a fallback), 3 bad input (also: a --prebuilt folder whose
+manifest or files are wrong), 4 unsupported SDFG (also: a GPU program and no CUDA device), 5 build failed,
+6 run failed or modes diverged (also: --remote not installed, version mismatch or connection dropped),
+7 a PDF --report and no Chromium, 130 cancelled.`;
 
-export interface ProfileArgs {
+/** `--modes scoped,pool` → canonical names, duplicates dropped (shared with `build`). */
+export function parseModes(command: string, text: string): Mode[] {
+  const modes: Mode[] = [];
+  for (const part of text.split(',')) {
+    const m = part.trim().toUpperCase();
+    if (!m) continue;
+    if (!(MODES as readonly string[]).includes(m)) {
+      throw new TlabError('usage', `${command}: unknown mode '${part.trim()}' (modes: ${MODES.map((x) => x.toLowerCase()).join(', ')})`);
+    }
+    if (!modes.includes(m as Mode)) modes.push(m as Mode);
+  }
+  if (!modes.length) throw new TlabError('usage', `${command}: --modes is empty`);
+  return modes;
+}
+
+export function parseLayout(command: string, text: string): LayoutChoice {
+  if (text !== 'dace' && text !== 'packed' && text !== 'both') {
+    throw new TlabError('usage', `${command}: --layout expects dace, packed or both, got '${text}'`);
+  }
+  return text;
+}
+
+export interface ParsedProfileArgs {
+  /** The SDFG file; with --prebuilt, the folder's own copy is used and this is the folder. */
   file: string;
   options: Omit<ProfileOptions, 'signal' | 'runner'>;
   out: string | null;
+  /** `--prebuilt DIR`, or null. */
+  prebuilt: string | null;
+  /** `--remote`, or null. */
+  remote: RemoteOptions | null;
   /** `--report FILE`: a report of the run, in the format FILE's extension names. */
   report: { path: string; format: ReportFormat; chromium: string | null } | null;
 }
 
-export function parseProfileArgs(argv: string[]): ProfileArgs | 'help' {
+export function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   const args = parseArgs(NAME, argv, SPEC);
   if (args.flags.has('help')) return 'help';
-  if (args.positionals.length !== 1) {
+  const prebuilt = optionValue(args, 'prebuilt') ?? null;
+  if (prebuilt !== null) {
+    if (args.positionals.length) throw new TlabError('usage', `${NAME}: --prebuilt DIR runs the SDFG built into DIR; give no FILE (got ${args.positionals.join(' ')})`);
+    for (const fixed of ['layout', 'symbols', 'default-symbol', 'cxxflags']) {
+      if (args.options.has(fixed)) throw new TlabError('usage', `${NAME}: --${fixed} cannot be used with --prebuilt: the folder was built for fixed ones (see its manifest.json)`);
+    }
+  } else if (args.positionals.length !== 1) {
     throw new TlabError('usage', `${NAME}: expected exactly one SDFG file, got ${args.positionals.length}${args.positionals.length ? ` (${args.positionals.join(' ')})` : ''}`);
   }
   const options: Omit<ProfileOptions, 'signal' | 'runner'> = { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map(), inputs: new Map() };
   const modesText = optionValue(args, 'modes');
-  if (modesText !== undefined) {
-    const modes: Mode[] = [];
-    for (const part of modesText.split(',')) {
-      const m = part.trim().toUpperCase();
-      if (!m) continue;
-      if (!(MODES as readonly string[]).includes(m)) {
-        throw new TlabError('usage', `${NAME}: unknown mode '${part.trim()}' (modes: ${MODES.map((x) => x.toLowerCase()).join(', ')})`);
-      }
-      if (!modes.includes(m as Mode)) modes.push(m as Mode);
-    }
-    if (!modes.length) throw new TlabError('usage', `${NAME}: --modes is empty`);
-    options.modes = modes;
-  }
+  if (modesText !== undefined) options.modes = parseModes(NAME, modesText);
+  // With --prebuilt and no --modes: every mode in the folder.
+  else if (prebuilt !== null) options.modes = [];
   const layout = optionValue(args, 'layout');
-  if (layout !== undefined) {
-    if (layout !== 'dace' && layout !== 'packed' && layout !== 'both') {
-      throw new TlabError('usage', `${NAME}: --layout expects dace, packed or both, got '${layout}'`);
-    }
-    options.layout = layout as LayoutChoice;
-  }
+  if (layout !== undefined) options.layout = parseLayout(NAME, layout);
   const calls = optionValue(args, 'calls');
   if (calls !== undefined) options.calls = Number(parseInteger(NAME, 'calls', calls, 1n));
   const warmup = optionValue(args, 'warmup');
@@ -140,14 +173,24 @@ export function parseProfileArgs(argv: string[]): ProfileArgs | 'help' {
   }
   const cxxflags = optionValue(args, 'cxxflags');
   if (cxxflags !== undefined) options.cxxflags = parseCxxflags(cxxflags, `${NAME}: --cxxflags`);
+  const target = optionValue(args, 'remote');
+  let remote: RemoteOptions | null = null;
+  if (target !== undefined) {
+    if (prebuilt !== null) throw new TlabError('usage', `${NAME}: --prebuilt and --remote cannot be combined yet: build and run on the remote machine with --remote FILE`);
+    if (options.saveOutputs) throw new TlabError('usage', `${NAME}: --save-outputs cannot be used with --remote (the outputs stay on the remote machine)`);
+    checkRemoteTarget(target);
+    remote = { target, sshOptions: args.options.get('ssh-option') ?? [], remoteCommand: optionValue(args, 'remote-command') };
+  } else if (args.options.has('ssh-option') || args.options.has('remote-command')) {
+    throw new TlabError('usage', `${NAME}: --ssh-option and --remote-command need --remote HOST`);
+  }
   const reportPath = optionValue(args, 'report');
-  let report: ProfileArgs['report'] = null;
+  let report: ParsedProfileArgs['report'] = null;
   if (reportPath !== undefined) {
     const format = formatFromPath(reportPath);
     if (!format) throw new TlabError('usage', `${NAME}: --report ${reportPath}: the name must end in .html, .pdf, .csv or .json (the format of the report)`);
     report = { path: reportPath, format, chromium: optionValue(args, 'chromium') ?? null };
   }
-  return { file: args.positionals[0]!, options, out: optionValue(args, 'out') ?? null, report };
+  return { file: prebuilt ?? args.positionals[0]!, options, out: optionValue(args, 'out') ?? null, prebuilt, remote, report };
 }
 
 function progressPrinter(): (p: ProfileProgress) => void {
@@ -160,7 +203,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 
 export const profileCommand: Command = {
   name: NAME,
-  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"]',
+  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--prebuilt DIR] [--remote [USER@]HOST]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {
@@ -185,7 +228,12 @@ export const profileCommand: Command = {
     process.once('SIGINT', onSigint);
     const progress = progressPrinter();
     try {
-      const result = await profile(parsed.file, { ...parsed.options, signal: controller.signal, runner: new NodeRunnerHost() }, progress);
+      const runOptions = { ...parsed.options, signal: controller.signal, runner: new NodeRunnerHost(), devices: () => probeDevices() };
+      const result = parsed.remote
+        ? await profileRemote(parsed.file, runOptions, parsed.remote, progress)
+        : parsed.prebuilt
+          ? await profilePrebuilt(parsed.prebuilt, runOptions, progress)
+          : await profile(parsed.file, runOptions, progress);
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
       process.stdout.write(`${formatProfile(result)}\n`);
       let lost = false;
@@ -200,7 +248,9 @@ export const profileCommand: Command = {
         const r = parsed.report;
         const results = [{ label: result.program.name, result, source: null }];
         const wantsAnalysis = r.format === 'html' || r.format === 'pdf';
-        const analysis = wantsAnalysis ? await analyseForReport(result, [resolve(parsed.file)], { explicit: true }) : NO_ANALYSIS;
+        // A prebuilt folder holds its own copy of the SDFG (manifest sdfg.file); the report analyses that one.
+        const sdfgFile = parsed.prebuilt ? join(parsed.prebuilt, (await readManifest(parsed.prebuilt)).sdfg.file) : parsed.file;
+        const analysis = wantsAnalysis ? await analyseForReport(result, [resolve(sdfgFile)], { explicit: true }) : NO_ANALYSIS;
         const written = await writeReport(results, { format: r.format, out: r.path, analysis, chromium: r.chromium });
         process.stdout.write(`report: ${written.map((w) => resolve(w)).join(', ')}\n`);
       }

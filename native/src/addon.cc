@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "call_loop.h"
+#include "cuda_devices.h"
 #include "library_loader.h"
 
 namespace {
@@ -601,6 +602,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("measureEventCostNs", Napi::Function::New<MeasureEventCost>(env, "measureEventCostNs"));
   exports.Set("measureCallOverheadNs", Napi::Function::New<MeasureCallOverhead>(env, "measureCallOverheadNs"));
   exports.Set("runtimeAbiVersion", Napi::Number::New(env, TRANSIENT_RUNTIME_VERSION));
+  tlab::RegisterCudaDevices(env, exports);
   return exports;
 }
 

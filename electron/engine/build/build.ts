@@ -1,10 +1,12 @@
 /**
  * Compiles one GeneratedProgram into a shared library, through a content-addressed cache.
  *
- * Flags: C++20 and DaCe's default CPU flags (see DACE_CXXFLAGS), which the caller may replace.
+ * Flags: C++20 and DaCe's default CPU flags (see DACE_CXXFLAGS), which the caller may replace. A GPU program
+ * (`program.gpu`, a CUDA translation unit) is compiled by nvcc instead, with DACE_CUDAFLAGS (docs/build.md).
  *
  * Cache entry: `<cacheRoot>/libs/<key>/{program.cpp, program.so, entry.json}` where key =
- * sha256(source, compiler version line, flags, the host CPU when a flag says `native`, runtime header bytes). An entry is only trusted when
+ * sha256(source, compiler version line (nvcc's: its release and its host compiler), flags, the host CPU when a
+ * flag says `native`, the runtime headers' bytes). An entry is only trusted when
  * entry.json names the same key and the library's size and sha256: a half-written or truncated library
  * (a crash mid-copy, a full disk, someone editing the cache) is rebuilt, never loaded. Entries are built in
  * a private temporary folder and renamed into place, so readers never see a partial entry.
@@ -22,7 +24,7 @@ import type { GeneratedProgram } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
 import { nativeDir } from '../paths.js';
 import { cacheRoot } from './cache-dir.js';
-import { findCompiler, probeOpenMP, runProcess, type CompilerInfo } from './compiler.js';
+import { findCompiler, findNvcc, probeOpenMP, runProcess, type CompilerInfo } from './compiler.js';
 
 export const RUNTIME_HEADER = 'transient_runtime.h';
 const ENTRY_FORMAT = 1;
@@ -38,8 +40,26 @@ export const DACE_CXXFLAGS: readonly string[] = ['-O3', '-march=native', '-fno-m
 const STANDARD = '-std=c++20';
 const LIBRARY_FLAGS = ['-shared', '-fPIC', '-fdiagnostics-color=never'];
 
+/**
+ * GPU programs (CUDA translation units, docs/gpu.md) are compiled by nvcc. Defaults: DaCe's
+ * `compiler.cuda.args` without its warning switch (`-Xcompiler -march=native --use_fast_math`) and the Release
+ * build type's -O3. `--cxxflags` replaces these as it replaces DACE_CXXFLAGS on the CPU.
+ */
+export const DACE_CUDAFLAGS: readonly string[] = ['-O3', '-Xcompiler=-march=native', '--use_fast_math'];
+/**
+ * The GPU architecture when the flags name none. DaCe's own default (`compiler.cuda.cuda_arch` 60) is below
+ * what CUDA 13 supports; sm_80 also embeds compute_80 PTX, so the library loads on any newer device (the driver
+ * compiles the PTX once, at first load). `--cxxflags "… -arch=sm_90"` builds for one device exactly.
+ */
+export const DEFAULT_CUDA_ARCH = 'sm_80';
+const CUDA_STANDARD = '-std=c++17';
+/** Kernel bodies are `__device__` lambdas; DaCe links the shared CUDA runtime. */
+const CUDA_LIBRARY_FLAGS = ['--extended-lambda', '--expt-relaxed-constexpr', '-shared', '-Xcompiler=-fPIC', '-cudart=shared'];
+const CUDA_HEADER = 'transient_cuda_runtime.h';
+const ARCH_FLAG = /^(-arch|--gpu-architecture|-gencode|--generate-code|-code|--gpu-code)(=|$)/;
+
 /** Flags that would change what the compiler produces or where: the build stage owns these. */
-const RESERVED = /^-(o|c|S|E|M|MM|MD|MMD|x|shared|fPIC|fpic)$/;
+const RESERVED = /^-(o|c|S|E|M|MM|MD|MMD|x|shared|fPIC|fpic|-shared|cudart|-cudart|cudart=.*|-cudart=.*|ccbin|-compiler-bindir)$/;
 
 /**
  * Checks user compiler flags: each must be one option (starting with '-', no white space), and none may
@@ -94,6 +114,8 @@ export interface BuildOptions {
 }
 
 export interface BuildResult {
+  /** `cpp` (the C++ compiler) or `cuda` (nvcc): a GPU program's source is a CUDA translation unit. */
+  language?: 'cpp' | 'cuda';
   /** A path no other build shares (dlopen caches by path). */
   libPath: string;
   cached: boolean;
@@ -105,7 +127,7 @@ export interface BuildResult {
   openmp: boolean;
   /** Every flag the compiler got, in order (without -I, -o and the source). */
   flags: string[];
-  /** The optimisation and target part of `flags`: DACE_CXXFLAGS or the caller's. */
+  /** The optimisation and target part of `flags`: DACE_CXXFLAGS (DACE_CUDAFLAGS for nvcc) or the caller's. */
   cxxflags: string[];
   /** Cache entry folder (holds program.cpp for inspection). */
   entryDir: string;
@@ -135,36 +157,42 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
   const started = performance.now();
   const label = opts.label ?? (program.mode === 'EXTERNAL' ? `${program.mode}-${program.layout}` : program.mode);
   const includeDir = opts.includeDir ?? defaultIncludeDir();
-  const headerPath = join(includeDir, RUNTIME_HEADER);
-  let header: Buffer;
-  try {
-    header = await readFile(headerPath);
-  } catch (cause) {
-    throw new TlabError('build', `the runtime header ${headerPath} is missing: the native part of Transient Lab is not installed (run npm run build)`, { cause });
+  const cuda = program.gpu?.language === 'cuda';
+  const headers: Buffer[] = [];
+  for (const name of cuda ? [RUNTIME_HEADER, CUDA_HEADER] : [RUNTIME_HEADER]) {
+    const headerPath = join(includeDir, name);
+    try {
+      headers.push(await readFile(headerPath));
+    } catch (cause) {
+      throw new TlabError('build', `the runtime header ${headerPath} is missing: the native part of Transient Lab is not installed (run npm run build)`, { cause });
+    }
   }
-  const compiler = await findCompiler();
+  const compiler = cuda ? await findNvcc() : await findCompiler();
   const warnings: string[] = [];
   let openmp = false;
   if (program.usesOpenMP) {
-    openmp = await probeOpenMP(compiler);
-    if (!openmp) warnings.push(`${compiler.name} ${compiler.version} cannot compile with -fopenmp: ${label} runs its parallel maps sequentially`);
+    // nvcc hands host code to g++ (compiler.ts): probe that one for a GPU program.
+    const host = cuda ? { command: ['g++'], name: 'g++', version: '', versionLine: compiler.versionLine } : compiler;
+    openmp = await probeOpenMP(host);
+    if (!openmp) warnings.push(`${host.name}${host.version ? ` ${host.version}` : ''} cannot compile with -fopenmp: ${label} runs its parallel maps sequentially`);
   }
-  const cxxflags = checkCxxflags(opts.cxxflags ?? DACE_CXXFLAGS);
-  const flags = [STANDARD, ...cxxflags, ...LIBRARY_FLAGS, ...(openmp ? ['-fopenmp'] : [])];
+  const cxxflags = checkCxxflags(opts.cxxflags ?? (cuda ? DACE_CUDAFLAGS : DACE_CXXFLAGS));
+  const flags = cuda
+    ? [CUDA_STANDARD, ...cxxflags, ...(cxxflags.some((f) => ARCH_FLAG.test(f)) ? [] : [`-arch=${DEFAULT_CUDA_ARCH}`]), ...CUDA_LIBRARY_FLAGS, ...(openmp ? ['-Xcompiler=-fopenmp', '-lgomp'] : [])]
+    : [STANDARD, ...cxxflags, ...LIBRARY_FLAGS, ...(openmp ? ['-fopenmp'] : [])];
   // `-march=native` builds for this CPU: a cache shared by machines of different CPUs (an HPC home folder
   // seen from login and compute nodes) must not hand one machine's library to another.
   const native = flags.some((f) => /=native$/.test(f)) ? await nativeTarget() : '';
-  const key = createHash('sha256')
+  const hash = createHash('sha256')
     .update(program.source)
     .update('\0')
     .update(compiler.versionLine)
     .update('\0')
     .update(flags.join(' '))
     .update('\0')
-    .update(native)
-    .update('\0')
-    .update(header)
-    .digest('hex');
+    .update(native);
+  for (const h of headers) hash.update('\0').update(h);
+  const key = hash.digest('hex');
 
   const entryDir = join(libsDir(), key);
   let cached = await isValidEntry(entryDir, key);
@@ -176,7 +204,7 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
   // A valid entry may still vanish between the check and the copy (another process pruning the cache):
   // only claim a hit for what was actually verified.
   cached = cached && existsSync(libPath);
-  return { libPath, cached, ms: performance.now() - started, key, compiler, openmp, flags, cxxflags, entryDir, warnings };
+  return { language: cuda ? 'cuda' : 'cpp', libPath, cached, ms: performance.now() - started, key, compiler, openmp, flags, cxxflags, entryDir, warnings };
 }
 
 /** Whether the entry is complete and matches its record (size, sha256, ELF magic). */
@@ -214,13 +242,13 @@ async function compileEntry(
   const work = join(root, `.tmp-${ctx.key.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
   await mkdir(work);
   try {
-    const src = join(work, 'program.cpp');
+    const src = join(work, sourceName(program));
     const lib = join(work, 'program.so');
     await writeFile(src, program.source);
     const argv = [...ctx.compiler.command, ...ctx.flags, '-I', ctx.includeDir, '-o', lib, src];
     const res = await runProcess(argv, { cwd: work, timeoutMs: ctx.opts.timeoutMs ?? 600_000 });
     if (res.code !== 0 || res.signal) {
-      const keptSource = await keepFailedSource(root, ctx.key, work);
+      const keptSource = join(await keepFailedSource(root, ctx.key, work), sourceName(program));
       throw compileError(program, res, { ...ctx, keptSource });
     }
     const bytes = await readFile(lib);
@@ -250,7 +278,7 @@ async function keepFailedSource(root: string, key: string, work: string): Promis
   await rm(dir, { recursive: true, force: true });
   await makeDirectory(join(root, 'failed'));
   await rename(work, dir);
-  return join(dir, 'program.cpp');
+  return dir;
 }
 
 interface Diagnostic {
@@ -261,6 +289,21 @@ interface Diagnostic {
 }
 
 const DIAGNOSTIC = /^(.*?):(\d+):(\d+): (fatal error|error): (.*)$/;
+/** nvcc's front end: `program.cu(12): error: …` (the column is not given). */
+const NVCC_DIAGNOSTIC = /^(.*?)\((\d+)\): (catastrophic error|error): (.*)$/;
+
+/** The generated source's name in a cache entry: program.cpp, or program.cu for a CUDA translation unit. */
+function sourceName(program: GeneratedProgram): string {
+  return program.gpu?.language === 'cuda' ? 'program.cu' : 'program.cpp';
+}
+
+function parseDiagnostic(text: string, source: string): Diagnostic | null {
+  const m = DIAGNOSTIC.exec(text);
+  if (m && basename(m[1]!) === source) return { line: Number(m[2]), column: Number(m[3]), severity: m[4]!, message: m[5]! };
+  const n = NVCC_DIAGNOSTIC.exec(text);
+  if (n && basename(n[1]!) === source) return { line: Number(n[2]), column: 0, severity: n[3]!, message: n[4]! };
+  return null;
+}
 const MAX_DIAGNOSTICS = 5;
 
 /** The compiler's first errors, each with the generated line it points at and the SDFG element behind it. */
@@ -283,17 +326,18 @@ function compileError(
     });
   }
   const sourceLines = program.source.split('\n');
+  const source = sourceName(program);
   const diagnostics: Diagnostic[] = [];
-  for (const text of res.stderr.split('\n')) {
-    const m = DIAGNOSTIC.exec(text);
-    if (!m || basename(m[1]!) !== 'program.cpp') continue;
-    diagnostics.push({ line: Number(m[2]), column: Number(m[3]), severity: m[4]!, message: m[5]! });
+  for (const text of `${res.stderr}\n${res.stdout}`.split('\n')) {
+    const d = parseDiagnostic(text, source);
+    if (!d) continue;
+    diagnostics.push(d);
     if (diagnostics.length >= MAX_DIAGNOSTICS) break;
   }
   const details: string[] = [];
   let firstOrigin: string | null = null;
   for (const d of diagnostics) {
-    details.push(`program.cpp:${d.line}:${d.column}: ${d.severity}: ${d.message}`);
+    details.push(`${source}:${d.line}${d.column ? `:${d.column}` : ''}: ${d.severity}: ${d.message}`);
     const text = sourceLines[d.line - 1];
     if (text !== undefined) details.push(`    ${d.line} | ${text.trimEnd()}`);
     const origin = originOf(program.lineOrigins, d.line);
@@ -307,7 +351,7 @@ function compileError(
     details.push(...res.stderr.split('\n').filter((l) => l.trim()).slice(0, 20));
   }
   details.push(`generated source kept at ${ctx.keptSource}`);
-  const count = res.stderr.split('\n').filter((l) => DIAGNOSTIC.test(l)).length;
+  const count = `${res.stderr}\n${res.stdout}`.split('\n').filter((l) => parseDiagnostic(l, source)).length;
   return new TlabError(
     'build',
     `${compilerName} failed to compile the generated ${ctx.label} program ${program.name} (${count || 'no parsable'} error${count === 1 ? '' : 's'}, exit ${res.code})`,

@@ -86,6 +86,47 @@ async function detectCompiler(): Promise<CompilerInfo> {
   throw new TlabError('build', 'no C++ compiler found: set $CXX or install g++ or clang++', { details: tried });
 }
 
+let nvccPromise: Promise<CompilerInfo> | null = null;
+
+/**
+ * nvcc, for GPU programs: `$NVCC`, then `nvcc` on the PATH, then `$CUDA_HOME/bin/nvcc` and
+ * `/usr/local/cuda/bin/nvcc`. Cached like findCompiler. Its `versionLine` is the release line (`Cuda compilation
+ * tools, release 13.0, V13.0.88`) followed by the host compiler nvcc drives (`g++ --version`'s first line, or
+ * `-ccbin`'s): both change the library, so both belong in the cache key.
+ */
+export function findNvcc(): Promise<CompilerInfo> {
+  nvccPromise ??= detectNvcc().catch((err: unknown) => {
+    nvccPromise = null;
+    throw err;
+  });
+  return nvccPromise;
+}
+
+async function detectNvcc(): Promise<CompilerInfo> {
+  const candidates: string[][] = [];
+  const fromEnv = process.env.NVCC?.trim();
+  if (fromEnv) candidates.push(fromEnv.split(/\s+/));
+  candidates.push(['nvcc']);
+  const cudaHome = (process.env.CUDA_HOME ?? process.env.CUDA_PATH)?.trim();
+  if (cudaHome) candidates.push([join(cudaHome, 'bin', 'nvcc')]);
+  candidates.push(['/usr/local/cuda/bin/nvcc']);
+  const tried: string[] = [];
+  for (const command of candidates) {
+    const res = await runProcess([...command, '--version'], { timeoutMs: 30_000 });
+    if (res.code !== 0) {
+      tried.push(`${command.join(' ')}: ${res.error?.code === 'ENOENT' ? 'not found' : (res.stderr.trim().split('\n')[0] ?? `exit ${res.code}`)}`);
+      continue;
+    }
+    const release = res.stdout.split('\n').find((l) => /release \d/.test(l))?.trim() ?? res.stdout.trim().split('\n').pop() ?? '';
+    const version = /release (\d+\.\d+)/.exec(release)?.[1] ?? '';
+    // nvcc compiles the host side with gcc/g++ from the PATH unless -ccbin says otherwise.
+    const host = await runProcess(['g++', '--version'], { timeoutMs: 30_000 });
+    const hostLine = host.code === 0 ? (host.stdout.split('\n')[0]?.trim() ?? '') : 'no g++';
+    return { command, name: 'nvcc', version, versionLine: `${release} / host ${hostLine}` };
+  }
+  throw new TlabError('build', 'no CUDA compiler found: a GPU program needs nvcc (set $NVCC or $CUDA_HOME, or put nvcc on the PATH)', { details: tried });
+}
+
 const OPENMP_PROBE = `#include <omp.h>
 extern "C" int tlab_probe(void) {
   int n = 0;

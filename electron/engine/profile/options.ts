@@ -1,6 +1,7 @@
 /** What a profile run is asked to do, and the progress it reports (shared by every profile step). */
 import { MODES, type Mode } from '../analysis/types.js';
 import type { LayoutChoice } from './result.js';
+import type { DeviceProbe } from './device.js';
 import type { RunnerHost } from './runner-host.js';
 
 export interface ProfileOptions {
@@ -26,6 +27,9 @@ export interface ProfileOptions {
   /** The process host that runs each job: the CLI, the server and the tests pass electron/runner's
    * NodeRunnerHost, the Electron shell its utilityProcess host. The engine never picks one itself. */
   runner: RunnerHost;
+  /** Lists CUDA devices (the host runs the addon's probe in a child: electron/runner/devices.ts). Asked only
+   * for GPU programs, before anything is built; without it a GPU program is not checked for a device here. */
+  devices?: DeviceProbe;
 }
 
 export type ProfileStage = 'parse' | 'analyse' | 'generate' | 'build' | 'verify' | 'calls' | 'compare';

@@ -13,6 +13,7 @@ import { TlabError } from '../errors.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import { readSdfgFile } from '../sdfg/index.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
+import { gpuRunNotBuiltError, requireDevice } from './device.js';
 import type { LayoutChoice } from './result.js';
 import { throwIfCancelled, variantLabel } from './runner-host.js';
 import { checkRunFits } from './memory.js';
@@ -83,19 +84,24 @@ export function checkProfileOptions(options: Pick<ProfileOptions, 'modes' | 'cal
 }
 
 /** Generates every variant of an already analysed file. */
-export function generateVariants(filePath: string, file: SdfgFile, analysis: Analysis, options: Pick<ProfileOptions, 'modes' | 'layout'>, onProgress: OnProfileProgress = () => {}): PlannedVariant[] {
-  const findings = findUnsupported(file);
+export function generateVariants(
+  filePath: string,
+  file: SdfgFile,
+  analysis: Analysis,
+  options: Pick<ProfileOptions, 'modes' | 'layout'> & { poolReleaseThreshold?: bigint | null },
+  onProgress: OnProfileProgress = () => {},
+): PlannedVariant[] {
+  // GPU programs are checked against the CUDA generator's subset (docs/gpu.md), CPU ones against the C++ one.
+  const findings = findUnsupported(file, analysis.target);
   if (findings.length) throw unsupportedError(filePath, findings);
-  if (analysis.target !== 'cpu') {
-    throw new TlabError('unsupported', `this is a ${analysis.target.toUpperCase()} program (${analysis.targetReason}); profiling runs CPU programs only`, { file: filePath });
-  }
   // Missing symbol values are reported by the generator, which knows which symbols the program needs.
   const plan = planVariants(options.modes, options.layout);
   const variants: PlannedVariant[] = [];
   for (const [i, v] of plan.entries()) {
     const label = variantLabel(v.mode, v.layout);
     onProgress({ stage: 'generate', message: `generate ${label}`, done: i + 1, total: plan.length });
-    const program = generateProgram(file, analysis, { mode: v.mode, layout: v.layout ?? 'packed' });
+    const threshold = options.poolReleaseThreshold ?? null;
+    const program = generateProgram(file, analysis, { mode: v.mode, layout: v.layout ?? 'packed', ...(threshold !== null ? { poolReleaseThreshold: threshold } : {}) });
     variants.push({ ...v, label, program });
   }
   const reference = variants[0]!;
@@ -110,7 +116,10 @@ export function generateVariants(filePath: string, file: SdfgFile, analysis: Ana
 /** Parse, analyse, check and generate: everything a profile run decides before it compiles anything. */
 export async function planProfile(
   filePath: string,
-  options: Pick<ProfileOptions, 'modes' | 'layout' | 'calls' | 'symbols' | 'defaultSymbol' | 'signal'>,
+  options: Pick<ProfileOptions, 'modes' | 'layout' | 'calls' | 'symbols' | 'defaultSymbol' | 'signal' | 'devices'> & {
+    /** GPU programs: the default pool's release threshold init sets (null: DaCe's UINT64_MAX). `build` only. */
+    poolReleaseThreshold?: bigint | null;
+  },
   onProgress: OnProfileProgress = () => {},
 ): Promise<ProfilePlan> {
   checkProfileOptions(options);
@@ -123,6 +132,13 @@ export async function planProfile(
 
   onProgress({ stage: 'analyse', message: 'analyse transients' });
   const analysis = analyze(file, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
+  // A host that runs the program passes a device probe (`build` does not: it compiles GPU programs anywhere).
+  // A GPU program on a machine without a device stops here, before anything is generated or compiled; on one
+  // with a device it stops too, until the runner can run GPU programs.
+  if (analysis.target === 'gpu' && options.devices) {
+    requireDevice(await options.devices(), filePath);
+    throw gpuRunNotBuiltError(filePath);
+  }
   checkRunFits(file, analysis, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
   const variants = generateVariants(filePath, file, analysis, options, onProgress);
   const reference = variants[0]!.program;

@@ -85,6 +85,39 @@ export interface ModeResult {
   workspaceBytes: Record<string, number>;
   /** sha256 (hex) of every array argument's C-order bytes after the first verification call. */
   outputChecksums: Record<string, string>;
+  /** GPU runs only (docs/profile-schema.md, "GPU additions"). `calls.totalNs` is then host time with the device
+   * synchronised before the clock stops; `calls.allocNs`/`freeNs` host time around the allocation API calls. */
+  gpu?: GpuModeResult;
+}
+
+/** The stream-ordered pool's attributes, read after the mode's timed calls (cudaMemPoolGetAttribute). */
+export interface PoolAttributes {
+  /** cudaMemPoolAttrReservedMemHigh / UsedMemHigh, bytes. */
+  reservedHighBytes: number;
+  usedHighBytes: number;
+  /** cudaMemPoolAttrReleaseThreshold as a decimal string (UINT64_MAX does not fit a double). */
+  releaseThreshold: string;
+}
+
+export interface GpuModeResult {
+  /** Device time of each timed call from CUDA events around it (same order as `calls.totalNs`). */
+  deviceNs: number[];
+  deviceMedianNs: number;
+  /** Null for modes that do not allocate from the pool. */
+  pool: PoolAttributes | null;
+}
+
+/** The device a GPU run used (the addon's `cudaDevices()` entry, plus versions). */
+export interface ProfileDevice {
+  index: number;
+  name: string;
+  totalMemoryBytes: number;
+  computeCapability: string;
+  multiprocessors: number;
+  memoryPools: boolean;
+  /** 1000·major + 10·minor. */
+  runtimeVersion: number;
+  driverVersion: number;
 }
 
 export type VerificationDetailKind = 'divergence' | 'uninitialised-read' | 'guard-overflow' | 'note';
@@ -144,6 +177,8 @@ export interface ProfileResult {
   };
   notes: string[];
   warnings: string[];
+  /** GPU runs only: the device the modes ran on. */
+  device?: ProfileDevice;
   /** Present when outputs were saved (`--save-outputs`): where they are. `fallbackReason` non-null means the
    * requested folder could not be written and `dir` is a fallback folder (a warning says so too). */
   savedOutputs?: { requested: string; dir: string; fallbackReason: string | null };

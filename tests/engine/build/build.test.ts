@@ -3,9 +3,15 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram, DACE_CXXFLAGS, findCompiler, libsDir, parseCxxflags } from '../../../electron/engine/build/index.js';
+import { buildProgram, DACE_CXXFLAGS, findCompiler, findNvcc, libsDir, parseCxxflags } from '../../../electron/engine/build/index.js';
 import { TlabError } from '../../../electron/engine/errors.js';
 import { handProgram, SYNTAX_ERROR_LINE_TEXT } from '../profile/hand-program.js';
+
+// nvcc (GPU programs) is a feature of the machine: without it the nvcc test is reported as skipped.
+const haveNvcc = await findNvcc().then(
+  () => true,
+  () => false,
+);
 
 let cache: string;
 let runDir: string;
@@ -102,6 +108,23 @@ describe('compiler errors', () => {
     expect(text).toContain('generated from SDFG element $.nodes[0].nodes[3]');
     const kept = /generated source kept at (\S+)/.exec(text)?.[1];
     expect(kept).toBeDefined();
+    expect(await readFile(kept!, 'utf8')).toBe(program.source);
+  });
+
+  it.skipIf(!haveNvcc)('of nvcc, for a GPU program, name program.cu, the generated line and the SDFG element', async () => {
+    const cpu = handProgram({ fault: 'syntax-error', salt: `nvcc-err-${Date.now()}` });
+    const program = { ...cpu, gpu: { language: 'cuda' as const, pooled: false, poolReleaseThreshold: 0n, kernels: 0 } };
+    const err = await buildProgram(program, { runDir, sdfgFile: 'demo.sdfg' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TlabError);
+    const e = err as TlabError;
+    expect(e.kind).toBe('build');
+    expect(e.message).toMatch(/^nvcc [\d.]+ failed to compile the generated SCOPED program/);
+    expect(e.jsonPath).toBe('$.nodes[0].nodes[3]');
+    const text = e.describe();
+    expect(text).toMatch(/program\.cu:\d+: error: /);
+    expect(text).toContain(SYNTAX_ERROR_LINE_TEXT.trim());
+    const kept = /generated source kept at (\S+)/.exec(text)?.[1];
+    expect(kept).toMatch(/program\.cu$/);
     expect(await readFile(kept!, 'utf8')).toBe(program.source);
   });
 

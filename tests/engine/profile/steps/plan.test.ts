@@ -55,9 +55,28 @@ describe('plan step', () => {
     await expect(planProfile(hdiff, { ...base, modes: ['SCOPED'], signal: controller.signal })).rejects.toBeInstanceOf(RunCancelled);
   });
 
-  it('refuses a GPU program with the JSON path', async () => {
-    const err = await planProfile(join(corpusDir(), 'spcl__dace__doc___static__sdfg__gpu-notb.sdfg'), { ...base, modes: ['SCOPED'], defaultSymbol: 8n }).catch((e: unknown) => e);
+  it('plans a GPU program as CUDA (build needs no device); a GPU program outside the CUDA subset names its JSON path', async () => {
+    const gpu = join(corpusDir(), 'spcl__dace__doc___static__sdfg__gpu-notb.sdfg');
+    const plan = await planProfile(gpu, { ...base, modes: ['SCOPED', 'POOL'], defaultSymbol: 8n });
+    expect(plan.analysis.target).toBe('gpu');
+    expect(plan.variants.map((v) => v.program.gpu?.language)).toEqual(['cuda', 'cuda']);
+    const err = await planProfile(join(corpusDir(), 'spcl__dace__tests__codegen__a2.sdfgz'), { ...base, modes: ['SCOPED'], defaultSymbol: 8n }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TlabError);
-    expect((err as TlabError).kind).toBe('unsupported');
+    expect(err).toMatchObject({ kind: 'unsupported', jsonPath: '$.nodes[0].nodes[0]' });
+    expect((err as TlabError).details.join('\n')).toMatch(/GPU_Warp/);
+  });
+
+  it('a host that runs (it passes a device probe) refuses a GPU program: no device, or no GPU runner yet', async () => {
+    const gpu = join(corpusDir(), 'spcl__dace__doc___static__sdfg__gpu-notb.sdfg');
+    const report = { runtimeLibrary: 'libcudart.so', runtimeVersion: 13000, driverVersion: 13000, attempts: [] };
+    const none = await planProfile(gpu, { ...base, modes: ['SCOPED'], defaultSymbol: 8n, devices: async () => ({ ...report, devices: [], reason: 'no NVIDIA driver is installed' }) }).catch((e: unknown) => e);
+    expect(none).toMatchObject({ kind: 'unsupported', message: 'this is a GPU program and this machine has no CUDA device: no NVIDIA driver is installed' });
+    const device = { index: 0, name: 'Test GPU', totalMemoryBytes: 2 ** 34, computeCapability: '9.0', multiprocessors: 132, memoryPools: true };
+    const one = await planProfile(gpu, { ...base, modes: ['SCOPED'], defaultSymbol: 8n, devices: async () => ({ ...report, devices: [device], reason: null }) }).catch((e: unknown) => e);
+    expect(one).toMatchObject({ kind: 'unsupported', message: expect.stringMatching(/cannot run GPU programs yet/) });
+    // A CPU program never asks for the probe.
+    let asked = false;
+    await planProfile(hdiff, { ...base, modes: ['SCOPED'], devices: async () => ((asked = true), { ...report, devices: [], reason: 'x' }) });
+    expect(asked).toBe(false);
   });
 });

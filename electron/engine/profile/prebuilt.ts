@@ -1,0 +1,242 @@
+/**
+ * Build without running, run without building (docs/build.md).
+ *
+ *   buildFolder      plan → generate → compile every requested variant into DIR, with its source beside it,
+ *                    a copy of the SDFG and manifest.json (transient-lab/build@1). Nothing runs.
+ *   profilePrebuilt  reads such a folder back, checks that the libraries are the ones this Transient Lab would
+ *                    build for that SDFG (same version, same generated source, same library bytes), then runs
+ *                    the usual profile steps (rounds → verify → assemble) on them. No compiler is needed.
+ *
+ * Both are hosts of the profile steps (plan.ts, build-variants.ts, rounds.ts, verify.ts, assemble.ts).
+ */
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import type { Mode } from '../analysis/types.js';
+import type { Layout } from '../codegen/types.js';
+import { TlabError } from '../errors.js';
+import { neverWrittenTransients } from '../model/queries.js';
+import { assembleResult, jsonInteger } from './assemble.js';
+import { buildVariants, fileLabel, type BuiltVariant, type ProgramBuilder } from './build-variants.js';
+import { prepareInputs } from './inputs.js';
+import { busyMachineWarning, describeMachine, foreignCpuBusy } from './machine.js';
+import { gpuRunNotBuiltError, requireDevice, type DeviceProbe } from './device.js';
+import { BUILD_SCHEMA, MANIFEST_FILE, parseManifest, toolVersion, type BuildManifest, type ManifestVariant } from './manifest.js';
+import type { OnProfileProgress, ProfileOptions } from './options.js';
+import { checkOutputFolder, saveOutputs } from './outputs.js';
+import { planProfile, type ProfilePlan } from './plan.js';
+import type { LayoutChoice, ProfileResult } from './result.js';
+import { jobInputs, makeRunJob, poolRuns, runRounds } from './rounds.js';
+import { throwIfCancelled } from './runner-host.js';
+import { verify } from './verify.js';
+
+export interface BuildFolderOptions {
+  modes: Mode[];
+  layout: LayoutChoice;
+  symbols: Map<string, bigint>;
+  defaultSymbol: bigint | null;
+  outDir: string;
+  /** Compiler optimisation flags instead of DaCe's defaults (ProfileOptions.cxxflags). */
+  cxxflags?: readonly string[] | null;
+  /** GPU programs: the pool release threshold set in init (null: DaCe's UINT64_MAX). */
+  poolReleaseThreshold?: bigint | null;
+  signal?: AbortSignal;
+  /** The compiler driver; tests pass a fake one. */
+  build?: ProgramBuilder;
+}
+
+export interface BuildFolderResult {
+  manifest: BuildManifest;
+  manifestPath: string;
+}
+
+const sha256 = (bytes: string | Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** Generates and compiles every requested variant into `outDir`; runs nothing. */
+export async function buildFolder(filePath: string, opts: BuildFolderOptions, onProgress: OnProfileProgress = () => {}): Promise<BuildFolderResult> {
+  const plan = await planProfile(filePath, { ...opts, calls: 1 }, onProgress);
+  const outDir = resolve(opts.outDir);
+  await mkdir(outDir, { recursive: true }).catch((cause: unknown) => {
+    throw new TlabError('usage', `cannot create --out ${opts.outDir}: ${(cause as Error).message}`, { cause });
+  });
+  const scratch = await mkdtemp(join(tmpdir(), 'tlab-build-'));
+  try {
+    const built = await buildVariants(plan.variants, { runDir: scratch, sdfgFile: filePath, signal: opts.signal, onProgress, build: opts.build, cxxflags: opts.cxxflags });
+    // Under its own name: the generated source names the file it came from, and must come out the same when
+    // `profile --prebuilt` generates it again from the copy.
+    const sdfgCopy = basename(filePath);
+    await copyFile(filePath, join(outDir, sdfgCopy));
+    const variants: ManifestVariant[] = [];
+    for (const v of built) {
+      throwIfCancelled(opts.signal);
+      const name = fileLabel(v.label);
+      const library = `${name}.so`;
+      const source = `${name}.${plan.analysis.target === 'gpu' ? 'cu' : 'cpp'}`;
+      await copyFile(v.build.libPath, join(outDir, library));
+      await writeFile(join(outDir, source), v.program.source);
+      variants.push({
+        mode: v.mode,
+        layout: v.layout,
+        label: v.label,
+        target: plan.analysis.target,
+        library,
+        source,
+        librarySha256: sha256(await readFile(join(outDir, library))),
+        sourceSha256: sha256(v.program.source),
+        workspaceBytes: Object.fromEntries(v.program.externals.map((e) => [e.storage, jsonInteger(e.bytes)])),
+        compiler: { name: v.build.compiler.name, version: v.build.compiler.version, versionLine: v.build.compiler.versionLine },
+        flags: v.build.flags,
+        cxxflags: v.build.cxxflags,
+        openmp: v.build.openmp,
+      });
+    }
+    const gpuInfo = built.find((v) => v.program.gpu)?.program.gpu ?? null;
+    const manifest: BuildManifest = {
+      schema: BUILD_SCHEMA,
+      tool: { name: 'transient-lab', version: toolVersion() },
+      sdfg: { name: plan.name, file: sdfgCopy, sha256: plan.fileHash, original: resolve(filePath) },
+      target: plan.analysis.target,
+      symbols: Object.fromEntries(Object.entries(plan.symbols).map(([k, v]) => [k, jsonInteger(v)])),
+      createdAt: new Date().toISOString(),
+      ...(gpuInfo ? { poolReleaseThreshold: gpuInfo.poolReleaseThreshold.toString() } : {}),
+      variants,
+    };
+    const manifestPath = join(outDir, MANIFEST_FILE);
+    await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    return { manifest, manifestPath };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Reads and checks `DIR/manifest.json`. */
+export async function readManifest(dir: string): Promise<BuildManifest> {
+  const file = join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new TlabError('input', missing ? `no ${MANIFEST_FILE} here: not a folder written by \`transient-lab build\`` : `cannot read: ${(cause as Error).message}`, {
+      file: missing ? dir : file,
+      cause,
+    });
+  }
+  return parseManifest(text, file);
+}
+
+export interface PrebuiltPlan {
+  manifest: BuildManifest;
+  manifestPath: string;
+  plan: ProfilePlan;
+  /** The folder's libraries, copied under `runDir` (dlopen caches by path). */
+  built: BuiltVariant[];
+}
+
+/**
+ * Plans the folder's SDFG again with the manifest's symbols and checks every library against it. `modes`
+ * (optional) selects a subset of the folder's variants.
+ */
+export async function planPrebuilt(dir: string, runDir: string, opts: { modes?: Mode[] | null; signal?: AbortSignal; devices?: DeviceProbe }, onProgress: OnProfileProgress = () => {}): Promise<PrebuiltPlan> {
+  const manifest = await readManifest(dir);
+  const manifestPath = join(dir, MANIFEST_FILE);
+  if (manifest.tool.version !== toolVersion()) {
+    throw new TlabError('input', `built by Transient Lab ${manifest.tool.version}, this is ${toolVersion()}: rebuild the folder with this version (transient-lab build)`, {
+      file: manifestPath,
+      jsonPath: '$.tool.version',
+    });
+  }
+  let chosen = manifest.variants.map((v, index) => ({ v, index }));
+  if (opts.modes?.length) {
+    const missing = opts.modes.filter((m) => !manifest.variants.some((v) => v.mode === m));
+    if (missing.length) {
+      throw new TlabError('usage', `the folder has no ${missing.join(', ')} build (it holds ${manifest.variants.map((v) => v.label).join(', ')})`, { file: manifestPath, jsonPath: '$.variants' });
+    }
+    chosen = chosen.filter(({ v }) => opts.modes!.includes(v.mode));
+  }
+  // A GPU folder on a machine without a device: refuse before reading anything else; with one, refuse too
+  // until the runner runs GPU programs (plan.ts).
+  if (manifest.target === 'gpu' && opts.devices) {
+    requireDevice(await opts.devices(), manifestPath);
+    throw gpuRunNotBuiltError(manifestPath);
+  }
+  const sdfgPath = join(dir, manifest.sdfg.file);
+  const sdfgBytes = await readFile(sdfgPath).catch((cause: unknown) => {
+    throw new TlabError('input', `the SDFG the folder was built from is missing: ${(cause as Error).message}`, { file: manifestPath, jsonPath: '$.sdfg.file', cause });
+  });
+  if (sha256(sdfgBytes) !== manifest.sdfg.sha256) {
+    throw new TlabError('input', `${manifest.sdfg.file} changed after the build (its sha256 differs from the manifest's)`, { file: manifestPath, jsonPath: '$.sdfg.sha256' });
+  }
+  const modes = [...new Set(chosen.map(({ v }) => v.mode))];
+  const layouts = new Set(chosen.map(({ v }) => v.layout).filter((l): l is Layout => l !== null));
+  const layout: LayoutChoice = layouts.size === 2 ? 'both' : ([...layouts][0] ?? 'packed');
+  const symbols = new Map(Object.entries(manifest.symbols).map(([k, v]) => [k, BigInt(v)]));
+  const poolReleaseThreshold = manifest.poolReleaseThreshold === undefined ? null : BigInt(manifest.poolReleaseThreshold);
+  const plan = await planProfile(sdfgPath, { modes, layout, calls: 1, symbols, defaultSymbol: null, signal: opts.signal, poolReleaseThreshold }, onProgress);
+
+  const built: BuiltVariant[] = [];
+  for (const pv of plan.variants) {
+    const found = chosen.find(({ v }) => v.mode === pv.mode && v.layout === pv.layout)!;
+    const { v, index } = found;
+    const at = `$.variants[${index}]`;
+    if (sha256(pv.program.source) !== v.sourceSha256) {
+      throw new TlabError('input', `${v.label}: this Transient Lab generates different code for the folder's SDFG and symbols than the library was built from; rebuild the folder`, {
+        file: manifestPath,
+        jsonPath: `${at}.sourceSha256`,
+      });
+    }
+    const libFile = join(dir, v.library);
+    const lib = await readFile(libFile).catch((cause: unknown) => {
+      throw new TlabError('input', `${v.label}: library ${v.library} is missing: ${(cause as Error).message}`, { file: manifestPath, jsonPath: `${at}.library`, cause });
+    });
+    if (sha256(lib) !== v.librarySha256) {
+      throw new TlabError('input', `${v.label}: library ${v.library} changed after the build (its sha256 differs from the manifest's)`, { file: manifestPath, jsonPath: `${at}.librarySha256` });
+    }
+    const libPath = join(runDir, `${fileLabel(v.label)}-${process.pid}.so`);
+    await writeFile(libPath, lib);
+    built.push({
+      ...pv,
+      build: {
+        libPath,
+        cached: true,
+        ms: 0,
+        // Same source, compiler and flags → same key, as buildProgram's cache key (POOL = SCOPED is noted).
+        key: sha256(`${v.sourceSha256}\0${v.compiler.versionLine}\0${v.flags.join(' ')}`),
+        compiler: { command: [], name: v.compiler.name, version: v.compiler.version, versionLine: v.compiler.versionLine },
+        openmp: v.openmp,
+        flags: v.flags,
+        cxxflags: v.cxxflags,
+        entryDir: dir,
+        warnings: [],
+      },
+    });
+  }
+  return { manifest, manifestPath, plan, built };
+}
+
+/** `profile --prebuilt DIR`: the profile steps after build, on the folder's libraries. */
+export async function profilePrebuilt(dir: string, options: ProfileOptions, onProgress: OnProfileProgress = () => {}): Promise<ProfileResult> {
+  // As profile(): an output folder that cannot be written stops the run before it starts.
+  if (options.saveOutputs) await checkOutputFolder(options.saveOutputs);
+  const runDir = await mkdtemp(join(tmpdir(), 'tlab-run-'));
+  try {
+    const { plan, built, manifest } = await planPrebuilt(dir, runDir, { modes: options.modes, signal: options.signal, devices: options.devices }, onProgress);
+    const sdfgFile = join(dir, manifest.sdfg.file);
+    const prepared = await prepareInputs(plan.args, plan.symbols, { seed: options.seed, files: options.inputs });
+    const job = makeRunJob(built, jobInputs(prepared), { calls: options.calls, warmup: options.warmup, sdfgFile });
+    const busy = busyMachineWarning(await foreignCpuBusy());
+    const runs = await runRounds(options.runner, job, { processes: options.processes, timeoutMs: options.timeoutMs, signal: options.signal, onProgress });
+    const results = runs.map(poolRuns);
+    onProgress({ stage: 'compare', message: 'compare outputs' });
+    const verification = verify(built, results, plan.args, new Set(neverWrittenTransients(plan.file)));
+    const saved = options.saveOutputs ? await saveOutputs(options.saveOutputs, built, results, plan.args, plan.name) : null;
+    const warnings = [...plan.analysis.warnings, ...built.flatMap((v) => [...v.program.warnings, ...v.build.warnings]), ...(busy ? [busy] : [])];
+    if (saved?.fallbackReason) warnings.push(`--save-outputs: cannot write into ${saved.requested} (${saved.fallbackReason}): the outputs were saved to ${saved.dir} instead`);
+    const layout = plan.variants.some((v) => v.layout === 'dace') && plan.variants.some((v) => v.layout === 'packed') ? 'both' : (plan.variants.find((v) => v.layout)?.layout ?? options.layout);
+    const result = assembleResult({ plan, built, results, verification, options: { ...options, layout }, machine: await describeMachine(), warnings });
+    return saved ? { ...result, savedOutputs: saved } : result;
+  } finally {
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
