@@ -121,7 +121,10 @@ export function fromUtilityProcess<In, Out>(child: UtilityProcessLike, gone: () 
     get pid() {
       return child.pid;
     },
-    send: (message) => child.postMessage(message),
+    // A message to a child that has exited is dropped: its exit is what the supervisor reports.
+    send: (message) => {
+      if (running) child.postMessage(message);
+    },
     onMessage: (listener) => {
       child.on('message', (m: unknown) => listener(m as Out));
     },

@@ -258,8 +258,11 @@ class FakeUtilityProcess extends EventEmitter implements UtilityProcessLike {
   get stderr() {
     return this.child.stderr;
   }
+  // Like Electron's utilityProcess, a message to a process that is already gone (its exit event not yet
+  // delivered) is dropped instead of raising EPIPE.
   postMessage(message: unknown): void {
-    this.child.send(message as object);
+    if (!this.child.connected) return;
+    this.child.send(message as object, () => undefined);
   }
   kill(): boolean {
     return this.child.kill('SIGTERM');
