@@ -64,8 +64,11 @@ describe.skipIf(!ready.ok)('Export report… in browser mode, in Chromium', () =
         const frame = page.frameLocator('[data-testid="export-preview"]');
         // The report's runtime ran inside the sandbox (live charts mounted over the static SVGs).
         await frame.locator('#tlab-result').waitFor({ state: 'attached' });
-        await frame.locator('canvas').first().waitFor({ state: 'attached', timeout: 60_000 });
-        expect(await frame.locator('svg').count()).toBeGreaterThan(3);
+        await frame.locator('figure.chart.live').first().waitFor({ state: 'attached', timeout: 60_000 });
+        const charts = await frame.locator('figure.chart').count();
+        expect(charts).toBeGreaterThan(3);
+        await expect.poll(() => frame.locator('figure.chart.live').count(), { timeout: 60_000 }).toBe(charts);
+        expect(await frame.locator('figure.chart.live .chart-live svg *').count()).toBeGreaterThan(100);
         await nextFrames(page);
         await page.screenshot({ path: join(SHOTS, `export-preview-${theme}.png`) });
 
@@ -98,8 +101,11 @@ describe.skipIf(!ready.ok)('Export report… in browser mode, in Chromium', () =
     try {
       const { page } = a;
       await openResultThroughDialog(page, 'hdiff-cpu.json');
+      await page.waitForSelector('[data-testid="action-export"]:not([disabled])');
       await page.keyboard.press('Control+e');
       await page.waitForSelector('[data-testid="export-preview"]');
+      // No program open: the report says why it has no analysis.
+      expect(await page.textContent('[data-testid="export-analysis-note"]')).toMatch(/without the profiled program open/);
       await page.selectOption('[data-testid="export-format"]', 'pdf');
       if (onPath) {
         const [download] = await Promise.all([page.waitForEvent('download', { timeout: 240_000 }), page.click('[data-testid="export-save"]')]);
