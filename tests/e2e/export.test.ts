@@ -94,7 +94,7 @@ describe.skipIf(!ready.ok)('Export report… in browser mode, in Chromium', () =
     });
   }
 
-  it('says that PDF needs Chromium on the server when the server has none', { timeout: 300_000 }, async () => {
+  it('exports PDF through the server\'s Chromium, or says that PDF needs one on the server', { timeout: 300_000 }, async () => {
     // This server runs with the test's PATH; only check the message when no Chromium is on it.
     const onPath = (process.env.PATH ?? '').split(':').some((d) => ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].some((n) => { try { return readFileSync(join(d, n)).length > 0; } catch { return false; } }));
     const a = await openApp(browser, serve, { theme: 'light' });
