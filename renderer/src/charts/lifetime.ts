@@ -16,6 +16,7 @@ import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import { MODE_DASH, MODE_WIDTH, type ChartTheme } from './chart-theme.js';
 import type { Painter } from './painter.js';
 import { byteTicks, clamp, integerTicks } from './scales.js';
+import { flowItems } from './legend.js';
 import { fitText, textWidth } from './text.js';
 import { fateOf, indexOfId, sizeText, transientTooltip } from './transient-info.js';
 
@@ -132,6 +133,8 @@ export interface LifetimeLayout {
   stepAt: (x: number) => number;
   yOf: (bytes: number) => number;
   visibleRows: number;
+  header: LifetimeHeader;
+  curveLegend: CurveLegend;
 }
 
 /**
@@ -151,9 +154,11 @@ function layoutOf(model: LifetimeModel, f: FrameInput<LifetimeState>): LifetimeL
   const state = f.state;
   const pad = 12;
   const hasCurves = model.curves.length > 0;
-  const barsTop = 50;
+  const header = headerOf(model, width, theme);
+  const barsTop = header.barsTop;
+  const curveLegend = curveLegendOf(model, width, theme);
   const curveBottom = height - (hasCurves ? 40 : 8);
-  const gaps = hasCurves ? 34 : 12;
+  const gaps = hasCurves ? 34 + LINE * Math.max(0, curveLegend.lines - 1) : 12;
   let curveH = hasCurves ? clamp(Math.round(height * 0.34), 70, 240) : 34;
   // Few rows: give the room they do not need to the curves (up to half the chart).
   const rowsNeed = Math.max(3, model.rows.length) * MAX_ROW + 4;
@@ -189,35 +194,66 @@ function layoutOf(model: LifetimeModel, f: FrameInput<LifetimeState>): LifetimeL
     stepAt,
     yOf,
     visibleRows: Math.max(1, (barsBottom - barsTop) / rowHeight),
+    header,
+    curveLegend,
   };
 }
 
 const maxScroll = (L: LifetimeLayout): number => Math.max(0, L.model.rows.length - L.visibleRows);
 
-function drawHeader(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<LifetimeState>): void {
-  const { model } = L;
+const FATE_ORDER = ['external', 'persistent', 'scoped', 'init', 'workspace', 'none'] as const;
+const LINE = 16;
+
+/** Where the header's parts go: the fate legend right of the title when it fits whole, else on its own lines. */
+export interface LifetimeHeader {
+  sub: string;
+  subX: number;
+  legend: Array<{ fate: (typeof FATE_ORDER)[number]; label: string; x: number; y: number }>;
+  /** Baseline of the selection line (reserved, so that selecting never moves the chart). */
+  selectionY: number;
+  barsTop: number;
+}
+
+function headerOf(model: LifetimeModel, width: number, t: ChartTheme): LifetimeHeader {
   const n = model.rows.length;
   const title = 'Lifetimes';
-  p.text(12, 22, title, { color: t.text, size: t.font.title + 2, weight: 600 });
-  const sub = `${model.storage ?? 'no storage holds memory'} · ${formatCount(n)} transient${n === 1 ? '' : 's'} · ${formatCount(model.steps)} steps`;
   const subX = 12 + textWidth(title, t.font.title + 2, true) + 10;
-  p.text(subX, 22, sub, { color: t.muted, size: t.font.base });
-  // Legend of bar colours (fates present), right-aligned.
-  const counts = new Map<string, number>();
-  for (const k of model.fate) counts.set(FATES[k]!, (counts.get(FATES[k]!) ?? 0) + 1);
-  const entries = (['external', 'persistent', 'scoped', 'init', 'workspace', 'none'] as const).filter((k) => counts.has(k));
-  let x = L.width - 12;
+  const sub = fitText(`${model.storage ?? 'no storage holds memory'} · ${formatCount(n)} transient${n === 1 ? '' : 's'} · ${formatCount(model.steps)} steps`, t.font.base, width - subX - 12);
+  const present = new Set<number>(model.fate);
+  const entries = FATE_ORDER.filter((k) => present.has(FATES.indexOf(k)));
+  const widths = entries.map((k) => textWidth(t.fate[k].label, t.font.small) + 14);
+  const total = widths.reduce((a, w) => a + w, 0) + 10 * Math.max(0, entries.length - 1);
   const minX = subX + textWidth(sub, t.font.base) + 16;
-  for (let k = entries.length - 1; k >= 0; k--) {
-    const fate = entries[k]!;
-    const label = t.fate[fate].label;
-    const w = textWidth(label, t.font.small) + 16;
-    if (x - w < minX) break;
-    x -= w;
-    p.rect(x, 14, 10, 10, { fill: t.fate[fate].fill, stroke: t.fate[fate].stroke ?? undefined });
-    p.text(x + 14, 23, label, { color: t.muted, size: t.font.small });
-    x -= 10;
+  let legend: LifetimeHeader['legend'];
+  let lastY = 22;
+  if (width - 12 - total >= minX) {
+    let x = width - 12 - total;
+    legend = entries.map((fate, k) => {
+      const e = { fate, label: t.fate[fate].label, x, y: 23 };
+      x += widths[k]! + 10;
+      return e;
+    });
+  } else {
+    // Not on the title line: wrap under it, abbreviating only what is wider than a whole line.
+    const flow = flowItems(widths, 12, width - 12, 10);
+    legend = entries.map((fate, k) => ({ fate, label: fitText(t.fate[fate].label, t.font.small, flow.width[k]! - 14), x: flow.x[k]!, y: 23 + LINE * (flow.line[k]! + 1) }));
+    lastY = 22 + LINE * flow.lines;
   }
+  const selectionY = lastY + LINE;
+  return { sub, subX, legend, selectionY, barsTop: selectionY + 22 };
+}
+
+function drawHeader(p: Painter, L: LifetimeLayout, t: ChartTheme): void {
+  const h = L.header;
+  p.text(12, 22, 'Lifetimes', { color: t.text, size: t.font.title + 2, weight: 600 });
+  p.text(h.subX, 22, h.sub, { color: t.muted, size: t.font.base });
+  // Legend of bar colours (fates present): every one, wrapped when the width runs out.
+  p.group('legend fates');
+  for (const e of h.legend) {
+    p.rect(e.x, e.y - 9, 10, 10, { fill: t.fate[e.fate].fill, stroke: t.fate[e.fate].stroke ?? undefined });
+    p.text(e.x + 14, e.y, e.label, { color: t.muted, size: t.font.small });
+  }
+  p.endGroup();
 }
 
 /** The selected transient in words, under the legend: thin rows cannot carry its name. */
@@ -228,7 +264,7 @@ function drawSelection(p: Painter, L: LifetimeLayout, t: ChartTheme, selected: s
   const live = table.first[i]! < 0 ? 'no live range' : formatStepRange(table.first[i]!, table.last[i]!);
   const inRows = L.model.rowOf[i]! >= 0 ? '' : ' · not among these rows';
   const text = `selected: ${table.name[i]} · ${sizeText(L.model.view, i)} · ${live} · ${t.fate[fateOf(L.model.view, i)].label}${inRows}`;
-  p.text(L.width - 12, 40, fitText(text, t.font.small, L.width * 0.7, true), { color: t.accent, size: t.font.small, align: 'end', weight: 600 });
+  p.text(L.width - 12, L.header.selectionY, fitText(text, t.font.small, L.width - 24 - textWidth('step', t.font.small) - 12, true), { color: t.accent, size: t.font.small, align: 'end', weight: 600 });
 }
 
 function drawBars(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<LifetimeState>): void {
@@ -322,8 +358,8 @@ function drawBars(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<Li
     for (let r = first; r <= last; r++) {
       const i = model.rows[r]!;
       const yMid = yOfRow(r) + rh / 2;
-      // A symbolic size can be longer than the gutter: it gets at most half, the name keeps the rest.
-      const bytes = fitText(sizeText(model.view, i), size, Math.max(40, (right - 12) / 2));
+      // Symbolic sizes can be long: they get at most 60 % of the gutter, the name the rest.
+      const bytes = fitText(sizeText(model.view, i), size, (right - 12) * 0.6);
       const bw = textWidth(bytes, size);
       const isSel = table.id[i] === selected;
       p.text(right, yMid, bytes, { color: t.muted, size, align: 'end', baseline: 'middle' });
@@ -425,25 +461,42 @@ function drawCurves(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<
   drawCurveLegend(p, L, t);
 }
 
-function drawCurveLegend(p: Painter, L: LifetimeLayout, t: ChartTheme): void {
-  const { model } = L;
-  const y = L.curveTop - 14;
-  let x = L.left;
-  p.text(12, y + 4, 'Memory over steps', { color: t.text, size: t.font.base, weight: 600 });
-  x = Math.max(L.left, 12 + textWidth('Memory over steps', t.font.base, true) + 16);
+const CURVE_TITLE = 'Memory over steps';
+
+/** The curves' legend (mode, peak) right of its title, wrapped onto more lines rather than dropping a mode. */
+export interface CurveLegend {
+  items: Array<{ mode: ViewMode; value: string; same: boolean; x: number; line: number; width: number }>;
+  lines: number;
+}
+
+function curveLegendOf(model: LifetimeModel, width: number, t: ChartTheme): CurveLegend {
   const scoped = model.curves.find((c) => c.mode === 'SCOPED');
-  for (const mode of LEGEND_ORDER) {
+  const rows = LEGEND_ORDER.flatMap((mode) => {
     const c = model.curves.find((k) => k.mode === mode);
-    if (!c) continue;
-    const same = mode === 'POOL' && scoped && c.values.every((v, s) => v === scoped.values[s]);
-    const value = same ? '= SCOPED' : `peak ${formatBytes(c.peak)}`;
-    const w = 22 + textWidth(mode, t.font.small) + 5 + textWidth(value, t.font.small, !same) + 18;
-    if (x + w > L.right) break;
+    if (!c) return [];
+    const same = mode === 'POOL' && !!scoped && c.values.every((v, s) => v === scoped.values[s]);
+    return [{ mode, same, value: same ? '= SCOPED' : `peak ${formatBytes(c.peak)}` }];
+  });
+  const widths = rows.map((r) => 22 + textWidth(r.mode, t.font.small, true) + 5 + textWidth(r.value, t.font.small, !r.same));
+  const x0 = 12 + textWidth(CURVE_TITLE, t.font.base, true) + 16;
+  const flow = flowItems(widths, x0, width - 20, 18, Math.min(x0, 12 + 24));
+  return { items: rows.map((r, k) => ({ ...r, x: flow.x[k]!, line: flow.line[k]!, width: flow.width[k]! })), lines: Math.max(1, flow.lines) };
+}
+
+function drawCurveLegend(p: Painter, L: LifetimeLayout, t: ChartTheme): void {
+  const lg = L.curveLegend;
+  const y0 = L.curveTop - 14 - LINE * (lg.lines - 1);
+  p.text(12, y0 + 4, CURVE_TITLE, { color: t.text, size: t.font.base, weight: 600 });
+  p.group('legend curves');
+  for (const it of lg.items) {
+    const y = y0 + LINE * it.line;
+    const { x, mode } = it;
     p.line(x, y, x + 18, y, { stroke: t.modes[mode], strokeWidth: MODE_WIDTH[mode], dash: MODE_DASH[mode] });
     p.text(x + 22, y + 4, mode, { color: t.modes[mode], size: t.font.small, weight: 600 });
-    p.text(x + 22 + textWidth(mode, t.font.small, true) + 5, y + 4, value, { color: t.text, size: t.font.small, weight: same ? 400 : 600 });
-    x += w;
+    const vx = x + 22 + textWidth(mode, t.font.small, true) + 5;
+    p.text(vx, y + 4, fitText(it.value, t.font.small, it.x + it.width - vx, !it.same), { color: t.text, size: t.font.small, weight: it.same ? 400 : 600 });
   }
+  p.endGroup();
 }
 
 function draw(p: Painter, data: LifetimeData, f: FrameInput<LifetimeState>): LifetimeLayout {
@@ -452,7 +505,7 @@ function draw(p: Painter, data: LifetimeData, f: FrameInput<LifetimeState>): Lif
   const L = layoutOf(model, f);
   L.state = { ...f.state, scroll: clamp(f.state.scroll, 0, maxScroll(L)) };
   p.begin(f.width, f.height, t.background);
-  drawHeader(p, L, t, f);
+  drawHeader(p, L, t);
   drawSelection(p, L, t, f.selected);
   drawBars(p, L, t, f);
   drawCurves(p, L, t, f);

@@ -54,19 +54,25 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): BreakdownLayo
   p.text(12, 22, 'Where the time goes', { color: t.text, size: t.font.title + 2, weight: 600 });
   p.text(12 + textWidth('Where the time goes', t.font.title + 2, true) + 10, 22, 'mean per call', { color: t.muted, size: t.font.base });
   legend(p, t, 12, 44);
-  const labelW = Math.min(240, Math.max(90, ...series.map((s) => textWidth(s.display, t.font.base, true) + 24)));
+  // Narrow charts: names give up room first (abbreviated), and the right column takes what its labels need.
+  const labelW = Math.min(240, Math.round(f.width * 0.28), Math.max(90, ...series.map((s) => textWidth(s.display, t.font.base, true) + 24)));
   const x0 = 12 + labelW;
   const gap = 28;
-  const rightW = Math.max(200, (f.width - x0 - 12) * 0.4);
+  const afLabel = (s: Series): string => {
+    const af = s.mean.alloc + s.mean.free;
+    const share = s.mean.total > 0 ? af / s.mean.total : 0;
+    return af > 0 ? `${formatNs(af)} · ${formatPercent(share)} · ${formatCount(s.m.summary.allocsPerCall)}/call` : `none · ${formatCount(s.m.summary.allocsPerCall)} allocs`;
+  };
+  const textRoom = Math.max(60, ...series.map((s) => textWidth(afLabel(s), t.font.small) + 10));
+  const rightW = Math.max(textRoom + 40, textWidth('allocation + free only (own scale)', t.font.small, true), (f.width - x0 - 12) * 0.4);
   const split = f.width - 12 - rightW;
-  const leftW = split - gap - x0 - 64;
+  const leftW = Math.max(10, split - gap - x0 - 64);
   const top = HEADER;
   const rowH = ROW;
   const bottom = top + rowH * series.length;
   const maxTotal = Math.max(1, ...series.map((s) => s.mean.total));
   const maxAF = Math.max(1, ...series.map((s) => s.mean.alloc + s.mean.free));
   const xa = (ns: number): number => x0 + (ns / maxTotal) * leftW;
-  const textRoom = 170;
   const xb = (ns: number): number => split + (ns / maxAF) * (rightW - textRoom);
   p.text(x0, top - 8, 'whole call', { color: t.text, size: t.font.small, weight: 600 });
   p.text(split, top - 8, 'allocation + free only (own scale)', { color: t.text, size: t.font.small, weight: 600 });
@@ -95,8 +101,7 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): BreakdownLayo
       p.rect(xb(0), mid - bh / 2, Math.max(1, xb(s.mean.alloc) - xb(0)), bh, { fill: partFill(t, s, 'alloc'), stroke: color });
       p.rect(xb(s.mean.alloc), mid - bh / 2, Math.max(1, xb(af) - xb(s.mean.alloc)), bh, { fill: partFill(t, s, 'free'), stroke: color });
     }
-    const share = s.mean.total > 0 ? af / s.mean.total : 0;
-    const label = af > 0 ? `${formatNs(af)} · ${formatPercent(share)} · ${formatCount(s.m.summary.allocsPerCall)}/call` : `none · ${formatCount(s.m.summary.allocsPerCall)} allocs`;
+    const label = afLabel(s);
     p.text(af > 0 ? xb(af) + 6 : split, mid, label, { color: af > 0 ? t.text : t.muted, size: t.font.small, baseline: 'middle' });
   });
   p.end();

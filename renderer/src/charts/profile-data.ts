@@ -175,3 +175,36 @@ export function sampledCalls(data: ProfileData): SampledCall[] {
   }
   return out;
 }
+
+/**
+ * How far a series' time axis reaches before a call counts as an outlier: the median plus `OUTLIER_SPREAD`
+ * times the spread of the fast side (median − p10, at least 2 % of the median), never past its slowest call.
+ * The fast side is what a program does when nothing interrupts it; the slow tail (page faults, a descheduled
+ * thread, a first touch) can be half the calls and milliseconds long, and must not squash the medians into
+ * one pixel. For normal noise the reach is ~10 σ, so nothing ordinary is ever beyond it.
+ */
+export const OUTLIER_SPREAD = 8;
+
+export function robustHigh(s: Pick<Series, 'q'>): number {
+  const { p10, p50, max } = s.q;
+  const spread = Math.max(p50 - p10, Math.abs(p50) * 0.02);
+  return Math.min(max, p50 + OUTLIER_SPREAD * spread);
+}
+
+/**
+ * A time axis over every series that outliers do not stretch: from the fastest call to the largest robust
+ * reach (`robustHigh`). Calls beyond `hi` are drawn by the charts as a marked overflow with their count.
+ */
+export function timeDomain(series: readonly Series[]): { lo: number; hi: number; beyond: number } {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const s of series) {
+    if (!s.sorted.length) continue;
+    lo = Math.min(lo, s.q.min);
+    hi = Math.max(hi, robustHigh(s));
+  }
+  if (!Number.isFinite(lo)) return { lo: 0, hi: 1, beyond: 0 };
+  let beyond = 0;
+  for (const s of series) for (const v of s.m.calls.totalNs) if (v > hi) beyond++;
+  return { lo, hi, beyond };
+}

@@ -8,7 +8,7 @@ import { drawXAxis } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';
 import type { Painter } from './painter.js';
-import { jitter, markerOf, profileSeries, seriesFill, type ProfileData, type Series } from './profile-data.js';
+import { jitter, markerOf, profileSeries, seriesFill, timeDomain, type ProfileData, type Series } from './profile-data.js';
 import { timeTicks } from './scales.js';
 import { fitText, textWidth } from './text.js';
 
@@ -30,19 +30,21 @@ const ROW = 36;
 const HEADER = 46;
 const FOOTER = 44;
 
-/** Axis range: every box and whisker, and the calls up to a little past the widest whisker. */
+/**
+ * Axis range: from the fastest call to the robust reach of the slowest mode (`timeDomain`), so that a tail
+ * of slow calls does not squash every median into one pixel; calls beyond it are counted at the right edge.
+ */
 export function distributionDomain(series: readonly Series[]): [number, number] {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const s of series) {
-    if (!s.sorted.length) continue;
-    const spread = s.q.p90 - s.q.p10;
-    lo = Math.min(lo, s.q.min);
-    hi = Math.max(hi, Math.min(s.q.max, s.q.p90 + 1.5 * spread));
-  }
-  if (!Number.isFinite(lo)) return [0, 1];
+  const { lo, hi } = timeDomain(series);
   const pad = (hi - lo) * 0.04 || Math.abs(hi) * 0.05 || 1;
   return [Math.max(0, lo - pad), hi + pad];
+}
+
+/** Calls of `s` slower than `hi`. */
+export function callsBeyond(s: Series, hi: number): number {
+  let n = 0;
+  for (const v of s.m.calls.totalNs) if (v > hi) n++;
+  return n;
 }
 
 export function drawMarker(p: Painter, kind: ReturnType<typeof markerOf>, x: number, y: number, r: number, color: string, opacity: number): void {
@@ -64,15 +66,22 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
   const labelW = Math.min(260, Math.max(90, ...series.map((s) => textWidth(s.display, t.font.base, true) + 24)));
   const left = 12 + labelW;
   const medianW = 74;
-  const right = f.width - 12 - medianW;
   const [lo, hi] = distributionDomain(series);
+  // The overflow gutter: a marker and "N beyond" per row whose slowest calls are off the axis.
+  const beyondOf = series.map((s) => callsBeyond(s, hi));
+  const maxBeyond = Math.max(0, ...beyondOf);
+  const overflowW = maxBeyond ? textWidth(`${formatCount(maxBeyond)} beyond`, t.font.small) + 18 : 0;
+  const right = f.width - 12 - medianW - overflowW;
   const xOf = (ns: number): number => left + ((ns - lo) / (hi - lo)) * (right - left);
   const top = HEADER;
   const rowH = Math.max(22, Math.min(ROW, (f.height - HEADER - FOOTER) / Math.max(1, series.length)));
   const L: DistributionLayout = { series, top, rowH, left, right, width: f.width, height: f.height, lo, hi, xOf, theme: t };
   const bottom = top + rowH * series.length;
   const ticks = timeTicks(lo, hi, Math.max(2, Math.floor((right - left) / 90)));
-  drawXAxis(p, { scale: xOf, ticks, y: bottom + 4, x0: left, x1: right, gridTo: top, title: `time per call (${ticks.unit.name})` }, t);
+  const total = beyondOf.reduce((a, b) => a + b, 0);
+  const title = total ? `time per call (${ticks.unit.name}) · ${formatCount(total)} slower call${total === 1 ? '' : 's'} beyond the axis` : `time per call (${ticks.unit.name})`;
+  drawXAxis(p, { scale: xOf, ticks, y: bottom + 4, x0: left, x1: right, gridTo: top, title: fitText(title, t.font.small, f.width - 24) }, t);
+  if (total) p.line(right, top, right, bottom + 4, { stroke: t.muted, dash: [3, 3] });
   p.text(f.width - 12, top - 8, 'median', { color: t.muted, size: t.font.small, align: 'end' });
 
   series.forEach((s, i) => {
@@ -87,13 +96,9 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
     // Every call, jittered vertically in the upper part of the row.
     const marker = markerOf(s.result);
     const calls = s.m.calls.totalNs;
-    let beyond = 0;
     for (let k = 0; k < calls.length; k++) {
       const v = calls[k]!;
-      if (v > hi) {
-        beyond++;
-        continue;
-      }
+      if (v > hi) continue;
       drawMarker(p, marker, xOf(v), mid + jitter(k) * rowH * 0.6, 1.8, color, 0.4);
     }
     // Whiskers, box, median.
@@ -110,7 +115,14 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
     });
     p.line(xOf(s.q.p50), mid - bh / 2 - 3, xOf(s.q.p50), mid + bh / 2 + 3, { stroke: t.text, strokeWidth: 2.5 });
     p.unclip();
-    if (beyond) p.text(right + 2, mid - 9, `+${beyond} ›`, { color: t.muted, size: t.font.small - 1 });
+    const beyond = beyondOf[i]!;
+    if (beyond) {
+      // Clipped, not dropped: an arrow at the axis end and the count of calls past it.
+      p.group('overflow');
+      p.polygon([right + 2, right + 9, right + 2], [mid - 5, mid, mid + 5], 3, { fill: color });
+      p.text(right + 12, mid, `${formatCount(beyond)} beyond`, { color: t.muted, size: t.font.small, baseline: 'middle' });
+      p.endGroup();
+    }
     p.text(f.width - 12, mid, formatNs(s.q.p50), { color: t.text, size: t.font.base, align: 'end', baseline: 'middle', weight: 600 });
   });
   p.end();
@@ -130,6 +142,7 @@ export function seriesTooltip(s: Series): TooltipContent {
     rows: [
       ['median', formatNs(s.q.p50)],
       ['p10 … p90', `${formatNs(s.q.p10)} … ${formatNs(s.q.p90)}`],
+      ['fastest … slowest', `${formatNs(s.q.min)} … ${formatNs(s.q.max)}`],
       ['mean', formatNs(sum.meanNs)],
       ['calls', `${formatCount(s.sorted.length)} (${s.processes} × ${s.callsPerProcess})`],
       ['allocations/call', formatCount(sum.allocsPerCall)],

@@ -11,7 +11,7 @@ import type { ChartTheme } from './chart-theme.js';
 import type { Painter } from './painter.js';
 import { profileSeries, sampledCalls, type AllocSpan, type ProfileData, type SampledCall } from './profile-data.js';
 import { clamp, timeTicks } from './scales.js';
-import { fitText, textWidth } from './text.js';
+import { fitText, textWidth, wrapText } from './text.js';
 
 export interface GanttState {
   t0: number | null;
@@ -63,7 +63,8 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<GanttState>): GanttLa
   const withSpans = calls.filter((c) => c.spans.length > 0);
   const quiet = profileSeries(data).filter((s) => !withSpans.some((c) => c.series.key === s.key));
   const sub = calls.length ? 'the sampled call of each mode · solid: allocator call · hatched: free' : '';
-  p.text(12 + textWidth('Allocations in one call', t.font.title + 2, true) + 10, 22, sub, { color: t.muted, size: t.font.base });
+  const subX = 12 + textWidth('Allocations in one call', t.font.title + 2, true) + 10;
+  p.text(subX, 22, fitText(sub, t.font.base, f.width - subX - 12), { color: t.muted, size: t.font.base });
   const labelW = Math.min(220, Math.max(110, f.width * 0.2));
   const left = 12 + labelW;
   const right = f.width - 16;
@@ -74,7 +75,8 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<GanttState>): GanttLa
   const tAt = (x: number): number => t0 + ((x - left) / Math.max(1, right - left)) * (t1 - t0);
   const empty = calls.length === 0;
   if (empty) {
-    p.text(12, 56, 'This result has no sampled allocation events: profile again with a version that records them.', { color: t.muted, size: t.font.base });
+    const msg = 'This result has no sampled allocation events: profile again with a version that records them.';
+    wrapText(msg, t.font.base, f.width - 24).forEach((line, k) => p.text(12, 56 + 17 * k, line, { color: t.muted, size: t.font.base }));
     p.end();
     return { panels: [], left, right, axisY: 0, t0, t1, xOf, tAt, theme: t, empty };
   }

@@ -9,7 +9,8 @@ import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import { MODE_DASH, type ChartTheme } from './chart-theme.js';
 import type { Painter } from './painter.js';
 import { drawMarker } from './profile-distribution.js';
-import { markerOf, profileSeries, type ProfileData, type Series } from './profile-data.js';
+import { markerOf, profileSeries, timeDomain, type ProfileData, type Series } from './profile-data.js';
+import { flowItems, type Flow } from './legend.js';
 import { clamp, integerTicks, timeTicks } from './scales.js';
 import { fitText, textWidth } from './text.js';
 
@@ -64,16 +65,22 @@ function medianOf(s: Series): Float64Array {
   return m;
 }
 
-function drawLegend(p: Painter, series: Series[], t: ChartTheme, x0: number, y: number, maxX: number): void {
-  let x = x0;
-  for (const s of series) {
-    const label = `${s.display} ${formatNs(s.q.p50)}`;
-    const w = 18 + textWidth(label, t.font.small, true) + 16;
-    if (x + w > maxX) break;
+/** One entry per series (display name and median), wrapped onto more lines rather than dropping any. */
+function legendOf(series: Series[], t: ChartTheme, x0: number, maxX: number): { labels: string[]; flow: Flow } {
+  const labels = series.map((s) => `${s.display} ${formatNs(s.q.p50)}`);
+  const flow = flowItems(labels.map((l) => 18 + textWidth(l, t.font.small, true)), x0, maxX, 16, 12);
+  return { labels, flow };
+}
+
+function drawLegend(p: Painter, series: Series[], t: ChartTheme, lg: ReturnType<typeof legendOf>, y0: number): void {
+  p.group('legend');
+  series.forEach((s, k) => {
+    const x = lg.flow.x[k]!;
+    const y = y0 + 16 * lg.flow.line[k]!;
     p.line(x, y - 4, x + 14, y - 4, { stroke: t.modes[s.mode], strokeWidth: 2, dash: s.layout === 'dace' ? [4, 2] : MODE_DASH[s.mode] });
-    p.text(x + 18, y, label, { color: t.modes[s.mode], size: t.font.small, weight: 600 });
-    x += w;
-  }
+    p.text(x + 18, y, fitText(lg.labels[k]!, t.font.small, lg.flow.width[k]! - 18, true), { color: t.modes[s.mode], size: t.font.small, weight: 600 });
+  });
+  p.endGroup();
 }
 
 function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): SeriesLayout {
@@ -84,15 +91,10 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): Series
   const calls = Math.max(0, ...series.map((s) => s.sorted.length));
   const c0 = clamp(f.state.c0 ?? 0, 0, Math.max(0, calls - 1));
   const c1 = clamp(f.state.c1 ?? calls - 1, c0 + 1, Math.max(c0 + 1, calls - 1));
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const s of series) {
-    lo = Math.min(lo, s.q.min);
-    hi = Math.max(hi, s.q.p90 + 1.5 * (s.q.p90 - s.q.p10));
-  }
-  if (!Number.isFinite(lo)) [lo, hi] = [0, 1];
-  hi = Math.min(hi, Math.max(...series.map((s) => s.q.max)));
-  const top = 58;
+  // Slow outliers do not stretch the axis (timeDomain); they sit on its top edge, counted.
+  const { lo, hi } = timeDomain(series);
+  const legend = legendOf(series, t, 12 + textWidth('Every call', t.font.title + 2, true) + 14, f.width - 12);
+  const top = 58 + 16 * Math.max(0, legend.flow.lines - 1);
   const bottom = f.height - 44;
   const yTicks = timeTicks(lo * 0.95, hi * 1.02, Math.max(2, Math.floor((bottom - top) / 40)));
   const yLo = Math.min(lo * 0.95, yTicks.values[0] ?? lo);
@@ -103,7 +105,7 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): Series
   const callAt = (x: number): number => c0 + ((x - left) / Math.max(1, right - left)) * (c1 - c0);
   const yOf = (ns: number): number => bottom - ((ns - yLo) / (yHi - yLo)) * (bottom - top);
   const L: SeriesLayout = { series, left, right, top, bottom, calls, c0, c1, xOf, callAt, yOf, theme: t };
-  drawLegend(p, series, t, 12 + textWidth('Every call', t.font.title + 2, true) + 14, 22, f.width - 12);
+  drawLegend(p, series, t, legend, 22);
   drawYAxis(p, { scale: yOf, ticks: yTicks, x: left, y0: top, y1: bottom, gridTo: right, title: `time per call (${yTicks.unit.name})`, titleX: left - yLabelWidth(yTicks, t.font.small) - 20 }, t);
   const xTicks = integerTicks(Math.ceil(c0), Math.floor(c1), Math.max(2, Math.floor((right - left) / 70)));
   drawXAxis(p, { scale: xOf, ticks: xTicks, y: bottom, x0: left, x1: right, title: 'timed call (processes one after another)' }, t);
@@ -114,14 +116,16 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): Series
     for (let b = per, k = 2; b < calls; b += per, k++) {
       const x = xOf(b - 0.5);
       p.line(x, top - 4, x, bottom, { stroke: t.axis, dash: [3, 3] });
-      p.text(x + 4, top + 6, `process ${k}`, { color: t.muted, size: t.font.small - 1, baseline: 'top' });
+      // A label that would run past the plot (a narrow last process when zoomed) is left out, not cut.
+      if (x + 4 + textWidth(`process ${k}`, t.font.small - 1) <= right) p.text(x + 4, top + 6, `process ${k}`, { color: t.muted, size: t.font.small - 1, baseline: 'top' });
     }
-    p.text(xOf(-0.5) + 4, top + 6, 'process 1', { color: t.muted, size: t.font.small - 1, baseline: 'top' });
+    p.text(Math.max(left, xOf(-0.5)) + 4, top + 6, 'process 1', { color: t.muted, size: t.font.small - 1, baseline: 'top' });
   }
   if (f.hover?.key.startsWith('call:')) {
     const c = Number(f.hover.key.slice(5));
     p.line(xOf(c), top, xOf(c), bottom, { stroke: t.hover, strokeWidth: 1.5 });
   }
+  let beyond = 0;
   for (const s of series) {
     const color = t.modes[s.mode];
     const xs = s.m.calls.totalNs;
@@ -130,7 +134,12 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): Series
     const to = Math.min(xs.length - 1, Math.ceil(c1));
     for (let c = from; c <= to; c++) {
       const v = xs[c]!;
-      drawMarker(p, marker, xOf(c), v > yHi ? top - 2 : yOf(v), 1.7, color, 0.45);
+      if (v > yHi) {
+        // Beyond the axis: an arrow on its top edge, at the call, in the mode's colour.
+        beyond++;
+        const x = xOf(c);
+        p.polygon([x - 3.5, x + 3.5, x], [top + 2, top + 2, top - 4], 3, { fill: color, opacity: 0.8 });
+      } else drawMarker(p, marker, xOf(c), yOf(v), 1.7, color, 0.45);
     }
   }
   for (const s of series) {
@@ -150,6 +159,12 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): Series
     }
   }
   p.unclip();
+  if (beyond) {
+    p.group('overflow');
+    p.line(left, top, right, top, { stroke: t.muted, dash: [3, 3] });
+    p.text(right, top - 8, `▲ ${formatCount(beyond)} slower call${beyond === 1 ? '' : 's'} beyond the axis`, { color: t.muted, size: t.font.small, align: 'end' });
+    p.endGroup();
+  }
   if (f.interactive) p.text(12, f.height - 8, fitText('dots: calls · lines: running median per process · drag: zoom · double-click: reset', t.font.small, right - left), { color: t.muted, size: t.font.small });
   p.end();
   return L;

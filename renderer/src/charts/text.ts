@@ -35,3 +35,19 @@ export function fitText(text: string, size: number, max: number, bold = false): 
   }
   return lo === 0 ? '' : `${text.slice(0, lo)}…`;
 }
+
+/** `text` broken at spaces into lines of at most `max` px (a word longer than a line is cut with `fitText`). */
+export function wrapText(text: string, size: number, max: number, bold = false): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (!line || textWidth(next, size, bold) <= max) line = next;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => fitText(l, size, max, bold));
+}

@@ -14,6 +14,7 @@ import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';
 import type { Fill, Painter } from './painter.js';
 import { byteTicks, clamp, integerTicks } from './scales.js';
+import { flowItems } from './legend.js';
 import { fitText, textWidth } from './text.js';
 import { indexOfId, transientTooltip } from './transient-info.js';
 
@@ -92,7 +93,8 @@ function topReasons(view: AnalysisView, k: number): Array<[string, number]> {
   return [...counts].sort((a, b) => b[1] - a[1]).slice(0, k);
 }
 
-function drawNumbers(p: Painter, ws: StorageWorkspace, t: ChartTheme, width: number): void {
+/** Draws the totals in large type; returns how much lower than one row they end. */
+function drawNumbers(p: Painter, ws: StorageWorkspace, t: ChartTheme, width: number): number {
   const blocks: Array<{ label: string; value: string; color: string; size: number }> = [];
   const packed = ws.packed ? num(ws.packed.bytes) : NaN;
   const dace = num(ws.dace.bytes);
@@ -115,15 +117,20 @@ function drawNumbers(p: Painter, ws: StorageWorkspace, t: ChartTheme, width: num
       size: t.font.big - 10,
     });
   }
-  let x = 12;
-  for (const b of blocks) {
-    const w = Math.max(textWidth(b.value, b.size, true), textWidth(b.label, t.font.small)) + 28;
-    if (x + w - 28 > width - 12) break;
-    p.text(x, 44, b.label, { color: t.muted, size: t.font.small });
-    p.text(x, 48 + b.size * 0.9 + 2, b.value, { color: b.color, size: b.size, weight: 600 });
-    x += w;
-  }
+  // Every number is shown: blocks that do not fit the width wrap onto another row (the caller moves down).
+  const widths = blocks.map((b) => Math.max(textWidth(b.value, b.size, true), textWidth(b.label, t.font.small)));
+  const flow = flowItems(widths, 12, width - 12, 28);
+  blocks.forEach((b, k) => {
+    const y = 44 + NUMBERS_ROW * flow.line[k]!;
+    const w = flow.width[k]!;
+    p.text(flow.x[k]!, y, fitText(b.label, t.font.small, w), { color: t.muted, size: t.font.small });
+    p.text(flow.x[k]!, y + 4 + b.size * 0.9 + 2, fitText(b.value, b.size, w, true), { color: b.color, size: b.size, weight: 600 });
+  });
+  return NUMBERS_ROW * Math.max(0, flow.lines - 1);
 }
+
+/** Height of one row of numbers (label and value in large type). */
+const NUMBERS_ROW = 50;
 
 function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): WorkspaceLayout {
   const t = f.theme;
@@ -135,7 +142,8 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
   const memberIds = ws ? Object.keys(data.view.analysis.layouts.dace[ws.storage]?.offsets ?? {}) : [];
   const members = memberIds.length;
   const sub = ws ? `${ws.storage} · ${formatCount(members)} transient${members === 1 ? '' : 's'} in the EXTERNAL workspace · ${formatCount(steps)} steps` : '';
-  p.text(12 + textWidth('Workspace', t.font.title + 2, true) + 10, 22, sub, { color: t.muted, size: t.font.base });
+  const subX = 12 + textWidth('Workspace', t.font.title + 2, true) + 10;
+  p.text(subX, 22, fitText(sub, t.font.base, width - subX - 12), { color: t.muted, size: t.font.base });
   const base: Omit<WorkspaceLayout, 'panels' | 'yOf' | 'bytesAt' | 'xOf' | 'yMin' | 'yMax' | 'top' | 'bottom'> = { view: data.view, ws, width, height, steps, theme: t };
   if (!ws) {
     const reasons = topReasons(data.view, 3);
@@ -144,27 +152,32 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
     p.end();
     return { ...base, panels: [], top: 0, bottom: 0, yMin: 0, yMax: 1, yOf: () => 0, bytesAt: () => 0, xOf: () => 0 };
   }
-  drawNumbers(p, ws, t, width);
+  const extra = drawNumbers(p, ws, t, width);
   if (!ws.dace.rects && !ws.packed) {
     // Symbolic sizes: nothing to draw to scale; list the members and what their sizes depend on.
-    p.text(12, 112, 'Sizes depend on symbols without values: give them values (symbols panel) to lay out the workspace.', { color: t.text, size: t.font.base });
+    const msg = 'Sizes depend on symbols without values: give them values (symbols panel) to lay out the workspace.';
+    p.text(12, 112 + extra, fitText(msg, t.font.base, width - 24), { color: t.text, size: t.font.base });
     const rowH = 18;
-    const max = Math.max(0, Math.floor((height - 150) / rowH));
+    const y0 = 140 + extra;
+    const max = Math.max(0, Math.floor((height - y0 - 10) / rowH));
+    // Columns in proportion to the width: name, size expression, live range.
+    const c1 = 28 + Math.round((width - 40) * 0.3);
+    const c2 = 28 + Math.round((width - 40) * 0.78);
     memberIds.slice(0, max).forEach((id, k) => {
       const row = indexOfId(data.view, id);
       if (row < 0) return;
-      const y = 140 + k * rowH;
+      const y = y0 + k * rowH;
       p.rect(12, y - 10, 10, 10, { fill: fills(t).dace, stroke: t.modes.EXTERNAL });
-      p.text(28, y, data.view.table.name[row]!, { color: t.text, size: t.font.base });
-      p.text(260, y, formatBytesExpr(data.view.table.bytesExpr[row]!), { color: t.muted, size: t.font.base });
-      p.text(460, y, formatStepRange(data.view.table.first[row]!, data.view.table.last[row]!), { color: t.muted, size: t.font.base });
+      p.text(28, y, fitText(data.view.table.name[row]!, t.font.base, c1 - 28 - 8), { color: t.text, size: t.font.base });
+      p.text(c1, y, fitText(formatBytesExpr(data.view.table.bytesExpr[row]!), t.font.base, c2 - c1 - 8), { color: t.muted, size: t.font.base });
+      p.text(c2, y, fitText(formatStepRange(data.view.table.first[row]!, data.view.table.last[row]!), t.font.base, width - 12 - c2), { color: t.muted, size: t.font.base });
     });
-    if (members > max) p.text(28, 140 + max * rowH, `… and ${formatCount(members - max)} more`, { color: t.muted, size: t.font.base });
+    if (members > max) p.text(28, y0 + max * rowH, `… and ${formatCount(members - max)} more`, { color: t.muted, size: t.font.base });
     p.end();
     return { ...base, panels: [], top: 0, bottom: 0, yMin: 0, yMax: 1, yOf: () => 0, bytesAt: () => 0, xOf: () => 0 };
   }
 
-  const top = 118;
+  const top = 118 + extra;
   const bottom = height - 40;
   const totals = [num(ws.dace.bytes), num(ws.packed?.bytes ?? null)].filter(Number.isFinite);
   const full = Math.max(1, ...totals);
@@ -191,7 +204,7 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
   for (const panel of panels) {
     const title = panel.which === 'dace' ? "DaCe's layout: back to back, in declaration order" : `packed: lifetime-aware, ${ws.packed?.alignment ?? 64} B aligned`;
     p.rect(panel.x0, top - 24, 12, 12, { fill: fill[panel.which], stroke: t.modes.EXTERNAL });
-    p.text(panel.x0 + 18, top - 14, fitText(title, t.font.base, panel.x1 - panel.x0 - 18), { color: t.text, size: t.font.base, weight: 600 });
+    p.text(panel.x0 + 18, top - 14, fitText(title, t.font.base, panel.x1 - panel.x0 - 18, true), { color: t.text, size: t.font.base, weight: 600 });
     for (const v of yTicks.values) {
       const y = yOf(v);
       if (y >= top && y <= bottom) p.line(panel.x0, y, panel.x1, y, { stroke: t.grid });
@@ -247,17 +260,23 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
       lines.push([panel.total, `total ${formatBytes(panel.total)}`, t.text, [4, 3]]);
       if (panel.which === 'packed' && Number.isFinite(bound)) lines.push([bound, `lower bound ${formatBytes(bound)}`, t.accent, [2, 3]]);
     }
-    let lastLabelY = Infinity;
+    // Above its line, or below it where the plot's top edge (the larger total sits there) or another label
+    // leaves no room: a label is never cut by the plot's clip.
+    const placed: number[] = [];
+    p.group('totals');
     for (const [b, label, color, dash] of lines) {
       const y = yOf(b);
       if (y < top || y > bottom) continue;
       p.line(panel.x0, y, panel.x1, y, { stroke: color, dash, strokeWidth: 1.25 });
-      const ly = Math.abs(y - lastLabelY) < 14 ? y + 13 : y - 4;
-      lastLabelY = ly;
-      const w = textWidth(label, t.font.small, true);
+      const free = (ly: number): boolean => ly - 11 >= top && ly + 3 <= bottom && placed.every((o) => Math.abs(o - ly) >= 14);
+      const ly = [y - 4, y + 13, y - 18, y + 27].find(free) ?? clamp(y - 4, top + 11, bottom - 3);
+      placed.push(ly);
+      const text = fitText(label, t.font.small, panel.x1 - panel.x0 - 10, true);
+      const w = textWidth(text, t.font.small, true);
       p.rect(panel.x1 - w - 8, ly - 11, w + 6, 14, { fill: t.background, opacity: 0.85 });
-      p.text(panel.x1 - 5, ly, label, { color, size: t.font.small, align: 'end', weight: 600 });
+      p.text(panel.x1 - 5, ly, text, { color, size: t.font.small, align: 'end', weight: 600 });
     }
+    p.endGroup();
     p.unclip();
   }
   p.end();
