@@ -27,7 +27,7 @@ async function start(files: string[] = [], opts: { userData?: string; packaged?:
   return { electron, shell, userData };
 }
 
-type Item = { label?: string; role?: string; enabled?: boolean; submenu?: Item[]; click?: () => void };
+type Item = { label?: string; role?: string; enabled?: boolean; accelerator?: string; submenu?: Item[]; click?: () => void };
 function menuItem(electron: FakeElectron, path: string[]): Item {
   let items = electron.menu.current as Item[];
   let found: Item | undefined;
