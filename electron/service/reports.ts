@@ -22,6 +22,8 @@ const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 export interface ExportSource {
   /** The profiled document's file on disk (the host's copy of an upload included), or null. */
   sdfgPath: string | null;
+  /** How the user knows that file (an upload's name, not the host's private copy). */
+  display: string;
   /** Why there is no document, when `sdfgPath` is null. */
   missing: string;
 }
@@ -39,9 +41,11 @@ export async function exportReport(req: ExportReportRequest, source: ExportSourc
     const files: ReportFile[] = reportCsvFiles(results, `${stem}.csv`).map((f) => ({ name: f.path, mime: MIME.csv, bytes: utf8(f.data) }));
     return { format: 'csv', files, analysisNote: 'CSV reports hold the timed calls and the per-mode summary: no analysis.' };
   }
-  const analysis: ReportAnalysis = source.sdfgPath
-    ? await analyseForReport(req.results[0]!.result, [source.sdfgPath], { explicit: true })
-    : { view: null, note: source.missing };
+  let analysis: ReportAnalysis = { view: null, note: source.missing };
+  if (source.sdfgPath) {
+    analysis = await analyseForReport(req.results[0]!.result, [source.sdfgPath], { explicit: true });
+    analysis = { ...analysis, note: analysis.note.split(source.sdfgPath).join(source.display) };
+  }
   const { html } = await reportHtml({ results, analysis, generatedAt: new Date().toISOString(), version: transientLabVersion() });
   if (req.format === 'html') return { format: 'html', files: [{ name: `${stem}.html`, mime: MIME.html, bytes: utf8(html) }], analysisNote: analysis.note };
   const pdf = await printPdf!(html);

@@ -203,8 +203,8 @@ export class Session implements TransientLabApi {
     this.live();
     const d = req.doc === null ? null : this.doc(req.doc);
     const source = d
-      ? { sdfgPath: d.source.readPath, missing: '' }
-      : { sdfgPath: null, missing: 'The report was exported without the profiled program open, so the lifetimes, the workspace map and the transients table are left out (open the SDFG and export again).' };
+      ? { sdfgPath: d.source.readPath, display: d.source.display, missing: '' }
+      : { sdfgPath: null, display: '', missing: 'The report was exported without the profiled program open, so the lifetimes, the workspace map and the transients table are left out (open the SDFG and export again).' };
     return exportReport(req, source, this.ctx.printPdf);
   }
 

@@ -315,6 +315,12 @@ export function contractSuite(transport: TransportFactory): void {
         expect(page).toContain('id="tlab-analysis"');
         expect(html.analysisNote).toMatch(/same sha256/);
 
+        // An uploaded program: the note names the upload, never the host's private copy.
+        const up = await client.openUpload({ name: 'uploaded-chain.sdfg', bytes: exampleBytes('chain.sdfg') });
+        const fromUpload = await client.exportReport({ results, format: 'html', doc: up.doc });
+        expect(fromUpload.analysisNote).toMatch(/^Analysis of uploaded-chain\.sdfg \(the profiled file: same sha256\)/);
+        await client.closeDoc({ doc: up.doc });
+
         const bare = await client.exportReport({ results, format: 'html', doc: null });
         expect(bare.analysisNote).toMatch(/without the profiled program open/);
 
