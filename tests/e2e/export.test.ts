@@ -100,6 +100,8 @@ describe.skipIf(!ready.ok)('Export report… in browser mode, in Chromium', () =
     const a = await openApp(browser, serve, { theme: 'light' });
     try {
       const { page } = a;
+      // The window is ready (its shortcuts listen) once the empty state shows its examples.
+      await page.waitForSelector('[data-testid="example-hdiff"]');
       await openResultThroughDialog(page, 'hdiff-cpu.json');
       await page.waitForSelector('[data-testid="action-export"]:not([disabled])');
       await page.keyboard.press('Control+e');
