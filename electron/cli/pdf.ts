@@ -7,6 +7,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { TlabError } from '../engine/errors.js';
 import { PDF_PRINT_OPTIONS } from '../engine/report/index.js';
 
 export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
@@ -59,4 +60,30 @@ export async function printPdf(html: string, executablePath: string, timeoutMs =
   } finally {
     await browser.close();
   }
+}
+
+/**
+ * The PDF printer of a long-running host (browser mode's server, the desktop app's engine host): Chromium is
+ * looked up on the PATH at each export, so installing one needs no restart; without one the export fails as
+ * `unsupported`, saying where Chromium is missing.
+ */
+export function hostPdfPrinter(where: string): (html: string) => Promise<Uint8Array> {
+  return async (html) => {
+    let exe: string;
+    try {
+      exe = findChromium(null);
+    } catch (err) {
+      if (!(err instanceof NoChromium)) throw err;
+      throw new TlabError('unsupported', `PDF needs Chromium ${where}, and none was found on its PATH (looked for ${CHROMIUM_NAMES.join(', ')})`, {
+        details: ['Install one there (Debian: apt-get install chromium), or export HTML and print it from a browser; HTML, CSV and JSON need nothing.'],
+      });
+    }
+    try {
+      // A development dependency: a packaged desktop app does not carry it (Electron's printToPDF is not wired yet).
+      await import('playwright-core');
+    } catch {
+      throw new TlabError('unsupported', 'PDF printing is not part of this build (playwright-core, which drives Chromium, is not installed): export HTML and print it from a browser');
+    }
+    return printPdf(html, exe);
+  };
 }

@@ -3,6 +3,7 @@
  * `--root` folders), the runner (a Node child per job), the server — around the shared service, prints the
  * URL with its token, and runs until SIGINT/SIGTERM, after which no runner or compiler process is left.
  */
+import { hostPdfPrinter } from './pdf.js';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { TlabError } from '../engine/errors.js';
@@ -103,7 +104,7 @@ export const serveCommand: Command = {
       }
     }
 
-    const service = await TransientLabService.create({ host: 'browser', files, createRunner: () => new NodeRunnerHost(), openAtStart });
+    const service = await TransientLabService.create({ host: 'browser', files, createRunner: () => new NodeRunnerHost(), openAtStart, printPdf: hostPdfPrinter('on the server (the machine running `transient-lab serve`)') });
     const stopping = stopSignal();
     let server: RunningServer;
     try {

@@ -7,6 +7,7 @@
  * never sees an unchecked request whoever sends it. It never loads the native addon: runner jobs go back to
  * main (relay-runner.ts), which starts the runner utilityProcess.
  */
+import { hostPdfPrinter } from '../cli/pdf.js';
 import { TlabError } from '../engine/errors.js';
 import type { EventName, HostEvents, Reply } from '../ipc/contract.js';
 import { createDispatcher, type Dispatch } from '../ipc/dispatch.js';
@@ -41,6 +42,7 @@ async function init(config: EngineConfig): Promise<Reply<unknown>> {
     createRunner: () => new RelayRunnerHost(relay),
     openAtStart: config.openAtStart,
     limits: config.limits,
+    printPdf: hostPdfPrinter('on this machine (the desktop app prints through a Chromium on the PATH)'),
   });
   return { ok: true, value: { limits: service.limits } };
 }

@@ -19,6 +19,8 @@ export const DEFAULT_LIMITS: HostLimits = {
 
 const MAX_SYMBOLS = 10_000;
 const MAX_INPUTS = 256;
+const MAX_REPORT_RESULTS = 8;
+const REPORT_FORMATS = ['html', 'pdf', 'csv', 'json'] as const;
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Symbol values: decimal integers (they may exceed 2^53, so they travel as strings). */
@@ -126,5 +128,14 @@ export function requestSchemas(limits: HostLimits = DEFAULT_LIMITS): RequestSche
       'expected {path} or {name, bytes}',
     ),
     saveResult: v.strictObject({ path, result: profileResultSchema }),
+    exportReport: v.strictObject({
+      results: v.pipe(
+        v.array(v.strictObject({ label: v.pipe(v.string('a label must be a string'), v.minLength(1, 'a label is empty'), v.maxLength(200, 'a label is longer than 200 characters')), result: profileResultSchema })),
+        v.minLength(1, 'give at least one result'),
+        v.maxLength(MAX_REPORT_RESULTS, `a report compares at most ${MAX_REPORT_RESULTS} results`),
+      ),
+      format: v.picklist(REPORT_FORMATS, `format must be one of ${REPORT_FORMATS.join(', ')}`),
+      doc: v.nullable(handle('doc')),
+    }),
   };
 }

@@ -133,6 +133,37 @@ export interface FolderListing {
   truncated: boolean;
 }
 
+/** One result of a report and how the report names it ("before", "machine A", the file name). */
+export interface ReportResultInput {
+  label: string;
+  result: ProfileResult;
+}
+
+export interface ExportReportRequest {
+  /** One result, or several for a comparison (the first is the reference). The JSON format takes exactly one. */
+  results: ReportResultInput[];
+  format: 'html' | 'pdf' | 'csv' | 'json';
+  /** The open document the result was profiled from, for the lifetimes, workspace map and transients table: it is
+   * used only when its bytes still have the result's sha256. null: no analysis (the report says why). */
+  doc: string | null;
+}
+
+export interface ReportFile {
+  /** Suggested file name (no folder): `hdiff-report.html`, `hdiff-report.summary.csv`. */
+  name: string;
+  /** MIME type for the download. */
+  mime: string;
+  bytes: Uint8Array;
+}
+
+export interface ReportExport {
+  format: ExportReportRequest['format'];
+  /** The files of the report: one, or two for CSV (per-call rows, then the per-mode summary). */
+  files: ReportFile[];
+  /** Where the report's analysis came from, or why there is none (the report says the same). */
+  analysisNote: string;
+}
+
 export interface ResultDoc {
   /** Display name (file name). */
   name: string;
@@ -169,6 +200,10 @@ export interface TransientLabApi {
    * mode this writes on the server: to keep a copy on the user's own machine the renderer downloads the JSON
    * it already holds. */
   saveResult(req: { path: string; result: ProfileResult }): Promise<{ path: string }>;
+  /** Write a report of `results` (docs/reports.md) and answer its bytes: the renderer previews the HTML in a
+   * sandboxed iframe and downloads the files (browser mode: to the user's machine; desktop: the download becomes
+   * the native Save dialog). PDF is printed by Chromium on the host: without one it fails as `unsupported`. */
+  exportReport(req: ExportReportRequest): Promise<ReportExport>;
 }
 
 export type MethodName = keyof TransientLabApi;
@@ -190,6 +225,7 @@ export const METHODS = [
   'cancel',
   'openResult',
   'saveResult',
+  'exportReport',
 ] as const satisfies readonly MethodName[];
 
 /** Host → renderer notifications. */

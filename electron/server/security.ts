@@ -99,12 +99,14 @@ export function sessionCookie(gate: Gate): string {
   return `${gate.cookieName}=${gate.token}; Path=/; HttpOnly; SameSite=Strict`;
 }
 
-/** Strict CSP: our own scripts, styles and workers only; the socket to ourselves; no framing, no forms. */
-export function contentSecurityPolicy(host: string): string {
+/** Strict CSP: our own scripts, styles and workers only; the socket to ourselves; no framing, no forms. `preview`:
+ * the report's runtime and stylesheet hashes (engine/report reportPreviewCspSources), so that the export preview,
+ * a sandboxed srcdoc iframe that inherits this policy, runs exactly them and nothing else. */
+export function contentSecurityPolicy(host: string, preview: { script: string; style: string } | null = null): string {
   return [
     "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
+    `script-src 'self'${preview ? ` ${preview.script}` : ''}`,
+    `style-src 'self'${preview ? ` ${preview.style}` : ''}`,
     "img-src 'self' data: blob:",
     "font-src 'self'",
     `connect-src 'self' ws://${host}`,
@@ -118,8 +120,8 @@ export function contentSecurityPolicy(host: string): string {
 }
 
 /** Headers every response gets, refusals included. */
-export function hardenResponse(res: ServerResponse, host: string): void {
-  res.setHeader('Content-Security-Policy', contentSecurityPolicy(host));
+export function hardenResponse(res: ServerResponse, host: string, preview: { script: string; style: string } | null = null): void {
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(host, preview));
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('X-Frame-Options', 'DENY');

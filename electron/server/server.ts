@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { packageRoot } from '../engine/paths.js';
 import type { TransientLabService } from '../service/index.js';
+import { reportPreviewCspSources } from '../engine/report/assets.js';
 import { checkRequest, hardenResponse, hostPort, isWildcard, makeGate, newToken, sessionCookie, type Gate } from './security.js';
 import { MAX_TEXT_FRAME, attachSession } from './socket.js';
 import { plain, serveStatic } from './static.js';
@@ -74,13 +75,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     maxPayload: Math.max(opts.service.limits.uploadBytes + 1024 * 1024, MAX_TEXT_FRAME),
   });
   let gate: Gate | null = null;
+  // The export preview's iframe inherits the page's CSP: allow the report's runtime and stylesheet by hash.
+  const preview = reportPreviewCspSources();
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const g = gate!;
     const url = new URL(req.url ?? '/', 'http://localhost');
     const verdict = checkRequest(g, req.headers, url.searchParams.get('token'));
     const host = (req.headers.host ?? '').toLowerCase();
-    hardenResponse(res, g.hosts.has(host) ? host : hostPort('127.0.0.1', g.port));
+    hardenResponse(res, g.hosts.has(host) ? host : hostPort('127.0.0.1', g.port), preview);
     if (!verdict.ok) return plain(res, verdict.status, `Transient Lab: ${verdict.reason}`);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');

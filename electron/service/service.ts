@@ -49,7 +49,12 @@ export interface ServiceOptions {
   views?: Partial<ViewBuilders>;
   /** Transient Lab version reported by `environment` (default: package.json). */
   version?: string;
+  /** Prints a report's HTML to PDF (Chromium on the host); null or absent: `exportReport` refuses PDF as
+   * `unsupported`, saying that PDF needs Chromium. It throws a TlabError('unsupported') when it finds none. */
+  printPdf?: PdfPrinter | null;
 }
+
+export type PdfPrinter = (html: string) => Promise<Uint8Array>;
 
 /** How a session reaches its renderer. */
 export interface EventSink {
@@ -67,6 +72,7 @@ export interface ServiceContext {
   readonly jobs: JobRegistry;
   readonly views: ViewBuilders;
   readonly examples: readonly Example[];
+  readonly printPdf: PdfPrinter | null;
   environment(): EnvironmentInfo;
 }
 
@@ -101,6 +107,7 @@ export class TransientLabService {
     };
     return new TransientLabService({
       options: { maxDocsPerSession: opts.maxDocsPerSession ?? 64, maxProfileMs: opts.maxProfileMs ?? 3_600_000 },
+      printPdf: opts.printPdf ?? null,
       limits,
       files: opts.files,
       createRunner: opts.createRunner,

@@ -11,9 +11,10 @@ import type { ProfileResult } from '../engine/profile/result.js';
 import { parseSdfgBytes } from '../engine/sdfg/index.js';
 import { buildDocInfo } from '../engine/view/doc.js';
 import type { AnalysisView, DocInfo, GraphRegion, SearchHit } from '../engine/view/types.js';
-import type { AnalyzeRequest, EnvironmentInfo, FolderListing, ProfileRequest, RequestOf, ResultDoc, TransientLabApi } from '../ipc/contract.js';
+import type { AnalyzeRequest, EnvironmentInfo, ExportReportRequest, FolderListing, ProfileRequest, ReportExport, RequestOf, ResultDoc, TransientLabApi } from '../ipc/contract.js';
 import { ContractFailure } from '../ipc/errors.js';
 import { runProfileJob } from './profile-job.js';
+import { exportReport } from './reports.js';
 import { parseProfileBytes, readProfileFile, writeProfileFile } from './results.js';
 import type { EventSink, ServiceContext } from './service.js';
 import { fileSource, loadSource, type DocSource } from './sources.js';
@@ -196,6 +197,15 @@ export class Session implements TransientLabApi {
     const target = await this.ctx.files.resolveWrite(req.path, 'result');
     await writeProfileFile(target, req.result, this.ctx.limits.uploadBytes);
     return { path: target };
+  }
+
+  async exportReport(req: ExportReportRequest): Promise<ReportExport> {
+    this.live();
+    const d = req.doc === null ? null : this.doc(req.doc);
+    const source = d
+      ? { sdfgPath: d.source.readPath, display: d.source.display, missing: '' }
+      : { sdfgPath: null, display: '', missing: 'The report was exported without the profiled program open, so the lifetimes, the workspace map and the transients table are left out (open the SDFG and export again).' };
+    return exportReport(req, source, this.ctx.printPdf);
   }
 
   /** Cancels this session's jobs (waiting for them to end) and releases its documents. */

@@ -113,7 +113,7 @@ export async function startShell(o: ShellOptions): Promise<Shell | null> {
   };
   const rebuildMenu = () =>
     electron.menu.setApplicationMenu(
-      electron.menu.build(menuTemplate({ isDev, isMac: platform === 'darwin', recent: recent.list(), reportsReady: false, version: app.getVersion() }, actions)),
+      electron.menu.build(menuTemplate({ isDev, isMac: platform === 'darwin', recent: recent.list(), reportsReady: true, version: app.getVersion() }, actions)),
     );
   recent.onChange(rebuildMenu);
   rebuildMenu();

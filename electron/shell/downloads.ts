@@ -1,5 +1,5 @@
 /**
- * Save Result… in the desktop app: the menu sends `command saveResult`; the renderer serialises the result it
+ * Save Result… and Export Report… in the desktop app: the menu sends `command saveResult` (`exportReport`); the renderer serialises the result it
  * holds and downloads it, exactly as in browser mode; here that download becomes the native Save dialog. Only
  * `.json` downloads of `blob:` URLs made by our own page are accepted (Chromium writes them to a temporary
  * file and renames it into place); any other download is cancelled.
@@ -9,8 +9,22 @@ import type { RecentFiles } from './recent.js';
 import type { Electron, ElectronSeam } from './seam.js';
 import type { Windows } from './windows.js';
 
+/** What each accepted extension is: Save Result… (.json) and Export Report… (.html, .pdf, .csv, .json). */
+const KINDS: Record<string, { title: string; name: string }> = {
+  json: { title: 'Save Result', name: 'Transient Lab results' },
+  html: { title: 'Export Report', name: 'HTML report' },
+  pdf: { title: 'Export Report', name: 'PDF report' },
+  csv: { title: 'Export Report', name: 'CSV' },
+};
+
+function extension(filename: string): string | null {
+  const m = /^[^/\\\0]{1,255}\.([a-z]+)$/i.exec(filename);
+  const ext = m?.[1]?.toLowerCase() ?? null;
+  return ext !== null && ext in KINDS ? ext : null;
+}
+
 export function acceptableDownload(url: string, filename: string): boolean {
-  return url.startsWith(`blob:${APP_ORIGIN}/`) && /^[^/\\\0]{1,255}\.json$/i.test(filename);
+  return url.startsWith(`blob:${APP_ORIGIN}/`) && extension(filename) !== null;
 }
 
 export function handleDownload(item: Electron.DownloadItem, contents: Electron.WebContents, deps: { windows: Windows; recent: RecentFiles; log: (line: string) => void }): void {
@@ -19,13 +33,15 @@ export function handleDownload(item: Electron.DownloadItem, contents: Electron.W
     item.cancel();
     return;
   }
+  const ext = extension(item.getFilename())!;
   item.setSaveDialogOptions({
-    title: 'Save Result',
+    title: KINDS[ext]!.title,
     defaultPath: item.getFilename(),
-    filters: [{ name: 'Transient Lab results', extensions: ['json'] }],
+    filters: [{ name: KINDS[ext]!.name, extensions: [ext] }],
   });
   item.once('done', (_event, state) => {
-    if (state === 'completed') void deps.recent.add(item.getSavePath(), 'result');
+    // Only results re-open as results; reports are not recent files.
+    if (state === 'completed' && ext === 'json' && !/-report\.json$/i.test(item.getFilename())) void deps.recent.add(item.getSavePath(), 'result');
   });
 }
 

@@ -27,7 +27,7 @@ export interface MenuState {
   isDev: boolean;
   isMac: boolean;
   recent: readonly RecentEntry[];
-  /** Export Report… stays disabled until the reports issue lands (the renderer has nothing to export yet). */
+  /** Whether Export Report… is offered (the renderer previews and downloads the report; downloads.ts saves it). */
   reportsReady: boolean;
   version: string;
 }

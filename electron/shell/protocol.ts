@@ -9,6 +9,7 @@
  *   a link inside leads out (realpath). Anything else missing is 404.
  * - Every response carries the CSP (checklist item 7) and nosniff.
  */
+import { reportPreviewCspSources } from '../engine/report/assets.js';
 import fs from 'node:fs';
 import { join, sep } from 'node:path';
 import { mimeType } from '../server/static.js';
@@ -118,10 +119,19 @@ export async function resolveAppRequest(root: string, method: string, url: strin
   return { status: 200, file: real };
 }
 
+/** APP_CSP plus the report's runtime and stylesheet hashes, so that the export preview (a sandboxed srcdoc iframe,
+ * which inherits this policy) runs exactly them. Computed once, from the built report bundle. */
+let pageCsp: string | null = null;
+export function appCsp(preview = reportPreviewCspSources()): string {
+  if (!preview) return APP_CSP;
+  return APP_CSP.replace("script-src 'self'", `script-src 'self' ${preview.script}`).replace("style-src 'self'", `style-src 'self' ${preview.style}`);
+}
+
 function headers(contentType: string): Record<string, string> {
+  pageCsp ??= appCsp();
   return {
     'Content-Type': contentType,
-    'Content-Security-Policy': APP_CSP,
+    'Content-Security-Policy': pageCsp,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-cache',
   };

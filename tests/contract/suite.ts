@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisDocument } from '../../electron/engine/view/analysis-doc.js';
 import { CONTRACT_VERSION, type ContractError, type HostEvents, type ProfileRequest, type TransientLabClient } from '../../electron/ipc/contract.js';
 import type { TransientLabService } from '../../electron/service/index.js';
+import { parseCsv } from '../../electron/engine/report/csv.js';
+import { parseProfileBytes } from '../../electron/service/results.js';
 import { HostError } from '../../renderer/src/host/errors.js';
 import { eventually, exampleBytes, fileBytes, makeScratch, makeService, runnerChildren, type Scratch } from './fixtures.js';
 
@@ -241,6 +243,10 @@ export function contractSuite(transport: TransportFactory): void {
           ['cancel', { job: 'a b' }, '$.job'],
           ['openResult', { name: 'r.json' }, '$'],
           ['saveResult', { path: 'r.json', result: { schema: 'transient-lab/profile@1' } }, '$.result.program'],
+          ['exportReport', { results: [], format: 'html', doc: null }, '$.results'],
+          ['exportReport', { results: [{ label: 'a', result: { schema: 'transient-lab/profile@1' } }], format: 'html', doc: null }, '$.results[0].result.program'],
+          ['exportReport', { results: [], format: 'docx', doc: null }, '$.results'],
+          ['exportReport', { results: [], format: 'html', doc: null, path: '/tmp/x' }, '$.results'],
         ];
         for (const [method, req, path] of cases) {
           const e = await failure(c[method]!(req));
@@ -289,6 +295,63 @@ export function contractSuite(transport: TransportFactory): void {
         const doc = await client.openUpload({ name: 'uploaded-chain.sdfg', bytes: exampleBytes('chain.sdfg') });
         const result = await client.profile(profileRequest(doc.doc, 'up-1', { modes: ['SCOPED'] }));
         expect(result.program.file).toBe('uploaded-chain.sdfg');
+        await client.closeDoc({ doc: doc.doc });
+      });
+
+      it('exports a report of a result as HTML, CSV, JSON and PDF (or says that PDF needs Chromium)', { timeout: 300_000 }, async () => {
+        const { result } = await client.openResult({ path: 'sub/run-1.json' });
+        const doc = await client.openExample({ id: 'chain' });
+        const results = [{ label: 'run-1', result }];
+
+        const html = await client.exportReport({ results, format: 'html', doc: doc.doc });
+        expect(html.format).toBe('html');
+        expect(html.files).toHaveLength(1);
+        expect(html.files[0]).toMatchObject({ name: `${result.program.name}-report.html`, mime: 'text/html;charset=utf-8' });
+        expect(html.files[0]!.bytes).toBeInstanceOf(Uint8Array);
+        const page = new TextDecoder().decode(html.files[0]!.bytes);
+        expect(page).toMatch(/Content-Security-Policy/);
+        // The report is of this result (it re-opens as it), with the open program's analysis (same sha256).
+        expect(parseProfileBytes(html.files[0]!.bytes, 'report.html')).toEqual(result);
+        expect(page).toContain('id="tlab-analysis"');
+        expect(html.analysisNote).toMatch(/same sha256/);
+
+        // An uploaded program: the note names the upload, never the host's private copy.
+        const up = await client.openUpload({ name: 'uploaded-chain.sdfg', bytes: exampleBytes('chain.sdfg') });
+        const fromUpload = await client.exportReport({ results, format: 'html', doc: up.doc });
+        expect(fromUpload.analysisNote).toMatch(/^Analysis of uploaded-chain\.sdfg \(the profiled file: same sha256\)/);
+        await client.closeDoc({ doc: up.doc });
+
+        const bare = await client.exportReport({ results, format: 'html', doc: null });
+        expect(bare.analysisNote).toMatch(/without the profiled program open/);
+
+        const csv = await client.exportReport({ results, format: 'csv', doc: null });
+        expect(csv.files.map((f) => f.name)).toEqual([`${result.program.name}-report.csv`, `${result.program.name}-report.summary.csv`]);
+        const rows = parseCsv(new TextDecoder().decode(csv.files[0]!.bytes));
+        expect(rows.length - 1).toBe(result.modes.reduce((n, m) => n + m.calls.totalNs.length, 0));
+        expect(parseCsv(new TextDecoder().decode(csv.files[1]!.bytes)).length - 1).toBe(result.modes.length);
+
+        const json = await client.exportReport({ results, format: 'json', doc: null });
+        expect(JSON.parse(new TextDecoder().decode(json.files[0]!.bytes))).toEqual(result);
+        const two = await failure(client.exportReport({ results: [...results, { label: 'again', result }], format: 'json', doc: null }));
+        expect(two.kind).toBe('usage');
+        expect(two.message).toMatch(/exactly one result/);
+        const cmp = await client.exportReport({ results: [...results, { label: 'again', result }], format: 'html', doc: null });
+        expect(cmp.files[0]!.name).toBe(`${result.program.name}-comparison.html`);
+
+        // PDF: printed where the host has a printer (the desktop engine host looks for Chromium on the PATH), else
+        // refused plainly (the test service has none).
+        const pdf = await client.exportReport({ results, format: 'pdf', doc: null }).then(
+          (value) => ({ value, error: null }),
+          (err: unknown) => ({ value: null, error: (err as HostError).toJSON() }),
+        );
+        if (pdf.value) {
+          expect(pdf.value.files[0]!.name).toBe(`${result.program.name}-report.pdf`);
+          expect(new TextDecoder().decode(pdf.value.files[0]!.bytes.subarray(0, 5))).toBe('%PDF-');
+        } else {
+          expect(pdf.error).toMatchObject({ kind: 'unsupported' });
+          expect(pdf.error!.message).toMatch(/PDF needs Chromium/);
+        }
+        expect((await failure(client.exportReport({ results, format: 'html', doc: 'd999' }))).kind).toBe('usage');
         await client.closeDoc({ doc: doc.doc });
       });
 

@@ -197,9 +197,9 @@ describe('the app through serve, in Chromium', () => {
     await shot(page, '07-hdiff-expanded');
     await page.click('[data-testid="graph-collapse"]');
 
-    // Ctrl+E: export is not there yet and says so; the button is disabled with a tooltip.
+    // Export needs a result: until there is one the button is disabled and says so (tests/e2e/export.test.ts exports).
     expect(await page.isDisabled('[data-testid="action-export"]')).toBe(true);
-    expect(await page.getAttribute('[data-testid="action-export"]', 'title')).toMatch(/issue 10|reports/i);
+    expect(await page.getAttribute('[data-testid="action-export"]', 'title')).toMatch(/run a profile or open a result first/);
 
     // Dark theme through the toggle: every view again.
     await page.click('[data-testid="theme-toggle"]');

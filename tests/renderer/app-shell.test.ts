@@ -74,11 +74,17 @@ describe('handleKey', () => {
     expect(store.get().selection).toBeNull();
   });
 
-  it('Ctrl+O opens the dialog, Ctrl+E says export is not there yet', () => {
+  it('Ctrl+O opens the dialog; Ctrl+E exports once there is a result, and says why not before', () => {
     expect(handleKey(key('o', { ctrlKey: true }))).toBe(true);
     expect(store.get().dialog).toBe('open');
+    store.set({ dialog: null, result: null });
+    expect(handleKey(key('e', { ctrlKey: true }))).toBe(true);
+    expect(store.get().dialog).toBeNull();
+    expect(store.get().toasts.at(-1)?.text).toMatch(/No result to export yet/);
+    store.set({ result: { name: 'r.json', path: null, result: {} as never } });
     handleKey(key('e', { ctrlKey: true }));
-    expect(store.get().toasts.at(-1)?.text).toMatch(/not available yet/);
+    expect(store.get().dialog).toBe('export');
+    store.set({ dialog: null, result: null });
   });
 });
 

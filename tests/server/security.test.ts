@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { reportPreviewCspSources } from '../../electron/engine/report/assets.js';
 import { startServer, type RunningServer } from '../../electron/server/server.js';
 import { RootsFileAccess, TransientLabService } from '../../electron/service/index.js';
 
@@ -136,6 +137,11 @@ describe('responses', () => {
       const csp = String(a.headers['content-security-policy']);
       expect(csp).toContain("default-src 'none'");
       expect(csp).toContain("script-src 'self'");
+      // The export preview (a srcdoc iframe inheriting this policy) may run the report's runtime and stylesheet only.
+      const preview = reportPreviewCspSources();
+      expect(preview).not.toBeNull();
+      expect(csp).toContain(`script-src 'self' ${preview!.script};`);
+      expect(csp).toContain(`style-src 'self' ${preview!.style};`);
       expect(csp).not.toContain('unsafe-inline');
       expect(csp).not.toContain('unsafe-eval');
       expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${server.port}`);

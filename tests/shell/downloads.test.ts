@@ -74,7 +74,23 @@ describe('Save Result…', () => {
     expect(recent.list()[0]).toEqual({ path: '/home/me/hdiff-profile.json', kind: 'result' });
   });
 
+  it('Export Report…: the report\'s .html, .pdf and .csv downloads become the Save dialog, and are not recent results', async () => {
+    for (const [name, ext] of [['hdiff-report.html', 'html'], ['hdiff-report.pdf', 'pdf'], ['hdiff-report.csv', 'csv'], ['hdiff-report.summary.csv', 'csv']] as const) {
+      const item = download('blob:app://transient-lab/9a', name);
+      expect(item.cancelled, name).toBe(false);
+      expect(item.dialog, name).toMatchObject({ title: 'Export Report', defaultPath: name, filters: [{ extensions: [ext] }] });
+      item.emit('done', {}, 'completed');
+    }
+    const json = download('blob:app://transient-lab/9b', 'hdiff-report.json');
+    expect(json.dialog).toMatchObject({ defaultPath: 'hdiff-report.json', filters: [{ extensions: ['json'] }] });
+    json.emit('done', {}, 'completed');
+    await recent.flush();
+    expect(recent.list().map((r) => r.path).filter((p) => p.includes('report'))).toEqual([]);
+  });
+
   it('cancels every other download', () => {
+    expect(download('blob:app://transient-lab/1', 'report.html.exe').cancelled).toBe(true);
+    expect(download('blob:app://transient-lab/1', 'report.svg').cancelled).toBe(true);
     expect(download('https://example.com/x.json', 'x.json').cancelled).toBe(true);
     expect(download('blob:https://example.com/1', 'x.json').cancelled).toBe(true);
     expect(download('blob:app://transient-lab/1', 'payload.exe').cancelled).toBe(true);

@@ -27,7 +27,7 @@ async function start(files: string[] = [], opts: { userData?: string; packaged?:
   return { electron, shell, userData };
 }
 
-type Item = { label?: string; role?: string; enabled?: boolean; submenu?: Item[]; click?: () => void };
+type Item = { label?: string; role?: string; enabled?: boolean; accelerator?: string; submenu?: Item[]; click?: () => void };
 function menuItem(electron: FakeElectron, path: string[]): Item {
   let items = electron.menu.current as Item[];
   let found: Item | undefined;
@@ -134,7 +134,7 @@ describe('main process', () => {
     expect(w!.webContents.sent.length).toBe(sent);
   });
 
-  it('menu items the renderer acts on send it a command; Export Report… waits for reports', async () => {
+  it('menu items the renderer acts on send it a command; Export Report… is enabled', async () => {
     const { electron } = await start();
     const [w] = electron.windows();
     w!.focus();
@@ -147,7 +147,8 @@ describe('main process', () => {
       ['command', { name: 'profile' }],
     ]);
     const exportItem = menuItem(electron, ['File', 'Export Report…']);
-    expect(exportItem.enabled).toBe(false);
+    expect(exportItem.enabled).toBe(true);
+    expect(exportItem.accelerator).toBe('CmdOrCtrl+E');
     exportItem.click!();
     expect(w!.webContents.sent.at(-1)!.args).toEqual(['command', { name: 'exportReport' }]);
     for (const label of ['Reload', 'Actual Size', 'Zoom In', 'Zoom Out']) expect(menuItem(electron, ['View', label]).role).toBeDefined();

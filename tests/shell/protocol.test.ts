@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_CSP, APP_SCHEME_PRIVILEGES, appProtocolHandler, isAppUrl, registerAppScheme, resolveAppRequest } from '../../electron/shell/protocol.js';
+import { APP_CSP, APP_SCHEME_PRIVILEGES, appCsp, appProtocolHandler, isAppUrl, registerAppScheme, resolveAppRequest } from '../../electron/shell/protocol.js';
 import { contentSecurityPolicy } from '../../electron/server/security.js';
 import { fakeElectron } from './fake-electron.js';
 
@@ -54,7 +54,7 @@ describe('app:// protocol', () => {
     expect(index.status).toBe(200);
     expect(index.body).toContain('<title>Transient Lab</title>');
     expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(index.headers.get('content-security-policy')).toBe(APP_CSP);
+    expect(index.headers.get('content-security-policy')).toBe(appCsp());
     expect(index.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await get('app://transient-lab/index.html?open=%2Fa%2Fb.sdfg')).status).toBe(200);
     const js = await get('app://transient-lab/assets/app.js');
@@ -124,5 +124,16 @@ describe('app:// protocol', () => {
     expect(app.filter((d) => !d.startsWith('connect-src'))).toEqual(browser.filter((d) => !d.startsWith('connect-src')));
     expect(app).toContain("connect-src 'self'");
     expect(APP_CSP).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+  });
+
+  it('the export preview: both CSPs allow exactly the report\'s runtime and stylesheet hashes, nothing inline', () => {
+    const preview = { script: "'sha256-c2NyaXB0'", style: "'sha256-c3R5bGU='" };
+    const browser = contentSecurityPolicy('127.0.0.1:8686', preview).split('; ');
+    const app = appCsp(preview).split('; ');
+    expect(app.filter((d) => !d.startsWith('connect-src'))).toEqual(browser.filter((d) => !d.startsWith('connect-src')));
+    expect(app).toContain("script-src 'self' 'sha256-c2NyaXB0'");
+    expect(app).toContain("style-src 'self' 'sha256-c3R5bGU='");
+    expect(appCsp(preview)).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    expect(appCsp(null)).toBe(APP_CSP);
   });
 });

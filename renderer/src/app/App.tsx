@@ -10,6 +10,7 @@ import { EmptyState } from './EmptyState.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { GraphPane } from './graph/GraphPane.js';
 import { useKeyboard } from './keyboard.js';
+import { ExportDialog } from './ExportDialog.js';
 import { OpenDialog } from './OpenDialog.js';
 import { Outline } from './Outline.js';
 import { SelectionPanel } from './selection/SelectionPanel.js';
@@ -135,6 +136,7 @@ export function App(): React.JSX.Element {
       {!showWorkspace && <EmptyState />}
       {error && <ErrorPanel report={error} />}
       {dialog === 'open' && <OpenDialog />}
+      {dialog === 'export' && <ExportDialog />}
       <DropOverlay />
       <Toasts />
     </div>

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatBytes } from '../../../electron/engine/view/format.js';
 import { MODE_NAMES, type ModeName } from '../theme/index.js';
-import { setDefaultSymbol, setDockTab, setSymbol, setTarget, toggleTheme } from './actions.js';
+import { openExport, setDefaultSymbol, setDockTab, setSymbol, setTarget, toggleTheme } from './actions.js';
 import { Icon } from './Icon.js';
 import { store } from './state.js';
 import { useSelect } from './store.js';
@@ -176,6 +176,7 @@ export function TopBar(): React.JSX.Element {
   const mode = useSelect(store, (s) => s.mode);
   const theme = useSelect(store, (s) => s.theme);
   const running = useSelect(store, (s) => s.run?.status === 'running' || s.run?.status === 'cancelling');
+  const hasResult = useSelect(store, (s) => s.result !== null);
   const [more, setMore] = useState(false);
   const hidden = doc ? Math.max(0, doc.symbols.length - INLINE_SYMBOLS) : 0;
 
@@ -228,7 +229,7 @@ export function TopBar(): React.JSX.Element {
         <button type="button" className="btn btn-primary" data-testid="action-profile" disabled={!doc} onClick={() => setDockTab('profile')} title={doc ? 'Profile: choose modes and calls, then build, verify and time every mode (Ctrl+P)' : 'Open an SDFG first'}>
           <Icon name="play" /> {running ? 'Profiling…' : 'Profile'}
         </button>
-        <button type="button" className="btn" data-testid="action-export" disabled title="Export report… arrives with the reports work (issue 10): HTML, PDF, CSV and JSON, with a preview">
+        <button type="button" className="btn" data-testid="action-export" disabled={!hasResult} onClick={openExport} title={hasResult ? 'Export report… of the result: HTML, PDF, CSV or JSON, with a preview (Ctrl+E)' : 'Export report…: run a profile or open a result first'}>
           <Icon name="export" /> Export
         </button>
         <button type="button" className="btn btn-icon" data-testid="theme-toggle" onClick={toggleTheme} title={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`} aria-label="Toggle theme">

@@ -29,7 +29,6 @@ function client(): TransientLabClient {
 // ---------------------------------------------------------------------------------------------------------
 
 let toastSeq = 0;
-export const EXPORT_NOT_YET = 'Export report… is not available yet: it arrives with the reports work (HTML, PDF, CSV, JSON).';
 
 export function toast(kind: Toast['kind'], text: string, ms = 4000): void {
   const id = ++toastSeq;
@@ -74,7 +73,7 @@ export async function connect(): Promise<void> {
     else if (name === 'profile') setDockTab('profile');
     else if (name === 'openResult') store.set({ dialog: 'open' });
     else if (name === 'saveResult') void downloadResult();
-    else if (name === 'exportReport') toast('info', EXPORT_NOT_YET);
+    else if (name === 'exportReport') openExport();
   });
   try {
     const env = await c.environment({});
@@ -376,16 +375,36 @@ export async function downloadResult(): Promise<void> {
     toast('warn', 'No result to save yet: run a profile or open a result first');
     return;
   }
-  const blob = new Blob([`${JSON.stringify(r.result, null, 2)}\n`], { type: 'application/json' });
+  const name = resultFileName();
+  download(name, new Blob([`${JSON.stringify(r.result, null, 2)}\n`], { type: 'application/json' }));
+  toast('ok', `Downloaded ${name}`);
+}
+
+/** Saves through the browser's download (the desktop app turns it into its Save dialog, shell/downloads.ts). */
+function download(name: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = resultFileName();
+  a.download = name;
   document.body.appendChild(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  toast('ok', `Downloaded ${a.download}`);
+}
+
+/** Downloads the files of an exported report (CSV: the calls, then the summary). */
+export function downloadFiles(files: ReadonlyArray<{ name: string; mime: string; bytes: Uint8Array }>): void {
+  for (const f of files) download(f.name, new Blob([f.bytes as Uint8Array<ArrayBuffer>], { type: f.mime }));
+  toast('ok', `Downloaded ${files.map((f) => f.name).join(' and ')}`);
+}
+
+/** Export report… (menu, Ctrl+E, the top bar): the preview dialog, once there is a result to report. */
+export function openExport(): void {
+  if (!store.get().result) {
+    toast('warn', 'No result to export yet: run a profile or open a result first');
+    return;
+  }
+  store.set({ dialog: 'export', error: null });
 }
 
 /** Saves the shown result on the host, inside its allowed folders. */

@@ -3,14 +3,14 @@
  * F fits the graph, Esc closes a dialog or clears the selection. Plain keys are ignored while typing.
  */
 import { useEffect } from 'react';
-import { clearSelection, dismissError, EXPORT_NOT_YET, setDockTab, toast } from './actions.js';
+import { clearSelection, dismissError, openExport, setDockTab } from './actions.js';
 import { graphHandle } from './graph/handle.js';
 import { DOCK_TABS, store } from './state.js';
 
 export const SHORTCUTS: Array<[string, string]> = [
   ['Ctrl+O', 'Open an SDFG or a result'],
   ['Ctrl+P', 'Profile tab (then Run)'],
-  ['Ctrl+E', 'Export report (when reports exist)'],
+  ['Ctrl+E', 'Export report (HTML, PDF, CSV, JSON) with a preview'],
   ['Ctrl+F', 'Search the outline and the graph'],
   ['1 – 5', 'Transients, Lifetimes, Workspace, Profile, Compare'],
   ['F', 'Fit the graph'],
@@ -36,7 +36,7 @@ export function handleKey(e: KeyboardEvent): boolean {
         if (s.doc) setDockTab('profile');
         return true;
       case 'e':
-        toast('info', EXPORT_NOT_YET);
+        openExport();
         return true;
       case 'f': {
         const input = document.querySelector<HTMLInputElement>('[data-testid="outline-search"]');

@@ -105,7 +105,7 @@ export interface AppState {
   dockTab: DockTab;
   /** Dock height in px; the window keeps at least the top bar and 160 px of graph. */
   dockHeight: number;
-  dialog: 'open' | 'symbols' | null;
+  dialog: 'open' | 'symbols' | 'export' | null;
   /** Outline search text (also what Ctrl+F focuses). */
   outlineQuery: string;
 

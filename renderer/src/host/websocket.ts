@@ -50,6 +50,7 @@ export const DEFAULT_TIMEOUTS: Record<MethodName, number> = {
   cancel: LIGHT_MS,
   openResult: HEAVY_MS,
   saveResult: HEAVY_MS,
+  exportReport: HEAVY_MS,
 };
 
 export interface WebSocketClient extends TransientLabClient {
