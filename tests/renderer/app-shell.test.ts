@@ -102,3 +102,13 @@ describe('createStore', () => {
     expect(s.get()).toEqual({ a: 9, b: 3 });
   });
 });
+
+describe('the profile headline', () => {
+  it('writes large factors as plain numbers, never in exponent form', async () => {
+    const { headlineBig } = await import('../../renderer/src/app/profile/ProfileTab.js');
+    const h = (ratio: number, verdict: 'faster' | 'slower') => ({ parts: { title: 'EXTERNAL (packed) vs POOL' }, time: { verdict, ratio } }) as unknown as Parameters<typeof headlineBig>[0];
+    expect(headlineBig(h(1546.2, 'faster'))).toBe('1546× faster per call');
+    expect(headlineBig(h(1.3712, 'faster'))).toBe('1.37× faster per call');
+    expect(headlineBig(h(0.5, 'slower'))).toBe('2.00× slower per call');
+  });
+});

@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { ResultDoc } from '../../../../electron/ipc/contract.js';
-import { formatBytes, formatCount, formatNs, formatPercent } from '../../../../electron/engine/view/format.js';
+import { formatBytes, formatCount, formatNs, formatPercent, formatRatio } from '../../../../electron/engine/view/format.js';
 import { profileHeadlines, verificationBadge, type Headline } from '../../../../electron/engine/view/headline.js';
 import { mountBreakdownChart, mountCallsChart, mountDistributionChart, mountGanttChart, type ProfileData } from '../../charts/index.js';
 import { defaultResultName, downloadResult, saveResultOnHost } from '../actions.js';
@@ -80,7 +80,7 @@ export function headlineBig(h: Headline): string {
   const t = h.time;
   const verdict = t?.verdict;
   return verdict === 'faster' || verdict === 'slower'
-    ? `${(verdict === 'faster' ? t!.ratio : 1 / t!.ratio).toPrecision(3)}× ${verdict} per call`
+    ? `${formatRatio(verdict === 'faster' ? t!.ratio : 1 / t!.ratio)} ${verdict} per call`
     : verdict === 'no-difference'
       ? 'No significant difference per call'
       : verdict === 'too-few-calls'
