@@ -16,20 +16,16 @@ import { basename, join, resolve } from 'node:path';
 import type { Mode } from '../analysis/types.js';
 import type { Layout } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
-import { neverWrittenTransients } from '../model/queries.js';
-import { assembleResult, jsonInteger } from './assemble.js';
+import { jsonInteger } from './assemble.js';
 import { buildVariants, fileLabel, type BuiltVariant, type ProgramBuilder } from './build-variants.js';
-import { prepareInputs } from './inputs.js';
-import { busyMachineWarning, describeMachine, foreignCpuBusy } from './machine.js';
 import { gpuRunNotBuiltError, requireDevice, type DeviceProbe } from './device.js';
 import { BUILD_SCHEMA, MANIFEST_FILE, parseManifest, toolVersion, type BuildManifest, type ManifestVariant } from './manifest.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
-import { checkOutputFolder, saveOutputs } from './outputs.js';
+import { checkOutputFolder } from './outputs.js';
 import { planProfile, type ProfilePlan } from './plan.js';
+import { runVerifyAssemble } from './profile.js';
 import type { LayoutChoice, ProfileResult } from './result.js';
-import { jobInputs, makeRunJob, poolRuns, runRounds } from './rounds.js';
 import { throwIfCancelled } from './runner-host.js';
-import { verify } from './verify.js';
 
 export interface BuildFolderOptions {
   modes: Mode[];
@@ -223,19 +219,8 @@ export async function profilePrebuilt(dir: string, options: ProfileOptions, onPr
   try {
     const { plan, built, manifest } = await planPrebuilt(dir, runDir, { modes: options.modes, signal: options.signal, devices: options.devices }, onProgress);
     const sdfgFile = join(dir, manifest.sdfg.file);
-    const prepared = await prepareInputs(plan.args, plan.symbols, { seed: options.seed, files: options.inputs });
-    const job = makeRunJob(built, jobInputs(prepared), { calls: options.calls, warmup: options.warmup, sdfgFile });
-    const busy = busyMachineWarning(await foreignCpuBusy());
-    const runs = await runRounds(options.runner, job, { processes: options.processes, timeoutMs: options.timeoutMs, signal: options.signal, onProgress });
-    const results = runs.map(poolRuns);
-    onProgress({ stage: 'compare', message: 'compare outputs' });
-    const verification = verify(built, results, plan.args, new Set(neverWrittenTransients(plan.file)));
-    const saved = options.saveOutputs ? await saveOutputs(options.saveOutputs, built, results, plan.args, plan.name) : null;
-    const warnings = [...plan.analysis.warnings, ...built.flatMap((v) => [...v.program.warnings, ...v.build.warnings]), ...(busy ? [busy] : [])];
-    if (saved?.fallbackReason) warnings.push(`--save-outputs: cannot write into ${saved.requested} (${saved.fallbackReason}): the outputs were saved to ${saved.dir} instead`);
     const layout = plan.variants.some((v) => v.layout === 'dace') && plan.variants.some((v) => v.layout === 'packed') ? 'both' : (plan.variants.find((v) => v.layout)?.layout ?? options.layout);
-    const result = assembleResult({ plan, built, results, verification, options: { ...options, layout }, machine: await describeMachine(), warnings });
-    return saved ? { ...result, savedOutputs: saved } : result;
+    return await runVerifyAssemble(plan, built, sdfgFile, { ...options, layout }, onProgress);
   } finally {
     await rm(runDir, { recursive: true, force: true });
   }
