@@ -99,17 +99,18 @@ export function sessionCookie(gate: Gate): string {
   return `${gate.cookieName}=${gate.token}; Path=/; HttpOnly; SameSite=Strict`;
 }
 
-/** Strict CSP: our own scripts, styles and workers only; the socket to ourselves; no framing, no forms. `preview`:
+/** Strict CSP: our own scripts, styles and workers only; the socket to ourselves (`host`; null: no socket, the
+ * desktop app's IPC); no framing, no forms. `preview`:
  * the report's runtime and stylesheet hashes (engine/report reportPreviewCspSources), so that the export preview,
  * a sandboxed srcdoc iframe that inherits this policy, runs exactly them and nothing else. */
-export function contentSecurityPolicy(host: string, preview: { script: string; style: string } | null = null): string {
+export function contentSecurityPolicy(host: string | null, preview: { script: string; style: string } | null = null): string {
   return [
     "default-src 'none'",
     `script-src 'self'${preview ? ` ${preview.script}` : ''}`,
     `style-src 'self'${preview ? ` ${preview.style}` : ''}`,
     "img-src 'self' data: blob:",
     "font-src 'self'",
-    `connect-src 'self' ws://${host}`,
+    host === null ? "connect-src 'self'" : `connect-src 'self' ws://${host}`,
     "worker-src 'self' blob:",
     "manifest-src 'self'",
     "base-uri 'none'",

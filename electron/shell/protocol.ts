@@ -12,6 +12,7 @@
 import { reportPreviewCspSources } from '../engine/report/assets.js';
 import fs from 'node:fs';
 import { join, sep } from 'node:path';
+import { contentSecurityPolicy } from '../server/security.js';
 import { mimeType } from '../server/static.js';
 import { isInside } from '../service/file-access.js';
 import type { ElectronSeam } from './seam.js';
@@ -31,20 +32,7 @@ export const APP_SCHEME_PRIVILEGES = {
 /** The desktop CSP: browser mode's (electron/server/security.ts) minus its WebSocket: IPC needs no connection. It is
  * a response header of every app:// answer, which Electronegativity's CSP_GLOBAL_CHECK does not recognise (it looks
  * for <meta> tags and webRequest callbacks only). */
-export const APP_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "manifest-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join('; ');
+export const APP_CSP = contentSecurityPolicy(null);
 
 /** Must run before `app` is ready (Electron only accepts scheme privileges then). */
 export function registerAppScheme(protocol: ElectronSeam['protocol']): void {
@@ -123,8 +111,7 @@ export async function resolveAppRequest(root: string, method: string, url: strin
  * which inherits this policy) runs exactly them. Computed once, from the built report bundle. */
 let pageCsp: string | null = null;
 export function appCsp(preview = reportPreviewCspSources()): string {
-  if (!preview) return APP_CSP;
-  return APP_CSP.replace("script-src 'self'", `script-src 'self' ${preview.script}`).replace("style-src 'self'", `style-src 'self' ${preview.style}`);
+  return contentSecurityPolicy(null, preview);
 }
 
 function headers(contentType: string): Record<string, string> {
