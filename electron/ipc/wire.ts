@@ -138,49 +138,74 @@ export function decodeWire(data: string | Uint8Array): WireMessage {
 /**
  * The frames of one message: a reply of more than `partChars` JSON characters is paged (see the top of this
  * file); anything else is `[encodeWire(message)]`. Only arrays are cut, between elements, so every part and the
- * reply stay JSON of their own; an element bigger than a page is walked into, a big string stays whole.
+ * reply stay JSON of their own. One pass: every array of more than a sixteenth of a page goes to parts (an
+ * AnalysisView is a record of 20-odd columns of ~60–100 KB each), cut into pages when it is bigger than one.
  */
 export function encodeWirePaged(message: WireMessage, partChars = PART_CHARS): Array<string | Uint8Array> {
   const whole = encodeWire(message);
+  // Bytes (an exported report's files) go in one binary frame, as ever.
   if (message.t !== 'reply' || typeof whole !== 'string' || whole.length <= partChars) return [whole];
   const { id } = message;
   const frames: string[] = [];
-  const page = (texts: string[]): number => {
-    frames.push(`{"t":"part","id":${id},"k":${frames.length},"v":[${texts.join(',')}]}`);
+  /** `items`: the JSON of the part's array elements, comma-separated. */
+  const page = (items: string): number => {
+    frames.push(`{"t":"part","id":${id},"k":${frames.length},"v":[${items}]}`);
     return frames.length - 1;
   };
-  // `text` is v's JSON, already made by the caller: each level stringifies its children once.
-  const split = (v: unknown, text: string): unknown => {
-    if (text.length <= partChars) return v;
+  const placeholder = (ks: number[]): string => `{${JSON.stringify(PARTS)}:[${ks.join(',')}]}`;
+  const small = partChars / 16;
+  // Elements of primitives: JSON.stringify of whole slices (fast), halved until a slice fits a page.
+  const pagePrimitives = (v: unknown[], text: string, ks: number[]): void => {
+    if (text.length <= partChars || v.length < 2) {
+      ks.push(page(text.slice(1, -1)));
+      return;
+    }
+    const mid = v.length >> 1;
+    const a = v.slice(0, mid);
+    const b = v.slice(mid);
+    pagePrimitives(a, JSON.stringify(a), ks);
+    pagePrimitives(b, JSON.stringify(b), ks);
+  };
+  const enc = (v: unknown): string | undefined => {
     if (Array.isArray(v)) {
-      const texts = v.map((x: unknown) => JSON.stringify(x) ?? 'null');
-      if (texts.some((t) => t.length > partChars)) return v.map((x: unknown, i) => split(x, texts[i]!));
+      if (v.every((x) => x === null || typeof x !== 'object')) {
+        const text = JSON.stringify(v);
+        if (text.length <= small) return text;
+        const ks: number[] = [];
+        pagePrimitives(v, text, ks);
+        return placeholder(ks);
+      }
+      const before = frames.length;
+      const texts = v.map((x: unknown) => enc(x) ?? 'null');
+      const size = texts.reduce((n, t) => n + t.length + 1, 1);
+      // Elements that hold placeholders stay in the reply: parts are never walked for placeholders.
+      if (size <= small || frames.length > before) return `[${texts.join(',')}]`;
       const ks: number[] = [];
       let start = 0;
-      let size = 0;
+      let run = 0;
       for (let i = 0; i < texts.length; i++) {
-        if (i > start && size + texts[i]!.length + 1 > partChars) {
-          ks.push(page(texts.slice(start, i)));
+        if (i > start && run + texts[i]!.length + 1 > partChars) {
+          ks.push(page(texts.slice(start, i).join(',')));
           start = i;
-          size = 0;
+          run = 0;
         }
-        size += texts[i]!.length + 1;
+        run += texts[i]!.length + 1;
       }
-      ks.push(page(texts.slice(start)));
-      return { [PARTS]: ks };
+      ks.push(page(texts.slice(start).join(',')));
+      return placeholder(ks);
     }
     if (isRecord(v)) {
-      const out: Record<string, unknown> = {};
+      const fields: string[] = [];
       for (const [k, x] of Object.entries(v)) {
-        const t = JSON.stringify(x);
-        out[k] = t === undefined ? x : split(x, t);
+        const t = enc(x);
+        if (t !== undefined) fields.push(`${JSON.stringify(k)}:${t}`);
       }
-      return out;
+      return `{${fields.join(',')}}`;
     }
-    return v;
+    return JSON.stringify(v);
   };
-  const reply = split(message.reply, JSON.stringify(message.reply));
-  return [...frames, JSON.stringify({ t: 'reply', id, reply })];
+  const reply = enc(message.reply)!;
+  return [...frames, `{"t":"reply","id":${id},"reply":${reply}}`];
 }
 
 /** The reply of a paged message with its arrays put back from the parts received before it (by index). A
@@ -197,14 +222,14 @@ export function assembleParts<T>(reply: T, parts: ReadonlyMap<number, unknown[]>
     if (keys.length === 1 && keys[0] === PARTS) {
       const ks = x[PARTS];
       if (!Array.isArray(ks)) throw new WireError('a parts placeholder without part indices');
-      const out: unknown[] = [];
-      for (const k of ks) {
+      const arrays = ks.map((k) => {
         const v = parts.get(k as number);
         if (!v || used.has(k as number)) throw new WireError('a parts placeholder names a missing part');
         used.add(k as number);
-        for (let i = 0; i < v.length; i++) out.push(v[i]);
-      }
-      return out;
+        return v;
+      });
+      // The part itself when there is one (most columns), else one native concat: no element-wise copy.
+      return arrays.length === 1 ? arrays[0]! : ([] as unknown[]).concat(...arrays);
     }
     for (const k of keys) x[k] = revive(x[k]);
     return x;

@@ -106,6 +106,10 @@ describe('wire codec', () => {
     expect(encodeWirePaged(reply)).toEqual([encodeWire(reply)]);
     const event: WireMessage = { t: 'event', event: 'profileProgress', payload: { list: Array.from({ length: 100_000 }, (_, i) => i) } };
     expect(encodeWirePaged(event, 1024)).toEqual([encodeWire(event)]);
+    const files: WireMessage = { t: 'reply', id: 2, reply: { ok: true, value: { files: [{ name: 'r.pdf', bytes: new Uint8Array(50_000).fill(3) }] } } };
+    const frames = encodeWirePaged(files, 1024);
+    expect(frames).toHaveLength(1);
+    expect(decodeWire(frames[0]!)).toEqual(files);
   });
 
   it('pages any JSON-like reply and assembles it to an equal value (property)', () => {
