@@ -131,6 +131,10 @@ export interface OpenTimes {
   /** The longest main-thread task that started between open-start and the later of first-frame and ready. */
   longestTaskMs: number;
   longTasks: number;
+  /** The three longest of those tasks: start (ms from open-start), duration, and the open's phase it started in
+   * (`open` before DocInfo, `graph` until the first frame, `analysis` until the AnalysisView arrived, `ready`
+   * until the dock drew it, `after`), and the `performance.measure`s of the page it overlapped. */
+  longest: Array<{ at: number; ms: number; phase: string; measures: string[] }>;
   /** The graph module's own split of its open (root fetch wait, auto-expansion fetches, worker layout, first draw)
    * and what the first frame shows. */
   graph: { open: { fetchMs: number; expandMs: number; layoutMs: number; drawMs: number }; visibleNodes: number; visibleEdges: number } | null;
@@ -144,9 +148,16 @@ export async function openTimes(page: Page): Promise<OpenTimes> {
     const rel = (n) => { const t = at(n); return s === null || t === null ? null : t - s; };
     const end = Math.max(at('tlab:first-frame') ?? 0, at('tlab:ready') ?? 0);
     const tasks = (window.tlabPerf ? window.tlabPerf.longTasks() : []).filter((t) => s !== null && t.start + t.duration >= s && t.start <= end);
+    const phases = [['open', 'tlab:doc'], ['graph', 'tlab:first-frame'], ['analysis', 'tlab:analysis'], ['ready', 'tlab:ready']];
+    const phaseOf = (t) => { for (const [p, m] of phases) { const x = at(m); if (x === null || t < x) return p; } return 'after'; };
+    const measures = performance.getEntriesByType('measure');
+    const longest = tasks.slice().sort((a, b) => b.duration - a.duration).slice(0, 3).map((t) => ({
+      at: Math.round(t.start - s), ms: Math.round(t.duration), phase: phaseOf(t.start),
+      measures: measures.filter((m) => m.startTime < t.start + t.duration && m.startTime + m.duration > t.start).map((m) => m.name).slice(0, 4),
+    }));
     return {
       doc: rel('tlab:doc'), firstFrame: rel('tlab:first-frame'), analysis: rel('tlab:analysis'), ready: rel('tlab:ready'),
-      longestTaskMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0), longTasks: tasks.length,
+      longestTaskMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0), longTasks: tasks.length, longest,
       graph: window.tlabPerf ? window.tlabPerf.graph() : null,
     };
   })()`);

@@ -11,6 +11,7 @@ import { storageFamily } from '../theme/index.js';
 import { selectElement, selectTransient } from './actions.js';
 import { graphHandle } from './graph/handle.js';
 import { outlineGroups } from './outline-model.js';
+import { measured } from './perf.js';
 import { revealHit } from './selection/reveal.js';
 import { store } from './state.js';
 import { useSelect } from './store.js';
@@ -67,7 +68,7 @@ export function Outline(): React.JSX.Element {
   }, [doc]);
 
   // Grouped and summed in one pass; the biggest-first order is made only for the rows shown (outline-model.ts).
-  const groups = useMemo(() => (view ? outlineGroups(view) : null), [view]);
+  const groups = useMemo(() => (view ? measured('tlab:outline-groups', () => outlineGroups(view)) : null), [view]);
 
   const rowAt = (i: number): TransientRow => {
     const t = view!.table;
