@@ -73,11 +73,11 @@ describe('WebSocket transport', () => {
   }
 
   it('a big reply arrives in parts, each its own message, and the client puts it back whole', async () => {
-    const path = join(corpusDir(), 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz');
+    const path = join(corpusDir(), 'ThrudPrimrose__data_must_flow_artifacts__cloudsc__stage8.sdfgz');
     const bytes = new Uint8Array(await readFile(path));
     const conn = await connectClient(server);
     try {
-      const doc = await conn.client.openUpload({ name: 'cloudsc_simplified.sdfgz', bytes });
+      const doc = await conn.client.openUpload({ name: 'stage8.sdfgz', bytes });
       const view = await conn.client.analyze({ doc: doc.doc, symbols: {}, defaultSymbol: null, target: null });
       // What the server sent for the same call, frame by frame.
       const ws = await rawSocket();
@@ -95,9 +95,9 @@ describe('WebSocket transport', () => {
       expect(parts.every((f) => f.startsWith('{"t":"part","id":2,') && f.length < PART_CHARS + 100)).toBe(true);
       const whole = JSON.stringify(view).length;
       expect(whole).toBeGreaterThan(PART_CHARS);
-      expect(frames.at(-1)!.length).toBeLessThan(whole / 4);
+      expect(frames.at(-1)!.length).toBeLessThan(PART_CHARS);
       expect(view.table.count).toBe(view.table.id.length);
-      expect(view.table.count).toBeGreaterThan(1000);
+      expect(view.table.count).toBeGreaterThan(500);
       expect(view.order).toHaveLength(view.table.count);
     } finally {
       await conn.close();
