@@ -284,9 +284,10 @@ function usedOutside(g: StateGraph, entry: MapEntryNode, name: string): boolean 
 function emitThreadBlockMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: MapEntryNode, frame: KernelFrame): void {
   const o = core.out;
   const prefix = `__tlab_tb${entry.id}`;
-  const warps = warpMapsIn(core, ctx, g, entry).length > 0;
+  const warpMaps = warpMapsIn(core, ctx, g, entry);
+  const warps = warpMaps.length > 0;
   if (warps) {
-    const other = besideWarpMaps(g, entry, warpMapsIn(core, ctx, g, entry));
+    const other = besideWarpMaps(g, entry, warpMaps);
     if (other) {
       core.fail(other.jsonPath, `'${other.label}'`, `code beside the GPU_Warp maps of thread-block map '${entry.map.label}' would run in every lane of the warp`, 'move it into the warp map, or into a thread-block map without warp maps');
     }
