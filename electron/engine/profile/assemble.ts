@@ -70,6 +70,9 @@ export function profileNotes(built: BuiltVariant[]): string[] {
   if (scoped && pool && scoped.build.key === pool.build.key) {
     notes.push('POOL generated the same code as SCOPED: on CPU, pooling only applies to GPU_Global arrays, so POOL and SCOPED time the same program.');
   }
+  if (pool?.program.gpu && !pool.program.gpu.pooled) {
+    notes.push('POOL allocates nothing from the stream-ordered pool here: the program has no transient GPU_Global array to pool.');
+  }
   return notes;
 }
 
