@@ -55,13 +55,17 @@ using tlab::ReadView;
 using tlab::SymbolList;
 using tlab::ThrowUsage;
 
-// A workspace for setExternal()/setExternalOffsets(): GPU storage (GPU_Global, …) lives in device memory (a
-// DeviceBuffer), every other storage in host memory (an ArrayBufferView). Mixing them up would hand a kernel a
-// host pointer, or host code a device pointer: refused here instead of crashing later.
-ByteView ReadWorkspace(const Napi::Value &value, const std::string &storage, const char *usage) {
-  const bool deviceStorage = storage.compare(0, 4, "GPU_") == 0;
+// A workspace for setExternal()/setExternalOffsets(). In a GPU library, GPU storage (GPU_Global, …) lives in
+// device memory (a DeviceBuffer) and every other storage in host memory (an ArrayBufferView); mixing them up
+// would hand a kernel a host pointer, or host code a device pointer: refused here instead of crashing later. A CPU
+// library only ever gets host memory.
+ByteView ReadWorkspace(const Napi::Value &value, const std::string &storage, const char *usage, bool gpuLibrary) {
+  const bool deviceStorage = gpuLibrary && storage.compare(0, 4, "GPU_") == 0;
   if (tlab::DeviceBuffer *device = tlab::DeviceBuffer::From(value)) {
-    if (!deviceStorage) ThrowUsage(value.Env(), usage, "workspace: storage '" + storage + "' is host memory; pass an ArrayBufferView, not a DeviceBuffer");
+    if (!deviceStorage) {
+      ThrowUsage(value.Env(), usage, "workspace: storage '" + storage + "' is host memory" +
+                                         (gpuLibrary ? "" : " (a CPU program library)") + "; pass an ArrayBufferView, not a DeviceBuffer");
+    }
     if (device->freed()) ThrowUsage(value.Env(), usage, "workspace: the DeviceBuffer was freed");
     return ByteView{static_cast<uint8_t *>(device->pointer()), static_cast<size_t>(device->bytes())};
   }
@@ -255,7 +259,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     Napi::Env env = info.Env();
     ExpectArgumentCount(info, 3, kSetExternalUsage);
     const std::string storage = ReadStorage(info[0], kSetExternalUsage);
-    const ByteView workspace = ReadWorkspace(info[1], storage, kSetExternalUsage);
+    const ByteView workspace = ReadWorkspace(info[1], storage, kSetExternalUsage, library_.gpu);
     size_t count = 0;
     const int64_t *symbols = ReadTypedArray<int64_t>(info[2], napi_bigint64_array, "BigInt64Array",
                                                      kSetExternalUsage, "symbols", &count);
@@ -279,7 +283,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     Napi::Env env = info.Env();
     ExpectArgumentCount(info, 3, kSetExternalOffsetsUsage);
     const std::string storage = ReadStorage(info[0], kSetExternalOffsetsUsage);
-    const ByteView workspace = ReadWorkspace(info[1], storage, kSetExternalOffsetsUsage);
+    const ByteView workspace = ReadWorkspace(info[1], storage, kSetExternalOffsetsUsage, library_.gpu);
     size_t count = 0;
     const uint64_t *offsets = ReadTypedArray<uint64_t>(info[2], napi_biguint64_array, "BigUint64Array",
                                                        kSetExternalOffsetsUsage, "offsets", &count);
