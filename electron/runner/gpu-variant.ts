@@ -178,6 +178,8 @@ function runVariant(lib: Library, gpu: NonNullable<Library['gpu']>, v: VariantJo
     for (let k = 0; k < 2; k++) {
       const pattern = job.poison[k as 0 | 1];
       lib.setPoison(true, pattern);
+      // The guarded workspaces and the inputs go to the device.
+      ctx.enter('arguments');
       const workspaces: Array<{ ws: GuardedWorkspace; device: DeviceBuffer | null }> = v.externals.map((ext) => {
         const device = isDeviceStorage(ext.storage);
         const { ws, offsets } = guardedWorkspace(ext, job, pattern, device ? DEVICE_EXTERNAL_ALIGN : EXTERNAL_ALIGN);

@@ -61,7 +61,7 @@ export interface Calibration {
   callOverheadNs: number;
 }
 
-/** `arguments`: GPU programs only, copying the inputs to the device before the timed calls. */
+/** `arguments`: GPU programs only, copying the inputs (and verification's guarded workspaces) to the device. */
 export type Phase = 'load' | 'init' | 'workspace' | 'verify-1' | 'verify-2' | 'arguments' | 'first-call' | 'warmup' | 'calls' | 'exit';
 
 export interface GuardViolation {
