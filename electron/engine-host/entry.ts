@@ -42,6 +42,7 @@ async function init(config: EngineConfig): Promise<Reply<unknown>> {
     createRunner: () => new RelayRunnerHost(relay),
     openAtStart: config.openAtStart,
     limits: config.limits,
+    ...(config.previewMinJsonBytes !== undefined ? { previewMinJsonBytes: config.previewMinJsonBytes } : {}),
     printPdf: hostPdfPrinter('on this machine (the desktop app prints through a Chromium on the PATH)'),
   });
   return { ok: true, value: { limits: service.limits } };

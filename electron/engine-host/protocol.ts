@@ -21,6 +21,8 @@ export interface EngineConfig {
   files: { kind: 'approved' } | { kind: 'roots'; roots: string[] };
   openAtStart: string[];
   limits: HostLimits;
+  /** ServiceOptions.previewMinJsonBytes (absent: the engine's default). */
+  previewMinJsonBytes?: number;
 }
 
 /** An engine TlabError (or RunCancelled) as it crosses a process boundary. */

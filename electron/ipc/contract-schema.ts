@@ -109,6 +109,7 @@ export function requestSchemas(limits: HostLimits = DEFAULT_LIMITS): RequestSche
     openUpload: v.strictObject({ name: uploadName, bytes: uploadBytes(limits) }),
     openExample: v.strictObject({ id: handle('id') }),
     closeDoc: v.strictObject({ doc: handle('doc') }),
+    docInfo: v.strictObject({ doc: handle('doc') }),
     analyze: v.strictObject({
       doc: handle('doc'),
       symbols: symbolValues,

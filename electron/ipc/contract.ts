@@ -184,6 +184,9 @@ export interface TransientLabApi {
   openUpload(req: { name: string; bytes: Uint8Array }): Promise<DocInfo>;
   openExample(req: { id: string }): Promise<DocInfo>;
   closeDoc(req: { doc: string }): Promise<void>;
+  /** The complete DocInfo of an open document. For a `preview` DocInfo (a big file's first look) it waits
+   * until the whole file is read; otherwise it answers the DocInfo the open gave. */
+  docInfo(req: { doc: string }): Promise<DocInfo>;
   analyze(req: AnalyzeRequest): Promise<AnalysisView>;
   /** Drawable content of one SDFG, control-flow region or state (`null` region = the root SDFG). */
   graph(req: { doc: string; region: RegionId | null }): Promise<GraphRegion>;
@@ -218,6 +221,7 @@ export const METHODS = [
   'openUpload',
   'openExample',
   'closeDoc',
+  'docInfo',
   'analyze',
   'graph',
   'search',

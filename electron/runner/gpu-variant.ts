@@ -2,10 +2,10 @@
  * The runner's GPU path (docs/gpu.md, "The runner on a GPU"): one variant of a GPU program library, with the
  * same steps and the same result as the CPU path in runner-entry.ts, in device memory.
  *
- * - Array arguments in GPU storage live on the device: one buffer each from the library's `__tlab_gpu_malloc`,
- *   filled before every verification call and before the timed calls with the job's input bytes (the CPU
- *   path's deterministic data or the --input arrays) through `__tlab_gpu_memcpy`. Host-storage arguments,
- *   scalars and symbols are passed as on the CPU.
+ * - Array arguments live on the device (the GPU ABI, whatever storage they declare): one buffer each from the
+ *   library's `__tlab_gpu_malloc`, filled before every verification call and before the timed calls with the
+ *   job's input bytes (the CPU path's deterministic data or the --input arrays) through `__tlab_gpu_memcpy`.
+ *   Scalars and symbols are passed as on the CPU.
  * - EXTERNAL's GPU workspace is device memory too, installed through DaCe's
  *   `__dace_set_external_memory_GPU_Global` (`setExternal`); for verification, the guarded layout of the CPU path
  *   (guard bytes around every slot, slots poisoned) is built on the host, copied to the device, installed with
@@ -33,10 +33,11 @@ export interface VariantContext {
 }
 
 /** Storage that lives in device memory (the addon applies the same rule to workspaces). */
-export const isDeviceStorage = (storage: string | undefined): boolean => storage?.startsWith('GPU_') ?? false;
+export const isDeviceStorage = (storage: string): boolean => storage.startsWith('GPU_');
 
-/** Whether the runner passes this argument as a device buffer. */
-export const onDevice = (arg: ProgramArg): boolean => arg.kind === 'array' && isDeviceStorage(arg.storage);
+/** In a GPU program every array argument is a device pointer, whatever storage it declares (docs/gpu.md,
+ * "Memory": kernels use argument pointers directly, as DaCe's do); scalars and symbols are host values. */
+export const onDevice = (arg: ProgramArg): boolean => arg.kind === 'array';
 
 interface Arguments {
   /** The argument vector: device buffers for device arrays, host views for the rest. */

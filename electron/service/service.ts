@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { examplesDir, packageRoot } from '../engine/paths.js';
+import { PREVIEW_MIN_JSON_BYTES } from '../engine/sdfg/preview.js';
 import { CONTRACT_VERSION, type EnvironmentInfo, type EventName, type HostEvents, type HostLimits } from '../ipc/contract.js';
 import { DEFAULT_LIMITS } from '../ipc/contract-schema.js';
 import { listExamples, type Example } from './examples.js';
@@ -42,6 +43,9 @@ export interface ServiceOptions {
   maxModels?: number;
   /** Open documents per session. */
   maxDocsPerSession?: number;
+  /** JSON size from which a file with nested SDFGs opens as a preview of its root first (default 24 MiB,
+   * engine/sdfg/preview.ts); Infinity turns previews off. */
+  previewMinJsonBytes?: number;
   /** Profiles running at once (default 1: concurrent timings disturb each other). */
   maxConcurrentProfiles?: number;
   /** Upper bound of a profile's whole run, also when the request says 0 (default 1 h). */
@@ -63,7 +67,7 @@ export interface EventSink {
 
 /** What sessions share; fixed at creation. */
 export interface ServiceContext {
-  readonly options: Required<Pick<ServiceOptions, 'maxDocsPerSession' | 'maxProfileMs'>>;
+  readonly options: Required<Pick<ServiceOptions, 'maxDocsPerSession' | 'maxProfileMs' | 'previewMinJsonBytes'>>;
   readonly limits: HostLimits;
   readonly files: FileAccess;
   readonly createRunner: () => RunnerHost;
@@ -106,7 +110,11 @@ export class TransientLabService {
       limits,
     };
     return new TransientLabService({
-      options: { maxDocsPerSession: opts.maxDocsPerSession ?? 64, maxProfileMs: opts.maxProfileMs ?? 3_600_000 },
+      options: {
+        maxDocsPerSession: opts.maxDocsPerSession ?? 64,
+        maxProfileMs: opts.maxProfileMs ?? 3_600_000,
+        previewMinJsonBytes: opts.previewMinJsonBytes ?? PREVIEW_MIN_JSON_BYTES,
+      },
       printPdf: opts.printPdf ?? null,
       limits,
       files: opts.files,

@@ -8,7 +8,8 @@ import { analyze as analyzeModel, type Analysis } from '../engine/analysis/index
 import { TlabError } from '../engine/errors.js';
 import type { SdfgFile } from '../engine/model/sdfg.js';
 import type { ProfileResult } from '../engine/profile/result.js';
-import { parseSdfgBytes } from '../engine/sdfg/index.js';
+import { parseDecodedSdfg, parseSdfgBytes } from '../engine/sdfg/index.js';
+import { previewSdfg } from '../engine/sdfg/preview.js';
 import { buildDocInfo } from '../engine/view/doc.js';
 import type { AnalysisView, DocInfo, GraphRegion, SearchHit } from '../engine/view/types.js';
 import type { AnalyzeRequest, EnvironmentInfo, ExportReportRequest, FolderListing, ProfileRequest, ReportExport, RequestOf, ResultDoc, TransientLabApi } from '../ipc/contract.js';
@@ -17,7 +18,7 @@ import { runProfileJob } from './profile-job.js';
 import { exportReport } from './reports.js';
 import { parseProfileBytes, readProfileFile, writeProfileFile } from './results.js';
 import type { EventSink, ServiceContext } from './service.js';
-import { fileSource, loadSource, type DocSource } from './sources.js';
+import { fileSource, loadSource, readDecoded, type DocSource } from './sources.js';
 import { UploadStore } from './uploads.js';
 
 interface OpenDoc {
@@ -25,7 +26,12 @@ interface OpenDoc {
   source: DocSource;
   /** The latest analysis, with the options and the model it was computed from. */
   memo: { key: string; file: SdfgFile; analysis: Analysis } | null;
+  /** A big file's first look (engine/sdfg/preview.ts) until its full model is read; `readAll` starts that. */
+  preview: { file: SdfgFile; readAll: () => void } | null;
 }
+
+/** With a preview open, the full parse waits for the root region to be served, but never longer than this. */
+const PREVIEW_GRACE_MS = 250;
 
 export class Session implements TransientLabApi {
   private readonly docs = new Map<string, OpenDoc>();
@@ -50,8 +56,11 @@ export class Session implements TransientLabApi {
     return d;
   }
 
-  private model(d: OpenDoc): Promise<SdfgFile> {
-    return this.ctx.models.get(d.source.key, () => loadSource(d.source));
+  private async model(d: OpenDoc): Promise<SdfgFile> {
+    d.preview?.readAll();
+    const file = await this.ctx.models.get(d.source.key, () => loadSource(d.source));
+    d.preview = null;
+    return file;
   }
 
   /** `started`: when reading began (an upload is parsed before it is registered). */
@@ -63,8 +72,53 @@ export class Session implements TransientLabApi {
     const file = await this.ctx.models.get(source.key, load);
     const doc = `d${this.nextDoc++}`;
     const info = buildDocInfo(file, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started });
-    this.docs.set(doc, { info, source, memo: null });
+    this.docs.set(doc, { info, source, memo: null, preview: null });
     return info;
+  }
+
+  /**
+   * Opens a file from disk. A big one whose model is not cached answers with a preview (its root SDFG only) as
+   * soon as that is read, so the window can draw the top level; the full parse of the same decoded bytes starts
+   * once the root region was served (or after a short grace), and every request that needs more waits for it.
+   */
+  private async registerFile(source: DocSource, name: string): Promise<DocInfo> {
+    this.live();
+    if (this.ctx.models.has(source.key)) return this.register(source, name, () => loadSource(source));
+    const started = performance.now();
+    const decoded = await readDecoded(source);
+    const preview = previewSdfg(decoded, this.ctx.options.previewMinJsonBytes);
+    if (preview === null) return this.register(source, name, async () => parseDecodedSdfg(decoded), started);
+    this.live();
+    if (this.docs.size >= this.ctx.options.maxDocsPerSession) {
+      throw new ContractFailure('refused', `${this.docs.size} documents are open in this window: close one first`);
+    }
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const timer = setTimeout(release, PREVIEW_GRACE_MS);
+    const readAll = (): void => {
+      clearTimeout(timer);
+      release();
+    };
+    // Errors of the full parse reach the requests that wait for it (docInfo, analyze, …), not this one.
+    this.ctx.models.get(source.key, async () => {
+      await gate;
+      return parseDecodedSdfg(decoded);
+    }).catch(() => {});
+    const doc = `d${this.nextDoc++}`;
+    const info = buildDocInfo(preview, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started });
+    this.docs.set(doc, { info, source, memo: null, preview: { file: preview, readAll } });
+    return info;
+  }
+
+  async docInfo(req: RequestOf<'docInfo'>): Promise<DocInfo> {
+    const d = this.doc(req.doc);
+    if (!d.info.preview) return d.info;
+    const started = performance.now();
+    const file = await this.model(d);
+    if (d.info.preview) {
+      d.info = buildDocInfo(file, { doc: d.info.doc, name: d.info.name, path: d.info.path, fileBytes: d.info.fileBytes, parseMs: d.info.parseMs + performance.now() - started });
+    }
+    return d.info;
   }
 
   async environment(): Promise<EnvironmentInfo> {
@@ -81,7 +135,7 @@ export class Session implements TransientLabApi {
     this.live();
     const real = await this.ctx.files.resolveRead(req.path, 'sdfg');
     const source = await fileSource(real);
-    return this.register(source, basename(real), () => loadSource(source));
+    return this.registerFile(source, basename(real));
   }
 
   async openUpload(req: RequestOf<'openUpload'>): Promise<DocInfo> {
@@ -107,7 +161,7 @@ export class Session implements TransientLabApi {
     if (!example) throw new ContractFailure('usage', `no example '${req.id}' (examples: ${this.ctx.examples.map((e) => e.id).join(', ') || 'none'})`);
     // The host's own files: not subject to the user's file policy.
     const source = await fileSource(example.path);
-    return this.register(source, basename(example.path), () => loadSource(source));
+    return this.registerFile(source, basename(example.path));
   }
 
   async closeDoc(req: RequestOf<'closeDoc'>): Promise<void> {
@@ -141,6 +195,13 @@ export class Session implements TransientLabApi {
 
   async graph(req: RequestOf<'graph'>): Promise<GraphRegion> {
     const d = this.doc(req.doc);
+    const preview = d.preview;
+    if (req.region === null && preview && !this.ctx.models.has(d.source.key)) {
+      const region = this.ctx.views.graph(preview.file, null, null);
+      // Answered first: the rest of the file is read in the next turn, while the window lays this out.
+      setImmediate(preview.readAll);
+      return region;
+    }
     const file = await this.model(d);
     return this.ctx.views.graph(file, req.region, d.memo?.file === file ? d.memo.analysis : null);
   }

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { TlabError } from '../engine/errors.js';
 import type { SdfgFile } from '../engine/model/sdfg.js';
-import { parseSdfgBytes } from '../engine/sdfg/index.js';
+import { decodeSdfgBytes, parseDecodedSdfg, type DecodedSdfg } from '../engine/sdfg/index.js';
 
 export interface DocSource {
   /** The bytes to read: a real path, or the upload's private copy. */
@@ -30,6 +30,11 @@ export async function fileSource(realPath: string): Promise<DocSource> {
 
 /** Reads and parses `source`; a file changed since it was opened is an error, not a silent switch. */
 export async function loadSource(source: DocSource): Promise<SdfgFile> {
+  return parseDecodedSdfg(await readDecoded(source));
+}
+
+/** Reads and decompresses `source` (the part a preview and the full parse share). */
+export async function readDecoded(source: DocSource): Promise<DecodedSdfg> {
   let bytes: Buffer;
   try {
     const st = await stat(source.readPath);
@@ -41,5 +46,5 @@ export async function loadSource(source: DocSource): Promise<SdfgFile> {
     if (err instanceof TlabError) throw err;
     throw new TlabError('input', `cannot read the SDFG file: ${(err as Error).message}`, { file: source.display, cause: err });
   }
-  return parseSdfgBytes(bytes, source.display);
+  return decodeSdfgBytes(bytes, source.display);
 }

@@ -7,7 +7,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { examplesDir } from '../../electron/engine/paths.js';
+import { corpusDir, examplesDir } from '../../electron/engine/paths.js';
 import { NodeRunnerHost } from '../../electron/runner/host-node.js';
 import { descendants } from '../../electron/server/children.js';
 import { RootsFileAccess, TransientLabService, type ServiceOptions } from '../../electron/service/index.js';
@@ -23,6 +23,9 @@ export interface Scratch {
 /** The malformed SDFG: a state whose node list is not a list (the parser names `$.nodes[0].nodes`). */
 export const BROKEN_SDFG = JSON.stringify({ type: 'SDFG', attributes: { name: 'broken', _arrays: {} }, nodes: [{ type: 'SDFGState', label: 's0', id: 0, nodes: 7, edges: [] }], edges: [], start_block: 0 });
 
+/** 3 nested SDFGs in 2 levels, 91% of the JSON (read from ../shared/corpus at test time, never kept here). */
+export const NESTED_CORPUS_FILE = 'spcl__dace__tests__sdfg_corpus__nestinger_1.sdfgz';
+
 export async function makeScratch(): Promise<Scratch> {
   const base = await mkdtemp(join(tmpdir(), 'tlab-contract-'));
   const root = join(base, 'root');
@@ -32,6 +35,8 @@ export async function makeScratch(): Promise<Scratch> {
   await copyFile(join(examplesDir(), 'hdiff.sdfg'), join(root, 'hdiff-copy.sdfg'));
   await copyFile(join(examplesDir(), 'chain.sdfg'), join(root, 'sub', 'chain.sdfg'));
   await writeFile(join(root, 'broken.sdfg'), BROKEN_SDFG);
+  // Nested SDFGs, pretty-printed as DaCe writes them: opens as a preview under the suite's low threshold.
+  await copyFile(join(corpusDir(), NESTED_CORPUS_FILE), join(root, 'nested.sdfgz'));
   await writeFile(join(root, '.hidden.sdfg'), '{}');
   await writeFile(join(root, 'notes.json'), '{"hello": "not a result"}\n');
   await copyFile(join(examplesDir(), 'vadv.sdfg'), join(outside, 'secret.sdfg'));
@@ -47,6 +52,8 @@ export async function makeService(scratch: Scratch, extra: Partial<ServiceOption
     files: await RootsFileAccess.create([scratch.root, examplesDir()]),
     createRunner: () => new NodeRunnerHost(),
     openAtStart: [join(scratch.root, 'hdiff-copy.sdfg')],
+    // Previews start at 24 MiB; here any file with nested SDFGs gets one (the examples have none).
+    previewMinJsonBytes: 0,
     ...extra,
   });
 }

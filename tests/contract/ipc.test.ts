@@ -89,7 +89,7 @@ contractSuite({
         const child = fork(shellPaths().engineEntry, [], { serviceName, stdio: 'pipe', execArgv: [] });
         return fromUtilityProcess<MainToEngine, EngineToMain>(child, () => gone.wait(serviceName));
       },
-      config: { host: env.host, files: { kind: 'roots', roots: env.roots }, openAtStart: env.openAtStart, limits: env.limits },
+      config: { host: env.host, files: { kind: 'roots', roots: env.roots }, openAtStart: env.openAtStart, limits: env.limits, previewMinJsonBytes: 0 },
       createRunner: () => new UtilityProcessRunnerHost({ fork, goneDetails: gone.wait }),
       log: () => {},
     });

@@ -175,6 +175,34 @@ export function contractSuite(transport: TransportFactory): void {
         await client.closeDoc({ doc: doc.doc });
       });
 
+      it('a big file opens as a preview of its root; docInfo answers the whole file and the root redrawn complete', async () => {
+        const doc = await client.openFile({ path: 'nested.sdfgz' });
+        expect(doc.preview).toBe(true);
+        expect(doc.stats.sdfgs).toBe(1);
+        const first = await client.graph({ doc: doc.doc, region: null });
+        const deferred = first.nodes.filter((n) => n.summary?.partial);
+        expect(deferred.length).toBeGreaterThan(0);
+        const full = await client.docInfo({ doc: doc.doc });
+        expect(full.preview).toBeUndefined();
+        expect(full).toMatchObject({ doc: doc.doc, name: 'nested.sdfgz', stats: { sdfgs: 4 } });
+        expect(full.sdfgs).toHaveLength(4);
+        expect(await client.docInfo({ doc: doc.doc })).toEqual(full);
+        const root = await client.graph({ doc: doc.doc, region: null });
+        expect(root.nodes.map((n) => n.id)).toEqual(first.nodes.map((n) => n.id));
+        expect(root.nodes.some((n) => n.summary?.partial)).toBe(false);
+        // Nested regions and the analysis come from the full model.
+        const nested = root.nodes.find((n) => n.id === deferred[0]!.id)!;
+        expect((await client.graph({ doc: doc.doc, region: nested.expand! })).nodes.length).toBeGreaterThan(0);
+        const view = await client.analyze({ doc: doc.doc, symbols: {}, defaultSymbol: '16', target: null });
+        expect(view.sdfgs).toEqual(full.sdfgs);
+        // A small file, or one opened again once its model is held, is complete at once.
+        const again = await client.openFile({ path: 'nested.sdfgz' });
+        expect(again.preview).toBeUndefined();
+        expect((await client.openExample({ id: 'hdiff' })).preview).toBeUndefined();
+        expect((await failure(client.docInfo({ doc: 'd999' }))).kind).toBe('usage');
+        for (const d of [doc, again]) await client.closeDoc({ doc: d.doc });
+      });
+
       it('closeDoc closes: the handle is unknown afterwards', async () => {
         const doc = await client.openExample({ id: 'chain' });
         await client.closeDoc({ doc: doc.doc });

@@ -94,6 +94,13 @@ int __tlab_gpu_timed_program(void *, void *const *, uint64_t *, float *) { retur
     lib.exit();
   });
 
+  it('the double is honest: host memory where the program needs device pointers is an illegal address', () => {
+    const lib = addon.load(libs.scoped!);
+    lib.init(symbols);
+    expect(() => lib.run([new Float64Array(N), new Float64Array(N), Int32Array.of(N)], 1)).toThrow(/^CUDA error in call 1 of 1 of __program_chain_gpu: cudaError 700: an illegal memory access was encountered/);
+    lib.exit();
+  });
+
   it('device buffers check their bounds, their arguments and use after free', () => {
     const lib = addon.load(libs.scoped!);
     const b = lib.deviceAlloc(16);

@@ -164,7 +164,6 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
       strides: d.strides.map((x) => evaluate(x, d.jsonPath, `strides of ${name}`)),
       written: usage.written.has(name),
       read: usage.read.has(name),
-      storage: d.storage === 'Default' ? 'CPU_Heap' : d.storage,
     });
   }
   for (const name of [...scalars, ...argSymbols].sort(byCodeUnit)) {

@@ -45,9 +45,6 @@ export interface ProgramArg {
   written: boolean;
   /** Whether the program reads it (an input to fill). */
   read: boolean;
-  /** Arrays: the descriptor's storage, Default resolved as the generator does for arguments (`CPU_Heap`). In a
-   * GPU program, `GPU_Global` arguments are device pointers the runner allocates; others stay host memory. */
-  storage?: string;
 }
 
 export interface ExternalSlot {

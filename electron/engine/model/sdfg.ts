@@ -170,6 +170,8 @@ export interface NestedSdfgNode extends NodeBase {
   /** Inner symbol name → outer expression. */
   symbolMapping: Record<string, Sym>;
   schedule: string;
+  /** Only in a preview (SdfgFile.preview): the body exists in the file but was not read yet. */
+  deferred?: true;
 }
 
 export interface LibraryNode extends NodeBase {
@@ -352,6 +354,9 @@ export interface SdfgFile {
   stats: { sdfgs: number; states: number; nodes: number; edges: number; transients: number };
   /** Non-fatal oddities found while parsing (stale start block, unknown enum, …), each with its JSON path. */
   warnings: ParseWarning[];
+  /** A first look (sdfg/preview.ts): the root only, nested SDFG bodies deferred; stats, sdfgs and warnings are
+   * the root's. Only the first drawing may use it. */
+  preview?: true;
 }
 
 export interface ParseWarning {

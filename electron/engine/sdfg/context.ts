@@ -18,7 +18,11 @@ export class ParseContext {
   private readonly warnedKeys = new Set<string>();
   private suppressedWarnings = 0;
 
-  constructor(readonly file: string) {}
+  /** `deferred`: the stand-in of a skipped nested SDFG body in a preview (sdfg/preview.ts), or null. */
+  constructor(
+    readonly file: string,
+    readonly deferred: string | null = null,
+  ) {}
 
   fail(jsonPath: string, message: string): never {
     throw new TlabError('input', message, { file: this.file, jsonPath });

@@ -181,7 +181,9 @@ function readNestedSdfgNode(
     schedule: readEnum(attrs['schedule'], 'Default', SCHEDULE_TYPES, 'schedule type', `${attrsPath}.schedule`, ctx),
   };
   const inner = attrs['sdfg'];
-  if (inner === undefined || inner === null) {
+  if (ctx.deferred !== null && inner === ctx.deferred) {
+    node.deferred = true;
+  } else if (inner === undefined || inner === null) {
     if (extPath === null) ctx.warn(base.jsonPath, 'nested SDFG node has neither an embedded "sdfg" nor an "ext_sdfg_path"');
   } else if (isPlainObject(inner) || typeof inner === 'string') {
     pending.push({ raw: inner, path: `${attrsPath}.sdfg`, node });

@@ -10,6 +10,14 @@ import { normaliseSdfg } from './normalise.js';
 
 export { sniffSdfg, type SniffResult } from './bytes.js';
 
+/** A file's JSON bytes, decompressed and checked, before they are parsed (what a preview and the full parse share). */
+export interface DecodedSdfg {
+  json: Buffer;
+  compressed: boolean;
+  /** The file as errors name it. */
+  path: string;
+}
+
 export async function readSdfgFile(path: string): Promise<SdfgFile> {
   let bytes: Buffer;
   try {
@@ -27,27 +35,33 @@ export async function readSdfgFile(path: string): Promise<SdfgFile> {
 }
 
 export function parseSdfgBytes(bytes: Uint8Array, path: string): SdfgFile {
+  // The decompressed bytes are garbage once the text exists: no need to hold both while JSON.parse allocates.
+  const { text, jsonBytes, compressed } = decodeText(decodeSdfgBytes(bytes, path));
+  return parseSdfgJson(parseJsonText(text, path), path, jsonBytes, compressed);
+}
+
+function decodeText(decoded: DecodedSdfg): { text: string; jsonBytes: number; compressed: boolean } {
+  return { text: decodeUtf8(decoded.json, decoded.path), jsonBytes: decoded.json.length, compressed: decoded.compressed };
+}
+
+/** Sniff, gunzip and reject what is not JSON; the text is decoded by the parse that needs it. */
+export function decodeSdfgBytes(bytes: Uint8Array, path: string): DecodedSdfg {
   const sniff = sniffSdfg(bytes);
   if (!sniff.ok) throw new TlabError('input', sniff.reason, { file: path });
-  const { root, jsonBytes } = parseContent(bytes, sniff.compressed, path);
-  return parseSdfgJson(root, path, jsonBytes, sniff.compressed);
+  const json = sniff.compressed ? gunzipContent(bytes, path) : Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (sniff.compressed) {
+    const reason = rejectJsonContent(json, true);
+    if (reason !== null) throw new TlabError('input', `gzip-compressed, but ${reason}`, { file: path });
+  }
+  return { json, compressed: sniff.compressed, path };
+}
+
+/** The full model of bytes decoded earlier (after a preview of them, say). */
+export function parseDecodedSdfg(decoded: DecodedSdfg): SdfgFile {
+  const { text, jsonBytes, compressed } = decodeText(decoded);
+  return parseSdfgJson(parseJsonText(text, decoded.path), decoded.path, jsonBytes, compressed);
 }
 
 export function parseSdfgJson(root: unknown, path: string, jsonBytes: number, compressed: boolean): SdfgFile {
   return normaliseSdfg(root, path, jsonBytes, compressed);
-}
-
-/** Kept separate from decoding so that the decompressed bytes are garbage once the text exists. */
-function parseContent(bytes: Uint8Array, compressed: boolean, path: string): { root: unknown; jsonBytes: number } {
-  const { text, jsonBytes } = decodeContent(bytes, compressed, path);
-  return { root: parseJsonText(text, path), jsonBytes };
-}
-
-function decodeContent(bytes: Uint8Array, compressed: boolean, path: string): { text: string; jsonBytes: number } {
-  const json = compressed ? gunzipContent(bytes, path) : bytes;
-  if (compressed) {
-    const reason = rejectJsonContent(json, true);
-    if (reason !== null) throw new TlabError('input', `gzip-compressed, but ${reason}`, { file: path });
-  }
-  return { text: decodeUtf8(json, path), jsonBytes: json.length };
 }

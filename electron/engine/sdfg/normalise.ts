@@ -406,8 +406,13 @@ function emptyToNull(text: string | null): string | null {
 }
 
 /** Normalises an already-parsed SDFG JSON document. Throws TlabError('input') on unusable content. */
-export function normaliseSdfg(root: unknown, file: string, jsonBytes: number, compressed: boolean): SdfgFile {
-  const ctx: ParseContext = new ParseContext(file);
+export interface NormaliseOptions {
+  /** A preview (sdfg/preview.ts): nested SDFG bodies replaced by this string are deferred, not errors. */
+  deferred?: string;
+}
+
+export function normaliseSdfg(root: unknown, file: string, jsonBytes: number, compressed: boolean, options: NormaliseOptions = {}): SdfgFile {
+  const ctx: ParseContext = new ParseContext(file, options.deferred ?? null);
   if (!isPlainObject(root)) ctx.fail('$', `the JSON root must be an SDFG object, found ${describeValue(root)}`);
   if (root['type'] !== 'SDFG') {
     ctx.fail('$.type', root['type'] === undefined ? 'the root object has no "type": this is not an SDFG file' : `the root "type" is ${describeValue(root['type'])}, expected "SDFG"`);

@@ -47,5 +47,6 @@ export function buildDocInfo(file: SdfgFile, source: DocSource): DocInfo {
     targetReason: reason,
     warnings,
     parseMs: source.parseMs,
+    ...(file.preview ? { preview: true as const } : {}),
   };
 }

@@ -14,9 +14,11 @@ interface Acc {
   loops: number;
   sdfgs: number;
   transients: Set<string>;
+  /** Holds a nested SDFG whose body a preview has not read (counts are then lower bounds). */
+  partial: boolean;
 }
 
-const empty = (): Acc => ({ states: 0, nodes: 0, maps: 0, tasklets: 0, loops: 0, sdfgs: 0, transients: new Set() });
+const empty = (): Acc => ({ states: 0, nodes: 0, maps: 0, tasklets: 0, loops: 0, sdfgs: 0, transients: new Set(), partial: false });
 
 function add(into: Acc, from: Acc): void {
   into.states += from.states;
@@ -26,6 +28,7 @@ function add(into: Acc, from: Acc): void {
   into.loops += from.loops;
   into.sdfgs += from.sdfgs;
   for (const t of from.transients) into.transients.add(t);
+  into.partial ||= from.partial;
 }
 
 /** The descriptor an access node names: a top-level container or a dotted structure member. */
@@ -71,8 +74,8 @@ export class Summaries {
   private summary(acc: Acc): GraphSummary {
     let s = this.out.get(acc);
     if (!s) {
-      const { transients, ...counts } = acc;
-      s = { ...counts, transients: [...transients].sort() };
+      const { transients, partial, ...counts } = acc;
+      s = { ...counts, transients: [...transients].sort(), ...(partial ? { partial: true as const } : {}) };
       this.out.set(acc, s);
     }
     return s;
@@ -124,6 +127,9 @@ export class Summaries {
     } else if (n.kind === 'nested_sdfg' && n.sdfg) {
       acc.sdfgs++;
       add(acc, this.cfgAcc(n.sdfg, n.sdfg.body));
+    } else if (n.kind === 'nested_sdfg' && n.deferred) {
+      acc.sdfgs++;
+      acc.partial = true;
     }
   }
 

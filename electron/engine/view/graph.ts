@@ -289,6 +289,7 @@ export class GraphModel {
           symbolMapping: Object.entries(n.symbolMapping).map(([k, v]) => `${k} = ${this.sym.show(v)}`),
           expand: inner ? n.jsonPath : null,
           summary: inner ? this.summaries.cfg(inner, inner.body) : null,
+          ...(n.deferred ? { deferred: true as const } : {}),
         };
       }
       case 'library':

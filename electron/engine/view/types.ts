@@ -34,6 +34,10 @@ export interface DocInfo {
   warnings: Array<{ jsonPath: string; message: string }>;
   /** Milliseconds the host spent reading + parsing (for the status bar and the bench). */
   parseMs: number;
+  /** A first look at a big file (docs/contract.md, "Opening big files"): the root SDFG was read, its nested
+   * SDFGs not yet. `stats`, `sdfgs`, `target` and `warnings` are the root's; only the root region can be drawn.
+   * `docInfo` answers the complete DocInfo once the whole file is read. Absent on complete DocInfos. */
+  preview?: true;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -86,6 +90,8 @@ export interface GraphSummary {
   sdfgs: number;
   /** Transients accessed inside (access nodes), deduplicated, as `<sdfgIndex>:<name>`. */
   transients: string[];
+  /** Only in a preview: the element holds nested SDFGs not read yet, so every count is a lower bound. */
+  partial?: true;
 }
 
 export type GraphNodeKind = GraphNode['kind'];
@@ -179,10 +185,12 @@ export interface ScopeNodeView extends DataflowNodeBase {
 }
 export interface NestedSdfgNodeView extends DataflowNodeBase {
   kind: 'nested_sdfg';
-  /** Index of the embedded SDFG, or null when it is only referenced by `ext_sdfg_path`. */
+  /** Index of the embedded SDFG, or null when it is only referenced by `ext_sdfg_path` or not read yet. */
   sdfg: number | null;
   /** Inner symbol = outer expression. */
   symbolMapping: string[];
+  /** Only in a preview: the body is in the file but not read yet (no `expand` until it is). */
+  deferred?: true;
 }
 export interface LibraryNodeView extends DataflowNodeBase {
   kind: 'library';

@@ -154,13 +154,15 @@ function FileChip(): React.JSX.Element {
   if (!doc) return <div className="file-chip file-none">No file open</div>;
   const full = [
     formatBytes(doc.fileBytes) + (doc.compressed ? ` (${formatBytes(doc.jsonBytes)} JSON)` : ''),
+    ...(doc.preview ? ['root SDFG only so far'] : []),
     `${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`,
     `${doc.stats.states} states`,
     `${doc.stats.nodes} nodes`,
     `${doc.stats.transients} transients`,
     doc.daceVersion ? `DaCe ${doc.daceVersion}` : doc.generation,
   ].join(' · ');
-  const detail = `${formatBytes(doc.compressed ? doc.jsonBytes : doc.fileBytes)} · ${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`;
+  // A preview's counts are the root's only: say that the rest is being read rather than show small numbers.
+  const detail = `${formatBytes(doc.compressed ? doc.jsonBytes : doc.fileBytes)} · ${doc.preview ? 'reading nested SDFGs…' : `${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`}`;
   return (
     <div className="file-chip" data-testid="file-chip" title={`${doc.path ?? doc.name}\n${full}\nparsed in ${doc.parseMs.toFixed(0)} ms`}>
       {analysing ? <span className="spinner" aria-label="analysing" /> : <Icon name="file" />}

@@ -145,7 +145,27 @@ async function openWith(name: string, call: (c: TransientLabClient) => Promise<D
   });
   if (prev) void c.closeDoc({ doc: prev.doc }).catch(() => {});
   await afterFirstFrame(seq, FIRST_FRAME_WAIT_MS);
+  if (doc.preview && seq === currentOpen() && !(await completeDoc(c, doc, seq))) return;
   if (seq === currentOpen()) await analyseNow(seq);
+}
+
+/** A big file opened as a preview (its root only): once the first frame is up, take the complete DocInfo and
+ * redraw the root with what its nested SDFGs hold. False when the open was superseded or the file failed. */
+async function completeDoc(c: TransientLabClient, preview: DocInfo, seq: number): Promise<boolean> {
+  let full: DocInfo;
+  try {
+    full = await c.docInfo({ doc: preview.doc });
+  } catch (err) {
+    if (seq !== currentOpen()) return false;
+    store.set({ analysing: false });
+    showError({ title: `Could not read all of ${preview.name}`, error: asContractError(err), context: `Opening ${preview.name}` });
+    return false;
+  }
+  if (seq !== currentOpen() || store.get().doc?.doc !== preview.doc) return false;
+  const rootRegion = c.graph({ doc: full.doc, region: null });
+  rootRegion.catch(() => {});
+  store.set({ doc: full, rootRegion });
+  return true;
 }
 
 /** Opens a file by path (the Open dialog, `?open=`, start-up files, the desktop's `openRequest`): a result `.json`

@@ -60,6 +60,9 @@ export interface GraphMetrics {
 export interface GraphView {
   /** Shows a document: its root region (fetched when not given), a few levels opened within the initial budget. */
   open(root?: GraphRegion | null): Promise<void>;
+  /** The same document's root again, with more in it (a preview's root once the whole file is read): redrawn
+   * in place, keeping what is open and where the view looks. Anything else is `open`. */
+  replaceRoot(root: GraphRegion): Promise<void>;
   expand(id: RegionId): Promise<void>;
   collapse(id: RegionId): Promise<void>;
   toggle(id: RegionId): Promise<void>;

@@ -66,8 +66,17 @@ export class HierLayout {
     public engine: LayoutEngineName,
   ) {}
 
+  /** A region sent again replaces the one held (a preview's root once the whole file is read): its layout and
+   * its nodes' sizes are measured anew. */
   addRegions(regions: GraphRegion[]): void {
-    for (const r of regions) this.regions.set(r.id, r);
+    for (const r of regions) {
+      const old = this.regions.get(r.id);
+      if (old) {
+        this.layouts.delete(r.id);
+        for (const n of old.nodes) this.sizes.delete(n.id);
+      }
+      this.regions.set(r.id, r);
+    }
   }
 
   hasRegion(id: RegionId): boolean {

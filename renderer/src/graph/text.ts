@@ -52,7 +52,8 @@ export function summaryText(node: GraphNode, s: GraphSummary): string {
   if (s.nodes > 0) parts.push(plural(s.nodes, 'node'));
   if (!cf && s.maps > 0) parts.push(plural(s.maps, 'map'));
   if (parts.length === 0) parts.push(node.kind === 'state' ? 'empty' : 'no states');
-  return parts.join(' · ');
+  // A preview has not read the nested SDFGs inside yet: these counts are lower bounds.
+  return s.partial ? `${parts.join(' · ')} · reading…` : parts.join(' · ');
 }
 
 /** A loop's header in C-like form: `for i = 0; i < N; i = i + 1`, `while cond`, `do … while cond`. */
@@ -110,7 +111,10 @@ export function nodeLines(node: GraphNode): Line[] {
         ...(node.summary ? [{ text: summaryText(node, node.summary), role: 'small' as const }] : []),
       ];
     case 'nested_sdfg':
-      return [{ text: clip(node.label, 48), role: 'title' }, ...(node.summary ? [{ text: summaryText(node, node.summary), role: 'small' as const }] : [])];
+      return [
+        { text: clip(node.label, 48), role: 'title' },
+        ...(node.summary ? [{ text: summaryText(node, node.summary), role: 'small' as const }] : node.deferred ? [{ text: 'reading…', role: 'small' as const }] : []),
+      ];
     case 'library':
       return [{ text: clip(node.label, 48), role: 'title' }, { text: node.className, role: 'small' }];
     case 'unknown':

@@ -177,6 +177,12 @@ class CanvasGraphView implements GraphView {
     }
   }
 
+  async replaceRoot(root: GraphRegion): Promise<void> {
+    if (this.root !== root.id || !this.scene) return this.open(root);
+    this.addRegions([root]);
+    await this.relayout(null);
+  }
+
   /** A root this small says little closed (a single state, say): its children are opened in one round of
    * requests before the first frame. Anything bigger opens collapsed, and the user opens what they want. */
   private async autoExpand(doc: number): Promise<void> {

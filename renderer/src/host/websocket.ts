@@ -43,6 +43,7 @@ export const DEFAULT_TIMEOUTS: Record<MethodName, number> = {
   openUpload: HEAVY_MS,
   openExample: HEAVY_MS,
   closeDoc: LIGHT_MS,
+  docInfo: HEAVY_MS,
   analyze: HEAVY_MS,
   graph: HEAVY_MS,
   search: LIGHT_MS * 2,

@@ -205,3 +205,28 @@ describe('hierarchical layout on corpus regions', () => {
     expect(slim.nodes.map((n) => (n.summary?.transients.length ?? 0) > 0)).toEqual(big.nodes.map((n) => (n.summary?.transients.length ?? 0) > 0));
   });
 });
+
+describe('a region sent again replaces the one held (a preview root once the whole file is read)', () => {
+  const region = (summaryLine: string): GraphRegion => ({
+    id: '$',
+    kind: 'cfg',
+    sdfg: 0,
+    label: 'root',
+    nodes: [
+      { id: 'a', kind: 'state', label: 'a', start: true, expand: 'a', summary: null },
+      { id: 'b', kind: 'state', label: summaryLine, start: false, expand: 'b', summary: null },
+    ],
+    edges: [{ id: 'e', kind: 'interstate', src: 'a', dst: 'b', label: '' }],
+  } as unknown as GraphRegion);
+
+  it('lays it out again with its new node sizes instead of serving the cached layout', async () => {
+    const h = new HierLayout(estimateMeasure, 'dagre');
+    h.addRegions([region('b')]);
+    const [before] = await h.run('$', new Set());
+    expect((await h.run('$', new Set()))[0]).toBe(before);
+    h.addRegions([region('b, whose label grew much wider once its nested SDFGs were read')]);
+    const [after] = await h.run('$', new Set());
+    expect(after).not.toBe(before);
+    expect(after!.width).toBeGreaterThan(before!.width);
+  });
+});

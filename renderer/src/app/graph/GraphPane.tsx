@@ -61,15 +61,19 @@ export function GraphPane(): React.JSX.Element {
       return { open: m.open, visibleNodes: m.visibleNodes, visibleEdges: m.visibleEdges, lastLayoutMs: m.lastLayoutMs, lastLayoutRegions: m.lastLayoutRegions };
     });
 
+    // The document handle the view shows: the same handle with a new root is a preview's refresh, drawn in place.
+    let shownDoc: string | null = null;
     const openDoc = (): void => {
       const s = store.get();
       if (!s.doc || !s.rootRegion) return;
+      const refresh = s.doc.doc === shownDoc;
+      shownDoc = s.doc.doc;
       openSeq = currentOpen();
       const seq = openSeq;
       s.rootRegion
         .then((root) => {
-          if (seq === currentOpen()) return view.open(root);
-          return undefined;
+          if (seq !== currentOpen()) return undefined;
+          return refresh ? view.replaceRoot(root) : view.open(root);
         })
         .catch((err: unknown) => toast('error', `Could not draw the graph: ${asContractError(err).message}`, 10_000));
     };
