@@ -21,6 +21,10 @@ export interface EngineConfig {
   files: { kind: 'approved' } | { kind: 'roots'; roots: string[] };
   openAtStart: string[];
   limits: HostLimits;
+  /** Remote machines a profile may run on over ssh (the app's `--remote=HOST`); absent or empty: none. ssh
+   * reads its own configuration (~/.ssh/config) for ports and keys; `sshOptions` and `remoteCommand` are as
+   * `profile --ssh-option/--remote-command` (tests set them). */
+  remote?: { hosts: string[]; sshOptions?: string[]; remoteCommand?: string };
 }
 
 /** An engine TlabError (or RunCancelled) as it crosses a process boundary. */
