@@ -20,6 +20,7 @@ export interface ProfileJobInput {
   display: string;
   /** Argument name → real path of its .npy file (already allowed by the file policy). */
   inputs: Map<string, string>;
+  /** Unused when the run is remote: the remote side runs its own runner. */
   runner: RunnerHost;
   /** Run on this remote machine instead (already checked against the host's list), or null. */
   remote: { target: string; run: RemoteProfiler } | null;
