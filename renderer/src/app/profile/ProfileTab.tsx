@@ -144,8 +144,8 @@ function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
           <th>mode</th>
           <th>{gpu ? 'host median / call' : 'median / call'}</th>
           {gpu && <th>device median / call</th>}
-          <th>p10</th>
-          <th>p90</th>
+          <th>{gpu ? 'host p10' : 'p10'}</th>
+          <th>{gpu ? 'host p90' : 'p90'}</th>
           <th>allocs / call</th>
           <th>{gpu ? 'alloc+free (host)' : 'alloc+free'}</th>
           <th>faults / call</th>
