@@ -74,8 +74,11 @@ describe('GPU results and remote hosts in the window', () => {
       const biggest = sizes.reduce((m, s) => (s.size > m.size ? s : m), { size: 0, cls: '' });
       expect(biggest.cls).toContain('headline-big');
       await shot(page, `01-gpu-result-${theme}`);
-      await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
-      await shot(page, `02-gpu-charts-${theme}`, '[data-testid="profile-result"]');
+      // The charts, scrolled into view inside the dock.
+      await page.$eval('[data-testid="chart-distribution"]', (e) => (e as unknown as { scrollIntoView(o: unknown): void }).scrollIntoView({ block: 'start' }));
+      await shot(page, `02-gpu-charts-${theme}`);
+      await page.$eval('[data-testid="chart-calls"]', (e) => (e as unknown as { scrollIntoView(o: unknown): void }).scrollIntoView({ block: 'start' }));
+      await shot(page, `03-gpu-calls-${theme}`);
       clean(a);
       await a.close();
     });
@@ -96,7 +99,7 @@ describe('GPU results and remote hosts in the window', () => {
     expect(await text(page, 'compare-mixed')).toContain('CPU and GPU results together');
     expect(await text(page, 'compare-changes')).toContain('(host times, CPU against GPU)');
     await page.waitForSelector('[data-testid="compare-distribution"] canvas');
-    await shot(page, '03-compare-cpu-gpu-light');
+    await shot(page, '04-compare-cpu-gpu-light');
     clean(a);
     await a.close();
   });
@@ -111,7 +114,7 @@ describe('GPU results and remote hosts in the window', () => {
     expect(options).toEqual(['', 'me@gpu-node', 'gpu2']);
     await page.selectOption('[data-testid="profile-remote"]', 'me@gpu-node');
     expect(await text(page, 'profile-run')).toContain('on me@gpu-node');
-    await shot(page, '04-run-on-remote-dark', '[data-testid="profile-form"]');
+    await shot(page, '05-run-on-remote-dark', '[data-testid="profile-form"]');
     clean(a);
     await a.close();
   });
