@@ -66,10 +66,11 @@ describe('GPU results and remote hosts in the window', () => {
       await page.waitForSelector('[data-testid="chart-distribution"] canvas');
       await page.waitForSelector('[data-testid="chart-calls"] canvas');
       // The headline is the largest text of the window.
+      type El = { childElementCount: number; textContent: string | null; className: string };
       const sizes = await page.$$eval('body *', (els) =>
-        els
-          .filter((e) => (e as unknown as { childElementCount: number }).childElementCount === 0 && (e.textContent ?? '').trim().length > 0)
-          .map((e) => ({ size: parseFloat(getComputedStyle(e as unknown as Element).fontSize), cls: (e as unknown as Element).className })),
+        (els as unknown as El[])
+          .filter((e) => e.childElementCount === 0 && (e.textContent ?? '').trim().length > 0)
+          .map((e) => ({ size: parseFloat((globalThis as unknown as { getComputedStyle(x: El): { fontSize: string } }).getComputedStyle(e).fontSize), cls: String(e.className) })),
       );
       const biggest = sizes.reduce((m, s) => (s.size > m.size ? s : m), { size: 0, cls: '' });
       expect(biggest.cls).toContain('headline-big');
