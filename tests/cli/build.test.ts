@@ -47,12 +47,12 @@ describe('build usage errors (exit 2)', () => {
 
 describe('build refuses what it cannot build', () => {
   it('a GPU program outside the CUDA subset: exit 4 with the JSON path of what blocks it', async () => {
-    // A GPU_Warp map (docs/gpu.md, coverage).
-    const gpu = join(corpusDir(), 'spcl__dace__tests__codegen__a2.sdfgz');
+    // tmp is declared [1] and indexed with 2 dimensions (docs/gpu.md, coverage).
+    const gpu = join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__default_storage_2.sdfg');
     const r = await cli(['build', gpu, '--default-symbol', '8', '--out', join(dir, 'gpu-blocked')]);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/: at \$\.nodes\[0\]\.nodes\[0\]: /);
-    expect(r.stderr).toMatch(/map schedule GPU_Warp is not supported by the CUDA generator/);
+    expect(r.stderr).toMatch(/: at \$\.nodes\[0\]\.edges\[7\]: /);
+    expect(r.stderr).toMatch(/'tmp' has 1 dimension\(s\), indexed with 2/);
     expect(r.stderr).not.toMatch(/^\s+at .*\.js:\d+/m);
   });
 });

@@ -18,3 +18,23 @@ export interface KernelContext {
   /** Next kernel number. */
   nextKernel(): number;
 }
+
+/**
+ * Whether container `name` of `s` is (through the connectors of every enclosing nested SDFG) a non-transient
+ * container of the top-level SDFG: a program argument, which the GPU ABI passes as device memory.
+ */
+export function isProgramArgument(s: Sdfg, name: string): boolean {
+  for (let sdfg = s, data = name, guard = 0; guard < 1000; guard++) {
+    const d = sdfg.arrays.get(data);
+    if (!d || d.transient) return false;
+    const parent = sdfg.parent;
+    if (!parent) return true;
+    const edge = parent.state.edges.find(
+      (e) => e.memlet.data !== null && ((e.dst === parent.node.id && e.dstConnector === data) || (e.src === parent.node.id && e.srcConnector === data)),
+    );
+    if (!edge || edge.memlet.data === null) return false;
+    sdfg = parent.sdfg;
+    data = edge.memlet.data;
+  }
+  return false;
+}

@@ -10,8 +10,13 @@
  *   block has as many threads as the largest thread-block map (sized on the host at the first block's point;
  *   a block whose map is larger traps instead of computing wrong results). Each thread-block map runs under
  *   `if (thread < count)` between `__syncthreads()`; the rest of the block body runs in every thread.
- * - Host scalars the body reads are copied by value into the kernel; host arrays cannot be reached from a
- *   kernel and are a finding, as is any write to host memory.
+ * - `GPU_Warp` maps (the schedule of DaCe's warp branch, AddWarpMap): a thread-block map whose body is only
+ *   warp maps gives each of its points one warp (32 threads), and each warp-map point is one lane of that
+ *   warp. The block is sized for that (points × 32); a warp map with more than 32 points traps.
+ * - Argument arrays are device pointers whatever storage they declare (the GPU ABI, docs/gpu.md), so the body
+ *   reaches them directly, as DaCe's kernel does with the pointers it is passed. Host scalars the body reads
+ *   are copied by value; host transients (memory the program allocates with `new`) cannot be reached from a
+ *   kernel and are a finding, as is any write to a host scalar.
  */
 import type { MapEntryNode, Sdfg } from '../../model/sdfg.js';
 import type { EmitCore, Env, FnCtx } from '../core.js';
@@ -21,15 +26,21 @@ import { containingScope, type StateGraph } from '../graph.js';
 import { declareScopeStack } from '../memory.js';
 import { cppIdent, ctypeOf } from '../names.js';
 import { HINT } from '../subset.js';
-import { CUDA_STREAM, isDeviceStorage, type KernelContext } from './common.js';
+import { CUDA_STREAM, isDeviceStorage, isProgramArgument, type KernelContext } from './common.js';
 
 const DEFAULT_BLOCK_THREADS = 256;
+/** Threads of a warp: 32 on every NVIDIA GPU (DaCe's AddWarpMap requires warp maps of exactly 32 points too). */
+export const WARP_LANES = 32;
 
 /** Per kernel being emitted: whether its block body runs thread-block maps. */
 interface KernelFrame {
   threadBlocks: boolean;
   /** Inside a thread-block map (per-thread code). */
   inThreadBlock: number;
+  /** Inside a thread-block map whose points are warps (its body is only GPU_Warp maps). */
+  inWarpBlock: number;
+  /** Inside a GPU_Warp map (per-lane code). */
+  inWarp: number;
 }
 
 const frames: KernelFrame[] = [];
@@ -63,6 +74,31 @@ function containersOf(g: StateGraph, entry: MapEntryNode): { used: Set<string>; 
   }
   for (const n of g.state.nodes) if (n.kind === 'access' && inside(g, n.id, entry.id)) used.add(n.data);
   return { used, written };
+}
+
+/** The GPU_Warp maps directly in the body of thread-block map `tb`. */
+function warpMapsIn(core: EmitCore, ctx: FnCtx, g: StateGraph, tb: MapEntryNode): MapEntryNode[] {
+  return g.state.nodes.filter(
+    (n): n is MapEntryNode => n.kind === 'map_entry' && containingScope(g, n) === tb.id && core.defaults.scheduleOf(ctx.sdfg, g.state, n) === 'GPU_Warp',
+  );
+}
+
+/**
+ * The first node beside the warp maps in the body of thread-block map `tb`: code there would run in every
+ * lane of the warp (a write, a WCR, a copy 32 times over), so warp maps must have their thread-block map to
+ * themselves, as AddWarpMap leaves it (it tiles the whole thread-block body into the warp map).
+ */
+function besideWarpMaps(g: StateGraph, tb: MapEntryNode, warps: MapEntryNode[]): { jsonPath: string; label: string } | null {
+  const allowed = new Set<number>();
+  for (const w of warps) {
+    allowed.add(w.id);
+    if (w.exitId !== null) allowed.add(w.exitId);
+  }
+  for (const n of g.state.nodes) {
+    if (n.id === tb.exitId || allowed.has(n.id) || containingScope(g, n) !== tb.id) continue;
+    return { jsonPath: n.jsonPath, label: 'label' in n && typeof n.label === 'string' ? n.label : n.kind };
+  }
+  return null;
 }
 
 function blockThreads(entry: MapEntryNode): number {
@@ -104,6 +140,13 @@ export function emitKernelMap(backend: KernelContext, core: EmitCore, ctx: FnCtx
   const element = `map '${entry.map.label}'`;
   if (core.deviceDepth > 0) {
     const frame = frames[frames.length - 1];
+    if (schedule === 'GPU_Warp') {
+      if (!frame || frame.inWarpBlock === 0 || frame.inWarp > 0) {
+        core.fail(entry.jsonPath, element, 'a GPU_Warp map must sit directly in the body of a GPU_ThreadBlock map (not nested in another warp map)', 'put the warp map directly inside a GPU_ThreadBlock map, as AddWarpMap does');
+      }
+      emitWarpMap(core, ctx, env, g, entry, frame!);
+      return true;
+    }
     if (schedule === 'GPU_ThreadBlock') {
       if (!frame || !frame.threadBlocks || frame.inThreadBlock > 0) {
         core.fail(entry.jsonPath, element, 'a GPU_ThreadBlock map must sit in the body of a GPU_Device map (not nested in another thread-block map)', HINT.validate);
@@ -115,7 +158,7 @@ export function emitKernelMap(backend: KernelContext, core: EmitCore, ctx: FnCtx
     if (schedule === 'CPU_Multicore') core.fail(entry.jsonPath, element, 'a CPU_Multicore map inside a GPU kernel cannot run', 'make the inner map Sequential');
     return false;
   }
-  if (schedule === 'GPU_ThreadBlock') core.fail(entry.jsonPath, element, 'a GPU_ThreadBlock map outside any GPU_Device map', 'put it inside a GPU_Device map');
+  if (schedule === 'GPU_ThreadBlock' || schedule === 'GPU_Warp') core.fail(entry.jsonPath, element, `a ${schedule} map outside any GPU_Device map`, 'put it inside a GPU_Device map');
   if (schedule !== 'GPU_Device') return false;
   emitKernel(backend, core, ctx, env, g, entry);
   return true;
@@ -127,7 +170,7 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
   const k = backend.nextKernel();
   const prefix = `__tlab_k${k}`;
   const { used, written } = containersOf(g, entry);
-  // Host data the kernel needs: scalars by value; arrays and any write are findings.
+  // Host data the kernel needs: scalars by value; host transient arrays and writes to host scalars are findings.
   const shadows: Array<{ name: string; ctype: string; ptr: string }> = [];
   for (const name of [...used].sort()) {
     const desc = ctx.sdfg.arrays.get(name);
@@ -135,6 +178,9 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     const storage = backend.storageOf(ctx.sdfg, name);
     // Device memory: the captured pointer is a device pointer.
     if (isDeviceStorage(storage) || storage === 'GPU_Shared') continue;
+    // An argument array (of the program, through any nesting) is a device pointer in argv, whatever storage it
+    // declares: DaCe's kernel dereferences the pointer it is passed, and here that pointer is device memory.
+    if (desc.type !== 'Scalar' && isProgramArgument(ctx.sdfg, name)) continue;
     const p = core.plan.placement(ctx.sdfg, name);
     if (p.kind === 'constant') core.fail(desc.jsonPath, `constant '${name}'`, 'a constants_prop array read inside a GPU kernel is not supported', 'pass the values as an argument array');
     // Stack data whose every access is inside the kernel is declared there (per thread): nothing to pass.
@@ -178,7 +224,9 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
       const direct = containingScope(g, tb) === entry.id;
       if (!direct) continue;
       const tbDims = counts(core, ctx, first, tb);
-      o.line(`${prefix}_threads = tlab_max(${prefix}_threads, int64_t(${tbDims.map((d) => d.count).join(' * ')}));`);
+      // A thread-block map of warps needs one warp per point.
+      const lanes = warpMapsIn(core, ctx, g, tb).length ? ` * ${WARP_LANES}` : '';
+      o.line(`${prefix}_threads = tlab_max(${prefix}_threads, int64_t(${tbDims.map((d) => d.count).join(' * ')}${lanes}));`);
     }
     o.close();
     threads = `${prefix}_threads`;
@@ -204,7 +252,7 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
   }
   decode(core, entry, inner, `${prefix}_point`, dims, prefix);
   core.deviceDepth++;
-  frames.push({ threadBlocks: tbMaps.length > 0, inThreadBlock: 0 });
+  frames.push({ threadBlocks: tbMaps.length > 0, inThreadBlock: 0, inWarpBlock: 0, inWarp: 0 });
   try {
     core.guard(entry.jsonPath, element, () => {
       declareScopeStack(core, kctx, inner, g.state, entry.id);
@@ -236,25 +284,64 @@ function usedOutside(g: StateGraph, entry: MapEntryNode, name: string): boolean 
 function emitThreadBlockMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: MapEntryNode, frame: KernelFrame): void {
   const o = core.out;
   const prefix = `__tlab_tb${entry.id}`;
+  const warpMaps = warpMapsIn(core, ctx, g, entry);
+  const warps = warpMaps.length > 0;
+  if (warps) {
+    const other = besideWarpMaps(g, entry, warpMaps);
+    if (other) {
+      core.fail(other.jsonPath, `'${other.label}'`, `code beside the GPU_Warp maps of thread-block map '${entry.map.label}' would run in every lane of the warp`, 'move it into the warp map, or into a thread-block map without warp maps');
+    }
+  }
   const dims = counts(core, ctx, env, entry);
   const inner: Env = { ...env, names: new Map(env.names) };
+  // One thread per point, or one warp per point when the body is warp maps.
+  const slot = warps ? `(int64_t(threadIdx.x) / ${WARP_LANES})` : 'int64_t(threadIdx.x)';
   o.mark(entry.jsonPath);
   o.openBrace();
   o.line('__syncthreads();');
   dims.forEach((d, i) => o.line(`const int64_t ${prefix}_n${i} = ${d.count};`));
   o.line(`const int64_t ${prefix}_total = ${dims.map((_, i) => `${prefix}_n${i}`).join(' * ') || '1'};`);
-  o.line(`if (${prefix}_total > int64_t(blockDim.x)) __trap();  // the block was sized at the first point`);
-  o.open(`if (int64_t(threadIdx.x) < ${prefix}_total)`);
-  decode(core, entry, inner, 'int64_t(threadIdx.x)', dims, prefix);
+  o.line(`if (${prefix}_total${warps ? ` * ${WARP_LANES}` : ''} > int64_t(blockDim.x)) __trap();  // the block was sized at the first point`);
+  o.open(`if (${slot} < ${prefix}_total)`);
+  decode(core, entry, inner, slot, dims, prefix);
   frame.inThreadBlock++;
+  if (warps) frame.inWarpBlock++;
   try {
     declareScopeStack(core, ctx, inner, g.state, entry.id);
     emitScope(core, ctx, inner, g, entry.id);
   } finally {
     frame.inThreadBlock--;
+    if (warps) frame.inWarpBlock--;
   }
   o.close();
   o.line('__syncthreads();');
+  o.close();
+}
+
+/** A GPU_Warp map: its points are the lanes of the warp that runs the enclosing thread-block point. */
+function emitWarpMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: MapEntryNode, frame: KernelFrame): void {
+  const o = core.out;
+  const prefix = `__tlab_w${entry.id}`;
+  const dims = counts(core, ctx, env, entry);
+  const inner: Env = { ...env, names: new Map(env.names) };
+  o.mark(entry.jsonPath);
+  o.openBrace();
+  dims.forEach((d, i) => o.line(`const int64_t ${prefix}_n${i} = ${d.count};`));
+  o.line(`const int64_t ${prefix}_total = ${dims.map((_, i) => `${prefix}_n${i}`).join(' * ') || '1'};`);
+  o.line(`if (${prefix}_total > ${WARP_LANES}) __trap();  // one point per lane`);
+  o.line(`const int64_t ${prefix}_lane = int64_t(threadIdx.x) % ${WARP_LANES};`);
+  o.open(`if (${prefix}_lane < ${prefix}_total)`);
+  decode(core, entry, inner, `${prefix}_lane`, dims, prefix);
+  frame.inWarp++;
+  try {
+    declareScopeStack(core, ctx, inner, g.state, entry.id);
+    emitScope(core, ctx, inner, g, entry.id);
+  } finally {
+    frame.inWarp--;
+  }
+  o.close();
+  // Lanes of one warp see each other's writes before the next warp map (the guard above is per lane).
+  o.line('__syncwarp();');
   o.close();
 }
 

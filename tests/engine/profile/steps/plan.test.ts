@@ -60,10 +60,11 @@ describe('plan step', () => {
     const plan = await planProfile(gpu, { ...base, modes: ['SCOPED', 'POOL'], defaultSymbol: 8n });
     expect(plan.analysis.target).toBe('gpu');
     expect(plan.variants.map((v) => v.program.gpu?.language)).toEqual(['cuda', 'cuda']);
-    const err = await planProfile(join(corpusDir(), 'spcl__dace__tests__codegen__a2.sdfgz'), { ...base, modes: ['SCOPED'], defaultSymbol: 8n }).catch((e: unknown) => e);
+    // tmp is declared [1] and indexed with 2 dimensions (docs/gpu.md, coverage).
+    const err = await planProfile(join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__default_storage_2.sdfg'), { ...base, modes: ['SCOPED'], defaultSymbol: 8n }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TlabError);
-    expect(err).toMatchObject({ kind: 'unsupported', jsonPath: '$.nodes[0].nodes[0]' });
-    expect((err as TlabError).details.join('\n')).toMatch(/GPU_Warp/);
+    expect(err).toMatchObject({ kind: 'unsupported', jsonPath: '$.nodes[0].edges[7]' });
+    expect((err as TlabError).details.join('\n')).toMatch(/'tmp' has 1 dimension\(s\), indexed with 2/);
   });
 
   it('a host that runs (it passes a device probe) refuses a GPU program: no device, or no GPU runner yet', async () => {
