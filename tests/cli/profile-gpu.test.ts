@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
 import { buildFolder } from '../../electron/engine/profile/prebuilt.js';
 import type { ProfileResult } from '../../electron/engine/profile/result.js';
+import * as v from 'valibot';
+import { profileResultSchema } from '../../electron/ipc/result-schema.js';
 import { probeDevices } from '../../electron/runner/devices.js';
 import { CHAIN_GPU, chainDoubleBuilder, fakeCudaDevice } from '../engine/profile/host-device-double.js';
 
@@ -60,6 +62,8 @@ describe('profile on a GPU program, with a test-double device', () => {
     expect(r.stdout).toContain('device: Transient Lab host-memory test device (compute capability 9.0, CUDA runtime 13.0, driver 13.0)');
     expect(r.stdout).toMatch(/pool high-water \(reserved \/ used\): POOL 4\.0 KiB \/ 4\.0 KiB \(release threshold max\)/);
     const result = JSON.parse(await readFile(out, 'utf8')) as ProfileResult;
+    // What the window and the reports accept (openResult's schema) takes this GPU result as it is.
+    expect(v.safeParse(profileResultSchema, result).issues).toBeUndefined();
     expect(result.device).toMatchObject({ index: 0, name: 'Transient Lab host-memory test device', computeCapability: '9.0', multiprocessors: 4, memoryPools: true, runtimeVersion: 13000, driverVersion: 13000 });
     expect(result.settings.poolReleaseThreshold).toBe(MAX);
     expect(result.modes.map((m) => m.label)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL (dace)', 'EXTERNAL (packed)']);
