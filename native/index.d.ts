@@ -11,8 +11,9 @@
 
 /** Value pointers for the trampolines: one entry per argument, in DaCe argument order.
  * Arrays: the data buffer itself. Scalars and symbols: a 1-element typed array holding the value in its
- * exact C type (Int32Array for int, Float64Array for double, BigInt64Array for int64_t, …). */
-export type ArgVector = ReadonlyArray<ArrayBufferView>;
+ * exact C type (Int32Array for int, Float64Array for double, BigInt64Array for int64_t, …).
+ * GPU programs: array arguments are DeviceBuffers (device pointers); scalars and symbols stay host values. */
+export type ArgVector = ReadonlyArray<ArrayBufferView | DeviceBuffer>;
 
 export interface CallStats {
   /** Wall time of each call, measured on the C++ side around `__tlab_program` (steady_clock). */
@@ -31,6 +32,13 @@ export interface CallStats {
   overflowed: boolean;
   /** The allocation events of the call nearest the median of these calls (null when none could be kept). */
   sample: SampledCall | null;
+  /** GPU programs only (absent otherwise), from `__tlab_gpu_timed_program`: CUDA-event time of each call on
+   * the stream, host time until `__tlab_program` returned, host time until the device was done. `totalNs` is
+   * then the addon's clock around the hook (the device synchronised before it stops, the hook's two CUDA
+   * events included). */
+  deviceNs?: Float64Array;
+  hostReturnNs?: Float64Array;
+  hostSyncNs?: Float64Array;
 }
 
 export interface TimedCalls {
@@ -61,6 +69,39 @@ export interface AllocEvent {
   /** Index into the program's transient table (`GeneratedProgram.transientIds`). */
   transient: number;
   kind: 'alloc' | 'free';
+  /** Device memory (event kinds 2/3: cudaMalloc(Async) / cudaFree(Async), host time around the API call). */
+  device?: true;
+}
+
+/** Device memory allocated through a GPU library's `__tlab_gpu_malloc` (docs/native.md, "GPU programs"). The
+ * pointer never reaches JS; pass the object in run()/timeCalls() argument vectors and to setExternal(). It is
+ * never freed by the garbage collector (cudaFree synchronises the device): call free(). */
+export interface DeviceBuffer {
+  readonly byteLength: number;
+  /** Host → device: `source`'s bytes into [offset, offset + source.byteLength). */
+  upload(source: ArrayBufferView, offset?: number): void;
+  /** Device → host: [offset, offset + target.byteLength) into `target`. */
+  download(target: ArrayBufferView, offset?: number): void;
+  /** Every byte set to `byte` (`__tlab_gpu_memset`). */
+  fill(byte: number): void;
+  free(): void;
+}
+
+/** What a GPU library was generated with (its `__tlab_gpu_*` constants). */
+export interface GpuLibraryInfo {
+  /** Init sets the default pool's release threshold (a pooled transient exists). */
+  pooled: boolean;
+  releaseThreshold: bigint;
+  kernels: number;
+  cudaRuntimeVersion: number;
+}
+
+/** The default memory pool of device 0 (`cudaMemPoolGetAttribute`), bytes. */
+export interface PoolAttributes {
+  reservedCurrentBytes: number;
+  reservedHighBytes: number;
+  usedCurrentBytes: number;
+  usedHighBytes: number;
 }
 
 export interface ProgramLibrary {
@@ -70,16 +111,20 @@ export interface ProgramLibrary {
   /** SDFG name `n`, found from the library's exported `__dace_init_<n>`; null when it cannot be determined.
    * Used in error messages (`__dace_init_<n> returned NULL`). (Added by the native layer.) */
   readonly programName: string | null;
+  /** Non-null for a GPU program library (it exports `__tlab_gpu_timed_program` and the rest of the runner ABI
+   * of docs/gpu.md, all checked by load()). Its calls then go through that hook: run() and timeCalls() throw
+   * `CUDA error in call k of n of __program_<n>: cudaError E: <text>` when a call returns a CUDA error. */
+  readonly gpu: GpuLibraryInfo | null;
   /** Calls `__tlab_init(const int64_t *symbols)` (→ `__dace_init_<n>`). Returns the init time in ns.
    * Throws if init returns NULL. `symbols` are the init symbols in DaCe order. */
   init(symbols: BigInt64Array): number;
   /** `__dace_get_external_memory_size_<storage>` through `__tlab_external_size`. */
   externalSize(storage: string, symbols: BigInt64Array): bigint;
   /** `__dace_set_external_memory_<storage>` through `__tlab_set_external` (the library's own layout). */
-  setExternal(storage: string, workspace: ArrayBufferView, symbols: BigInt64Array): void;
+  setExternal(storage: string, workspace: ArrayBufferView | DeviceBuffer, symbols: BigInt64Array): void;
   /** Installs explicit slot offsets instead of the library's layout (guarded verification layouts).
    * `offsets[i]` is the byte offset of external slot i of that storage, in the library's slot order. */
-  setExternalOffsets(storage: string, workspace: ArrayBufferView, offsets: BigUint64Array): void;
+  setExternalOffsets(storage: string, workspace: ArrayBufferView | DeviceBuffer, offsets: BigUint64Array): void;
   /** When on, every instrumented allocation is filled with `pattern` bytes (poison for verification). */
   setPoison(on: boolean, pattern: number): void;
   /** Runs `__tlab_program` `calls` times with the same arguments, timing each call. */
@@ -98,6 +143,13 @@ export interface ProgramLibrary {
   /** Calls `__tlab_exit` (→ `__dace_exit_<n>`). Returns ns; throws on a non-zero exit code (the Error carries it
    * as `exitCode`). The handle is gone either way; init() may be called again (e.g. for new symbol values). */
   exit(): number;
+  /** GPU libraries: `bytes` of device memory through `__tlab_gpu_malloc` (argument memory, never an event). */
+  deviceAlloc(bytes: number): DeviceBuffer;
+  /** GPU libraries: the default pool's attributes; `reset` clears both high-water marks afterwards. timeCalls()
+   * also clears them right before its timed calls, so read them after it for the timed calls alone. */
+  poolAttributes(reset: boolean): PoolAttributes;
+  /** GPU libraries: read-and-clear of the library's first CUDA error, or null. */
+  gpuLastError(): { code: number; message: string } | null;
 }
 
 /** TRANSIENT_RUNTIME_VERSION this addon accepts (libraries with another `__tlab_abi_version()` are refused).

@@ -77,3 +77,10 @@ export function parseInteger(command: string, option: string, text: string, min?
   if (min !== undefined && v < min) throw new TlabError('usage', `${command}: --${option} must be at least ${min}, got ${v}`);
   return v;
 }
+
+/** `--pool-release-threshold BYTES|max` (build and profile): bytes in [0, 2^64), `max` = UINT64_MAX. */
+export function parsePoolReleaseThreshold(command: string, text: string): bigint {
+  const v = text.trim().toLowerCase() === 'max' ? 2n ** 64n - 1n : parseInteger(command, 'pool-release-threshold', text, 0n);
+  if (v >= 2n ** 64n) throw new TlabError('usage', `${command}: --pool-release-threshold must be below 2^64 (or max)`);
+  return v;
+}

@@ -10,7 +10,7 @@ import { buildFolder } from '../engine/profile/prebuilt.js';
 import { DEFAULT_PROFILE_OPTIONS } from '../engine/profile/options.js';
 import { DACE_CUDAFLAGS, DACE_CXXFLAGS, DEFAULT_CUDA_ARCH, parseCxxflags } from '../engine/build/index.js';
 import { TlabError } from '../engine/errors.js';
-import { optionValue, parseArgs, parseInteger, parseSymbolList, type OptionSpec } from './args.js';
+import { optionValue, parseArgs, parseInteger, parsePoolReleaseThreshold, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
 import { parseLayout, parseModes } from './profile.js';
 
@@ -71,11 +71,7 @@ export const buildCommand: Command = {
     const def = optionValue(args, 'default-symbol');
     const cxxflagsText = optionValue(args, 'cxxflags');
     const thresholdText = optionValue(args, 'pool-release-threshold');
-    let poolReleaseThreshold: bigint | null = null;
-    if (thresholdText !== undefined) {
-      poolReleaseThreshold = thresholdText.trim().toLowerCase() === 'max' ? 2n ** 64n - 1n : parseInteger(NAME, 'pool-release-threshold', thresholdText, 0n);
-      if (poolReleaseThreshold >= 2n ** 64n) throw new TlabError('usage', `${NAME}: --pool-release-threshold must be below 2^64 (or max)`);
-    }
+    const poolReleaseThreshold = thresholdText === undefined ? null : parsePoolReleaseThreshold(NAME, thresholdText);
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);

@@ -16,7 +16,7 @@ import { probeDevices } from '../runner/devices.js';
 import { analyseForReport, formatFromPath, NO_ANALYSIS, type ReportFormat } from '../engine/report/index.js';
 import { NodeRunnerHost, RunCancelled } from '../runner/host-node.js';
 import { checkRemoteTarget, profileRemote, type RemoteOptions } from '../runner/remote-host.js';
-import { optionValue, parseArgs, parseInteger, parseSymbolList, type OptionSpec } from './args.js';
+import { optionValue, parseArgs, parseInteger, parsePoolReleaseThreshold, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
 import { EXIT_NO_CHROMIUM, findChromium, NoChromium } from './pdf.js';
 import { writeReport } from './report.js';
@@ -43,6 +43,7 @@ const SPEC: Record<string, OptionSpec> = {
   'ssh-option': { value: true, repeat: true },
   'remote-command': { value: true },
   cxxflags: { value: true },
+  'pool-release-threshold': { value: true },
   help: { value: false },
 };
 
@@ -77,6 +78,10 @@ Options:
   --remote-command CMD  how to start Transient Lab on HOST (default transient-lab)
   --cxxflags "FLAGS"    compiler optimisation flags for every mode, instead of DaCe's defaults
                         (${DACE_CXXFLAGS.join(' ')}); always C++20, -fopenmp
+  --pool-release-threshold BYTES|max
+                        GPU programs: the release threshold POOL's init sets on the default memory pool
+                        (default max = UINT64_MAX, DaCe's; 0 returns the pool's memory at every
+                        synchronisation); recorded in the result. Not for CPU programs or --prebuilt
 
 Exit codes: 0 ok, 2 usage (also: symbol values that give a negative extent or arrays that cannot fit in
 memory, and --out/--save-outputs written to a fallback), 3 bad input (also: a --prebuilt folder whose
@@ -125,7 +130,7 @@ export function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   const prebuilt = optionValue(args, 'prebuilt') ?? null;
   if (prebuilt !== null) {
     if (args.positionals.length) throw new TlabError('usage', `${NAME}: --prebuilt DIR runs the SDFG built into DIR; give no FILE (got ${args.positionals.join(' ')})`);
-    for (const fixed of ['layout', 'symbols', 'default-symbol', 'cxxflags']) {
+    for (const fixed of ['layout', 'symbols', 'default-symbol', 'cxxflags', 'pool-release-threshold']) {
       if (args.options.has(fixed)) throw new TlabError('usage', `${NAME}: --${fixed} cannot be used with --prebuilt: the folder was built for fixed ones (see its manifest.json)`);
     }
   } else if (args.positionals.length !== 1) {
@@ -173,6 +178,8 @@ export function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   }
   const cxxflags = optionValue(args, 'cxxflags');
   if (cxxflags !== undefined) options.cxxflags = parseCxxflags(cxxflags, `${NAME}: --cxxflags`);
+  const threshold = optionValue(args, 'pool-release-threshold');
+  if (threshold !== undefined) options.poolReleaseThreshold = parsePoolReleaseThreshold(NAME, threshold);
   const target = optionValue(args, 'remote');
   let remote: RemoteOptions | null = null;
   if (target !== undefined) {
@@ -203,7 +210,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 
 export const profileCommand: Command = {
   name: NAME,
-  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--prebuilt DIR] [--remote [USER@]HOST]',
+  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--prebuilt DIR] [--remote [USER@]HOST]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {

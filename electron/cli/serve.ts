@@ -8,7 +8,9 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { TlabError } from '../engine/errors.js';
 import { ContractFailure } from '../ipc/errors.js';
+import type { OnProfileProgress, ProfileOptions } from '../engine/profile/options.js';
 import { NodeRunnerHost } from '../runner/host-node.js';
+import { checkRemoteTarget, profileRemote } from '../runner/remote-host.js';
 import { killDescendants } from '../server/children.js';
 import { isLoopback } from '../server/security.js';
 import { startServer, type RunningServer } from '../server/server.js';
@@ -17,7 +19,7 @@ import { optionValue, parseArgs, parseInteger } from './args.js';
 import type { Command } from './command.js';
 
 const NAME = 'serve';
-const USAGE = 'serve [FILE…] [--port P] [--root DIR …] [--host H] [--no-open]';
+const USAGE = 'serve [FILE…] [--port P] [--root DIR …] [--host H] [--no-open] [--remote [USER@]HOST …] [--ssh-option OPT …] [--remote-command CMD]';
 /** Tried in turn when no --port is given (an explicit port is used exactly, 0 = any free port). */
 const DEFAULT_PORT = 8686;
 const PORT_TRIES = 10;
@@ -34,6 +36,11 @@ Browser mode: serves the Transient Lab window on this machine, for a browser her
   --root DIR   folder the page may open files from (repeatable; default: the current folder)
   --host H     address to bind instead of 127.0.0.1 and ::1 (other machines could then connect)
   --no-open    do not try to open a browser
+  --remote [USER@]HOST
+               a machine the page may choose to profile on, over ssh (repeatable; docs/remote.md). The page
+               can name these and no other: without --remote every profile runs here
+  --ssh-option OPT      extra ssh -o OPTION=VALUE for the remote hosts (repeatable)
+  --remote-command CMD  how to start Transient Lab on the remote hosts (default transient-lab)
 
 Prints one line, "Transient Lab: http://127.0.0.1:PORT/?token=…": the token is required for every
 request. Ctrl-C stops the server, cancels running profiles and leaves no runner process behind.`;
@@ -83,6 +90,9 @@ export const serveCommand: Command = {
       root: { value: true, repeat: true },
       host: { value: true },
       'no-open': { value: false },
+      remote: { value: true, repeat: true },
+      'ssh-option': { value: true, repeat: true },
+      'remote-command': { value: true },
       help: { value: false },
     });
     if (args.flags.has('help')) {
@@ -104,7 +114,30 @@ export const serveCommand: Command = {
       }
     }
 
-    const service = await TransientLabService.create({ host: 'browser', files, createRunner: () => new NodeRunnerHost(), openAtStart, printPdf: hostPdfPrinter('on the server (the machine running `transient-lab serve`)') });
+    const remoteHosts = [...new Set(args.options.get('remote') ?? [])];
+    for (const target of remoteHosts) {
+      try {
+        checkRemoteTarget(target);
+      } catch {
+        throw new TlabError('usage', `${NAME}: --remote expects [user@]host, got '${target}'`);
+      }
+    }
+    if (!remoteHosts.length && (args.options.has('ssh-option') || args.options.has('remote-command'))) {
+      throw new TlabError('usage', `${NAME}: --ssh-option and --remote-command need --remote HOST`);
+    }
+    const sshOptions = args.options.get('ssh-option') ?? [];
+    const remoteCommand = optionValue(args, 'remote-command');
+    const remote = remoteHosts.length
+      ? { hosts: remoteHosts, run: (file: string, options: ProfileOptions, target: string, onProgress: OnProfileProgress) => profileRemote(file, options, { target, sshOptions, remoteCommand }, onProgress) }
+      : null;
+    const service = await TransientLabService.create({
+      host: 'browser',
+      files,
+      createRunner: () => new NodeRunnerHost(),
+      openAtStart,
+      printPdf: hostPdfPrinter('on the server (the machine running `transient-lab serve`)'),
+      remote,
+    });
     const stopping = stopSignal();
     let server: RunningServer;
     try {

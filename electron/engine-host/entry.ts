@@ -13,6 +13,7 @@ import type { EventName, HostEvents, Reply } from '../ipc/contract.js';
 import { createDispatcher, type Dispatch } from '../ipc/dispatch.js';
 import { ContractFailure, toContractError } from '../ipc/errors.js';
 import { parentTransport } from '../runner/parent-port.js';
+import { profileRemote } from '../runner/remote-host.js';
 import { ApprovedFileAccess, RootsFileAccess, TransientLabService, type FileAccess, type Session } from '../service/index.js';
 import { ENGINE_PROTOCOL_VERSION, type EngineConfig, type EngineToMain, type MainToEngine } from './protocol.js';
 import { RelayRunnerHost, RunRelay } from './relay-runner.js';
@@ -44,6 +45,8 @@ async function init(config: EngineConfig): Promise<Reply<unknown>> {
     limits: config.limits,
     ...(config.previewMinJsonBytes !== undefined ? { previewMinJsonBytes: config.previewMinJsonBytes } : {}),
     printPdf: hostPdfPrinter('on this machine (the desktop app prints through a Chromium on the PATH)'),
+    // ssh runs from this process, as `profile --remote` does from the CLI: nothing of the run happens in main.
+    remote: config.remote?.hosts.length ? { hosts: config.remote.hosts, run: (file, options, target, onProgress) => profileRemote(file, options, { target, sshOptions: config.remote?.sshOptions, remoteCommand: config.remote?.remoteCommand }, onProgress) } : null,
   });
   return { ok: true, value: { limits: service.limits } };
 }

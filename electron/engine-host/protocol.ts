@@ -23,6 +23,10 @@ export interface EngineConfig {
   limits: HostLimits;
   /** ServiceOptions.previewMinJsonBytes (absent: the engine's default). */
   previewMinJsonBytes?: number;
+  /** Remote machines a profile may run on over ssh (the app's `--remote=HOST`); absent or empty: none. ssh
+   * reads its own configuration (~/.ssh/config) for ports and keys; `sshOptions` and `remoteCommand` are as
+   * `profile --ssh-option/--remote-command` (tests set them). */
+  remote?: { hosts: string[]; sshOptions?: string[]; remoteCommand?: string };
 }
 
 /** An engine TlabError (or RunCancelled) as it crosses a process boundary. */

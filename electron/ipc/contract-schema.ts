@@ -92,6 +92,8 @@ function profileRequest(limits: HostLimits) {
         v.maxEntries(MAX_INPUTS, `more than ${MAX_INPUTS} inputs`),
       ),
       timeoutS: boundedInt('timeoutS', 0, 7 * 24 * 3600),
+      // Only the shape here; whether the host allows it is the service's decision (its `remoteHosts`).
+      remote: v.optional(v.nullable(v.pipe(v.string('remote must be a host name'), v.minLength(1, 'remote is empty'), v.maxLength(255, 'remote is longer than 255 characters')))),
     }),
     v.check((r) => r.calls * r.processes <= limits.profileCalls, `calls × processes must be at most ${limits.profileCalls}`),
   );

@@ -70,6 +70,9 @@ export interface ProfileRequest {
   inputs: Record<string, string>;
   /** Whole-run limit in seconds; 0 = none. */
   timeoutS: number;
+  /** Build and run on this remote machine over ssh instead of here (docs/remote.md): one of
+   * `EnvironmentInfo.remoteHosts`, exactly; any other is refused. Absent or null: here. (Additive.) */
+  remote?: string | null;
 }
 
 export interface ProfileProgressEvent {
@@ -112,6 +115,10 @@ export interface EnvironmentInfo {
    * the renderer opens them with `openFile`. Later requests arrive as `openRequest` events. */
   openAtStart: string[];
   limits: HostLimits;
+  /** Remote machines a profile may name as `ProfileRequest.remote` (`[user@]host`), as the host process was told
+   * (`serve --remote HOST`, the desktop app's `--remote=HOST`); empty: profiles run here only. A page can
+   * choose among these and nothing else. (Additive.) */
+  remoteHosts: string[];
 }
 
 export interface FolderEntry {

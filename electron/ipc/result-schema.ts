@@ -23,7 +23,25 @@ const columns = v.pipe(
   v.check((c) => [c.allocNs, c.freeNs, c.allocs, c.frees, c.allocBytes, c.minorFaults].every((col) => col.length === c.totalNs.length), 'every per-call column must have one entry per timed call'),
 );
 
-const modeResult = v.looseObject({
+/** profile@1's GPU additions (docs/profile-schema.md): optional, checked when present. */
+const gpuMode = v.looseObject({
+  deviceNs: series,
+  deviceMedianNs: numOrNull,
+  pool: v.nullable(v.looseObject({ reservedHighBytes: num, usedHighBytes: num, releaseThreshold: v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'expected a decimal integer')) })),
+});
+
+const device = v.looseObject({
+  index: num,
+  name: text,
+  totalMemoryBytes: num,
+  computeCapability: text,
+  multiprocessors: num,
+  memoryPools: v.boolean(),
+  runtimeVersion: num,
+  driverVersion: num,
+});
+
+const modeResult = v.pipe(v.looseObject({
   mode,
   layout: v.nullable(v.picklist(['dace', 'packed'])),
   label: text,
@@ -45,7 +63,10 @@ const modeResult = v.looseObject({
   }),
   workspaceBytes: v.record(v.string(), num),
   outputChecksums: v.record(v.string(), v.string()),
-});
+  gpu: v.optional(gpuMode),
+}),
+  v.check((m) => !m.gpu || m.gpu.deviceNs.length === m.calls.totalNs.length, 'gpu.deviceNs must have one entry per timed call'),
+);
 
 export const profileResultSchema = v.pipe(
   v.looseObject({
@@ -73,6 +94,7 @@ export const profileResultSchema = v.pipe(
     }),
     notes: v.array(v.string()),
     warnings: v.array(v.string()),
+    device: v.optional(device),
   }),
   // The schema above checks every field the renderer reads; JSON nulls stand for the engine's NaNs.
   v.transform((doc) => doc as unknown as ProfileResult),

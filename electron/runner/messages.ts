@@ -18,6 +18,7 @@ export type {
   RunnerProgress,
   RunOptions,
   VariantJob,
+  VariantGpuTiming,
   VariantResult,
   VariantTiming,
 } from '../engine/profile/runner-host.js';

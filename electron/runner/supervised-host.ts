@@ -18,6 +18,7 @@ const PHASE_WORDS: Record<Phase, string> = {
   workspace: 'workspace setup',
   'verify-1': 'verification call 1',
   'verify-2': 'verification call 2',
+  arguments: 'copying the inputs to the device',
   'first-call': 'the first call',
   warmup: 'warmup calls',
   calls: 'timed calls',

@@ -3,9 +3,11 @@
  * passed in, progress becomes `profileProgress` events. The one place that calls the engine's `profile`.
  */
 import { profile, type ProfileOptions } from '../engine/profile/index.js';
+import type { OnProfileProgress } from '../engine/profile/options.js';
 import type { ProfileResult } from '../engine/profile/result.js';
 import type { ProfileProgressEvent, ProfileRequest } from '../ipc/contract.js';
 import { ContractFailure, toContractError } from '../ipc/errors.js';
+import type { RemoteProfiler } from './service.js';
 
 /** What runs generated code: the CLI and browser mode fork a Node child, the desktop app a utilityProcess. */
 export type RunnerHost = NonNullable<ProfileOptions['runner']>;
@@ -18,7 +20,10 @@ export interface ProfileJobInput {
   display: string;
   /** Argument name → real path of its .npy file (already allowed by the file policy). */
   inputs: Map<string, string>;
+  /** Unused when the run is remote: the remote side runs its own runner. */
   runner: RunnerHost;
+  /** Run on this remote machine instead (already checked against the host's list), or null. */
+  remote: { target: string; run: RemoteProfiler } | null;
   /** Limit for the runner jobs; the whole-run limit is enforced by the job registry. */
   runnerTimeoutMs: number;
   signal: AbortSignal;
@@ -43,7 +48,8 @@ export async function runProfileJob(input: ProfileJobInput): Promise<ProfileResu
     runner: input.runner,
   };
   try {
-    const result = await profile(input.sdfgPath, options, (p) => input.onProgress({ job: req.job, ...p }));
+    const onProgress = (p: Parameters<OnProfileProgress>[0]) => input.onProgress({ job: req.job, ...p });
+    const result = input.remote ? await input.remote.run(input.sdfgPath, options, input.remote.target, onProgress) : await profile(input.sdfgPath, options, onProgress);
     return input.sdfgPath === input.display ? result : { ...result, program: { ...result.program, file: input.display } };
   } catch (err) {
     if (input.sdfgPath === input.display) throw err;

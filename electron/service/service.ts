@@ -12,6 +12,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { examplesDir, packageRoot } from '../engine/paths.js';
 import { PREVIEW_MIN_JSON_BYTES } from '../engine/sdfg/preview.js';
+import type { OnProfileProgress, ProfileOptions } from '../engine/profile/options.js';
+import type { ProfileResult } from '../engine/profile/result.js';
 import { CONTRACT_VERSION, type EnvironmentInfo, type EventName, type HostEvents, type HostLimits } from '../ipc/contract.js';
 import { DEFAULT_LIMITS } from '../ipc/contract-schema.js';
 import { listExamples, type Example } from './examples.js';
@@ -56,9 +58,23 @@ export interface ServiceOptions {
   /** Prints a report's HTML to PDF (Chromium on the host); null or absent: `exportReport` refuses PDF as
    * `unsupported`, saying that PDF needs Chromium. It throws a TlabError('unsupported') when it finds none. */
   printPdf?: PdfPrinter | null;
+  /** Remote machines a profile may run on (`serve --remote HOST`); absent: none, every request naming one is
+   * refused. */
+  remote?: RemoteAccess | null;
 }
 
 export type PdfPrinter = (html: string) => Promise<Uint8Array>;
+
+/** Runs one profile on another machine over ssh (the CLI's `profileRemote`, injected by the host: the service
+ * starts no process of its own). Same options, progress and cancel (`options.signal`) as a local run. */
+export type RemoteProfiler = (file: string, options: ProfileOptions, target: string, onProgress: OnProfileProgress) => Promise<ProfileResult>;
+
+/** The remote machines this host process was told it may use, and how to reach them. */
+export interface RemoteAccess {
+  /** `[user@]host` names, exactly as a request must name them. */
+  hosts: string[];
+  run: RemoteProfiler;
+}
 
 /** How a session reaches its renderer. */
 export interface EventSink {
@@ -77,6 +93,7 @@ export interface ServiceContext {
   readonly views: ViewBuilders;
   readonly examples: readonly Example[];
   readonly printPdf: PdfPrinter | null;
+  readonly remote: RemoteAccess | null;
   environment(): EnvironmentInfo;
 }
 
@@ -108,6 +125,7 @@ export class TransientLabService {
       examples: examples.map(({ id, title, description, symbols }) => ({ id, title, description, symbols })),
       openAtStart: [...(opts.openAtStart ?? [])],
       limits,
+      remoteHosts: [...(opts.remote?.hosts ?? [])],
     };
     return new TransientLabService({
       options: {
@@ -116,6 +134,7 @@ export class TransientLabService {
         previewMinJsonBytes: opts.previewMinJsonBytes ?? PREVIEW_MIN_JSON_BYTES,
       },
       printPdf: opts.printPdf ?? null,
+      remote: opts.remote && opts.remote.hosts.length ? { hosts: [...opts.remote.hosts], run: opts.remote.run } : null,
       limits,
       files: opts.files,
       createRunner: opts.createRunner,

@@ -17,7 +17,7 @@ import { ContractFailure } from '../ipc/errors.js';
 import { runProfileJob } from './profile-job.js';
 import { exportReport } from './reports.js';
 import { parseProfileBytes, readProfileFile, writeProfileFile } from './results.js';
-import type { EventSink, ServiceContext } from './service.js';
+import type { EventSink, RemoteProfiler, ServiceContext } from './service.js';
 import { fileSource, loadSource, readDecoded, type DocSource } from './sources.js';
 import { UploadStore } from './uploads.js';
 
@@ -211,8 +211,24 @@ export class Session implements TransientLabApi {
     return this.ctx.views.search(await this.model(d), req.query, req.limit);
   }
 
+  /** The remote machine a request names, if the host allows it; a page can never make the host ssh anywhere else. */
+  private remoteOf(req: ProfileRequest): { target: string; run: RemoteProfiler } | null {
+    const target = req.remote ?? null;
+    if (target === null) return null;
+    const remote = this.ctx.remote;
+    if (!remote || !remote.hosts.includes(target)) {
+      const allowed = remote?.hosts.length ? `only ${remote.hosts.join(', ')}` : 'none';
+      throw new ContractFailure('refused', `this host does not allow profiling on '${target}' (allowed remote hosts: ${allowed})`, {
+        jsonPath: '$.remote',
+        details: ['Remote hosts are chosen where Transient Lab is started: `transient-lab serve --remote HOST` (repeatable), or the desktop app started with `--remote=HOST`.'],
+      });
+    }
+    return { target, run: remote.run };
+  }
+
   async profile(req: ProfileRequest): Promise<ProfileResult> {
     const d = this.doc(req.doc);
+    const remote = this.remoteOf(req);
     const inputs = new Map<string, string>();
     for (const [name, path] of Object.entries(req.inputs)) inputs.set(name, await this.ctx.files.resolveRead(path, 'input'));
     if (d.source.upload === null) {
@@ -230,6 +246,7 @@ export class Session implements TransientLabApi {
         display: d.source.display,
         inputs,
         runner: this.ctx.createRunner(),
+        remote,
         runnerTimeoutMs: limit,
         signal,
         onProgress: (event) => {

@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS } from '../ipc/contract-schema.js';
 import { fromUtilityProcess } from '../runner/child.js';
 import { runnerEnv, UtilityProcessRunnerHost } from '../runner/host-electron.js';
 import type { EngineToMain, MainToEngine } from '../engine-host/protocol.js';
-import { filesFromArgv } from './argv.js';
+import { filesFromArgv, remoteHostsFromArgv } from './argv.js';
 import { GoneRegistry } from './child-gone.js';
 import { installDownloads } from './downloads.js';
 import { EngineClient } from './engine-client.js';
@@ -86,7 +86,7 @@ export async function startShell(o: ShellOptions): Promise<Shell | null> {
       const child = electron.utilityProcess.fork(paths.engineEntry, [], { serviceName, stdio: 'pipe', execArgv: ENGINE_EXEC_ARGV, env: runnerEnv() });
       return fromUtilityProcess<MainToEngine, EngineToMain>(child, () => gone.wait(serviceName));
     },
-    config: { host: 'electron', files: { kind: 'approved' }, openAtStart: [], limits: DEFAULT_LIMITS },
+    config: { host: 'electron', files: { kind: 'approved' }, openAtStart: [], limits: DEFAULT_LIMITS, remote: { hosts: remoteHostsFromArgv(o.argv) } },
     createRunner: () => new UtilityProcessRunnerHost({ fork: electron.utilityProcess.fork, goneDetails: gone.wait, entry: paths.runnerEntry }),
     log,
   });

@@ -19,3 +19,17 @@ export function filesFromArgv(argv: readonly string[], packaged: boolean, cwd: s
   }
   return files;
 }
+
+/**
+ * Remote machines the app may profile on (`--remote=HOST`, repeatable; docs/remote.md): the desktop app's
+ * equivalent of `serve --remote`. Only these reach the renderer's choice; a window can name no other.
+ */
+export function remoteHostsFromArgv(argv: readonly string[]): string[] {
+  const hosts: string[] = [];
+  for (const a of argv) {
+    if (a === '--') break;
+    const m = /^--remote=(.+)$/.exec(a);
+    if (m && /^(?:[A-Za-z0-9._-]+@)?[A-Za-z0-9._-]+$/.test(m[1]!) && !m[1]!.startsWith('-') && !hosts.includes(m[1]!)) hosts.push(m[1]!);
+  }
+  return hosts;
+}

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "call_loop.h"
+#include "device_buffer.h"
+#include "napi_args.h"
 #include "cuda_devices.h"
 #include "library_loader.h"
 
@@ -21,16 +23,21 @@ constexpr const char *kLoadUsage = "load(path: string): ProgramLibrary";
 constexpr const char *kInitUsage = "init(symbols: BigInt64Array): number";
 constexpr const char *kExternalSizeUsage = "externalSize(storage: string, symbols: BigInt64Array): bigint";
 constexpr const char *kSetExternalUsage =
-    "setExternal(storage: string, workspace: ArrayBufferView, symbols: BigInt64Array): void";
+    "setExternal(storage: string, workspace: ArrayBufferView | DeviceBuffer, symbols: BigInt64Array): void";
 constexpr const char *kSetExternalOffsetsUsage =
-    "setExternalOffsets(storage: string, workspace: ArrayBufferView, offsets: BigUint64Array): void";
+    "setExternalOffsets(storage: string, workspace: ArrayBufferView | DeviceBuffer, offsets: BigUint64Array): void";
 constexpr const char *kSetPoisonUsage = "setPoison(on: boolean, pattern: number): void";
-constexpr const char *kRunUsage = "run(args: ArrayBufferView[], calls: number): CallStats";
+constexpr const char *kRunUsage = "run(args: Array<ArrayBufferView | DeviceBuffer>, calls: number): CallStats";
 constexpr const char *kTimeCallsUsage =
-    "timeCalls(args: ArrayBufferView[], warmup: number, settle: number, calls: number, progressFile: string | null): "
+    "timeCalls(args: Array<ArrayBufferView | DeviceBuffer>, warmup: number, settle: number, calls: number, progressFile: string | null): "
     "TimedCalls";
 constexpr const char *kLastEventsUsage = "lastEvents(): AllocEvent[]";
 constexpr const char *kExitUsage = "exit(): number";
+constexpr const char *kDeviceAllocUsage = "deviceAlloc(bytes: number): DeviceBuffer";
+constexpr const char *kPoolAttributesUsage = "poolAttributes(reset: boolean): PoolAttributes";
+constexpr const char *kGpuLastErrorUsage = "gpuLastError(): { code: number; message: string } | null";
+// One device allocation at most this large (2^53: exact as a JS number).
+constexpr double kMaxDeviceBytes = 9007199254740991.0;
 constexpr const char *kEventCostUsage = "measureEventCostNs(iterations: number): number";
 constexpr const char *kCallOverheadUsage = "measureCallOverheadNs(iterations: number): number";
 
@@ -38,121 +45,35 @@ constexpr const char *kCallOverheadUsage = "measureCallOverheadNs(iterations: nu
 constexpr double kMaxCalls = 16777216;
 constexpr double kMaxMeasureIterations = 1e9;
 
-[[noreturn]] void ThrowUsage(Napi::Env env, const char *usage, const std::string &problem) {
-  throw Napi::TypeError::New(env, std::string("usage: ") + usage + " — " + problem);
-}
+using tlab::ByteView;
+using tlab::Describe;
+using tlab::ExpectArgumentCount;
+using tlab::ReadInteger;
+using tlab::ReadStorage;
+using tlab::ReadTypedArray;
+using tlab::ReadView;
+using tlab::SymbolList;
+using tlab::ThrowUsage;
 
-std::string Describe(const Napi::Value &value) {
-  if (value.IsUndefined()) return "undefined";
-  if (value.IsNull()) return "null";
-  if (value.IsBoolean()) return "a boolean";
-  if (value.IsNumber()) {
-    const double number = value.As<Napi::Number>().DoubleValue();
-    return std::isfinite(number) ? "the number " + Napi::Number::New(value.Env(), number).ToString().Utf8Value()
-                                 : "a non-finite number";
-  }
-  if (value.IsBigInt()) return "a bigint";
-  if (value.IsString()) return "a string";
-  if (value.IsTypedArray()) {
-    switch (value.As<Napi::TypedArray>().TypedArrayType()) {
-      case napi_int8_array: return "an Int8Array";
-      case napi_uint8_array: return "a Uint8Array";
-      case napi_uint8_clamped_array: return "a Uint8ClampedArray";
-      case napi_int16_array: return "an Int16Array";
-      case napi_uint16_array: return "a Uint16Array";
-      case napi_int32_array: return "an Int32Array";
-      case napi_uint32_array: return "a Uint32Array";
-      case napi_float32_array: return "a Float32Array";
-      case napi_float64_array: return "a Float64Array";
-      case napi_bigint64_array: return "a BigInt64Array";
-      case napi_biguint64_array: return "a BigUint64Array";
-      default: return "a typed array";
+// A workspace for setExternal()/setExternalOffsets(). In a GPU library, GPU storage (GPU_Global, …) lives in
+// device memory (a DeviceBuffer) and every other storage in host memory (an ArrayBufferView); mixing them up
+// would hand a kernel a host pointer, or host code a device pointer: refused here instead of crashing later. A CPU
+// library only ever gets host memory.
+ByteView ReadWorkspace(const Napi::Value &value, const std::string &storage, const char *usage, bool gpuLibrary) {
+  const bool deviceStorage = gpuLibrary && storage.compare(0, 4, "GPU_") == 0;
+  if (tlab::DeviceBuffer *device = tlab::DeviceBuffer::From(value)) {
+    if (!deviceStorage) {
+      ThrowUsage(value.Env(), usage, "workspace: storage '" + storage + "' is host memory" +
+                                         (gpuLibrary ? "" : " (a CPU program library)") + "; pass an ArrayBufferView, not a DeviceBuffer");
     }
+    if (device->freed()) ThrowUsage(value.Env(), usage, "workspace: the DeviceBuffer was freed");
+    return ByteView{static_cast<uint8_t *>(device->pointer()), static_cast<size_t>(device->bytes())};
   }
-  if (value.IsDataView()) return "a DataView";
-  if (value.IsArray()) return "an array";
-  if (value.IsArrayBuffer()) return "an ArrayBuffer (pass a view of it, e.g. new Uint8Array(buffer))";
-  if (value.IsFunction()) return "a function";
-  return "an object";
-}
-
-struct ByteView {
-  uint8_t *data;
-  size_t length;
-};
-
-// nullopt-like: returns false when `value` is not a usable ArrayBufferView.
-bool ReadView(const Napi::Value &value, ByteView *view, std::string *why) {
-  Napi::ArrayBuffer buffer;
-  size_t offset = 0;
-  if (value.IsTypedArray()) {
-    const auto typed = value.As<Napi::TypedArray>();
-    buffer = typed.ArrayBuffer();
-    offset = typed.ByteOffset();
-    view->length = typed.ByteLength();
-  } else if (value.IsDataView()) {
-    const auto dataView = value.As<Napi::DataView>();
-    buffer = dataView.ArrayBuffer();
-    offset = dataView.ByteOffset();
-    view->length = dataView.ByteLength();
-  } else {
-    *why = "expected an ArrayBufferView (typed array or DataView), got " + Describe(value);
-    return false;
-  }
-  if (buffer.IsDetached()) {
-    *why = "its ArrayBuffer is detached (transferred or freed)";
-    return false;
-  }
-  view->data = static_cast<uint8_t *>(buffer.Data()) + offset;
-  return true;
-}
-
-template <typename Element>
-Element *ReadTypedArray(const Napi::Value &value, napi_typedarray_type type, const char *typeName,
-                        const char *usage, const char *argumentName, size_t *length) {
-  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != type) {
-    ThrowUsage(value.Env(), usage, std::string(argumentName) + " must be a " + typeName + ", got " + Describe(value));
-  }
+  if (deviceStorage) ThrowUsage(value.Env(), usage, "workspace: storage '" + storage + "' is device memory; pass a DeviceBuffer (deviceAlloc), got " + Describe(value));
   ByteView view{};
   std::string why;
-  if (!ReadView(value, &view, &why)) ThrowUsage(value.Env(), usage, std::string(argumentName) + ": " + why);
-  *length = view.length / sizeof(Element);
-  return reinterpret_cast<Element *>(view.data);
-}
-
-std::string ReadStorage(const Napi::Value &value, const char *usage) {
-  if (!value.IsString()) ThrowUsage(value.Env(), usage, "storage must be a string such as 'CPU_Heap', got " + Describe(value));
-  std::string storage = value.As<Napi::String>().Utf8Value();
-  if (storage.empty() || storage.find('\0') != std::string::npos) {
-    ThrowUsage(value.Env(), usage, "storage must be a non-empty storage type name without NUL characters");
-  }
-  return storage;
-}
-
-double ReadInteger(const Napi::Value &value, const char *usage, const char *argumentName, double min, double max) {
-  const bool isInteger = value.IsNumber() && std::isfinite(value.As<Napi::Number>().DoubleValue()) &&
-                         std::floor(value.As<Napi::Number>().DoubleValue()) == value.As<Napi::Number>().DoubleValue();
-  const double number = isInteger ? value.As<Napi::Number>().DoubleValue() : 0;
-  if (!isInteger || number < min || number > max) {
-    ThrowUsage(value.Env(), usage,
-               std::string(argumentName) + " must be an integer between " + std::to_string(static_cast<uint64_t>(min)) +
-                   " and " + std::to_string(static_cast<uint64_t>(max)) + ", got " + Describe(value));
-  }
-  return number;
-}
-
-void ExpectArgumentCount(const Napi::CallbackInfo &info, size_t count, const char *usage) {
-  if (info.Length() != count) {
-    ThrowUsage(info.Env(), usage,
-               "expected " + std::to_string(count) + " argument" + (count == 1 ? "" : "s") + ", got " +
-                   std::to_string(info.Length()));
-  }
-}
-
-std::string SymbolList(const int64_t *symbols, size_t count) {
-  std::string list = "[";
-  for (size_t i = 0; i < count; ++i) list += (i ? ", " : "") + std::to_string(symbols[i]);
-  return list + "]";
+  if (!ReadView(value, &view, &why)) ThrowUsage(value.Env(), usage, "workspace: " + why);
+  return view;
 }
 
 // Only load() may construct a ProgramLibrary; it parks the loaded library here for the constructor.
@@ -172,6 +93,9 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
                            InstanceMethod<&ProgramLibrary::TimeCalls>("timeCalls"),
                            InstanceMethod<&ProgramLibrary::LastEvents>("lastEvents"),
                            InstanceMethod<&ProgramLibrary::Exit>("exit"),
+                           InstanceMethod<&ProgramLibrary::DeviceAlloc>("deviceAlloc"),
+                           InstanceMethod<&ProgramLibrary::PoolAttributes>("poolAttributes"),
+                           InstanceMethod<&ProgramLibrary::GpuLastError>("gpuLastError"),
                        });
   }
 
@@ -191,6 +115,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
                                             ? env.Null()
                                             : Napi::Value(Napi::String::New(env, library_.programName)),
                                         napi_enumerable),
+        Napi::PropertyDescriptor::Value("gpu", GpuInfo(env), napi_enumerable),
     });
   }
 
@@ -203,6 +128,74 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
 
   [[noreturn]] void Fail(Napi::Env env, const std::string &message) const {
     throw Napi::Error::New(env, message + " (library " + library_.path + ")");
+  }
+
+  // GPU libraries: what the program was generated with (docs/gpu.md); null for CPU libraries.
+  Napi::Value GpuInfo(Napi::Env env) const {
+    if (!library_.gpu) return env.Null();
+    const tlab::GpuTrampolines &g = library_.gpuFn;
+    Napi::Object info = Napi::Object::New(env);
+    info.Set("pooled", Napi::Boolean::New(env, g.pooled() != 0));
+    info.Set("releaseThreshold", Napi::BigInt::New(env, g.releaseThreshold()));
+    info.Set("kernels", Napi::Number::New(env, g.kernelCount()));
+    info.Set("cudaRuntimeVersion", Napi::Number::New(env, g.runtimeVersion()));
+    return info;
+  }
+
+  void RequireGpu(Napi::Env env, const char *method) const {
+    if (!library_.gpu) Fail(env, std::string(method) + " needs a GPU program library (one that exports __tlab_gpu_timed_program)");
+  }
+
+  // " (CUDA: cudaError 2: out of memory)" when the library has a CUDA error pending, else "".
+  std::string PendingCudaError() const {
+    if (!library_.gpu) return "";
+    const int error = library_.gpuFn.lastError();
+    return error != 0 ? " (CUDA: " + library_.gpuFn.Describe(error) + ")" : "";
+  }
+
+  tlab::Callee MakeCallee() const {
+    return tlab::Callee{library_.fn.program, library_.gpu ? library_.gpuFn.timedProgram : nullptr,
+                        library_.gpu ? library_.gpuFn.poolAttributes : nullptr};
+  }
+
+  Napi::Value DeviceAlloc(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 1, kDeviceAllocUsage);
+    const double bytes = ReadInteger(info[0], kDeviceAllocUsage, "bytes", 0, kMaxDeviceBytes);
+    RequireGpu(env, "deviceAlloc()");
+    return tlab::DeviceBuffer::Allocate(env, library_, static_cast<uint64_t>(bytes));
+  }
+
+  // The default pool of device 0: reserved and used bytes, current and high-water; `reset` clears both marks
+  // afterwards (timeCalls() also resets them right before its timed calls).
+  Napi::Value PoolAttributes(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 1, kPoolAttributesUsage);
+    if (!info[0].IsBoolean()) ThrowUsage(env, kPoolAttributesUsage, "reset must be a boolean, got " + Describe(info[0]));
+    RequireGpu(env, "poolAttributes()");
+    uint64_t out[4] = {0, 0, 0, 0};
+    if (library_.gpuFn.poolAttributes(out, info[0].As<Napi::Boolean>().Value() ? 1 : 0) != 0) {
+      Fail(env, "__tlab_gpu_pool_attributes could not read the default memory pool of device 0" + PendingCudaError());
+    }
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("reservedCurrentBytes", static_cast<double>(out[0]));
+    result.Set("reservedHighBytes", static_cast<double>(out[1]));
+    result.Set("usedCurrentBytes", static_cast<double>(out[2]));
+    result.Set("usedHighBytes", static_cast<double>(out[3]));
+    return result;
+  }
+
+  // Read-and-clear of the library's first CUDA error (asynchronous kernel errors included).
+  Napi::Value GpuLastError(const Napi::CallbackInfo &info) {
+    Napi::Env env = info.Env();
+    ExpectArgumentCount(info, 0, kGpuLastErrorUsage);
+    RequireGpu(env, "gpuLastError()");
+    const int error = library_.gpuFn.lastError();
+    if (error == 0) return env.Null();
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("code", error);
+    result.Set("message", library_.gpuFn.Describe(error));
+    return result;
   }
 
   void RequireInitialised(Napi::Env env, const char *method) const {
@@ -235,7 +228,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     const uint64_t end = tlab_now_ns();
     if (handle == nullptr) {
       Fail(env, DaceFunction("__dace_init_") + " returned NULL (called through __tlab_init with init symbols " +
-                    SymbolList(symbols, count) + ")");
+                    SymbolList(symbols, count) + ")" + PendingCudaError());
     }
     handle_ = handle;
     state_ = State::Initialised;
@@ -266,9 +259,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     Napi::Env env = info.Env();
     ExpectArgumentCount(info, 3, kSetExternalUsage);
     const std::string storage = ReadStorage(info[0], kSetExternalUsage);
-    ByteView workspace{};
-    std::string why;
-    if (!ReadView(info[1], &workspace, &why)) ThrowUsage(env, kSetExternalUsage, "workspace: " + why);
+    const ByteView workspace = ReadWorkspace(info[1], storage, kSetExternalUsage, library_.gpu);
     size_t count = 0;
     const int64_t *symbols = ReadTypedArray<int64_t>(info[2], napi_bigint64_array, "BigInt64Array",
                                                      kSetExternalUsage, "symbols", &count);
@@ -292,9 +283,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     Napi::Env env = info.Env();
     ExpectArgumentCount(info, 3, kSetExternalOffsetsUsage);
     const std::string storage = ReadStorage(info[0], kSetExternalOffsetsUsage);
-    ByteView workspace{};
-    std::string why;
-    if (!ReadView(info[1], &workspace, &why)) ThrowUsage(env, kSetExternalOffsetsUsage, "workspace: " + why);
+    const ByteView workspace = ReadWorkspace(info[1], storage, kSetExternalOffsetsUsage, library_.gpu);
     size_t count = 0;
     const uint64_t *offsets = ReadTypedArray<uint64_t>(info[2], napi_biguint64_array, "BigUint64Array",
                                                        kSetExternalOffsetsUsage, "offsets", &count);
@@ -343,9 +332,16 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     const auto args = value.As<Napi::Array>();
     std::vector<void *> argv(args.Length() == 0 ? 1 : args.Length(), nullptr);
     for (uint32_t i = 0; i < args.Length(); ++i) {
+      const Napi::Value arg = args.Get(i);
+      // GPU programs take device pointers for their array arguments (docs/gpu.md).
+      if (tlab::DeviceBuffer *device = tlab::DeviceBuffer::From(arg)) {
+        if (device->freed()) ThrowUsage(env, usage, "args[" + std::to_string(i) + "]: the DeviceBuffer was freed");
+        argv[i] = device->pointer();
+        continue;
+      }
       ByteView view{};
       std::string why;
-      if (!ReadView(args.Get(i), &view, &why)) ThrowUsage(env, usage, "args[" + std::to_string(i) + "]: " + why);
+      if (!ReadView(arg, &view, &why)) ThrowUsage(env, usage, "args[" + std::to_string(i) + "]: " + why);
       argv[i] = view.data;
     }
     if (library_.fn.argCount != nullptr && args.Length() != library_.fn.argCount()) {
@@ -358,17 +354,27 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
 
   // The typed arrays a CallStats object returns; C++ writes into them directly.
   struct StatsArrays {
-    StatsArrays(Napi::Env env, uint32_t calls)
-        : totalNs(Napi::Float64Array::New(env, calls)),
+    StatsArrays(Napi::Env env, uint32_t calls, bool gpu)
+        : gpu(gpu),
+          totalNs(Napi::Float64Array::New(env, calls)),
           allocNs(Napi::Float64Array::New(env, calls)),
           freeNs(Napi::Float64Array::New(env, calls)),
           allocs(Napi::Uint32Array::New(env, calls)),
           frees(Napi::Uint32Array::New(env, calls)),
           allocBytes(Napi::Float64Array::New(env, calls)),
-          minorFaults(Napi::Float64Array::New(env, calls)) {}
+          minorFaults(Napi::Float64Array::New(env, calls)),
+          deviceNs(Napi::Float64Array::New(env, gpu ? calls : 0)),
+          hostReturnNs(Napi::Float64Array::New(env, gpu ? calls : 0)),
+          hostSyncNs(Napi::Float64Array::New(env, gpu ? calls : 0)) {}
     tlab::CallStatsSink sink() {
-      return tlab::CallStatsSink{totalNs.Data(),    allocNs.Data(),    freeNs.Data(), allocs.Data(), frees.Data(),
-                                 allocBytes.Data(), minorFaults.Data(), false};
+      tlab::CallStatsSink out{totalNs.Data(),    allocNs.Data(),    freeNs.Data(), allocs.Data(), frees.Data(),
+                              allocBytes.Data(), minorFaults.Data(), false};
+      if (gpu) {
+        out.deviceNs = deviceNs.Data();
+        out.hostReturnNs = hostReturnNs.Data();
+        out.hostSyncNs = hostSyncNs.Data();
+      }
+      return out;
     }
     Napi::Object ToObject(Napi::Env env, const tlab::CallStatsSink &sink, Napi::Value sample) {
       Napi::Object stats = Napi::Object::New(env);
@@ -381,15 +387,26 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
       stats.Set("minorFaults", minorFaults);
       stats.Set("overflowed", Napi::Boolean::New(env, sink.overflowed));
       stats.Set("sample", sample);
+      if (gpu) {
+        stats.Set("deviceNs", deviceNs);
+        stats.Set("hostReturnNs", hostReturnNs);
+        stats.Set("hostSyncNs", hostSyncNs);
+      }
       return stats;
     }
+    bool gpu;
     Napi::Float64Array totalNs, allocNs, freeNs;
     Napi::Uint32Array allocs, frees;
     Napi::Float64Array allocBytes, minorFaults;
+    Napi::Float64Array deviceNs, hostReturnNs, hostSyncNs;
   };
 
   [[noreturn]] void FailCall(Napi::Env env, const tlab::ProgramThrew &thrown, const std::string &which) const {
     Fail(env, DaceFunction("__program_") + " threw a C++ exception in " + which + ": " + thrown.what);
+  }
+
+  [[noreturn]] void FailDevice(Napi::Env env, const tlab::DeviceError &failed, const std::string &which) const {
+    Fail(env, "CUDA error in " + which + " of " + DaceFunction("__program_") + ": " + library_.gpuFn.Describe(failed.code));
   }
 
   [[noreturn]] void FailEvent(Napi::Env env, const tlab::UnknownEventKind &bad, const std::string &which) const {
@@ -404,7 +421,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     const auto calls = static_cast<uint32_t>(ReadInteger(info[1], kRunUsage, "calls", 1, kMaxCalls));
     RequireInitialised(env, "run()");
 
-    StatsArrays arrays(env, calls);
+    StatsArrays arrays(env, calls, library_.gpu);
     tlab::CallStatsSink sink = arrays.sink();
     // Sized from the previous call (init, a verification call or the last batch): programs make the same
     // allocations on every call, and a call that makes more is simply not kept.
@@ -417,9 +434,11 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
       Fail(env, "cannot reserve memory for the sampled call's events (" + std::to_string(calls) + " calls)");
     }
     try {
-      tlab::RunCalls(library_.fn.program, handle_, argv.data(), library_.events, calls, &sink, tlab::CallHooks{sampler.get()});
+      tlab::RunCalls(MakeCallee(), handle_, argv.data(), library_.events, calls, &sink, tlab::CallHooks{sampler.get()});
     } catch (const tlab::ProgramThrew &thrown) {
       FailCall(env, thrown, "call " + std::to_string(thrown.callIndex + 1) + " of " + std::to_string(calls));
+    } catch (const tlab::DeviceError &failed) {
+      FailDevice(env, failed, "call " + std::to_string(failed.callIndex + 1) + " of " + std::to_string(calls));
     } catch (const tlab::UnknownEventKind &bad) {
       FailEvent(env, bad, "call " + std::to_string(bad.callIndex + 1));
     }
@@ -451,15 +470,17 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
       }
     }
 
-    StatsArrays arrays(env, calls);
+    StatsArrays arrays(env, calls, library_.gpu);
     tlab::CallStatsSink sink = arrays.sink();
     tlab::EventSampler sampler;
     tlab::TimedCalls timed;
     try {
-      timed = tlab::TimeCalls(library_.fn.program, handle_, argv.data(), library_.events, warmup, settle, calls,
+      timed = tlab::TimeCalls(MakeCallee(), handle_, argv.data(), library_.events, warmup, settle, calls,
                               &sink, progress.get(), &sampler);
     } catch (const tlab::ProgramThrew &thrown) {
       FailCall(env, thrown, thrown.loop == "first call" ? "the first call" : thrown.loop + " " + std::to_string(thrown.callIndex + 1) + " of " + std::to_string(thrown.loop == "timed call" ? calls : warmup + settle));
+    } catch (const tlab::DeviceError &failed) {
+      FailDevice(env, failed, failed.loop == "first call" ? "the first call" : failed.loop + " " + std::to_string(failed.callIndex + 1) + " of " + std::to_string(failed.loop == "timed call" ? calls : warmup + settle));
     } catch (const tlab::UnknownEventKind &bad) {
       FailEvent(env, bad, bad.loop + " " + std::to_string(bad.callIndex + 1));
     } catch (const std::bad_alloc &) {
@@ -473,12 +494,22 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     return result;
   }
 
+  static bool KnownKind(int32_t kind) {
+    return kind == TLAB_EVENT_ALLOC || kind == TLAB_EVENT_FREE || kind == TLAB_EVENT_DEVICE_ALLOC || kind == TLAB_EVENT_DEVICE_FREE;
+  }
+
+  // kind 'alloc' | 'free'; `device: true` for device memory (cudaMalloc(Async)/cudaFree(Async), kinds 2 and 3).
+  static void SetKind(Napi::Object object, int32_t kind) {
+    object.Set("kind", kind == TLAB_EVENT_ALLOC || kind == TLAB_EVENT_DEVICE_ALLOC ? "alloc" : "free");
+    if (kind == TLAB_EVENT_DEVICE_ALLOC || kind == TLAB_EVENT_DEVICE_FREE) object.Set("device", true);
+  }
+
   // The sampled call as JS: { call, totalNs, overflowed, events: AllocEvent[] } (times relative to its start).
   Napi::Value SampleObject(Napi::Env env, const tlab::Sample &sample) const {
     Napi::Array events = Napi::Array::New(env, sample.count);
     for (uint64_t i = 0; i < sample.count; ++i) {
       const tlab::SampledEvent &event = sample.events[i];
-      if (event.kind != TLAB_EVENT_ALLOC && event.kind != TLAB_EVENT_FREE) {
+      if (!KnownKind(event.kind)) {
         Fail(env, "sampled event " + std::to_string(i) + " has unknown kind " + std::to_string(event.kind) +
                       " (corrupted event buffer?)");
       }
@@ -487,7 +518,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
       object.Set("t1", static_cast<double>(event.startNs + event.durationNs));
       object.Set("bytes", static_cast<double>(event.bytes));
       object.Set("transient", event.transient);
-      object.Set("kind", event.kind == TLAB_EVENT_ALLOC ? "alloc" : "free");
+      SetKind(object, event.kind);
       events.Set(static_cast<uint32_t>(i), object);
     }
     Napi::Object result = Napi::Object::New(env);
@@ -506,7 +537,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     Napi::Array events = Napi::Array::New(env, kept);
     for (uint64_t i = 0; i < kept; ++i) {
       const tlab_event &event = buffer->events[i];
-      if (event.kind != TLAB_EVENT_ALLOC && event.kind != TLAB_EVENT_FREE) {
+      if (!KnownKind(event.kind)) {
         Fail(env, "event " + std::to_string(i) + " has unknown kind " + std::to_string(event.kind) +
                       " (corrupted event buffer?)");
       }
@@ -516,7 +547,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
       object.Set("t1", static_cast<double>(static_cast<int64_t>(event.t1_ns - buffer->call_start_ns)));
       object.Set("bytes", static_cast<double>(event.bytes));
       object.Set("transient", event.transient);
-      object.Set("kind", event.kind == TLAB_EVENT_ALLOC ? "alloc" : "free");
+      SetKind(object, event.kind);
       events.Set(static_cast<uint32_t>(i), object);
     }
     return events;
@@ -545,7 +576,9 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     workspaces_.clear();
     if (rc != 0) {
       Napi::Error error = Napi::Error::New(env, DaceFunction("__dace_exit_") + " returned error code " +
-                                                    std::to_string(rc) + " (library " + library_.path + ")");
+                                                    std::to_string(rc) +
+                                                    (library_.gpu ? " (CUDA: " + library_.gpuFn.Describe(rc) + ")" : "") +
+                                                    " (library " + library_.path + ")");
       error.Set("exitCode", Napi::Number::New(env, rc));
       throw error;
     }
@@ -572,10 +605,9 @@ Napi::Value Load(const Napi::CallbackInfo &info) {
   } catch (const tlab::LoadError &error) {
     throw Napi::Error::New(env, error.what());
   }
-  Napi::FunctionReference *constructor = env.GetInstanceData<Napi::FunctionReference>();
   pendingLibrary = &library;
   try {
-    Napi::Object object = constructor->New({Napi::External<tlab::LoadedLibrary>::New(env, &library)});
+    Napi::Object object = env.GetInstanceData<tlab::AddonData>()->programLibrary.New({Napi::External<tlab::LoadedLibrary>::New(env, &library)});
     pendingLibrary = nullptr;
     return object;
   } catch (...) {
@@ -597,7 +629,10 @@ Napi::Value MeasureCallOverhead(const Napi::CallbackInfo &info) {
 }
 
 Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
-  env.SetInstanceData<Napi::FunctionReference>(new Napi::FunctionReference(Napi::Persistent(ProgramLibrary::Define(env))));
+  auto *data = new tlab::AddonData();
+  data->programLibrary = Napi::Persistent(ProgramLibrary::Define(env));
+  data->deviceBuffer = Napi::Persistent(tlab::DeviceBuffer::Define(env));
+  env.SetInstanceData<tlab::AddonData>(data);
   exports.Set("load", Napi::Function::New<Load>(env, "load"));
   exports.Set("measureEventCostNs", Napi::Function::New<MeasureEventCost>(env, "measureEventCostNs"));
   exports.Set("measureCallOverheadNs", Napi::Function::New<MeasureCallOverhead>(env, "measureCallOverheadNs"));

@@ -33,7 +33,7 @@ struct OwnedEventBuffer {
 
 }  // namespace
 
-void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t calls,
+void RunCalls(const Callee &callee, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t calls,
               CallStatsSink *sink, const CallHooks &hooks) {
   // getrusage(RUSAGE_SELF) costs ~0.3-0.7 us (it walks every thread of the process), so one reading serves as
   // "after" of call i and "before" of call i+1. Nothing between them faults: the sink is touched up front and
@@ -42,20 +42,28 @@ void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buf
     sink->totalNs[call] = sink->allocNs[call] = sink->freeNs[call] = 0;
     sink->allocs[call] = sink->frees[call] = 0;
     sink->allocBytes[call] = sink->minorFaults[call] = 0;
+    if (sink->deviceNs != nullptr) sink->deviceNs[call] = sink->hostReturnNs[call] = sink->hostSyncNs[call] = 0;
   }
   if (hooks.progress != nullptr) hooks.progress->Set(hooks.phase, 0, calls);
   uint64_t faultsBefore = MinorFaults();
   for (uint32_t call = 0; call < calls; ++call) {
+    uint64_t hostNs[2] = {0, 0};
+    float deviceMs = 0;
+    int deviceError = 0;
     const uint64_t start = tlab_now_ns();
     tlab_reset(events, start);
     try {
-      program(handle, argv);
+      // A GPU call ends once the device is done (the hook synchronises on a CUDA event), so `end - start` is
+      // host time with the device synchronised; it includes the hook's two CUDA events (create, record, destroy).
+      if (callee.gpuTimed != nullptr) deviceError = callee.gpuTimed(handle, argv, hostNs, &deviceMs);
+      else callee.program(handle, argv);
     } catch (const std::exception &error) {
       throw ProgramThrew{call, error.what(), ""};
     } catch (...) {
       throw ProgramThrew{call, "a non-standard C++ exception", ""};
     }
     const uint64_t end = tlab_now_ns();
+    if (deviceError != 0) throw DeviceError{call, deviceError, ""};
     const uint64_t faultsAfter = MinorFaults();
 
     const uint64_t recorded = events->count.load(std::memory_order_acquire);
@@ -65,11 +73,13 @@ void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buf
     for (uint64_t i = 0; i < kept; ++i) {
       const tlab_event &event = events->events[i];
       const uint64_t spent = event.t1_ns - event.t0_ns;
-      if (event.kind == TLAB_EVENT_ALLOC) {
+      // Device allocations count as allocations: their host time around cudaMalloc(Async)/cudaFree(Async) is
+      // what the caller's thread pays.
+      if (event.kind == TLAB_EVENT_ALLOC || event.kind == TLAB_EVENT_DEVICE_ALLOC) {
         allocNs += spent;
         allocBytes += event.bytes;
         ++allocs;
-      } else if (event.kind == TLAB_EVENT_FREE) {
+      } else if (event.kind == TLAB_EVENT_FREE || event.kind == TLAB_EVENT_DEVICE_FREE) {
         freeNs += spent;
         ++frees;
       } else {
@@ -83,6 +93,11 @@ void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buf
     sink->frees[call] = frees;
     sink->allocBytes[call] = static_cast<double>(allocBytes);
     sink->minorFaults[call] = static_cast<double>(faultsAfter - faultsBefore);
+    if (sink->deviceNs != nullptr) {
+      sink->deviceNs[call] = static_cast<double>(deviceMs) * 1e6;
+      sink->hostReturnNs[call] = static_cast<double>(hostNs[0]);
+      sink->hostSyncNs[call] = static_cast<double>(hostNs[1]);
+    }
     faultsBefore = faultsAfter;
     if (events->overflowed.load(std::memory_order_relaxed) != 0 || recorded > events->capacity) {
       sink->overflowed = true;
@@ -95,11 +110,18 @@ void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buf
 }
 
 OwnedStats::OwnedStats(uint32_t calls)
-    : totalNs(calls), allocNs(calls), freeNs(calls), allocBytes(calls), minorFaults(calls), allocs(calls), frees(calls) {}
+    : totalNs(calls), allocNs(calls), freeNs(calls), allocBytes(calls), minorFaults(calls), deviceNs(calls),
+      hostReturnNs(calls), hostSyncNs(calls), allocs(calls), frees(calls) {}
 
-CallStatsSink OwnedStats::sink() {
-  return CallStatsSink{totalNs.data(), allocNs.data(), freeNs.data(), allocs.data(), frees.data(),
-                       allocBytes.data(), minorFaults.data(), false};
+CallStatsSink OwnedStats::sink(bool gpu) {
+  CallStatsSink out{totalNs.data(), allocNs.data(), freeNs.data(), allocs.data(), frees.data(),
+                    allocBytes.data(), minorFaults.data(), false};
+  if (gpu) {
+    out.deviceNs = deviceNs.data();
+    out.hostReturnNs = hostReturnNs.data();
+    out.hostSyncNs = hostSyncNs.data();
+  }
+  return out;
 }
 
 bool FaultsSettled(const double *minorFaults, uint32_t count) {
@@ -110,19 +132,23 @@ bool FaultsSettled(const double *minorFaults, uint32_t count) {
   return true;
 }
 
-TimedCalls TimeCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t warmup,
+TimedCalls TimeCalls(const Callee &callee, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t warmup,
                      uint32_t settle, uint32_t calls, CallStatsSink *sink, ProgressFile *progress,
                      EventSampler *sampler) {
   TimedCalls result;
   if (warmup == 0) settle = 0;  // no warm-up asked for: none added either
+  const bool gpu = callee.gpuTimed != nullptr;
   OwnedStats first(1), warm(warmup + settle);
-  CallStatsSink firstSink = first.sink(), warmSink = warm.sink();
+  CallStatsSink firstSink = first.sink(gpu), warmSink = warm.sink(gpu);
   // Errors say which loop the failing call belonged to.
   const auto loop = [&](const char *name, uint32_t count, CallStatsSink *into, const CallHooks &hooks) {
     try {
-      RunCalls(program, handle, argv, events, count, into, hooks);
+      RunCalls(callee, handle, argv, events, count, into, hooks);
     } catch (ProgramThrew &thrown) {
       thrown.loop = name;
+      throw;
+    } catch (DeviceError &failed) {
+      failed.loop = name;
       throw;
     } catch (UnknownEventKind &bad) {
       bad.loop = name;
@@ -137,10 +163,18 @@ TimedCalls TimeCalls(ProgramFn program, void *handle, void *const *argv, tlab_ev
     // One more call into the next slot (the fault reading of a one-call loop is its own before/after).
     CallStatsSink one{&warm.totalNs[warmed], &warm.allocNs[warmed], &warm.freeNs[warmed], &warm.allocs[warmed],
                       &warm.frees[warmed], &warm.allocBytes[warmed], &warm.minorFaults[warmed], false};
+    if (gpu) {
+      one.deviceNs = &warm.deviceNs[warmed];
+      one.hostReturnNs = &warm.hostReturnNs[warmed];
+      one.hostSyncNs = &warm.hostSyncNs[warmed];
+    }
     try {
       loop("warm-up call", 1, &one, CallHooks{});
     } catch (ProgramThrew &thrown) {
       thrown.callIndex = warmed;
+      throw;
+    } catch (DeviceError &failed) {
+      failed.callIndex = warmed;
       throw;
     } catch (UnknownEventKind &bad) {
       bad.callIndex = warmed;
@@ -157,6 +191,12 @@ TimedCalls TimeCalls(ProgramFn program, void *handle, void *const *argv, tlab_ev
   eventsPerCall = std::max<uint64_t>(eventsPerCall, first.allocs[0] + first.frees[0]);
   for (uint32_t i = 0; i < warmed; ++i) eventsPerCall = std::max<uint64_t>(eventsPerCall, warm.allocs[i] + warm.frees[i]);
   sampler->Reserve(calls, eventsPerCall + eventsPerCall / 8 + 4);
+  // The pool's high-water marks then describe the timed calls alone (the first call and the warm-up may have
+  // grown the pool further than its steady state needs). A reset failure shows when the marks are read.
+  if (callee.gpuPoolAttributes != nullptr) {
+    uint64_t ignored[4];
+    callee.gpuPoolAttributes(ignored, 1);
+  }
   const uint64_t start = tlab_now_ns();
   loop("timed call", calls, sink, CallHooks{sampler, progress, ProgressPhase::Calls});
   result.loopWallNs = static_cast<double>(tlab_now_ns() - start);
@@ -194,7 +234,7 @@ double MeasureCallOverheadNs(uint64_t iterations) {
   const uint64_t start = tlab_now_ns();
   for (uint64_t done = 0; done < iterations;) {
     const uint32_t calls = static_cast<uint32_t>(std::min<uint64_t>(kChunk, iterations - done));
-    RunCalls(program, nullptr, argv, &owned->buffer, calls, &sink);
+    RunCalls(Callee{program, nullptr, nullptr}, nullptr, argv, &owned->buffer, calls, &sink);
     done += calls;
   }
   const uint64_t end = tlab_now_ns();

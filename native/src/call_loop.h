@@ -23,6 +23,20 @@ struct CallStatsSink {
   double *allocBytes;
   double *minorFaults;
   bool overflowed;
+  // GPU programs only (null otherwise): from __tlab_gpu_timed_program, per call. deviceNs: CUDA-event time on
+  // the stream; hostReturnNs: host time until __tlab_program returned; hostSyncNs: until the device was done.
+  double *deviceNs = nullptr;
+  double *hostReturnNs = nullptr;
+  double *hostSyncNs = nullptr;
+};
+
+// How a call is made: through `__tlab_program`, or, for a GPU program, through `__tlab_gpu_timed_program`, which
+// records CUDA events around the call, synchronises on the last one and returns the call's first CUDA error.
+struct Callee {
+  ProgramFn program = nullptr;
+  GpuTimedProgramFn gpuTimed = nullptr;
+  // GPU: resets the default pool's high-water marks right before the timed calls (null: nothing to reset).
+  GpuPoolAttributesFn gpuPoolAttributes = nullptr;
 };
 
 // Thrown when the program throws a C++ exception out of `__tlab_program` (e.g. std::bad_alloc).
@@ -30,6 +44,13 @@ struct ProgramThrew {
   uint32_t callIndex;
   std::string what;
   // Which loop of TimeCalls ("the first call", "warm-up call", "timed call"); empty for RunCalls alone.
+  std::string loop;
+};
+
+// A GPU program call returned a CUDA error (__tlab_gpu_timed_program's result; 0 is success).
+struct DeviceError {
+  uint32_t callIndex;
+  int code;
   std::string loop;
 };
 
@@ -50,14 +71,15 @@ struct CallHooks {
 
 // Runs `program(handle, argv)` `calls` times: minflt before, reset events, clock, call, clock, minflt after,
 // then sums the call's events into sink slot i; with hooks, keeps a copy of the events and publishes progress.
-void RunCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t calls,
+void RunCalls(const Callee &callee, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t calls,
               CallStatsSink *sink, const CallHooks &hooks = CallHooks{});
 
 // Per-call statistics owned by C++ (first call and warm-up), allocated before any call is made.
 struct OwnedStats {
   explicit OwnedStats(uint32_t calls);
-  CallStatsSink sink();
-  std::vector<double> totalNs, allocNs, freeNs, allocBytes, minorFaults;
+  // With `gpu`, the sink's GPU columns point into this object's own arrays too.
+  CallStatsSink sink(bool gpu = false);
+  std::vector<double> totalNs, allocNs, freeNs, allocBytes, minorFaults, deviceNs, hostReturnNs, hostSyncNs;
   std::vector<uint32_t> allocs, frees;
 };
 
@@ -87,7 +109,7 @@ struct TimedCalls {
 constexpr uint32_t kSettleCalls = 3;
 constexpr double kQuietFaults = 8;  // OpenMP thread stacks, the kernel's fault-around
 bool FaultsSettled(const double *minorFaults, uint32_t count);
-TimedCalls TimeCalls(ProgramFn program, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t warmup,
+TimedCalls TimeCalls(const Callee &callee, void *handle, void *const *argv, tlab_event_buffer *events, uint32_t warmup,
                      uint32_t settle, uint32_t calls, CallStatsSink *sink, ProgressFile *progress,
                      EventSampler *sampler);
 

@@ -89,6 +89,38 @@ LoadedLibrary LoadProgramLibrary(const std::string &path) {
                     "include transient_runtime.h)");
   }
 
+  // A GPU library is recognised by its timing hook; then the whole runner ABI of docs/gpu.md must be there.
+  if (dlsym(dlHandle, "__tlab_gpu_timed_program") != nullptr) {
+    library.gpu = true;
+    GpuTrampolines &g = library.gpuFn;
+    Resolve(dlHandle, "__tlab_gpu_timed_program", &g.timedProgram, &missing);
+    Resolve(dlHandle, "__tlab_gpu_last_error", &g.lastError, &missing);
+    Resolve(dlHandle, "__tlab_gpu_error_string", &g.errorString, &missing);
+    Resolve(dlHandle, "__tlab_gpu_synchronize", &g.synchronize, &missing);
+    Resolve(dlHandle, "__tlab_gpu_malloc", &g.malloc, &missing);
+    Resolve(dlHandle, "__tlab_gpu_free", &g.free, &missing);
+    Resolve(dlHandle, "__tlab_gpu_memcpy", &g.memcpy, &missing);
+    Resolve(dlHandle, "__tlab_gpu_memset", &g.memset, &missing);
+    Resolve(dlHandle, "__tlab_gpu_pool_attributes", &g.poolAttributes, &missing);
+    Resolve(dlHandle, "__tlab_gpu_pooled", &g.pooled, &missing);
+    Resolve(dlHandle, "__tlab_gpu_release_threshold", &g.releaseThreshold, &missing);
+    Resolve(dlHandle, "__tlab_gpu_kernel_count", &g.kernelCount, &missing);
+    Resolve(dlHandle, "__tlab_cuda_runtime_version", &g.runtimeVersion, &missing);
+    if (!missing.empty()) {
+      std::string list;
+      for (const std::string &name : missing) list += (list.empty() ? "" : ", ") + name;
+      throw LoadError("program library " + path + " exports __tlab_gpu_timed_program but not " + list +
+                      " (a GPU program library exports the whole runner ABI of docs/gpu.md and includes "
+                      "transient_cuda_runtime.h)");
+    }
+    const int gpuVersion = g.runtimeVersion();
+    if (gpuVersion != kGpuRuntimeVersion) {
+      throw LoadError("program library " + path + " was built against Transient Lab CUDA runtime version " +
+                      std::to_string(gpuVersion) + ", but this addon speaks version " +
+                      std::to_string(kGpuRuntimeVersion) + "; regenerate and rebuild the library");
+    }
+  }
+
   library.abiVersion = library.fn.abiVersion();
   if (library.abiVersion != TRANSIENT_RUNTIME_VERSION) {
     throw LoadError("program library " + path + " was built for Transient Lab runtime ABI version " +

@@ -24,6 +24,46 @@ using EventsFn = tlab_event_buffer *(*)();
 using SetPoisonFn = void (*)(int on, int pattern);
 using CountFn = uint32_t (*)();
 
+// The GPU runner ABI (docs/gpu.md, "ABI for the runner"): exported by every GPU program library.
+using GpuTimedProgramFn = int (*)(void *handle, void *const *argv, uint64_t *hostNs, float *deviceMs);
+using GpuIntFn = int (*)();
+using GpuErrorStringFn = const char *(*)(int error);
+using GpuMallocFn = void *(*)(uint64_t bytes);
+using GpuFreeFn = int (*)(void *pointer);
+using GpuMemcpyFn = int (*)(void *dst, const void *src, uint64_t bytes, int kind);
+using GpuMemsetFn = int (*)(void *dst, int value, uint64_t bytes);
+using GpuPoolAttributesFn = int (*)(uint64_t *out, int reset);
+using GpuReleaseThresholdFn = uint64_t (*)();
+
+// __tlab_gpu_memcpy kinds.
+constexpr int kGpuHostToDevice = 0;
+constexpr int kGpuDeviceToHost = 1;
+constexpr int kGpuDeviceToDevice = 2;
+// TLAB_CUDA_RUNTIME_VERSION this addon speaks (native/include/transient_cuda_runtime.h).
+constexpr int kGpuRuntimeVersion = 1;
+
+struct GpuTrampolines {
+  GpuTimedProgramFn timedProgram = nullptr;
+  GpuIntFn lastError = nullptr;
+  GpuErrorStringFn errorString = nullptr;
+  GpuIntFn synchronize = nullptr;
+  GpuMallocFn malloc = nullptr;
+  GpuFreeFn free = nullptr;
+  GpuMemcpyFn memcpy = nullptr;
+  GpuMemsetFn memset = nullptr;
+  GpuPoolAttributesFn poolAttributes = nullptr;
+  GpuIntFn pooled = nullptr;
+  GpuReleaseThresholdFn releaseThreshold = nullptr;
+  CountFn kernelCount = nullptr;
+  GpuIntFn runtimeVersion = nullptr;
+
+  // "cudaError 700: an illegal memory access was encountered" (the library's cudaGetErrorString).
+  std::string Describe(int error) const {
+    const char *text = errorString != nullptr ? errorString(error) : nullptr;
+    return "cudaError " + std::to_string(error) + ": " + (text != nullptr ? text : "unknown CUDA error");
+  }
+};
+
 struct Trampolines {
   AbiVersionFn abiVersion = nullptr;
   InitFn init = nullptr;
@@ -47,6 +87,9 @@ struct LoadedLibrary {
   Trampolines fn;
   int abiVersion = 0;
   tlab_event_buffer *events = nullptr;
+  // A GPU program library (it exports __tlab_gpu_timed_program and the rest of docs/gpu.md's runner ABI).
+  bool gpu = false;
+  GpuTrampolines gpuFn;
   // SDFG name found from the exported `__dace_init_<name>`; empty when it cannot be determined.
   std::string programName;
 };

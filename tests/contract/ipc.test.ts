@@ -74,7 +74,7 @@ contractSuite({
 
 contractSuite({
   name: 'IPC through the engine host and runner utility processes',
-  async connect(service): Promise<Connected> {
+  async connect(service, remote): Promise<Connected> {
     const userData = await mkdtemp(join(tmpdir(), 'tlab-ipc-engine-'));
     const electron = fakeElectron(userData);
     const gone = new GoneRegistry(electron.seam.app);
@@ -89,7 +89,7 @@ contractSuite({
         const child = fork(shellPaths().engineEntry, [], { serviceName, stdio: 'pipe', execArgv: [] });
         return fromUtilityProcess<MainToEngine, EngineToMain>(child, () => gone.wait(serviceName));
       },
-      config: { host: env.host, files: { kind: 'roots', roots: env.roots }, openAtStart: env.openAtStart, limits: env.limits, previewMinJsonBytes: 0 },
+      config: { host: env.host, files: { kind: 'roots', roots: env.roots }, openAtStart: env.openAtStart, limits: env.limits, previewMinJsonBytes: 0, remote: { hosts: env.remoteHosts, sshOptions: remote.sshOptions, remoteCommand: remote.remoteCommand } },
       createRunner: () => new UtilityProcessRunnerHost({ fork, goneDetails: gone.wait }),
       log: () => {},
     });

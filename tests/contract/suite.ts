@@ -18,6 +18,8 @@ import type { TransientLabService } from '../../electron/service/index.js';
 import { parseCsv } from '../../electron/engine/report/csv.js';
 import { parseProfileBytes } from '../../electron/service/results.js';
 import { HostError } from '../../renderer/src/host/errors.js';
+import { profileRemote } from '../../electron/runner/remote-host.js';
+import { processesBelow, startTestSshd, type TestSshd } from '../fixtures/sshd.js';
 import { eventually, exampleBytes, fileBytes, makeScratch, makeService, runnerChildren, type Scratch } from './fixtures.js';
 
 export interface Connected {
@@ -26,10 +28,18 @@ export interface Connected {
   close(): Promise<void>;
 }
 
+/** How the suite's host reaches its allowed remote machine (an sshd on 127.0.0.1 the suite starts). */
+export interface SuiteRemote {
+  hosts: string[];
+  sshOptions: string[];
+  remoteCommand: string;
+}
+
 export interface TransportFactory {
   name: string;
-  /** A renderer-side client talking to a host that serves `service` over this transport. */
-  connect(service: TransientLabService): Promise<Connected>;
+  /** A renderer-side client talking to a host that serves `service` over this transport. A transport that
+   * builds its own service from the suite's (the engine host) also gets the remote machines' settings. */
+  connect(service: TransientLabService, remote: SuiteRemote): Promise<Connected>;
 }
 
 /** The ContractError a rejected call carries (the client rejects with a HostError). */
@@ -77,16 +87,24 @@ export function contractSuite(transport: TransportFactory): void {
     let conn: Connected;
     let client: TransientLabClient;
 
+    let sshd: TestSshd;
+    let remote: SuiteRemote;
+
     beforeAll(async () => {
       scratch = await makeScratch();
-      service = await makeService(scratch);
-      conn = await transport.connect(service);
+      sshd = await startTestSshd();
+      remote = { hosts: [sshd.target], sshOptions: sshd.sshOptions, remoteCommand: sshd.remoteCommand };
+      service = await makeService(scratch, {
+        remote: { hosts: remote.hosts, run: (file, options, target, onProgress) => profileRemote(file, options, { target, sshOptions: remote.sshOptions, remoteCommand: remote.remoteCommand }, onProgress) },
+      });
+      conn = await transport.connect(service, remote);
       client = conn.client;
     });
 
     afterAll(async () => {
       await conn?.close();
       await service?.dispose();
+      await sshd?.stop();
       await scratch?.remove();
     });
 
@@ -100,6 +118,7 @@ export function contractSuite(transport: TransportFactory): void {
         expect(env.examples.map((e) => e.id)).toEqual(['chain', 'hdiff', 'vadv']);
         expect(env.examples.find((e) => e.id === 'hdiff')).toMatchObject({ symbols: { I: '128', J: '128', K: '80' } });
         expect(env.limits.uploadBytes).toBeGreaterThan(1 << 20);
+        expect(env.remoteHosts).toEqual(['127.0.0.1']);
       });
 
       it('listFolder lists the first root, folders first, without hidden files or links leading out', async () => {
@@ -433,6 +452,44 @@ export function contractSuite(transport: TransportFactory): void {
         expect(e.kind).toBe('run');
         expect(e.message).toMatch(/timed out after 2 s/);
         expect(await eventually(() => runnerChildren().length === 0)).toBe(true);
+        await client.closeDoc({ doc: doc.doc });
+      });
+
+      it('refuses a remote host the host process was not told to allow, before starting anything', async () => {
+        const doc = await client.openExample({ id: 'chain' });
+        for (const host of ['evil.example.org', 'root@127.0.0.1', '127.0.0.2', '-oProxyCommand=touch /tmp/x']) {
+          const e = await failure(client.profile(profileRequest(doc.doc, 'r-bad', { modes: ['SCOPED'], remote: host })));
+          expect(e.kind, host).toBe('refused');
+          expect(e.jsonPath).toBe('$.remote');
+          expect(e.message).toContain('allowed remote hosts: only 127.0.0.1');
+        }
+        expect(processesBelow(sshd.pid)).toEqual([]);
+        expect((await failure(loose(client).profile!({ ...profileRequest(doc.doc, 'r-type'), remote: 7 }))).jsonPath).toBe('$.remote');
+        await client.closeDoc({ doc: doc.doc });
+      });
+
+      it('runs a profile on an allowed remote host over ssh, with progress, and cancels one there', { timeout: 600_000 }, async () => {
+        const doc = await client.openExample({ id: 'hdiff' });
+        const stages: string[] = [];
+        const off = client.on('profileProgress', (e) => e.job === 'r-ok' && stages.push(e.stage));
+        const result = await client.profile(profileRequest(doc.doc, 'r-ok', { modes: ['SCOPED', 'EXTERNAL'], symbols: { I: '32', J: '32', K: '8' }, remote: '127.0.0.1' }));
+        off();
+        expect(result.modes.map((m) => m.label)).toEqual(['SCOPED', 'EXTERNAL (packed)']);
+        expect(result.verification.ok).toBe(true);
+        expect(result.notes.some((n) => n.startsWith('built and run on 127.0.0.1 over ssh'))).toBe(true);
+        expect(stages).toContain('build');
+        expect(stages).toContain('calls');
+        // Cancel reaches the remote run: the agent and its runner are gone afterwards.
+        let inCalls!: () => void;
+        const calling = new Promise<void>((r) => (inCalls = r));
+        const off2 = client.on('profileProgress', (e) => e.job === 'r-long' && e.stage === 'calls' && inCalls());
+        const long = client.profile(profileRequest(doc.doc, 'r-long', { ...LONG_RUN, remote: '127.0.0.1' }));
+        await calling;
+        expect(processesBelow(sshd.pid).length).toBeGreaterThan(0);
+        await client.cancel({ job: 'r-long' });
+        expect((await failure(long)).kind).toBe('cancelled');
+        off2();
+        expect(await eventually(() => processesBelow(sshd.pid).length === 0, 15_000)).toBe(true);
         await client.closeDoc({ doc: doc.doc });
       });
 

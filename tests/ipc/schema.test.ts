@@ -67,4 +67,20 @@ describe('profile result schema', () => {
     bad.modes[0]!.calls.allocNs = [];
     expect(v.safeParse(profileResultSchema, bad).success).toBe(false);
   });
+
+  it('checks the GPU additions when present (device, per-mode device times and pool)', () => {
+    const gpu = structuredClone(result) as typeof result & { device?: unknown; modes: Array<Record<string, unknown>> };
+    gpu.device = { index: 0, name: 'd', totalMemoryBytes: 1, computeCapability: '9.0', multiprocessors: 1, memoryPools: true, runtimeVersion: 13000, driverVersion: 13000 };
+    gpu.modes[0]!.gpu = { deviceNs: [3], deviceMedianNs: 3, pool: { reservedHighBytes: 8, usedHighBytes: 8, releaseThreshold: '18446744073709551615' } };
+    expect(v.safeParse(profileResultSchema, gpu).success).toBe(true);
+    const short = structuredClone(gpu);
+    (short.modes[0]!.gpu as { deviceNs: number[] }).deviceNs = [];
+    expect(v.safeParse(profileResultSchema, short).success).toBe(false);
+    const threshold = structuredClone(gpu);
+    (threshold.modes[0]!.gpu as { pool: { releaseThreshold: unknown } }).pool.releaseThreshold = 1.8e19;
+    expect(v.safeParse(profileResultSchema, threshold).success).toBe(false);
+    const noName = structuredClone(gpu);
+    delete (noName.device as { name?: string }).name;
+    expect(v.safeParse(profileResultSchema, noName).success).toBe(false);
+  });
 });

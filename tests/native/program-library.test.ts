@@ -265,7 +265,7 @@ describe('native addon: ProgramLibrary', () => {
     const short = join(builds.dir, 'short');
     writeFileSync(short, Buffer.alloc(8));
     expect(() => library.timeCalls(program.args, 0, 0, 1, short)).toThrow(/shorter than 24 bytes/);
-    const usage = usagePattern('timeCalls(args: ArrayBufferView[], warmup: number, settle: number, calls: number, progressFile: string | null): TimedCalls');
+    const usage = usagePattern('timeCalls(args: Array<ArrayBufferView | DeviceBuffer>, warmup: number, settle: number, calls: number, progressFile: string | null): TimedCalls');
     expect(() => loose(library).timeCalls(program.args, 0, 1, null)).toThrow(usage);
     expect(() => loose(library).timeCalls(program.args, -1, 0, 1, null)).toThrow(usage);
     expect(() => loose(library).timeCalls(program.args, 0, -1, 1, null)).toThrow(usage);
@@ -334,27 +334,27 @@ describe('native addon: ProgramLibrary', () => {
       ['externalSize(storage: string, symbols: BigInt64Array): bigint', () => loose(library).externalSize('', program.symbols)],
       ['externalSize(storage: string, symbols: BigInt64Array): bigint', () => loose(library).externalSize('CPU_Heap', new BigUint64Array(2))],
       [
-        'setExternal(storage: string, workspace: ArrayBufferView, symbols: BigInt64Array): void',
+        'setExternal(storage: string, workspace: ArrayBufferView | DeviceBuffer, symbols: BigInt64Array): void',
         () => loose(library).setExternal('CPU_Heap', new ArrayBuffer(64), program.symbols),
       ],
       [
-        'setExternal(storage: string, workspace: ArrayBufferView, symbols: BigInt64Array): void',
+        'setExternal(storage: string, workspace: ArrayBufferView | DeviceBuffer, symbols: BigInt64Array): void',
         () => loose(library).setExternal('CPU_Heap', detachedView, program.symbols),
       ],
       [
-        'setExternalOffsets(storage: string, workspace: ArrayBufferView, offsets: BigUint64Array): void',
+        'setExternalOffsets(storage: string, workspace: ArrayBufferView | DeviceBuffer, offsets: BigUint64Array): void',
         () => loose(library).setExternalOffsets('CPU_Heap', new Uint8Array(64), new BigInt64Array(2)),
       ],
       ['setPoison(on: boolean, pattern: number): void', () => loose(library).setPoison(1, 0xab)],
       ['setPoison(on: boolean, pattern: number): void', () => loose(library).setPoison(true, 256)],
       ['setPoison(on: boolean, pattern: number): void', () => loose(library).setPoison(true, 1.5)],
-      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run('A', 1)],
-      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run([program.A, 3], 1)],
-      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run(program.args, 0)],
-      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run(program.args, 2.5)],
-      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run(program.args, 2 ** 25)],
-      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run(program.args, 1n)],
-      ['run(args: ArrayBufferView[], calls: number): CallStats', () => loose(library).run(program.args)],
+      ['run(args: Array<ArrayBufferView | DeviceBuffer>, calls: number): CallStats', () => loose(library).run('A', 1)],
+      ['run(args: Array<ArrayBufferView | DeviceBuffer>, calls: number): CallStats', () => loose(library).run([program.A, 3], 1)],
+      ['run(args: Array<ArrayBufferView | DeviceBuffer>, calls: number): CallStats', () => loose(library).run(program.args, 0)],
+      ['run(args: Array<ArrayBufferView | DeviceBuffer>, calls: number): CallStats', () => loose(library).run(program.args, 2.5)],
+      ['run(args: Array<ArrayBufferView | DeviceBuffer>, calls: number): CallStats', () => loose(library).run(program.args, 2 ** 25)],
+      ['run(args: Array<ArrayBufferView | DeviceBuffer>, calls: number): CallStats', () => loose(library).run(program.args, 1n)],
+      ['run(args: Array<ArrayBufferView | DeviceBuffer>, calls: number): CallStats', () => loose(library).run(program.args)],
       ['lastEvents(): AllocEvent[]', () => loose(library).lastEvents(1)],
       ['exit(): number', () => loose(library).exit(true)],
       ['measureEventCostNs(iterations: number): number', () => loose(addon).measureEventCostNs(0)],

@@ -8,7 +8,8 @@ import * as v from 'valibot';
 import type { ModeResult, ProfileResult } from '../../electron/engine/profile/result.js';
 import { mannWhitney } from '../../electron/engine/profile/stats.js';
 import { pText } from '../../electron/engine/report/numbers.js';
-import { buildReport, reportJson, runsText, type NumberRun, type Paragraph, type ReportModel } from '../../electron/engine/report/index.js';
+import { buildReport, callsCsv, CALL_COLUMNS, loadReportAssets, parseCsv, renderHtml, reportJson, runsText, summaryCsv, SUMMARY_COLUMNS, type NumberRun, type Paragraph, type ReportModel } from '../../electron/engine/report/index.js';
+import { withSyntheticGpu } from '../fixtures/synthetic-gpu.js';
 import { FATES, type AnalysisView } from '../../electron/engine/view/types.js';
 import { profileResultSchema } from '../../electron/ipc/result-schema.js';
 import { TlabError } from '../../electron/engine/errors.js';
@@ -63,6 +64,10 @@ function expectedValue(key: string, results: ProfileResult[], view: AnalysisView
     case 'settings.processes': return result.settings.processes;
     case 'settings.timedCalls': return result.settings.calls * result.settings.processes;
     case 'runnerOverhead': return Math.max(...result.modes.map((m) => m.runnerOverheadNsPerCall));
+    case 'deviceMedian': return mode(a).gpu!.deviceMedianNs;
+    case 'deviceSpeedup': return mode(b).gpu!.deviceMedianNs / mode(a).gpu!.deviceMedianNs;
+    case 'deviceSlowdown': return mode(a).gpu!.deviceMedianNs / mode(b).gpu!.deviceMedianNs;
+    case 'deviceP': return mannWhitney(mode(a).gpu!.deviceNs, mode(b).gpu!.deviceNs).p;
     case 'cmp.faster': return modeIn(0, a).summary.medianNs / mode(a).summary.medianNs;
     case 'cmp.slower': return mode(a).summary.medianNs / modeIn(0, a).summary.medianNs;
     case 'cmp.p': return mannWhitney(mode(a).calls.totalNs, modeIn(0, a).calls.totalNs).p;
@@ -173,5 +178,47 @@ describe('report model', () => {
     expect(v.safeParse(profileResultSchema, dated).success).toBe(true);
     expect(v.safeParse(profileResultSchema, { ...dated, createdAt: 'yesterday' }).success).toBe(false);
     expect(() => reportJson([r, r])).toThrow(TlabError);
+  });
+
+  test('a GPU result (synthetic test fixture): device line, device verdict and pool table, every number keyed', async () => {
+    const r = withSyntheticGpu(loadResult(FIXTURE.sampled));
+    const m = buildReport(await reportInput([{ label: 'gpu', result: r, source: null }], false));
+    checkNumbers(m, null);
+    const verdict = runsText(m.verdict[0]!);
+    expect(verdict).toContain('These times are host time per call, with the device synchronised');
+    expect(verdict).toMatch(/On device time \(CUDA events\), EXTERNAL \(packed\) is [\d.]+× faster per call/);
+    const machine = Object.fromEntries(m.headers[0]!.machine.map((f) => [f.label, f.value]));
+    expect(machine.GPU).toBe('GPU 0: Synthetic test device (not a real GPU) · 80.0 GiB · compute capability 9.0 · 132 SMs');
+    expect(machine.Driver).toBe('CUDA driver 13.0 · runtime 13.0');
+    expect(m.headers[0]!.settings.find((f) => f.label === 'Pool threshold')!.value).toMatch(/^UINT64_MAX/);
+    const pool = m.summary.find((x) => x.label === 'POOL')!;
+    expect(pool.gpu).toEqual({ deviceMedianNs: r.modes.find((x) => x.label === 'POOL')!.gpu!.deviceMedianNs, pool: r.modes.find((x) => x.label === 'POOL')!.gpu!.pool });
+    const assets = await loadReportAssets();
+    const html = renderHtml(m, null, assets);
+    expect(html).toContain('<h3>On the device</h3>');
+    // A CPU report has none of it.
+    const cpu = buildReport(await reportInput([labelled('cpu', FIXTURE.sampled)], false));
+    expect(renderHtml(cpu, null, assets)).not.toContain('On the device');
+    expect(runsText(cpu.verdict[0]!)).not.toMatch(/host time|device/i);
+  });
+
+  test('CSV of a GPU result adds the device and pool columns; a CPU one keeps its columns', () => {
+    const r = withSyntheticGpu(loadResult(FIXTURE.sampled));
+    const calls = parseCsv(callsCsv([{ label: 'g', result: r, source: null }]));
+    expect(calls[0]).toEqual([...CALL_COLUMNS, 'device_ns']);
+    expect(Number(calls[1]![CALL_COLUMNS.length])).toBe(r.modes[0]!.gpu!.deviceNs[0]);
+    const summary = parseCsv(summaryCsv([{ label: 'g', result: r, source: null }]));
+    expect(summary[0]).toEqual([...SUMMARY_COLUMNS, 'device_median_ns', 'pool_reserved_high_bytes', 'pool_used_high_bytes', 'pool_release_threshold']);
+    const poolRow = summary.find((row) => row[4] === 'POOL')!;
+    expect(poolRow.slice(SUMMARY_COLUMNS.length)).toEqual([String(r.modes[2]!.gpu!.deviceMedianNs), '20971520', '15975680', '18446744073709551615']);
+    expect(parseCsv(callsCsv([labelled('c', FIXTURE.sampled)]))[0]).toEqual([...CALL_COLUMNS]);
+    expect(parseCsv(summaryCsv([labelled('c', FIXTURE.sampled)]))[0]).toEqual([...SUMMARY_COLUMNS]);
+  });
+
+  test('a comparison of a CPU and a GPU result says it compares platforms', async () => {
+    const m = buildReport(await reportInput([labelled('cpu', FIXTURE.sampled), { label: 'gpu', result: withSyntheticGpu(loadResult(FIXTURE.rerun)), source: null }], false));
+    const text = m.comparison!.paragraphs.map(runsText).join('\n');
+    expect(text).toContain('target (cpu: CPU; gpu: GPU (Synthetic test device (not a real GPU)))');
+    expect(text).toContain('CPU and GPU results are compared here on host time per call');
   });
 });

@@ -11,6 +11,11 @@ import WebSocket from 'ws';
 import { reportPreviewCspSources } from '../../electron/engine/report/assets.js';
 import { startServer, type RunningServer } from '../../electron/server/server.js';
 import { RootsFileAccess, TransientLabService } from '../../electron/service/index.js';
+import { copyFile } from 'node:fs/promises';
+import { NodeRunnerHost } from '../../electron/runner/host-node.js';
+import { examplesDir } from '../../electron/engine/paths.js';
+import { decodeWire, encodeWire } from '../../electron/ipc/wire.js';
+import type { ContractError, Reply } from '../../electron/ipc/contract.js';
 
 interface Answer {
   status: number;
@@ -170,5 +175,93 @@ describe('responses', () => {
       expect(a.body, path).not.toContain('SECRET');
       expect(a.body, path).not.toContain('root:');
     }
+  });
+});
+
+describe('remote hosts', () => {
+  /** Calls `method` over a real WebSocket of `srv` with its token, as a page would. */
+  async function call(srv: RunningServer, method: string, req: unknown): Promise<Reply<unknown>> {
+    const ws = new WebSocket(`ws://127.0.0.1:${srv.port}/ws?token=${srv.token}`, { headers: { Origin: `http://127.0.0.1:${srv.port}` } });
+    await new Promise((r, j) => (ws.on('open', r), ws.on('error', j)));
+    try {
+      const answer = new Promise<Reply<unknown>>((resolve) =>
+        ws.on('message', (data: Buffer, binary: boolean) => {
+          const m = decodeWire(binary ? new Uint8Array(data) : data.toString());
+          if (m.t === 'reply' && m.id === 1) resolve(m.reply);
+        }),
+      );
+      ws.send(encodeWire({ t: 'call', id: 1, method, req }));
+      return await answer;
+    } finally {
+      ws.close();
+    }
+  }
+
+  const request = (doc: string, remote: unknown) => ({
+    doc, job: 'j1', modes: ['SCOPED'], layout: 'packed', calls: 1, warmup: 0, processes: 1, symbols: {}, defaultSymbol: null, seed: '0', inputs: {}, timeoutS: 0, remote,
+  });
+
+  it('a page can make the server ssh only to a host it was started with (serve --remote), never another', async () => {
+    await copyFile(join(examplesDir(), 'chain.sdfg'), join(base, 'root', 'chain.sdfg'));
+    const asked: string[] = [];
+    const remoteService = await TransientLabService.create({
+      host: 'browser',
+      files: await RootsFileAccess.create([join(base, 'root')]),
+      createRunner: () => new NodeRunnerHost(),
+      remote: {
+        hosts: ['me@gpu-node'],
+        run: async (_file, _options, target) => {
+          asked.push(target);
+          throw new Error('no ssh in this test');
+        },
+      },
+    });
+    const srv = await startServer({ service: remoteService, port: 0, hosts: ['127.0.0.1'], rendererDir: join(base, 'renderer'), log: () => {} });
+    try {
+      expect(await call(srv, 'environment', {})).toMatchObject({ ok: true, value: { remoteHosts: ['me@gpu-node'] } });
+      // Every request runs on a fresh connection (a session of its own): open the file in the same one.
+      for (const host of ['evil.example.org', 'gpu-node', 'me@gpu-node ', 'ME@gpu-node', '-oProxyCommand=sh', 'me@gpu-node;id']) {
+        const ws = new WebSocket(`ws://127.0.0.1:${srv.port}/ws?token=${srv.token}`, { headers: { Origin: `http://127.0.0.1:${srv.port}` } });
+        await new Promise((r, j) => (ws.on('open', r), ws.on('error', j)));
+        const replies = new Map<number, Reply<unknown>>();
+        const waiting = new Map<number, () => void>();
+        ws.on('message', (data: Buffer, binary: boolean) => {
+          const m = decodeWire(binary ? new Uint8Array(data) : data.toString());
+          if (m.t === 'reply') {
+            replies.set(m.id, m.reply);
+            waiting.get(m.id)?.();
+          }
+        });
+        const send = (id: number, method: string, req: unknown) =>
+          new Promise<Reply<unknown>>((resolve) => {
+            waiting.set(id, () => resolve(replies.get(id)!));
+            ws.send(encodeWire({ t: 'call', id, method, req }));
+          });
+        const opened = (await send(1, 'openFile', { path: 'chain.sdfg' })) as { ok: true; value: { doc: string } };
+        expect(opened.ok).toBe(true);
+        const refused = await send(2, 'profile', request(opened.value.doc, host));
+        expect(refused.ok, host).toBe(false);
+        const e = (refused as { error: ContractError }).error;
+        expect(e.kind, host).toBe('refused');
+        expect(e.jsonPath).toBe('$.remote');
+        expect(e.message).toContain(`'${host}'`);
+        // The listed host does reach the remote runner (which here refuses to do anything).
+        if (host === 'gpu-node') {
+          const allowed = await send(3, 'profile', request(opened.value.doc, 'me@gpu-node'));
+          expect(allowed.ok).toBe(false);
+        }
+        ws.close();
+      }
+      expect(asked).toEqual(['me@gpu-node']);
+    } finally {
+      await srv.close();
+      await remoteService.dispose();
+    }
+  });
+
+  it('a server started without --remote refuses every remote host', async () => {
+    expect(await call(server, 'environment', {})).toMatchObject({ ok: true, value: { remoteHosts: [] } });
+    const r = await call(server, 'profile', request('d1', '127.0.0.1'));
+    expect(r.ok).toBe(false);
   });
 });

@@ -85,3 +85,12 @@ describe('security rules', () => {
     expect((ses.deviceHandler as unknown as () => boolean)()).toBe(false);
   });
 });
+
+describe('remote hosts of the desktop app', () => {
+  it('are only the --remote=HOST switches it was started with, well-formed, each once', async () => {
+    const { remoteHostsFromArgv, filesFromArgv } = await import('../../electron/shell/argv.js');
+    const argv = ['/opt/tl/transient-lab', '--remote=me@gpu-node', '--remote=gpu2', '--remote=me@gpu-node', '--remote=-oProxyCommand=sh', '--remote=a;b', '--remote=', 'x.sdfg', '--', '--remote=after'];
+    expect(remoteHostsFromArgv(argv)).toEqual(['me@gpu-node', 'gpu2']);
+    expect(filesFromArgv(argv, true, '/w')).toEqual(['/w/x.sdfg', '/w/--remote=after']);
+  });
+});

@@ -5,9 +5,9 @@ import type { BuiltVariant } from './build-variants.js';
 import { gatherCOrder } from './inputs.js';
 import type { ProfileOptions } from './options.js';
 import type { ProfilePlan } from './plan.js';
-import { PROFILE_SCHEMA, type JsonInteger, type ModeResult, type ProfileResult } from './result.js';
+import { PROFILE_SCHEMA, type GpuModeResult, type JsonInteger, type ModeResult, type ProfileResult } from './result.js';
 import type { VariantResult } from './runner-host.js';
-import { summarize } from './stats.js';
+import { quantile, summarize } from './stats.js';
 
 /** Symbol values in JSON: numbers, or decimal strings beyond 2^53. */
 export function jsonInteger(v: bigint): JsonInteger {
@@ -48,6 +48,17 @@ export function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]
     sampledCall: r.sampledCall,
     workspaceBytes: Object.fromEntries(Object.entries(r.workspaceBytes).map(([k, b]) => [k, Number(b)])),
     outputChecksums: checksums,
+    ...(r.gpu ? { gpu: gpuModeResult(r.gpu) } : {}),
+  };
+}
+
+function gpuModeResult(g: NonNullable<VariantResult['gpu']>): GpuModeResult {
+  return {
+    deviceNs: g.deviceNs,
+    deviceMedianNs: g.deviceNs.length ? quantile([...g.deviceNs].sort((a, b) => a - b), 0.5) : NaN,
+    hostReturnNs: g.hostReturnNs,
+    hostSyncNs: g.hostSyncNs,
+    pool: g.pool ? { reservedHighBytes: g.pool.reservedHighBytes, usedHighBytes: g.pool.usedHighBytes, releaseThreshold: g.pool.releaseThreshold.toString() } : null,
   };
 }
 
@@ -58,6 +69,9 @@ export function profileNotes(built: BuiltVariant[]): string[] {
   const pool = built.find((v) => v.mode === 'POOL');
   if (scoped && pool && scoped.build.key === pool.build.key) {
     notes.push('POOL generated the same code as SCOPED: on CPU, pooling only applies to GPU_Global arrays, so POOL and SCOPED time the same program.');
+  }
+  if (pool?.program.gpu && !pool.program.gpu.pooled) {
+    notes.push('POOL allocates nothing from the stream-ordered pool here: the program has no transient GPU_Global array to pool.');
   }
   return notes;
 }
@@ -79,6 +93,7 @@ export interface AssembleInput {
 export function assembleResult(input: AssembleInput): ProfileResult {
   const { plan, built, results, options } = input;
   if (results.length !== built.length) throw new Error(`assembleResult: ${built.length} variants but ${results.length} results`);
+  const gpuInfo = built.find((v) => v.program.gpu)?.program.gpu;
   return {
     schema: PROFILE_SCHEMA,
     createdAt: (input.createdAt ?? new Date()).toISOString(),
@@ -94,10 +109,12 @@ export function assembleResult(input: AssembleInput): ProfileResult {
       seed: jsonInteger(options.seed),
       inputs: Object.fromEntries(options.inputs),
       cxxflags: built[0]?.build.cxxflags ?? [],
+      ...(gpuInfo ? { poolReleaseThreshold: gpuInfo.poolReleaseThreshold.toString() } : {}),
     },
     modes: built.map((v, i) => modeResult(v, results[i]!, plan.args)),
     verification: input.verification,
     notes: profileNotes(built),
     warnings: input.warnings,
+    ...(plan.device ? { device: plan.device } : {}),
   };
 }

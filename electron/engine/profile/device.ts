@@ -4,6 +4,7 @@
  * addon: hosts pass a probe (`ProfileOptions.devices`, electron/runner/devices.ts).
  */
 import { TlabError } from '../errors.js';
+import type { ProfileDevice } from './result.js';
 
 export interface DeviceInfo {
   index: number;
@@ -64,14 +65,16 @@ export function requireDevice(r: DeviceReport, file: string | null): DeviceInfo 
   return d;
 }
 
-/**
- * Exit code 4: a GPU program on a machine with a device. `build` compiles GPU programs (nvcc), but the runner
- * still calls programs with host memory, so running one is refused rather than handed device-pointer arguments
- * it cannot fill (issue 9: the GPU runtime path).
- */
-export function gpuRunNotBuiltError(file: string | null): TlabError {
-  return new TlabError('unsupported', 'this is a GPU program: Transient Lab builds it (transient-lab build FILE --out DIR) but cannot run GPU programs yet', {
-    file,
-    details: ['the runner does not yet allocate device arguments, time calls with CUDA events or read pool attributes (docs/gpu.md)'],
-  });
+/** The device a GPU run uses (device 0: the generated init calls cudaSetDevice(0)), as the result records it. */
+export function profileDevice(r: DeviceReport, d: DeviceInfo): ProfileDevice {
+  return {
+    index: d.index,
+    name: d.name,
+    totalMemoryBytes: d.totalMemoryBytes,
+    computeCapability: d.computeCapability,
+    multiprocessors: d.multiprocessors,
+    memoryPools: d.memoryPools,
+    runtimeVersion: r.runtimeVersion,
+    driverVersion: r.driverVersion,
+  };
 }

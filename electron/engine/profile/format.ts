@@ -35,17 +35,23 @@ function workspace(m: ModeResult): string {
   return entries.map(([s, b]) => (entries.length > 1 ? `${s}:${formatBytes(b)}` : formatBytes(b))).join(' ');
 }
 
+const cudaVersion = (v: number) => (v ? `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}` : '?');
+const releaseThresholdText = (t: string) => (t === ((1n << 64n) - 1n).toString() ? 'max' : formatBytes(Number(t)));
+
 export function formatProfile(result: ProfileResult): string {
   const lines: string[] = [];
   lines.push(`${result.program.name} (${result.program.file}): ${result.settings.processes > 1 ? `${result.settings.processes} processes × ` : ''}${result.settings.calls} calls after ${result.settings.warmup} warmup, ${result.machine.compiler} ${(result.settings.cxxflags ?? []).join(' ')}, ${result.machine.cpu}`);
   lines.push('');
   const scoped = result.modes.find((m) => m.mode === 'SCOPED');
-  const rows: string[][] = [['mode', 'median/call', 'p10', 'p90', 'allocs/call', 'alloc+free', 'faults/call', 'workspace', 'vs SCOPED']];
+  // GPU runs: median/call is host time with the device synchronised; device/call the CUDA-event time.
+  const gpu = result.modes.some((m) => m.gpu);
+  const rows: string[][] = [['mode', 'median/call', ...(gpu ? ['device/call'] : []), 'p10', 'p90', 'allocs/call', 'alloc+free', 'faults/call', 'workspace', 'vs SCOPED']];
   for (const m of result.modes) {
     const s = m.summary;
     rows.push([
       m.label,
       formatNs(s.medianNs),
+      ...(gpu ? [formatNs(m.gpu?.deviceMedianNs ?? NaN)] : []),
       formatNs(s.p10Ns),
       formatNs(s.p90Ns),
       count(s.allocsPerCall),
@@ -56,6 +62,14 @@ export function formatProfile(result: ProfileResult): string {
     ]);
   }
   lines.push(...table(rows));
+  if (result.device) {
+    const d = result.device;
+    lines.push(`device: ${d.name} (compute capability ${d.computeCapability}, CUDA runtime ${cudaVersion(d.runtimeVersion)}, driver ${cudaVersion(d.driverVersion)}); median/call is host time until the device finished, device/call CUDA-event time`);
+  }
+  const pooled = result.modes.filter((m) => m.gpu?.pool);
+  if (pooled.length) {
+    lines.push(`pool high-water (reserved / used): ${pooled.map((m) => `${m.label} ${formatBytes(m.gpu!.pool!.reservedHighBytes)} / ${formatBytes(m.gpu!.pool!.usedHighBytes)}`).join('; ')} (release threshold ${releaseThresholdText(pooled[0]!.gpu!.pool!.releaseThreshold)})`);
+  }
   // PERSISTENT moves the allocations into init, and first calls pay cold caches and first-touch faults: both
   // belong next to the steady state, or a mode looks cheaper than it is over a short-lived program.
   lines.push(`init / first call: ${result.modes.map((m) => `${m.label} ${formatNs(m.initNs)} / ${formatNs(m.firstCallNs)}`).join('; ')}`);

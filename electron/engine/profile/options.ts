@@ -24,6 +24,9 @@ export interface ProfileOptions {
   /** Compiler optimisation and target flags for every mode; null or absent: DaCe's defaults
    * (build/DACE_CXXFLAGS). Check user text with build/parseCxxflags. */
   cxxflags?: readonly string[] | null;
+  /** GPU programs: the default pool's release threshold init sets when a transient is pooled (null or absent:
+   * DaCe's UINT64_MAX). `--pool-release-threshold`; refused for CPU programs and with --prebuilt. */
+  poolReleaseThreshold?: bigint | null;
   /** The process host that runs each job: the CLI, the server and the tests pass electron/runner's
    * NodeRunnerHost, the Electron shell its utilityProcess host. The engine never picks one itself. */
   runner: RunnerHost;

@@ -13,8 +13,8 @@ import { TlabError } from '../errors.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import { readSdfgFile } from '../sdfg/index.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
-import { gpuRunNotBuiltError, requireDevice } from './device.js';
-import type { LayoutChoice } from './result.js';
+import { profileDevice, requireDevice } from './device.js';
+import type { LayoutChoice, ProfileDevice } from './result.js';
 import { throwIfCancelled, variantLabel } from './runner-host.js';
 import { checkRunFits } from './memory.js';
 
@@ -41,6 +41,8 @@ export interface ProfilePlan {
   symbols: Record<string, bigint>;
   /** SDFG name. */
   name: string;
+  /** GPU programs planned to run (a device probe was given): the device they run on. */
+  device?: ProfileDevice;
 }
 
 /** The variants in canonical mode order (SCOPED first: it is the reference of the comparison). */
@@ -117,7 +119,7 @@ export function generateVariants(
 export async function planProfile(
   filePath: string,
   options: Pick<ProfileOptions, 'modes' | 'layout' | 'calls' | 'symbols' | 'defaultSymbol' | 'signal' | 'devices'> & {
-    /** GPU programs: the default pool's release threshold init sets (null: DaCe's UINT64_MAX). `build` only. */
+    /** GPU programs: the default pool's release threshold init sets (null: DaCe's UINT64_MAX). */
     poolReleaseThreshold?: bigint | null;
   },
   onProgress: OnProfileProgress = () => {},
@@ -132,12 +134,16 @@ export async function planProfile(
 
   onProgress({ stage: 'analyse', message: 'analyse transients' });
   const analysis = analyze(file, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
+  const threshold = options.poolReleaseThreshold ?? null;
+  if (threshold !== null && analysis.target !== 'gpu') {
+    throw new TlabError('usage', '--pool-release-threshold applies to GPU programs (the stream-ordered pool of POOL mode); this is a CPU program', { file: filePath });
+  }
   // A host that runs the program passes a device probe (`build` does not: it compiles GPU programs anywhere).
-  // A GPU program on a machine without a device stops here, before anything is generated or compiled; on one
-  // with a device it stops too, until the runner can run GPU programs.
+  // A GPU program on a machine without a device stops here, before anything is generated or compiled.
+  let device: ProfileDevice | undefined;
   if (analysis.target === 'gpu' && options.devices) {
-    requireDevice(await options.devices(), filePath);
-    throw gpuRunNotBuiltError(filePath);
+    const report = await options.devices();
+    device = profileDevice(report, requireDevice(report, filePath));
   }
   checkRunFits(file, analysis, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
   const variants = generateVariants(filePath, file, analysis, options, onProgress);
@@ -151,5 +157,6 @@ export async function planProfile(
     args: reference.args,
     symbols: reference.symbols,
     name: reference.name,
+    ...(device ? { device } : {}),
   };
 }

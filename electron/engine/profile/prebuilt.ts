@@ -18,7 +18,7 @@ import type { Layout } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
 import { jsonInteger } from './assemble.js';
 import { buildVariants, fileLabel, type BuiltVariant, type ProgramBuilder } from './build-variants.js';
-import { gpuRunNotBuiltError, requireDevice, type DeviceProbe } from './device.js';
+import { profileDevice, requireDevice, type DeviceProbe } from './device.js';
 import { BUILD_SCHEMA, MANIFEST_FILE, parseManifest, toolVersion, type BuildManifest, type ManifestVariant } from './manifest.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
 import { checkOutputFolder } from './outputs.js';
@@ -151,11 +151,11 @@ export async function planPrebuilt(dir: string, runDir: string, opts: { modes?: 
     }
     chosen = chosen.filter(({ v }) => opts.modes!.includes(v.mode));
   }
-  // A GPU folder on a machine without a device: refuse before reading anything else; with one, refuse too
-  // until the runner runs GPU programs (plan.ts).
+  // A GPU folder on a machine without a device: refuse before reading anything else.
+  let device: ReturnType<typeof profileDevice> | undefined;
   if (manifest.target === 'gpu' && opts.devices) {
-    requireDevice(await opts.devices(), manifestPath);
-    throw gpuRunNotBuiltError(manifestPath);
+    const report = await opts.devices();
+    device = profileDevice(report, requireDevice(report, manifestPath));
   }
   const sdfgPath = join(dir, manifest.sdfg.file);
   const sdfgBytes = await readFile(sdfgPath).catch((cause: unknown) => {
@@ -169,7 +169,8 @@ export async function planPrebuilt(dir: string, runDir: string, opts: { modes?: 
   const layout: LayoutChoice = layouts.size === 2 ? 'both' : ([...layouts][0] ?? 'packed');
   const symbols = new Map(Object.entries(manifest.symbols).map(([k, v]) => [k, BigInt(v)]));
   const poolReleaseThreshold = manifest.poolReleaseThreshold === undefined ? null : BigInt(manifest.poolReleaseThreshold);
-  const plan = await planProfile(sdfgPath, { modes, layout, calls: 1, symbols, defaultSymbol: null, signal: opts.signal, poolReleaseThreshold }, onProgress);
+  const planned = await planProfile(sdfgPath, { modes, layout, calls: 1, symbols, defaultSymbol: null, signal: opts.signal, poolReleaseThreshold }, onProgress);
+  const plan: ProfilePlan = device ? { ...planned, device } : planned;
 
   const built: BuiltVariant[] = [];
   for (const pv of plan.variants) {
@@ -215,6 +216,9 @@ export async function planPrebuilt(dir: string, runDir: string, opts: { modes?: 
 export async function profilePrebuilt(dir: string, options: ProfileOptions, onProgress: OnProfileProgress = () => {}): Promise<ProfileResult> {
   // As profile(): an output folder that cannot be written stops the run before it starts.
   if (options.saveOutputs) await checkOutputFolder(options.saveOutputs);
+  if (options.poolReleaseThreshold !== undefined && options.poolReleaseThreshold !== null) {
+    throw new TlabError('usage', '--pool-release-threshold cannot be used with --prebuilt: the folder was built with a fixed one (its manifest.json poolReleaseThreshold); rebuild it with transient-lab build --pool-release-threshold', { file: dir });
+  }
   const runDir = await mkdtemp(join(tmpdir(), 'tlab-run-'));
   try {
     const { plan, built, manifest } = await planPrebuilt(dir, runDir, { modes: options.modes, signal: options.signal, devices: options.devices }, onProgress);

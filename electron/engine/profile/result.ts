@@ -42,9 +42,12 @@ export interface AllocationEvent {
   kind: 'alloc' | 'free';
   /** From the start of the call to the start of the allocation or free. */
   startNs: number;
-  /** Time inside the allocator (operator new[] / delete[]). */
+  /** Time inside the allocator (operator new[] / delete[]; on a GPU, host time around cudaMalloc(Async) /
+   * cudaFree(Async)). */
   durationNs: number;
   bytes: number;
+  /** A device allocation or free (GPU runs; additive, absent for host memory). */
+  device?: true;
 }
 
 /** One timed call of a mode with its allocation events in the order they were recorded. */
@@ -103,6 +106,10 @@ export interface GpuModeResult {
   /** Device time of each timed call from CUDA events around it (same order as `calls.totalNs`). */
   deviceNs: number[];
   deviceMedianNs: number;
+  /** Host time of each timed call until `__tlab_program` returned (API calls and launches, async alloc/free
+   * enqueued), and until the device was done (additive). */
+  hostReturnNs?: number[];
+  hostSyncNs?: number[];
   /** Null for modes that do not allocate from the pool. */
   pool: PoolAttributes | null;
 }
@@ -158,6 +165,9 @@ export interface ProfileResult {
     /** Optimisation and target flags every mode was compiled with: DaCe's defaults unless the caller chose
      * others (`--cxxflags`). Additive field of profile@1. */
     cxxflags: string[];
+    /** GPU runs only: the default pool's release threshold init sets when a transient is pooled, a decimal
+     * string (DaCe's UINT64_MAX unless `--pool-release-threshold`). Additive. */
+    poolReleaseThreshold?: string;
   };
   modes: ModeResult[];
   verification: {

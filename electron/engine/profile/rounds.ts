@@ -7,7 +7,7 @@ import type { ProgramArg } from '../codegen/types.js';
 import type { BuiltVariant } from './build-variants.js';
 import type { OnProfileProgress } from './options.js';
 import type { SampledCall } from './result.js';
-import { throwIfCancelled, type RunJob, type RunnerHost, type RunnerProgress, type VariantJob, type VariantResult } from './runner-host.js';
+import { throwIfCancelled, type RunJob, type RunnerHost, type RunnerProgress, type VariantGpuTiming, type VariantJob, type VariantResult } from './runner-host.js';
 import { quantile } from './stats.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON } from './verify.js';
 
@@ -27,6 +27,7 @@ export function makeRunJob(variants: BuiltVariant[], inputs: Record<string, Uint
       args: v.program.args,
       transientIds: v.program.transientIds,
       externals: v.program.externals,
+      ...(v.program.gpu ? { gpu: true } : {}),
     })),
     inputs,
     calls: opts.calls,
@@ -132,10 +133,32 @@ export function poolRuns(runs: VariantResult[]): VariantResult {
   timing.batchWallNs = runs.reduce((sum, r) => sum + r.timing.batchWallNs, 0);
   timing.warmupCalls = runs.flatMap((r) => r.timing.warmupCalls);
   const sampledCall = pooledSample(runs, timing.totalNs);
+  const gpu = poolGpu(runs);
   // The verifying process poisons PERSISTENT's allocations inside init and runs two calls before the "first"
   // one: a process that skipped verification has the clean init and the truly cold first call.
   const clean = rest.find((r) => r.outputs === null);
-  return clean ? { ...first, initNs: clean.initNs, firstCallNs: clean.firstCallNs, exitNs: clean.exitNs, timing, sampledCall } : { ...first, timing, sampledCall };
+  const pooled = clean ? { ...first, initNs: clean.initNs, firstCallNs: clean.firstCallNs, exitNs: clean.exitNs, timing, sampledCall } : { ...first, timing, sampledCall };
+  return gpu ? { ...pooled, gpu } : pooled;
+}
+
+/** GPU runs: the per-call device columns in the order of the pooled calls, and the pool's high-water marks as
+ * the highest any timing process reached (each process has its own default pool). */
+function poolGpu(runs: VariantResult[]): VariantGpuTiming | undefined {
+  const gpus = runs.map((r) => r.gpu);
+  if (!gpus.some((g) => g)) return undefined;
+  const pools = gpus.map((g) => g?.pool ?? null).filter((p): p is NonNullable<VariantGpuTiming['pool']> => p !== null);
+  return {
+    deviceNs: gpus.flatMap((g) => g?.deviceNs ?? []),
+    hostReturnNs: gpus.flatMap((g) => g?.hostReturnNs ?? []),
+    hostSyncNs: gpus.flatMap((g) => g?.hostSyncNs ?? []),
+    pool: pools.length
+      ? {
+          reservedHighBytes: Math.max(...pools.map((p) => p.reservedHighBytes)),
+          usedHighBytes: Math.max(...pools.map((p) => p.usedHighBytes)),
+          releaseThreshold: pools[0]!.releaseThreshold,
+        }
+      : null,
+  };
 }
 
 /** Of each process's sampled call, the one nearest the median of all pooled calls, its index moved to the

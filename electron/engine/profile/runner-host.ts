@@ -25,6 +25,9 @@ export interface VariantJob {
   args: ProgramArg[];
   transientIds: string[];
   externals: ExternalStorage[];
+  /** A GPU program (CUDA, docs/gpu.md): array arguments and GPU workspaces live in device memory and calls go
+   * through `__tlab_gpu_timed_program`. Absent or false: the CPU path, unchanged. */
+  gpu?: boolean;
 }
 
 export interface RunJob {
@@ -58,7 +61,8 @@ export interface Calibration {
   callOverheadNs: number;
 }
 
-export type Phase = 'load' | 'init' | 'workspace' | 'verify-1' | 'verify-2' | 'first-call' | 'warmup' | 'calls' | 'exit';
+/** `arguments`: GPU programs only, copying the inputs (and verification's guarded workspaces) to the device. */
+export type Phase = 'load' | 'init' | 'workspace' | 'verify-1' | 'verify-2' | 'arguments' | 'first-call' | 'warmup' | 'calls' | 'exit';
 
 export interface GuardViolation {
   storage: string;
@@ -80,6 +84,18 @@ export interface VariantTiming extends PerCallColumns {
   warmupCalls: number[];
 }
 
+/** GPU programs: what the runner measured on the device, per process (docs/gpu.md, "The runner on a GPU"). */
+export interface VariantGpuTiming {
+  /** Per timed call, in the order of `timing.totalNs`: CUDA-event time on the stream, host time until
+   * `__tlab_program` returned, host time until the device was done. */
+  deviceNs: number[];
+  hostReturnNs: number[];
+  hostSyncNs: number[];
+  /** The default pool after the timed calls (high-water marks reset right before them); null when the library
+   * pools nothing (`__tlab_gpu_pooled` 0) or no call was timed. */
+  pool: { reservedHighBytes: number; usedHighBytes: number; releaseThreshold: bigint } | null;
+}
+
 export interface VariantResult {
   label: string;
   initNs: number;
@@ -97,6 +113,8 @@ export interface VariantResult {
   /** The timed call of this process nearest its median, with its allocation events (`call` indexes this
    * process's timed calls); null when none could be kept. */
   sampledCall: SampledCall | null;
+  /** GPU programs only. */
+  gpu?: VariantGpuTiming;
 }
 
 export interface RunnerProgress {

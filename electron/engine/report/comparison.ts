@@ -5,7 +5,7 @@
  * ratio of medians (view/headline.ts `compareResults`).
  */
 import type { ProfileResult } from '../profile/result.js';
-import { compareResults } from '../view/headline.js';
+import { compareResults, isGpuResult } from '../view/headline.js';
 import { N } from './numbers.js';
 import type { Comparison, ComparisonRow, LabelledResult, Paragraph } from './types.js';
 
@@ -17,6 +17,7 @@ function symbolsText(r: ProfileResult): string {
 
 /** The run facts that, when they differ, make a comparison mean something else. */
 const FACTS: Array<[string, (r: ProfileResult) => string]> = [
+  ['target', (r) => (r.device ? `GPU (${r.device.name})` : isGpuResult(r) ? 'GPU' : 'CPU')],
   ['CPU', (r) => `${r.machine.cpu} (${r.machine.cores} cores)`],
   ['compiler', (r) => r.machine.compiler],
   ['compiler flags', (r) => (r.settings.cxxflags ?? []).join(' ') || 'not recorded'],
@@ -97,6 +98,11 @@ export function buildComparison(results: LabelledResult[]): Comparison | null {
     findings.push('.');
   });
   const paragraphs: Paragraph[] = [identity(results), differences(results), findings];
+  if (changes.some((c) => c.crossTarget)) {
+    paragraphs.push([
+      'CPU and GPU results are compared here on host time per call (on the GPU, with the device synchronised before the clock stops): the two measure different machines running different code, so read these ratios as a comparison of platforms, not of memory modes.',
+    ]);
+  }
   if (unmatched.length) paragraphs.push([`Modes not run in every result (not compared): ${unmatched.join(', ')}.`]);
   return { paragraphs, rows, unmatched };
 }

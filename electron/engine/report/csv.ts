@@ -19,6 +19,13 @@ export const SUMMARY_COLUMNS = [
   'alloc_share', 'minor_faults_per_call', 'workspace_bytes', 'init_ns', 'first_call_ns', 'events_overflowed',
 ] as const;
 
+/** Added after the columns above when a result ran on a GPU (profile@1's GPU additions); CPU-only reports keep
+ * exactly the columns above. */
+export const GPU_CALL_COLUMNS = ['device_ns'] as const;
+export const GPU_SUMMARY_COLUMNS = ['device_median_ns', 'pool_reserved_high_bytes', 'pool_used_high_bytes', 'pool_release_threshold'] as const;
+
+const anyGpu = (results: readonly LabelledResult[]): boolean => results.some(({ result }) => result.modes.some((m) => m.gpu));
+
 function field(v: string | number | boolean | null | undefined): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
@@ -30,7 +37,8 @@ const line = (cells: ReadonlyArray<string | number | boolean | null | undefined>
 
 /** Every timed call: `process` and `call` (both from 0) place it in its runner process. */
 export function callsCsv(results: readonly LabelledResult[]): string {
-  const out: string[] = [line(CALL_COLUMNS)];
+  const gpu = anyGpu(results);
+  const out: string[] = [line(gpu ? [...CALL_COLUMNS, ...GPU_CALL_COLUMNS] : CALL_COLUMNS)];
   for (const { label, result } of results) {
     const perProcess = Math.max(1, result.settings.calls);
     for (const m of result.modes) {
@@ -40,6 +48,7 @@ export function callsCsv(results: readonly LabelledResult[]): string {
           line([
             label, result.program.name, m.mode, m.layout, m.label, Math.floor(i / perProcess), i % perProcess,
             c.totalNs[i], c.allocNs[i], c.freeNs[i], c.allocs[i], c.frees[i], c.allocBytes[i], c.minorFaults[i],
+            ...(gpu ? [m.gpu?.deviceNs[i]] : []),
           ]),
         );
       }
@@ -51,13 +60,15 @@ export function callsCsv(results: readonly LabelledResult[]): string {
 /** One row per (result, mode): the profiler's summary plus frees, allocator time and workspace. */
 export function summaryCsv(results: readonly LabelledResult[]): string {
   const byResult = new Map<number, ProfileResult>(results.map((x, i) => [i, x.result]));
-  const out: string[] = [line(SUMMARY_COLUMNS)];
+  const gpu = anyGpu(results);
+  const out: string[] = [line(gpu ? [...SUMMARY_COLUMNS, ...GPU_SUMMARY_COLUMNS] : SUMMARY_COLUMNS)];
   for (const s of summaryRows(results)) {
     out.push(
       line([
         s.resultLabel, byResult.get(s.result)!.program.name, s.mode, s.layout, s.label, s.calls,
         s.medianNs, s.p10Ns, s.p90Ns, s.meanNs, s.allocsPerCall, s.freesPerCall, s.allocatorNsPerCall,
         s.allocShare, s.minorFaultsPerCall, s.workspaceBytes, s.initNs, s.firstCallNs, s.eventsOverflowed,
+        ...(gpu ? [s.gpu?.deviceMedianNs, s.gpu?.pool?.reservedHighBytes, s.gpu?.pool?.usedHighBytes, s.gpu?.pool?.releaseThreshold] : []),
       ]),
     );
   }

@@ -1,6 +1,7 @@
 /** The header of a result: program, machine and settings as rows of facts. */
 import type { ProfileResult } from '../profile/result.js';
 import { formatCount } from '../view/format.js';
+import { deviceSummary, deviceVersions, formatReleaseThreshold } from '../view/gpu.js';
 import type { Fact, ResultHeader } from './types.js';
 
 /** Fields a later profile@1 may add (GPU runs): read when present, never required. */
@@ -28,11 +29,14 @@ export function resultHeader(label: string, result: ProfileResult): ResultHeader
     { label: 'sha256', value: `${result.program.hash.slice(0, 16)}…`, title: result.program.hash, mono: true },
     { label: 'Profiled', value: created ? dateText(created) : 'not recorded (written before profile@1 recorded the date)' },
   ];
-  const gpu = str(r.machine.gpu);
+  // profile@1's GPU additions put the device at the top level (`device`); `machine.gpu`/`driver` are read for
+  // results of an older draft that wrote them there.
+  const dev = result.device;
+  const gpu = dev ? `GPU ${dev.index}: ${deviceSummary(dev)}` : str(r.machine.gpu);
   const machine: Fact[] = [
     { label: 'CPU', value: `${result.machine.cpu} (${result.machine.cores} logical cores)` },
     { label: 'GPU', value: gpu ?? 'none: CPU run' },
-    { label: 'Driver', value: str(r.machine.driver) ?? (gpu ? 'not recorded' : 'none: CPU run') },
+    { label: 'Driver', value: dev ? `CUDA ${deviceVersions(dev)}` : (str(r.machine.driver) ?? (gpu ? 'not recorded' : 'none: CPU run')) },
     { label: 'Compiler', value: result.machine.compiler },
     {
       label: 'Flags',
@@ -45,7 +49,8 @@ export function resultHeader(label: string, result: ProfileResult): ResultHeader
   const s = result.settings;
   const symbols = Object.entries(s.symbols).map(([k, v]) => `${k}=${v}`).join(', ');
   const inputs = Object.entries(s.inputs).map(([k, v]) => `${k}=${v}`).join(', ');
-  const poolThreshold = str(r.settings.poolThreshold);
+  const pooled = result.modes.find((m) => m.gpu?.pool)?.gpu?.pool;
+  const poolThreshold = pooled ? formatReleaseThreshold(pooled.releaseThreshold) : str(r.settings.poolThreshold);
   const settings: Fact[] = [
     { label: 'Modes', value: s.modes.join(', ') },
     { label: 'Layout', value: s.layout === 'both' ? 'both (dace and packed)' : s.layout },

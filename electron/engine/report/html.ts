@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { AnalysisView } from '../view/types.js';
 import { formatBytes, formatCount, formatNs, formatP, formatPercent, formatRatio } from '../view/format.js';
+import { formatReleaseThreshold } from '../view/gpu.js';
 import { dateText } from './header.js';
 import { REPORT_CSS } from './html-style.js';
 import { countText } from './numbers.js';
@@ -115,10 +116,21 @@ function summaryTables(rows: SummaryRow[], many: boolean): string {
     ['Minor faults / call', (s) => countText(s.minorFaultsPerCall)],
     ['Workspace', (s) => (s.workspaceBytes === null ? '–' : formatBytes(s.workspaceBytes))],
   ]);
-  return (
+  const cpu =
     `<h3>Time per call</h3>${time}` +
-    `<h3>Allocation per call</h3>${memory}<p class="hint">Over every timed call. Allocator / call is the mean time inside instrumented allocations and frees, its share of the call next to it; minor faults are page faults served without disk, mostly first touches of freshly allocated memory. First call and init are single measurements per process, not part of the statistics.</p>`
-  );
+    `<h3>Allocation per call</h3>${memory}<p class="hint">Over every timed call. Allocator / call is the mean time inside instrumented allocations and frees, its share of the call next to it; minor faults are page faults served without disk, mostly first touches of freshly allocated memory. First call and init are single measurements per process, not part of the statistics.</p>`;
+  // GPU results: the times above are host times (the device synchronised before the clock stops); the device's
+  // own time and the stream-ordered pool get a table of their own. CPU reports have no such section.
+  const gpuRows = rows.filter((s) => s.gpu);
+  if (!gpuRows.length) return cpu;
+  const device = statsTable('device-table', gpuRows, many, [
+    ['Host median', (s) => formatNs(s.medianNs)],
+    ['Device median', (s) => formatNs(s.gpu!.deviceMedianNs)],
+    ['Pool reserved high', (s) => (s.gpu!.pool ? formatBytes(s.gpu!.pool.reservedHighBytes) : '–')],
+    ['Pool used high', (s) => (s.gpu!.pool ? formatBytes(s.gpu!.pool.usedHighBytes) : '–')],
+    ['Release threshold', (s) => (s.gpu!.pool ? formatReleaseThreshold(s.gpu!.pool.releaseThreshold) : '–')],
+  ]);
+  return `${cpu}<h3>On the device</h3>${device}<p class="hint">On a GPU, the time per call above is host time: the device is synchronised before the clock stops, and allocation and free are host time around the CUDA API calls. Device median is the median of CUDA-event times around each call. The pool columns are cudaMemPool attributes after the mode’s calls (– : the mode allocates nothing from the pool).</p>`;
 }
 
 function transientsSection(m: ReportModel): string {

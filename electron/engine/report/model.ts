@@ -40,6 +40,7 @@ export function summaryRows(results: readonly LabelledResult[]): SummaryRow[] {
       initNs: m.initNs,
       firstCallNs: m.firstCallNs,
       eventsOverflowed: m.eventsOverflowed,
+      gpu: m.gpu ? { deviceMedianNs: m.gpu.deviceMedianNs, pool: m.gpu.pool ? { ...m.gpu.pool } : null } : null,
     })),
   );
 }

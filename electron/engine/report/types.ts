@@ -117,6 +117,9 @@ export interface SummaryRow {
   initNs: number;
   firstCallNs: number;
   eventsOverflowed: boolean;
+  /** GPU results only (profile@1's GPU additions): median device time per call (CUDA events), the pool's
+   * high-water marks and release threshold after the mode's calls; null otherwise or when not recorded. */
+  gpu: { deviceMedianNs: number; pool: { reservedHighBytes: number; usedHighBytes: number; releaseThreshold: string } | null } | null;
 }
 
 export interface TransientRow {

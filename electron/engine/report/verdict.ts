@@ -47,6 +47,22 @@ function timeSentence(h: Headline, s: ModeResult, b: ModeResult, r: number): Par
   return [`${s.label} and ${b.label}: too few timed calls to test a difference (medians `, ...medians, '); profile with more calls.'];
 }
 
+/** GPU results: the verdict above is on host time; this is the same pair on device time (CUDA events). */
+function deviceSentence(h: Headline, s: ModeResult | undefined, b: ModeResult | undefined, r: number): Paragraph {
+  const lead = 'These times are host time per call, with the device synchronised before the clock stops, so they include the host side of every CUDA allocation call.';
+  const d = h.device;
+  if (!d || !s?.gpu || !b?.gpu) return [`${lead} Device times were not recorded for both modes.`];
+  const pair = `${s.label}|${b.label}`;
+  const medians = [N.ns(key('deviceMedian', r, s.label), s.gpu.deviceMedianNs), ' vs ', N.ns(key('deviceMedian', r, b.label), b.gpu.deviceMedianNs)];
+  const p = N.p(`deviceP|${r}|${pair}`, d.p);
+  if (d.verdict === 'faster' || d.verdict === 'slower') {
+    const factor = d.verdict === 'faster' ? d.ratio : 1 / d.ratio;
+    return [`${lead} On device time (CUDA events), ${s.label} is `, N.ratio(`${d.verdict === 'faster' ? 'deviceSpeedup' : 'deviceSlowdown'}|${r}|${pair}`, factor), ` ${d.verdict} per call (median `, ...medians, '; ', p, ').'];
+  }
+  if (d.verdict === 'no-difference') return [`${lead} On device time (CUDA events) they show no significant difference: medians `, ...medians, ', ', p, '.'];
+  return [`${lead} On device time: too few calls to test a difference (medians `, ...medians, ').'];
+}
+
 function allocationSentence(s: ModeResult, b: ModeResult, r: number): Paragraph {
   const allocsS = s.summary.allocsPerCall;
   const allocsB = b.summary.allocsPerCall;
@@ -180,6 +196,8 @@ export function verdictParagraphs(result: ProfileResult, r: number, view: Analys
     if (!h.time || !s || !b) time.push(`${h.text}.`);
     else time.push(...(time.length ? [' '] : []), ...timeSentence(h, s, b, r));
   }
+  const first0 = headlines[0];
+  if (first0?.basis === 'host') time.push(' ', ...deviceSentence(first0, modeOf(result, first0.subject), modeOf(result, first0.baseline), r));
   if (result.notes.some((n) => n.startsWith('POOL generated the same code as SCOPED'))) {
     time.push(' On CPU, POOL runs the same code as SCOPED (DaCe pools only GPU_Global arrays).');
   }

@@ -4,6 +4,12 @@
  * mode, and the verification badge. Every number comes from the result; whether two modes differ in time
  * is the profiler's own Mann–Whitney verdict at its own threshold (profile/format.ts), never two medians
  * read side by side. Pure: the renderer, the HTML/PDF reports and the CLI share it.
+ *
+ * GPU results (profile@1's GPU additions) carry two times per call: the host's (`calls.totalNs`, the device
+ * synchronised before the clock stops) and the device's (`gpu.deviceNs`, CUDA events). The headline's verdict
+ * is on host time — what the calling program waits for per call, including the host-side cost of
+ * cudaMallocAsync/cudaFreeAsync that POOL pays and EXTERNAL does not — and the device-time verdict stands
+ * beside it (`device`), so that neither hides the other. CPU results have `basis: null` and read as before.
  */
 import { SIGNIFICANCE } from '../profile/format.js';
 import type { ModeResult, ProfileResult } from '../profile/result.js';
@@ -39,19 +45,35 @@ export function compareTimes(subject: readonly number[], baseline: readonly numb
   return { verdict: faster ? 'faster' : 'slower', ratio, medians, p, text: `${formatRatio(factor)} ${faster ? 'faster' : 'slower'} per call (${formatP(p)})` };
 }
 
+/** A mode's device times per call (GPU results), or null on CPU. */
+export function deviceTimes(m: ModeResult): { calls: number[]; median: number } | null {
+  const g = m.gpu;
+  return g && Array.isArray(g.deviceNs) && g.deviceNs.length > 0 ? { calls: g.deviceNs, median: g.deviceMedianNs } : null;
+}
+
+/** A GPU result: it names its device, or one of its modes has device times. */
+export function isGpuResult(result: ProfileResult): boolean {
+  return result.device !== undefined || result.modes.some((m) => deviceTimes(m) !== null);
+}
+
 export interface Headline {
   /** Mode labels compared, e.g. `EXTERNAL (packed)` and `POOL`; null when the result lacks one. */
   subject: string | null;
   baseline: string | null;
-  /** null when there is nothing to compare (`text` says why). */
+  /** null when there is nothing to compare (`text` says why). On a GPU result: host time per call. */
   time: TimeComparison | null;
+  /** Which time `time` compares: null on CPU (the only time there is), 'host' on a GPU result. */
+  basis: 'host' | null;
+  /** GPU results: the same comparison on device time (CUDA events); null on CPU or when a side lacks it. */
+  device: TimeComparison | null;
   /** Allocations per call the subject saves (negative: adds), from the timed calls. */
   allocsSaved: number | null;
   /** Total workspace of the subject (Σ over storages), bytes; null when it has none. */
   workspaceBytes: number | null;
   workspaceByStorage: Record<string, number>;
-  /** The parts, in order, for layouts that set them apart: title, time, allocations, workspace. */
-  parts: { title: string; time: string; allocs: string; workspace: string | null };
+  /** The parts, in order, for layouts that set them apart: title, time, allocations, workspace; on GPU also
+   * which time the verdict is on (`basis`) and the device-time verdict (`device`), null on CPU. */
+  parts: { title: string; time: string; allocs: string; workspace: string | null; basis: string | null; device: string | null };
   /** The whole sentence. */
   text: string;
 }
@@ -80,22 +102,32 @@ function baselineOf(result: ProfileResult): ModeResult | null {
   return result.modes.find((m) => m.mode === 'POOL') ?? result.modes.find((m) => m.mode === 'SCOPED') ?? null;
 }
 
-export function headlineFor(subject: ModeResult, baseline: ModeResult): Headline {
+export const HOST_BASIS = 'host time per call (device synchronised before the clock stops)';
+
+export function headlineFor(subject: ModeResult, baseline: ModeResult, gpu = false): Headline {
   const time = compareTimes(subject.calls.totalNs, baseline.calls.totalNs, { subject: subject.summary.medianNs, baseline: baseline.summary.medianNs });
+  const ds = deviceTimes(subject);
+  const db = deviceTimes(baseline);
+  const device = ds && db ? compareTimes(ds.calls, db.calls, { subject: ds.median, baseline: db.median }) : null;
   const allocsSaved = baseline.summary.allocsPerCall - subject.summary.allocsPerCall;
   const workspaceBytes = sumWorkspace(subject);
   const title = `${subject.label} vs ${baseline.label}`;
   const allocs = allocsText(allocsSaved, subject, baseline);
   const workspace = workspaceBytes === null ? null : `${formatBytes(workspaceBytes)} workspace`;
-  const text = `${title}: ${[time.text, allocs, ...(workspace ? [workspace] : [])].join(', ')}`;
+  const basis = gpu ? HOST_BASIS : null;
+  const deviceText = gpu ? (device ? `device time (CUDA events): ${device.text}` : 'device time: not recorded for both modes') : null;
+  const timeText = gpu ? `${time.text.replace(' per call', ' per call in host time')}` : time.text;
+  const text = `${title}: ${[timeText, ...(deviceText ? [deviceText] : []), allocs, ...(workspace ? [workspace] : [])].join(', ')}`;
   return {
     subject: subject.label,
     baseline: baseline.label,
     time,
+    basis: gpu ? 'host' : null,
+    device,
     allocsSaved,
     workspaceBytes,
     workspaceByStorage: { ...subject.workspaceBytes },
-    parts: { title, time: time.text, allocs, workspace },
+    parts: { title, time: time.text, allocs, workspace, basis, device: deviceText },
     text,
   };
 }
@@ -105,10 +137,12 @@ function unavailable(text: string, subject: string | null, baseline: string | nu
     subject,
     baseline,
     time: null,
+    basis: null,
+    device: null,
     allocsSaved: null,
     workspaceBytes: null,
     workspaceByStorage: {},
-    parts: { title: text, time: '', allocs: '', workspace: null },
+    parts: { title: text, time: '', allocs: '', workspace: null, basis: null, device: null },
     text,
   };
 }
@@ -119,7 +153,8 @@ export function profileHeadlines(result: ProfileResult): Headline[] {
   const ext = externals(result);
   if (!ext.length) return [unavailable('No EXTERNAL run in this result: nothing to compare against POOL', null, base?.label ?? null)];
   if (!base) return [unavailable(`${ext[0]!.label} was run without POOL or SCOPED: nothing to compare it with`, ext[0]!.label, null)];
-  return ext.map((e) => headlineFor(e, base));
+  const gpu = isGpuResult(result);
+  return ext.map((e) => headlineFor(e, base, gpu));
 }
 
 /** The headline of a result: EXTERNAL (packed if run) against POOL. */
@@ -136,6 +171,11 @@ export interface ResultChange {
   time: TimeComparison;
   /** Allocations per call: other − reference. */
   allocsDelta: number;
+  /** Both results ran on a GPU: the same comparison on device time; null otherwise. */
+  device: TimeComparison | null;
+  /** One result ran on a CPU and the other on a GPU: `time` compares their host times, which then measure
+   * different machines doing different work; the renderer and the reports say so. */
+  crossTarget: boolean;
   /** "POOL: after is 1.12× slower per call (p = 0.003) than before". */
   text: string;
 }
@@ -154,8 +194,17 @@ export function compareResults(results: ReadonlyArray<{ label: string; result: P
       if (!om) continue;
       const time = compareTimes(om.calls.totalNs, m.calls.totalNs, { subject: om.summary.medianNs, baseline: m.summary.medianNs });
       const allocsDelta = om.summary.allocsPerCall - m.summary.allocsPerCall;
+      const dr = deviceTimes(m);
+      const dof = deviceTimes(om);
+      const device = dr && dof ? compareTimes(dof.calls, dr.calls, { subject: dof.median, baseline: dr.median }) : null;
+      const crossTarget = isGpuResult(ref!.result) !== isGpuResult(o.result);
       const what = time.verdict === 'faster' || time.verdict === 'slower' ? `${time.text} than ${ref!.label}` : time.text;
-      out.push({ mode: m.label, reference: ref!.label, other: o.label, time, allocsDelta, text: `${m.label}: ${o.label} ${what}` });
+      const extra = crossTarget
+        ? ` (host times of a ${isGpuResult(o.result) ? 'GPU' : 'CPU'} run against a ${isGpuResult(ref!.result) ? 'GPU' : 'CPU'} run)`
+        : device
+          ? `; device time: ${device.text}`
+          : '';
+      out.push({ mode: m.label, reference: ref!.label, other: o.label, time, allocsDelta, device, crossTarget, text: `${m.label}: ${o.label} ${what}${extra}` });
     }
   }
   return out;

@@ -19,6 +19,7 @@ const PATHS: Record<string, string> = {
   result: 'M3 1.5h10v13H3z M5.5 11V8.5 M8 11V5 M10.5 11V7',
   check: 'M3 8.5l3 3 7-7',
   warn: 'M8 2 1.5 13.5h13z M8 6v4 M8 11.5v.5',
+  chip: 'M4 4h8v8H4z M6 1.5V4 M10 1.5V4 M6 12v2.5 M10 12v2.5 M1.5 6H4 M1.5 10H4 M12 6h2.5 M12 10h2.5',
 };
 
 export function Icon({ name, size = 14 }: { name: keyof typeof PATHS | string; size?: number }): React.JSX.Element {

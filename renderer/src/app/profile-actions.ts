@@ -59,6 +59,8 @@ export async function startProfile(): Promise<void> {
       seed: p.seed,
       inputs: p.inputs,
       timeoutS: p.timeoutS,
+      // Only a host the server listed; a stale choice (another server) falls back to running here.
+      ...(p.remote !== null && s.env?.remoteHosts?.includes(p.remote) ? { remote: p.remote } : {}),
     });
     const stamp = new Date().toISOString().slice(11, 19);
     const resultDoc = { name: `${result.program.name} · run ${stamp}`, path: null, result };

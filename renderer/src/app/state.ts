@@ -55,6 +55,8 @@ export interface ProfileSettings {
   timeoutS: number;
   /** Argument name → .npy path (inside the roots). */
   inputs: Record<string, string>;
+  /** Run on this remote machine (one of `env.remoteHosts`), or null: on the host itself. */
+  remote: string | null;
 }
 
 export interface ProfileRun {
@@ -129,6 +131,7 @@ export const DEFAULT_PROFILE: ProfileSettings = {
   seed: '1',
   timeoutS: 0,
   inputs: {},
+  remote: null,
 };
 
 function initialTheme(): ThemeName {

@@ -9,7 +9,7 @@ import type { ChartSpec, FrameInput, Hit } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';
 import type { Fill, Painter } from './painter.js';
 import { seriesTooltip } from './profile-distribution.js';
-import { profileSeries, type ProfileData, type Series } from './profile-data.js';
+import { hostSeries, profileSeries, type ProfileData, type Series } from './profile-data.js';
 import { timeTicks } from './scales.js';
 import { fitText, textWidth } from './text.js';
 
@@ -49,7 +49,7 @@ function legend(p: Painter, t: ChartTheme, x: number, y: number): void {
 
 function draw(p: Painter, data: ProfileData, f: FrameInput<null>): BreakdownLayout {
   const t = f.theme;
-  const series = profileSeries(data).filter((s) => s.sorted.length > 0);
+  const series = hostSeries(profileSeries(data)).filter((s) => s.sorted.length > 0);
   p.begin(f.width, f.height, t.background);
   p.text(12, 22, 'Where the time goes', { color: t.text, size: t.font.title + 2, weight: 600 });
   p.text(12 + textWidth('Where the time goes', t.font.title + 2, true) + 10, 22, 'mean per call', { color: t.muted, size: t.font.base });
@@ -111,7 +111,7 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): BreakdownLayo
 export const breakdownChart: ChartSpec<ProfileData, null, BreakdownLayout> = {
   name: 'tlab-profile-breakdown',
   initialState: () => null,
-  preferredHeight: (data) => HEADER + FOOTER + Math.max(1, profileSeries(data).length) * ROW,
+  preferredHeight: (data) => HEADER + FOOTER + Math.max(1, hostSeries(profileSeries(data)).length) * ROW,
   draw,
   hit(L, _x, y): Hit | null {
     const s = L.series[Math.floor((y - L.top) / L.rowH)];

@@ -2,9 +2,15 @@
  * Profile results as the profile charts read them: one series per (result, mode label), in mode order,
  * with its quantiles and per-call means; and the sampled call's allocation spans for the Gantt chart.
  * Several results (compare) are simply more series on the same axes.
+ *
+ * A GPU result (profile@1's GPU additions) gives every mode two series: `host` (calls.totalNs, the device
+ * synchronised before the clock stops; allocation and free are host time around the API calls) and `device`
+ * (gpu.deviceNs, CUDA events). The time charts draw both on one axis; the breakdown and the Gantt, which split
+ * host time, take the host series only. CPU results have one series per mode with `time: null`, as before.
  */
 import type { ModeResult, ProfileResult } from '../../../electron/engine/profile/result.js';
 import { quantile } from '../../../electron/engine/profile/stats.js';
+import { isGpuResult } from '../../../electron/engine/view/headline.js';
 import type { ModeName } from '../theme/index.js';
 import type { ChartTheme } from './chart-theme.js';
 import type { Fill } from './painter.js';
@@ -26,6 +32,10 @@ export interface Series {
   mode: ModeName;
   layout: 'dace' | 'packed' | null;
   m: ModeResult;
+  /** null: a CPU result's only time; 'host' / 'device': the two times of a GPU result. */
+  time: 'host' | 'device' | null;
+  /** The per-call times this series draws, in call order: `m.calls.totalNs`, or `m.gpu.deviceNs`. */
+  values: readonly number[];
   sorted: Float64Array;
   q: { min: number; p10: number; p25: number; p50: number; p75: number; p90: number; max: number };
   mean: { total: number; alloc: number; free: number; compute: number };
@@ -45,22 +55,31 @@ export function profileSeries(data: ProfileData): Series[] {
   if (out) return out;
   out = [];
   const many = data.results.length > 1;
+  const gpus = data.results.map(({ result }) => isGpuResult(result));
+  // CPU and GPU results together: CPU series say so, so that "POOL" of each is never mistaken for the other.
+  const mixed = gpus.includes(true) && gpus.includes(false);
   data.results.forEach(({ label: resultLabel, result }, r) => {
+    const gpu = gpus[r]!;
     for (const m of result.modes) {
-      const sorted = Float64Array.from(m.calls.totalNs).sort();
-      const arr = Array.from(sorted);
       const total = mean(m.calls.totalNs);
       const alloc = mean(m.calls.allocNs);
       const free = mean(m.calls.freeNs);
+      const times: Array<['host' | 'device' | null, readonly number[]]> = gpu ? [['host', m.calls.totalNs], ['device', m.gpu?.deviceNs ?? []]] : [[null, m.calls.totalNs]];
+      for (const [time, values] of times) {
+      const sorted = Float64Array.from(values).sort();
+      const arr = Array.from(sorted);
+      const label = time ? `${m.label} · ${time}` : mixed ? `${m.label} · CPU` : m.label;
       out!.push({
-        key: `${r}|${m.label}`,
+        key: time === 'device' ? `${r}|${m.label}|device` : `${r}|${m.label}`,
         result: r,
         resultLabel,
         label: m.label,
-        display: many ? `${m.label} · ${resultLabel}` : m.label,
+        display: many ? `${label} · ${resultLabel}` : label,
         mode: m.mode,
         layout: m.layout,
         m,
+        time,
+        values,
         sorted,
         q: {
           min: arr[0] ?? NaN,
@@ -75,17 +94,24 @@ export function profileSeries(data: ProfileData): Series[] {
         callsPerProcess: result.settings.calls,
         processes: result.settings.processes,
       });
+      }
     }
   });
-  const rank = (s: Series): number => MODE_RANK[s.mode] * 10 + (s.layout ? LAYOUT_RANK[s.layout] : 0);
+  const rank = (s: Series): number => MODE_RANK[s.mode] * 10 + (s.layout ? LAYOUT_RANK[s.layout] * 2 : 0) + (s.time === 'device' ? 1 : 0);
   out.sort((a, b) => rank(a) - rank(b) || a.result - b.result);
   cache.set(data, out);
   return out;
 }
 
 /** Mode colour; EXTERNAL's `dace` layout hatched, `packed` solid. */
-export function seriesFill(t: ChartTheme, s: Pick<Series, 'mode' | 'layout'>): Fill {
+export function seriesFill(t: ChartTheme, s: Pick<Series, 'mode' | 'layout'> & { time?: Series['time'] }): Fill {
+  if (s.time === 'device') return t.background;
   return s.layout === 'dace' ? { hatch: t.modes[s.mode], background: t.modeFill[s.mode] } : t.modes[s.mode];
+}
+
+/** The series whose parts split host time: CPU series and a GPU result's host series (breakdown, Gantt). */
+export function hostSeries(series: readonly Series[]): Series[] {
+  return series.filter((s) => s.time !== 'device');
 }
 
 /** Marker shape per result in a comparison: filled, hollow, then square. */
@@ -168,7 +194,7 @@ export function spansOf(events: readonly AllocEvent[]): AllocSpan[] {
 /** The sampled call of every series that has one (runner-recorded allocation events). */
 export function sampledCalls(data: ProfileData): SampledCall[] {
   const out: SampledCall[] = [];
-  for (const s of profileSeries(data)) {
+  for (const s of hostSeries(profileSeries(data))) {
     const sample = (s.m as ModeResult & WithSample).sampledCall;
     if (!sample) continue;
     out.push({ label: s.display, series: s, call: sample.call ?? null, callNs: sample.totalNs ?? null, overflowed: sample.overflowed ?? false, spans: spansOf(sample.events) });
@@ -205,6 +231,6 @@ export function timeDomain(series: readonly Series[]): { lo: number; hi: number;
   }
   if (!Number.isFinite(lo)) return { lo: 0, hi: 1, beyond: 0 };
   let beyond = 0;
-  for (const s of series) for (const v of s.m.calls.totalNs) if (v > hi) beyond++;
+  for (const s of series) for (const v of s.values) if (v > hi) beyond++;
   return { lo, hi, beyond };
 }

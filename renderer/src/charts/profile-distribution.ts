@@ -43,7 +43,7 @@ export function distributionDomain(series: readonly Series[]): [number, number] 
 /** Calls of `s` slower than `hi`. */
 export function callsBeyond(s: Series, hi: number): number {
   let n = 0;
-  for (const v of s.m.calls.totalNs) if (v > hi) n++;
+  for (const v of s.values) if (v > hi) n++;
   return n;
 }
 
@@ -95,7 +95,7 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
     p.clip(left, y0, right - left, rowH);
     // Every call, jittered vertically in the upper part of the row.
     const marker = markerOf(s.result);
-    const calls = s.m.calls.totalNs;
+    const calls = s.values;
     for (let k = 0; k < calls.length; k++) {
       const v = calls[k]!;
       if (v > hi) continue;
@@ -108,7 +108,8 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
     p.line(xOf(s.q.p10), mid - bh / 3, xOf(s.q.p10), mid + bh / 3, { stroke: color, strokeWidth: 1.5 });
     p.line(xOf(s.q.p90), mid - bh / 3, xOf(s.q.p90), mid + bh / 3, { stroke: color, strokeWidth: 1.5 });
     p.rect(xOf(s.q.p25), mid - bh / 2, Math.max(2, xOf(s.q.p75) - xOf(s.q.p25)), bh, {
-      fill: s.layout === 'dace' ? { hatch: color, background: t.modeFill[s.mode] } : t.modeFill[s.mode],
+      // Device time (GPU results): a hollow box beside the host's filled one.
+      fill: s.time === 'device' ? t.background : s.layout === 'dace' ? { hatch: color, background: t.modeFill[s.mode] } : t.modeFill[s.mode],
       stroke: color,
       strokeWidth: 1.5,
       opacity: 0.92,

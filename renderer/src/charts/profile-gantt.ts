@@ -9,7 +9,7 @@ import { drawXAxis } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';
 import type { Painter } from './painter.js';
-import { profileSeries, sampledCalls, type AllocSpan, type ProfileData, type SampledCall } from './profile-data.js';
+import { hostSeries, profileSeries, sampledCalls, type AllocSpan, type ProfileData, type SampledCall } from './profile-data.js';
 import { clamp, timeTicks } from './scales.js';
 import { fitText, textWidth, wrapText } from './text.js';
 
@@ -61,7 +61,7 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<GanttState>): GanttLa
   p.text(12, 22, 'Allocations in one call', { color: t.text, size: t.font.title + 2, weight: 600 });
   const calls = sampledCalls(data);
   const withSpans = calls.filter((c) => c.spans.length > 0);
-  const quiet = profileSeries(data).filter((s) => !withSpans.some((c) => c.series.key === s.key));
+  const quiet = hostSeries(profileSeries(data)).filter((s) => !withSpans.some((c) => c.series.key === s.key));
   const sub = calls.length ? 'the sampled call of each mode · solid: allocator call · hatched: free' : '';
   const subX = 12 + textWidth('Allocations in one call', t.font.title + 2, true) + 10;
   p.text(subX, 22, fitText(sub, t.font.base, f.width - subX - 12), { color: t.muted, size: t.font.base });
@@ -186,7 +186,7 @@ export const ganttChart: ChartSpec<ProfileData, GanttState, GanttLayout> = {
   preferredHeight(data) {
     const calls = sampledCalls(data).filter((c) => c.spans.length);
     const rows = calls.reduce((n, c) => n + c.spans.length, 0);
-    const quiet = profileSeries(data).length - calls.length;
+    const quiet = hostSeries(profileSeries(data)).length - calls.length;
     return clamp(40 + quiet * 18 + calls.length * PANEL_HEAD + rows * MAX_ROW + 56, 140, 720);
   },
   draw,

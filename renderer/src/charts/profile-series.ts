@@ -55,7 +55,7 @@ function medianOf(s: Series): Float64Array {
   let m = medians.get(s);
   if (!m) {
     // Within each process only: a window must not mix two processes.
-    const calls = s.m.calls.totalNs;
+    const calls = s.values;
     const per = Math.max(1, s.callsPerProcess);
     const w = Math.max(5, Math.round(per / 8) | 1);
     m = new Float64Array(calls.length);
@@ -77,7 +77,7 @@ function drawLegend(p: Painter, series: Series[], t: ChartTheme, lg: ReturnType<
   series.forEach((s, k) => {
     const x = lg.flow.x[k]!;
     const y = y0 + 16 * lg.flow.line[k]!;
-    p.line(x, y - 4, x + 14, y - 4, { stroke: t.modes[s.mode], strokeWidth: 2, dash: s.layout === 'dace' ? [4, 2] : MODE_DASH[s.mode] });
+    p.line(x, y - 4, x + 14, y - 4, { stroke: t.modes[s.mode], strokeWidth: s.time === 'device' ? 1.5 : 2, dash: s.time === 'device' ? [1, 3] : s.layout === 'dace' ? [4, 2] : MODE_DASH[s.mode] });
     p.text(x + 18, y, fitText(lg.labels[k]!, t.font.small, lg.flow.width[k]! - 18, true), { color: t.modes[s.mode], size: t.font.small, weight: 600 });
   });
   p.endGroup();
@@ -128,7 +128,7 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): Series
   let beyond = 0;
   for (const s of series) {
     const color = t.modes[s.mode];
-    const xs = s.m.calls.totalNs;
+    const xs = s.values;
     const marker = markerOf(s.result);
     const from = Math.max(0, Math.floor(c0));
     const to = Math.min(xs.length - 1, Math.ceil(c1));
@@ -139,7 +139,7 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): Series
         beyond++;
         const x = xOf(c);
         p.polygon([x - 3.5, x + 3.5, x], [top + 2, top + 2, top - 4], 3, { fill: color, opacity: 0.8 });
-      } else drawMarker(p, marker, xOf(c), yOf(v), 1.7, color, 0.45);
+      } else drawMarker(p, marker, xOf(c), yOf(v), s.time === 'device' ? 1.2 : 1.7, color, s.time === 'device' ? 0.3 : 0.45);
     }
   }
   for (const s of series) {
@@ -155,7 +155,8 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): Series
         py[k] = yOf(Math.min(med[start + k]!, yHi));
       }
       p.polyline(px, py, n, { stroke: t.background, strokeWidth: 4, opacity: 0.8 });
-      p.polyline(px, py, n, { stroke: t.modes[s.mode], strokeWidth: 2, dash: s.layout === 'dace' ? [4, 2] : MODE_DASH[s.mode] });
+      // Device time (GPU results): a thin dotted line beside the host's.
+      p.polyline(px, py, n, { stroke: t.modes[s.mode], strokeWidth: s.time === 'device' ? 1.5 : 2, dash: s.time === 'device' ? [1, 3] : s.layout === 'dace' ? [4, 2] : MODE_DASH[s.mode] });
     }
   }
   p.unclip();
@@ -185,7 +186,7 @@ export const seriesChart: ChartSpec<ProfileData, SeriesState, SeriesLayout> = {
     const per = L.series[0]?.callsPerProcess ?? 1;
     return {
       title: `call ${formatCount(c)} (process ${Math.floor(c / Math.max(1, per)) + 1}, call ${(c % Math.max(1, per)) + 1})`,
-      rows: L.series.map((s) => [s.display, s.m.calls.totalNs[c] !== undefined ? formatNs(s.m.calls.totalNs[c]!) : '–'] as [string, string]),
+      rows: L.series.map((s) => [s.display, s.values[c] !== undefined ? formatNs(s.values[c]!) : '–'] as [string, string]),
     };
   },
   describe(_data, L) {

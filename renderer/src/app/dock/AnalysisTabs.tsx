@@ -15,6 +15,7 @@ import { ChartMount } from './ChartMount.js';
 function Waiting(): React.JSX.Element {
   const analysing = useSelect(store, (s) => s.analysing);
   const error = useSelect(store, (s) => s.analysisError);
+  const reading = useSelect(store, (s) => s.doc?.preview === true);
   if (error) {
     return (
       <div className="dock-message error" role="alert" data-testid="analysis-error">
@@ -33,7 +34,8 @@ function Waiting(): React.JSX.Element {
     <div className="dock-message">
       {analysing ? (
         <>
-          <span className="spinner" /> Analysing: lifetimes, eligibility, workspace layouts…
+          <span className="spinner" />{' '}
+          {reading ? 'Reading the nested SDFGs (the graph above shows the root already)…' : 'Analysing: lifetimes, eligibility, workspace layouts…'}
         </>
       ) : (
         'No analysis yet.'

@@ -4,7 +4,7 @@
  * result's modes together.
  */
 import { useMemo } from 'react';
-import { compareResults } from '../../../../electron/engine/view/headline.js';
+import { compareResults, isGpuResult } from '../../../../electron/engine/view/headline.js';
 import { mountBreakdownChart, mountDistributionChart, type ProfileData } from '../../charts/index.js';
 import { removeCompared } from '../actions.js';
 import { ChartMount } from '../dock/ChartMount.js';
@@ -25,12 +25,16 @@ export function CompareTab(): React.JSX.Element {
   }, [list]);
   const changes = useMemo(() => compareResults(labelled), [labelled]);
   const data = useMemo<ProfileData>(() => ({ results: labelled }), [labelled]);
+  const mixed = useMemo(() => labelled.some((r) => isGpuResult(r.result)) && labelled.some((r) => !isGpuResult(r.result)), [labelled]);
   return (
     <div className="compare-tab" data-testid="compare-tab">
       <div className="compare-list">
         {labelled.map((r, i) => (
           <span key={`${r.label}-${i}`} className={`chip${i === 0 ? ' chip-ref' : ''}`} data-testid="compare-item">
             {i === 0 && <span className="chip-tag">reference</span>}
+            <span className={`chip-target${isGpuResult(r.result) ? ' gpu' : ''}`} data-testid="compare-target" title={r.result.device ? r.result.device.name : r.result.machine.cpu}>
+              {isGpuResult(r.result) ? `GPU${r.result.device ? ` · ${r.result.device.name}` : ''}` : 'CPU'}
+            </span>
             {r.label}
             {!r.label.startsWith(r.result.program.name) && <span className="muted"> · {r.result.program.name}</span>}
             <button type="button" className="chip-x" aria-label={`Remove ${r.label}`} onClick={() => removeCompared(i)}>
@@ -49,6 +53,13 @@ export function CompareTab(): React.JSX.Element {
         </div>
       ) : (
         <>
+          {mixed && (
+            <p className="compare-note" data-testid="compare-mixed">
+              CPU and GPU results together: a GPU result has two series per mode (host time, the device synchronised; and device time, from CUDA
+              events), a CPU result one (marked CPU). Their host times are compared below, but they measure different machines doing different
+              work.
+            </p>
+          )}
           <ul className="changes" data-testid="compare-changes">
             {changes.map((c) => (
               <li key={`${c.mode}|${c.other}`} className={`change change-${c.time.verdict}`}>
@@ -56,6 +67,8 @@ export function CompareTab(): React.JSX.Element {
                 <span>
                   {c.other}: {c.time.text}
                   {c.time.verdict === 'faster' || c.time.verdict === 'slower' ? ` than ${c.reference}` : ''}
+                  {c.crossTarget ? ' (host times, CPU against GPU)' : ''}
+                  {c.device ? `; device time: ${c.device.text}` : ''}
                   {Math.abs(c.allocsDelta) >= 0.05 ? `; ${c.allocsDelta > 0 ? '+' : ''}${c.allocsDelta.toFixed(1)} allocations per call` : ''}
                 </span>
               </li>

@@ -41,7 +41,10 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
   const symText = Object.entries(symbols)
     .map(([k, v]) => `${k}=${v}`)
     .join('  ');
+  const remoteHosts: readonly string[] = useSelect(store, (s) => s.env?.remoteHosts ?? EMPTY);
+  const host = useSelect(store, (s) => s.env?.host);
   const total = p.calls * p.processes * p.modes.length;
+  const remote = p.remote !== null && remoteHosts.includes(p.remote) ? p.remote : null;
   return (
     <form
       className="profile-form"
@@ -51,6 +54,20 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
         onRun();
       }}
     >
+      {remoteHosts.length > 0 && (
+        <fieldset>
+          <legend>Run on</legend>
+          <select value={remote ?? ''} onChange={(e) => updateProfileSettings({ remote: e.target.value || null })} data-testid="profile-remote" aria-label="Run on">
+            <option value="">{host === 'browser' ? 'the server (this host)' : 'this machine'}</option>
+            {remoteHosts.map((h) => (
+              <option key={h} value={h}>
+                {h} (over ssh)
+              </option>
+            ))}
+          </select>
+          {remote && <p className="hint">Built and run on {remote}; the result comes back here. Transient Lab of the same version must be installed there.</p>}
+        </fieldset>
+      )}
       <fieldset>
         <legend>Modes</legend>
         <div className="mode-checks">
@@ -135,7 +152,7 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
         <p className="hint">Other arguments get deterministic data from the seed.</p>
       </fieldset>
       <button type="submit" className="btn btn-primary btn-run" data-testid="profile-run" disabled={running || p.modes.length === 0}>
-        <Icon name="play" /> {running ? 'Running…' : `Run ${p.modes.length} mode${p.modes.length === 1 ? '' : 's'}`}
+        <Icon name="play" /> {running ? 'Running…' : `Run ${p.modes.length} mode${p.modes.length === 1 ? '' : 's'}${remote ? ` on ${remote}` : ''}`}
       </button>
       <p className="hint center">{total.toLocaleString()} timed calls in all{p.modes.includes('EXTERNAL') && p.layout === 'both' ? ' (+ the second EXTERNAL layout)' : ''}</p>
     </form>

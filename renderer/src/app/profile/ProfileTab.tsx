@@ -6,7 +6,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ResultDoc } from '../../../../electron/ipc/contract.js';
 import { formatBytes, formatCount, formatNs, formatPercent, formatRatio } from '../../../../electron/engine/view/format.js';
-import { profileHeadlines, verificationBadge, type Headline } from '../../../../electron/engine/view/headline.js';
+import { deviceSummary, deviceVersions, formatReleaseThreshold } from '../../../../electron/engine/view/gpu.js';
+import { isGpuResult, profileHeadlines, verificationBadge, type Headline } from '../../../../electron/engine/view/headline.js';
 import { mountBreakdownChart, mountCallsChart, mountDistributionChart, mountGanttChart, type ProfileData } from '../../charts/index.js';
 import { defaultResultName, downloadResult, saveResultOnHost } from '../actions.js';
 import { ChartMount } from '../dock/ChartMount.js';
@@ -93,15 +94,39 @@ function BigHeadline({ h }: { h: Headline }): React.JSX.Element {
   const verdict = t?.verdict;
   const big = headlineBig(h);
   const pText = t && (verdict === 'faster' || verdict === 'slower') ? t.text.replace(/^.*\((.*)\)$/, '$1') : t?.text.replace(/^[^(]*\((.*)\)$/, '$1') ?? '';
+  const d = h.device;
   return (
     <div className={`headline verdict-${verdict ?? 'none'}`} data-testid="profile-headline" title={h.text}>
-      {t && <div className="headline-title">{h.parts.title}</div>}
+      {t && (
+        <div className="headline-title">
+          {h.parts.title}
+          {h.basis === 'host' && (
+            <span className="headline-basis" data-testid="headline-basis">
+              {' '}
+              · host time per call, device synchronised
+            </span>
+          )}
+        </div>
+      )}
       <div className="headline-big">{big}</div>
       {t && (
         <div className="headline-parts">
           <span>{pText}</span>
           <span>{h.parts.allocs}</span>
           {h.parts.workspace && <span>{h.parts.workspace}</span>}
+        </div>
+      )}
+      {t && h.basis === 'host' && (
+        <div className={`headline-device verdict-${d?.verdict ?? 'none'}`} data-testid="headline-device" title="Device time per call from CUDA events around each call">
+          <span className="headline-device-label">Device time</span>{' '}
+          {d ? (
+            <>
+              <b>{d.verdict === 'faster' || d.verdict === 'slower' ? `${formatRatio(d.verdict === 'faster' ? d.ratio : 1 / d.ratio)} ${d.verdict} per call` : d.verdict === 'no-difference' ? 'no significant difference per call' : 'too few calls to tell'}</b>
+              <span className="muted"> · medians {formatNs(d.medians.subject)} vs {formatNs(d.medians.baseline)}</span>
+            </>
+          ) : (
+            <span className="muted">not recorded for both modes</span>
+          )}
         </div>
       )}
     </div>
@@ -111,16 +136,18 @@ function BigHeadline({ h }: { h: Headline }): React.JSX.Element {
 function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
   const r = doc.result;
   const base = r.modes.find((m) => m.mode === 'SCOPED') ?? r.modes[0];
+  const gpu = isGpuResult(r);
   return (
     <table className="mode-table" data-testid="profile-table">
       <thead>
         <tr>
           <th>mode</th>
-          <th>median / call</th>
-          <th>p10</th>
-          <th>p90</th>
+          <th>{gpu ? 'host median / call' : 'median / call'}</th>
+          {gpu && <th>device median / call</th>}
+          <th>{gpu ? 'host p10' : 'p10'}</th>
+          <th>{gpu ? 'host p90' : 'p90'}</th>
           <th>allocs / call</th>
-          <th>alloc+free</th>
+          <th>{gpu ? 'alloc+free (host)' : 'alloc+free'}</th>
           <th>faults / call</th>
           <th>workspace</th>
           <th>vs {base?.label ?? '—'}</th>
@@ -135,6 +162,7 @@ function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
                 <span className={`mode-tag mode-${m.mode.toLowerCase()}${m.layout === 'dace' ? ' hatched' : ''}`}>{m.label}</span>
               </td>
               <td className="num strong">{formatNs(m.summary.medianNs)}</td>
+              {gpu && <td className="num strong">{m.gpu ? formatNs(m.gpu.deviceMedianNs) : '–'}</td>}
               <td className="num">{formatNs(m.summary.p10Ns)}</td>
               <td className="num">{formatNs(m.summary.p90Ns)}</td>
               <td className="num">{formatCount(m.summary.allocsPerCall)}</td>
@@ -145,6 +173,57 @@ function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
             </tr>
           );
         })}
+      </tbody>
+    </table>
+  );
+}
+
+/** The device a GPU result ran on: name, memory, compute capability, driver and runtime. */
+function DeviceLine({ doc }: { doc: ResultDoc }): React.JSX.Element | null {
+  const d = doc.result.device;
+  if (!d) return null;
+  return (
+    <div className="device-line" data-testid="device-line">
+      <Icon name="chip" /> <b>GPU {d.index}</b> <span>{deviceSummary(d)}</span>
+      <span className="muted"> · {deviceVersions(d)}</span>
+    </div>
+  );
+}
+
+/** Per mode, the stream-ordered pool's high-water marks and release threshold (GPU results). */
+function PoolTable({ doc }: { doc: ResultDoc }): React.JSX.Element | null {
+  const modes = doc.result.modes.filter((m) => m.gpu);
+  if (!modes.length) return null;
+  return (
+    <table className="mode-table pool-table" data-testid="pool-table">
+      <caption>Stream-ordered pool (cudaMemPool attributes after each mode's calls)</caption>
+      <thead>
+        <tr>
+          <th>mode</th>
+          <th>reserved high-water</th>
+          <th>used high-water</th>
+          <th>release threshold</th>
+        </tr>
+      </thead>
+      <tbody>
+        {modes.map((m) => (
+          <tr key={m.label}>
+            <td>
+              <span className={`mode-tag mode-${m.mode.toLowerCase()}${m.layout === 'dace' ? ' hatched' : ''}`}>{m.label}</span>
+            </td>
+            {m.gpu!.pool ? (
+              <>
+                <td className="num strong">{formatBytes(m.gpu!.pool.reservedHighBytes)}</td>
+                <td className="num">{formatBytes(m.gpu!.pool.usedHighBytes)}</td>
+                <td className="num">{formatReleaseThreshold(m.gpu!.pool.releaseThreshold)}</td>
+              </>
+            ) : (
+              <td className="num muted" colSpan={3}>
+                allocates nothing from the pool
+              </td>
+            )}
+          </tr>
+        ))}
       </tbody>
     </table>
   );
@@ -217,9 +296,11 @@ function ResultView({ doc }: { doc: ResultDoc }): React.JSX.Element {
           ))}
         </ul>
       )}
+      <DeviceLine doc={doc} />
       <div className="result-meta muted small">{settings}</div>
       <SaveBar doc={doc} />
       <ModeTable doc={doc} />
+      <PoolTable doc={doc} />
       <div className="chart-grid">
         <figure className="chart-card">
           <ChartMount mount={mountDistributionChart} data={data} source="gantt" testid="chart-distribution" />

@@ -79,4 +79,27 @@ describe('assemble step', () => {
     expect(jsonInteger(42n)).toBe(42);
     expect(jsonInteger(-(2n ** 53n))).toBe('-9007199254740992');
   });
+
+  it('GPU runs: the device, the release threshold, device times and pool per mode; CPU results have none of them', () => {
+    const base = builtVariant('POOL', 'pool');
+    const gpuInfo = { language: 'cuda' as const, pooled: true, poolReleaseThreshold: 2n ** 64n - 1n, kernels: 5 };
+    const built = [{ ...base, program: { ...base.program, gpu: gpuInfo } }];
+    const results = [{ ...fakeResult('POOL', { calls: [100, 300, 200] }), gpu: { deviceNs: [90, 10, 50], hostReturnNs: [5, 6, 7], hostSyncNs: [95, 290, 195], pool: { reservedHighBytes: 4096, usedHighBytes: 2048, releaseThreshold: 2n ** 64n - 1n } } }];
+    const device = { index: 0, name: 'GPU', totalMemoryBytes: 2 ** 34, computeCapability: '9.0', multiprocessors: 132, memoryPools: true, runtimeVersion: 13000, driverVersion: 13020 };
+    const verification = { identical: true, ok: true, vacuous: true, compared: [], details: [] };
+    const options = { layout: 'packed' as const, calls: 3, warmup: 1, processes: 1, seed: 0n, inputs: new Map<string, string>() };
+    const result = assembleResult({ plan: { ...plan(), device }, built, results, verification, options, machine, warnings: [] });
+    expect(result.device).toEqual(device);
+    expect(result.settings.poolReleaseThreshold).toBe('18446744073709551615');
+    expect(result.modes[0]!.gpu).toEqual({ deviceNs: [90, 10, 50], deviceMedianNs: 50, hostReturnNs: [5, 6, 7], hostSyncNs: [95, 290, 195], pool: { reservedHighBytes: 4096, usedHighBytes: 2048, releaseThreshold: '18446744073709551615' } });
+    const text = formatProfile(result);
+    expect(text).toMatch(/^mode\s+median\/call\s+device\/call/m);
+    expect(text).toContain('device: GPU (compute capability 9.0, CUDA runtime 13.0, driver 13.2)');
+    expect(text).toContain('pool high-water (reserved / used): POOL 4.0 KiB / 2.0 KiB (release threshold max)');
+    const cpu = assembleResult({ plan: plan(), built: [base], results: [fakeResult('POOL')], verification, options, machine, warnings: [] });
+    expect(cpu).not.toHaveProperty('device');
+    expect(cpu.settings).not.toHaveProperty('poolReleaseThreshold');
+    expect(cpu.modes[0]).not.toHaveProperty('gpu');
+    expect(formatProfile(cpu)).not.toMatch(/device\/call|pool high-water/);
+  });
 });

@@ -67,17 +67,26 @@ describe('plan step', () => {
     expect((err as TlabError).details.join('\n')).toMatch(/'tmp' has 1 dimension\(s\), indexed with 2/);
   });
 
-  it('a host that runs (it passes a device probe) refuses a GPU program: no device, or no GPU runner yet', async () => {
+  it('a host that runs (it passes a device probe) refuses a GPU program without a device, and records the device it has', async () => {
     const gpu = join(corpusDir(), 'spcl__dace__doc___static__sdfg__gpu-notb.sdfg');
     const report = { runtimeLibrary: 'libcudart.so', runtimeVersion: 13000, driverVersion: 13000, attempts: [] };
     const none = await planProfile(gpu, { ...base, modes: ['SCOPED'], defaultSymbol: 8n, devices: async () => ({ ...report, devices: [], reason: 'no NVIDIA driver is installed' }) }).catch((e: unknown) => e);
     expect(none).toMatchObject({ kind: 'unsupported', message: 'this is a GPU program and this machine has no CUDA device: no NVIDIA driver is installed' });
     const device = { index: 0, name: 'Test GPU', totalMemoryBytes: 2 ** 34, computeCapability: '9.0', multiprocessors: 132, memoryPools: true };
-    const one = await planProfile(gpu, { ...base, modes: ['SCOPED'], defaultSymbol: 8n, devices: async () => ({ ...report, devices: [device], reason: null }) }).catch((e: unknown) => e);
-    expect(one).toMatchObject({ kind: 'unsupported', message: expect.stringMatching(/cannot run GPU programs yet/) });
+    const one = await planProfile(gpu, { ...base, modes: ['SCOPED'], defaultSymbol: 8n, devices: async () => ({ ...report, devices: [device], reason: null }) });
+    expect(one.device).toEqual({ ...device, runtimeVersion: 13000, driverVersion: 13000 });
+    expect(one.variants.map((v) => v.label)).toEqual(['SCOPED']);
     // A CPU program never asks for the probe.
     let asked = false;
     await planProfile(hdiff, { ...base, modes: ['SCOPED'], devices: async () => ((asked = true), { ...report, devices: [], reason: 'x' }) });
     expect(asked).toBe(false);
+  });
+
+  it('--pool-release-threshold reaches the generator for GPU programs and is refused for CPU ones', async () => {
+    const gpu = join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__cuda_mempooler.sdfg');
+    const plan = await planProfile(gpu, { ...base, modes: ['POOL'], defaultSymbol: 8n, poolReleaseThreshold: 0n });
+    expect(plan.variants[0]!.program.gpu!.poolReleaseThreshold).toBe(0n);
+    const cpu = await planProfile(hdiff, { ...base, modes: ['POOL'], poolReleaseThreshold: 0n }).catch((e: unknown) => e);
+    expect(cpu).toMatchObject({ kind: 'usage', message: expect.stringMatching(/--pool-release-threshold applies to GPU programs/) });
   });
 });

@@ -131,4 +131,20 @@ describe('run-rounds step', () => {
     expect(pooled.timing.totalNs[pooled.sampledCall!.call]).toBe(400);
     expect(poolRuns([fakeResult('SCOPED', { sample: null })]).sampledCall).toBeNull();
   });
+
+  it('pools GPU runs: device columns in call order, the highest pool marks of the timing processes', () => {
+    const gpu = (deviceNs: number[], pool: { reservedHighBytes: number; usedHighBytes: number } | null) => ({
+      deviceNs,
+      hostReturnNs: deviceNs.map((d) => d / 2),
+      hostSyncNs: deviceNs,
+      pool: pool ? { ...pool, releaseThreshold: 7n } : null,
+    });
+    const verifying = { ...fakeResult('POOL', { calls: [], outputs: { y: new Uint8Array(8) } }), gpu: gpu([], null) };
+    const a = { ...fakeResult('POOL', { calls: [1, 2] }), gpu: gpu([10, 20], { reservedHighBytes: 100, usedHighBytes: 50 }) };
+    const b = { ...fakeResult('POOL', { calls: [3] }), gpu: gpu([30], { reservedHighBytes: 80, usedHighBytes: 60 }) };
+    expect(poolRuns([verifying, a, b]).gpu).toEqual({ deviceNs: [10, 20, 30], hostReturnNs: [5, 10, 15], hostSyncNs: [10, 20, 30], pool: { reservedHighBytes: 100, usedHighBytes: 60, releaseThreshold: 7n } });
+    expect(poolRuns([{ ...a, gpu: gpu([10, 20], null) }]).gpu!.pool).toBeNull();
+    // CPU runs carry no GPU part.
+    expect(poolRuns([fakeResult('POOL'), fakeResult('POOL')])).not.toHaveProperty('gpu');
+  });
 });

@@ -1,0 +1,36 @@
+/**
+ * Words for profile@1's GPU additions (docs/profile-schema.md): the device a run used and the stream-ordered
+ * pool's attributes. Pure: the renderer, the reports and the CLI share them.
+ */
+import type { PoolAttributes, ProfileDevice } from '../profile/result.js';
+import { formatBytes } from './format.js';
+
+/** CUDA's 1000·major + 10·minor as "12.4". */
+export function formatCudaVersion(v: number): string {
+  if (!Number.isFinite(v) || v <= 0) return 'unknown';
+  return `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`;
+}
+
+/** "NVIDIA H100 80GB HBM3 · 79.2 GiB · compute capability 9.0 · 132 SMs". */
+export function deviceSummary(d: ProfileDevice): string {
+  return `${d.name} · ${formatBytes(d.totalMemoryBytes)} · compute capability ${d.computeCapability} · ${d.multiprocessors} SMs${d.memoryPools ? '' : ' · no memory pools'}`;
+}
+
+/** "driver 13.0 · runtime 12.8". */
+export function deviceVersions(d: ProfileDevice): string {
+  return `driver ${formatCudaVersion(d.driverVersion)} · runtime ${formatCudaVersion(d.runtimeVersion)}`;
+}
+
+const UINT64_MAX = '18446744073709551615';
+
+/** The pool's release threshold as a person reads it: UINT64_MAX keeps everything, 0 releases at every sync. */
+export function formatReleaseThreshold(t: string): string {
+  if (t === UINT64_MAX) return 'UINT64_MAX (keeps all memory)';
+  if (t === '0') return '0 (releases at every synchronisation)';
+  const n = Number(t);
+  return Number.isFinite(n) ? formatBytes(n) : t;
+}
+
+export function poolSummary(p: PoolAttributes): string {
+  return `reserved high ${formatBytes(p.reservedHighBytes)} · used high ${formatBytes(p.usedHighBytes)} · release threshold ${formatReleaseThreshold(p.releaseThreshold)}`;
+}
