@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { packageRoot } from '../electron/engine/paths.js';
 
 export const CHROMIUM = process.env['TLAB_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -109,8 +109,33 @@ export async function markSpan(page: Page, from: string, to: string): Promise<nu
   );
 }
 
+const sessions = new WeakMap<Page, Promise<CDPSession>>();
+
+/**
+ * Resolves once the page has a performance mark named `name`. Asked through the DevTools protocol
+ * (Runtime.evaluate of a promise the page resolves from a PerformanceObserver), not `page.waitForFunction`:
+ * Playwright's first evaluate in a page compiles its injected script there, a 60–110 ms main-thread task that
+ * landed inside the open the bench measures (Chromium trace: EvaluateScript of UtilityScript/InjectedScript).
+ */
 export async function waitForMark(page: Page, name: string, timeoutMs = 120_000): Promise<void> {
-  await page.waitForFunction((n) => performance.getEntriesByName(n).length > 0, name, { timeout: timeoutMs, polling: 50 });
+  let session = sessions.get(page);
+  if (!session) sessions.set(page, (session = page.context().newCDPSession(page)));
+  const expression = `new Promise((resolve) => {
+    const has = () => performance.getEntriesByName(${JSON.stringify(name)}).length > 0;
+    if (has()) return resolve(true);
+    const po = new PerformanceObserver(() => { if (has()) { po.disconnect(); resolve(true); } });
+    po.observe({ type: 'mark' });
+  })`;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`waitForMark: no ${name} mark after ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const r = await Promise.race([(await session).send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }), timeout]);
+    if (r.exceptionDetails) throw new Error(`waitForMark ${name}: ${r.exceptionDetails.text}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function fileMtime(p: string): number {
@@ -131,6 +156,10 @@ export interface OpenTimes {
   /** The longest main-thread task that started between open-start and the later of first-frame and ready. */
   longestTaskMs: number;
   longTasks: number;
+  /** The three longest of those tasks: start (ms from open-start), duration, and the open's phase it started in
+   * (`open` before DocInfo, `graph` until the first frame, `analysis` until the AnalysisView arrived, `ready`
+   * until the dock drew it, `after`), and the `performance.measure`s of the page it overlapped. */
+  longest: Array<{ at: number; ms: number; phase: string; measures: string[] }>;
   /** The graph module's own split of its open (root fetch wait, auto-expansion fetches, worker layout, first draw)
    * and what the first frame shows. */
   graph: { open: { fetchMs: number; expandMs: number; layoutMs: number; drawMs: number }; visibleNodes: number; visibleEdges: number } | null;
@@ -144,9 +173,16 @@ export async function openTimes(page: Page): Promise<OpenTimes> {
     const rel = (n) => { const t = at(n); return s === null || t === null ? null : t - s; };
     const end = Math.max(at('tlab:first-frame') ?? 0, at('tlab:ready') ?? 0);
     const tasks = (window.tlabPerf ? window.tlabPerf.longTasks() : []).filter((t) => s !== null && t.start + t.duration >= s && t.start <= end);
+    const phases = [['open', 'tlab:doc'], ['graph', 'tlab:first-frame'], ['analysis', 'tlab:analysis'], ['ready', 'tlab:ready']];
+    const phaseOf = (t) => { for (const [p, m] of phases) { const x = at(m); if (x === null || t < x) return p; } return 'after'; };
+    const measures = performance.getEntriesByType('measure');
+    const longest = tasks.slice().sort((a, b) => b.duration - a.duration).slice(0, 3).map((t) => ({
+      at: Math.round(t.start - s), ms: Math.round(t.duration), phase: phaseOf(t.start),
+      measures: measures.filter((m) => m.startTime < t.start + t.duration && m.startTime + m.duration > t.start).map((m) => m.name).slice(0, 4),
+    }));
     return {
       doc: rel('tlab:doc'), firstFrame: rel('tlab:first-frame'), analysis: rel('tlab:analysis'), ready: rel('tlab:ready'),
-      longestTaskMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0), longTasks: tasks.length,
+      longestTaskMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0), longTasks: tasks.length, longest,
       graph: window.tlabPerf ? window.tlabPerf.graph() : null,
     };
   })()`);

@@ -150,6 +150,7 @@ export const rendererSection: BenchSection = {
       `  (ms from tlab:open-start, medians; "doc" = the host has read and parsed the file; SDFV = its data→first frame, viz-anchors §2.1b)`,
       `graph split (root wait / expand fetches / worker layout / draw, ms): ${rows.map(([k, r]) => `${k} ${ms(r.graphSplit.rootWaitMs)}/${ms(r.graphSplit.expandMs)}/${ms(r.graphSplit.layoutMs)}/${ms(r.graphSplit.drawMs)}`).join(', ')}`,
       `longest main-thread task while opening: ${ms(longest)} ms (target ≤ ${LONG_TASK_TARGET_MS} ms)`,
+      ...rows.map(([k, r]) => `  ${k}: longest tasks ${r.runs.flatMap((x) => x.longest ?? []).sort((a, b) => b.ms - a.ms).slice(0, 3).map((t) => `${t.ms} ms at +${t.at} (${t.phase}${t.measures.length ? `; ${t.measures.join(', ')}` : ''})`).join(', ') || 'none'}`),
       frames
         ? `velocity_tendencies pan/zoom frames: graph p95 ${frames.graph.p95Ms.toFixed(1)} ms over ${frames.graph.frames} frames, timeline p95 ${frames.lifetimes.p95Ms.toFixed(1)} ms over ${frames.lifetimes.frames} frames (target < ${FRAME_TARGET_MS} ms)`
         : 'pan/zoom frames: not measured (the velocity_tendencies open failed)',

@@ -288,4 +288,8 @@ export type WireMessage =
   /** host → renderer: the answer to call `id` */
   | { t: 'reply'; id: number; reply: Reply<unknown> }
   /** host → renderer */
-  | { t: 'event'; event: EventName; payload: unknown };
+  | { t: 'event'; event: EventName; payload: unknown }
+  /** host → renderer, before the reply to call `id`: slice `k` of one big array of that reply. A reply larger
+   * than a page comes as parts, each decoded in its own task, then a reply whose arrays are placeholders
+   * `{ "\u0000parts": [k, …] }` (electron/ipc/wire.ts). */
+  | { t: 'part'; id: number; k: number; v: unknown[] };

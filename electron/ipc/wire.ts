@@ -10,11 +10,20 @@
  *
  * where the header is `{ "m": message, "b": [byte length of each blob] }` and each Uint8Array inside the
  * message is replaced by `{ "\u0000bytes": index }`. Text frames never revive placeholders.
+ *
+ * A reply bigger than a page (`PART_CHARS`, 256 Ki characters of JSON) is paged (`encodeWirePaged`): its big arrays
+ * go first as `{t:'part', id, k, v}` messages of at most a page each, then the reply with each such array
+ * replaced by `{ "\u0000parts": [k, …] }`. The page decodes every message in its own task, so that the 7 MB
+ * analysis of a 30k-transient file is ~30 short tasks instead of one long one (Blink's text decode plus
+ * JSON.parse of the whole message: ~240 ms on an idle machine); `assembleParts` puts the arrays back.
  */
 import type { WireMessage } from './contract.js';
 
 const MAGIC = [0x54, 0x4c, 0x42, 0x31]; // "TLB1"
 const PLACEHOLDER = '\u0000bytes';
+const PARTS = '\u0000parts';
+/** The most JSON characters of one paged message (a part, or what is left of the reply). */
+export const PART_CHARS = 256 * 1024;
 /** A header is the message minus its bytes: anything beyond this is not one of ours. */
 const MAX_HEADER_BYTES = 64 * 1024 * 1024;
 
@@ -69,6 +78,9 @@ function checkMessage(m: unknown): WireMessage {
     case 'event':
       if (typeof m.event !== 'string') throw new WireError('an event needs a name');
       return m as WireMessage;
+    case 'part':
+      if (!Number.isSafeInteger(id) || !Number.isSafeInteger(m.k) || (m.k as number) < 0 || !Array.isArray(m.v)) throw new WireError('a part needs an integer id, an index and an array');
+      return { t: 'part', id: id as number, k: m.k as number, v: m.v };
     default:
       throw new WireError(`unknown message type ${JSON.stringify(String(m.t)).slice(0, 40)}`);
   }
@@ -121,4 +133,108 @@ export function decodeWire(data: string | Uint8Array): WireMessage {
     return x;
   };
   return checkMessage(revive(header.m));
+}
+
+/**
+ * The frames of one message: a reply of more than `partChars` JSON characters is paged (see the top of this
+ * file); anything else is `[encodeWire(message)]`. Only arrays are cut, between elements, so every part and the
+ * reply stay JSON of their own. One pass: every array of more than a sixteenth of a page goes to parts (an
+ * AnalysisView is a record of 20-odd columns of ~60–100 KB each), cut into pages when it is bigger than one.
+ */
+export function encodeWirePaged(message: WireMessage, partChars = PART_CHARS): Array<string | Uint8Array> {
+  const whole = encodeWire(message);
+  // Bytes (an exported report's files) go in one binary frame, as ever.
+  if (message.t !== 'reply' || typeof whole !== 'string' || whole.length <= partChars) return [whole];
+  const { id } = message;
+  const frames: string[] = [];
+  /** `items`: the JSON of the part's array elements, comma-separated. */
+  const page = (items: string): number => {
+    frames.push(`{"t":"part","id":${id},"k":${frames.length},"v":[${items}]}`);
+    return frames.length - 1;
+  };
+  const placeholder = (ks: number[]): string => `{${JSON.stringify(PARTS)}:[${ks.join(',')}]}`;
+  const small = partChars / 16;
+  // Elements of primitives: JSON.stringify of whole slices (fast), halved until a slice fits a page.
+  const pagePrimitives = (v: unknown[], text: string, ks: number[]): void => {
+    if (text.length <= partChars || v.length < 2) {
+      ks.push(page(text.slice(1, -1)));
+      return;
+    }
+    const mid = v.length >> 1;
+    const a = v.slice(0, mid);
+    const b = v.slice(mid);
+    pagePrimitives(a, JSON.stringify(a), ks);
+    pagePrimitives(b, JSON.stringify(b), ks);
+  };
+  const enc = (v: unknown): string | undefined => {
+    if (Array.isArray(v)) {
+      if (v.every((x) => x === null || typeof x !== 'object')) {
+        const text = JSON.stringify(v);
+        if (text.length <= small) return text;
+        const ks: number[] = [];
+        pagePrimitives(v, text, ks);
+        return placeholder(ks);
+      }
+      const before = frames.length;
+      const texts = v.map((x: unknown) => enc(x) ?? 'null');
+      const size = texts.reduce((n, t) => n + t.length + 1, 1);
+      // Elements that hold placeholders stay in the reply: parts are never walked for placeholders.
+      if (size <= small || frames.length > before) return `[${texts.join(',')}]`;
+      const ks: number[] = [];
+      let start = 0;
+      let run = 0;
+      for (let i = 0; i < texts.length; i++) {
+        if (i > start && run + texts[i]!.length + 1 > partChars) {
+          ks.push(page(texts.slice(start, i).join(',')));
+          start = i;
+          run = 0;
+        }
+        run += texts[i]!.length + 1;
+      }
+      ks.push(page(texts.slice(start).join(',')));
+      return placeholder(ks);
+    }
+    if (isRecord(v)) {
+      const fields: string[] = [];
+      for (const [k, x] of Object.entries(v)) {
+        const t = enc(x);
+        if (t !== undefined) fields.push(`${JSON.stringify(k)}:${t}`);
+      }
+      return `{${fields.join(',')}}`;
+    }
+    return JSON.stringify(v);
+  };
+  const reply = enc(message.reply)!;
+  return [...frames, `{"t":"reply","id":${id},"reply":${reply}}`];
+}
+
+/** The reply of a paged message with its arrays put back from the parts received before it (by index). A
+ * placeholder naming a part that never came, or parts nobody asked for, is a WireError. */
+export function assembleParts<T>(reply: T, parts: ReadonlyMap<number, unknown[]>): T {
+  const used = new Set<number>();
+  const revive = (x: unknown): unknown => {
+    if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) x[i] = revive(x[i]);
+      return x;
+    }
+    if (!isRecord(x)) return x;
+    const keys = Object.keys(x);
+    if (keys.length === 1 && keys[0] === PARTS) {
+      const ks = x[PARTS];
+      if (!Array.isArray(ks)) throw new WireError('a parts placeholder without part indices');
+      const arrays = ks.map((k) => {
+        const v = parts.get(k as number);
+        if (!v || used.has(k as number)) throw new WireError('a parts placeholder names a missing part');
+        used.add(k as number);
+        return v;
+      });
+      // The part itself when there is one (most columns), else one native concat: no element-wise copy.
+      return arrays.length === 1 ? arrays[0]! : ([] as unknown[]).concat(...arrays);
+    }
+    for (const k of keys) x[k] = revive(x[k]);
+    return x;
+  };
+  const out = revive(reply) as T;
+  if (used.size !== parts.size) throw new WireError('a paged reply that leaves parts unused');
+  return out;
 }

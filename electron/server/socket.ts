@@ -6,7 +6,7 @@
 import type { RawData, WebSocket } from 'ws';
 import type { HostEvents, EventName, WireMessage } from '../ipc/contract.js';
 import { createDispatcher } from '../ipc/dispatch.js';
-import { decodeWire, encodeWire } from '../ipc/wire.js';
+import { decodeWire, encodeWirePaged } from '../ipc/wire.js';
 import type { TransientLabService } from '../service/index.js';
 
 /** Text frames carry requests (the largest is a result to save); uploads come as binary frames. */
@@ -23,7 +23,8 @@ function frameBytes(data: RawData): Uint8Array {
 
 export function attachSession(ws: WebSocket, service: TransientLabService, log: (line: string) => void): void {
   const send = (message: WireMessage): void => {
-    if (ws.readyState === ws.OPEN) ws.send(encodeWire(message));
+    // Big replies go as pages, each its own message: the page decodes each in its own short task.
+    if (ws.readyState === ws.OPEN) for (const frame of encodeWirePaged(message)) ws.send(frame);
   };
   const session = service.openSession({
     emit<E extends EventName>(event: E, payload: HostEvents[E]) {

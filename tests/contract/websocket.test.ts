@@ -3,9 +3,12 @@
  * WebSocket client (renderer/src/host/websocket.ts) driven from Node with the `ws` package (Node 20 has no
  * global WebSocket without a flag). Plus what only this transport has: disconnects, raw frames.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { corpusDir } from '../../electron/engine/paths.js';
 import WebSocket from 'ws';
-import { encodeWire } from '../../electron/ipc/wire.js';
+import { encodeWire, PART_CHARS } from '../../electron/ipc/wire.js';
 import { startServer, type RunningServer } from '../../electron/server/server.js';
 import type { TransientLabService } from '../../electron/service/index.js';
 import { connectWebSocket, type WebSocketLike } from '../../renderer/src/host/websocket.js';
@@ -68,6 +71,38 @@ describe('WebSocket transport', () => {
   function nextMessage(ws: WebSocket): Promise<unknown> {
     return new Promise((resolve) => ws.once('message', (data: Buffer) => resolve(JSON.parse(data.toString('utf8')))));
   }
+
+  it('a big reply arrives in parts, each its own message, and the client puts it back whole', async () => {
+    const path = join(corpusDir(), 'ThrudPrimrose__data_must_flow_artifacts__cloudsc__stage8.sdfgz');
+    const bytes = new Uint8Array(await readFile(path));
+    const conn = await connectClient(server);
+    try {
+      const doc = await conn.client.openUpload({ name: 'stage8.sdfgz', bytes });
+      const view = await conn.client.analyze({ doc: doc.doc, symbols: {}, defaultSymbol: null, target: null });
+      // What the server sent for the same call, frame by frame.
+      const ws = await rawSocket();
+      const frames: string[] = [];
+      ws.on('message', (data: Buffer) => frames.push(data.toString('utf8')));
+      const send = (id: number, method: string, req: unknown) => ws.send(encodeWire({ t: 'call', id, method, req }));
+      send(1, 'openUpload', { name: 'c.sdfgz', bytes });
+      await vi.waitFor(() => expect(frames.length).toBe(1), { timeout: 60_000 });
+      const rawDoc = (JSON.parse(frames[0]!) as { reply: { value: { doc: string } } }).reply.value.doc;
+      send(2, 'analyze', { doc: rawDoc, symbols: {}, defaultSymbol: null, target: null });
+      await vi.waitFor(() => expect(frames.some((f) => f.startsWith('{"t":"reply","id":2'))).toBe(true), { timeout: 60_000 });
+      ws.close();
+      const parts = frames.slice(1, -1);
+      expect(parts.length).toBeGreaterThan(2);
+      expect(parts.every((f) => f.startsWith('{"t":"part","id":2,') && f.length < PART_CHARS + 100)).toBe(true);
+      const whole = JSON.stringify(view).length;
+      expect(whole).toBeGreaterThan(PART_CHARS);
+      expect(frames.at(-1)!.length).toBeLessThan(PART_CHARS);
+      expect(view.table.count).toBe(view.table.id.length);
+      expect(view.table.count).toBeGreaterThan(500);
+      expect(view.order).toHaveLength(view.table.count);
+    } finally {
+      await conn.close();
+    }
+  });
 
   it('when the server goes away, pending and later calls fail as transport errors and `disconnected` fires', async () => {
     const own = await serve(service);

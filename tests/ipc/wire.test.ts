@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeWire, encodeWire, WireError } from '../../electron/ipc/wire.js';
+import { assembleParts, decodeWire, encodeWire, encodeWirePaged, WireError } from '../../electron/ipc/wire.js';
+import type { WireMessage } from '../../electron/ipc/contract.js';
 
 describe('wire codec', () => {
   it('sends messages without bytes as JSON text and round-trips them', () => {
@@ -66,5 +67,68 @@ describe('wire codec', () => {
     const good = encodeWire({ t: 'call', id: 1, method: 'm', req: { b: new Uint8Array([5, 6]) } }) as Uint8Array;
     bad.push(good.subarray(0, good.byteLength - 1), new Uint8Array([...good, 0]));
     for (const frame of bad) expect(() => decodeWire(frame)).toThrow(WireError);
+  });
+
+  /** What the page does with the frames of one paged message: decode each, keep the parts, assemble the reply. */
+  const receive = (frames: Array<string | Uint8Array>): WireMessage => {
+    const parts = new Map<number, unknown[]>();
+    let last: WireMessage | null = null;
+    for (const f of frames) {
+      const m = decodeWire(f);
+      if (m.t === 'part') parts.set(m.k, m.v);
+      else last = m;
+    }
+    expect(last?.t).toBe('reply');
+    const reply = last as Extract<WireMessage, { t: 'reply' }>;
+    return { ...reply, reply: assembleParts(reply.reply, parts) };
+  };
+
+  it('pages a big reply into parts of at most a page, each JSON of its own, and assembles it back', () => {
+    const n = 20_000;
+    const value = {
+      table: { count: n, id: Array.from({ length: n }, (_, i) => `0:t${i}`), bytes: Array.from({ length: n }, (_, i) => (i % 7 ? i * 8 : `${i}0000000000000000000`)), small: [1, 2, 3] },
+      rows: [{ big: Array.from({ length: 5000 }, (_, i) => ({ i, s: 'x'.repeat(i % 20) })) }, { tiny: true }],
+      text: 'y'.repeat(300),
+    };
+    const msg: WireMessage = { t: 'reply', id: 42, reply: { ok: true, value } };
+    const frames = encodeWirePaged(msg, 16 * 1024);
+    expect(frames.length).toBeGreaterThan(10);
+    for (const f of frames) {
+      expect(typeof f).toBe('string');
+      expect((f as string).length).toBeLessThan(16 * 1024 + 100);
+    }
+    expect(decodeWire(frames[0]!).t).toBe('part');
+    expect(receive(frames)).toEqual(msg);
+  });
+
+  it('sends small replies, calls and events whole', () => {
+    const reply: WireMessage = { t: 'reply', id: 1, reply: { ok: true, value: { a: [1, 2, 3] } } };
+    expect(encodeWirePaged(reply)).toEqual([encodeWire(reply)]);
+    const event: WireMessage = { t: 'event', event: 'profileProgress', payload: { list: Array.from({ length: 100_000 }, (_, i) => i) } };
+    expect(encodeWirePaged(event, 1024)).toEqual([encodeWire(event)]);
+    const files: WireMessage = { t: 'reply', id: 2, reply: { ok: true, value: { files: [{ name: 'r.pdf', bytes: new Uint8Array(50_000).fill(3) }] } } };
+    const frames = encodeWirePaged(files, 1024);
+    expect(frames).toHaveLength(1);
+    expect(decodeWire(frames[0]!)).toEqual(files);
+  });
+
+  it('pages any JSON-like reply and assembles it to an equal value (property)', () => {
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('node'), { maxLength: 12 }), fc.dictionary(fc.string({ maxLength: 8 }), tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(value, fc.integer({ min: 8, max: 200 }), (v, page) => {
+        const msg: WireMessage = { t: 'reply', id: 5, reply: { ok: true, value: v } };
+        expect(receive(encodeWirePaged(msg, page))).toEqual(JSON.parse(JSON.stringify(msg)));
+      }),
+    );
+  });
+
+  it('refuses a placeholder naming a missing part, and parts left unused', () => {
+    const reply = { ok: true, value: { a: { '\u0000parts': [0, 1] } } };
+    expect(() => assembleParts(structuredClone(reply), new Map([[0, [1]]]))).toThrow(WireError);
+    expect(() => assembleParts({ ok: true, value: 1 }, new Map([[0, [1]]]))).toThrow(WireError);
+    expect(() => decodeWire(JSON.stringify({ t: 'part', id: 1, k: -1, v: [] }))).toThrow(WireError);
+    expect(() => decodeWire(JSON.stringify({ t: 'part', id: 1, k: 0, v: {} }))).toThrow(WireError);
   });
 });

@@ -10,6 +10,8 @@ import { formatBytes, formatSize } from '../../../electron/engine/view/format.js
 import { storageFamily } from '../theme/index.js';
 import { selectElement, selectTransient } from './actions.js';
 import { graphHandle } from './graph/handle.js';
+import { outlineGroups } from './outline-model.js';
+import { measured } from './perf.js';
 import { revealHit } from './selection/reveal.js';
 import { store } from './state.js';
 import { useSelect } from './store.js';
@@ -65,23 +67,8 @@ export function Outline(): React.JSX.Element {
     setHits(null);
   }, [doc]);
 
-  /** Rows per SDFG, biggest first (symbolic sizes last); numbers only: text is made for the rows shown. */
-  const bySdfg = useMemo(() => {
-    const out = new Map<number, number[]>();
-    if (!view) return out;
-    const t = view.table;
-    const bytes = new Float64Array(t.count);
-    for (let i = 0; i < t.count; i++) {
-      const b = t.bytes[i];
-      bytes[i] = b === null || b === undefined ? -1 : typeof b === 'number' ? b : Number(b);
-      const k = t.sdfg[i]!;
-      const list = out.get(k);
-      if (list) list.push(i);
-      else out.set(k, [i]);
-    }
-    for (const list of out.values()) list.sort((a, b) => bytes[b]! - bytes[a]! || (t.name[a]! < t.name[b]! ? -1 : 1));
-    return out;
-  }, [view]);
+  // Grouped and summed in one pass; the biggest-first order is made only for the rows shown (outline-model.ts).
+  const groups = useMemo(() => (view ? measured('tlab:outline-groups', () => outlineGroups(view)) : null), [view]);
 
   const rowAt = (i: number): TransientRow => {
     const t = view!.table;
@@ -94,30 +81,18 @@ export function Outline(): React.JSX.Element {
     return m;
   }, [doc]);
 
-  const totals = useMemo(() => {
-    const m = new Map<number, { count: number; bytes: number; symbolic: boolean }>();
-    if (!view) return m;
-    for (const [k, list] of bySdfg) {
-      let bytes = 0;
-      let symbolic = false;
-      for (const i of list) {
-        const b = num(view.table.bytes[i]);
-        if (Number.isNaN(b)) symbolic = true;
-        else bytes += b;
-      }
-      m.set(k, { count: list.length, bytes, symbolic });
-    }
-    return m;
-  }, [bySdfg, view]);
-
   const q = query.trim().toLowerCase();
   const matches = useMemo(() => {
     if (!q || !view) return null;
     const out: Array<{ row: number; sdfg: number }> = [];
+    if (!groups) return out;
     const names = view.table.name;
-    for (const [sdfg, list] of bySdfg) for (const i of list) if (names[i]!.toLowerCase().includes(q)) out.push({ row: i, sdfg });
+    for (const [sdfg, list] of groups.rows) {
+      const hit = list.filter((i) => names[i]!.toLowerCase().includes(q));
+      for (const i of hit.sort(groups.compare)) out.push({ row: i, sdfg });
+    }
     return out;
-  }, [q, bySdfg, view]);
+  }, [q, groups, view]);
 
   useEffect(() => {
     if (!selected || !listRef.current) return;
@@ -158,8 +133,8 @@ export function Outline(): React.JSX.Element {
   const sdfgItem = (index: number, depth: number): React.JSX.Element => {
     const s = doc.sdfgs[index]!;
     const isOpen = open.has(index);
-    const list = bySdfg.get(index) ?? [];
-    const tot = totals.get(index);
+    const list = groups?.rows.get(index) ?? [];
+    const tot = groups?.totals.get(index);
     const kids = children.get(index) ?? [];
     const all = showAll.has(index);
     const toggle = () => setOpen((o) => (o.has(index) ? new Set([...o].filter((x) => x !== index)) : new Set([...o, index])));
@@ -208,7 +183,7 @@ export function Outline(): React.JSX.Element {
                 <span className="ol-size">{list.length}</span>
               </li>
             )}
-            {(all ? list : list.slice(0, PER_SDFG)).map((i) => transientItem(rowAt(i)))}
+            {groups?.top(index, all ? list.length : PER_SDFG).map((i) => transientItem(rowAt(i)))}
             {!all && list.length > PER_SDFG && (
               <li className="ol-item ol-more" onClick={() => setShowAll((x) => new Set([...x, index]))}>
                 … {list.length - PER_SDFG} more

@@ -7,7 +7,7 @@ import type { ContractError, SymbolValues, TransientLabClient } from '../../../e
 import type { AnalysisView, DocInfo } from '../../../electron/engine/view/types.js';
 import { connectHost, HostError, startupFiles } from '../host/index.js';
 import type { ThemeName } from '../theme/index.js';
-import { afterFirstFrame, currentOpen, markOpenStart, markReady, markStep } from './perf.js';
+import { afterFirstFrame, currentOpen, markOpenStart, markReady, markStep, measured } from './perf.js';
 import { yieldToEventLoop } from './yield.js';
 import { store, type DockTab, type ElementSelection, type ErrorReport, type Selection, type Toast } from './state.js';
 
@@ -128,7 +128,7 @@ async function openWith(name: string, call: (c: TransientLabClient) => Promise<D
   const kept = Object.fromEntries(Object.entries(symbols).filter(([k]) => known.has(k)));
   const s = store.get();
   const keepResult = s.result !== null && s.result.result.program.name === doc.name.replace(/\.sdfgz?$/i, '');
-  store.set({
+  measured('tlab:doc-commit', () => store.set({
     doc,
     rootRegion,
     symbols: kept,
@@ -142,7 +142,7 @@ async function openWith(name: string, call: (c: TransientLabClient) => Promise<D
     opening: null,
     run: null,
     result: keepResult ? s.result : null,
-  });
+  }));
   if (prev) void c.closeDoc({ doc: prev.doc }).catch(() => {});
   await afterFirstFrame(seq, FIRST_FRAME_WAIT_MS);
   if (doc.preview && seq === currentOpen() && !(await completeDoc(c, doc, seq))) return;
@@ -231,7 +231,7 @@ async function analyseNow(openSeq: number | null = null): Promise<void> {
       readyFor.set(view, openSeq);
       markStep('tlab:analysis', openSeq);
     }
-    store.set((st) => ({ analysis: view, analysing: false, analysisError: null, selection: stillValid(st.selection, view) }));
+    measured('tlab:analysis-commit', () => store.set((st) => ({ analysis: view, analysing: false, analysisError: null, selection: stillValid(st.selection, view) })));
   } catch (err) {
     if (seq !== analysisSeq || store.get().doc !== doc) return;
     store.set({ analysing: false, analysisError: asContractError(err) });

@@ -117,3 +117,18 @@ export function markStep(name: 'tlab:doc' | 'tlab:analysis', seq: number): void 
 export function isReadyMarked(seq: number): boolean {
   return seq === openSeq && done.ready;
 }
+
+/** Runs `fn` inside a `performance.measure` named `name` (the bench reports which measures its longest tasks
+ * overlapped: bench/browser.ts `openTimes`). */
+export function measured<T>(name: string, fn: () => T): T {
+  const start = performance.now();
+  try {
+    return fn();
+  } finally {
+    try {
+      performance.measure(name, { start, end: performance.now() });
+    } catch {
+      // A browser without User Timing Level 3: nothing to record.
+    }
+  }
+}

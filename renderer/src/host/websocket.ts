@@ -8,7 +8,7 @@
  * Written against a minimal WebSocket shape, so the same code runs in the page and, for tests, in Node.
  */
 import { EVENTS, type EventName, type HostEvents, type MethodName, type RequestOf, type ResponseOf, type TransientLabClient, type WireMessage } from '../../../electron/ipc/contract.js';
-import { decodeWire, encodeWire } from '../../../electron/ipc/wire.js';
+import { assembleParts, decodeWire, encodeWire } from '../../../electron/ipc/wire.js';
 import { clientFromCall, unwrapReply } from './call-client.js';
 import { HostError, transportError } from './errors.js';
 import { EventHub } from './events.js';
@@ -61,6 +61,8 @@ export interface WebSocketClient extends TransientLabClient {
 
 interface Pending {
   method: MethodName;
+  /** The parts of a paged reply received so far (electron/ipc/wire.ts), each decoded in its own task. */
+  parts?: Map<number, unknown[]>;
   resolve(value: unknown): void;
   reject(err: HostError): void;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -133,13 +135,26 @@ export function connectWebSocket(url: string, opts: WebSocketClientOptions): Pro
         fail('the host sent a malformed message');
         return;
       }
-      if (message.t === 'reply') {
+      if (message.t === 'part') {
+        const p = pending.get(message.id);
+        if (!p) return; // timed out earlier
+        (p.parts ??= new Map()).set(message.k, message.v);
+      } else if (message.t === 'reply') {
         const p = pending.get(message.id);
         if (!p) return; // timed out earlier
         pending.delete(message.id);
         clearTimeout(p.timer);
+        let reply = message.reply;
         try {
-          p.resolve(unwrapReply(message.reply, p.method));
+          if (p.parts) reply = assembleParts(reply, p.parts);
+        } catch {
+          ws.close(1007, 'malformed message from the host');
+          p.reject(transportError(`${p.method}: the host sent a malformed paged reply`));
+          fail('the host sent a malformed message');
+          return;
+        }
+        try {
+          p.resolve(unwrapReply(reply, p.method));
         } catch (err) {
           p.reject(err as HostError);
         }
