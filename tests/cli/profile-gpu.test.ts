@@ -20,7 +20,7 @@ import { probeDevices } from '../../electron/runner/devices.js';
 import { CHAIN_GPU, chainDoubleBuilder, fakeCudaDevice } from '../engine/profile/host-device-double.js';
 
 // The refusal test needs a machine whose real CUDA lists no device.
-const realDevice = (await probeDevices()).devices.length > 0;
+const hasDevice = (await probeDevices()).devices.length > 0;
 
 const main = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
 const MAX = (2n ** 64n - 1n).toString();
@@ -109,7 +109,7 @@ describe('profile on a GPU program, with a test-double device', () => {
     expect(result.modes[0]!.gpu!.pool!.releaseThreshold).toBe('0');
   });
 
-  it.skipIf(realDevice)('without a device (the real probe, no double) the same folder is refused with exit 4', async () => {
+  it.skipIf(hasDevice)('without a device (the real probe, no double) the same folder is refused with exit 4', async () => {
     const r = await cli(['profile', '--prebuilt', folder], { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/this is a GPU program and this machine has no CUDA device/);
