@@ -76,6 +76,35 @@ export function profileNotes(built: BuiltVariant[]): string[] {
   return notes;
 }
 
+/** The warm-up's bound on page faults per call that counts as settled (native/src/call_loop.cc, FaultsSettled). */
+const SETTLED_FAULTS = 8;
+
+/**
+ * A mode whose runner processes ended in different allocator states: some settled (no page faults per call),
+ * others kept faulting on every call. Where glibc puts a program's large blocks depends on the heap's history
+ * (docs/profile.md, Timing), and a process that did not settle within the warm-up stays that way: its calls can
+ * cost many times those of the settled ones, for the same code. Said, because the mode's median then mixes
+ * two steady states, and another mode with the same code may have drawn differently.
+ */
+export function allocatorStateWarnings(modes: ModeResult[], calls: number): string[] {
+  const out: string[] = [];
+  if (calls <= 0) return out;
+  for (const m of modes) {
+    const faults = m.calls.minorFaults;
+    const processes = Math.floor(faults.length / calls);
+    if (processes < 2) continue;
+    const medians = Array.from({ length: processes }, (_, p) => quantile(faults.slice(p * calls, (p + 1) * calls).sort((a, b) => a - b), 0.5));
+    const unsettled = medians.filter((f) => f > SETTLED_FAULTS);
+    if (unsettled.length === 0 || unsettled.length === processes) continue;
+    out.push(
+      `${m.label}: ${unsettled.length} of ${processes} runner processes kept faulting about ${Math.round(Math.max(...unsettled))} pages per call ` +
+        `while the others settled: glibc ended in two different states, so this mode's numbers mix two steady states. ` +
+        `Rerun, or use more processes (--processes) and compare them.`,
+    );
+  }
+  return out;
+}
+
 export interface AssembleInput {
   plan: ProfilePlan;
   built: BuiltVariant[];
@@ -94,6 +123,7 @@ export function assembleResult(input: AssembleInput): ProfileResult {
   const { plan, built, results, options } = input;
   if (results.length !== built.length) throw new Error(`assembleResult: ${built.length} variants but ${results.length} results`);
   const gpuInfo = built.find((v) => v.program.gpu)?.program.gpu;
+  const modes = built.map((v, i) => modeResult(v, results[i]!, plan.args));
   return {
     schema: PROFILE_SCHEMA,
     createdAt: (input.createdAt ?? new Date()).toISOString(),
@@ -111,10 +141,10 @@ export function assembleResult(input: AssembleInput): ProfileResult {
       cxxflags: built[0]?.build.cxxflags ?? [],
       ...(gpuInfo ? { poolReleaseThreshold: gpuInfo.poolReleaseThreshold.toString() } : {}),
     },
-    modes: built.map((v, i) => modeResult(v, results[i]!, plan.args)),
+    modes,
     verification: input.verification,
     notes: profileNotes(built),
-    warnings: input.warnings,
+    warnings: [...input.warnings, ...allocatorStateWarnings(modes, options.calls)],
     ...(plan.device ? { device: plan.device } : {}),
   };
 }

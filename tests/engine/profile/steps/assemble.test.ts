@@ -68,6 +68,26 @@ describe('assemble step', () => {
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
   });
 
+  it('warns when a mode\'s processes ended in different allocator states (some settled, some faulting every call)', () => {
+    const built = [builtVariant('SCOPED', 'same'), builtVariant('POOL', 'same'), builtVariant('EXTERNAL', 'ext')];
+    const results = [fakeResult('SCOPED', { calls: [1, 1, 1, 1, 1, 1, 9, 9, 9] }), fakeResult('POOL', { calls: [1, 1, 1, 1, 1, 1, 1, 1, 1] }), fakeResult('EXTERNAL (packed)', { calls: [9, 9, 9, 9, 9, 9, 9, 9, 9] })];
+    // SCOPED: processes 1 and 2 settled, process 3 faulted on every call; POOL settled everywhere; EXTERNAL
+    // faulted everywhere (a program that never settles, like chain at N = 2,000,000: one state, no warning).
+    results[0]!.timing.minorFaults = [0, 0, 1, 0, 8, 0, 2589, 2590, 2589];
+    results[1]!.timing.minorFaults = [0, 0, 0, 0, 0, 0, 3, 0, 0];
+    results[2]!.timing.minorFaults = [900, 901, 900, 899, 900, 900, 905, 900, 900];
+    const result = assembleResult({
+      plan: plan(),
+      built,
+      results,
+      verification: { identical: true, ok: true, vacuous: false, compared: [], details: [] },
+      options: { layout: 'packed', calls: 3, warmup: 1, processes: 3, seed: 0n, inputs: new Map() },
+      machine,
+      warnings: ['w1'],
+    });
+    expect(result.warnings).toEqual(['w1', expect.stringMatching(/^SCOPED: 1 of 3 runner processes kept faulting about 2589 pages per call while the others settled/)]);
+  });
+
   it('has no POOL note when POOL built different code, and refuses mismatched inputs', () => {
     const built = [builtVariant('SCOPED', 'a'), builtVariant('POOL', 'b')];
     const input = { plan: plan(), built, results: [fakeResult('SCOPED'), fakeResult('POOL')], verification: { identical: true, ok: true, vacuous: false, compared: [], details: [] }, options: { layout: 'packed' as const, calls: 3, warmup: 0, processes: 1, seed: 0n, inputs: new Map() }, machine, warnings: [] };
