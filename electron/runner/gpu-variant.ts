@@ -20,7 +20,7 @@ import type { DeviceBuffer } from '../../native/index.js';
 import type { ProgramArg } from '../engine/codegen/types.js';
 import { clearProgressPage } from './progress-file.js';
 import type { GuardViolation, Phase, RunJob, VariantGpuTiming, VariantJob, VariantResult } from './messages.js';
-import { appendStats, argView, checkGuards, DEVICE_EXTERNAL_ALIGN, emptyTiming, EXTERNAL_ALIGN, guardedWorkspace, retain, sampledCall, type GuardedWorkspace } from './runner-helpers.js';
+import { appendStats, argView, checkGuards, DEVICE_EXTERNAL_ALIGN, emptyTiming, EXTERNAL_ALIGN, guardedWorkspace, retain, sampledCall, workspaceSizes, type GuardedWorkspace } from './runner-helpers.js';
 import type { loadNativeAddon } from './native.js';
 
 type Library = ReturnType<ReturnType<typeof loadNativeAddon>['load']>;
@@ -161,14 +161,7 @@ function runVariant(lib: Library, gpu: NonNullable<Library['gpu']>, v: VariantJo
   checkCuda(lib, v.label, '__dace_init');
 
   ctx.enter('workspace');
-  const workspaceBytes: Record<string, bigint> = {};
-  for (const ext of v.externals) {
-    const size = lib.externalSize(ext.storage, symbols);
-    if (size !== ext.bytes) {
-      throw new Error(`${v.label}: __dace_get_external_memory_size_${ext.storage} returned ${size} bytes, the generator planned ${ext.bytes}`);
-    }
-    workspaceBytes[ext.storage] = size;
-  }
+  const workspaceBytes = workspaceSizes(lib, v, symbols);
   const args = deviceArguments(v, job.inputs, memory);
 
   let outputs: Record<string, Uint8Array> | null = null;

@@ -22,7 +22,7 @@ import {
   type VariantJob,
   type VariantResult,
 } from './messages.js';
-import { appendStats, checkGuards, emptyTiming, freshArgs, guardedWorkspace, retain, sampledCall } from './runner-helpers.js';
+import { appendStats, checkGuards, emptyTiming, freshArgs, guardedWorkspace, retain, sampledCall, workspaceSizes } from './runner-helpers.js';
 
 type Addon = ReturnType<typeof loadNativeAddon>;
 type Library = ReturnType<Addon['load']>;
@@ -93,14 +93,7 @@ class JobRunner {
     const initNs = lib.init(symbols);
 
     this.enter(v.label, 'workspace');
-    const workspaceBytes: Record<string, bigint> = {};
-    for (const ext of v.externals) {
-      const size = lib.externalSize(ext.storage, symbols);
-      if (size !== ext.bytes) {
-        throw new Error(`${v.label}: __dace_get_external_memory_size_${ext.storage} returned ${size} bytes, the generator planned ${ext.bytes}`);
-      }
-      workspaceBytes[ext.storage] = size;
-    }
+    const workspaceBytes = workspaceSizes(lib, v, symbols);
 
     let outputs: Record<string, Uint8Array> | null = null;
     let outputsSecond: Record<string, Uint8Array> | null = null;

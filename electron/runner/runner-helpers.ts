@@ -102,6 +102,19 @@ export function checkGuards(ws: GuardedWorkspace, guardByte: number): GuardViola
   return out;
 }
 
+/** Each storage's workspace size as the library computes it, checked against the generator's plan (CPU and GPU). */
+export function workspaceSizes(lib: Library, v: VariantJob, symbols: BigInt64Array): Record<string, bigint> {
+  const bytes: Record<string, bigint> = {};
+  for (const ext of v.externals) {
+    const size = lib.externalSize(ext.storage, symbols);
+    if (size !== ext.bytes) {
+      throw new Error(`${v.label}: __dace_get_external_memory_size_${ext.storage} returned ${size} bytes, the generator planned ${ext.bytes}`);
+    }
+    bytes[ext.storage] = size;
+  }
+  return bytes;
+}
+
 export function emptyTiming(): VariantTiming {
   return { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0, warmupCalls: [] };
 }

@@ -19,7 +19,8 @@ import { parseCsv } from '../../electron/engine/report/csv.js';
 import { parseProfileBytes } from '../../electron/service/results.js';
 import { HostError } from '../../renderer/src/host/errors.js';
 import { profileRemote } from '../../electron/runner/remote-host.js';
-import { processesBelow, startTestSshd, type TestSshd } from '../fixtures/sshd.js';
+import { descendants } from '../../electron/server/children.js';
+import { startTestSshd, type TestSshd } from '../fixtures/sshd.js';
 import { eventually, exampleBytes, fileBytes, makeScratch, makeService, runnerChildren, type Scratch } from './fixtures.js';
 
 export interface Connected {
@@ -463,7 +464,7 @@ export function contractSuite(transport: TransportFactory): void {
           expect(e.jsonPath).toBe('$.remote');
           expect(e.message).toContain('allowed remote hosts: only 127.0.0.1');
         }
-        expect(processesBelow(sshd.pid)).toEqual([]);
+        expect(descendants(sshd.pid)).toEqual([]);
         expect((await failure(loose(client).profile!({ ...profileRequest(doc.doc, 'r-type'), remote: 7 }))).jsonPath).toBe('$.remote');
         await client.closeDoc({ doc: doc.doc });
       });
@@ -485,11 +486,11 @@ export function contractSuite(transport: TransportFactory): void {
         const off2 = client.on('profileProgress', (e) => e.job === 'r-long' && e.stage === 'calls' && inCalls());
         const long = client.profile(profileRequest(doc.doc, 'r-long', { ...LONG_RUN, remote: '127.0.0.1' }));
         await calling;
-        expect(processesBelow(sshd.pid).length).toBeGreaterThan(0);
+        expect(descendants(sshd.pid).length).toBeGreaterThan(0);
         await client.cancel({ job: 'r-long' });
         expect((await failure(long)).kind).toBe('cancelled');
         off2();
-        expect(await eventually(() => processesBelow(sshd.pid).length === 0, 15_000)).toBe(true);
+        expect(await eventually(() => descendants(sshd.pid).length === 0, 15_000)).toBe(true);
         await client.closeDoc({ doc: doc.doc });
       });
 

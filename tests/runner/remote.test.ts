@@ -1,12 +1,10 @@
 /**
- * `profile --remote` against an sshd this test starts on 127.0.0.1 (Debian's openssh-server), with host and
- * client keys generated in a temporary folder. Never any other address. Skipped, and reported as skipped, where
- * sshd or ssh-keygen is missing.
+ * `profile --remote` against the test sshd on 127.0.0.1 (tests/fixtures/sshd.ts: Debian's openssh-server, host
+ * and client keys generated in a temporary folder, never any other address; missing OpenSSH fails, not skips).
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,73 +14,26 @@ import { DEFAULT_PROFILE_OPTIONS, type ProfileOptions } from '../../electron/eng
 import type { ProfileResult } from '../../electron/engine/profile/result.js';
 import { NodeRunnerHost } from '../../electron/runner/host-node.js';
 import { profileRemote, type RemoteOptions } from '../../electron/runner/remote-host.js';
+import { descendants } from '../../electron/server/children.js';
+import { freePort, startTestSshd, type TestSshd } from '../fixtures/sshd.js';
 
-const SSHD = '/usr/sbin/sshd';
 const main = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
 const hdiff = join(examplesDir(), 'hdiff.sdfg');
 
 let dir = '';
-let port = 0;
-let sshd: ChildProcess | null = null;
+let sshd: TestSshd | null = null;
 let sshOptions: string[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-    s.on('error', reject);
-  });
-}
-
-async function waitForPort(p: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const c = connect(p, '127.0.0.1', () => {
-        c.destroy();
-        resolve(true);
-      });
-      c.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`sshd did not listen on 127.0.0.1:${p}`);
-}
+let port = 0;
 
 beforeAll(async () => {
-  // OpenSSH is a test prerequisite (.ci/run installs it): missing, this fails rather than skips.
-  for (const tool of [SSHD, '/usr/bin/ssh-keygen', '/usr/bin/ssh']) {
-    if (!existsSync(tool)) throw new Error(`${tool} is missing: install openssh-server and openssh-client (.ci/run does)`);
-  }
+  sshd = await startTestSshd();
+  sshOptions = sshd.sshOptions;
+  port = Number(sshOptions.find((o) => o.startsWith('Port='))!.slice('Port='.length));
   dir = await mkdtemp(join(tmpdir(), 'tlab-remote-test-'));
-  // sshd running as root needs its privilege-separation folder.
-  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true });
-  for (const k of ['host_key', 'client_key']) execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, k)]);
-  await copyFile(join(dir, 'client_key.pub'), join(dir, 'authorized_keys'));
-  await chmod(join(dir, 'authorized_keys'), 0o600);
-  port = await freePort();
-  const config = [
-    'ListenAddress 127.0.0.1',
-    `Port ${port}`,
-    `HostKey ${join(dir, 'host_key')}`,
-    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
-    'PasswordAuthentication no',
-    'KbdInteractiveAuthentication no',
-    'UsePAM no',
-    'StrictModes no',
-    `PidFile ${join(dir, 'sshd.pid')}`,
-  ].join('\n');
-  await writeFile(join(dir, 'sshd_config'), `${config}\n`);
-  sshd = spawn(SSHD, ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  await waitForPort(port);
-  sshOptions = [`Port=${port}`, `IdentityFile=${join(dir, 'client_key')}`, 'StrictHostKeyChecking=no', `UserKnownHostsFile=${join(dir, 'known_hosts')}`, 'LogLevel=ERROR'];
 });
 
 afterAll(async () => {
-  sshd?.kill('SIGTERM');
+  await sshd?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -95,31 +46,6 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 }
 
 const sshArgs = () => sshOptions.flatMap((o) => ['--ssh-option', o]);
-
-/** Every live process below `pid` (from /proc). */
-function descendants(pid: number): number[] {
-  const parent = new Map<number, number>();
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-      parent.set(Number(e), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      /* gone */
-    }
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const [child, pp] of parent) {
-      if (pp === p) {
-        out.push(child);
-        walk(child);
-      }
-    }
-  };
-  walk(pid);
-  return out;
-}
 
 function alive(pid: number): boolean {
   try {
@@ -192,7 +118,7 @@ describe('profile --remote over ssh to 127.0.0.1', () => {
     // parent's death leaves the tree, so the union is kept).
     const seen = new Set<number>();
     const sample = setInterval(() => {
-      for (const p of descendants(sshd!.pid!)) seen.add(p);
+      for (const p of descendants(sshd!.pid)) seen.add(p);
     }, 100);
     const options = { ...DEFAULT_PROFILE_OPTIONS, modes: ['SCOPED' as const], symbols: new Map([['I', 128n], ['J', 128n], ['K', 80n]]), calls: 1_000_000, warmup: 0, processes: 1, runner: new NodeRunnerHost(), ...extra };
     const error = await profileRemote(hdiff, options, remote, (p) => {

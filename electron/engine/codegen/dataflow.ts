@@ -159,6 +159,17 @@ function emitAccess(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, node: A
   }
 }
 
+/** Which source dimension copies into which destination dimension: the non-unit ones in order (a slice of a
+ * higher-rank array into a lower-rank one), else position by position. Shared by the host and device copies. */
+export function copyDimPairs(sp: SubsetPoint, dp: SubsetPoint): Array<[number, number]> {
+  const unit = (d: SubsetPoint['dims'][number]) => sameSym(d.startText, d.endText);
+  const sNon = sp.dims.map((d, i) => (unit(d) ? -1 : i)).filter((i) => i >= 0);
+  const dNon = dp.dims.map((d, i) => (unit(d) ? -1 : i)).filter((i) => i >= 0);
+  if (sNon.length === dNon.length) return sNon.map((s, i) => [s, dNon[i]!]);
+  if (sp.dims.length === dp.dims.length) return sp.dims.map((_, i) => [i, i]);
+  throw new ExprError(`copy between subsets of different shapes (${sNon.length} vs ${dNon.length} non-unit dimensions)`);
+}
+
 function emitCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, srcName: string, dstName: string): void {
   if (core.backend?.emitCopy(core, ctx, env, e, srcName, dstName)) return;
   const element = `copy ${srcName} -> ${dstName}`;
@@ -168,13 +179,7 @@ function emitCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, srcName: 
     const { srcSubset, dstSubset } = copyEnds(e.memlet, srcName, dstName);
     const sp = core.subsetOf(src.desc, srcSubset, e.jsonPath);
     const dp = core.subsetOf(dst.desc, dstSubset, e.jsonPath);
-    const unit = (d: SubsetPoint['dims'][number]) => sameSym(d.startText, d.endText);
-    const sNon = sp.dims.map((d, i) => (unit(d) ? -1 : i)).filter((i) => i >= 0);
-    const dNon = dp.dims.map((d, i) => (unit(d) ? -1 : i)).filter((i) => i >= 0);
-    let pairs: Array<[number, number]>;
-    if (sNon.length === dNon.length) pairs = sNon.map((s, i) => [s, dNon[i]!]);
-    else if (sp.dims.length === dp.dims.length) pairs = sp.dims.map((_, i) => [i, i]);
-    else throw new ExprError(`copy between subsets of different shapes (${sNon.length} vs ${dNon.length} non-unit dimensions)`);
+    const pairs = copyDimPairs(sp, dp);
     const r = core.baseResolver(ctx, env);
     const em = (x: Expr) => cppOf(x, r, 'symbolic');
     const o = core.out;

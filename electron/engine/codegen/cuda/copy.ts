@@ -6,8 +6,8 @@
  */
 import type { MemletEdge } from '../../model/sdfg.js';
 import type { EmitCore, Env, FnCtx, SubsetPoint } from '../core.js';
-import { copyEnds } from '../dataflow.js';
-import { cppOf, ExprError, grouped, sameSym } from '../expr.js';
+import { copyDimPairs, copyEnds } from '../dataflow.js';
+import { cppOf, ExprError, grouped } from '../expr.js';
 import { ctypeOf } from '../names.js';
 import { CUDA_STREAM } from './common.js';
 
@@ -21,13 +21,7 @@ export function emitHostDeviceCopy(core: EmitCore, ctx: FnCtx, env: Env, e: Meml
     const { srcSubset, dstSubset } = copyEnds(e.memlet, srcName, dstName);
     const sp = core.subsetOf(src.desc, srcSubset, e.jsonPath);
     const dp = core.subsetOf(dst.desc, dstSubset, e.jsonPath);
-    const unit = (d: SubsetPoint['dims'][number]) => sameSym(d.startText, d.endText);
-    const sNon = sp.dims.map((d, i) => (unit(d) ? -1 : i)).filter((i) => i >= 0);
-    const dNon = dp.dims.map((d, i) => (unit(d) ? -1 : i)).filter((i) => i >= 0);
-    let pairs: Array<[number, number]>;
-    if (sNon.length === dNon.length) pairs = sNon.map((s, i) => [s, dNon[i]!]);
-    else if (sp.dims.length === dp.dims.length) pairs = sp.dims.map((_, i) => [i, i]);
-    else throw new ExprError(`copy between subsets of different shapes (${sNon.length} vs ${dNon.length} non-unit dimensions)`);
+    const pairs = copyDimPairs(sp, dp);
     const r = core.baseResolver(ctx, env);
     const em = (x: SubsetPoint['dims'][number]['start']) => cppOf(x, r, 'symbolic');
     const stride = (desc: typeof src.desc, d: number, step: string) => {
