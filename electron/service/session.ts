@@ -9,7 +9,7 @@ import { TlabError } from '../engine/errors.js';
 import type { SdfgFile } from '../engine/model/sdfg.js';
 import type { ProfileResult } from '../engine/profile/result.js';
 import { parseDecodedSdfg, parseSdfgBytes } from '../engine/sdfg/index.js';
-import { previewSdfg } from '../engine/sdfg/preview.js';
+import { decodeWithPreview } from '../engine/sdfg/preview.js';
 import { buildDocInfo } from '../engine/view/doc.js';
 import type { AnalysisView, DocInfo, GraphRegion, SearchHit } from '../engine/view/types.js';
 import type { AnalyzeRequest, EnvironmentInfo, ExportReportRequest, FolderListing, ProfileRequest, ReportExport, RequestOf, ResultDoc, TransientLabApi } from '../ipc/contract.js';
@@ -18,7 +18,7 @@ import { runProfileJob } from './profile-job.js';
 import { exportReport } from './reports.js';
 import { parseProfileBytes, readProfileFile, writeProfileFile } from './results.js';
 import type { EventSink, RemoteProfiler, ServiceContext } from './service.js';
-import { fileSource, loadSource, readDecoded, type DocSource } from './sources.js';
+import { fileSource, loadSource, readSourceBytes, type DocSource } from './sources.js';
 import { UploadStore } from './uploads.js';
 
 interface OpenDoc {
@@ -30,8 +30,14 @@ interface OpenDoc {
   preview: { file: SdfgFile; readAll: () => void } | null;
 }
 
-/** With a preview open, the full parse waits for the root region to be served, but never longer than this. */
-const PREVIEW_GRACE_MS = 250;
+/**
+ * With a preview open, the full parse (and the second inflation of a gzip file it needs) waits for the first
+ * request that needs it (the window asks for the complete DocInfo once its first frame is up), but never
+ * longer than this. Starting either as soon as the root region was served made it compete for the CPU with the
+ * window's first layout: on velocity_tendencies, with only the gunzip started early on the thread pool, the
+ * worker's layout of the 99 root states took 250–300 ms instead of 100–190 ms.
+ */
+const PREVIEW_GRACE_MS = 1500;
 
 export class Session implements TransientLabApi {
   private readonly docs = new Map<string, OpenDoc>();
@@ -78,16 +84,16 @@ export class Session implements TransientLabApi {
 
   /**
    * Opens a file from disk. A big one whose model is not cached answers with a preview (its root SDFG only) as
-   * soon as that is read, so the window can draw the top level; the full parse of the same decoded bytes starts
-   * once the root region was served (or after a short grace), and every request that needs more waits for it.
+   * soon as that is read, so the window can draw the top level; the full parse of the same decoded bytes starts with
+   * the first request that needs more (or after a grace period), and every such request waits for it.
    */
   private async registerFile(source: DocSource, name: string): Promise<DocInfo> {
     this.live();
     if (this.ctx.models.has(source.key)) return this.register(source, name, () => loadSource(source));
     const started = performance.now();
-    const decoded = await readDecoded(source);
-    const preview = previewSdfg(decoded, this.ctx.options.previewMinJsonBytes);
-    if (preview === null) return this.register(source, name, async () => parseDecodedSdfg(decoded), started);
+    const bytes = await readSourceBytes(source);
+    const { preview, decoded } = await decodeWithPreview(bytes, source.display, this.ctx.options.previewMinJsonBytes);
+    if (preview === null) return this.register(source, name, async () => parseDecodedSdfg(await decoded()), started);
     this.live();
     if (this.docs.size >= this.ctx.options.maxDocsPerSession) {
       throw new ContractFailure('refused', `${this.docs.size} documents are open in this window: close one first`);
@@ -102,7 +108,7 @@ export class Session implements TransientLabApi {
     // Errors of the full parse reach the requests that wait for it (docInfo, analyze, …), not this one.
     this.ctx.models.get(source.key, async () => {
       await gate;
-      return parseDecodedSdfg(decoded);
+      return parseDecodedSdfg(await decoded());
     }).catch(() => {});
     const doc = `d${this.nextDoc++}`;
     const info = buildDocInfo(preview, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started });
@@ -197,10 +203,7 @@ export class Session implements TransientLabApi {
     const d = this.doc(req.doc);
     const preview = d.preview;
     if (req.region === null && preview && !this.ctx.models.has(d.source.key)) {
-      const region = this.ctx.views.graph(preview.file, null, null);
-      // Answered first: the rest of the file is read in the next turn, while the window lays this out.
-      setImmediate(preview.readAll);
-      return region;
+      return this.ctx.views.graph(preview.file, null, null);
     }
     const file = await this.model(d);
     return this.ctx.views.graph(file, req.region, d.memo?.file === file ? d.memo.analysis : null);

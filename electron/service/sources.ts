@@ -33,18 +33,21 @@ export async function loadSource(source: DocSource): Promise<SdfgFile> {
   return parseDecodedSdfg(await readDecoded(source));
 }
 
-/** Reads and decompresses `source` (the part a preview and the full parse share). */
+/** Reads and decompresses `source`. */
 export async function readDecoded(source: DocSource): Promise<DecodedSdfg> {
-  let bytes: Buffer;
+  return decodeSdfgBytes(await readSourceBytes(source), source.display);
+}
+
+/** The raw bytes of `source` (what a preview and the full parse share). */
+export async function readSourceBytes(source: DocSource): Promise<Buffer> {
   try {
     const st = await stat(source.readPath);
     if (source.upload === null && (st.size !== source.size || st.mtimeMs !== source.mtimeMs)) {
       throw new TlabError('input', 'the file changed on disk since it was opened: open it again', { file: source.display });
     }
-    bytes = await readFile(source.readPath);
+    return await readFile(source.readPath);
   } catch (err) {
     if (err instanceof TlabError) throw err;
     throw new TlabError('input', `cannot read the SDFG file: ${(err as Error).message}`, { file: source.display, cause: err });
   }
-  return decodeSdfgBytes(bytes, source.display);
 }

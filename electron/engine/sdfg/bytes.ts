@@ -3,7 +3,7 @@
  * decompression, one UTF-8 decode, one JSON.parse — and precise messages when any of it fails.
  */
 import { isAscii } from 'node:buffer';
-import { gunzipSync } from 'node:zlib';
+import { gunzip, gunzipSync } from 'node:zlib';
 import { TlabError } from '../errors.js';
 import { keyPath } from './json.js';
 
@@ -75,16 +75,27 @@ export function gunzipContent(bytes: Uint8Array, file: string): Buffer {
   try {
     return gunzipSync(bytes, { chunkSize: inflateChunkSize(bytes) });
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    const truncated = /unexpected end/i.test(detail);
-    throw new TlabError(
-      'input',
-      truncated
-        ? `the gzip data is truncated (${detail}): the file was cut off while copying or saving`
-        : `the file starts like gzip but cannot be decompressed: ${detail}`,
-      { file, cause: error },
-    );
+    throw gunzipError(error, file);
   }
+}
+
+/** gunzipContent on libuv's thread pool. */
+export function gunzipContentAsync(bytes: Uint8Array, file: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    gunzip(bytes, { chunkSize: inflateChunkSize(bytes) }, (error, out) => (error ? reject(gunzipError(error, file)) : resolve(out)));
+  });
+}
+
+function gunzipError(error: unknown, file: string): TlabError {
+  const detail = error instanceof Error ? error.message : String(error);
+  const truncated = /unexpected end/i.test(detail);
+  return new TlabError(
+    'input',
+    truncated
+      ? `the gzip data is truncated (${detail}): the file was cut off while copying or saving`
+      : `the file starts like gzip but cannot be decompressed: ${detail}`,
+    { file, cause: error },
+  );
 }
 
 /** zlib's default 16 KiB output chunks cost one copy per chunk when they are joined: 10,000 chunks for the
@@ -93,11 +104,15 @@ export function gunzipContent(bytes: Uint8Array, file: string): Buffer {
 const MIN_CHUNK = 64 * 1024;
 const MAX_CHUNK = 256 * 2 ** 20;
 function inflateChunkSize(bytes: Uint8Array): number {
-  if (bytes.length < 18) return MIN_CHUNK;
-  const n = bytes.length;
-  const isize = (bytes[n - 4]! | (bytes[n - 3]! << 8) | (bytes[n - 2]! << 16) | (bytes[n - 1]! << 24)) >>> 0;
   // +1: zlib needs room to see the end of the stream within the chunk.
-  return Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, isize + 1));
+  return Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, gzipSizeHint(bytes) + 1));
+}
+
+/** The decompressed size a gzip stream's trailer states (ISIZE: mod 2^32, of its last member only; a hint). */
+export function gzipSizeHint(bytes: Uint8Array): number {
+  if (bytes.length < 18) return 0;
+  const n = bytes.length;
+  return (bytes[n - 4]! | (bytes[n - 3]! << 8) | (bytes[n - 2]! << 16) | (bytes[n - 1]! << 24)) >>> 0;
 }
 
 /**

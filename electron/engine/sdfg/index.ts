@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { TlabError } from '../errors.js';
 import type { SdfgFile } from '../model/sdfg.js';
-import { decodeUtf8, gunzipContent, parseJsonText, rejectJsonContent, sniffSdfg } from './bytes.js';
+import { decodeUtf8, gunzipContent, gunzipContentAsync, parseJsonText, rejectJsonContent, sniffSdfg } from './bytes.js';
 import { normaliseSdfg } from './normalise.js';
 
 export { sniffSdfg, type SniffResult } from './bytes.js';
@@ -54,6 +54,16 @@ export function decodeSdfgBytes(bytes: Uint8Array, path: string): DecodedSdfg {
     if (reason !== null) throw new TlabError('input', `gzip-compressed, but ${reason}`, { file: path });
   }
   return { json, compressed: sniff.compressed, path };
+}
+
+/** decodeSdfgBytes with the gunzip on libuv's thread pool, off the calling thread. */
+export async function decodeSdfgBytesAsync(bytes: Uint8Array, path: string): Promise<DecodedSdfg> {
+  const sniff = sniffSdfg(bytes);
+  if (!sniff.ok || !sniff.compressed) return decodeSdfgBytes(bytes, path);
+  const json = await gunzipContentAsync(bytes, path);
+  const reason = rejectJsonContent(json, true);
+  if (reason !== null) throw new TlabError('input', `gzip-compressed, but ${reason}`, { file: path });
+  return { json, compressed: true, path };
 }
 
 /** The full model of bytes decoded earlier (after a preview of them, say). */

@@ -176,7 +176,7 @@ export class HierLayout {
       }
       if (region.nodes.length === 0) edges.push({ id: '\u0000through', src: ENTRY, dst: EXIT, srcPort: null, dstPort: null, label: null, invisible: true });
     }
-    const graph: FlatGraph = { nodes, edges };
+    const graph: FlatGraph = { nodes, edges, controlFlow: region.kind === 'cfg' };
     const t0 = performance.now();
     const flat = await layoutFlat(graph, this.engine);
     const ms = performance.now() - t0;

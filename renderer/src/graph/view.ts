@@ -383,8 +383,16 @@ class CanvasGraphView implements GraphView {
       return;
     }
     const k = READABLE_K;
-    const tx = this.scene.width * k <= this.width ? (this.width - this.scene.width * k) / 2 : 24;
-    this.setTransform(zoomIdentity.translate(tx, 24).scale(k));
+    // Start where the program starts: the topmost element of the root (its start block), centred. The layout's
+    // top-left corner is often empty in a wide control-flow graph (velocity_tendencies' first frame showed
+    // nothing but the minimap).
+    let top = -1;
+    this.scene.nodes.forEach((n, i) => {
+      if (n.depth === 0 && (top < 0 || n.y < this.scene!.nodes[top]!.y)) top = i;
+    });
+    const t = top >= 0 ? this.scene.nodes[top]! : null;
+    const tx = this.scene.width * k <= this.width ? (this.width - this.scene.width * k) / 2 : this.width / 2 - (t ? t.x + t.w / 2 : this.scene.width / 2) * k;
+    this.setTransform(zoomIdentity.translate(tx, 24 - (t ? t.y : 0) * k).scale(k));
   }
 
   private centerOn(x: number, y: number, k: number, animate: boolean): void {

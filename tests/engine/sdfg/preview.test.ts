@@ -5,12 +5,13 @@
  * gets no preview at all rather than a wrong one.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Sdfg } from '../../../electron/engine/model/sdfg.js';
 import { statesOf } from '../../../electron/engine/model/queries.js';
 import { corpusDir } from '../../../electron/engine/paths.js';
 import { decodeSdfgBytes, parseDecodedSdfg, type DecodedSdfg } from '../../../electron/engine/sdfg/index.js';
-import { DEFERRED_SDFG, nestedBodies, previewSdfg } from '../../../electron/engine/sdfg/preview.js';
+import { decodeWithPreview, DEFERRED_SDFG, nestedBodies, previewSdfg } from '../../../electron/engine/sdfg/preview.js';
 import { buildDocInfo } from '../../../electron/engine/view/doc.js';
 import type { GraphNode, GraphRegion } from '../../../electron/engine/view/types.js';
 import { DEFAULT_VIEWS } from '../../../electron/service/views.js';
@@ -163,5 +164,74 @@ describe('files not laid out as DaCe writes them get no preview', () => {
     fake.nodes[0].nodes[0].attributes.sdfg = DEFERRED_SDFG;
     // Outside a preview the stand-in is what it is: a string that is not SDFG JSON text.
     expect(() => parseDecodedSdfg({ json: Buffer.from(JSON.stringify(fake)), compressed: false, path: 'x.sdfg' })).toThrow(/JSON text/);
+  });
+});
+
+describe('gzip files are previewed while they inflate', () => {
+  const gzFiles = readdirSync(corpusDir())
+    .filter((f) => f.endsWith('.sdfgz'))
+    .sort();
+
+  it.each(gzFiles)('%s: the streamed preview is the in-memory one, and the decoding is gunzip\'s', async (name) => {
+    const bytes = readFileSync(corpusFile(name));
+    let decoded: DecodedSdfg;
+    try {
+      decoded = decodeSdfgBytes(bytes, name);
+    } catch (err) {
+      // A file the decoder refuses: the streamed path refuses it the same way, with the same message.
+      const failure = await decodeWithPreview(bytes, name, 0)
+        .then((x) => x.decoded())
+        .catch((e: unknown) => e);
+      expect(String(failure)).toBe(String(err));
+      return;
+    }
+    const streamed = await decodeWithPreview(bytes, name, 0);
+    const inMemory = previewSdfg(decoded, 0);
+    expect(streamed.preview === null).toBe(inMemory === null);
+    if (inMemory && streamed.preview) {
+      expect(streamed.preview.root).toEqual(inMemory.root);
+      expect(streamed.preview.stats).toEqual(inMemory.stats);
+      expect(streamed.preview.jsonBytes).toBe(decoded.json.length);
+    }
+    expect((await streamed.decoded()).json.equals(decoded.json)).toBe(true);
+  });
+
+  const pretty = Buffer.from(
+    JSON.stringify(
+      {
+        type: 'SDFG',
+        attributes: { name: 'outer', _arrays: {} },
+        nodes: [{ type: 'SDFGState', label: 's0', id: 0, nodes: [{ type: 'NestedSDFG', label: 'inner', id: 0, attributes: { sdfg: { type: 'SDFG', attributes: { name: 'inner', _arrays: {}, pad: 'x'.repeat(3 * 2 ** 20) }, nodes: [], edges: [] }, in_connectors: {}, out_connectors: {} } }], edges: [] }],
+        edges: [],
+        start_block: 0,
+      },
+      null,
+      2,
+    ),
+  );
+
+  it('a body spread over many 1 MiB chunks, and a gzip header with a file name and a comment', async () => {
+    // FNAME | FCOMMENT, as `gzip -N` and some archivers write.
+    const plain = gzipSync(pretty);
+    const header = Buffer.from([0x1f, 0x8b, 8, 0x18, 0, 0, 0, 0, 0, 3]);
+    const named = Buffer.concat([header, Buffer.from('x.sdfg\0a comment\0', 'latin1'), plain.subarray(10)]);
+    for (const bytes of [plain, named]) {
+      const { preview, decoded } = await decodeWithPreview(bytes, 'x.sdfgz', 0);
+      expect(preview).not.toBeNull();
+      expect([...statesOf(preview!.root)][0]!.nodes[0]).toMatchObject({ kind: 'nested_sdfg', deferred: true });
+      expect((await decoded()).json.equals(pretty)).toBe(true);
+    }
+  });
+
+  it('a corrupt or truncated stream gets no preview, and its decoding fails naming the file', async () => {
+    const gz = gzipSync(pretty);
+    const truncated = gz.subarray(0, gz.length >> 1);
+    const corrupt = Buffer.from(gz);
+    corrupt.fill(0x55, 200, 400);
+    for (const [bytes, why] of [[truncated, /truncated/], [corrupt, /cannot be decompressed/]] as const) {
+      const r = await decodeWithPreview(bytes, 'bad.sdfgz', 0);
+      expect(r.preview).toBeNull();
+      await expect(r.decoded()).rejects.toMatchObject({ kind: 'input', file: 'bad.sdfgz', message: expect.stringMatching(why) });
+    }
   });
 });
