@@ -275,9 +275,20 @@ export type Reply<T> = { ok: true; value: T } | { ok: false; error: ContractErro
  * preload itself, never exposed to the page). */
 export const IPC_CHANNELS = { call: 'tlab:call', event: 'tlab:event', drop: 'tlab:drop' } as const;
 
-/** What the desktop preload exposes as `window.transientLab`: every method answers with a `Reply` envelope,
- * which the renderer's host module (renderer/src/host/) unwraps into the plain `TransientLabClient`. */
-export type BridgeApi = { [M in MethodName]: (req: RequestOf<M>) => Promise<Reply<ResponseOf<M>>> } & {
+/**
+ * A reply too big for one IPC message: the frames `encodeWirePaged` cuts it into (JSON text: parts, then the
+ * reply), which the page decodes one per task as browser mode does its WebSocket messages. One structured clone
+ * of the 7 MB analysis of a 30k-transient file, copied again by contextBridge into the page, would be one long
+ * task.
+ */
+export interface PagedReply {
+  paged: string[];
+}
+
+/** What the desktop preload exposes as `window.transientLab`: every method answers with a `Reply` envelope (or,
+ * when big, a `PagedReply` of one), which the renderer's host module (renderer/src/host/) unwraps into the plain
+ * `TransientLabClient`. */
+export type BridgeApi = { [M in MethodName]: (req: RequestOf<M>) => Promise<Reply<ResponseOf<M>> | PagedReply> } & {
   on<E extends EventName>(event: E, listener: (payload: HostEvents[E]) => void): () => void;
 };
 

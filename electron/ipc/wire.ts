@@ -17,7 +17,7 @@
  * analysis of a 30k-transient file is ~30 short tasks instead of one long one (Blink's text decode plus
  * JSON.parse of the whole message: ~240 ms on an idle machine); `assembleParts` puts the arrays back.
  */
-import type { WireMessage } from './contract.js';
+import type { PagedReply, Reply, WireMessage } from './contract.js';
 
 const MAGIC = [0x54, 0x4c, 0x42, 0x31]; // "TLB1"
 const PLACEHOLDER = '\u0000bytes';
@@ -237,4 +237,42 @@ export function assembleParts<T>(reply: T, parts: ReadonlyMap<number, unknown[]>
   const out = revive(reply) as T;
   if (used.size !== parts.size) throw new WireError('a paged reply that leaves parts unused');
   return out;
+}
+
+/** `reply` as the desktop's IPC sends it: itself, or paged when its JSON is longer than a page. A reply JSON
+ * cannot carry (a bug on the host side) goes as it is: structured clones carry more than JSON. */
+export function pageReplyForIpc(reply: Reply<unknown>, partChars = PART_CHARS): Reply<unknown> | PagedReply {
+  let frames: Array<string | Uint8Array>;
+  try {
+    frames = encodeWirePaged({ t: 'reply', id: 0, reply }, partChars);
+  } catch {
+    return reply;
+  }
+  return frames.length > 1 && frames.every((f) => typeof f === 'string') ? { paged: frames as string[] } : reply;
+}
+
+/** Whether a bridge answer is a PagedReply (anything else is unwrapped as a Reply). */
+export function isPagedReply(x: unknown): x is PagedReply {
+  return typeof x === 'object' && x !== null && 'paged' in x && !('ok' in x);
+}
+
+/**
+ * The reply of a PagedReply, decoding one frame per task (`nextTask`) so that no single task parses more than
+ * a page. Anything but parts followed by one reply is a WireError.
+ */
+export async function decodePagedReply(paged: PagedReply, nextTask: () => Promise<void>): Promise<Reply<unknown>> {
+  const frames: unknown = paged.paged;
+  if (!Array.isArray(frames) || frames.length < 2) throw new WireError('a paged reply needs parts and a reply');
+  const parts = new Map<number, unknown[]>();
+  for (let i = 0; i < frames.length; i++) {
+    const frame: unknown = frames[i];
+    if (typeof frame !== 'string') throw new WireError('a paged reply holds text frames only');
+    if (i > 0) await nextTask();
+    const m = decodeWire(frame);
+    const last = i === frames.length - 1;
+    if (m.t === 'part' && !last) parts.set(m.k, m.v);
+    else if (m.t === 'reply' && last) return assembleParts(m.reply, parts);
+    else throw new WireError('a paged reply is parts followed by one reply');
+  }
+  throw new WireError('a paged reply without its reply');
 }

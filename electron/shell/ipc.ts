@@ -2,11 +2,13 @@
  * The contract over IPC, main's side (checklist item 17). One handler for every contract call: it first checks
  * who is calling — the main frame of one of our windows, showing our app:// page — and refuses anything else,
  * then hands the untrusted method name and payload to that window's dispatcher (dispatch.ts: the method must
- * be in METHODS, the payload must pass its valibot schema, errors become ContractErrors). The preload's drop
+ * be in METHODS, the payload must pass its valibot schema, errors become ContractErrors). A big answer goes back
+ * paged (wire.ts pageReplyForIpc), as browser mode sends it. The preload's drop
  * message goes through the same check and its own shape check.
  */
 import { isAbsolute } from 'node:path';
 import { IPC_CHANNELS, type Reply } from '../ipc/contract.js';
+import { pageReplyForIpc } from '../ipc/wire.js';
 import { isAppUrl } from './protocol.js';
 import type { Electron, ElectronSeam } from './seam.js';
 import type { ShellWindow, Windows } from './windows.js';
@@ -52,7 +54,7 @@ export function installContractHandlers({ ipcMain, windows, onDrop, log }: IpcDe
       log(`refused a call from ${event.senderFrame?.url.slice(0, 200) ?? 'a frame that is gone'}`);
       return REFUSED_SENDER;
     }
-    return w.dispatch(method, req);
+    return Promise.resolve(w.dispatch(method, req)).then((reply) => pageReplyForIpc(reply));
   });
   ipcMain.on(IPC_CHANNELS.drop, (event, payload: unknown) => {
     const w = trustedWindow(event, windows);

@@ -9,7 +9,7 @@
  *   configured like the suite's service) → runner jobs relayed back to main's utilityProcess runner host.
  * Both processes are forked by the fake utilityProcess with Electron's parentPort (tests/shell/fake-electron.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineToMain, MainToEngine } from '../../electron/engine-host/protocol.js';
@@ -27,10 +27,14 @@ import { WindowStateStore } from '../../electron/shell/window-state.js';
 import { Windows } from '../../electron/shell/windows.js';
 import { clientFromBridge } from '../../renderer/src/host/bridge.js';
 import { fakeElectron, type FakeElectron, type FakeWebContents } from '../shell/fake-electron.js';
+import { describe, expect, it } from 'vitest';
+import { corpusDir } from '../../electron/engine/paths.js';
+import { PART_CHARS } from '../../electron/ipc/wire.js';
+import { makeScratch, makeService } from './fixtures.js';
 import { contractSuite, type Connected } from './suite.js';
 
 /** A window of the shell over `backend`, and the page's side of it: the real preload on a fake ipcRenderer. */
-async function openWindow(electron: FakeElectron, backend: SessionBackend, service: TransientLabService, userData: string): Promise<{ bridge: BridgeApi; close(): void }> {
+async function openWindow(electron: FakeElectron, backend: SessionBackend, service: TransientLabService, userData: string, answers?: unknown[]): Promise<{ bridge: BridgeApi; close(): void }> {
   const windows = new Windows({
     electron: electron.seam,
     backend,
@@ -49,7 +53,11 @@ async function openWindow(electron: FakeElectron, backend: SessionBackend, servi
     for (const l of listeners) if (l.channel === channel) l.listener({}, ...structuredClone(args));
   };
   const ipcRenderer: IpcRendererLike = {
-    invoke: (channel, ...args) => electron.ipcMain.invoke(contents.ipcEvent(), channel, ...args),
+    invoke: async (channel, ...args) => {
+      const answer = await electron.ipcMain.invoke(contents.ipcEvent(), channel, ...args);
+      answers?.push(answer);
+      return answer;
+    },
     send: (channel, ...args) => electron.ipcMain.send(contents.ipcEvent(), channel, ...args),
     on: (channel, listener) => listeners.push({ channel, listener }),
   };
@@ -103,4 +111,37 @@ contractSuite({
       },
     };
   },
+});
+
+describe('IPC: big replies', () => {
+  it('a big reply crosses as pages of JSON text, and the bridge client puts it back whole', async () => {
+    const scratch = await makeScratch();
+    const service = await makeService(scratch);
+    const userData = await mkdtemp(join(tmpdir(), 'tlab-ipc-paged-'));
+    const answers: unknown[] = [];
+    const page = await openWindow(fakeElectron(userData), service, service, userData, answers);
+    try {
+      const client = clientFromBridge(page.bridge);
+      const bytes = new Uint8Array(await readFile(join(corpusDir(), 'ThrudPrimrose__data_must_flow_artifacts__cloudsc__stage8.sdfgz')));
+      const doc = await client.openUpload({ name: 'stage8.sdfgz', bytes });
+      const view = await client.analyze({ doc: doc.doc, symbols: {}, defaultSymbol: null, target: null });
+      const raw = answers.at(-1) as { paged?: unknown };
+      expect(Array.isArray(raw.paged)).toBe(true);
+      const frames = raw.paged as string[];
+      expect(frames.length).toBeGreaterThan(2);
+      expect(frames.every((f) => typeof f === 'string' && f.length < PART_CHARS + 100)).toBe(true);
+      // Small answers are plain Reply envelopes, as before.
+      expect(answers[0]).toMatchObject({ ok: true });
+      // What came back is what the service computed.
+      const direct = service.openSession({ emit() {} });
+      const d2 = await direct.openUpload({ name: 'stage8.sdfgz', bytes });
+      expect(view).toEqual(await direct.analyze({ doc: d2.doc, symbols: {}, defaultSymbol: null, target: null }));
+      await direct.dispose();
+    } finally {
+      page.close();
+      await service.dispose();
+      await scratch.remove();
+      await rm(userData, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

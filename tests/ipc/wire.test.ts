@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { assembleParts, decodeWire, encodeWire, encodeWirePaged, WireError } from '../../electron/ipc/wire.js';
+import { assembleParts, decodePagedReply, decodeWire, encodeWire, encodeWirePaged, isPagedReply, pageReplyForIpc, WireError } from '../../electron/ipc/wire.js';
 import type { WireMessage } from '../../electron/ipc/contract.js';
 
 describe('wire codec', () => {
@@ -130,5 +130,44 @@ describe('wire codec', () => {
     expect(() => assembleParts({ ok: true, value: 1 }, new Map([[0, [1]]]))).toThrow(WireError);
     expect(() => decodeWire(JSON.stringify({ t: 'part', id: 1, k: -1, v: [] }))).toThrow(WireError);
     expect(() => decodeWire(JSON.stringify({ t: 'part', id: 1, k: 0, v: {} }))).toThrow(WireError);
+  });
+});
+
+describe('paged replies over the desktop IPC', () => {
+  const tick = () => Promise.resolve();
+  const big = { ok: true as const, value: { rows: Array.from({ length: 4000 }, (_, i) => ({ i, name: `t${i}` })), order: Array.from({ length: 4000 }, (_, i) => i) } };
+
+  it('a big reply becomes text pages and comes back whole; a small one stays a Reply', async () => {
+    const paged = pageReplyForIpc(big, 4096);
+    expect(isPagedReply(paged)).toBe(true);
+    const frames = (paged as { paged: string[] }).paged;
+    expect(frames.length).toBeGreaterThan(10);
+    expect(await decodePagedReply(paged as { paged: string[] }, tick)).toEqual(big);
+    const small = { ok: true as const, value: { a: 1 } };
+    expect(pageReplyForIpc(small, 4096)).toBe(small);
+    expect(isPagedReply(small)).toBe(false);
+  });
+
+  it('one frame per task', async () => {
+    const paged = pageReplyForIpc(big, 4096) as { paged: string[] };
+    let tasks = 0;
+    await decodePagedReply(paged, async () => {
+      tasks++;
+    });
+    expect(tasks).toBe(paged.paged.length - 1);
+  });
+
+  it('anything but parts then one reply is refused', async () => {
+    const { paged } = pageReplyForIpc(big, 4096) as { paged: string[] };
+    const bad = [
+      { paged: [] },
+      { paged: [paged.at(-1)!] },
+      { paged: [...paged.slice(0, -1)] },
+      { paged: [paged.at(-1)!, ...paged.slice(0, -1)] },
+      { paged: [...paged.slice(0, -1), 42] },
+      { paged: 'nope' },
+      { paged: [...paged.slice(1)] },
+    ];
+    for (const b of bad) await expect(decodePagedReply(b as unknown as { paged: string[] }, tick)).rejects.toThrow(WireError);
   });
 });
