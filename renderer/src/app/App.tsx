@@ -95,10 +95,20 @@ function DropOverlay(): React.JSX.Element | null {
   );
 }
 
+/** A connection that takes longer than this says so; a quick one shows nothing (a banner that comes and goes
+ * would also resize the workspace, and the graph canvas with it, just as a `?open=` file starts opening). */
+const CONNECTING_BANNER_DELAY_MS = 600;
+
 function ConnectionBanner(): React.JSX.Element | null {
   const c = useSelect(store, (s) => s.connection);
+  const [slow, setSlow] = useState(false);
+  useEffect(() => {
+    if (c.status !== 'connecting') return;
+    const t = setTimeout(() => setSlow(true), CONNECTING_BANNER_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [c.status]);
   if (c.status === 'ready') return null;
-  if (c.status === 'connecting') return <div className="banner banner-info">Connecting to the Transient Lab host…</div>;
+  if (c.status === 'connecting') return slow ? <div className="banner banner-info">Connecting to the Transient Lab host…</div> : null;
   return (
     <div className="banner banner-error" role="alert" data-testid="connection-banner">
       {c.status === 'lost' ? 'The connection to the host is gone' : 'Could not connect to the host'}: {c.message}.{' '}

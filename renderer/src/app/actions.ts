@@ -54,7 +54,7 @@ export async function connect(): Promise<void> {
     c = await connectHost();
   } catch (err) {
     const e = asContractError(err);
-    store.set({ connection: { status: 'failed', message: e.message } });
+    store.set({ connection: { status: 'failed', message: e.message }, opening: null });
     return;
   }
   c.on('disconnected', ({ reason }) => {
@@ -82,7 +82,7 @@ export async function connect(): Promise<void> {
     // Several startup files: the last one stays open (one document per window).
     for (const path of files) await openPath(path);
   } catch (err) {
-    store.set({ connection: { status: 'failed', message: asContractError(err).message } });
+    store.set({ connection: { status: 'failed', message: asContractError(err).message }, opening: null });
   }
 }
 

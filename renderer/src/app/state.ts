@@ -144,6 +144,23 @@ function initialTheme(): ThemeName {
   return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
+/**
+ * A page opened with `?open=FILE` opens it as soon as it is connected, so it starts on the workspace ("Opening
+ * FILE…") rather than flashing the empty state: the graph pane then has its real size when the canvas is
+ * built, and its first frame is drawn while the page connects, not inside the open. Result files (.json) open
+ * as results, without the graph.
+ */
+function initialOpening(): OpeningState | null {
+  try {
+    const paths = new URLSearchParams(window.location.search).getAll('open').filter((p) => p.length > 0);
+    const last = paths.at(-1);
+    if (!last || /\.json$/i.test(last)) return null;
+    return { name: last.split(/[\\/]/).pop() || last, startedAt: performance.now() };
+  } catch {
+    return null;
+  }
+}
+
 function initialDockHeight(): number {
   return Math.round(Math.max(220, Math.min(420, window.innerHeight * 0.38)));
 }
@@ -154,7 +171,7 @@ export function initialState(): AppState {
     client: null,
     env: null,
     theme: initialTheme(),
-    opening: null,
+    opening: initialOpening(),
     doc: null,
     rootRegion: null,
     symbols: {},

@@ -412,11 +412,19 @@ class CanvasGraphView implements GraphView {
 
   private resize(): void {
     const r = this.container.getBoundingClientRect();
-    this.width = Math.max(1, Math.round(r.width));
-    this.height = Math.max(1, Math.round(r.height));
-    this.dpr = window.devicePixelRatio || 1;
-    this.canvas.width = Math.round(this.width * this.dpr);
-    this.canvas.height = Math.round(this.height * this.dpr);
+    const width = Math.max(1, Math.round(r.width));
+    const height = Math.max(1, Math.round(r.height));
+    const dpr = window.devicePixelRatio || 1;
+    const cw = Math.round(width * dpr);
+    const ch = Math.round(height * dpr);
+    // Setting a canvas' size, even to the same value, throws its bitmap away: the ResizeObserver's first call
+    // (always made) would make the next frame allocate and fill it again, inside the open.
+    if (cw === this.canvas.width && ch === this.canvas.height && width === this.width && height === this.height && dpr === this.dpr) return;
+    this.width = width;
+    this.height = height;
+    this.dpr = dpr;
+    this.canvas.width = cw;
+    this.canvas.height = ch;
     this.sceneDirty = true;
     this.invalidate();
   }
