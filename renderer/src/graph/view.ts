@@ -388,8 +388,8 @@ class CanvasGraphView implements GraphView {
     }
     const k = READABLE_K;
     // Start where the program starts: the topmost element of the root (its start block), centred. The layout's
-    // top-left corner is often empty in a wide control-flow graph (velocity_tendencies' first frame showed
-    // nothing but the minimap).
+    // top-left corner need not hold it: with big control-flow regions ordered quickly (flat-layout.ts),
+    // velocity_tendencies' start block lay right of that view, and its first frame showed only the minimap.
     let top = -1;
     this.scene.nodes.forEach((n, i) => {
       if (n.depth === 0 && (top < 0 || n.y < this.scene!.nodes[top]!.y)) top = i;
