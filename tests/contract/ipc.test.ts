@@ -12,6 +12,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import type { EngineToMain, MainToEngine } from '../../electron/engine-host/protocol.js';
 import type { BridgeApi } from '../../electron/ipc/contract.js';
 import { createBridge, type IpcRendererLike } from '../../electron/preload/bridge.js';
@@ -27,7 +28,6 @@ import { WindowStateStore } from '../../electron/shell/window-state.js';
 import { Windows } from '../../electron/shell/windows.js';
 import { clientFromBridge } from '../../renderer/src/host/bridge.js';
 import { fakeElectron, type FakeElectron, type FakeWebContents } from '../shell/fake-electron.js';
-import { describe, expect, it } from 'vitest';
 import { corpusDir } from '../../electron/engine/paths.js';
 import { PART_CHARS } from '../../electron/ipc/wire.js';
 import { makeScratch, makeService } from './fixtures.js';

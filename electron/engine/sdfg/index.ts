@@ -48,22 +48,23 @@ function decodeText(decoded: DecodedSdfg): { text: string; jsonBytes: number; co
 export function decodeSdfgBytes(bytes: Uint8Array, path: string): DecodedSdfg {
   const sniff = sniffSdfg(bytes);
   if (!sniff.ok) throw new TlabError('input', sniff.reason, { file: path });
-  const json = sniff.compressed ? gunzipContent(bytes, path) : Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (sniff.compressed) {
-    const reason = rejectJsonContent(json, true);
-    if (reason !== null) throw new TlabError('input', `gzip-compressed, but ${reason}`, { file: path });
-  }
-  return { json, compressed: sniff.compressed, path };
+  if (sniff.compressed) return decompressed(gunzipContent(bytes, path), path);
+  const json = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { json, compressed: false, path };
+}
+
+/** Inflated gzip content, refused when it is not JSON either (a gzipped pickle, say). */
+function decompressed(json: Buffer, path: string): DecodedSdfg {
+  const reason = rejectJsonContent(json, true);
+  if (reason !== null) throw new TlabError('input', `gzip-compressed, but ${reason}`, { file: path });
+  return { json, compressed: true, path };
 }
 
 /** decodeSdfgBytes with the gunzip on libuv's thread pool, off the calling thread. */
 export async function decodeSdfgBytesAsync(bytes: Uint8Array, path: string): Promise<DecodedSdfg> {
   const sniff = sniffSdfg(bytes);
   if (!sniff.ok || !sniff.compressed) return decodeSdfgBytes(bytes, path);
-  const json = await gunzipContentAsync(bytes, path);
-  const reason = rejectJsonContent(json, true);
-  if (reason !== null) throw new TlabError('input', `gzip-compressed, but ${reason}`, { file: path });
-  return { json, compressed: true, path };
+  return decompressed(await gunzipContentAsync(bytes, path), path);
 }
 
 /** The full model of bytes decoded earlier (after a preview of them, say). */

@@ -8,7 +8,7 @@ import type { AnalysisView, DocInfo } from '../../../electron/engine/view/types.
 import { connectHost, HostError, startupFiles } from '../host/index.js';
 import type { ThemeName } from '../theme/index.js';
 import { afterFirstFrame, currentOpen, markOpenStart, markReady, markStep, measured } from './perf.js';
-import { yieldToEventLoop } from './yield.js';
+import { yieldToEventLoop } from '../yield.js';
 import { store, type DockTab, type ElementSelection, type ErrorReport, type Selection, type Toast } from './state.js';
 
 /** A thrown value as the contract's error shape (HostErrors keep every field; anything else is a bug). */

@@ -7,6 +7,7 @@ import type { ContractError, EnvironmentInfo, ProfileProgressEvent, ResultDoc, S
 import type { AnalysisView, DocInfo, GraphEdge, GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
 import type { ModeName, ThemeName } from '../theme/index.js';
 import { createStore } from './store.js';
+import { openParams } from '../host/index.js';
 
 export const DOCK_TABS = ['transients', 'lifetimes', 'workspace', 'profile', 'compare'] as const;
 export type DockTab = (typeof DOCK_TABS)[number];
@@ -152,8 +153,7 @@ function initialTheme(): ThemeName {
  */
 function initialOpening(): OpeningState | null {
   try {
-    const paths = new URLSearchParams(window.location.search).getAll('open').filter((p) => p.length > 0);
-    const last = paths.at(-1);
+    const last = openParams().at(-1);
     if (!last || /\.json$/i.test(last)) return null;
     return { name: last.split(/[\\/]/).pop() || last, startedAt: performance.now() };
   } catch {

@@ -6,21 +6,9 @@
  */
 import type { BridgeApi, MethodName, RequestOf, ResponseOf, TransientLabClient } from '../../../electron/ipc/contract.js';
 import { decodePagedReply, isPagedReply } from '../../../electron/ipc/wire.js';
+import { yieldToEventLoop } from '../yield.js';
 import { clientFromCall, unwrapReply } from './call-client.js';
 import { transportError } from './errors.js';
-
-/** A macrotask without setTimeout's clamping (4 ms once nested): one paged frame per task. */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.addEventListener('message', () => {
-      ch.port1.close();
-      resolve();
-    });
-    ch.port1.start();
-    ch.port2.postMessage(null);
-  });
-}
 
 export function clientFromBridge(bridge: BridgeApi): TransientLabClient {
   const call = async <M extends MethodName>(method: M, req: RequestOf<M>): Promise<ResponseOf<M>> => {
@@ -30,7 +18,7 @@ export function clientFromBridge(bridge: BridgeApi): TransientLabClient {
     if (!isPagedReply(answer)) return unwrapReply<ResponseOf<M>>(answer, method);
     let reply: unknown;
     try {
-      reply = await decodePagedReply(answer, nextTask);
+      reply = await decodePagedReply(answer, yieldToEventLoop);
     } catch {
       throw transportError(`${method}: the desktop host sent a malformed paged reply`);
     }

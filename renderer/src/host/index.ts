@@ -34,6 +34,10 @@ export async function connectHost(): Promise<TransientLabClient> {
 /** Files to open on load, in order: the host's (`serve FILE…`), then `?open=PATH` of the page's URL (a path
  * relative to the first root, which the host resolves and checks like any other). */
 export function startupFiles(env: EnvironmentInfo, search: string = window.location.search): string[] {
-  const open = new URLSearchParams(search).getAll('open').filter((p) => p.length > 0);
-  return [...env.openAtStart, ...open];
+  return [...env.openAtStart, ...openParams(search)];
+}
+
+/** The `?open=PATH` paths of the page's URL, in order (known before the host is: the page starts on them). */
+export function openParams(search: string = window.location.search): string[] {
+  return new URLSearchParams(search).getAll('open').filter((p) => p.length > 0);
 }

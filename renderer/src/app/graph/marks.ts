@@ -7,7 +7,7 @@
 import type { AnalysisView } from '../../../../electron/engine/view/types.js';
 import { transientMarks, type TransientMark, type TransientMarks } from '../../graph/index.js';
 import type { ModeName } from '../../theme/index.js';
-import { yieldToEventLoop } from '../yield.js';
+import { yieldToEventLoop } from '../../yield.js';
 
 /** Rows per step between clock reads, and the work per slice before yielding. */
 const STEP = 250;
