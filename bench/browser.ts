@@ -153,6 +153,10 @@ export interface OpenTimes {
   firstFrame: number | null;
   analysis: number | null;
   ready: number | null;
+  /** Page navigation → `tlab:open-start` and → `tlab:first-frame`, ms: what the window did before asking for the
+   * file counts here, so a later open-start cannot hide time. */
+  navOpenStart: number | null;
+  navFirstFrame: number | null;
   /** The longest main-thread task that started between open-start and the later of first-frame and ready. */
   longestTaskMs: number;
   longTasks: number;
@@ -181,6 +185,7 @@ export async function openTimes(page: Page): Promise<OpenTimes> {
       measures: measures.filter((m) => m.startTime < t.start + t.duration && m.startTime + m.duration > t.start).map((m) => m.name).slice(0, 4),
     }));
     return {
+      navOpenStart: s, navFirstFrame: at('tlab:first-frame'),
       doc: rel('tlab:doc'), firstFrame: rel('tlab:first-frame'), analysis: rel('tlab:analysis'), ready: rel('tlab:ready'),
       longestTaskMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0), longTasks: tasks.length, longest,
       graph: window.tlabPerf ? window.tlabPerf.graph() : null,

@@ -57,7 +57,7 @@ export interface RendererFileResult {
   sdfvMs: number;
   targetMs: number;
   runs: OpenTimes[];
-  medians: { doc: number; firstFrame: number; analysis: number; ready: number };
+  medians: { doc: number; firstFrame: number; analysis: number; ready: number; navOpenStart: number; navFirstFrame: number };
   /** The graph module's split of doc → first frame (medians): waiting for the root region, opening small
    * elements (fetches), worker layout, first draw. */
   graphSplit: { rootWaitMs: number; expandMs: number; layoutMs: number; drawMs: number };
@@ -122,6 +122,8 @@ export const rendererSection: BenchSection = {
           firstFrame: median(runs.map((r) => r.firstFrame ?? NaN)),
           analysis: median(runs.map((r) => r.analysis ?? NaN)),
           ready: median(runs.map((r) => r.ready ?? NaN)),
+          navOpenStart: median(runs.map((r) => r.navOpenStart ?? NaN)),
+          navFirstFrame: median(runs.map((r) => r.navFirstFrame ?? NaN)),
         };
         const longest = Math.max(0, ...runs.map((r) => r.longestTaskMs));
         const g = (k: 'fetchMs' | 'expandMs' | 'layoutMs' | 'drawMs') => median(runs.map((r) => r.graph?.open[k] ?? NaN));
@@ -142,12 +144,12 @@ export const rendererSection: BenchSection = {
       frameTargetMs: FRAME_TARGET_MS,
     };
     const lines = [
-      `${'file'.padEnd(22)} ${'doc'.padStart(7)} ${'1st frame'.padStart(10)} ${'target'.padStart(7)} ${'SDFV'.padStart(6)} ${'analysis'.padStart(9)} ${'ready'.padStart(7)} ${'long task'.padStart(10)}  graph`,
+      `${'file'.padEnd(22)} ${'doc'.padStart(7)} ${'1st frame'.padStart(10)} ${'target'.padStart(7)} ${'SDFV'.padStart(6)} ${'analysis'.padStart(9)} ${'ready'.padStart(7)} ${'long task'.padStart(10)} ${'nav→open'.padStart(9)} ${'nav→frame'.padStart(10)}  graph`,
       ...rows.map(
         ([k, r]) =>
-          `${k.padEnd(22)} ${ms(r.medians.doc).padStart(7)} ${ms(r.medians.firstFrame).padStart(10)} ${ms(r.targetMs).padStart(7)} ${ms(r.sdfvMs).padStart(6)} ${ms(r.medians.analysis).padStart(9)} ${ms(r.medians.ready).padStart(7)} ${ms(r.longestTaskMs).padStart(10)}  ${r.graphNodes}${r.meetsTarget ? '' : '  (target missed)'}${r.errors.length ? `  errors: ${r.errors.length}` : ''}`,
+          `${k.padEnd(22)} ${ms(r.medians.doc).padStart(7)} ${ms(r.medians.firstFrame).padStart(10)} ${ms(r.targetMs).padStart(7)} ${ms(r.sdfvMs).padStart(6)} ${ms(r.medians.analysis).padStart(9)} ${ms(r.medians.ready).padStart(7)} ${ms(r.longestTaskMs).padStart(10)} ${ms(r.medians.navOpenStart).padStart(9)} ${ms(r.medians.navFirstFrame).padStart(10)}  ${r.graphNodes}${r.meetsTarget ? '' : '  (target missed)'}${r.errors.length ? `  errors: ${r.errors.length}` : ''}`,
       ),
-      `  (ms from tlab:open-start, medians; "doc" = the host has read and parsed the file; SDFV = its data→first frame, viz-anchors §2.1b)`,
+      `  (ms from tlab:open-start, medians; "doc" = the host has read and parsed the file; SDFV = its data→first frame, viz-anchors §2.1b; nav→ = from the page's navigation)`,
       `graph split (root wait / expand fetches / worker layout / draw, ms): ${rows.map(([k, r]) => `${k} ${ms(r.graphSplit.rootWaitMs)}/${ms(r.graphSplit.expandMs)}/${ms(r.graphSplit.layoutMs)}/${ms(r.graphSplit.drawMs)}`).join(', ')}`,
       `longest main-thread task while opening: ${ms(longest)} ms (target ≤ ${LONG_TASK_TARGET_MS} ms)`,
       ...rows.map(([k, r]) => `  ${k}: longest tasks ${r.runs.flatMap((x) => x.longest ?? []).sort((a, b) => b.ms - a.ms).slice(0, 3).map((t) => `${t.ms} ms at +${t.at} (${t.phase}${t.measures.length ? `; ${t.measures.join(', ')}` : ''})`).join(', ') || 'none'}`),

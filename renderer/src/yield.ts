@@ -4,3 +4,23 @@ export function yieldToEventLoop(): Promise<void> {
   if (sched?.yield) return sched.yield();
   return new Promise((r) => setTimeout(r, 0));
 }
+
+/**
+ * Resolves in a task after the next frame has been committed (requestAnimationFrame, then a task), or after
+ * `maxMs` where no frame comes (a hidden page gets none).
+ */
+export function afterNextFrame(maxMs = 100): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(finish, maxMs);
+    // Typed through globalThis: this module is also built for hosts without DOM types (the desktop bridge).
+    const raf = (globalThis as { requestAnimationFrame?: (cb: () => void) => number }).requestAnimationFrame;
+    raf?.(() => setTimeout(finish, 0));
+  });
+}

@@ -278,6 +278,9 @@ describe('the app through serve, in Chromium', () => {
     await page.waitForSelector('.toast-ok:has-text("Saved")');
     expect(JSON.parse(readFileSync(join(scratch, 'hdiff-result.json'), 'utf8')).schema).toBe('transient-lab/profile@1');
     await openThroughDialog(page, 'hdiff-result.json', 1);
+    // The dialog closes before the host has read the result, and the opened result then brings the Profile tab
+    // forward: switch to Compare only after it arrived (a loaded machine once pressed 5 before it did).
+    await page.waitForSelector('.toast-ok:has-text("Opened hdiff-result.json")');
     await page.keyboard.press('5');
     await countIs(page, '[data-testid="compare-item"]', 2);
     await page.waitForSelector('[data-testid="compare-changes"]');

@@ -93,7 +93,7 @@ export function formatProfile(result: ProfileResult): string {
       const time =
         Number.isFinite(p) && p < SIGNIFICANCE
           ? `${saved >= 0 ? 'saves' : 'costs'} ${formatNs(Math.abs(saved))} per call (${Math.abs(pct).toFixed(1)}%, Mann–Whitney p ${p < 0.001 ? '< 0.001' : `= ${p.toFixed(3)}`})`
-          : `no significant difference in time per call (medians ${formatNs(ext.summary.medianNs)} vs ${formatNs(pool.summary.medianNs)}, Mann–Whitney p ${Number.isFinite(p) ? `= ${p.toFixed(2)}` : 'n/a: too few calls'})`;
+          : `no significant difference in time per call (medians ${formatNs(ext.summary.medianNs)} vs ${formatNs(pool.summary.medianNs)}, Mann–Whitney p ${Number.isFinite(p) ? `= ${p.toFixed(2)}, not below ${SIGNIFICANCE}` : 'n/a: too few calls'})`;
       lines.push(`${ext.label} vs POOL: ${time}; saves ${allocs}.`);
     }
   }

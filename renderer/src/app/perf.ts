@@ -57,8 +57,9 @@ export function registerFrames(name: string, source: (() => number[]) | null): v
   else frameSources.delete(name);
 }
 
-/** The open request is about to be sent; returns the open's sequence number. */
-export function markOpenStart(): number {
+/** A new open (or a close) begins: the previous open's marks go at once, so nobody reads them as this one's;
+ * returns the open's sequence number. */
+export function beginOpen(): number {
   openSeq++;
   const waiters = firstFrameWaiters;
   firstFrameWaiters = [];
@@ -66,8 +67,12 @@ export function markOpenStart(): number {
   done.firstFrame = false;
   done.ready = false;
   for (const m of ['tlab:open-start', 'tlab:doc', 'tlab:analysis', 'tlab:first-frame', 'tlab:ready']) performance.clearMarks(m);
-  performance.mark('tlab:open-start', { detail: { seq: openSeq } });
   return openSeq;
+}
+
+/** Open `seq`'s request is about to be sent (nothing when a newer open or a close came first). */
+export function markOpenStart(seq: number): void {
+  if (seq === openSeq) performance.mark('tlab:open-start', { detail: { seq } });
 }
 
 export function currentOpen(): number {
