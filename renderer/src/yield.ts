@@ -11,16 +11,14 @@ export function yieldToEventLoop(): Promise<void> {
  */
 export function afterNextFrame(maxMs = 100): Promise<void> {
   return new Promise((resolve) => {
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(finish, maxMs);
+    const timer = setTimeout(resolve, maxMs);
     // Typed through globalThis: this module is also built for hosts without DOM types (the desktop bridge).
     const raf = (globalThis as { requestAnimationFrame?: (cb: () => void) => number }).requestAnimationFrame;
-    raf?.(() => setTimeout(finish, 0));
+    raf?.(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
   });
 }

@@ -10,6 +10,7 @@ import { Icon } from '../Icon.js';
 import { currentOpen, markFirstFrame, registerFrames, registerGraphMetrics } from '../perf.js';
 import { store } from '../state.js';
 import { useSelect, watch } from '../store.js';
+import { afterNextFrame } from '../../yield.js';
 import { graphHandle } from './handle.js';
 import { buildMarks } from './marks.js';
 
@@ -97,7 +98,7 @@ export function GraphPane(): React.JSX.Element {
       watch(store, (s) => s.theme, (t) => view.setTheme(t)),
       watch(store, (s) => s.analysis, () => {
         // The marks are a nicety next to the first frame and the table: build them after the frame that shows those.
-        requestAnimationFrame(() => setTimeout(applyMarks, 0));
+        void afterNextFrame().then(applyMarks);
       }),
       watch(store, (s) => s.mode, applyMarks),
       watch(store, (s) => s.selection, (sel) => {
