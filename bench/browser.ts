@@ -72,7 +72,13 @@ export interface AppPage {
   close(): Promise<void>;
 }
 
-export async function openApp(browser: Browser, serve: Serve, opts: { theme?: 'light' | 'dark'; query?: string; viewport?: { width: number; height: number } } = {}): Promise<AppPage> {
+/**
+ * `settleMs`: time to wait between creating the page and loading the app. Chromium (156, new headless) opens every
+ * page in a new window and preloads that window's omnibox WebUI in a renderer of its own; that work runs for about
+ * half a second and, on 2 cores, lands in the middle of a `?open=` open (a trace showed that renderer busy for
+ * 38 ms of CPU in a 94 ms open). A user's window does not do that while a file opens, so the bench lets it settle.
+ */
+export async function openApp(browser: Browser, serve: Serve, opts: { theme?: 'light' | 'dark'; query?: string; viewport?: { width: number; height: number }; settleMs?: number } = {}): Promise<AppPage> {
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1600, height: 1000 },
     deviceScaleFactor: 1,
@@ -93,6 +99,7 @@ export async function openApp(browser: Browser, serve: Serve, opts: { theme?: 'l
     if (u.startsWith('data:') || u.startsWith('blob:')) return;
     if (!u.startsWith(serve.origin) && !u.startsWith(serve.origin.replace('http:', 'ws:'))) foreign.push(u);
   });
+  if (opts.settleMs) await new Promise((r) => setTimeout(r, opts.settleMs));
   await page.goto(`${serve.url}${opts.query ? `&${opts.query}` : ''}`);
   return { context, page, errors, foreign, close: () => context.close() };
 }

@@ -7,9 +7,11 @@ import { createRoot } from 'react-dom/client';
 import { connect } from './app/actions.js';
 import { App } from './app/App.js';
 import { installPerfProbe } from './app/perf.js';
+import { prewarmLayoutWorker } from './graph/index.js';
 import './app/app.css';
 
 installPerfProbe();
+prewarmLayoutWorker();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

@@ -2,7 +2,7 @@
  * The graph module: draws an SDFG region by region on a canvas (docs/graph.md). Framework-free; the app mounts
  * it into a container and talks to it through `GraphView`.
  */
-export { createGraphView } from './view.js';
+export { createGraphView, prewarmLayoutWorker } from './view.js';
 export type { GraphView, GraphViewOptions, GraphSelection, GraphProgress, GraphMetrics } from './view.js';
 export { transientMarks, fateBytes } from './marks.js';
 export type { TransientMark, TransientMarks } from './marks.js';

@@ -5,6 +5,7 @@
 /// <reference lib="webworker" />
 import { HierLayout, LayoutCancelled, layoutBuffers } from './hier-layout.js';
 import type { FromWorker, ToWorker } from './layout-protocol.js';
+import type { GraphEdge, GraphNode } from '../../../electron/engine/view/types.js';
 import { font, type FontRole, type Measure } from './text.js';
 
 const ctx = new OffscreenCanvas(1, 1).getContext('2d')!;
@@ -35,15 +36,39 @@ const cancelled = new Set<number>();
 const post = (m: FromWorker, transfer: Transferable[] = []): void => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m, transfer);
 const macrotask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
-// Compile dagre's hot paths before the first real request arrives (the first layout would pay for it).
+// Compile dagre's hot paths before the first real request arrives (the first layout would pay for it): a
+// control-flow chain, and a state whose dataflow (labelled memlets, ports) goes through dagre's crossing sweeps.
 warmUp();
 
 function warmUp(): void {
   const h = new HierLayout(measure, 'dagre');
-  const nodes = Array.from({ length: 12 }, (_, i) => ({ id: `w${i}`, kind: 'state' as const, label: `s${i}`, start: i === 0, expand: null, summary: null }));
-  const edges = nodes.slice(1).map((n, i) => ({ kind: 'interstate' as const, id: `e${i}`, src: `w${i}`, dst: n.id, label: '', condition: null, assignments: [] }));
-  h.addRegions([{ id: 'w', kind: 'cfg', sdfg: 0, label: '', nodes, edges }]);
-  void h.run('w', new Set()).catch(() => undefined);
+  const summary = { states: 0, nodes: 6, maps: 1, tasklets: 1, loops: 0, sdfgs: 0, transients: [] };
+  const nodes: GraphNode[] = Array.from({ length: 12 }, (_, i) => ({ id: `w${i}`, kind: 'state' as const, label: `s${i}`, start: i === 0, expand: i === 1 ? 'd' : null, summary: i === 1 ? summary : null }));
+  const edges: GraphEdge[] = nodes.slice(1).map((n, i) => ({ kind: 'interstate' as const, id: `e${i}`, src: `w${i}`, dst: n.id, label: i % 3 ? '' : `i < N; i = i + ${i}`, condition: null, assignments: [] }));
+  const access = (id: string, data: string): GraphNode => ({ id, kind: 'access', label: data, expand: null, summary: null, inConnectors: [], outConnectors: [], data, transient: null, storage: 'Default', descriptor: { type: 'Array', dtype: 'float64', shape: ['N'] } });
+  const flow: GraphNode[] = [
+    access('a', 'A'),
+    access('b', 'B'),
+    { id: 'm', kind: 'map', label: 'map', expand: null, summary: null, inConnectors: ['IN_A', 'IN_B'], outConnectors: ['OUT_T'], params: ['i = 0:N'], schedule: 'Default', entryOut: ['OUT_A', 'OUT_B'], exitIn: ['IN_T'], exitId: null },
+    { id: 't', kind: 'tasklet', label: 'add', expand: null, summary: null, inConnectors: ['x', 'y'], outConnectors: ['z'], language: 'Python', code: 'z = x + y', codeLines: 1 },
+    access('c', 'tmp'),
+    access('d2', 'C'),
+  ];
+  const memlet = (id: string, src: string, dst: string, label: string, srcConnector: string | null, dstConnector: string | null): GraphEdge => ({ kind: 'memlet', id, src, dst, srcConnector, dstConnector, label, data: label.split('[')[0] || null, volume: 'N', dynamic: false, wcr: null, transient: null });
+  const flowEdges: GraphEdge[] = [
+    memlet('f0', 'a', 'm', 'A[0:N]', null, 'IN_A'),
+    memlet('f1', 'b', 'm', 'B[0:N]', null, 'IN_B'),
+    memlet('f2', 'm', 'c', 'tmp[0:N]', 'OUT_T', null),
+    memlet('f3', 'a', 't', 'A[0]', null, 'x'),
+    memlet('f4', 'b', 't', 'B[0]', null, 'y'),
+    memlet('f5', 't', 'd2', 'C[0]', 'z', null),
+    memlet('f6', 'c', 'd2', 'C[0:N]', null, null),
+  ];
+  h.addRegions([
+    { id: 'w', kind: 'cfg', sdfg: 0, label: '', nodes, edges },
+    { id: 'd', kind: 'state', sdfg: 0, label: 's1', nodes: flow, edges: flowEdges },
+  ]);
+  void h.run('w', new Set(['d'])).catch(() => undefined);
 }
 
 self.onmessage = async (ev: MessageEvent<ToWorker>) => {

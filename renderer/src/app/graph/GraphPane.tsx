@@ -4,7 +4,7 @@
  * selection, hover and first frame back. React renders only the toolbar around it.
  */
 import { useEffect, useRef, useState } from 'react';
-import { createGraphView, type GraphProgress } from '../../graph/index.js';
+import { createGraphView, prewarmLayoutWorker, type GraphProgress } from '../../graph/index.js';
 import { asContractError, hoverTransient, selectElement, toast } from '../actions.js';
 import { Icon } from '../Icon.js';
 import { currentOpen, markFirstFrame, registerFrames, registerGraphMetrics } from '../perf.js';
@@ -114,6 +114,8 @@ export function GraphPane(): React.JSX.Element {
       registerGraphMetrics(null);
       graphHandle.current = null;
       view.destroy();
+      // The next document's graph view starts with a warm worker too.
+      prewarmLayoutWorker();
     };
   }, []);
 
