@@ -249,6 +249,8 @@ describe('the app through serve, in Chromium', () => {
     await page.click('[data-testid="profile-run"]');
     await page.waitForSelector('[data-testid="profile-progress"]');
     await page.waitForSelector('[data-testid="profile-bar"]');
+    // The elapsed time next to "Profiling" once read "-1 s" (the clock's last tick was older than the run).
+    expect(await page.locator('[data-testid="profile-progress"] .run-head').textContent()).not.toMatch(/-\d/);
     await shot(page, '12-profile-progress');
     await page.waitForSelector('[data-testid="profile-headline"]', { timeout: 600_000 });
     expect(await text(page, 'profile-headline')).toMatch(/EXTERNAL|POOL/);

@@ -20,7 +20,8 @@ import { ProfileForm } from './ProfileForm.js';
 import { hasSampledCalls } from './sampled.js';
 
 function elapsed(ms: number): string {
-  const s = Math.floor(ms / 1000);
+  // `now` is the last tick's: a run started since then would read as a negative time until the next one.
+  const s = Math.floor(Math.max(0, ms) / 1000);
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
@@ -29,6 +30,7 @@ function Progress(): React.JSX.Element | null {
   const [now, setNow] = useState(performance.now());
   useEffect(() => {
     if (run?.status !== 'running' && run?.status !== 'cancelling') return;
+    setNow(performance.now());
     const t = setInterval(() => setNow(performance.now()), 500);
     return () => clearInterval(t);
   }, [run?.status]);
