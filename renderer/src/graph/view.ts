@@ -187,8 +187,13 @@ class CanvasGraphView implements GraphView {
       this.addRegions([r]);
       t.fetchMs = performance.now() - t0;
       t0 = performance.now();
-      await this.autoExpand(doc);
-      if (doc !== this.docSeq) return;
+      // No await when there is nothing to open: with the root given, the layout request then leaves within the
+      // caller's task (the app calls this inside the store change that React renders next).
+      const picked = this.autoExpansion();
+      if (picked.length > 0) {
+        await this.expandFirst(doc, picked);
+        if (doc !== this.docSeq) return;
+      }
       t.expandMs = performance.now() - t0;
       t0 = performance.now();
       this.firstFramePending = true;
@@ -208,10 +213,10 @@ class CanvasGraphView implements GraphView {
 
   /** A root this small says little closed (a single state, say): its children are opened in one round of
    * requests before the first frame. Anything bigger opens collapsed, and the user opens what they want. */
-  private async autoExpand(doc: number): Promise<void> {
+  private autoExpansion(): GraphNode[] {
     const budget = this.opts.initialBudget ?? 120;
     const root = this.root ? this.regions.get(this.root) : undefined;
-    if (!root || root.nodes.length >= SMALL_ROOT) return;
+    if (!root || root.nodes.length >= SMALL_ROOT) return [];
     let count = visibleCount(this.regions, this.root, this.expanded);
     const closed = closedVisible(this.regions, this.root, this.expanded);
     // Control flow first (it shows the program's structure), then the smallest states.
@@ -224,7 +229,10 @@ class CanvasGraphView implements GraphView {
       count += direct;
       picked.push(n);
     }
-    if (picked.length === 0) return;
+    return picked;
+  }
+
+  private async expandFirst(doc: number, picked: GraphNode[]): Promise<void> {
     const regions = await this.fetchAll(picked.map((n) => n.expand!));
     if (doc !== this.docSeq) return;
     for (const r of regions) this.expanded.add(r.id);

@@ -11,7 +11,7 @@ import { currentOpen, markFirstFrame, registerFrames, registerGraphMetrics } fro
 import { store } from '../state.js';
 import { useSelect, watch } from '../store.js';
 import { afterNextFrame } from '../../yield.js';
-import { graphHandle } from './handle.js';
+import { graphHandle, settledRegions } from './handle.js';
 import { buildMarks } from './marks.js';
 
 export function GraphPane(): React.JSX.Element {
@@ -71,6 +71,12 @@ export function GraphPane(): React.JSX.Element {
       shownDoc = s.doc.doc;
       openSeq = currentOpen();
       const seq = openSeq;
+      const settled = settledRegions.get(s.rootRegion);
+      if (settled && !refresh) {
+        // Now, inside the store change: the layout request reaches the worker before React renders the change.
+        view.open(settled).catch((err: unknown) => toast('error', `Could not draw the graph: ${asContractError(err).message}`, 10_000));
+        return;
+      }
       s.rootRegion
         .then((root) => {
           if (seq !== currentOpen()) return undefined;
