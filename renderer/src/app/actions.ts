@@ -95,7 +95,23 @@ export async function connect(): Promise<void> {
 const FIRST_FRAME_WAIT_MS = 3000;
 /** How long a new document waits for its graph's root region before it is shown without it. */
 const ROOT_WAIT_MS = 150;
-const delay = (ms: number): Promise<null> => new Promise((r) => setTimeout(() => r(null), ms));
+
+/** `p`'s value if it resolves within `ms`, else null (also when it rejects: its own handler reports that). */
+function valueWithin<T>(p: Promise<T>, ms: number): Promise<T | null> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(null);
+      },
+    );
+  });
+}
 
 /** Open sequence → its first analysis, so that `tlab:ready` belongs to the open that asked for it. */
 const readyFor = new WeakMap<AnalysisView, number>();
@@ -143,7 +159,7 @@ async function openWith(name: string, call: (c: TransientLabClient) => Promise<D
   // layout starts in the worker before the window renders and paints the document's panels, and runs alongside
   // them. Committed first, the region's reply waited behind that render and its frame (nbody, Chromium trace:
   // the layout started 48 ms after the document arrived, with the host's reply long since sent).
-  const root = await Promise.race([rootRegion.then((r) => r, () => null), delay(ROOT_WAIT_MS)]);
+  const root = await valueWithin(rootRegion, ROOT_WAIT_MS);
   if (root) settledRegions.set(rootRegion, root);
   if (seq !== currentOpen()) {
     void c.closeDoc({ doc: doc.doc }).catch(() => {});
