@@ -1,7 +1,8 @@
 /**
  * `transient-lab serve [FILE…]`: browser mode. Composes the pieces a host provides — the file policy (the
  * `--root` folders), the runner (a Node child per job), the server — around the shared service, prints the
- * URL with its token, and runs until SIGINT/SIGTERM, after which no runner or compiler process is left.
+ * URL with its token, and runs until SIGINT/SIGTERM/SIGHUP, after which no runner or compiler process is left
+ * (nor after a crash: see killChildrenOnCrash).
  */
 import { hostPdfPrinter } from './pdf.js';
 import { spawn } from 'node:child_process';
@@ -69,16 +70,35 @@ async function listenOnFreePort(start: (port: number) => Promise<RunningServer>,
   }
 }
 
+/** SIGHUP too: the terminal of an ssh session that closes sends it, and its default would skip the cleanup. */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 function stopSignal(): Promise<NodeJS.Signals> {
   return new Promise((done) => {
     const on = (sig: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+      for (const s of STOP_SIGNALS) process.off(s, on);
       done(sig);
     };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
+    for (const s of STOP_SIGNALS) process.on(s, on);
   });
+}
+
+/**
+ * A bug that escapes every handler (an uncaught exception, an unhandled rejection) ends `serve` — its state is
+ * no longer known — but not before the runner and compiler processes it started are killed: a shared GPU node
+ * must not keep a runner spinning for a server that is gone. Exit 70, as any internal error.
+ */
+function killChildrenOnCrash(spare: () => number[]): void {
+  const crash = (err: unknown) => {
+    try {
+      process.stderr.write(`transient-lab ${NAME}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    } finally {
+      killDescendants(spare());
+      process.exit(70);
+    }
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
 }
 
 export const serveCommand: Command = {
@@ -138,6 +158,8 @@ export const serveCommand: Command = {
       printPdf: hostPdfPrinter('on the server (the machine running `transient-lab serve`)'),
       remote,
     });
+    let opener: number | null = null;
+    killChildrenOnCrash(() => (opener === null ? [] : [opener]));
     const stopping = stopSignal();
     let server: RunningServer;
     try {
@@ -155,7 +177,7 @@ export const serveCommand: Command = {
       );
     }
     process.stdout.write(`Transient Lab: ${server.url}\n`);
-    const opener = args.flags.has('no-open') ? null : openBrowser(server.url);
+    opener = args.flags.has('no-open') ? null : openBrowser(server.url);
 
     await stopping;
     // A second Ctrl-C while stopping: stop now.
@@ -163,15 +185,13 @@ export const serveCommand: Command = {
       killDescendants(opener === null ? [] : [opener]);
       process.exit(130);
     };
-    process.once('SIGINT', force);
-    process.once('SIGTERM', force);
+    for (const s of STOP_SIGNALS) process.once(s, force);
     await server.close();
     let grace: NodeJS.Timeout | undefined;
     await Promise.race([service.dispose(), new Promise((r) => (grace = setTimeout(r, SHUTDOWN_GRACE_MS)))]);
     clearTimeout(grace);
     killDescendants(opener === null ? [] : [opener]);
-    process.off('SIGINT', force);
-    process.off('SIGTERM', force);
+    for (const s of STOP_SIGNALS) process.off(s, force);
     // Everything is closed; should a handle still keep Node alive, do not hang on the user's Ctrl-C.
     setTimeout(() => process.exit(0), 1000).unref();
     return 0;

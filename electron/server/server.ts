@@ -60,6 +60,12 @@ function listen(server: Server, host: string, port: number): Promise<number> {
 }
 
 function refuseUpgrade(socket: Duplex, reason: string): void {
+  // The peer may be gone already (it reset the connection): finish only if it can still be written to.
+  if (socket.destroyed || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.once('finish', () => socket.destroy());
   socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nCache-Control: no-store\r\n\r\nTransient Lab: ${reason}\n`);
 }
 
@@ -74,6 +80,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // One frame may be an upload: its limit plus room for the frame's header.
     maxPayload: Math.max(opts.service.limits.uploadBytes + 1024 * 1024, MAX_TEXT_FRAME),
   });
+  // With noServer, ws emits nothing here today; a listener keeps a future 'error' from being fatal.
+  wss.on('error', (err: Error) => log(`WebSocket server: ${err.message}`));
   let gate: Gate | null = null;
   // The export preview's iframe inherits the page's CSP: allow the report's runtime and stylesheet by hash.
   const preview = reportPreviewCspSources();
@@ -109,6 +117,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // Node hands the upgraded socket over without its own error listener: a peer that resets the connection
+    // (before, during or after the handshake) must cost that socket only, never the process.
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ECONNRESET' && err.code !== 'EPIPE') log(`a WebSocket connection failed: ${err.message}`);
+      socket.destroy();
+    });
     const url = new URL(req.url ?? '/', 'http://localhost');
     const verdict = checkRequest(gate!, req.headers, url.searchParams.get('token'));
     if (!verdict.ok) return refuseUpgrade(socket, verdict.reason);
@@ -123,6 +137,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   for (const host of wanted) {
     const server = createServer(onRequest);
     server.on('upgrade', onUpgrade);
+    // A malformed request or a peer that vanishes mid-request: answer 400 where that can still be written, and
+    // drop that one connection.
+    server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+      if (err.code === 'ECONNRESET' || !socket.writable) {
+        socket.destroy();
+        return;
+      }
+      socket.once('finish', () => socket.destroy());
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    });
     try {
       port = await listen(server, host, port);
     } catch (err) {
@@ -132,6 +156,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
       throw err;
     }
+    // After listening: an accept that fails (EMFILE: too many open files) must not end the process.
+    server.on('error', (err: Error) => log(`HTTP server on ${host}: ${err.message}`));
     servers.push(server);
     bound.push(host);
   }

@@ -1,7 +1,9 @@
 /**
  * One WebSocket connection = one service session. Calls arrive as `{t:'call'}` messages (electron/ipc/wire.ts),
  * go through the shared dispatcher (validation, error mapping) and answer as `{t:'reply'}`; the session's events
- * go out as `{t:'event'}`. A malformed frame closes the connection: a well-behaved client never sends one.
+ * go out as `{t:'event'}`. A malformed frame closes that one connection with a close code (1002 protocol error,
+ * 1007 bad data, 1008 not a call, 1009 too big); the server and every other connection go on. Closing, however
+ * it happens, disposes the session, which cancels its jobs and so ends their runner processes.
  */
 import type { RawData, WebSocket } from 'ws';
 import type { HostEvents, EventName, WireMessage } from '../ipc/contract.js';
@@ -82,6 +84,12 @@ export function attachSession(ws: WebSocket, service: TransientLabService, log: 
         send({ t: 'reply', id, reply: { ok: false, error: { kind: 'internal', message: 'internal error: the answer could not be encoded', file: null, jsonPath: null, details: [] } } });
       }
     });
+  });
+
+  // ws reports a bad frame (invalid UTF-8, a reserved opcode or bit, an unmasked or oversized frame, a broken
+  // fragment sequence) as 'error' and has already sent the close code: without a listener the whole process dies.
+  ws.on('error', (err: Error & { code?: string }) => {
+    log(`closed a connection: ${err.message}${err.code ? ` (${err.code})` : ''}`);
   });
 
   ws.on('close', () => {
