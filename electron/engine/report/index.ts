@@ -1,6 +1,6 @@
 /**
  * Reports of profile results (docs/reports.md): the model (model.ts), the formats (html.ts, csv.ts, the JSON
- * result itself), the analysis they draw from (source.ts), and writing without half-written files (write.ts).
+ * result itself), the analysis they draw from (source.ts), and writing without half-written files (engine/io/atomic-write.ts).
  * PDF is the HTML printed by Chromium: the host drives it (the CLI through playwright-core, the desktop app
  * through Electron's printToPDF) with `pdfPrintOptions`.
  */
@@ -18,7 +18,7 @@ export { renderHtml, reportCsp, reportCspSources, type HtmlAssets, type SvgRende
 export { loadReportAssets, reportPreviewCspSources, transientLabVersion } from './assets.js';
 export { analyseForReport, sdfgCandidates, NO_ANALYSIS } from './source.js';
 export { embeddedResults, looksLikeHtml } from './embedded.js';
-export { writeFilesAtomic, type OutputFile } from './write.js';
+export { writeFilesAtomic, type OutputFile } from '../io/atomic-write.js';
 export * from './types.js';
 
 /** The format an output file's extension asks for, or null. */
