@@ -5,10 +5,12 @@
  * JSON. When its input closes (the connection dropped, or the host cancelled) it cancels the run, which kills
  * its runner child, and exits.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { TlabError } from '../engine/errors.js';
+import { writeFileAtomic } from '../engine/io/atomic-write.js';
+import { withFileErrors } from '../engine/io/fs-errors.js';
 import { toolVersion } from '../engine/profile/manifest.js';
 import { profile } from '../engine/profile/profile.js';
 import { RunCancelled } from '../engine/profile/runner-host.js';
@@ -67,14 +69,20 @@ export const remoteAgentCommand: Command = {
     await gotRequest;
     const req = request as Extract<HostToAgent, { type: 'profile' }> | null;
     if (!req || controller.signal.aborted) return 130;
-    const work = await mkdtemp(join(tmpdir(), 'tlab-remote-'));
+    let work: string;
+    try {
+      work = await withFileErrors('run', 'create a folder in', tmpdir(), () => mkdtemp(join(tmpdir(), 'tlab-remote-')));
+    } catch (err) {
+      send({ type: 'error', kind: 'run', message: err instanceof TlabError ? err.message : String(err), file: null, jsonPath: null, details: [], cancelled: false });
+      return 1;
+    }
     try {
       const file = join(work, basename(req.fileName));
-      await writeFile(file, req.fileBytes);
+      await writeFileAtomic(file, req.fileBytes, { kind: 'run' });
       const inputs = new Map<string, string>();
       for (const [i, input] of req.inputs.entries()) {
         const path = join(work, `input-${i}-${basename(input.fileName)}`);
-        await writeFile(path, input.bytes);
+        await writeFileAtomic(path, input.bytes, { kind: 'run' });
         inputs.set(input.name, path);
       }
       const result = await profile(

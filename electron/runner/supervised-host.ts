@@ -7,6 +7,7 @@
  */
 import { tmpdir } from 'node:os';
 import { TlabError } from '../engine/errors.js';
+import { fsCause } from '../engine/io/fs-errors.js';
 import { RunCancelled, type Calibration, type Phase, type RunJob, type RunnerHost, type RunOptions, type VariantResult } from '../engine/profile/runner-host.js';
 import type { ChildEnd, SupervisedChild } from './child.js';
 import { JobFiles } from './job-files.js';
@@ -65,7 +66,7 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
     try {
       files = new JobFiles(job);
     } catch (cause) {
-      return Promise.reject(new TlabError('run', `cannot write the runner's job files in ${tmpdir()}: ${(cause as Error).message}`, { cause }));
+      return Promise.reject(new TlabError('run', `cannot write the runner's job files in ${tmpdir()}: ${fsCause(cause)}`, { cause }));
     }
     let child: RunnerChild;
     try {

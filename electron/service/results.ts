@@ -2,11 +2,10 @@
  * Result files (`transient-lab/profile@1`): read with a clear verdict on anything else (a newer schema, an
  * analysis document, a foreign JSON), written atomically and never over a file that is not a result.
  */
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import * as v from 'valibot';
 import { TlabError } from '../engine/errors.js';
+import { writeFileAtomic } from '../engine/io/atomic-write.js';
 import type { ProfileResult } from '../engine/profile/result.js';
 import { embeddedResults, looksLikeHtml } from '../engine/report/embedded.js';
 import { ContractFailure, issuePath } from '../ipc/errors.js';
@@ -75,7 +74,7 @@ export async function readProfileFile(path: string, maxBytes: number): Promise<P
   return parseProfileBytes(await readFile(path), path);
 }
 
-/** Writes `result` to `target` (already allowed by the file policy) through a temporary file and a rename. */
+/** Writes `result` to `target` (already allowed by the file policy) atomically: a failure keeps the old file. */
 export async function writeProfileFile(target: string, result: ProfileResult, maxExistingBytes: number): Promise<void> {
   if (!target.toLowerCase().endsWith('.json')) {
     throw new ContractFailure('usage', 'a result file name must end in .json', { file: target });
@@ -85,19 +84,5 @@ export async function writeProfileFile(target: string, result: ProfileResult, ma
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ContractFailure('refused', 'a file of that name exists and is not a Transient Lab result: choose another name', { file: target });
   }
-  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  // 'wx': never follow or reuse something already at the temporary name.
-  const handle = await open(temp, 'wx', 0o644);
-  try {
-    await handle.writeFile(`${JSON.stringify(result, null, 1)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, target);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
+  await writeFileAtomic(target, `${JSON.stringify(result, null, 1)}\n`, { mode: 0o644 });
 }

@@ -4,9 +4,11 @@
  * open document uses it any more.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../engine/io/atomic-write.js';
+import { withFileErrors } from '../engine/io/fs-errors.js';
 
 export class UploadStore {
   private dir: Promise<string> | null = null;
@@ -17,7 +19,7 @@ export class UploadStore {
 
   private folder(): Promise<string> {
     // mkdtemp creates the folder with mode 0700: other users of a shared node cannot read uploads.
-    this.dir ??= mkdtemp(join(this.parent, 'tlab-uploads-'));
+    this.dir ??= withFileErrors('input', 'keep an uploaded file in', this.parent, () => mkdtemp(join(this.parent, 'tlab-uploads-')));
     return this.dir;
   }
 
@@ -31,7 +33,7 @@ export class UploadStore {
     // Counted before the write: two uploads of the same bytes at once share one copy.
     const n = this.refs.get(hash) ?? 0;
     this.refs.set(hash, n + 1);
-    if (n === 0) this.writes.set(hash, writeFile(path, bytes, { mode: 0o600 }));
+    if (n === 0) this.writes.set(hash, writeFileAtomic(path, bytes, { mode: 0o600, kind: 'input' }));
     try {
       await this.writes.get(hash);
     } catch (err) {

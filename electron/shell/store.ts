@@ -1,29 +1,16 @@
 /**
- * Small JSON files in the user-data folder (recent files, window state). Written atomically: a temporary file
- * beside the target ('wx': never through something already there), flushed, then renamed over it, so a crash
- * or a full disk leaves the old file or the new one, never half of one. A missing or unreadable file reads
+ * Small JSON files in the user-data folder (recent files, window state). Written through the engine's one
+ * atomic writer (engine/io/atomic-write.ts), so a crash or a full disk leaves the old file or the new one,
+ * never half of one. A missing or unreadable file reads
  * as the defaults; the app never fails to start because of its own state.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { writeFileAtomic, type WriteFs } from '../engine/io/atomic-write.js';
 
-export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+export async function writeJsonAtomic(file: string, value: unknown, fs?: WriteFs): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(value, null, 1)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, file);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
+  await writeFileAtomic(file, `${JSON.stringify(value, null, 1)}\n`, { mode: 0o600, fs });
 }
 
 /** The parsed file if `check` accepts it, else `fallback` (missing, unreadable, malformed: all the same). */

@@ -2,10 +2,11 @@
  * The shell's state files (electron/shell/store.ts, recent.ts, window-state.ts): written atomically, read back
  * defensively (a missing, corrupt or foreign file is the defaults), and saves in a burst collapse in order.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeWriteFs, type WriteFs } from '../../electron/engine/io/atomic-write.js';
 import { MAX_RECENT, RecentFiles } from '../../electron/shell/recent.js';
 import { JsonFile, readJson, writeJsonAtomic } from '../../electron/shell/store.js';
 import { DEFAULT_STATE, onScreen, WindowStateStore } from '../../electron/shell/window-state.js';
@@ -27,6 +28,24 @@ describe('state files', () => {
     await writeJsonAtomic(file, { n: 2 });
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ n: 2 });
     expect(await readdir(join(dir, 'a'))).toEqual(['state.json']);
+  });
+
+  it('a disk that fills up mid-write keeps the old settings byte for byte (the engine\'s atomic writer)', async () => {
+    const file = join(dir, 'settings.json');
+    await writeJsonAtomic(file, { theme: 'dark', recent: ['/a.sdfg'] });
+    const before = await readFile(file);
+    const full: WriteFs = {
+      ...nodeWriteFs,
+      async open(path, flags, mode) {
+        const h = await nodeWriteFs.open(path, flags, mode);
+        if (!path.endsWith('.tmp')) return h;
+        return { ...h, write: async (b, o, l, p) => (l > 8 ? Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC', syscall: 'write' })) : h.write(b, o, l, p)), read: h.read.bind(h), sync: h.sync.bind(h), chmod: h.chmod.bind(h), close: h.close.bind(h) };
+      },
+    };
+    await expect(writeJsonAtomic(file, { theme: 'light', recent: [] }, full)).rejects.toThrow(`cannot write ${file}: no space left on the device`);
+    expect(Buffer.compare(await readFile(file), before)).toBe(0);
+    expect(await readdir(dir)).not.toContainEqual(expect.stringMatching(/\.tmp$/));
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 
   it('a burst of saves ends with the last value on disk, each write whole', async () => {

@@ -16,17 +16,20 @@
  */
 import { makeDirectory } from '../files.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { arch, cpus } from 'node:os';
 import type { GeneratedProgram } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
+import { copyFileAtomic, writeFileAtomic } from '../io/atomic-write.js';
+import { FileError, withFileErrors } from '../io/fs-errors.js';
 import { nativeDir } from '../paths.js';
 import { cacheRoot } from './cache-dir.js';
 import { findCompiler, findNvcc, probeOpenMP, runProcess, type CompilerInfo } from './compiler.js';
 
 export const RUNTIME_HEADER = 'transient_runtime.h';
+const CACHE_HINT = ['the build cache can be moved: set TRANSIENT_LAB_CACHE (or XDG_CACHE_HOME) to a folder with room'];
 const ENTRY_FORMAT = 1;
 
 /**
@@ -198,9 +201,9 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
   let cached = await isValidEntry(entryDir, key);
   if (!cached) await compileEntry(program, { key, entryDir, compiler, flags, includeDir, label, opts });
 
-  await makeDirectory(opts.runDir);
+  await withFileErrors('build', 'create the run folder', opts.runDir, () => makeDirectory(opts.runDir));
   const libPath = join(opts.runDir, `${label}-${key.slice(0, 12)}-${process.pid}-${++copyCounter}.so`);
-  await copyFile(join(entryDir, 'program.so'), libPath);
+  await copyFileAtomic(join(entryDir, 'program.so'), libPath, { kind: 'build' });
   // A valid entry may still vanish between the check and the copy (another process pruning the cache):
   // only claim a hit for what was actually verified.
   cached = cached && existsSync(libPath);
@@ -231,27 +234,20 @@ async function compileEntry(
   ctx: { key: string; entryDir: string; compiler: CompilerInfo; flags: string[]; includeDir: string; label: string; opts: BuildOptions },
 ): Promise<void> {
   const root = libsDir();
-  try {
-    await makeDirectory(root);
-  } catch (cause) {
-    throw new TlabError('build', `cannot create the build cache folder ${root}: ${(cause as Error).message}`, {
-      details: ['set TRANSIENT_LAB_CACHE (or XDG_CACHE_HOME) to a writable folder'],
-      cause,
-    });
-  }
+  await withFileErrors('build', 'create the build cache folder', root, () => makeDirectory(root), ['set TRANSIENT_LAB_CACHE (or XDG_CACHE_HOME) to a writable folder']);
   const work = join(root, `.tmp-${ctx.key.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
-  await mkdir(work);
+  await withFileErrors('build', 'create the folder', work, () => mkdir(work), CACHE_HINT);
   try {
     const src = join(work, sourceName(program));
     const lib = join(work, 'program.so');
-    await writeFile(src, program.source);
+    await writeFileAtomic(src, program.source, { kind: 'build', details: CACHE_HINT });
     const argv = [...ctx.compiler.command, ...ctx.flags, '-I', ctx.includeDir, '-o', lib, src];
     const res = await runProcess(argv, { cwd: work, timeoutMs: ctx.opts.timeoutMs ?? 600_000 });
     if (res.code !== 0 || res.signal) {
       const keptSource = join(await keepFailedSource(root, ctx.key, work), sourceName(program));
       throw compileError(program, res, { ...ctx, keptSource });
     }
-    const bytes = await readFile(lib);
+    const bytes = await withFileErrors('build', 'read', lib, () => readFile(lib));
     const record: EntryRecord = {
       format: ENTRY_FORMAT,
       key: ctx.key,
@@ -260,13 +256,13 @@ async function compileEntry(
       compiler: ctx.compiler.versionLine,
       flags: ctx.flags,
     };
-    await writeFile(join(work, 'entry.json'), JSON.stringify(record, null, 2));
+    await writeFileAtomic(join(work, 'entry.json'), JSON.stringify(record, null, 2), { kind: 'build', details: CACHE_HINT });
     await rm(ctx.entryDir, { recursive: true, force: true });
     try {
       await rename(work, ctx.entryDir);
     } catch (err) {
       // Another process finished the same key first: keep theirs if it is sound.
-      if (!(await isValidEntry(ctx.entryDir, ctx.key))) throw err;
+      if (!(await isValidEntry(ctx.entryDir, ctx.key))) throw new FileError('build', 'move the built library into', ctx.entryDir, err, { details: CACHE_HINT });
     }
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -276,8 +272,10 @@ async function compileEntry(
 async function keepFailedSource(root: string, key: string, work: string): Promise<string> {
   const dir = join(root, 'failed', key);
   await rm(dir, { recursive: true, force: true });
-  await makeDirectory(join(root, 'failed'));
-  await rename(work, dir);
+  await withFileErrors('build', 'keep the failed source in', dir, async () => {
+    await makeDirectory(join(root, 'failed'));
+    await rename(work, dir);
+  });
   return dir;
 }
 

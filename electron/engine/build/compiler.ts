@@ -6,10 +6,12 @@
 import { makeDirectory } from '../files.js';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { TlabError } from '../errors.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
+import { withFileErrors } from '../io/fs-errors.js';
 import { cacheRoot } from './cache-dir.js';
 
 export interface CompilerInfo {
@@ -158,9 +160,9 @@ async function probeOpenMPUncached(compiler: CompilerInfo, key: string): Promise
   } catch {
     // No record yet, or an unreadable one: probe again.
   }
-  const dir = await mkdtemp(join(tmpdir(), 'tlab-omp-'));
+  const dir = await withFileErrors('build', 'create a folder in', tmpdir(), () => mkdtemp(join(tmpdir(), 'tlab-omp-')));
   try {
-    await writeFile(join(dir, 'probe.cpp'), OPENMP_PROBE);
+    await writeFileAtomic(join(dir, 'probe.cpp'), OPENMP_PROBE, { kind: 'build' });
     const res = await runProcess(
       [...compiler.command, '-std=c++20', '-shared', '-fPIC', '-fopenmp', '-o', join(dir, 'probe.so'), join(dir, 'probe.cpp')],
       { timeoutMs: 120_000 },
@@ -168,9 +170,7 @@ async function probeOpenMPUncached(compiler: CompilerInfo, key: string): Promise
     const openmp = res.code === 0;
     try {
       await makeDirectory(probeDir);
-      const tmp = `${recordPath}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify({ versionLine: compiler.versionLine, openmp }));
-      await rename(tmp, recordPath);
+      await writeFileAtomic(recordPath, JSON.stringify({ versionLine: compiler.versionLine, openmp }), { kind: 'build' });
     } catch {
       // A read-only cache only costs a probe per process.
     }

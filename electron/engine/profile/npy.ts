@@ -2,7 +2,8 @@
  * NumPy `.npy` reading and writing (format versions 1.0, 2.0 and 3.0), little-endian and C order only:
  * that is what the generated programs take, and converting silently would hide a caller's mistake.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { TlabError } from '../errors.js';
 
 /** dtype names as the SDFG and GeneratedProgram spell them → numpy `descr` and item size. */
@@ -137,7 +138,7 @@ export function encodeNpy(array: NpyArray): Uint8Array {
 }
 
 export async function writeNpy(path: string, array: NpyArray): Promise<void> {
-  await writeFile(path, encodeNpy(array));
+  await writeFileAtomic(path, encodeNpy(array));
 }
 
 export function dtypeBytes(dtype: string): number | null {

@@ -3,36 +3,25 @@
  * lost: a run can take many minutes, and a mistyped `--out` or `--save-outputs` found only at the end would
  * throw the whole run away. If writing still fails at the end (the disk filled up, the folder went away), the
  * data goes to a clearly named fallback in the OS temp folder (or the current folder) and the caller says where.
+ * Every file goes through writeFileAtomic: a failed write never leaves half a file, nor destroys an older one.
  */
 import { constants as fsConstants } from 'node:fs';
-import { access, mkdtemp, stat, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Mode } from '../analysis/types.js';
 import type { Layout, ProgramArg } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
 import { makeDirectory } from '../files.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
+import { FileError, fsCause } from '../io/fs-errors.js';
 import { gatherCOrder } from './inputs.js';
 import { writeNpy } from './npy.js';
 import type { VariantResult } from './runner-host.js';
 
+/** Why a write failed, in plain words (a FileError carries it already). */
 function errorText(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  switch (e?.code) {
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EROFS':
-      return 'the file system is read-only';
-    case 'ENOSPC':
-      return 'no space left on the device';
-    case 'ENOTDIR':
-      return 'a part of the path is a file, not a folder';
-    case 'EISDIR':
-      return 'it is a folder';
-    default:
-      return e?.message ?? String(error);
-  }
+  return error instanceof FileError ? error.reason : fsCause(error);
 }
 
 /** The nearest existing ancestor of `path` (itself included), with its stat. */
@@ -116,7 +105,8 @@ export async function writeWithFallback(path: string, text: string, what: string
   let reason: string;
   try {
     await makeDirectory(dirname(resolve(path)));
-    await writeFile(path, text);
+    // Atomic: a run that cannot replace an older result at PATH leaves that result as it was.
+    await writeFileAtomic(path, text);
     return { path, fallbackReason: null };
   } catch (error) {
     reason = errorText(error);
@@ -125,7 +115,7 @@ export async function writeWithFallback(path: string, text: string, what: string
   for (const folder of folders) {
     const fallback = join(folder, `transient-lab-${what}-${safeName(program)}-${stamp()}.json`);
     try {
-      await writeFile(fallback, text, { flag: 'wx' });
+      await writeFileAtomic(fallback, text, { exclusive: true });
       return { path: fallback, fallbackReason: reason };
     } catch (error) {
       tried.push(`${fallback}: ${errorText(error)}`);
@@ -169,7 +159,7 @@ export async function saveOutputs(
     await writeOutputsInto(dir, variants, results, args);
     return { dir, requested: dir, fallbackReason: null };
   } catch (error) {
-    if (error instanceof TlabError) throw error;
+    if (error instanceof TlabError && !(error instanceof FileError)) throw error;
     reason = errorText(error);
   }
   const tried: string[] = [];

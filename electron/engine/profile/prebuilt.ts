@@ -10,12 +10,14 @@
  * Both are hosts of the profile steps (plan.ts, build-variants.ts, rounds.ts, verify.ts, assemble.ts).
  */
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Mode } from '../analysis/types.js';
 import type { Layout } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
+import { copyFileAtomic, writeFileAtomic } from '../io/atomic-write.js';
+import { fsCause, withFileErrors } from '../io/fs-errors.js';
 import { jsonInteger } from './assemble.js';
 import { buildVariants, fileLabel, type BuiltVariant, type ProgramBuilder } from './build-variants.js';
 import { profileDevice, requireDevice, type DeviceProbe } from './device.js';
@@ -54,23 +56,23 @@ export async function buildFolder(filePath: string, opts: BuildFolderOptions, on
   const plan = await planProfile(filePath, { ...opts, calls: 1 }, onProgress);
   const outDir = resolve(opts.outDir);
   await mkdir(outDir, { recursive: true }).catch((cause: unknown) => {
-    throw new TlabError('usage', `cannot create --out ${opts.outDir}: ${(cause as Error).message}`, { cause });
+    throw new TlabError('usage', `cannot create --out ${opts.outDir}: ${fsCause(cause)}`, { cause });
   });
-  const scratch = await mkdtemp(join(tmpdir(), 'tlab-build-'));
+  const scratch = await withFileErrors('build', 'create a folder in', tmpdir(), () => mkdtemp(join(tmpdir(), 'tlab-build-')));
   try {
     const built = await buildVariants(plan.variants, { runDir: scratch, sdfgFile: filePath, signal: opts.signal, onProgress, build: opts.build, cxxflags: opts.cxxflags });
     // Under its own name: the generated source names the file it came from, and must come out the same when
     // `profile --prebuilt` generates it again from the copy.
     const sdfgCopy = basename(filePath);
-    await copyFile(filePath, join(outDir, sdfgCopy));
+    await copyFileAtomic(filePath, join(outDir, sdfgCopy));
     const variants: ManifestVariant[] = [];
     for (const v of built) {
       throwIfCancelled(opts.signal);
       const name = fileLabel(v.label);
       const library = `${name}.so`;
       const source = `${name}.${plan.analysis.target === 'gpu' ? 'cu' : 'cpp'}`;
-      await copyFile(v.build.libPath, join(outDir, library));
-      await writeFile(join(outDir, source), v.program.source);
+      await copyFileAtomic(v.build.libPath, join(outDir, library));
+      await writeFileAtomic(join(outDir, source), v.program.source);
       variants.push({
         mode: v.mode,
         layout: v.layout,
@@ -78,7 +80,7 @@ export async function buildFolder(filePath: string, opts: BuildFolderOptions, on
         target: plan.analysis.target,
         library,
         source,
-        librarySha256: sha256(await readFile(join(outDir, library))),
+        librarySha256: sha256(await withFileErrors('usage', 'read', join(outDir, library), () => readFile(join(outDir, library)))),
         sourceSha256: sha256(v.program.source),
         workspaceBytes: Object.fromEntries(v.program.externals.map((e) => [e.storage, jsonInteger(e.bytes)])),
         compiler: { name: v.build.compiler.name, version: v.build.compiler.version, versionLine: v.build.compiler.versionLine },
@@ -99,7 +101,7 @@ export async function buildFolder(filePath: string, opts: BuildFolderOptions, on
       variants,
     };
     const manifestPath = join(outDir, MANIFEST_FILE);
-    await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
     return { manifest, manifestPath };
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -191,7 +193,7 @@ export async function planPrebuilt(dir: string, runDir: string, opts: { modes?: 
       throw new TlabError('input', `${v.label}: library ${v.library} changed after the build (its sha256 differs from the manifest's)`, { file: manifestPath, jsonPath: `${at}.librarySha256` });
     }
     const libPath = join(runDir, `${fileLabel(v.label)}-${process.pid}.so`);
-    await writeFile(libPath, lib);
+    await writeFileAtomic(libPath, lib, { kind: 'run' });
     built.push({
       ...pv,
       build: {
@@ -219,7 +221,7 @@ export async function profilePrebuilt(dir: string, options: ProfileOptions, onPr
   if (options.poolReleaseThreshold !== undefined && options.poolReleaseThreshold !== null) {
     throw new TlabError('usage', '--pool-release-threshold cannot be used with --prebuilt: the folder was built with a fixed one (its manifest.json poolReleaseThreshold); rebuild it with transient-lab build --pool-release-threshold', { file: dir });
   }
-  const runDir = await mkdtemp(join(tmpdir(), 'tlab-run-'));
+  const runDir = await withFileErrors('run', 'create a run folder in', tmpdir(), () => mkdtemp(join(tmpdir(), 'tlab-run-')));
   try {
     const { plan, built, manifest } = await planPrebuilt(dir, runDir, { modes: options.modes, signal: options.signal, devices: options.devices }, onProgress);
     const sdfgFile = join(dir, manifest.sdfg.file);

@@ -13,6 +13,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withFileErrors } from '../io/fs-errors.js';
 import { neverWrittenTransients } from '../model/queries.js';
 import { assembleResult } from './assemble.js';
 import { buildVariants } from './build-variants.js';
@@ -34,7 +35,7 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
   // Before anything else: a long run must not be lost to an output folder that cannot be written.
   if (options.saveOutputs) await checkOutputFolder(options.saveOutputs);
   const plan = await planProfile(filePath, options, onProgress);
-  const runDir = await mkdtemp(join(tmpdir(), 'tlab-run-'));
+  const runDir = await withFileErrors('build', 'create a run folder in', tmpdir(), () => mkdtemp(join(tmpdir(), 'tlab-run-')));
   try {
     const built = await buildVariants(plan.variants, { runDir, sdfgFile: filePath, signal: options.signal, onProgress, cxxflags: options.cxxflags });
     return await runVerifyAssemble(plan, built, filePath, options, onProgress);
