@@ -3,7 +3,8 @@
  * `transient-lab` command-line host: a thin shell over the engine. Each subcommand lives in its own module
  * and returns an exit code; errors from the engine are TlabErrors and map to documented exit codes.
  */
-import { EXIT_CODES, TlabError } from '../engine/errors.js';
+import { EXIT_CODES } from '../engine/errors.js';
+import { describeFailure } from './failure.js';
 import type { Command } from './command.js';
 import { analyzeCommand } from './analyze.js';
 import { buildCommand } from './build.js';
@@ -34,15 +35,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await cmd.run(rest);
   } catch (err) {
-    if (err instanceof TlabError) {
-      // Usage messages already start with the command name (they are also used on their own by tests).
-      const text = err.describe().replace(new RegExp(`^${cmd.name}: `), '');
-      process.stderr.write(`transient-lab ${cmd.name}: ${text}\n`);
-      return EXIT_CODES[err.kind];
-    }
-    // An engine bug, not bad input: say so plainly, with the stack for the bug report.
-    process.stderr.write(`transient-lab ${cmd.name}: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
-    return 70;
+    const { text, code } = describeFailure(cmd.name, err);
+    process.stderr.write(text);
+    return code;
   }
 }
 
