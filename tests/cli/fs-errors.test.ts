@@ -126,3 +126,21 @@ describe('a full disk under --out (a 64 KiB tmpfs, where mount is allowed)', () 
     expect((await readdir(mnt)).sort()).toEqual(['fill', 'result.json']);
   });
 });
+
+describe('other file-system failures in plain words', () => {
+  it('an --input that is a folder: exit 3, the cause in words, not Node\'s', async () => {
+    const r = await profileWith([...RUN, '--calls', '1', '--input', `in_field=${dir}`], { cache: warmCache });
+    expect(oneLineNoStack(r.stderr)).toBe(`transient-lab profile: ${dir}: cannot read: it is a folder`);
+    expect(r.code).toBe(3);
+  });
+
+  it('build --out naming a file: exit 2', async () => {
+    const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile(process.execPath, [main, 'build', hdiff, '--symbols', 'I=16,J=16,K=8', '--out', older], { env: { ...process.env, TRANSIENT_LAB_CACHE: warmCache }, cwd: dir }, (err, _out, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stderr }),
+      ),
+    );
+    expect(r.stderr).toBe(`transient-lab build: cannot create --out ${older}: it exists and is not a folder\n`);
+    expect(r.code).toBe(2);
+  });
+});

@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../io/atomic-write.js';
+import { fsCause } from '../io/fs-errors.js';
 import { TlabError } from '../errors.js';
 
 /** dtype names as the SDFG and GeneratedProgram spell them → numpy `descr` and item size. */
@@ -105,7 +106,7 @@ export async function readNpy(path: string): Promise<NpyArray> {
   try {
     bytes = await readFile(path);
   } catch (cause) {
-    throw new TlabError('input', `cannot read: ${(cause as Error).message}`, { file: path, cause });
+    throw new TlabError('input', `cannot read: ${fsCause(cause)}`, { file: path, cause });
   }
   return parseNpy(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), path);
 }

@@ -10,6 +10,7 @@ import { MODES, type Analysis, type Mode } from '../analysis/types.js';
 import { findUnsupported, generateProgram } from '../codegen/index.js';
 import type { GeneratedProgram, Layout, ProgramArg, UnsupportedFinding } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
+import { fsCause } from '../io/fs-errors.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import { readSdfgFile } from '../sdfg/index.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
@@ -127,7 +128,7 @@ export async function planProfile(
   checkProfileOptions(options);
   onProgress({ stage: 'parse', message: `parse ${basename(filePath)}` });
   const fileBytes = await readFile(filePath).catch((cause: unknown) => {
-    throw new TlabError('input', `cannot read: ${(cause as Error).message}`, { file: filePath, cause });
+    throw new TlabError('input', `cannot read: ${fsCause(cause)}`, { file: filePath, cause });
   });
   const file = await readSdfgFile(filePath);
   throwIfCancelled(options.signal);

@@ -56,7 +56,9 @@ export async function buildFolder(filePath: string, opts: BuildFolderOptions, on
   const plan = await planProfile(filePath, { ...opts, calls: 1 }, onProgress);
   const outDir = resolve(opts.outDir);
   await mkdir(outDir, { recursive: true }).catch((cause: unknown) => {
-    throw new TlabError('usage', `cannot create --out ${opts.outDir}: ${fsCause(cause)}`, { cause });
+    // mkdir says EEXIST when a file sits where the folder should be.
+    const why = (cause as NodeJS.ErrnoException).code === 'EEXIST' ? 'it exists and is not a folder' : fsCause(cause);
+    throw new TlabError('usage', `cannot create --out ${opts.outDir}: ${why}`, { cause });
   });
   const scratch = await withFileErrors('build', 'create a folder in', tmpdir(), () => mkdtemp(join(tmpdir(), 'tlab-build-')));
   try {
@@ -116,7 +118,7 @@ export async function readManifest(dir: string): Promise<BuildManifest> {
     text = await readFile(file, 'utf8');
   } catch (cause) {
     const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new TlabError('input', missing ? `no ${MANIFEST_FILE} here: not a folder written by \`transient-lab build\`` : `cannot read: ${(cause as Error).message}`, {
+    throw new TlabError('input', missing ? `no ${MANIFEST_FILE} here: not a folder written by \`transient-lab build\`` : `cannot read: ${fsCause(cause)}`, {
       file: missing ? dir : file,
       cause,
     });
