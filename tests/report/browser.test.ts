@@ -103,7 +103,9 @@ describe('HTML report in Chromium', () => {
     expect(info).toMatch(/Page size:.*\(A4\)/);
     const text = (await run('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 })).stdout.replace(/\s+/g, ' ');
     for (const heading of ['Verdict', 'Charts', 'Per-mode statistics', 'Transients', 'Verification', 'Methodology']) expect(text).toContain(heading);
-    expect(text).toMatch(/EXTERNAL \(packed\) is 1\.42× faster per call than POOL \(median 231 ms vs 327 ms/);
+    // This run's processes disagree: the verdict says it is noisy before anything else, and compares p10.
+    expect(text).toMatch(/Verdict This run is noisy, so its medians are no fair summary/);
+    expect(text).toMatch(/EXTERNAL \(packed\) and POOL show no clear difference at p10: p10 105 ms vs 203 ms/);
     expect(text).toContain(`page ${pages} of ${pages}`);
     // Charts print as vectors: no raster image in the whole document, and the charts' labels are text.
     const images = (await run('pdfimages', ['-list', pdf], { encoding: 'utf8' })).stdout.trim().split('\n');
