@@ -86,12 +86,14 @@ export function headlineBig(h: Headline): string {
 
 /** The result's verdict (view/verdict.ts, the same one the CLI and the reports give): the run's noise first,
  * then the fastest mode in large type, with what it is compared with, its allocations and memory under it. */
-function BigHeadline({ v }: { v: Verdict }): React.JSX.Element {
+function BigHeadline({ v, result }: { v: Verdict; result: ResultDoc['result'] }): React.JSX.Element {
   const h = v.primary;
   const t = h.time;
   const d = h.device;
+  // The winner's large words take its mode's colour, the one the charts and the table give it.
+  const winner = h.kind === 'winner' && t?.verdict === 'faster' ? result.modes.find((m) => m.label === h.subject)?.mode : undefined;
   return (
-    <div className={`headline verdict-${t?.verdict ?? 'none'}${v.noiseText ? ' headline-noisy' : ''}`} data-testid="profile-headline" title={v.text}>
+    <div className={`headline verdict-${t?.verdict ?? 'none'}${winner ? ` winner-${winner.toLowerCase()}` : ''}${v.noiseText ? ' headline-noisy' : ''}`} data-testid="profile-headline" title={v.text}>
       {v.noiseText && (
         <div className="headline-noise" role="note" data-testid="headline-noise">
           <Icon name="warn" /> {v.noiseText}.
@@ -279,7 +281,7 @@ function ResultView({ doc }: { doc: ResultDoc }): React.JSX.Element {
   return (
     <div className="result" data-testid="profile-result">
       <div className="result-top">
-        <BigHeadline v={verdict} />
+        <BigHeadline v={verdict} result={doc.result} />
         <div className={`badge ${badge.ok ? 'badge-ok' : 'badge-bad'}`} data-testid="verification-badge" title={badge.details.join('\n')}>
           <Icon name={badge.ok ? 'check' : 'warn'} /> {badge.text}
         </div>
