@@ -62,6 +62,7 @@ const modeResult = v.pipe(v.looseObject({
     minorFaultsPerCall: numOrNull,
   }),
   workspaceBytes: v.record(v.string(), num),
+  initBytes: v.optional(v.pipe(num, v.minValue(0, 'expected a byte count'))),
   outputChecksums: v.record(v.string(), v.string()),
   gpu: v.optional(gpuMode),
 }),

@@ -104,7 +104,9 @@ describe('profile CLI success (exit 0)', () => {
     expect(r.stdout).toMatch(/^mode\s+median\/call\s+p10\s+p90\s+allocs\/call\s+alloc\+free\s+faults\/call\s+workspace\s+vs SCOPED$/m);
     expect(r.stdout).toMatch(/^EXTERNAL \(packed\)\s/m);
     expect(r.stdout).toMatch(/^init \/ first call: SCOPED [\d.]+ [nµm]?s \/ [\d.]+ [nµm]?s; PERSISTENT /m);
-    expect(r.stdout).toMatch(/EXTERNAL \(packed\) vs POOL: (saves [^;]+ per call \(.*Mann–Whitney p|costs [^;]+ per call \(.*Mann–Whitney p|no significant difference in time per call)[^\n]*; saves \d+ allocations per call/);
+    // The verdict the window and the reports give (view/verdict.ts), then EXTERNAL against POOL.
+    expect(r.stdout).toMatch(/^verdict: (Noisy run: .+\. )?(\S.* is fastest( at p10)?: .+ than the runner-up, .+|No clear winner( at p10)?: .+ within the noise .+)\.$/m);
+    expect(r.stdout).toMatch(/^EXTERNAL \(packed\) vs POOL: .+, (the same allocations per call \(\d+\)|\d+ fewer allocations per call \(\d+ → 0\)), holds .+ for transients\.$/m);
     expect(r.stdout).toContain('note: POOL generated the same code as SCOPED');
     const result = JSON.parse(await readFile(out, 'utf8'));
     expect(result.schema).toBe('transient-lab/profile@1');
@@ -118,6 +120,10 @@ describe('profile CLI success (exit 0)', () => {
       expect(m.summary.medianNs).toBeGreaterThan(0);
     }
     expect(result.verification).toMatchObject({ identical: true, ok: true });
+    // What each mode holds from init on (PERSISTENT's moved transients), from the analysis.
+    const initBytes = (mode: string) => result.modes.find((m: { mode: string }) => m.mode === mode).initBytes;
+    for (const m of result.modes) expect(typeof m.initBytes).toBe('number');
+    expect(initBytes('PERSISTENT')).toBeGreaterThanOrEqual(initBytes('SCOPED'));
     // DaCe's default CPU flags, recorded for the run and for each library.
     expect(result.settings.cxxflags).toEqual(['-O3', '-march=native', '-fno-math-errno', '-fno-trapping-math', '-fno-signed-zeros', '-freciprocal-math']);
     for (const m of result.modes) expect(m.build.flags).toEqual(expect.arrayContaining(['-std=c++20', ...result.settings.cxxflags]));
@@ -128,5 +134,15 @@ describe('profile CLI success (exit 0)', () => {
       const a = await readNpy(join(saved, sub, 'A.npy'));
       expect(a.shape).toEqual([8, 8]);
     }
+  });
+});
+
+describe('profile CLI with too few calls', () => {
+  it('says there are too few calls to test and how many would do, instead of "no significant difference"', async () => {
+    const r = await cli([example, '--default-symbol', '8', '--calls', '2', '--warmup', '1', '--processes', '1']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('verdict: Too few calls to test which mode is fastest: 2 timed calls per mode can reach p = 0.25 at best, not p < 0.01; 6 per mode would.\n');
+    expect(r.stdout).toMatch(/^EXTERNAL \(packed\) vs POOL: too few calls to test \(2 timed calls per mode can reach p = 0\.25 at best, not p < 0\.01; 6 per mode would\)/m);
+    expect(r.stdout).not.toMatch(/no significant difference/);
   });
 });

@@ -256,7 +256,7 @@ describe('the app through serve, in Chromium', () => {
     expect(await text(page, 'profile-headline')).toMatch(/EXTERNAL|POOL/);
     expect(await text(page, 'verification-badge')).toMatch(/Verified/);
     // With nothing selected, the selection panel leads with the workspace and the measured verdict.
-    expect(await text(page, 'overview-measured')).toMatch(/EXTERNAL \(packed\) vs POOL.*(per call|to tell)/);
+    expect(await text(page, 'overview-measured')).toMatch(/EXTERNAL \(packed\) vs POOL.*(per call|at p10|to test)/);
     for (const chart of ['chart-distribution', 'chart-breakdown', 'chart-calls']) {
       await page.waitForSelector(`[data-testid="${chart}"] canvas`);
       expect(await canvasColours(page, `[data-testid="${chart}"]`)).toBeGreaterThan(4);

@@ -8,6 +8,7 @@ import { settledRegions } from '../../renderer/src/app/graph/handle.js';
 import { handleKey } from '../../renderer/src/app/keyboard.js';
 import { initialState, store } from '../../renderer/src/app/state.js';
 import { createStore } from '../../renderer/src/app/store.js';
+import { profileFixture } from './fixtures.js';
 
 afterEach(() => store.set(initialState()));
 
@@ -151,9 +152,17 @@ describe('createStore', () => {
 describe('the profile headline', () => {
   it('writes large factors as plain numbers, never in exponent form', async () => {
     const { headlineBig } = await import('../../renderer/src/app/profile/ProfileTab.js');
-    const h = (ratio: number, verdict: 'faster' | 'slower') => ({ parts: { title: 'EXTERNAL (packed) vs POOL' }, time: { verdict, ratio } }) as unknown as Parameters<typeof headlineBig>[0];
-    expect(headlineBig(h(1546.2, 'faster'))).toBe('1546× faster per call');
-    expect(headlineBig(h(1.3712, 'faster'))).toBe('1.37× faster per call');
-    expect(headlineBig(h(0.5, 'slower'))).toBe('2.00× slower per call');
+    const { headlineFor } = await import('../../electron/engine/view/verdict.js');
+    const { summarize } = await import('../../electron/engine/profile/stats.js');
+    const r = profileFixture('vadv-cpu-clean.json');
+    const pool = r.modes.find((m) => m.label === 'POOL')!;
+    const ext = r.modes.find((m) => m.label === 'EXTERNAL (packed)')!;
+    const h = (factor: number) => {
+      const calls = { ...pool.calls, totalNs: pool.calls.totalNs.map((t) => t / factor) };
+      return headlineFor({ ...ext, calls, summary: summarize(calls) }, pool);
+    };
+    expect(headlineBig(h(1546.2))).toBe('1546× faster per call');
+    expect(headlineBig(h(1.3712))).toBe('1.37× faster per call');
+    expect(headlineBig(h(0.5))).toBe('2.00× slower per call');
   });
 });

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatNs } from '../../electron/engine/view/format.js';
 import { formatCudaVersion, formatReleaseThreshold } from '../../electron/engine/view/gpu.js';
-import { compareResults, isGpuResult, profileHeadline, profileHeadlines } from '../../electron/engine/view/headline.js';
+import { compareResults, isGpuResult, profileVerdict } from '../../electron/engine/view/verdict.js';
 import { renderChartSVG } from '../../renderer/src/charts/chart.js';
 import { breakdownChart } from '../../renderer/src/charts/profile-breakdown.js';
 import { hostSeries, profileSeries, sampledCalls, timeDomain } from '../../renderer/src/charts/profile-data.js';
@@ -31,7 +31,8 @@ describe('the synthetic GPU fixture', () => {
 describe('GPU headline', () => {
   it('says its verdict is on host time and gives the device-time verdict beside it', () => {
     const r = syntheticGpuFixture();
-    const h = profileHeadline(r);
+    const h = profileVerdict(r).secondary[0]!;
+    expect(profileVerdict(r).primary.basis).toBe('host');
     expect(h.basis).toBe('host');
     expect(h.parts.basis).toMatch(/^host time per call/);
     const ext = r.modes.find((m) => m.label === h.subject)!;
@@ -45,7 +46,8 @@ describe('GPU headline', () => {
 
   it('leaves a CPU result exactly as before', () => {
     const r = profileFixture('hdiff-cpu-sampled.json');
-    for (const h of profileHeadlines(r)) {
+    const v = profileVerdict(r);
+    for (const h of [v.primary, ...v.secondary]) {
       expect(h.basis).toBeNull();
       expect(h.device).toBeNull();
       expect(h.parts.device).toBeNull();

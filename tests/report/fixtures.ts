@@ -15,6 +15,9 @@ export const FIXTURE = {
   run: join(PROFILE_FIXTURES, 'hdiff-cpu.json'),
   rerun: join(PROFILE_FIXTURES, 'hdiff-cpu-rerun.json'),
   sampled: join(PROFILE_FIXTURES, 'hdiff-cpu-sampled.json'),
+  /** vadv on a quiet core, and beside CPU hogs (tests/fixtures/profile/README.md). */
+  clean: join(PROFILE_FIXTURES, 'vadv-cpu-clean.json'),
+  noisy: join(PROFILE_FIXTURES, 'vadv-cpu-noisy.json'),
 } as const;
 
 export function loadResult(path: string): ProfileResult {

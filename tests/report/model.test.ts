@@ -6,7 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import * as v from 'valibot';
 import type { ModeResult, ProfileResult } from '../../electron/engine/profile/result.js';
-import { mannWhitney } from '../../electron/engine/profile/stats.js';
+import { mannWhitney, quantile, summarize } from '../../electron/engine/profile/stats.js';
+import { compareQuantile, mannWhitneyMinCalls, mannWhitneyMinP, quantileMinCalls } from '../../electron/engine/profile/significance.js';
 import { pText } from '../../electron/engine/report/numbers.js';
 import { buildReport, callsCsv, CALL_COLUMNS, loadReportAssets, parseCsv, renderHtml, reportJson, runsText, summaryCsv, SUMMARY_COLUMNS, type NumberRun, type Paragraph, type ReportModel } from '../../electron/engine/report/index.js';
 import { withSyntheticGpu } from '../fixtures/synthetic-gpu.js';
@@ -27,6 +28,8 @@ function expectedValue(key: string, results: ProfileResult[], view: AnalysisView
     if (r === 'holdingMemory') return view.totals.holdingMemory;
     if (r === 'transients') return view.totals.transients;
     if (r === 'workspace.lowerBound') return view.workspace.reduce((s, w) => s + Number(w.packed!.lowerBound), 0);
+    if (r === 'workspace.packed') return view.workspace.reduce((s, w) => s + Number(w.packed!.bytes), 0);
+    if (r === 'workspace.dace') return view.workspace.reduce((s, w) => s + Number(w.dace.bytes), 0);
     if (r === 'fate.fixed') return fate('init') + fate('workspace');
     if (r!.startsWith('fate.')) return fate(r!.slice(5));
     throw new Error(`unknown analysis key ${key}`);
@@ -40,8 +43,34 @@ function expectedValue(key: string, results: ProfileResult[], view: AnalysisView
   const modeIn = (i: number, label: string | undefined): ModeResult => results[i]!.modes.find((x) => x.label === label)!;
   const packed = result.modes.find((m) => m.mode === 'EXTERNAL' && m.layout === 'packed')!;
   const dace = result.modes.find((m) => m.mode === 'EXTERNAL' && m.layout === 'dace')!;
+  const p10 = (xs: readonly number[]): number => quantile([...xs].sort((x, y) => x - y), 0.1);
+  /** Median call time of each timing process (calls in process order). */
+  const processMedians = (m: ModeResult): number[] => {
+    const { calls, processes } = result.settings;
+    return Array.from({ length: processes }, (_, i) => quantile(m.calls.totalNs.slice(i * calls, (i + 1) * calls).sort((x, y) => x - y), 0.5));
+  };
+  /** Workspace + init bytes + the most bytes live at once in the sampled call. */
+  const held = (m: ModeResult): number => {
+    let live = 0;
+    let peak = 0;
+    for (const e of m.sampledCall?.events ?? []) peak = Math.max(peak, (live += e.kind === 'alloc' ? e.bytes : -e.bytes));
+    return ws(m) + (m.initBytes ?? 0) + peak;
+  };
   switch (q) {
     case 'median': return mode(a).summary.medianNs;
+    case 'p10speedup': return mode(b).summary.p10Ns / mode(a).summary.p10Ns;
+    case 'p10slowdown': return mode(a).summary.p10Ns / mode(b).summary.p10Ns;
+    case 'processMedianMin': return Math.min(...processMedians(mode(a)));
+    case 'processMedianMax': return Math.max(...processMedians(mode(a)));
+    case 'minP': return mannWhitneyMinP(mode(a).calls.totalNs.length, mode(b).calls.totalNs.length);
+    case 'needCalls.median': return mannWhitneyMinCalls(0.01);
+    case 'needCalls.p10': return quantileMinCalls(0.1, 0.995);
+    case 'held': return held(mode(a));
+    case 'deviceP10': return p10(mode(a).gpu!.deviceNs);
+    case 'deviceP10Speedup': return p10(mode(b).gpu!.deviceNs) / p10(mode(a).gpu!.deviceNs);
+    case 'deviceP10Slowdown': return p10(mode(a).gpu!.deviceNs) / p10(mode(b).gpu!.deviceNs);
+    case 'cmp.p10faster': return modeIn(0, a).summary.p10Ns / mode(a).summary.p10Ns;
+    case 'cmp.p10slower': return mode(a).summary.p10Ns / modeIn(0, a).summary.p10Ns;
     case 'p10': return mode(a).summary.p10Ns;
     case 'p90': return mode(a).summary.p90Ns;
     case 'calls': return mode(a).calls.totalNs.length;
@@ -99,8 +128,10 @@ describe('report model', () => {
     const m = buildReport(input);
     expect(checkNumbers(m, input.analysis.view)).toBeGreaterThan(25);
     const text = m.verdict.map(runsText).join('\n');
-    // The headline pair of this run: no significant difference between EXTERNAL (packed) and POOL (p = 0.13).
-    expect(text).toMatch(/EXTERNAL \(packed\) and POOL show no significant difference in time per call/);
+    // This run's processes disagree in every mode: the verdict says so first and compares p10, where
+    // EXTERNAL (packed) and POOL are within the noise.
+    expect(runsText(m.verdict[0]!)).toMatch(/^This run is noisy, so its medians are no fair summary: the 3 processes of SCOPED have medians from 36\.6 ms to 83\.7 ms; /);
+    expect(text).toMatch(/EXTERNAL \(packed\) and POOL show no clear difference at p10: p10 /);
     expect(text).not.toMatch(/EXTERNAL \(packed\) is [\d.]+× faster/);
     expect(text).toMatch(/removes 3 allocations and 3 frees per call/);
     expect(text).toMatch(/3 of the program’s 3 transients hold memory/);
@@ -111,13 +142,47 @@ describe('report model', () => {
     expect(m.summary.map((s) => [s.label, s.medianNs])).toEqual(input.results[0]!.result.modes.map((x) => [x.label, x.summary.medianNs]));
   });
 
-  test('a significant difference names the faster mode with its factor; a sampled call adds the allocation chart', async () => {
-    const input = await reportInput([labelled('hdiff', FIXTURE.sampled)]);
+  test('a quiet run names the fastest mode with its factor, then EXTERNAL against POOL; a sampled call adds the allocation chart', async () => {
+    const input = await reportInput([labelled('vadv', FIXTURE.clean)]);
     const m = buildReport(input);
     checkNumbers(m, input.analysis.view);
-    expect(runsText(m.verdict[0]!)).toMatch(/^EXTERNAL \(packed\) is 1\.42× faster per call than POOL \(median 231 ms vs 327 ms; two-sided Mann–Whitney p < 0\.001/);
+    const first = runsText(m.verdict[0]!);
+    expect(first).toMatch(/^PERSISTENT is the fastest mode: 1\.\d\d× faster per call than the runner-up, EXTERNAL \(packed\) \(median \d+ µs vs \d+ µs; two-sided Mann–Whitney p < 0\.001 over 600 and 600 timed calls\)\. /);
+    expect(first).toMatch(/ EXTERNAL \(packed\) is 1\.\d\d× faster per call than POOL \(median /);
+    expect(m.verdict.map(runsText).join('\n')).toMatch(/Memory held for transients .*: SCOPED [\d.]+ KiB \(per-call peak\), PERSISTENT [\d.]+ KiB \(init\), POOL [\d.]+ KiB \(per-call peak\) and EXTERNAL \(packed\) 960 KiB \(workspace\)\./);
     expect(m.charts.map((c) => c.kind)).toContain('gantt');
     expect(m.missingCharts).toEqual([]);
+  });
+
+  test('a noisy run says so first and compares p10: no winner where the intervals overlap, a factor where they do not', async () => {
+    // hdiff, 3 × 40 calls, every mode's processes disagree: the run that used to say "EXTERNAL (packed) is 1.42×
+    // faster per call than POOL (p < 0.001)".
+    const m = buildReport(await reportInput([labelled('hdiff', FIXTURE.sampled)], false));
+    checkNumbers(m, null);
+    expect(runsText(m.verdict[0]!)).toMatch(/^This run is noisy, so its medians are no fair summary: the 3 processes of SCOPED have medians from 154 ms to 337 ms; /);
+    expect(runsText(m.verdict[0]!)).toMatch(/Every comparison below is therefore made at p10/);
+    const time = runsText(m.verdict[1]!);
+    expect(time).toMatch(/^No mode is clearly fastest: PERSISTENT, EXTERNAL \(packed\), EXTERNAL \(dace\) and SCOPED are within the noise of each other/);
+    expect(time).toContain('EXTERNAL (packed) and POOL show no clear difference at p10: p10 105 ms vs 203 ms; their 99.5 % intervals overlap');
+    expect(time).not.toMatch(/1\.42×/);
+    // The quiet vadv run with one POOL process twice as slow: the processes disagree, EXTERNAL still wins at p10.
+    const r = loadResult(FIXTURE.clean);
+    const pool = r.modes.find((x) => x.label === 'POOL')!;
+    pool.calls.totalNs = pool.calls.totalNs.map((t, i) => (i < r.settings.calls ? 2 * t : t));
+    pool.summary = summarize(pool.calls);
+    const slow = buildReport(await reportInput([{ label: 'slow', result: r, source: null }], false));
+    checkNumbers(slow, null);
+    expect(runsText(slow.verdict[0]!)).toMatch(/^This run is noisy, so its medians are no fair summary: .*the 3 processes of POOL have medians from \d+ µs to [\d.]+ ms\. /);
+    expect(runsText(slow.verdict[1]!)).toMatch(/EXTERNAL \(packed\) is 1\.\d\d× faster per call at p10 than POOL \(p10 \d+ µs vs \d+ µs; their 99\.5 % intervals do not overlap\)/);
+  });
+
+  test('too few calls: says what the test can reach and how many calls would do', async () => {
+    const r = loadResult(FIXTURE.clean);
+    r.settings = { ...r.settings, calls: 2, processes: 1 };
+    for (const m of r.modes) for (const c of Object.keys(m.calls) as Array<keyof ModeResult['calls']>) m.calls[c] = m.calls[c].slice(0, 2);
+    const m = buildReport(await reportInput([{ label: 'short', result: r, source: null }], false));
+    checkNumbers(m, null);
+    expect(runsText(m.verdict[0]!)).toMatch(/^Which mode is fastest: too few timed calls to test \(with 2 and 2 timed calls the smallest p-value the Mann–Whitney test can reach is p = 0\.25, not below 0\.01\); 6 timed calls per mode \(calls × processes\) would\./);
   });
 
   test('the allocation chart: missing from an older result, and said plainly when no mode allocates', async () => {
@@ -135,7 +200,7 @@ describe('report model', () => {
   });
 
   test('identical call times: no winner is claimed', async () => {
-    const r = loadResult(FIXTURE.sampled);
+    const r = loadResult(FIXTURE.clean);
     const pool = r.modes.find((m) => m.label === 'POOL')!;
     const packed = r.modes.find((m) => m.label === 'EXTERNAL (packed)')!;
     packed.calls.totalNs = [...pool.calls.totalNs];
@@ -143,14 +208,18 @@ describe('report model', () => {
     const m = buildReport(await reportInput([{ label: 'same', result: r, source: null }], false));
     checkNumbers(m, null);
     const first = runsText(m.verdict[0]!);
-    expect(first).toMatch(/^EXTERNAL \(packed\) and POOL show no significant difference in time per call: medians 327 ms vs 327 ms, two-sided Mann–Whitney p = 1/);
+    expect(first).toMatch(/ EXTERNAL \(packed\) and POOL show no significant difference in time per call: median (\d+ µs) vs \1; two-sided Mann–Whitney p = 1\.00 over 600 and 600 timed calls/);
     // Without the analysis the report says why the lifetimes, the workspace map and the transients are missing.
     expect(m.transients).toBeNull();
     expect(m.missingCharts.map((c) => c.why).join(' ')).toMatch(/no analysis in this test/);
   });
 
   test('a comparison flags per mode what changed beyond the noise, with every number from the results', async () => {
-    const input = await reportInput([labelled('before', FIXTURE.run), labelled('after', FIXTURE.rerun)]);
+    const slower = loadResult(FIXTURE.clean);
+    const pool = slower.modes.find((x) => x.label === 'POOL')!;
+    pool.calls.totalNs = pool.calls.totalNs.map((t) => t * 1.3);
+    pool.summary = { ...pool.summary, medianNs: pool.summary.medianNs * 1.3, p10Ns: pool.summary.p10Ns * 1.3, p90Ns: pool.summary.p90Ns * 1.3, meanNs: pool.summary.meanNs * 1.3 };
+    const input = await reportInput([labelled('before', FIXTURE.clean), { label: 'after', result: slower, source: null }]);
     const m = buildReport(input);
     checkNumbers(m, input.analysis.view);
     const c = m.comparison!;
@@ -158,11 +227,24 @@ describe('report model', () => {
     for (const row of c.rows) {
       const ref = input.results[0]!.result.modes.find((x) => x.label === row.mode)!;
       const other = input.results[1]!.result.modes.find((x) => x.label === row.mode)!;
-      expect([row.referenceMedianNs, row.otherMedianNs]).toEqual([ref.summary.medianNs, other.summary.medianNs]);
+      expect([row.referenceMedianNs, row.otherMedianNs, row.statistic]).toEqual([ref.summary.medianNs, other.summary.medianNs, 'median']);
       const p = mannWhitney(other.calls.totalNs, ref.calls.totalNs).p;
       expect(row.verdict).toBe(p >= 0.01 ? 'no-difference' : other.summary.medianNs < ref.summary.medianNs ? 'faster' : 'slower');
     }
-    expect(runsText(c.paragraphs[2]!)).toMatch(/^after against before: SCOPED is 2\.47× slower/);
+    expect(runsText(c.paragraphs[2]!)).toBe('after against before: POOL is 1.30× slower (median 955 µs vs 735 µs, p < 0.001); within the noise: SCOPED, PERSISTENT, EXTERNAL (packed).');
+    // Noisy results are compared at p10, each row saying which side is noisy and why.
+    const noisy = buildReport(await reportInput([labelled('before', FIXTURE.run), labelled('after', FIXTURE.rerun)], false));
+    checkNumbers(noisy, null);
+    for (const row of noisy.comparison!.rows) {
+      const ref = noisy.results[0]!.result.modes.find((x) => x.label === row.mode)!;
+      const other = noisy.results[1]!.result.modes.find((x) => x.label === row.mode)!;
+      expect(row.statistic).toBe('p10');
+      expect(row.noise.length).toBeGreaterThan(0);
+      const sorted = (xs: number[]) => Float64Array.from(xs).sort();
+      const outcome = compareQuantile(sorted(other.calls.totalNs), sorted(ref.calls.totalNs), 0.1).outcome;
+      expect(row.verdict).toBe({ lower: 'faster', higher: 'slower', overlap: 'no-difference', 'too-few-calls': 'too-few-calls' }[outcome]);
+    }
+    expect(runsText(noisy.comparison!.paragraphs[3]!)).toMatch(/^Noisy samples are compared at p10 \(the fastest tenth of the calls\), not at the median/);
     // Same run against itself: nothing changed.
     const same = buildReport(await reportInput([labelled('a', FIXTURE.run), labelled('b', FIXTURE.run)], false));
     expect(same.comparison!.rows.every((x) => x.verdict === 'no-difference')).toBe(true);
@@ -184,9 +266,10 @@ describe('report model', () => {
     const r = withSyntheticGpu(loadResult(FIXTURE.sampled));
     const m = buildReport(await reportInput([{ label: 'gpu', result: r, source: null }], false));
     checkNumbers(m, null);
-    const verdict = runsText(m.verdict[0]!);
+    const verdict = m.verdict.map(runsText).join('\n');
     expect(verdict).toContain('These times are host time per call, with the device synchronised');
-    expect(verdict).toMatch(/On device time \(CUDA events\), EXTERNAL \(packed\) is [\d.]+× faster per call/);
+    // A noisy run (every mode's processes disagree): device time is compared at p10 too.
+    expect(verdict).toContain('On device time (CUDA events) they show no clear difference at p10: p10 62.7 ms vs 121 ms; their 99.5 % intervals overlap.');
     const machine = Object.fromEntries(m.headers[0]!.machine.map((f) => [f.label, f.value]));
     expect(machine.GPU).toBe('GPU 0: Synthetic test device (not a real GPU) · 80.0 GiB · compute capability 9.0 · 132 SMs');
     expect(machine.Driver).toBe('CUDA driver 13.0 · runtime 13.0');

@@ -7,6 +7,7 @@ import type { ProfileOptions } from './options.js';
 import type { ProfilePlan } from './plan.js';
 import { PROFILE_SCHEMA, type GpuModeResult, type JsonInteger, type ModeResult, type ProfileResult } from './result.js';
 import type { VariantResult } from './runner-host.js';
+import { SETTLED_FAULTS } from './noise.js';
 import { quantile, summarize } from './stats.js';
 
 /** Symbol values in JSON: numbers, or decimal strings beyond 2^53. */
@@ -62,6 +63,11 @@ function gpuModeResult(g: NonNullable<VariantResult['gpu']>): GpuModeResult {
   };
 }
 
+/** The bytes a mode holds from init on (the analysis's sizes), when they are known and fit a double exactly. */
+function withInitBytes(m: ModeResult, bytes: bigint | null): ModeResult {
+  return bytes !== null && bytes <= BigInt(Number.MAX_SAFE_INTEGER) ? { ...m, initBytes: Number(bytes) } : m;
+}
+
 /** Facts about the run that are not warnings: what the numbers mean. */
 export function profileNotes(built: BuiltVariant[]): string[] {
   const notes: string[] = [];
@@ -76,8 +82,6 @@ export function profileNotes(built: BuiltVariant[]): string[] {
   return notes;
 }
 
-/** The warm-up's bound on page faults per call that counts as settled (native/src/call_loop.cc, FaultsSettled). */
-const SETTLED_FAULTS = 8;
 
 /**
  * A mode whose runner processes ended in different allocator states: some settled (no page faults per call),
@@ -123,7 +127,7 @@ export function assembleResult(input: AssembleInput): ProfileResult {
   const { plan, built, results, options } = input;
   if (results.length !== built.length) throw new Error(`assembleResult: ${built.length} variants but ${results.length} results`);
   const gpuInfo = built.find((v) => v.program.gpu)?.program.gpu;
-  const modes = built.map((v, i) => modeResult(v, results[i]!, plan.args));
+  const modes = built.map((v, i) => withInitBytes(modeResult(v, results[i]!, plan.args), plan.analysis.modes[v.mode]?.init.bytes ?? null));
   return {
     schema: PROFILE_SCHEMA,
     createdAt: (input.createdAt ?? new Date()).toISOString(),

@@ -1,9 +1,8 @@
 /** The console form of a ProfileResult: one table row per mode (+layout) and the lines under it. */
+import { profileVerdict } from '../view/verdict.js';
 import type { ModeResult, ProfileResult } from './result.js';
-import { mannWhitney } from './stats.js';
 
-/** Differences with a larger p-value are reported as not significant. */
-export const SIGNIFICANCE = 0.01;
+export { SIGNIFICANCE } from './significance.js';
 
 export function formatNs(ns: number): string {
   if (!Number.isFinite(ns)) return '-';
@@ -79,24 +78,12 @@ export function formatProfile(result: ProfileResult): string {
     lines.push(`warm-up extended until the page faults per call settled: ${extended.map((m) => `${m.label} ${m.warmupCalls!.join(', ')} calls`).join('; ')}`);
   }
   lines.push('');
-  const pool = result.modes.find((m) => m.mode === 'POOL');
-  const externals = result.modes.filter((m) => m.mode === 'EXTERNAL');
-  if (pool) {
-    for (const ext of externals) {
-      const saved = pool.summary.medianNs - ext.summary.medianNs;
-      const pct = pool.summary.medianNs > 0 ? (saved / pool.summary.medianNs) * 100 : 0;
-      const allocs =
-        `${count(Math.max(0, pool.summary.allocsPerCall - ext.summary.allocsPerCall))} allocations per call ` +
-        `(${count(pool.summary.allocsPerCall)} → ${count(ext.summary.allocsPerCall)})`;
-      // A difference of medians on a noisy machine is not a finding by itself: say so unless the samples differ.
-      const { p } = mannWhitney(pool.calls.totalNs, ext.calls.totalNs);
-      const time =
-        Number.isFinite(p) && p < SIGNIFICANCE
-          ? `${saved >= 0 ? 'saves' : 'costs'} ${formatNs(Math.abs(saved))} per call (${Math.abs(pct).toFixed(1)}%, Mann–Whitney p ${p < 0.001 ? '< 0.001' : `= ${p.toFixed(3)}`})`
-          : `no significant difference in time per call (medians ${formatNs(ext.summary.medianNs)} vs ${formatNs(pool.summary.medianNs)}, Mann–Whitney p ${Number.isFinite(p) ? `= ${p.toFixed(2)}, not below ${SIGNIFICANCE}` : 'n/a: too few calls'})`;
-      lines.push(`${ext.label} vs POOL: ${time}; saves ${allocs}.`);
-    }
-  }
+  // The verdict is the one the renderer and the reports show (view/verdict.ts): the fastest mode, or why none
+  // is named, with the run's noise first; then each EXTERNAL layout against POOL.
+  const verdict = profileVerdict(result);
+  lines.push(`verdict: ${verdict.text}.`);
+  for (const h of verdict.secondary) lines.push(`${h.text}.`);
+  for (const f of verdict.noise.findings) lines.push(`noise: ${f.text}.`);
   if (result.modes.some((m) => m.summary.minorFaultsPerCall > 0)) {
     lines.push('faults/call: minor page faults per call. Freshly allocated large transients fault in again on every call (glibc returns large freed blocks to the kernel): that cost is part of allocating, even where alloc+free time looks small.');
   }

@@ -86,6 +86,10 @@ export interface ModeResult {
    * picked); null when no call was timed. Warm-up and verification calls are never sampled. */
   sampledCall: SampledCall | null;
   workspaceBytes: Record<string, number>;
+  /** Bytes the mode allocates in init and holds until exit: transients moved there (PERSISTENT) and those the
+   * file already makes Persistent, as the program's analysis sizes them. Absent in older results, and when a
+   * size is not known. Additive field of profile@1. */
+  initBytes?: number;
   /** sha256 (hex) of every array argument's C-order bytes after the first verification call. */
   outputChecksums: Record<string, string>;
   /** GPU runs only (docs/profile-schema.md, "GPU additions"). `calls.totalNs` is then host time with the device

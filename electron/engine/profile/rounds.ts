@@ -8,6 +8,7 @@ import type { BuiltVariant } from './build-variants.js';
 import type { OnProfileProgress } from './options.js';
 import type { SampledCall } from './result.js';
 import { throwIfCancelled, type RunJob, type RunnerHost, type RunnerProgress, type VariantGpuTiming, type VariantJob, type VariantResult } from './runner-host.js';
+import { settleCalls } from './noise.js';
 import { quantile } from './stats.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON } from './verify.js';
 
@@ -39,12 +40,8 @@ export function makeRunJob(variants: BuiltVariant[], inputs: Record<string, Uint
   };
 }
 
-/** How many untimed calls may follow the warm-up until the page faults per call settle (none without a
- * warm-up): hdiff (128×128×80, SCOPED) stops faulting after 10 to 12 calls; chain (N = 2,000,000, SCOPED)
- * faults on every call for good and spends the whole budget. */
-export function settleCalls(warmup: number): number {
-  return warmup > 0 ? Math.max(16, 3 * warmup) : 0;
-}
+// The warm-up's extension lives with the noise detectors, which judge a process that used all of it.
+export { settleCalls } from './noise.js';
 
 /** The prepared input bytes by argument name, as a job carries them. */
 export function jobInputs(prepared: Array<{ arg: ProgramArg; bytes: Uint8Array }>): Record<string, Uint8Array> {

@@ -2,10 +2,13 @@
  * Several results in one report (two machines, before/after a change): whether they profile the same program
  * (file hash), what else differs between the runs, and per mode whether a later result differs from the first
  * beyond the noise — the Mann–Whitney test over the per-call samples of that mode in both results, plus the
- * ratio of medians (view/headline.ts `compareResults`).
+ * ratio of medians; at p10 with distribution-free intervals where either side is noisy (view/verdict.ts
+ * `compareResults`).
  */
 import type { ProfileResult } from '../profile/result.js';
-import { compareResults, isGpuResult } from '../view/headline.js';
+import { intervalConfidence } from '../profile/significance.js';
+import { formatP } from '../view/format.js';
+import { compareResults, isGpuResult, type TimeComparison } from '../view/verdict.js';
 import { N } from './numbers.js';
 import type { Comparison, ComparisonRow, LabelledResult, Paragraph } from './types.js';
 
@@ -50,6 +53,15 @@ function differences(results: LabelledResult[]): Paragraph {
   return [`What differs between the runs besides the timings: ${changed.join('; ')}.`];
 }
 
+const pct = (x: number): string => `${Number((x * 100).toPrecision(3))} %`;
+
+/** The test column: Mann–Whitney's p, or whether the p10 intervals overlap. */
+function testText(t: TimeComparison): string {
+  if (t.verdict === 'too-few-calls') return 'too few calls';
+  if (t.statistic === 'p10') return t.verdict === 'no-difference' ? 'p10 intervals overlap' : 'p10 intervals apart';
+  return formatP(t.p);
+}
+
 export function buildComparison(results: LabelledResult[]): Comparison | null {
   if (results.length < 2) return null;
   const changes = compareResults(results.map(({ label, result }) => ({ label, result })));
@@ -62,6 +74,11 @@ export function buildComparison(results: LabelledResult[]): Comparison | null {
     ratio: c.time.ratio,
     p: c.time.p,
     verdict: c.time.verdict,
+    statistic: c.time.statistic,
+    referenceValueNs: c.time.values.baseline,
+    otherValueNs: c.time.values.subject,
+    test: testText(c.time),
+    noise: c.noise,
     allocsDelta: c.allocsDelta,
     text: c.text,
   }));
@@ -80,16 +97,18 @@ export function buildComparison(results: LabelledResult[]): Comparison | null {
     if (!moved.length) findings.push(`no mode changed beyond the noise${still.length ? ` (${still.map((x) => x.mode).join(', ')})` : ''}`);
     moved.forEach((x, k) => {
       const factor = x.verdict === 'faster' ? x.ratio : 1 / x.ratio;
+      const p10 = x.statistic === 'p10';
+      const q = p10 ? 'p10' : 'median';
       findings.push(
         k ? '; ' : '',
         `${x.mode} is `,
-        N.ratio(`cmp.${x.verdict}|${r}|${x.mode}`, factor),
-        ` ${x.verdict} (median `,
-        N.ns(`median|${r}|${x.mode}`, x.otherMedianNs),
+        N.ratio(`cmp.${p10 ? `p10${x.verdict}` : x.verdict}|${r}|${x.mode}`, factor),
+        ` ${x.verdict}${p10 ? ' at p10' : ''} (${q} `,
+        N.ns(`${q}|${r}|${x.mode}`, x.otherValueNs),
         ' vs ',
-        N.ns(`median|0|${x.mode}`, x.referenceMedianNs),
+        N.ns(`${q}|0|${x.mode}`, x.referenceValueNs),
         ', ',
-        N.p(`cmp.p|${r}|${x.mode}`, x.p),
+        p10 ? x.test : N.p(`cmp.p|${r}|${x.mode}`, x.p),
         ')',
       );
     });
@@ -98,6 +117,12 @@ export function buildComparison(results: LabelledResult[]): Comparison | null {
     findings.push('.');
   });
   const paragraphs: Paragraph[] = [identity(results), differences(results), findings];
+  const noisy = rows.filter((x) => x.noise.length);
+  if (noisy.length) {
+    paragraphs.push([
+      `Noisy samples are compared at p10 (the fastest tenth of the calls), not at the median, and said to differ only when their ${pct(intervalConfidence())} intervals do not overlap: ${noisy.map((x) => `${x.mode}, ${x.other} against ${x.reference} (${x.noise.join('; ')})`).join('; ')}.`,
+    ]);
+  }
   if (changes.some((c) => c.crossTarget)) {
     paragraphs.push([
       'CPU and GPU results are compared here on host time per call (on the GPU, with the device synchronised before the clock stops): the two measure different machines running different code, so read these ratios as a comparison of platforms, not of memory modes.',

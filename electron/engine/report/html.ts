@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AnalysisView } from '../view/types.js';
-import { formatBytes, formatCount, formatNs, formatP, formatPercent, formatRatio } from '../view/format.js';
+import { formatBytes, formatCount, formatNs, formatPercent, formatRatio } from '../view/format.js';
 import { formatReleaseThreshold } from '../view/gpu.js';
 import { dateText } from './header.js';
 import { REPORT_CSS } from './html-style.js';
@@ -169,13 +169,13 @@ function comparisonSection(m: ReportModel): string {
       const moved = r.verdict === 'faster' || r.verdict === 'slower';
       const factor = r.verdict === 'slower' ? 1 / r.ratio : r.ratio;
       const change = moved ? `<span class="${r.verdict}">${esc(formatRatio(factor))} ${r.verdict}</span>` : r.verdict === 'no-difference' ? 'within the noise' : 'too few calls';
-      return `<tr${moved ? ' class="changed"' : ''}><th scope="row">${esc(r.mode)}</th><td>${esc(r.other)}</td><td class="num">${esc(formatNs(r.referenceMedianNs))}</td><td class="num">${esc(formatNs(r.otherMedianNs))}</td><td class="num">${esc(formatRatio(r.ratio))}</td><td class="num">${esc(formatP(r.p))}</td><td>${change}</td><td class="num">${esc(r.allocsDelta === 0 ? '0' : (r.allocsDelta > 0 ? '+' : '') + countText(r.allocsDelta))}</td></tr>`;
+      return `<tr${moved ? ' class="changed"' : ''}><th scope="row">${esc(r.mode)}</th><td>${esc(r.other)}</td><td class="num">${esc(formatNs(r.referenceMedianNs))}</td><td class="num">${esc(formatNs(r.otherMedianNs))}</td><td class="num">${esc(formatRatio(r.ratio))}${r.statistic === 'p10' ? ' at p10' : ''}</td><td class="num">${esc(r.test)}</td><td>${change}</td><td class="num">${esc(r.allocsDelta === 0 ? '0' : (r.allocsDelta > 0 ? '+' : '') + countText(r.allocsDelta))}</td></tr>`;
     })
     .join('');
   const ref = esc(m.results[0]!.label);
   return (
     `<section id="comparison"><h2>What changed between the runs</h2>${c.paragraphs.map(para).join('')}` +
-    `<div class="table-wrap"><table id="comparison-table"><thead><tr><th scope="col">Mode</th><th scope="col">Result</th><th scope="col" class="num">Median (${ref})</th><th scope="col" class="num">Median (this result)</th><th scope="col" class="num">${ref} / this result</th><th scope="col" class="num">Mann–Whitney</th><th scope="col">Change</th><th scope="col" class="num">Δ allocs/call</th></tr></thead><tbody>${rows}</tbody></table></div></section>`
+    `<div class="table-wrap"><table id="comparison-table"><thead><tr><th scope="col">Mode</th><th scope="col">Result</th><th scope="col" class="num">Median (${ref})</th><th scope="col" class="num">Median (this result)</th><th scope="col" class="num">${ref} / this result</th><th scope="col" class="num">Test</th><th scope="col">Change</th><th scope="col" class="num">Δ allocs/call</th></tr></thead><tbody>${rows}</tbody></table></div></section>`
   );
 }
 

@@ -3,7 +3,8 @@
  * the noise and how differences are tested, and what the tool cannot see. The text follows docs/profile.md
  * (the profiler's own description); docs/reports.md names this file as the source of the methodology.
  */
-import { SIGNIFICANCE } from '../profile/format.js';
+import { PROCESS_SPREAD, resultNoise } from '../profile/noise.js';
+import { intervalConfidence, mannWhitneyMinCalls, SIGNIFICANCE } from '../profile/significance.js';
 import type { ProfileResult } from '../profile/result.js';
 import { formatNs } from '../view/format.js';
 import { key, N } from './numbers.js';
@@ -53,8 +54,16 @@ function noise(results: LabelledResult[]): Paragraph {
     out.push('. ');
   }
   out.push(
-    `Two modes, or the same mode in two results, are said to differ only when a two-sided Mann–Whitney U test over all their timed calls gives p < ${SIGNIFICANCE} (normal approximation with tie and continuity correction, as scipy’s asymptotic method); otherwise the report says there is no significant difference. The ratio of medians gives the size of a difference; the test says whether it stands out from the noise. `,
+    `Two modes, or the same mode in two results, are said to differ only when a two-sided Mann–Whitney U test over all their timed calls gives p < ${SIGNIFICANCE} (normal approximation with tie and continuity correction, as scipy’s asymptotic method); otherwise the report says there is no significant difference. The ratio of medians gives the size of a difference; the test says whether it stands out from the noise. With fewer than ${mannWhitneyMinCalls()} timed calls per mode the test cannot reach p < ${SIGNIFICANCE} whatever the times, and the report says there are too few calls to test rather than finding no difference. `,
+    `First, though, each mode’s calls are checked for what would make a median misleading: call times that fall into separate groups (Hartigan’s dip test on the log times, p < ${SIGNIFICANCE}), fresh processes whose medians differ by more than ${PROCESS_SPREAD}×, and a warm-up that used its whole extension without the page faults settling. When any of these fires the run is called noisy, and comparisons are made at p10 — the time the fastest tenth of the calls stay under, what a call costs when nothing else gets in its way — with distribution-free ${Number((intervalConfidence() * 100).toPrecision(3))} % intervals for each p10 (from the binomial distribution of the calls below it), a difference being claimed only when the two intervals do not overlap (at most ${SIGNIFICANCE} false claims, whatever the distributions). `,
   );
+  const KIND = { multimodal: 'separate groups', processes: 'processes disagree', warmup: 'warm-up at its cap' } as const;
+  const noisy = results.flatMap((x) =>
+    resultNoise(x.result)
+      .modes.filter((m) => m.findings.length)
+      .map((m) => `${results.length > 1 ? `${x.label}: ` : ''}${m.mode} (${m.findings.map((f) => KIND[f.kind]).join(', ')})`),
+  );
+  out.push(noisy.length ? `Here they fired for ${noisy.join('; ')}. ` : 'Here none of them fired, and the medians are compared. ');
   const busy = results.flatMap((x) => x.result.warnings.filter((w) => /busy/.test(w)).map((w) => (results.length > 1 ? `${x.label}: ${w}` : w)));
   out.push(
     busy.length

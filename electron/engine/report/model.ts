@@ -5,14 +5,14 @@
 import type { ProfileResult } from '../profile/result.js';
 import { num } from '../view/analysis-doc.js';
 import { formatSize, formatStepRange } from '../view/format.js';
-import { verificationBadge } from '../view/headline.js';
+import { verificationBadge } from '../view/verdict.js';
 import { FATES, type AnalysisView } from '../view/types.js';
 import { buildComparison } from './comparison.js';
 import { resultHeader } from './header.js';
 import { methodology } from './methodology.js';
 import { perCall, workspaceSum } from './numbers.js';
 import type { ChartSlot, LabelledResult, MissingChart, ReportInput, ReportModel, SummaryRow, TransientRow, TransientsTable, VerificationBlock } from './types.js';
-import { verdictParagraphs } from './verdict.js';
+import { verdictParagraphs } from './verdict-paragraphs.js';
 
 /** Rows of the transients table in a report; the embedded analysis holds them all. */
 export const MAX_TRANSIENT_ROWS = 400;

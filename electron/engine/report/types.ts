@@ -160,10 +160,19 @@ export interface ComparisonRow {
   other: string;
   referenceMedianNs: number;
   otherMedianNs: number;
-  /** Reference median / other median: > 1 when the other is faster. */
+  /** Reference figure / other figure (medians, or p10 when `statistic` says so): > 1 when the other is faster. */
   ratio: number;
   p: number;
   verdict: 'faster' | 'slower' | 'no-difference' | 'too-few-calls';
+  /** What `ratio` and `verdict` are on: the medians, or p10 where either side is noisy (view/verdict.ts). */
+  statistic: 'median' | 'p10';
+  /** The figures compared (medians or p10). */
+  referenceValueNs: number;
+  otherValueNs: number;
+  /** The test's outcome in words: "p = 0.003", "p10 intervals apart", "too few calls". */
+  test: string;
+  /** Why either side is noisy, labelled by result; [] when both are clean. */
+  noise: string[];
   allocsDelta: number;
   text: string;
 }

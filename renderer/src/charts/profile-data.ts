@@ -10,7 +10,7 @@
  */
 import type { ModeResult, ProfileResult } from '../../../electron/engine/profile/result.js';
 import { quantile } from '../../../electron/engine/profile/stats.js';
-import { isGpuResult } from '../../../electron/engine/view/headline.js';
+import { isGpuResult } from '../../../electron/engine/view/verdict.js';
 import type { ModeName } from '../theme/index.js';
 import type { ChartTheme } from './chart-theme.js';
 import type { Fill } from './painter.js';

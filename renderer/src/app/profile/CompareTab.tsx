@@ -1,10 +1,10 @@
 /**
  * Compare: two or more results on the same axes (the first is the reference). Per mode, what changed beyond
- * the noise (the profiler's own Mann–Whitney test), then the distribution and the time breakdown of every
- * result's modes together.
+ * the noise (view/verdict.ts: Mann–Whitney on the medians, or the p10 intervals where a side is noisy), then
+ * the distribution and the time breakdown of every result's modes together.
  */
 import { useMemo } from 'react';
-import { compareResults, isGpuResult } from '../../../../electron/engine/view/headline.js';
+import { compareResults, isGpuResult, significanceSentence } from '../../../../electron/engine/view/verdict.js';
 import { mountBreakdownChart, mountDistributionChart, type ProfileData } from '../../charts/index.js';
 import { removeCompared } from '../actions.js';
 import { ChartMount } from '../dock/ChartMount.js';
@@ -68,6 +68,12 @@ export function CompareTab(): React.JSX.Element {
                   {c.other}: {c.time.text}
                   {c.time.verdict === 'faster' || c.time.verdict === 'slower' ? ` than ${c.reference}` : ''}
                   {c.crossTarget ? ' (host times, CPU against GPU)' : ''}
+                  {c.noise.length > 0 && (
+                    <span className="change-noise" data-testid="compare-noise" title={c.noise.join('\n')}>
+                      {' '}
+                      · noisy ({c.noise.join('; ')}), so compared at p10
+                    </span>
+                  )}
                   {c.device ? `; device time: ${c.device.text}` : ''}
                   {Math.abs(c.allocsDelta) >= 0.05 ? `; ${c.allocsDelta > 0 ? '+' : ''}${c.allocsDelta.toFixed(1)} allocations per call` : ''}
                 </span>
@@ -75,6 +81,12 @@ export function CompareTab(): React.JSX.Element {
             ))}
             {changes.length === 0 && <li className="muted">These results share no mode label to compare.</li>}
           </ul>
+          {changes.length > 0 && (
+            <p className="muted small" data-testid="compare-significance">
+              {significanceSentence('median')}
+              {changes.some((c) => c.time.statistic === 'p10') ? ` ${significanceSentence('p10')}` : ''}
+            </p>
+          )}
           <div className="chart-grid">
             <figure className="chart-card wide">
               <ChartMount mount={mountDistributionChart} data={data} source="gantt" testid="compare-distribution" />

@@ -1,13 +1,14 @@
 /**
  * The Profile tab: the run's settings on the left; on the right the run's progress (stage by stage, calls
- * i/N, cancel), then the result: the EXTERNAL-vs-POOL headline in large type, the verification badge, a
+ * i/N, cancel), then the result: the verdict in large type (the fastest mode, the run's noise first; each
+ * EXTERNAL layout against POOL under it), the verification badge, a
  * per-mode table, and the charts (distribution, every call, alloc/free/compute, the sampled call's Gantt).
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { ResultDoc } from '../../../../electron/ipc/contract.js';
-import { formatBytes, formatCount, formatNs, formatPercent, formatRatio } from '../../../../electron/engine/view/format.js';
+import { formatBytes, formatCount, formatNs, formatPercent } from '../../../../electron/engine/view/format.js';
 import { deviceSummary, deviceVersions, formatReleaseThreshold } from '../../../../electron/engine/view/gpu.js';
-import { isGpuResult, profileHeadlines, verificationBadge, type Headline } from '../../../../electron/engine/view/headline.js';
+import { isGpuResult, profileVerdict, verificationBadge, type Headline, type Verdict } from '../../../../electron/engine/view/verdict.js';
 import { mountBreakdownChart, mountCallsChart, mountDistributionChart, mountGanttChart, type ProfileData } from '../../charts/index.js';
 import { defaultResultName, downloadResult, saveResultOnHost } from '../actions.js';
 import { ChartMount } from '../dock/ChartMount.js';
@@ -78,27 +79,26 @@ function Progress(): React.JSX.Element | null {
   );
 }
 
-/** The headline's large words: "1.61× faster per call", "No significant difference per call", … */
+/** The headline's large words: "PERSISTENT 1.09× faster per call", "No clear winner", "Too few calls to test", … */
 export function headlineBig(h: Headline): string {
-  const t = h.time;
-  const verdict = t?.verdict;
-  return verdict === 'faster' || verdict === 'slower'
-    ? `${formatRatio(verdict === 'faster' ? t!.ratio : 1 / t!.ratio)} ${verdict} per call`
-    : verdict === 'no-difference'
-      ? 'No significant difference per call'
-      : verdict === 'too-few-calls'
-        ? 'Too few calls to tell'
-        : h.parts.title;
+  return h.parts.big;
 }
 
-function BigHeadline({ h }: { h: Headline }): React.JSX.Element {
+/** The result's verdict (view/verdict.ts, the same one the CLI and the reports give): the run's noise first,
+ * then the fastest mode in large type, with what it is compared with, its allocations and memory under it. */
+function BigHeadline({ v, result }: { v: Verdict; result: ResultDoc['result'] }): React.JSX.Element {
+  const h = v.primary;
   const t = h.time;
-  const verdict = t?.verdict;
-  const big = headlineBig(h);
-  const pText = t && (verdict === 'faster' || verdict === 'slower') ? t.text.replace(/^.*\((.*)\)$/, '$1') : t?.text.replace(/^[^(]*\((.*)\)$/, '$1') ?? '';
   const d = h.device;
+  // The winner's large words take its mode's colour, the one the charts and the table give it.
+  const winner = h.kind === 'winner' && t?.verdict === 'faster' ? result.modes.find((m) => m.label === h.subject)?.mode : undefined;
   return (
-    <div className={`headline verdict-${verdict ?? 'none'}`} data-testid="profile-headline" title={h.text}>
+    <div className={`headline verdict-${t?.verdict ?? 'none'}${winner ? ` winner-${winner.toLowerCase()}` : ''}${v.noiseText ? ' headline-noisy' : ''}`} data-testid="profile-headline" title={v.text}>
+      {v.noiseText && (
+        <div className="headline-noise" role="note" data-testid="headline-noise">
+          <Icon name="warn" /> {v.noiseText}.
+        </div>
+      )}
       {t && (
         <div className="headline-title">
           {h.parts.title}
@@ -110,12 +110,12 @@ function BigHeadline({ h }: { h: Headline }): React.JSX.Element {
           )}
         </div>
       )}
-      <div className="headline-big">{big}</div>
+      <div className="headline-big" data-testid="headline-big">{h.parts.big}</div>
       {t && (
         <div className="headline-parts">
-          <span>{pText}</span>
-          <span>{h.parts.allocs}</span>
-          {h.parts.workspace && <span>{h.parts.workspace}</span>}
+          <span data-testid="headline-detail">{h.parts.detail}</span>
+          {h.parts.allocs && <span>{h.parts.allocs}</span>}
+          {h.parts.memory && <span>{h.parts.memory}</span>}
         </div>
       )}
       {t && h.basis === 'host' && (
@@ -123,8 +123,8 @@ function BigHeadline({ h }: { h: Headline }): React.JSX.Element {
           <span className="headline-device-label">Device time</span>{' '}
           {d ? (
             <>
-              <b>{d.verdict === 'faster' || d.verdict === 'slower' ? `${formatRatio(d.verdict === 'faster' ? d.ratio : 1 / d.ratio)} ${d.verdict} per call` : d.verdict === 'no-difference' ? 'no significant difference per call' : 'too few calls to tell'}</b>
-              <span className="muted"> · medians {formatNs(d.medians.subject)} vs {formatNs(d.medians.baseline)}</span>
+              <b>{d.claim}</b>
+              <span className="muted"> · {d.evidence}</span>
             </>
           ) : (
             <span className="muted">not recorded for both modes</span>
@@ -271,7 +271,7 @@ function SaveBar({ doc }: { doc: ResultDoc }): React.JSX.Element {
 }
 
 function ResultView({ doc }: { doc: ResultDoc }): React.JSX.Element {
-  const headlines = useMemo(() => profileHeadlines(doc.result), [doc]);
+  const verdict = useMemo(() => profileVerdict(doc.result), [doc]);
   const badge = useMemo(() => verificationBadge(doc.result), [doc]);
   const data = useMemo<ProfileData>(() => ({ results: [{ label: doc.name, result: doc.result }] }), [doc]);
   const r = doc.result;
@@ -281,13 +281,13 @@ function ResultView({ doc }: { doc: ResultDoc }): React.JSX.Element {
   return (
     <div className="result" data-testid="profile-result">
       <div className="result-top">
-        <BigHeadline h={headlines[0]!} />
+        <BigHeadline v={verdict} result={doc.result} />
         <div className={`badge ${badge.ok ? 'badge-ok' : 'badge-bad'}`} data-testid="verification-badge" title={badge.details.join('\n')}>
           <Icon name={badge.ok ? 'check' : 'warn'} /> {badge.text}
         </div>
       </div>
-      {headlines.slice(1).map((h) => (
-        <div key={h.text} className="headline-more">
+      {verdict.secondary.map((h) => (
+        <div key={h.text} className="headline-more" data-testid="headline-pair">
           {h.text}
         </div>
       ))}

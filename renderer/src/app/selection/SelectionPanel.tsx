@@ -6,7 +6,7 @@
  */
 import { useDeferredValue, useMemo } from 'react';
 import { num } from '../../../../electron/engine/view/analysis-doc.js';
-import { profileHeadlines } from '../../../../electron/engine/view/headline.js';
+import { profileVerdict } from '../../../../electron/engine/view/verdict.js';
 import { formatBytes, formatBytesExpr, formatCount, formatNs, formatSize } from '../../../../electron/engine/view/format.js';
 import type { AnalysisView, GraphEdge, GraphNode } from '../../../../electron/engine/view/types.js';
 import { storageFamily } from '../../theme/index.js';
@@ -380,7 +380,8 @@ function Stat({ n, label, tone }: { n: number; label: string; tone?: 'good' | 'w
 function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
   const fates = view.totals.fates;
   const result = useSelect(store, (s) => s.result);
-  const headline = useMemo(() => (result && result.result.program.name === view.sdfgs[0]?.name ? profileHeadlines(result.result)[0] ?? null : null), [result, view]);
+  const verdict = useMemo(() => (result && result.result.program.name === view.sdfgs[0]?.name ? profileVerdict(result.result) : null), [result, view]);
+  const headline = verdict?.secondary[0] ?? null;
   return (
     <div className="overview" data-testid="selection-overview">
       {view.workspace.map((w) => (
@@ -420,6 +421,11 @@ function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
         <button type="button" className={`ov-measured verdict-${headline.time?.verdict ?? 'none'}`} onClick={() => setDockTab('profile')} data-testid="overview-measured" title={headline.text}>
           <span className="ov-ws-head">measured: {headline.parts.title}</span>
           <span className="ov-measured-big">{headlineBig(headline)}</span>
+          {verdict?.noiseText && (
+            <span className="ov-measured-noise" data-testid="overview-noisy">
+              noisy run: compared at p10
+            </span>
+          )}
         </button>
       )}
       <h4>This program</h4>

@@ -17,7 +17,8 @@ function plan(): ProfilePlan {
     filePath: 'prog.sdfg',
     fileHash: 'f'.repeat(64),
     file: {} as SdfgFile,
-    analysis: {} as Analysis,
+    // What assemble reads of the analysis: the bytes each mode allocates in init.
+    analysis: { modes: { SCOPED: { init: { bytes: 0n } }, PERSISTENT: { init: { bytes: 4096n } }, POOL: { init: { bytes: 0n } }, EXTERNAL: { init: { bytes: null } } } } as unknown as Analysis,
     variants: [],
     args: program.args,
     symbols: { N: 16n, BIG: 2n ** 60n },
@@ -48,6 +49,9 @@ describe('assemble step', () => {
     expect(result.machine).toBe(machine);
     expect(result.settings).toEqual({ modes: ['SCOPED', 'POOL', 'EXTERNAL'], layout: 'packed', calls: 3, warmup: 1, processes: 1, symbols: { N: 16, BIG: (2n ** 60n).toString() }, seed: 7, inputs: { x: 'x.npy' }, cxxflags: ['-O3', '-march=native'] });
     expect(result.modes.map((m) => m.label)).toEqual(['SCOPED', 'POOL', 'EXTERNAL (packed)']);
+    // The bytes each mode holds from init on, from the analysis; none when its size is not known.
+    expect(result.modes.map((m) => m.initBytes)).toEqual([0, 0, undefined]);
+    expect(assembleResult({ plan: plan(), built: [builtVariant('PERSISTENT', 'p')], results: [fakeResult('PERSISTENT')], verification, options: { layout: 'packed', calls: 3, warmup: 1, processes: 1, seed: 7n, inputs: new Map() }, machine, warnings: [] }).modes[0]!.initBytes).toBe(4096);
     const scoped = result.modes[0]!;
     expect(scoped.summary.medianNs).toBe(200);
     expect(scoped.summary.allocsPerCall).toBe(1);

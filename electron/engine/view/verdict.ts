@@ -1,0 +1,463 @@
+/**
+ * The verdict of a profile result: the one module that decides what a result says, which the CLI
+ * (profile/format.ts), the renderer (Profile and Compare tabs, the overview) and the reports
+ * (report/verdict-paragraphs.ts, report/comparison.ts) all render. Pure: no Node, no DOM.
+ *
+ * - Noise first (profile/noise.ts): when a mode's calls fall into separate groups, its processes disagree or
+ *   its warm-up hit the cap, the run is noisy, the verdict says so and why, and every comparison is made at
+ *   p10 (the fastest tenth of the calls, what a call costs when nothing else gets in its way) with
+ *   distribution-free intervals instead of at the median with Mann–Whitney (docs/profile.md, "When a run is
+ *   noisy").
+ * - The primary headline names the fastest of the modes that ran and how it compares with the runner-up in
+ *   time, allocations and memory held for transients; the secondary lines are each EXTERNAL layout against
+ *   POOL (else SCOPED), the comparison the tool exists for.
+ * - A sample too small to ever reach the threshold says "too few calls to test" and how many would do.
+ *
+ * GPU results carry two times per call: the host's (`calls.totalNs`, device synchronised) and the device's
+ * (`gpu.deviceNs`). Verdicts are on host time — what the calling program waits for, including the host side of
+ * cudaMallocAsync/cudaFreeAsync — with the device-time verdict beside it (`device`).
+ */
+import { modeNoise, resultNoise, sortedOf, type NoiseFinding, type NoiseReport } from '../profile/noise.js';
+import type { ModeResult, ProfileResult } from '../profile/result.js';
+import { compareQuantile, intervalConfidence, mannWhitneyMinCalls, mannWhitneyMinP, quantileMinCalls, SIGNIFICANCE, type QuantileInterval } from '../profile/significance.js';
+import { mannWhitney, quantile } from '../profile/stats.js';
+import { formatBytes, formatCount, formatNs, formatP, formatRatio } from './format.js';
+
+export { SIGNIFICANCE } from '../profile/significance.js';
+
+/** Which figure of each mode's calls a comparison is made on. */
+export type Statistic = 'median' | 'p10';
+/** The robust figure of a noisy run: the 10th percentile of the call times. */
+export const ROBUST_QUANTILE = 0.1;
+
+export type TimeVerdict = 'faster' | 'slower' | 'no-difference' | 'too-few-calls';
+
+/** Whether `subject` differs in time per call from `baseline`, and by how much. */
+export interface TimeComparison {
+  verdict: TimeVerdict;
+  statistic: Statistic;
+  /** The baseline's figure / the subject's: > 1 when the subject is faster. */
+  ratio: number;
+  /** The figures compared: medians, or p10 on a noisy run. */
+  values: { subject: number; baseline: number };
+  medians: { subject: number; baseline: number };
+  /** Two-sided Mann–Whitney p-value over every timed call (median comparisons); NaN otherwise. */
+  p: number;
+  /** p10 comparisons: each side's distribution-free interval at 1 − SIGNIFICANCE/2; null otherwise. */
+  intervals: { subject: QuantileInterval; baseline: QuantileInterval } | null;
+  /** Timed calls on each side. */
+  calls: { subject: number; baseline: number };
+  /** too-few-calls: the timed calls per mode with which the test can reach the threshold; null otherwise. */
+  needCalls: number | null;
+  /** "1.37× faster per call", "no significant difference per call", "too few calls to test". */
+  claim: string;
+  /** "p < 0.001"; "medians 72.0 ms vs 71.8 ms, p = 0.13"; why there are too few calls. */
+  evidence: string;
+  /** claim (evidence) */
+  text: string;
+}
+
+/** One side of a comparison: its per-call times and the figures the result records for them. */
+export interface Sample {
+  calls: ArrayLike<number>;
+  median: number;
+  p10: number;
+}
+
+export const modeSample = (m: ModeResult): Sample => ({ calls: m.calls.totalNs, median: m.summary.medianNs, p10: m.summary.p10Ns });
+
+const pct = (x: number): string => `${Number((x * 100).toPrecision(3))} %`;
+
+function tooFew(n1: number, n2: number, statistic: Statistic): { need: number; evidence: string } {
+  const have = n1 === n2 ? `${formatCount(n1)} timed call${n1 === 1 ? '' : 's'} per mode` : `${formatCount(n1)} and ${formatCount(n2)} timed calls`;
+  if (statistic === 'p10') {
+    const need = quantileMinCalls(ROBUST_QUANTILE, intervalConfidence());
+    return { need, evidence: `${have} cannot bound a p10 at ${pct(intervalConfidence())}; ${formatCount(need)} per mode would` };
+  }
+  const need = mannWhitneyMinCalls(SIGNIFICANCE);
+  const best = mannWhitneyMinP(n1, n2);
+  const reach = Number.isFinite(best) ? `can reach p = ${Number(best.toPrecision(2))} at best, not p < ${SIGNIFICANCE}` : 'cannot be tested';
+  return { need, evidence: `${have} ${reach}; ${formatCount(need)} per mode would` };
+}
+
+function finish(c: Omit<TimeComparison, 'text'>): TimeComparison {
+  return { ...c, text: `${c.claim} (${c.evidence})` };
+}
+
+/** The profiler's test of whether `subject` is faster or slower than `baseline` per call, on `statistic`. */
+export function compareTimes(subject: Sample, baseline: Sample, statistic: Statistic = 'median'): TimeComparison {
+  const calls = { subject: subject.calls.length, baseline: baseline.calls.length };
+  const medians = { subject: subject.median, baseline: baseline.median };
+  const values = statistic === 'p10' ? { subject: subject.p10, baseline: baseline.p10 } : medians;
+  const ratio = values.baseline / values.subject;
+  const base = { statistic, ratio, values, medians, calls, p: NaN, intervals: null, needCalls: null };
+  const at = statistic === 'p10' ? 'at p10' : 'per call';
+  const moved = (faster: boolean) => `${formatRatio(faster ? ratio : 1 / ratio)} ${faster ? 'faster' : 'slower'} ${at}`;
+  if (statistic === 'p10') {
+    const q = compareQuantile(sortedOf(subject.calls), sortedOf(baseline.calls), ROBUST_QUANTILE);
+    const intervals = { subject: q.subject, baseline: q.baseline };
+    if (q.outcome === 'too-few-calls') {
+      const few = tooFew(calls.subject, calls.baseline, statistic);
+      return finish({ ...base, intervals, verdict: 'too-few-calls', needCalls: few.need, claim: 'too few calls to test', evidence: few.evidence });
+    }
+    const pair = `p10 ${formatNs(values.subject)} vs ${formatNs(values.baseline)}`;
+    const level = pct(intervalConfidence());
+    if (q.outcome === 'overlap') {
+      return finish({ ...base, intervals, verdict: 'no-difference', claim: 'no clear difference at p10', evidence: `${pair}; their ${level} intervals overlap` });
+    }
+    const faster = q.outcome === 'lower';
+    return finish({ ...base, intervals, verdict: faster ? 'faster' : 'slower', claim: moved(faster), evidence: `${pair}; their ${level} intervals do not overlap` });
+  }
+  const best = mannWhitneyMinP(calls.subject, calls.baseline);
+  if (!(best < SIGNIFICANCE)) {
+    const few = tooFew(calls.subject, calls.baseline, statistic);
+    return finish({ ...base, verdict: 'too-few-calls', needCalls: few.need, claim: 'too few calls to test', evidence: few.evidence });
+  }
+  const { p } = mannWhitney(Array.from(baseline.calls), Array.from(subject.calls));
+  if (!(p < SIGNIFICANCE)) {
+    return finish({ ...base, p, verdict: 'no-difference', claim: 'no significant difference per call', evidence: `medians ${formatNs(medians.subject)} vs ${formatNs(medians.baseline)}, ${formatP(p)}` });
+  }
+  const faster = values.subject < values.baseline;
+  return finish({ ...base, p, verdict: faster ? 'faster' : 'slower', claim: moved(faster), evidence: formatP(p) });
+}
+
+/** A mode's device times per call (GPU results), or null on CPU. */
+export function deviceTimes(m: ModeResult): Sample | null {
+  const g = m.gpu;
+  if (!g || !Array.isArray(g.deviceNs) || g.deviceNs.length === 0) return null;
+  return { calls: g.deviceNs, median: g.deviceMedianNs, p10: quantile(Array.from(sortedOf(g.deviceNs)), ROBUST_QUANTILE) };
+}
+
+/** A GPU result: it names its device, or one of its modes has device times. */
+export function isGpuResult(result: ProfileResult): boolean {
+  return result.device !== undefined || result.modes.some((m) => deviceTimes(m) !== null);
+}
+
+/** The memory a mode holds for its transients: workspace and init allocations for the whole run, plus the
+ * most bytes live at once inside a call (from the sampled call's allocation events). */
+export interface HeldMemory {
+  /** Σ workspace + init bytes + per-call peak; null when a part is not recorded. */
+  bytes: number | null;
+  workspace: number;
+  init: number | null;
+  perCallPeak: number | null;
+  /** The sampled call overflowed its event buffer: the per-call peak is a lower bound. */
+  lowerBound: boolean;
+  /** "3.87 MiB (workspace)", "3.87 MiB (per-call peak)", "nothing", "an unknown amount (…)". */
+  text: string;
+}
+
+/** The most bytes live at once in a sequence of allocation events (allocs add, frees subtract). */
+function peakLive(m: ModeResult): number | null {
+  if (m.summary.allocsPerCall === 0) return 0;
+  const events = m.sampledCall?.events;
+  if (!Array.isArray(events)) return null;
+  let live = 0;
+  let peak = 0;
+  for (const e of events) {
+    live += e.kind === 'alloc' ? e.bytes : -e.bytes;
+    peak = Math.max(peak, live);
+  }
+  return peak;
+}
+
+export function heldMemory(m: ModeResult): HeldMemory {
+  const workspace = Object.values(m.workspaceBytes).reduce((s, b) => s + b, 0);
+  const recorded = typeof m.initBytes === 'number' && Number.isFinite(m.initBytes) ? m.initBytes : null;
+  // Only PERSISTENT moves transients to init; the other modes hold there only what the file makes Persistent,
+  // which an older result without `initBytes` does not say: 0 is then the best reading, not a guess at PERSISTENT.
+  const init = recorded ?? (m.mode === 'PERSISTENT' ? null : 0);
+  const perCallPeak = peakLive(m);
+  const lowerBound = m.sampledCall?.overflowed === true;
+  const bytes = init === null || perCallPeak === null ? null : workspace + init + perCallPeak;
+  const parts: Array<[string, string]> = [];
+  if (workspace > 0) parts.push(['workspace', formatBytes(workspace)]);
+  if (init) parts.push(['init', formatBytes(init)]);
+  if (perCallPeak) parts.push(['per-call peak', `${lowerBound ? '≥ ' : ''}${formatBytes(perCallPeak)}`]);
+  let text: string;
+  if (bytes === null) text = init === null ? 'an unknown amount (this result has no init sizes)' : 'an unknown amount (no sampled call)';
+  else if (parts.length === 0) text = 'nothing';
+  else if (parts.length === 1) text = `${parts[0]![1]} (${parts[0]![0]})`;
+  else text = `${formatBytes(bytes)} (${parts.map(([what, b]) => `${what} ${b}`).join(' + ')})`;
+  return { bytes, workspace, init, perCallPeak, lowerBound, text };
+}
+
+export interface Headline {
+  /** `winner`: the fastest mode against the runner-up; `pair`: an EXTERNAL layout against POOL (or SCOPED). */
+  kind: 'winner' | 'pair';
+  /** Mode labels compared, e.g. `EXTERNAL (packed)` and `POOL`; null when the result lacks one. */
+  subject: string | null;
+  baseline: string | null;
+  /** null when there is nothing to compare (`text` says why). On a GPU result: host time per call. */
+  time: TimeComparison | null;
+  /** Which time `time` compares: null on CPU (the only time there is), 'host' on a GPU result. */
+  basis: 'host' | null;
+  /** GPU results: the same comparison on device time (CUDA events); null on CPU or when a side lacks it. */
+  device: TimeComparison | null;
+  /** Allocations per call the subject saves (negative: adds), from the timed calls. */
+  allocsSaved: number | null;
+  /** Memory each side holds for its transients. */
+  memory: { subject: HeldMemory; baseline: HeldMemory } | null;
+  /** Total workspace of the subject (Σ over storages), bytes; null when it has none. */
+  workspaceBytes: number | null;
+  workspaceByStorage: Record<string, number>;
+  /** `winner` without a clear winner: the modes within the noise of the fastest, fastest first; else []. */
+  tied: string[];
+  /** The parts, in order, for layouts that set them apart: `big` is the headline's large words ("PERSISTENT
+   * 1.09× faster per call"), `detail` the line under them (against what, and the test's evidence). */
+  parts: { title: string; big: string; detail: string; time: string; allocs: string; memory: string | null; basis: string | null; device: string | null };
+  /** The whole sentence. */
+  text: string;
+}
+
+function allocsText(saved: number, subject: ModeResult, baseline: ModeResult): string {
+  const count = (x: number): string => (Number.isInteger(x) ? formatCount(x) : x.toFixed(1));
+  if (Math.abs(saved) < 0.05) return `the same allocations per call (${count(subject.summary.allocsPerCall)})`;
+  const n = Math.abs(saved);
+  const noun = n === 1 ? 'allocation' : 'allocations';
+  return `${count(n)} ${saved > 0 ? 'fewer' : 'more'} ${noun} per call (${count(baseline.summary.allocsPerCall)} → ${count(subject.summary.allocsPerCall)})`;
+}
+
+function memoryText(s: HeldMemory, b: HeldMemory): string {
+  return `holds ${s.text} vs ${b.text} for transients`;
+}
+
+export const HOST_BASIS = 'host time per call (device synchronised before the clock stops)';
+
+const bigWords = (t: TimeComparison): string =>
+  t.verdict === 'faster' || t.verdict === 'slower' ? t.claim : t.verdict === 'no-difference' ? (t.statistic === 'p10' ? 'No clear difference at p10' : 'No significant difference per call') : 'Too few calls to test';
+
+/** `subject` against `baseline`: time (on `statistic`), allocations, memory; on a GPU also device time. */
+export function headlineFor(subject: ModeResult, baseline: ModeResult, opts: { gpu?: boolean; statistic?: Statistic } = {}): Headline {
+  const statistic = opts.statistic ?? 'median';
+  const gpu = opts.gpu ?? false;
+  const time = compareTimes(modeSample(subject), modeSample(baseline), statistic);
+  const ds = deviceTimes(subject);
+  const db = deviceTimes(baseline);
+  const device = ds && db ? compareTimes(ds, db, statistic) : null;
+  const allocsSaved = baseline.summary.allocsPerCall - subject.summary.allocsPerCall;
+  const memory = { subject: heldMemory(subject), baseline: heldMemory(baseline) };
+  const workspace = Object.values(subject.workspaceBytes);
+  const title = `${subject.label} vs ${baseline.label}`;
+  const allocs = allocsText(allocsSaved, subject, baseline);
+  const memText = memoryText(memory.subject, memory.baseline);
+  const basis = gpu ? HOST_BASIS : null;
+  const deviceText = gpu ? (device ? `device time (CUDA events): ${device.text}` : 'device time: not recorded for both modes') : null;
+  const timeText = gpu ? time.text.replace(/ (per call|at p10)/, ' $1 in host time') : time.text;
+  return {
+    kind: 'pair',
+    subject: subject.label,
+    baseline: baseline.label,
+    time,
+    basis: gpu ? 'host' : null,
+    device,
+    allocsSaved,
+    memory,
+    workspaceBytes: workspace.length ? workspace.reduce((s, b) => s + b, 0) : null,
+    workspaceByStorage: { ...subject.workspaceBytes },
+    tied: [],
+    parts: { title, big: bigWords(time), detail: time.evidence, time: timeText, allocs, memory: memText, basis, device: deviceText },
+    text: `${title}: ${[timeText, ...(deviceText ? [deviceText] : []), allocs, memText].join(', ')}`,
+  };
+}
+
+function unavailable(kind: Headline['kind'], text: string, subject: string | null, baseline: string | null): Headline {
+  return {
+    kind,
+    subject,
+    baseline,
+    time: null,
+    basis: null,
+    device: null,
+    allocsSaved: null,
+    memory: null,
+    workspaceBytes: null,
+    workspaceByStorage: {},
+    tied: [],
+    parts: { title: text, big: text, detail: '', time: '', allocs: '', memory: null, basis: null, device: null },
+    text,
+  };
+}
+
+const list = (xs: string[]): string => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+
+/** The fastest mode that ran against the runner-up, or why there is none. */
+function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: boolean): Headline {
+  const figure = (m: ModeResult): number => (statistic === 'p10' ? m.summary.p10Ns : m.summary.medianNs);
+  const ran = result.modes.filter((m) => m.calls.totalNs.length > 0 && Number.isFinite(figure(m)));
+  if (ran.length < 2) return unavailable('winner', ran.length ? `Only ${ran[0]!.label} was timed: nothing to compare it with` : 'No mode was timed', ran[0]?.label ?? null, null);
+  const ranked = [...ran].sort((a, b) => figure(a) - figure(b));
+  const [fastest, runnerUp] = ranked as [ModeResult, ModeResult];
+  const h = headlineFor(fastest, runnerUp, { gpu, statistic });
+  const t = h.time!;
+  const at = statistic === 'p10' ? ' at p10' : '';
+  if (t.verdict === 'too-few-calls') {
+    const text = `Too few calls to test which mode is fastest: ${t.evidence}`;
+    return { ...h, kind: 'winner', parts: { ...h.parts, title: `Fastest mode${at}`, big: 'Too few calls to test', detail: t.evidence, allocs: '', memory: null }, text };
+  }
+  if (t.verdict !== 'faster') {
+    // No clear winner: every mode the test cannot tell from the fastest stands with it.
+    const tied = ranked.filter((m, i) => i === 0 || compareTimes(modeSample(m), modeSample(fastest), statistic).verdict !== 'slower').map((m) => m.label);
+    const detail = `${list(tied)} are within the noise of each other (the two fastest: ${t.evidence})`;
+    return { ...h, kind: 'winner', tied, parts: { ...h.parts, title: `Fastest mode${at}`, big: 'No clear winner', detail, allocs: '', memory: null }, text: `No clear winner${at}: ${detail}` };
+  }
+  const timeText = gpu ? `${t.claim} in host time` : t.claim;
+  const text = `${fastest.label} is fastest${at}: ${timeText} than the runner-up, ${runnerUp.label} (${t.evidence})${h.parts.device ? `; ${h.parts.device}` : ''}; ${h.parts.allocs}; ${h.parts.memory}`;
+  const detail = `than the runner-up, ${runnerUp.label} (${t.evidence})`;
+  return { ...h, kind: 'winner', parts: { ...h.parts, title: `Fastest mode${at}: ${fastest.label}`, big: `${fastest.label} ${t.claim}`, detail }, text };
+}
+
+/** The EXTERNAL variants of a result, the packed layout first (the one this tool adds). */
+function externals(result: ProfileResult): ModeResult[] {
+  const rank = (m: ModeResult): number => (m.layout === 'packed' ? 0 : m.layout === 'dace' ? 1 : 2);
+  return result.modes.filter((m) => m.mode === 'EXTERNAL').sort((a, b) => rank(a) - rank(b));
+}
+
+/** The baseline EXTERNAL is judged against: POOL, else SCOPED (on CPU the two run the same code). */
+function baselineOf(result: ProfileResult): ModeResult | null {
+  return result.modes.find((m) => m.mode === 'POOL') ?? result.modes.find((m) => m.mode === 'SCOPED') ?? null;
+}
+
+/** One line per EXTERNAL variant (packed first) against POOL (or SCOPED when POOL was not run). */
+function pairHeadlines(result: ProfileResult, statistic: Statistic, gpu: boolean): Headline[] {
+  const base = baselineOf(result);
+  const ext = externals(result);
+  if (!ext.length) return [unavailable('pair', 'No EXTERNAL run in this result: nothing to compare against POOL', null, base?.label ?? null)];
+  if (!base) return [unavailable('pair', `${ext[0]!.label} was run without POOL or SCOPED: nothing to compare it with`, ext[0]!.label, null)];
+  return ext.map((e) => headlineFor(e, base, { gpu, statistic }));
+}
+
+/** "Noisy run: …; compared at p10 …" from the findings, grouped by detector so that five modes read as one clause. */
+export function noiseSentence(findings: readonly NoiseFinding[]): string | null {
+  if (!findings.length) return null;
+  const modes = (kind: NoiseFinding['kind']) => [...new Set(findings.filter((f) => f.kind === kind).map((f) => f.mode))];
+  const clauses: string[] = [];
+  const split = modes('multimodal');
+  if (split.length) {
+    const worst = Math.max(...findings.filter((f) => f.kind === 'multimodal').map((f) => f.p ?? SIGNIFICANCE));
+    clauses.push(`call times fall into separate groups in ${list(split)} (Hartigan’s dip test, ${worst <= 0.001 ? 'p < 0.001' : `p < ${SIGNIFICANCE}`})`);
+  }
+  const procs = findings.filter((f) => f.kind === 'processes' && f.range);
+  if (procs.length === 1) {
+    const { lo, hi, processes } = procs[0]!.range!;
+    clauses.push(`the ${processes} processes of ${procs[0]!.mode} disagree (medians ${formatNs(lo)} to ${formatNs(hi)})`);
+  } else if (procs.length > 1) {
+    const worst = Math.max(...procs.map((f) => f.range!.hi / f.range!.lo));
+    clauses.push(`the processes of ${list(procs.map((f) => f.mode))} disagree (medians up to ${formatRatio(worst)} apart)`);
+  }
+  const warm = modes('warmup');
+  if (warm.length) clauses.push(`the warm-up of ${list(warm)} hit its cap before the page faults settled`);
+  return `Noisy run: ${clauses.join('; ')}. Compared at p10 (the fastest tenth of the calls), not at the median`;
+}
+
+/** How a difference is decided, in one sentence, for the statistic a comparison was made on. */
+export function significanceSentence(statistic: Statistic): string {
+  if (statistic === 'p10') {
+    return `A noisy sample is compared at p10 (the fastest tenth of its calls): a difference is claimed only when the two p10s' distribution-free ${pct(intervalConfidence())} intervals do not overlap, which equal p10s do in at most ${SIGNIFICANCE * 100} % of runs; with fewer than ${quantileMinCalls(ROBUST_QUANTILE, intervalConfidence())} timed calls per mode no interval is bounded, and nothing is claimed.`;
+  }
+  return `A difference is claimed only when a two-sided Mann–Whitney test over every timed call gives p < ${SIGNIFICANCE}; with fewer than ${mannWhitneyMinCalls(SIGNIFICANCE)} timed calls per mode no sample can reach that, and the verdict says there are too few calls to test.`;
+}
+
+export interface Verdict {
+  /** The noise detectors on every mode. */
+  noise: NoiseReport;
+  /** The figure every comparison of this verdict is made on: p10 when the run is noisy. */
+  statistic: Statistic;
+  /** Why the run is noisy and what is compared instead, as the headline's first sentence; null when clean. */
+  noiseText: string | null;
+  /** The fastest mode against the runner-up (or no clear winner, or too few calls). */
+  primary: Headline;
+  /** Each EXTERNAL layout against POOL (or SCOPED). */
+  secondary: Headline[];
+  /** The headline: noiseText, then the primary sentence. */
+  text: string;
+}
+
+const verdictCache = new WeakMap<ProfileResult, Verdict>();
+
+/** The verdict of one result (computed once per result object). */
+export function profileVerdict(result: ProfileResult): Verdict {
+  const hit = verdictCache.get(result);
+  if (hit) return hit;
+  const noise = resultNoise(result);
+  const statistic: Statistic = noise.noisy ? 'p10' : 'median';
+  const gpu = isGpuResult(result);
+  const noiseText = noiseSentence(noise.findings);
+  const primary = winnerHeadline(result, statistic, gpu);
+  const verdict = { noise, statistic, noiseText, primary, secondary: pairHeadlines(result, statistic, gpu), text: noiseText ? `${noiseText}. ${primary.text}` : primary.text };
+  verdictCache.set(result, verdict);
+  return verdict;
+}
+
+export interface ResultChange {
+  /** Mode label (`POOL`, `EXTERNAL (packed)`, …). */
+  mode: string;
+  /** Result label of the reference and of the one compared with it. */
+  reference: string;
+  other: string;
+  time: TimeComparison;
+  /** Allocations per call: other − reference. */
+  allocsDelta: number;
+  /** Both results ran on a GPU: the same comparison on device time; null otherwise. */
+  device: TimeComparison | null;
+  /** One result ran on a CPU and the other on a GPU: `time` compares their host times, which then measure
+   * different machines doing different work; the renderer and the reports say so. */
+  crossTarget: boolean;
+  /** What makes either side noisy (then `time` is at p10), labelled with its result; [] when both are clean. */
+  noise: string[];
+  /** "POOL: after 1.12× slower per call (p = 0.003) than before". */
+  text: string;
+}
+
+/**
+ * Per mode label present in the first result and another: does the other differ beyond the noise? The first
+ * result is the reference (before, machine A). A mode that is noisy in either result is compared at p10.
+ */
+export function compareResults(results: ReadonlyArray<{ label: string; result: ProfileResult }>): ResultChange[] {
+  if (results.length < 2) return [];
+  const [ref, ...others] = results;
+  const shape = (r: ProfileResult) => ({ calls: r.settings.calls, processes: r.settings.processes, warmup: r.settings.warmup });
+  const out: ResultChange[] = [];
+  for (const m of ref!.result.modes) {
+    for (const o of others) {
+      const om = o.result.modes.find((x) => x.label === m.label);
+      if (!om) continue;
+      const noise = [
+        ...modeNoise(m, shape(ref!.result)).findings.map((f) => `${ref!.label}: ${f.text}`),
+        ...modeNoise(om, shape(o.result)).findings.map((f) => `${o.label}: ${f.text}`),
+      ];
+      const statistic: Statistic = noise.length ? 'p10' : 'median';
+      const time = compareTimes(modeSample(om), modeSample(m), statistic);
+      const allocsDelta = om.summary.allocsPerCall - m.summary.allocsPerCall;
+      const dr = deviceTimes(m);
+      const dof = deviceTimes(om);
+      const device = dr && dof ? compareTimes(dof, dr, statistic) : null;
+      const crossTarget = isGpuResult(ref!.result) !== isGpuResult(o.result);
+      const what = time.verdict === 'faster' || time.verdict === 'slower' ? `${time.text} than ${ref!.label}` : time.text;
+      const extra = crossTarget
+        ? ` (host times of a ${isGpuResult(o.result) ? 'GPU' : 'CPU'} run against a ${isGpuResult(ref!.result) ? 'GPU' : 'CPU'} run)`
+        : device
+          ? `; device time: ${device.text}`
+          : '';
+      const noisy = noise.length ? ` — noisy (${noise.join('; ')}), so compared at p10` : '';
+      out.push({ mode: m.label, reference: ref!.label, other: o.label, time, allocsDelta, device, crossTarget, noise, text: `${m.label}: ${o.label} ${what}${extra}${noisy}` });
+    }
+  }
+  return out;
+}
+
+/** The verification badge: one short line, and whether it is good news. */
+export function verificationBadge(result: ProfileResult): { ok: boolean; text: string; details: string[] } {
+  const v = result.verification;
+  // Nothing compared is not "identical": say so, with the verifier's reason (no silent degradation).
+  if (v.ok && v.vacuous) {
+    const note = v.details.find((d) => d.kind === 'note' && d.message.startsWith('nothing was compared'));
+    return { ok: true, text: 'Verified: no outputs to compare across modes', details: note ? [note.message] : [] };
+  }
+  if (v.ok) {
+    const how = v.tolerance !== undefined ? `within a relative tolerance of ${v.tolerance}` : 'bitwise identical';
+    return { ok: true, text: `Verified: all modes ${how}`, details: [] };
+  }
+  const details = v.details.filter((d) => d.kind !== 'note').map((d) => d.message);
+  return { ok: false, text: `Verification failed: ${details.length} problem${details.length === 1 ? '' : 's'}`, details };
+}
