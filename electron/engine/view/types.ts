@@ -307,6 +307,16 @@ export interface TransientJson {
   allocation: AllocationJson;
   executionsPerCall: JsonInt | null;
   jsonPath: string;
+  /** Views and references only: the aliased container's id or argument name, null when set at run time. */
+  viewOf?: string | null;
+  /** Only when `viewOf` is null: why it is not known statically. */
+  viewOfReason?: string;
+}
+
+/** What a view or reference aliases (`analysis@1`'s `viewOf`, and `viewOfReason` when that is null). */
+export interface AliasJson {
+  viewOf: string | null;
+  reason: string | null;
 }
 
 export interface ModePlanJson {
@@ -398,6 +408,8 @@ export interface TransientTable {
   jsonPath: string[];
   /** Index into `FATES`. */
   fate: number[];
+  /** Views and references: index into `dict.alias` (what they alias); -1 for every container that owns its bytes. */
+  alias: number[];
   dict: {
     type: string[];
     dtype: string[];
@@ -405,6 +417,7 @@ export interface TransientTable {
     lifetime: string[];
     reason: string[];
     allocation: AllocationJson[];
+    alias: AliasJson[];
   };
 }
 
