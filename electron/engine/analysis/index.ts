@@ -68,9 +68,9 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   const rules = opts.liveness ?? 'refined';
   const refined = rules === 'refined';
   const writeFirst = new WriteFirstLoops(order, symbols, opts.symbols, counter, { cycles: refined, innerLoops: refined, callees: refined });
-  const liveness = new Liveness(order, access, reads, cover, writeFirst, rules);
-  const defaults = new DefaultResolution();
   const aliases = new AliasIndex();
+  const liveness = new Liveness(order, access, reads, cover, writeFirst, rules, aliases);
+  const defaults = new DefaultResolution();
   const aliasOf = (c: Candidate): AliasInfo | null => {
     const target = aliases.targetOf(c.sdfg, c.name);
     if (target) return { viewOf: target.viewOf, reason: target.reason };

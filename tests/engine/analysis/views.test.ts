@@ -19,7 +19,9 @@ import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { aliasOf, analysisDocument, ownedBytes } from '../../../electron/engine/view/analysis-doc.js';
 import { buildAnalysisView } from '../../../electron/engine/view/analysis.js';
 import { aliasText } from '../../../electron/engine/view/format.js';
+import type { StateBlock } from '../../../electron/engine/model/sdfg.js';
 import type { TransientJson } from '../../../electron/engine/view/types.js';
+import { access, desc, file, loop, mapEntry, mapExit, memlet, sdfg, state, tasklet } from './model-builder.js';
 
 const FIXTURE = join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'views.sdfg');
 
@@ -116,5 +118,46 @@ describe('what a view or reference aliases', () => {
     expect(aliasText('ArrayView', 'A')).toBe('view of argument A');
     expect(aliasText('ArrayReference', '3:buf')).toBe('reference to buf');
     expect(aliasText('ArrayReference', null, 'reference, set at run time (to A or B)')).toBe('reference, set at run time');
+  });
+});
+
+describe('a reference keeps what it points at live (docs/liveness.md §2.2)', () => {
+  it('counts the uses of a reference as uses of the container its set edge points it at', async () => {
+    const a = await run(FIXTURE);
+    const t = byId(a);
+    // T: written at step 0, read through the views at 1, R pointed at it at 2, read through R at 4.
+    expect(t.get('0:T')!.live).toEqual({ first: 0, last: 4 });
+    expect(t.get('0:T3')!.live).toEqual({ first: 3, last: 4 });
+    // So T3 (written at 3 while R still points at T) gets bytes of its own: 128 + 512 + 128, all live at step 4.
+    const packed = a.layouts.packed['CPU_Heap']!;
+    expect(packed.offsets.get('0:T')).not.toBe(packed.offsets.get('0:T3'));
+    expect(packed.bytes).toBe(768n);
+    expect(a.peakLiveBytes['CPU_Heap']).toBe(768n);
+    expect(a.modes.EXTERNAL.workspace['CPU_Heap']).toBe(768n);
+  });
+
+  it('skips no write-first loop for a container a reference may read first', () => {
+    // R is pointed at T before the loop; each iteration reads R (the previous iteration's T), then overwrites
+    // all of T, then writes X. X must not get T's bytes: the value T holds at the end of an iteration is read
+    // through R at the start of the next.
+    const writeAll = (label: string, name: string): StateBlock =>
+      state(label, [mapEntry(`${label}_m`, ['i'], [['0', 'N - 1']]), tasklet(`${label}_t`, 'o = 1', 0), mapExit(0, 0), access(name)], [
+        memlet(1, 2, name, ['i'], { srcConnector: 'o', dstConnector: `IN_${name}` }),
+        memlet(2, 3, name, ['0:N - 1'], { srcConnector: `OUT_${name}` }),
+      ]);
+    const root = sdfg('m', [desc('T', ['N']), desc('X', ['N']), desc('R', ['N'], { type: 'ArrayReference' })], [
+      state('point', [access('T'), access('R')], [memlet(0, 1, 'T', ['0:N - 1'], { dstConnector: 'set' })]),
+      loop('L', 'k', 'k = 0', 'k < 4', 'k = k + 1', [
+        state('read_R', [access('R'), tasklet('use', 'pass')], [memlet(0, 1, 'R', ['0:N - 1'], { dstConnector: 'x' })]),
+        writeAll('overwrite_T', 'T'),
+        writeAll('make_X', 'X'),
+      ]),
+    ], { symbols: ['N'] });
+    const a = analyze(file(root), { symbols: new Map([['N', 8n]]), defaultSymbol: null, target: null });
+    const t = byId(a);
+    expect(t.get('0:T')!.live).toEqual({ first: 0, last: 3 });
+    expect(t.get('0:X')!.live).toEqual({ first: 3, last: 3 });
+    const packed = a.layouts.packed['CPU_Heap']!;
+    expect(packed.offsets.get('0:T')).not.toBe(packed.offsets.get('0:X'));
   });
 });
