@@ -31,6 +31,7 @@ export { analysisDocument, transientJson } from './analysis-doc.js';
 const VIEW_MODES: readonly ViewMode[] = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'];
 
 function fateOf(t: TransientInfo): Fate {
+  if (t.alias) return 'alias';
   const kind = t.allocation.kind;
   if (kind === 'init') return 'init';
   if (kind === 'external') return 'workspace';

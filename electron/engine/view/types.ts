@@ -369,9 +369,11 @@ export interface AnalysisDoc {
  * - `scoped`: allocated on every call in every mode (the reason says why);
  * - `init`: already Persistent in the file (allocated once, in every mode);
  * - `workspace`: already External in the file (in the caller's workspace, in every mode);
- * - `none`: holds no memory of its own (stack, view, constant, never accessed: `allocation.why`).
+ * - `none`: holds no memory of its own (stack, constant, never accessed: `allocation.why`);
+ * - `alias`: a view or reference: another container's bytes (`table.alias` says whose), never summed.
+ * (`alias` came last so that the indices of the others did not move.)
  */
-export const FATES = ['external', 'persistent', 'scoped', 'init', 'workspace', 'none'] as const;
+export const FATES = ['external', 'persistent', 'scoped', 'init', 'workspace', 'none', 'alias'] as const;
 export type Fate = (typeof FATES)[number];
 
 /**
