@@ -7,6 +7,7 @@ import { toAnalysisJson } from '../engine/analysis/json.js';
 import { stat } from 'node:fs/promises';
 import { TlabError } from '../engine/errors.js';
 import { readSdfgFile } from '../engine/sdfg/index.js';
+import { aliasText } from '../engine/view/format.js';
 import { optionValue, parseArgs, parseInteger, parseSymbolList } from './args.js';
 import type { Command } from './command.js';
 import { groupDigits, humanBytes, outputWidth, percent, table } from './format.js';
@@ -145,7 +146,8 @@ export function humanReport(a: Analysis, width: number | null, showAll = false):
       `[${t.shape.join(', ')}]`,
       t.effectiveStorage === t.storage ? t.storage : `${t.storage}→${t.effectiveStorage}`,
       t.lifetime,
-      t.bytes !== null ? humanBytes(t.bytes) : t.bytesExpr,
+      // A view or reference owns no bytes: say what it aliases instead of a size that would read as memory.
+      t.alias ? aliasText(t.type, t.alias.viewOf) : t.bytes !== null ? humanBytes(t.bytes) : t.bytesExpr,
       liveText(t),
       `${yesNo(t.eligible.PERSISTENT)}/${yesNo(t.eligible.EXTERNAL)}`,
       t.allocation.kind,

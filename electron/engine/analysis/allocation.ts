@@ -4,6 +4,7 @@
  */
 import type { DataDescriptor, Sdfg, StateBlock } from '../model/sdfg.js';
 import type { AccessSite } from './accesses.js';
+import { isAliasType } from './aliases.js';
 import type { ExecutionCounter } from './executions.js';
 import type { ProgramOrder } from './linearize.js';
 import type { ControlFlowReads } from './liveness.js';
@@ -13,8 +14,6 @@ import { isStackStorage } from './storage.js';
 import { isGpuSchedule, isGpuStorage } from './target.js';
 import type { AllocationSite } from './types.js';
 import { scheduleOf, scopeChain } from './walk.js';
-
-const ALIASES = new Set(['ArrayView', 'View', 'ArrayReference', 'Reference', 'StructureView', 'StructureReference', 'ContainerView', 'ContainerArrayReference']);
 
 export interface AllocationInput {
   desc: DataDescriptor;
@@ -48,7 +47,7 @@ export function allocatesPerCall(site: AllocationSite): boolean {
 export function allocationOf(x: AllocationInput, order: ProgramOrder, counter: ExecutionCounter): Allocation {
   const { desc, sdfg } = x;
   if (x.memberOf !== null) return none(`member of structure '${x.memberOf}': allocated with it`);
-  if (ALIASES.has(desc.type)) return none(`${desc.type}: an alias of another container, allocates nothing`);
+  if (isAliasType(desc.type)) return none(`${desc.type}: an alias of another container, allocates nothing`);
   // DaCe compiles constants_prop values into the program (constexpr data); nothing is allocated per call.
   if (sdfg.constants.has(desc.name)) return none('constant (constants_prop): compiled into the program, never allocated');
   if (desc.lifetime === 'Persistent') return { site: { kind: 'init' }, executionsPerCall: 0n };

@@ -5,6 +5,7 @@
  */
 import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
 import { AccessIndex } from './accesses.js';
+import { AliasIndex, isAliasType } from './aliases.js';
 import { allocatesPerCall, allocationOf } from './allocation.js';
 import { eligibility } from './eligibility.js';
 import { ExecutionCounter } from './executions.js';
@@ -20,7 +21,7 @@ import { DefaultResolution } from './defaults.js';
 import { effectiveStorage } from './storage.js';
 import { SymbolContext } from './symbols.js';
 import { detectTarget } from './target.js';
-import type { Analysis, AnalysisOptions, PackedStorageLayout, TransientInfo } from './types.js';
+import type { AliasInfo, Analysis, AnalysisOptions, PackedStorageLayout, TransientInfo } from './types.js';
 
 export type * from './types.js';
 export { MODES } from './types.js';
@@ -67,8 +68,14 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   const rules = opts.liveness ?? 'refined';
   const refined = rules === 'refined';
   const writeFirst = new WriteFirstLoops(order, symbols, opts.symbols, counter, { cycles: refined, innerLoops: refined, callees: refined });
-  const liveness = new Liveness(order, access, reads, cover, writeFirst, rules);
+  const aliases = new AliasIndex();
+  const liveness = new Liveness(order, access, reads, cover, writeFirst, rules, aliases);
   const defaults = new DefaultResolution();
+  const aliasOf = (c: Candidate): AliasInfo | null => {
+    const target = aliases.targetOf(c.sdfg, c.name);
+    if (target) return { viewOf: target.viewOf, reason: target.reason };
+    return isAliasType(c.desc.type) ? { viewOf: null, reason: `${c.desc.type} inside structure '${c.memberOf}': not resolved` } : null;
+  };
 
   const sizeProblems: string[] = [];
   const allocationProblems: string[] = [];
@@ -116,6 +123,7 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
       allocation: alloc.site,
       executionsPerCall: alloc.executionsPerCall,
       jsonPath: desc.jsonPath,
+      alias: aliasOf(c),
     });
   }
 

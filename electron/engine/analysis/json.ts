@@ -57,6 +57,8 @@ function transientJson(t: TransientInfo): object {
     allocation: allocationJson(t.allocation),
     executionsPerCall: jsonInt(t.executionsPerCall),
     jsonPath: t.jsonPath,
+    // Views and references only (additive): what they alias, and why not when that is not known statically.
+    ...(t.alias ? { viewOf: t.alias.viewOf, ...(t.alias.viewOf === null ? { viewOfReason: t.alias.reason ?? '' } : {}) } : {}),
   };
 }
 

@@ -12,9 +12,12 @@
  *    next — except over loops where the container is overwritten before any read in every iteration
  *    (write-first.ts), and, for a nested SDFG's own transients, over loops of the SDFGs that call it (each
  *    invocation allocates them afresh: no value can pass from one invocation to the next).
+ * 4. References: the uses of a reference that a `set` edge may point at the container are uses of it (and then no
+ *    write-first loop is skipped). Views need no rule: a view is always used next to the AccessNode it views.
  */
 import type { DataDescriptor, MemletEdge, NestedSdfgNode, Sdfg, StateBlock } from '../model/sdfg.js';
 import type { AccessIndex, AccessSite } from './accesses.js';
+import type { AliasIndex } from './aliases.js';
 import type { ExprCache } from './expr.js';
 import type { LoopSpan, ProgramOrder, StatePlace } from './linearize.js';
 import type { LivenessRules } from './types.js';
@@ -148,6 +151,7 @@ export class Liveness {
     private readonly cover: LoopCover,
     private readonly writeFirst: WriteFirstLoops,
     private readonly rules: LivenessRules = 'refined',
+    private readonly aliases: AliasIndex | null = null,
   ) {}
 
   /**
@@ -162,11 +166,16 @@ export class Liveness {
       return this.hull(sites.flatMap((s) => this.stateSpan(s.state) ?? []).map((iv) => this.cover.widen(iv)));
     }
     let raw = this.uses(sdfg, name, sites, []);
+    // A reference pointed at the container reaches its bytes wherever the reference is used, with no AccessNode
+    // of the container nearby (a view needs nothing: it is always used next to its viewed AccessNode).
+    const references = this.aliases?.referencesTo(sdfg, name) ?? [];
+    for (const r of references) raw.push(...this.uses(sdfg, r, this.access.of(sdfg, r), []));
     // Handed only to callees that never touch it: nothing uses the bytes, but it is still allocated and
     // "never accessed" would mislead; its AccessNodes count over their states as they would without callees.
     if (raw.length === 0) raw = sites.flatMap((s) => this.stateSpan(s.state) ?? []).map((iv) => ({ ...iv, via: [] }));
     if (raw.length === 0) return null;
-    const own = this.writeFirst.loopsWithoutWidening(sdfg, name, desc, sites, this.hull(raw));
+    // An overwrite of the container proves nothing about what a reference reads first: no loop is skipped.
+    const own = references.length ? new Set<LoopSpan>() : this.writeFirst.loopsWithoutWidening(sdfg, name, desc, sites, this.hull(raw));
     const fresh = this.rules === 'refined' && sdfg.parent !== null && PER_INVOCATION.has(desc.lifetime);
     const widened = raw.map((use) => {
       const keep = use.via.length ? [own, ...use.via.map((c) => this.keepFor(c))] : [own];

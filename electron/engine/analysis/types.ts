@@ -88,6 +88,17 @@ export interface TransientInfo {
   /** How many times the allocation site runs per program call; null when unknown (data-dependent loops). */
   executionsPerCall: bigint | null;
   jsonPath: string;
+  /**
+   * Views and references (and members of one): they own no bytes and are never summed. What they alias:
+   * `viewOf` is the aliased container's id (`<sdfg>:<name>` for a transient, the bare name for an argument of
+   * its SDFG), null when not known statically (`reason` says why). Null for every other transient.
+   */
+  alias: AliasInfo | null;
+}
+
+export interface AliasInfo {
+  viewOf: string | null;
+  reason: string | null;
 }
 
 export interface ModePlan {

@@ -5,6 +5,7 @@
  */
 import type { TransientInfo } from '../analysis/types.js';
 import type { DataDescriptor, Grammar, Sdfg, SdfgFile } from '../model/sdfg.js';
+import { isAliasType } from '../analysis/aliases.js';
 import { MAX_STACK_ARRAY_BYTES } from '../analysis/storage.js';
 import { parseSym } from '../symbolic/index.js';
 import { sizeValue } from './expr.js';
@@ -29,7 +30,7 @@ export type Placement =
   | { kind: 'stack' }
   /** A name in `constants_prop`: a file-scope constexpr array holding the values stored in the file. */
   | { kind: 'constant' }
-  /** Never accessed: nothing at all. */
+  /** Nothing is allocated: never accessed, or a view or reference (it owns no bytes). */
   | { kind: 'none' };
 
 export interface MemoryPlan {
@@ -79,6 +80,9 @@ function normalStorage(storage: string): string {
 /** How one transient is materialised in the requested mode (the analysis decides eligibility and sites). */
 export function placeTransient(s: Sdfg, d: DataDescriptor, info: TransientInfo | null, opts: GenerateOptions, accessed: boolean): Placement {
   if (!accessed) return { kind: 'none' };
+  // A view or reference aliases another container: never a heap, init, workspace or stack buffer, whatever
+  // lifetime the file writes (subset.ts refuses them until the generator emits aliases).
+  if (isAliasType(d.type)) return { kind: 'none' };
   if (isConstantContainer(s, d.name)) return { kind: 'constant' };
   const site = siteOf(info);
   const storage = normalStorage(info?.effectiveStorage ?? d.storage);

@@ -3,8 +3,8 @@
  * file system, no clock (the caller gives the date), so the same input always gives the same report.
  */
 import type { ProfileResult } from '../profile/result.js';
-import { num } from '../view/analysis-doc.js';
-import { formatSize, formatStepRange } from '../view/format.js';
+import { aliasOf, num } from '../view/analysis-doc.js';
+import { aliasText, formatSize, formatStepRange } from '../view/format.js';
 import { verificationBadge } from '../view/verdict.js';
 import { FATES, type AnalysisView } from '../view/types.js';
 import { buildComparison } from './comparison.js';
@@ -52,6 +52,7 @@ const FATE_TEXT: Record<(typeof FATES)[number], string> = {
   init: 'Persistent in the file',
   workspace: 'External in the file',
   none: 'holds no memory',
+  alias: 'holds no memory: an alias of another container',
 };
 
 export function transientsTable(view: AnalysisView, maxRows = MAX_TRANSIENT_ROWS): TransientsTable {
@@ -60,13 +61,15 @@ export function transientsTable(view: AnalysisView, maxRows = MAX_TRANSIENT_ROWS
   for (const i of view.order.slice(0, maxRows)) {
     const fate = FATES[t.fate[i]!]!;
     const bytes = t.bytes[i]!;
+    // A view or reference owns no bytes: its row says what it aliases, and it has no byte count to add up.
+    const alias = aliasOf(t, i);
     rows.push({
       id: t.id[i]!,
       name: t.name[i]!,
       sdfg: view.sdfgs[t.sdfg[i]!]?.name ?? String(t.sdfg[i]),
       storage: t.dict.storage[t.effectiveStorage[i]!]!,
-      bytes: formatSize(bytes, t.bytesExpr[i]!),
-      byteCount: bytes === null ? null : num(bytes),
+      bytes: alias ? aliasText(t.dict.type[t.type[i]!]!, alias.viewOf, alias.reason) : formatSize(bytes, t.bytesExpr[i]!),
+      byteCount: alias || bytes === null ? null : num(bytes),
       lifetime: t.dict.lifetime[t.lifetime[i]!]!,
       live: formatStepRange(t.first[i]!, t.last[i]!),
       persistent: (t.eligible[i]! & 1) !== 0,

@@ -128,7 +128,7 @@ export interface TransientRow {
   sdfg: string;
   storage: string;
   bytes: string;
-  /** Exact bytes for sorting; null when symbolic. */
+  /** Exact bytes for sorting; null when symbolic, and for a view or reference (it owns none). */
   byteCount: number | null;
   lifetime: string;
   live: string;

@@ -3,7 +3,7 @@
  * and exact-enough numbers for plotting. Imports types only, so the renderer and reports use it as is.
  */
 import type { JsonInt } from '../analysis/json.js';
-import type { AnalysisDoc, AnalysisView, TransientJson, TransientTable } from './types.js';
+import type { AliasJson, AnalysisDoc, AnalysisView, TransientJson, TransientTable } from './types.js';
 import type { SdfgSummary } from './types.js';
 
 /** A byte count as a plot coordinate: exact below 2^53, nearest double above; NaN for null (symbolic). */
@@ -16,7 +16,8 @@ export function num(v: JsonInt | null | undefined): number {
 export function transientJson(table: TransientTable, i: number, sdfgs: readonly SdfgSummary[]): TransientJson {
   const path = table.jsonPath[i]!;
   const first = table.first[i]!;
-  return {
+  const alias = aliasOf(table, i);
+  const out: TransientJson = {
     id: table.id[i]!,
     sdfg: table.sdfg[i]!,
     name: table.name[i]!,
@@ -40,6 +41,25 @@ export function transientJson(table: TransientTable, i: number, sdfgs: readonly 
           ? `${sdfgs[table.sdfg[i]!]!.jsonPath}${path.slice(1)}`
           : path,
   };
+  if (alias) {
+    out.viewOf = alias.viewOf;
+    if (alias.viewOf === null) out.viewOfReason = alias.reason ?? '';
+  }
+  return out;
+}
+
+/** What row `i` aliases when it is a view or reference; null for a container that owns its bytes. */
+export function aliasOf(table: TransientTable, i: number): AliasJson | null {
+  const k = table.alias[i] ?? -1;
+  return k < 0 ? null : table.dict.alias[k]!;
+}
+
+/**
+ * The bytes row `i` owns, as every sum must add them: 0 for a view or reference (it aliases another
+ * container's bytes), NaN when the size is symbolic.
+ */
+export function ownedBytes(table: TransientTable, i: number): number {
+  return (table.alias[i] ?? -1) >= 0 ? 0 : num(table.bytes[i]);
 }
 
 /** The `analysis@1` document the view was built from, as `analyze --json` writes it. */

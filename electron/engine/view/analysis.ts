@@ -12,6 +12,7 @@ import type { Analysis, Mode, TransientInfo } from '../analysis/types.js';
 import {
   ANALYSIS_VIEW_SCHEMA,
   FATES,
+  type AliasJson,
   type AllocationJson,
   type AnalysisDoc,
   type AnalysisView,
@@ -30,6 +31,7 @@ export { analysisDocument, transientJson } from './analysis-doc.js';
 const VIEW_MODES: readonly ViewMode[] = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'];
 
 function fateOf(t: TransientInfo): Fate {
+  if (t.alias) return 'alias';
   const kind = t.allocation.kind;
   if (kind === 'init') return 'init';
   if (kind === 'external') return 'workspace';
@@ -107,6 +109,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
   const lifetime = new Dict<string>();
   const reason = new Dict<string>();
   const allocation = new Dict<AllocationJson>(allocationKey);
+  const alias = new Dict<AliasJson>((a) => `${a.viewOf === null ? '\u0000' : a.viewOf}|${a.reason ?? ''}`);
   const fateIndex = new Map<Fate, number>(FATES.map((f, i) => [f, i]));
   const t: TransientTable = {
     count: n,
@@ -129,7 +132,8 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
     executionsPerCall: new Array(n),
     jsonPath: new Array(n),
     fate: new Array(n),
-    dict: { type: type.values, dtype: dtype.values, storage: storage.values, lifetime: lifetime.values, reason: reason.values, allocation: allocation.values },
+    alias: new Array(n),
+    dict: { type: type.values, dtype: dtype.values, storage: storage.values, lifetime: lifetime.values, reason: reason.values, allocation: allocation.values, alias: alias.values },
   };
   for (let i = 0; i < n; i++) {
     const x = transients[i]!;
@@ -152,6 +156,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
     t.executionsPerCall[i] = jsonInt(x.executionsPerCall);
     t.jsonPath[i] = encodeJsonPath(x.jsonPath, sdfgs[x.sdfg]?.jsonPath, x.name);
     t.fate[i] = fateIndex.get(fateOf(x))!;
+    t.alias[i] = x.alias ? alias.add({ viewOf: x.alias.viewOf, reason: x.alias.viewOf === null ? x.alias.reason : null }) : -1;
   }
   return t;
 }

@@ -115,3 +115,16 @@ export function formatStepRange(first: number, last: number): string {
   if (first < 0) return 'never accessed';
   return first === last ? `step ${first}` : `steps ${first}–${last}`;
 }
+
+/**
+ * What a view or reference aliases, in words, in place of a size it does not own: `view of T`, `view of
+ * argument A`, `reference to T`, `reference, set at run time`. `viewOf` is `analysis@1`'s (`<sdfg>:<name>`
+ * for a transient, a bare name for an argument); `type` the descriptor class.
+ */
+export function aliasText(type: string, viewOf: string | null, reason: string | null = null): string {
+  const reference = /Reference/.test(type);
+  if (viewOf === null) return reference ? 'reference, set at run time' : `view of an unknown container${reason ? ` (${reason})` : ''}`;
+  const colon = viewOf.indexOf(':');
+  const target = colon >= 0 ? viewOf.slice(colon + 1) : `argument ${viewOf}`;
+  return `${reference ? 'reference to' : 'view of'} ${target}`;
+}

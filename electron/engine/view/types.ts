@@ -307,6 +307,16 @@ export interface TransientJson {
   allocation: AllocationJson;
   executionsPerCall: JsonInt | null;
   jsonPath: string;
+  /** Views and references only: the aliased container's id or argument name, null when set at run time. */
+  viewOf?: string | null;
+  /** Only when `viewOf` is null: why it is not known statically. */
+  viewOfReason?: string;
+}
+
+/** What a view or reference aliases (`analysis@1`'s `viewOf`, and `viewOfReason` when that is null). */
+export interface AliasJson {
+  viewOf: string | null;
+  reason: string | null;
 }
 
 export interface ModePlanJson {
@@ -359,9 +369,11 @@ export interface AnalysisDoc {
  * - `scoped`: allocated on every call in every mode (the reason says why);
  * - `init`: already Persistent in the file (allocated once, in every mode);
  * - `workspace`: already External in the file (in the caller's workspace, in every mode);
- * - `none`: holds no memory of its own (stack, view, constant, never accessed: `allocation.why`).
+ * - `none`: holds no memory of its own (stack, constant, never accessed: `allocation.why`);
+ * - `alias`: a view or reference: another container's bytes (`table.alias` says whose), never summed.
+ * (`alias` came last so that the indices of the others did not move.)
  */
-export const FATES = ['external', 'persistent', 'scoped', 'init', 'workspace', 'none'] as const;
+export const FATES = ['external', 'persistent', 'scoped', 'init', 'workspace', 'none', 'alias'] as const;
 export type Fate = (typeof FATES)[number];
 
 /**
@@ -398,6 +410,8 @@ export interface TransientTable {
   jsonPath: string[];
   /** Index into `FATES`. */
   fate: number[];
+  /** Views and references: index into `dict.alias` (what they alias); -1 for every container that owns its bytes. */
+  alias: number[];
   dict: {
     type: string[];
     dtype: string[];
@@ -405,6 +419,7 @@ export interface TransientTable {
     lifetime: string[];
     reason: string[];
     allocation: AllocationJson[];
+    alias: AliasJson[];
   };
 }
 

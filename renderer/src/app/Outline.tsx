@@ -5,8 +5,9 @@
  */
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphNode, SearchHit } from '../../../electron/engine/view/types.js';
-import { num } from '../../../electron/engine/view/analysis-doc.js';
-import { formatBytes, formatSize } from '../../../electron/engine/view/format.js';
+import { ownedBytes } from '../../../electron/engine/view/analysis-doc.js';
+import { formatBytes } from '../../../electron/engine/view/format.js';
+import { sizeText } from '../charts/transient-info.js';
 import { storageFamily } from '../theme/index.js';
 import { selectElement, selectTransient } from './actions.js';
 import { graphHandle } from './graph/handle.js';
@@ -72,7 +73,7 @@ export function Outline(): React.JSX.Element {
 
   const rowAt = (i: number): TransientRow => {
     const t = view!.table;
-    return { row: i, id: t.id[i]!, name: t.name[i]!, bytes: num(t.bytes[i]), size: formatSize(t.bytes[i], t.bytesExpr[i]!), storage: t.dict.storage[t.effectiveStorage[i]!]! };
+    return { row: i, id: t.id[i]!, name: t.name[i]!, bytes: ownedBytes(t, i), size: sizeText(view!, i), storage: t.dict.storage[t.effectiveStorage[i]!]! };
   };
 
   const children = useMemo(() => {

@@ -11,7 +11,7 @@ export interface OutlineGroups {
   rows: Map<number, number[]>;
   /** Per SDFG: row count, the known bytes summed, whether any size is symbolic. */
   totals: Map<number, { count: number; bytes: number; symbolic: boolean }>;
-  /** Bytes per row, -1 when symbolic (the order's key). */
+  /** Bytes each row owns, -1 when symbolic or a view or reference (the order's key: those go last). */
   bytes: Float64Array;
   /** Biggest first, symbolic sizes last, then by name: the outline's order of rows. */
   compare(a: number, b: number): number;
@@ -26,7 +26,9 @@ export function outlineGroups(view: AnalysisView): OutlineGroups {
   const totals = new Map<number, { count: number; bytes: number; symbolic: boolean }>();
   for (let i = 0; i < t.count; i++) {
     const b = t.bytes[i];
-    const v = b === null || b === undefined ? -1 : typeof b === 'number' ? b : Number(b);
+    // A view or reference owns nothing: never summed, listed after the containers that hold memory.
+    const alias = t.alias[i]! >= 0;
+    const v = alias || b === null || b === undefined ? -1 : typeof b === 'number' ? b : Number(b);
     bytes[i] = v;
     const k = t.sdfg[i]!;
     let list = rows.get(k);
@@ -37,6 +39,7 @@ export function outlineGroups(view: AnalysisView): OutlineGroups {
     }
     list.push(i);
     tot.count++;
+    if (alias) continue;
     if (v < 0 || Number.isNaN(v)) tot.symbolic = true;
     else tot.bytes += v;
   }

@@ -20,6 +20,8 @@ export interface ChartTheme {
   modeFill: Record<ModeName, string>;
   /** Lifetime bars: fill and outline per fate. */
   fate: Record<Fate, { fill: Fill; stroke: string | null; label: string }>;
+  /** Drawn over a container's bar or block where a view or reference aliases it (its steps). */
+  viewed: Fill;
   /** Font sizes in px. */
   font: { small: number; base: number; title: number; big: number };
 }
@@ -49,7 +51,9 @@ export function chartTheme(name: ThemeName): ChartTheme {
       init: { fill: p.modeFill.PERSISTENT, stroke: p.modes.PERSISTENT, label: 'Persistent in the file' },
       workspace: { fill: p.modeFill.EXTERNAL, stroke: p.modes.EXTERNAL, label: 'External in the file' },
       none: { fill: p.surfaceAlt, stroke: p.border, label: 'holds no memory' },
+      alias: { fill: { hatch: p.textMuted, background: p.surfaceAlt }, stroke: p.border, label: 'view or reference (no bytes of its own)' },
     },
+    viewed: { hatch: p.background },
     font: { small: 11, base: 12, title: 13, big: 26 },
   };
   cache.set(name, t);

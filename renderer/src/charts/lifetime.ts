@@ -8,17 +8,17 @@
  * the steps (double-click resets), wheel to scroll rows, ctrl+wheel to zoom steps, shift+wheel to pan,
  * alt+wheel or +/− for row height, ↑/↓ to walk the selection.
  */
-import { num } from '../../../electron/engine/view/analysis-doc.js';
+import { num, ownedBytes } from '../../../electron/engine/view/analysis-doc.js';
 import { formatBytes, formatCount, formatStepRange } from '../../../electron/engine/view/format.js';
 import { FATES, type AnalysisView, type StorageMemory, type ViewMode } from '../../../electron/engine/view/types.js';
 import { drawXAxis, drawYAxis, yLabelWidth } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import { MODE_DASH, MODE_WIDTH, type ChartTheme } from './chart-theme.js';
-import type { Painter } from './painter.js';
+import type { Fill, Painter } from './painter.js';
 import { byteTicks, clamp, integerTicks } from './scales.js';
 import { flowItems } from './legend.js';
 import { fitText, textWidth } from './text.js';
-import { fateOf, indexOfId, sizeText, transientTooltip } from './transient-info.js';
+import { aliasesByTarget, fateOf, indexOfId, sizeText, transientTooltip } from './transient-info.js';
 
 export interface LifetimeData {
   view: AnalysisView;
@@ -59,6 +59,8 @@ export interface LifetimeModel {
   span1: Int32Array;
   curves: Array<{ mode: ViewMode; values: Float64Array; peak: number; peakStep: number }>;
   maxBytes: number;
+  /** Per row position of a container that views or references alias: their live spans, flat [s0, s1, …]. */
+  viewed: Map<number, number[]>;
 }
 
 const models = new WeakMap<LifetimeData, LifetimeModel>();
@@ -102,14 +104,24 @@ export function lifetimeModel(data: LifetimeData): LifetimeModel {
   const span0 = new Int32Array(rows.length);
   const span1 = new Int32Array(rows.length);
   const none = FATES.indexOf('none');
+  const alias = FATES.indexOf('alias');
   rows.forEach((i, r) => {
     fate[r] = t.fate[i]!;
     const first = t.first[i]!;
     // Held but never live: over the whole call; holding nothing and never accessed: no bar.
-    span0[r] = first >= 0 ? first : t.fate[i] === none ? -1 : 0;
+    span0[r] = first >= 0 ? first : t.fate[i] === none || t.fate[i] === alias ? -1 : 0;
     span1[r] = first >= 0 ? t.last[i]! : Math.max(0, steps - 1);
   });
-  m = { view, steps, rows: Int32Array.from(rows), rowOf, storage, memory, fate, span0, span1, curves, maxBytes };
+  // Where views and references reach a drawn container: hatched over its bar (they own no bytes themselves).
+  const viewed = new Map<number, number[]>();
+  for (const [target, aliases] of aliasesByTarget(view)) {
+    const r = rowOf[target]!;
+    if (r < 0) continue;
+    const spans: number[] = [];
+    for (const a of aliases) if (t.first[a]! >= 0) spans.push(t.first[a]!, t.last[a]!);
+    if (spans.length) viewed.set(r, spans);
+  }
+  m = { view, steps, rows: Int32Array.from(rows), rowOf, storage, memory, fate, span0, span1, curves, maxBytes, viewed };
   models.set(data, m);
   return m;
 }
@@ -199,16 +211,23 @@ function layoutOf(model: LifetimeModel, f: FrameInput<LifetimeState>): LifetimeL
   };
 }
 
+function countFate(model: LifetimeModel, fate: (typeof FATES)[number]): number {
+  const k = FATES.indexOf(fate);
+  let n = 0;
+  for (const f of model.fate) if (f === k) n++;
+  return n;
+}
+
 const maxScroll = (L: LifetimeLayout): number => Math.max(0, L.model.rows.length - L.visibleRows);
 
-const FATE_ORDER = ['external', 'persistent', 'scoped', 'init', 'workspace', 'none'] as const;
+const FATE_ORDER = ['external', 'persistent', 'scoped', 'init', 'workspace', 'none', 'alias'] as const;
 const LINE = 16;
 
 /** Where the header's parts go: the fate legend right of the title when it fits whole, else on its own lines. */
 export interface LifetimeHeader {
   sub: string;
   subX: number;
-  legend: Array<{ fate: (typeof FATE_ORDER)[number]; label: string; x: number; y: number }>;
+  legend: Array<{ fill: Fill; stroke: string | null; label: string; x: number; y: number }>;
   /** Baseline of the selection line (reserved, so that selecting never moves the chart). */
   selectionY: number;
   barsTop: number;
@@ -220,23 +239,25 @@ function headerOf(model: LifetimeModel, width: number, t: ChartTheme): LifetimeH
   const subX = 12 + textWidth(title, t.font.title + 2, true) + 10;
   const sub = fitText(`${model.storage ?? 'no storage holds memory'} · ${formatCount(n)} transient${n === 1 ? '' : 's'} · ${formatCount(model.steps)} steps`, t.font.base, width - subX - 12);
   const present = new Set<number>(model.fate);
-  const entries = FATE_ORDER.filter((k) => present.has(FATES.indexOf(k)));
-  const widths = entries.map((k) => textWidth(t.fate[k].label, t.font.small) + 14);
+  const entries: Array<{ fill: Fill; stroke: string | null; label: string }> = FATE_ORDER.filter((k) => present.has(FATES.indexOf(k))).map((k) => t.fate[k]);
+  // The hatch drawn over a container's bar where a view or reference aliases it.
+  if (model.viewed.size) entries.push({ fill: { hatch: t.muted, background: t.background }, stroke: t.muted, label: 'aliased by a view or reference' });
+  const widths = entries.map((e) => textWidth(e.label, t.font.small) + 14);
   const total = widths.reduce((a, w) => a + w, 0) + 10 * Math.max(0, entries.length - 1);
   const minX = subX + textWidth(sub, t.font.base) + 16;
   let legend: LifetimeHeader['legend'];
   let lastY = 22;
   if (width - 12 - total >= minX) {
     let x = width - 12 - total;
-    legend = entries.map((fate, k) => {
-      const e = { fate, label: t.fate[fate].label, x, y: 23 };
+    legend = entries.map((entry, k) => {
+      const e = { ...entry, x, y: 23 };
       x += widths[k]! + 10;
       return e;
     });
   } else {
     // Not on the title line: wrap under it, abbreviating only what is wider than a whole line.
     const flow = flowItems(widths, 12, width - 12, 10);
-    legend = entries.map((fate, k) => ({ fate, label: fitText(t.fate[fate].label, t.font.small, flow.width[k]! - 14), x: flow.x[k]!, y: 23 + LINE * (flow.line[k]! + 1) }));
+    legend = entries.map((entry, k) => ({ ...entry, label: fitText(entry.label, t.font.small, flow.width[k]! - 14), x: flow.x[k]!, y: 23 + LINE * (flow.line[k]! + 1) }));
     lastY = 22 + LINE * flow.lines;
   }
   const selectionY = lastY + LINE;
@@ -250,7 +271,7 @@ function drawHeader(p: Painter, L: LifetimeLayout, t: ChartTheme): void {
   // Legend of bar colours (fates present): every one, wrapped when the width runs out.
   p.group('legend fates');
   for (const e of h.legend) {
-    p.rect(e.x, e.y - 9, 10, 10, { fill: t.fate[e.fate].fill, stroke: t.fate[e.fate].stroke ?? undefined });
+    p.rect(e.x, e.y - 9, 10, 10, { fill: e.fill, stroke: e.stroke ?? undefined });
     p.text(e.x + 14, e.y, e.label, { color: t.muted, size: t.font.small });
   }
   p.endGroup();
@@ -328,12 +349,27 @@ function drawBars(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<Li
     } else bufs[k]!.push(x0, y, x1 - x0);
   }
   FATES.forEach((_, k) => flush(k));
-  for (const fate of ['none', 'init', 'workspace', 'scoped', 'persistent', 'external'] as const) {
+  for (const fate of ['none', 'alias', 'init', 'workspace', 'scoped', 'persistent', 'external'] as const) {
     const k = FATES.indexOf(fate);
     const style = t.fate[fate];
     const b = bufs[k]!;
     const fill = { fill: style.fill, stroke: rh >= 4 && style.stroke ? style.stroke : undefined };
     for (let j = 0; j < b.length; j += 3) p.rect(b[j]!, b[j + 1]!, Math.max(1, b[j + 2]! - (rh >= 4 ? 1 : 0)), merge ? 1 : barH, fill);
+  }
+  // A container that views or references alias: hatched over the steps where they are live.
+  if (model.viewed.size && rh >= 3) {
+    p.group('viewed');
+    for (let r = first; r <= last; r++) {
+      const spans = model.viewed.get(r);
+      if (!spans || model.span0[r]! < 0) continue;
+      const y = yOfRow(r) + (rh - barH) / 2;
+      for (let j = 0; j < spans.length; j += 2) {
+        const x0 = Math.max(L.xOf(Math.max(spans[j]!, model.span0[r]!)), L.left - 2);
+        const x1 = Math.min(L.xOf(Math.min(spans[j + 1]!, model.span1[r]!) + 1), L.right + 2);
+        if (x1 > x0) p.rect(x0, y, Math.max(1, x1 - x0 - (rh >= 4 ? 1 : 0)), barH, { fill: t.viewed });
+      }
+    }
+    p.endGroup();
   }
   for (const [id, color, w] of [
     [hoverId, t.hover, 1.5],
@@ -365,7 +401,7 @@ function drawBars(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<Li
       p.text(right, yMid, bytes, { color: t.muted, size, align: 'end', baseline: 'middle' });
       const nameMax = right - bw - 10 - 12;
       p.text(12, yMid, fitText(table.name[i]!, size, nameMax, isSel), {
-        color: fateOf(model.view, i) === 'none' ? t.muted : t.text,
+        color: fateOf(model.view, i) === 'none' || fateOf(model.view, i) === 'alias' ? t.muted : t.text,
         size,
         baseline: 'middle',
         weight: isSel ? 600 : 400,
@@ -422,8 +458,9 @@ function drawCurves(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<
     if (!id) continue;
     const i = indexOfId(model.view, id);
     if (i < 0 || model.rowOf[i]! < 0) continue;
-    const bytes = num(table.bytes[i]);
-    if (!Number.isFinite(bytes)) continue;
+    // A view or reference owns nothing: it has no height on the curve.
+    const bytes = ownedBytes(table, i);
+    if (!Number.isFinite(bytes) || bytes <= 0) continue;
     const s0 = table.first[i]! < 0 ? 0 : table.first[i]!;
     const s1 = table.first[i]! < 0 ? model.steps - 1 : table.last[i]!;
     p.rect(L.xOf(s0), Math.min(L.yOf(bytes), L.curveBottom - 2), L.xOf(s1 + 1) - L.xOf(s0), Math.max(2, L.curveBottom - L.yOf(bytes)), { fill: color, opacity: 0.3 });
@@ -533,7 +570,7 @@ export function rowAt(L: LifetimeLayout, x: number, y: number): number {
   for (let k = lo; k <= hi; k++) {
     const i = model.rows[k]!;
     const covers = model.span0[k]! >= 0 && model.span0[k]! <= s && s <= model.span1[k]!;
-    const b = num(t.bytes[i]);
+    const b = ownedBytes(t, i);
     if (covers && (Number.isFinite(b) ? b : 0) > bestBytes) {
       best = k;
       bestBytes = Number.isFinite(b) ? b : 0;
@@ -625,7 +662,10 @@ export const lifetimeChart: ChartSpec<LifetimeData, LifetimeState, LifetimeLayou
   tooltip,
   describe(data, L) {
     const peaks = L.model.curves.map((c) => `${c.mode} peak ${formatBytes(c.peak)}`).join(', ');
-    return `Lifetimes of ${L.model.rows.length} transients over ${L.model.steps} steps in ${L.model.storage ?? 'no storage'}${peaks ? `; ${peaks}` : ''}.`;
+    const aliases = countFate(L.model, 'alias');
+    const viewed = L.model.viewed.size ? `; ${L.model.viewed.size} hatched where views or references alias them` : '';
+    const own = aliases ? `; ${aliases} views or references drawn as aliases (no bytes of their own)` : '';
+    return `Lifetimes of ${L.model.rows.length} transients over ${L.model.steps} steps in ${L.model.storage ?? 'no storage'}${peaks ? `; ${peaks}` : ''}${viewed}${own}.`;
   },
   brushArea(L) {
     return L.model.curves.length ? { x0: L.left, y0: L.curveTop, x1: L.right, y1: L.curveBottom } : null;

@@ -1,6 +1,6 @@
 /** Words about one transient of an AnalysisView, shared by every chart's tooltip and the table. */
-import { num } from '../../../electron/engine/view/analysis-doc.js';
-import { formatCount, formatSize, formatStepRange } from '../../../electron/engine/view/format.js';
+import { aliasOf, num } from '../../../electron/engine/view/analysis-doc.js';
+import { aliasText, formatCount, formatSize, formatStepRange } from '../../../electron/engine/view/format.js';
 import { FATES, type AllocationJson, type AnalysisView, type Fate } from '../../../electron/engine/view/types.js';
 import type { TooltipContent } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';
@@ -27,8 +27,47 @@ export function storageOf(view: AnalysisView, row: number): string {
   return view.table.dict.storage[view.table.effectiveStorage[row]!]!;
 }
 
+/** The size a row owns, or, for a view or reference, what it aliases (`view of T`): it owns no bytes. */
 export function sizeText(view: AnalysisView, row: number): string {
-  return formatSize(view.table.bytes[row], view.table.bytesExpr[row]!);
+  return aliasLabel(view, row) ?? formatSize(view.table.bytes[row], view.table.bytesExpr[row]!);
+}
+
+/** `view of T`, `view of argument A`, `reference, set at run time` for a view or reference; null otherwise. */
+export function aliasLabel(view: AnalysisView, row: number): string | null {
+  const a = aliasOf(view.table, row);
+  return a ? aliasText(view.table.dict.type[view.table.type[row]!]!, a.viewOf, a.reason) : null;
+}
+
+/** Row of the container a view or reference aliases, when it is a transient of the table; -1 otherwise. */
+export function aliasTargetRow(view: AnalysisView, row: number): number {
+  const id = aliasOf(view.table, row)?.viewOf;
+  if (!id || !id.includes(':')) return -1;
+  // A view of a member of a transient structure: the structure's row when the member has none.
+  for (let at = id; ; at = at.slice(0, at.lastIndexOf('.'))) {
+    const r = indexOfId(view, at);
+    if (r >= 0 || !at.includes('.')) return r;
+  }
+}
+
+const aliased = new WeakMap<AnalysisView, Map<number, number[]>>();
+
+/** Per aliased container row: the views and references (rows) that alias it. Memoised per view. */
+export function aliasesByTarget(view: AnalysisView): ReadonlyMap<number, readonly number[]> {
+  let m = aliased.get(view);
+  if (!m) {
+    m = new Map();
+    const t = view.table;
+    for (let i = 0; i < t.count; i++) {
+      if ((t.alias[i] ?? -1) < 0) continue;
+      const target = aliasTargetRow(view, i);
+      if (target < 0) continue;
+      const list = m.get(target);
+      if (list) list.push(i);
+      else m.set(target, [i]);
+    }
+    aliased.set(view, m);
+  }
+  return m;
 }
 
 export function typeText(view: AnalysisView, row: number): string {
@@ -74,7 +113,15 @@ const FATE_NOTE: Record<Fate, string> = {
   init: 'Persistent in the file: allocated once at init in every mode.',
   workspace: "External in the file: in the caller's workspace in every mode.",
   none: 'Holds no memory of its own.',
+  alias: 'A view or reference: it names bytes of another container and owns none, so no sum counts it.',
 };
+
+/** `VT, VV (steps 1–3)`: the views and references of a container, at most three named. */
+export function viewerNames(view: AnalysisView, rows: readonly number[]): string {
+  const names = rows.slice(0, 3).map((r) => view.table.name[r]!);
+  const more = rows.length > 3 ? ` and ${rows.length - 3} more` : '';
+  return `${names.join(', ')}${more}`;
+}
 
 /** The tooltip card of a transient. */
 export function transientTooltip(view: AnalysisView, row: number, theme: ChartTheme, extra: Array<[string, string]> = []): TooltipContent {
@@ -86,9 +133,18 @@ export function transientTooltip(view: AnalysisView, row: number, theme: ChartTh
   const bytes = num(t.bytes[row]);
   const reason = t.reason[row]! >= 0 ? t.dict.reason[t.reason[row]!]! : null;
   const eligible = t.eligible[row]!;
+  const alias = aliasLabel(view, row);
+  const extent = formatSize(t.bytes[row], t.bytesExpr[row]!);
+  const viewers = aliasesByTarget(view).get(row);
   const rows: Array<[string, string]> = [
     ['id', `${t.id[row]} (SDFG ${view.sdfgs[t.sdfg[row]!]?.name ?? t.sdfg[row]})`],
-    ['size', Number.isFinite(bytes) && bytes >= 1024 ? `${sizeText(view, row)} (${formatCount(t.bytes[row])} B)` : sizeText(view, row)],
+    ...(alias
+      ? ([
+          ['aliases', alias],
+          ['size', `owns no bytes (its extent: ${extent})`],
+        ] as Array<[string, string]>)
+      : ([['size', Number.isFinite(bytes) && bytes >= 1024 ? `${extent} (${formatCount(t.bytes[row])} B)` : extent]] as Array<[string, string]>)),
+    ...(viewers ? ([['viewed as', viewerNames(view, viewers)]] as Array<[string, string]>) : []),
     ['type', `${t.dict.type[t.type[row]!]} ${typeText(view, row)}`],
     ['storage', written === storage ? storage : `${storage} (${written} in the file)`],
     ['live', liveText(view, row)],

@@ -16,7 +16,7 @@ import type { Fill, Painter } from './painter.js';
 import { byteTicks, clamp, integerTicks } from './scales.js';
 import { flowItems } from './legend.js';
 import { fitText, textWidth } from './text.js';
-import { indexOfId, transientTooltip } from './transient-info.js';
+import { aliasesByTarget, indexOfId, transientTooltip } from './transient-info.js';
 
 export interface WorkspaceData {
   view: AnalysisView;
@@ -220,6 +220,7 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
     p.clip(panel.x0, top, panel.x1 - panel.x0, bottom - top);
     p.group(`rects ${panel.which}`);
     const r = panel.rects;
+    const aliases = aliasesByTarget(data.view);
     const marks: Array<[number, string, number]> = [];
     for (let k = 0; k < r.row.length; k++) {
       const off = num(r.offset[k]!);
@@ -231,6 +232,19 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
       const h = Math.max(1, yBot - yTop);
       const big = h > 3 && x1 - x0 > 3;
       p.rect(x0, yBot - h, x1 - x0, h, { fill: fill[panel.which], stroke: big ? t.background : undefined, strokeWidth: 0.75 });
+      // A block that views or references alias: hatched over the steps where they are live (they get no block).
+      const by = aliases.get(r.row[k]!);
+      if (by) {
+        p.group('viewed');
+        for (const a of by) {
+          const s0 = data.view.table.first[a]!;
+          if (s0 < 0) continue;
+          const v0 = xOf(panel, Math.max(s0, r.first[k]!));
+          const v1 = xOf(panel, Math.min(data.view.table.last[a]!, r.last[k]!) + 1);
+          if (v1 > v0) p.rect(v0, yBot - h, v1 - v0, h, { fill: t.viewed });
+        }
+        p.endGroup();
+      }
       if (r.row[k] === selectedRow) marks.push([k, t.accent, 2.5]);
       else if (r.row[k] === hoverRow) marks.push([k, t.hover, 1.5]);
       const name = data.view.table.name[r.row[k]!]!;
@@ -333,7 +347,9 @@ export const workspaceChart: ChartSpec<WorkspaceData, WorkspaceState, WorkspaceL
     if (!L.ws) return 'No transient is eligible for EXTERNAL: no workspace.';
     const p = L.ws.packed ? formatBytes(num(L.ws.packed.bytes)) : 'symbolic';
     const d = L.ws.dace.bytes !== null ? formatBytes(num(L.ws.dace.bytes)) : formatBytesExpr(L.ws.dace.bytesExpr);
-    return `Workspace of ${L.ws.storage}: packed ${p}, DaCe's layout ${d}.`;
+    const rows = new Set(L.panels.flatMap((panel) => panel.rects?.row ?? []));
+    const viewed = [...aliasesByTarget(L.view).keys()].filter((r) => rows.has(r)).length;
+    return `Workspace of ${L.ws.storage}: packed ${p}, DaCe's layout ${d}${viewed ? `; ${viewed} block${viewed === 1 ? '' : 's'} hatched where views or references alias them` : ''}.`;
   },
   wheel(_data, L, s, e) {
     if (!L.panels.length || (!e.ctrl && !e.shift)) return null;

@@ -3,6 +3,7 @@
  * ring colour and tag), plus its bytes for the memory badges of collapsed elements. Built from the
  * `transient-lab/analysis@1` document the AnalysisView carries; pure.
  */
+import { aliasText } from '../../../electron/engine/view/format.js';
 import type { AnalysisView } from '../../../electron/engine/view/types.js';
 import type { ModeName } from '../theme/index.js';
 
@@ -13,8 +14,10 @@ export interface TransientMark {
   fate: ModeName | null;
   /** A few letters drawn on the node: `EXT`, `PERS`, `POOL`, `SCOPED`, `P+E`, `stack`, … */
   tag: string;
-  /** Footprint in bytes; null when it depends on unknown symbols. */
+  /** Footprint in bytes; null when it depends on unknown symbols. A view's or reference's extent, never summed. */
   bytes: number | null;
+  /** A view or reference: it names another container's bytes and owns none (badges and roll-ups skip it). */
+  alias: boolean;
   /** One line for the tooltip: why it is (not) eligible. */
   note: string;
 }
@@ -30,6 +33,9 @@ interface AnalysisTransient {
   eligible?: { PERSISTENT?: boolean; EXTERNAL?: boolean };
   reason?: string | null;
   allocation?: { kind?: string; why?: string } | undefined;
+  /** Present on views and references only (analysis@1 `viewOf`). */
+  viewOf?: string | null;
+  type?: string;
 }
 
 const TAG: Record<ModeName, string> = { SCOPED: 'SCOPED', PERSISTENT: 'PERS', POOL: 'POOL', EXTERNAL: 'EXT' };
@@ -53,6 +59,7 @@ function* tableRows(view: AnalysisView): Generator<AnalysisTransient> {
       eligible: { PERSISTENT: (t.eligible[i]! & 1) !== 0, EXTERNAL: (t.eligible[i]! & 2) !== 0 },
       reason: reason < 0 ? null : t.dict.reason[reason]!,
       allocation: t.dict.allocation[t.allocation[i]!],
+      ...(t.alias[i]! >= 0 ? { viewOf: t.dict.alias[t.alias[i]!]!.viewOf, type: t.dict.type[t.type[i]!]! } : {}),
     };
   }
 }
@@ -78,10 +85,14 @@ function marksOf(list: Iterable<AnalysisTransient>, gpu: boolean, mode: ModeName
     const site = t.allocation?.kind ?? 'sdfg';
     const p = t.eligible?.PERSISTENT === true;
     const e = t.eligible?.EXTERNAL === true;
-    const note = t.reason ?? (p && e ? 'eligible for PERSISTENT and EXTERNAL' : '');
+    const note = t.viewOf !== undefined ? `${aliasText(t.type ?? '', t.viewOf)}: owns no bytes` : t.reason ?? (p && e ? 'eligible for PERSISTENT and EXTERNAL' : '');
     let fate: ModeName | null;
     let tag: string;
-    if (site === 'none') {
+    const alias = t.viewOf !== undefined;
+    if (alias) {
+      fate = null;
+      tag = /Reference/.test(t.type ?? '') ? 'ref' : 'view';
+    } else if (site === 'none') {
       fate = null;
       tag = storage === 'Register' || storage === 'GPU_Shared' ? 'stack' : 'no alloc';
     } else if (site === 'init') {
@@ -107,19 +118,27 @@ function marksOf(list: Iterable<AnalysisTransient>, gpu: boolean, mode: ModeName
       fate = 'SCOPED';
       tag = TAG.SCOPED;
     }
-    out.set(t.id, { storage, fate, tag, bytes, note });
+    out.set(t.id, { storage, fate, tag, bytes, note, alias });
   }
   return out;
 }
 
-/** Bytes per fate of a set of transients, for a badge's stacked bar; `unknown` counts sizes that are symbolic. */
-export function fateBytes(ids: readonly string[], marks: TransientMarks): { total: number; unknown: number; byFate: Partial<Record<ModeName, number>> } {
+/**
+ * Bytes per fate of a set of transients, for a badge's stacked bar and every roll-up; `unknown` counts sizes that
+ * are symbolic. Views and references own no bytes: they are counted in `aliases`, never added.
+ */
+export function fateBytes(ids: readonly string[], marks: TransientMarks): { total: number; unknown: number; aliases: number; byFate: Partial<Record<ModeName, number>> } {
   let total = 0;
   let unknown = 0;
+  let aliases = 0;
   const byFate: Partial<Record<ModeName, number>> = {};
   for (const id of ids) {
     const m = marks.get(id);
     if (!m) continue;
+    if (m.alias) {
+      aliases++;
+      continue;
+    }
     if (m.bytes === null) {
       unknown++;
       continue;
@@ -127,5 +146,5 @@ export function fateBytes(ids: readonly string[], marks: TransientMarks): { tota
     total += m.bytes;
     if (m.fate) byFate[m.fate] = (byFate[m.fate] ?? 0) + m.bytes;
   }
-  return { total, unknown, byFate };
+  return { total, unknown, aliases, byFate };
 }

@@ -47,7 +47,8 @@ export function describeNode(n: GraphNode, marks: TransientMarks): string[] {
     lines.push(summaryText(n, n.summary));
     if (n.summary.transients.length) {
       const fb = fateBytes(n.summary.transients, marks);
-      lines.push(`${n.summary.transients.length} transients${fb.total > 0 ? `, ${formatBytes(fb.total)}` : ''}${fb.unknown ? ` (+${fb.unknown} symbolic)` : ''}`);
+      const views = fb.aliases ? `; ${fb.aliases} view${fb.aliases === 1 ? '' : 's'} or reference${fb.aliases === 1 ? '' : 's'} not counted (no bytes of their own)` : '';
+      lines.push(`${n.summary.transients.length} transients${fb.total > 0 ? `, ${formatBytes(fb.total)}` : ''}${fb.unknown ? ` (+${fb.unknown} symbolic)` : ''}${views}`);
     }
   }
   return lines;

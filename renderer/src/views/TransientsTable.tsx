@@ -5,13 +5,13 @@
  * every other view through `selectedTransient` / `onSelect` / `onHover`.
  */
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
-import { formatCount } from '../../../electron/engine/view/format.js';
+import { formatBytes, formatCount, formatSize } from '../../../electron/engine/view/format.js';
 import type { AnalysisView } from '../../../electron/engine/view/types.js';
 import { chartTheme, type ChartTheme } from '../charts/chart-theme.js';
 import { fateOf, indexOfId, storageOf } from '../charts/transient-info.js';
 import { isHatch } from '../charts/painter.js';
 import type { ThemeName } from '../theme/index.js';
-import { COLUMNS, tableRows, type Column, type SortSpec } from './transients-model.js';
+import { COLUMNS, ownedTotal, tableRows, type Column, type SortSpec } from './transients-model.js';
 
 export interface TransientsTableProps {
   view: AnalysisView;
@@ -81,7 +81,7 @@ const Row = memo(function Row({ view, i, r, selected, active, t, width, height, 
         cursor: 'default',
         background: selected ? `color-mix(in srgb, ${t.accent} 22%, ${t.background})` : r % 2 ? t.palette.surface : t.background,
         boxShadow: active ? `inset 2px 0 0 ${t.accent}` : undefined,
-        color: fate === 'none' ? t.muted : t.text,
+        color: fate === 'none' || fate === 'alias' ? t.muted : t.text,
       }}
     >
       <div role="gridcell" style={{ width: SWATCH_W, flex: 'none', display: 'flex', justifyContent: 'center' }}>
@@ -108,9 +108,16 @@ const Row = memo(function Row({ view, i, r, selected, active, t, width, height, 
           style.fontWeight = ok ? 700 : 400;
         }
         if (c.key === 'reason') style.color = t.muted;
-        const title = c.key === 'storage' ? `${storageOf(view, i)} (${view.table.dict.storage[view.table.storage[i]!]} in the file)` : text;
+        const alias = c.key === 'bytes' && fate === 'alias';
+        if (alias) style.fontStyle = 'italic';
+        const title =
+          c.key === 'storage'
+            ? `${storageOf(view, i)} (${view.table.dict.storage[view.table.storage[i]!]} in the file)`
+            : alias
+              ? `${text}: owns no bytes (its extent is ${formatSize(view.table.bytes[i], view.table.bytesExpr[i]!)}), never counted in a total`
+              : text;
         return (
-          <div key={c.key} role="gridcell" title={title} style={style}>
+          <div key={c.key} role="gridcell" title={title} style={style} data-alias={alias ? '' : undefined}>
             {text}
           </div>
         );
@@ -133,6 +140,7 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
   const hovered = useRef<string | null>(null);
 
   const rows = useMemo(() => tableRows(view, query, sort), [view, query, sort]);
+  const total = useMemo(() => ownedTotal(view, rows), [view, rows]);
   const position = useMemo(() => {
     const pos = new Int32Array(view.table.count).fill(-1);
     rows.forEach((i, r) => (pos[i] = r));
@@ -260,6 +268,11 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
         <span role="status" style={{ color: t.muted, whiteSpace: 'nowrap' }}>
           {rows.length === view.table.count ? `${formatCount(rows.length)} transients` : `${formatCount(rows.length)} of ${formatCount(view.table.count)} transients`}
           {hiddenSelection ? ' · the selected one is filtered out' : ''}
+        </span>
+        <span data-testid="table-total" title="What the listed transients own together. A view or reference names another container's bytes: it is listed, never added." style={{ color: t.muted, whiteSpace: 'nowrap' }}>
+          {total.bytes > 0 || total.symbolic === 0 ? `${formatBytes(total.bytes)} own` : 'sizes symbolic'}
+          {total.symbolic > 0 && total.bytes > 0 ? ` (+${formatCount(total.symbolic)} symbolic)` : ''}
+          {total.aliases > 0 ? ` · ${formatCount(total.aliases)} view${total.aliases === 1 ? '' : 's'} or reference${total.aliases === 1 ? '' : 's'} not counted` : ''}
         </span>
       </div>
       <div

@@ -8,11 +8,13 @@
  * - `storage:gpu`       that column contains "gpu" (any column key or title: id, sdfg, type, dtype, shape,
  *                       bytes, storage, lifetime, reason, live, fate)
  * - `bytes>1MiB`, `bytes<=4096`   numeric comparison (B, KiB, MiB, GiB, TiB; symbolic sizes never match)
- * - `is:external`, `is:persistent`, `is:scoped`, `is:memory`, `is:symbolic`, `is:never`   fate and kind
+ * - `is:external`, `is:persistent`, `is:scoped`, `is:memory`, `is:symbolic`, `is:never`   fate and kind;
+ *   `is:alias` (views and references), `is:view`, `is:reference`
  * - `-word`             negation of any of the above
  */
-import { num } from '../../../electron/engine/view/analysis-doc.js';
-import { formatSize, formatStepRange } from '../../../electron/engine/view/format.js';
+import { num, ownedBytes } from '../../../electron/engine/view/analysis-doc.js';
+import { formatStepRange } from '../../../electron/engine/view/format.js';
+import { sizeText } from '../charts/transient-info.js';
 import { FATES, type AnalysisView } from '../../../electron/engine/view/types.js';
 
 export type ColumnKey = 'id' | 'sdfg' | 'type' | 'dtype' | 'shape' | 'bytes' | 'storage' | 'lifetime' | 'persistent' | 'external' | 'reason' | 'live';
@@ -34,7 +36,8 @@ export const COLUMNS: Column[] = [
   { key: 'type', title: 'type', width: 90, align: 'left', text: (v, i) => v.table.dict.type[v.table.type[i]!]! },
   { key: 'dtype', title: 'dtype', width: 90, align: 'left', text: (v, i) => v.table.dict.dtype[v.table.dtype[i]!]! },
   { key: 'shape', title: 'shape', width: 150, align: 'left', text: shapeText },
-  { key: 'bytes', title: 'bytes', width: 110, align: 'right', text: (v, i) => formatSize(v.table.bytes[i], v.table.bytesExpr[i]!) },
+  // A view or reference owns no bytes: the cell says what it aliases (`view of T`) instead.
+  { key: 'bytes', title: 'bytes', width: 110, align: 'right', text: sizeText },
   { key: 'storage', title: 'storage', width: 110, align: 'left', text: (v, i) => v.table.dict.storage[v.table.effectiveStorage[i]!]! },
   { key: 'lifetime', title: 'lifetime', width: 86, align: 'left', text: (v, i) => v.table.dict.lifetime[v.table.lifetime[i]!]! },
   { key: 'persistent', title: 'PERSISTENT', width: 104, align: 'center', text: (v, i) => ((v.table.eligible[i]! & 1) !== 0 ? '✓' : '✗') },
@@ -63,7 +66,8 @@ function keysOf(view: AnalysisView): Keys {
   const bytes = new Float64Array(n);
   const live = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const b = num(view.table.bytes[i]);
+    // Views and references sort with the unknown sizes and match no byte comparison: they own nothing.
+    const b = view.table.alias[i]! >= 0 ? NaN : num(view.table.bytes[i]);
     bytes[i] = Number.isFinite(b) ? b : Infinity;
     const f = view.table.first[i]!;
     live[i] = f < 0 ? Infinity : f * 1e6 + view.table.last[i]!;
@@ -115,6 +119,11 @@ function term(view: AnalysisView, raw: string): Test | null {
         return (i) => t.bytes[i] === null;
       case 'never':
         return (i) => t.first[i]! < 0;
+      case 'view':
+      case 'reference': {
+        const want = is[1] === 'reference';
+        return (i) => t.alias[i]! >= 0 && /Reference/.test(t.dict.type[t.type[i]!]!) === want;
+      }
       default:
         if ((FATES as readonly string[]).includes(is[1]!)) return (i) => fate(i) === is[1];
         return null;
@@ -144,6 +153,21 @@ export function parseFilter(view: AnalysisView, query: string): Test {
     tests.push(negate ? (i) => !t(i) : t);
   }
   return (i) => tests.every((t) => t(i));
+}
+
+/** What the rows own together (every table total): views and references are counted apart, never summed. */
+export function ownedTotal(view: AnalysisView, rows: ArrayLike<number>): { bytes: number; symbolic: number; aliases: number } {
+  const out = { bytes: 0, symbolic: 0, aliases: 0 };
+  for (let k = 0; k < rows.length; k++) {
+    const i = rows[k]!;
+    if (view.table.alias[i]! >= 0) out.aliases++;
+    else {
+      const b = ownedBytes(view.table, i);
+      if (Number.isFinite(b)) out.bytes += b;
+      else out.symbolic++;
+    }
+  }
+  return out;
 }
 
 /** Rows (transient indices) matching `query`, in `sort` order (file order when null). */

@@ -63,7 +63,7 @@ describe('AnalysisView on a hand-built model', () => {
   it('gives every transient its fate', () => {
     const fate = (id: string) => FATES[v.table.fate[row(id)]!];
     expect([fate('0:t1'), fate('0:t2'), fate('0:p'), fate('0:m'), fate('0:sc')]).toEqual(['external', 'external', 'init', 'scoped', 'none']);
-    expect(v.totals).toEqual({ transients: 5, holdingMemory: 4, eligible: { PERSISTENT: 3, EXTERNAL: 2 }, fates: [2, 0, 1, 1, 0, 1] });
+    expect(v.totals).toEqual({ transients: 5, holdingMemory: 4, eligible: { PERSISTENT: 3, EXTERNAL: 2 }, fates: [2, 0, 1, 1, 0, 1, 0] });
   });
 
   it('draws SCOPED and POOL over live ranges, with file-Persistent data held all call', () => {
@@ -135,8 +135,9 @@ function checkInvariants(a: Analysis, v: AnalysisView): void {
   expect(v.table.count).toBe(a.transients.length);
   expect([...v.order].sort((x, y) => x - y)).toEqual([...a.transients.keys()]);
   expect(v.totals.fates.reduce((s, x) => s + x, 0)).toBe(a.transients.length);
-  // Memory holders come first in the timeline order.
-  v.order.forEach((row, k) => expect(FATES[v.table.fate[row]!] !== 'none').toBe(k < v.totals.holdingMemory));
+  // Memory holders come first in the timeline order; views and references (fate `alias`) hold none.
+  v.order.forEach((row, k) => expect(FATES[v.table.fate[row]!] !== 'none' && FATES[v.table.fate[row]!] !== 'alias').toBe(k < v.totals.holdingMemory));
+  for (let i = 0; i < v.table.count; i++) expect(FATES[v.table.fate[i]!] === 'alias').toBe(v.table.alias[i]! >= 0);
   for (const m of v.memory) {
     if (!m.curves) continue;
     const by = Object.fromEntries(m.curves.map((c) => [c.mode, c.bytes.map(num)]));
@@ -165,6 +166,7 @@ function checkInvariants(a: Analysis, v: AnalysisView): void {
         expect(packed.offsets.get(v.table.id[row]!)).toBe(BigInt(w.packed!.rects.offset[k]!));
       });
     }
+    for (const rects of [w.dace.rects, w.packed?.rects]) for (const row of rects?.row ?? []) expect(v.table.alias[row]).toBe(-1);
     if (w.dace.rects) {
       w.dace.rects.row.forEach((_, k) => expect(num(w.dace.rects!.offset[k]!) + num(w.dace.rects!.size[k]!)).toBeLessThanOrEqual(num(w.dace.bytes)));
     }

@@ -62,7 +62,7 @@ describe('transient marks', () => {
   it('badge bytes add up per fate and count symbolic sizes apart', () => {
     const marks = transientMarks(analysis, 'EXTERNAL');
     const fb = fateBytes(['0:a', '0:c', '1:d', 'unknown:id'], marks);
-    expect(fb).toEqual({ total: 1032, unknown: 1, byFate: { EXTERNAL: 1024 } });
+    expect(fb).toEqual({ total: 1032, unknown: 1, aliases: 0, byFate: { EXTERNAL: 1024 } });
   });
 
   it('reads the AnalysisView the contract returns exactly as the analysis@1 document', async () => {

@@ -35,6 +35,8 @@ export async function buildMarks(view: AnalysisView, mode: ModeName | 'ALL', sta
         eligible: { PERSISTENT: (t.eligible[i]! & 1) !== 0, EXTERNAL: (t.eligible[i]! & 2) !== 0 },
         reason: t.reason[i]! < 0 ? null : t.dict.reason[t.reason[i]!]!,
         allocation: t.dict.allocation[t.allocation[i]!]!,
+        // Views and references: they own no bytes (every roll-up skips them).
+        ...(t.alias[i]! >= 0 ? { viewOf: t.dict.alias[t.alias[i]!]!.viewOf, type: t.dict.type[t.type[i]!]! } : {}),
       });
     }
     for (const [k, v] of transientMarks({ transients: list, target: view.analysis.target }, mode)) out.set(k, v);

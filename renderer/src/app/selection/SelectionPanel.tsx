@@ -7,8 +7,9 @@
 import { useDeferredValue, useMemo } from 'react';
 import { num } from '../../../../electron/engine/view/analysis-doc.js';
 import { profileVerdict } from '../../../../electron/engine/view/verdict.js';
-import { formatBytes, formatBytesExpr, formatCount, formatNs, formatSize } from '../../../../electron/engine/view/format.js';
+import { formatBytes, formatBytesExpr, formatCount, formatNs } from '../../../../electron/engine/view/format.js';
 import type { AnalysisView, GraphEdge, GraphNode } from '../../../../electron/engine/view/types.js';
+import { sizeText } from '../../charts/transient-info.js';
 import { storageFamily } from '../../theme/index.js';
 import { asContractError, selectTransient, setDockTab, toast } from '../actions.js';
 import { graphHandle } from '../graph/handle.js';
@@ -17,7 +18,7 @@ import { headlineBig } from '../profile/ProfileTab.js';
 import { sampledCall, transientCosts } from '../profile/sampled.js';
 import { store, type ElementSelection } from '../state.js';
 import { useSelect } from '../store.js';
-import { rowOf, transientFacts } from './facts.js';
+import { memoryOf, rowOf, transientFacts } from './facts.js';
 import { revealTransient } from './reveal.js';
 
 function Fact({ k, children, testid }: { k: string; children: React.ReactNode; testid?: string }): React.JSX.Element {
@@ -43,19 +44,52 @@ function TransientPanel({ view, row }: { view: AnalysisView; row: number }): Rea
       <div className="sel-title">
         <span className={`dot dot-${storageFamily(f.effectiveStorage)}`} aria-hidden="true" />
         <h3>{f.name}</h3>
-        <span className="sel-kind">transient</span>
+        <span className="sel-kind">{f.alias ? (f.alias.text.startsWith('reference') ? 'reference' : 'view') : 'transient'}</span>
       </div>
       <div className="sel-decl">
         <code>{f.declaration}</code>
         {view.sdfgs.length > 1 && <span className="muted"> in {f.sdfgName}</span>}
       </div>
-      <div className="sel-big" data-testid="selection-size">
-        {f.size}
-        <span className="sel-big-sub">{f.effectiveStorage}</span>
-      </div>
-      {f.exactBytes && f.exactBytes !== f.size && <div className="sel-exact">{f.exactBytes}{f.bytesExpr !== f.exactBytes.replace(/\D/g, '') ? ` = ${f.bytesExpr}` : ''}</div>}
-      {!f.exactBytes && <div className="sel-exact">unknown until the symbols have values</div>}
+      {f.alias ? (
+        <>
+          <div className="sel-big sel-alias" data-testid="selection-size">
+            <span>{f.alias.text}</span>
+            <span className="sel-big-sub">owns no bytes</span>
+          </div>
+          {f.alias.target ? (
+            <div className="sel-exact" data-testid="selection-alias-target">
+              <button type="button" className="btn btn-small btn-ghost" onClick={() => selectTransient(f.alias!.target!.id, 'graph')} title={`Select ${f.alias.target.name}`}>
+                {f.alias.target.name}
+              </button>{' '}
+              holds {f.alias.target.size}
+            </div>
+          ) : (
+            <div className="sel-exact" data-testid="selection-alias-target">
+              {f.alias.reason ?? (f.alias.text.includes('argument') ? 'an argument: the caller’s memory, not a transient of this program' : '')}
+            </div>
+          )}
+          <div className="sel-exact">
+            its extent: {f.size}
+            {f.alias.target ? ` of ${f.alias.target.name}` : ''}, counted in no total
+          </div>
+        </>
+      ) : (
+        <>
+          <div className="sel-big" data-testid="selection-size">
+            {f.size}
+            <span className="sel-big-sub">{f.effectiveStorage}</span>
+          </div>
+          {f.exactBytes && f.exactBytes !== f.size && <div className="sel-exact">{f.exactBytes}{f.bytesExpr !== f.exactBytes.replace(/\D/g, '') ? ` = ${f.bytesExpr}` : ''}</div>}
+          {!f.exactBytes && <div className="sel-exact">unknown until the symbols have values</div>}
+        </>
+      )}
       <dl className="facts">
+        {f.viewedBy.length > 0 && (
+          <Fact k="viewed as" testid="selection-viewed-by">
+            {f.viewedBy.slice(0, 6).join(', ')}
+            {f.viewedBy.length > 6 ? ` and ${f.viewedBy.length - 6} more` : ''}
+          </Fact>
+        )}
         <Fact k="live" testid="selection-live">
           {f.live}
           {f.liveSteps && <div className="muted small">{f.liveSteps}</div>}
@@ -144,8 +178,9 @@ const plural = (n: number, word: string): string | 0 => n && `${formatCount(n)} 
 function Inside({ view, ids }: { view: AnalysisView; ids: string[] }): React.JSX.Element {
   const rows = useMemo(() => {
     const out = ids.map((id) => rowOf(view, id)).filter((r) => r >= 0);
+    // Biggest owners first; views and references (they own nothing) with the symbolic sizes, after them.
     const b = (r: number) => {
-      const x = num(view.table.bytes[r]);
+      const x = view.table.alias[r]! >= 0 ? NaN : num(view.table.bytes[r]);
       return Number.isNaN(x) ? -1 : x;
     };
     return out.sort((x, y) => b(y) - b(x));
@@ -159,26 +194,13 @@ function Inside({ view, ids }: { view: AnalysisView; ids: string[] }): React.JSX
           <li key={r} onClick={() => selectTransient(view.table.id[r]!, 'graph')} title={view.table.id[r]}>
             <span className={`dot dot-${storageFamily(view.table.dict.storage[view.table.effectiveStorage[r]!]!)}`} aria-hidden="true" />
             <span className="inside-name">{view.table.name[r]}</span>
-            <span className="inside-size">{formatSize(view.table.bytes[r], view.table.bytesExpr[r]!)}</span>
+            <span className="inside-size">{sizeText(view, r)}</span>
           </li>
         ))}
         {rows.length > shown.length && <li className="muted small">… and {rows.length - shown.length} more</li>}
       </ul>
     </>
   );
-}
-
-function memoryOf(view: AnalysisView | null, ids: string[]): { bytes: number; symbolic: number } {
-  const out = { bytes: 0, symbolic: 0 };
-  if (!view) return out;
-  for (const id of ids) {
-    const r = rowOf(view, id);
-    if (r < 0) continue;
-    const b = num(view.table.bytes[r]);
-    if (Number.isNaN(b)) out.symbolic++;
-    else out.bytes += b;
-  }
-  return out;
 }
 
 const KIND: Record<string, string> = {
@@ -301,6 +323,7 @@ function ElementPanel({ sel, view }: { sel: ElementSelection; view: AnalysisView
           <span className="sel-big-sub">
             {summary.transients.length} transient{summary.transients.length === 1 ? '' : 's'}
             {mem.symbolic > 0 && mem.bytes > 0 ? ` (+${mem.symbolic} symbolic)` : ''}
+            {mem.aliases > 0 ? `; ${mem.aliases} view${mem.aliases === 1 ? '' : 's'} or reference${mem.aliases === 1 ? '' : 's'} not counted` : ''}
           </span>
         </div>
       )}

@@ -3,8 +3,9 @@
  * live steps, what each mode does with it (and why not), where each layout puts it. Pure over an AnalysisView.
  */
 import type { JsonInt } from '../../../../electron/engine/analysis/json.js';
-import { num } from '../../../../electron/engine/view/analysis-doc.js';
-import { formatBytes, formatCount, formatSize, formatStepRange } from '../../../../electron/engine/view/format.js';
+import { aliasOf, num, ownedBytes } from '../../../../electron/engine/view/analysis-doc.js';
+import { aliasText, formatBytes, formatCount, formatSize, formatStepRange } from '../../../../electron/engine/view/format.js';
+import { aliasTargetRow, aliasesByTarget } from '../../charts/transient-info.js';
 import { FATES, type AllocationJson, type AnalysisView, type Fate, type ViewMode } from '../../../../electron/engine/view/types.js';
 
 export interface Placement {
@@ -75,7 +76,18 @@ export const FATE_TEXT: Record<Fate, string> = {
   init: 'already Persistent: allocated once, in every mode',
   workspace: 'already External: in the caller’s workspace, in every mode',
   none: 'holds no memory of its own',
+  alias: 'a view or reference: it names another container’s bytes and owns none',
 };
+
+/** What a view or reference stands for, and the container it aliases when that is a transient of the table. */
+export interface AliasFacts {
+  /** `view of T`, `view of argument A`, `reference, set at run time`. */
+  text: string;
+  /** Why it is not known statically, when it is not. */
+  reason: string | null;
+  /** The aliased transient: its row, name and size (its own bytes, not the view's extent). */
+  target: { row: number; id: string; name: string; size: string } | null;
+}
 
 export interface ModeLine {
   mode: ViewMode;
@@ -107,6 +119,10 @@ export interface TransientFacts {
   modes: ModeLine[];
   placement: { storage: string; dace: string; packed: string } | null;
   jsonPath: string;
+  /** A view or reference (then `size` is its extent, which it does not own); null for every other transient. */
+  alias: AliasFacts | null;
+  /** The views and references that alias this container (names), when there are any. */
+  viewedBy: string[];
 }
 
 export function transientFacts(view: AnalysisView, row: number): TransientFacts {
@@ -175,10 +191,42 @@ export function transientFacts(view: AnalysisView, row: number): TransientFacts 
         }
       : null,
     jsonPath: path.startsWith('~') && sdfg ? `${sdfg.jsonPath}${path.slice(1)}` : path,
+    alias: aliasFactsOf(view, row, type),
+    viewedBy: (aliasesByTarget(view).get(row) ?? []).map((r) => t.name[r]!),
+  };
+}
+
+function aliasFactsOf(view: AnalysisView, row: number, type: string): AliasFacts | null {
+  const a = aliasOf(view.table, row);
+  if (!a) return null;
+  const r = aliasTargetRow(view, row);
+  const t = view.table;
+  return {
+    text: aliasText(type, a.viewOf, a.reason),
+    reason: a.viewOf === null ? a.reason : null,
+    target: r < 0 ? null : { row: r, id: t.id[r]!, name: t.name[r]!, size: formatSize(t.bytes[r], t.bytesExpr[r]!) },
   };
 }
 
 function formatOffset(v: JsonInt): string {
   const n = num(v);
   return n === 0 ? '0' : `${formatCount(n)} B (${formatBytes(n)})`;
+}
+
+/** What an element's transients own together; views and references are counted apart, never added. */
+export function memoryOf(view: AnalysisView | null, ids: readonly string[]): { bytes: number; symbolic: number; aliases: number } {
+  const out = { bytes: 0, symbolic: 0, aliases: 0 };
+  if (!view) return out;
+  for (const id of ids) {
+    const r = rowOf(view, id);
+    if (r < 0) continue;
+    if (view.table.alias[r]! >= 0) {
+      out.aliases++;
+      continue;
+    }
+    const b = ownedBytes(view.table, r);
+    if (Number.isNaN(b)) out.symbolic++;
+    else out.bytes += b;
+  }
+  return out;
 }
