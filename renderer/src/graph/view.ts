@@ -566,6 +566,8 @@ class CanvasGraphView implements GraphView {
   }
 
   private onKey(ev: KeyboardEvent): void {
+    // Ctrl/⌘/Alt chords belong to the window (Ctrl+F searches, Ctrl+P profiles): taking them here swallowed them.
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (ev.key === 'f' || ev.key === 'F') this.fit(true);
     else if (ev.key === 'Escape') this.select(null);
     else if (ev.key === '+' || ev.key === '=') this.zoom(1.25, true);
