@@ -9,6 +9,8 @@ import { openExport, setDefaultSymbol, setDockTab, setSymbol, setTarget, toggleT
 import { Icon } from './Icon.js';
 import { store } from './state.js';
 import { useSelect } from './store.js';
+import { headTail, MidCut } from './text/MidCut.js';
+import './topbar.css';
 
 const INLINE_SYMBOLS = 4;
 /** Above this many symbols the bar shows a count instead of the first few inputs (generated names are long). */
@@ -33,7 +35,9 @@ function SymbolInput({ name, dtype }: { name: string; dtype: string }): React.JS
   useEffect(() => setText(value), [value]);
   return (
     <label className={`sym${bad ? ' sym-bad' : ''}`} title={`${name}: ${dtype}${bad ? ' — an integer, please' : ''}`}>
-      <span className="sym-name">{name}</span>
+      <span className="sym-name">
+        <MidCut parts={headTail(name)} />
+      </span>
       <input
         className="sym-value"
         data-testid={`symbol-${name}`}
@@ -100,8 +104,21 @@ function SymbolsPopover({ onClose }: { onClose: () => void }): React.JSX.Element
     const away = (e: PointerEvent) => {
       if (ref.current && !ref.current.contains(e.target as Node) && !(e.target as HTMLElement).closest?.('.symbols-more')) onClose();
     };
+    // Esc closes it wherever the focus is inside (its filter, a symbol's input), before the window's Esc (which
+    // would only blur the input, or clear the selection) sees the key; the focus goes back to the button.
+    const esc = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || store.get().dialog || store.get().error) return;
+      e.preventDefault();
+      e.stopPropagation();
+      onClose();
+      document.querySelector<HTMLButtonElement>('[data-testid="symbols-more"]')?.focus();
+    };
     window.addEventListener('pointerdown', away);
-    return () => window.removeEventListener('pointerdown', away);
+    window.addEventListener('keydown', esc, true);
+    return () => {
+      window.removeEventListener('pointerdown', away);
+      window.removeEventListener('keydown', esc, true);
+    };
   }, [onClose]);
   const count = useSelect(store, (s) => s.doc?.symbols.length ?? 0);
   const [filter, setFilter] = useState('');
