@@ -5,8 +5,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatBytes } from '../../../electron/engine/view/format.js';
 import { MODE_NAMES, type ModeName } from '../theme/index.js';
-import { openExport, setDefaultSymbol, setDockTab, setSymbol, setTarget, toggleTheme } from './actions.js';
+import { openExport, setDefaultSymbol, setSymbol, setTarget, toggleTheme } from './actions.js';
 import { Icon } from './Icon.js';
+import { openProfile } from './profile/open-profile.js';
 import { store } from './state.js';
 import { useSelect } from './store.js';
 import { headTail, MidCut } from './text/MidCut.js';
@@ -245,7 +246,7 @@ export function TopBar(): React.JSX.Element {
         <button type="button" className="btn" data-testid="action-open" onClick={() => store.set({ dialog: 'open' })} title="Open an SDFG or a result (Ctrl+O)">
           <Icon name="open" /> Open
         </button>
-        <button type="button" className="btn btn-primary" data-testid="action-profile" disabled={!doc} onClick={() => setDockTab('profile')} title={doc ? 'Profile: choose modes and calls, then build, verify and time every mode (Ctrl+P)' : 'Open an SDFG first'}>
+        <button type="button" className="btn btn-primary" data-testid="action-profile" disabled={!doc} onClick={openProfile} title={doc ? 'Profile: choose modes and calls, then build, verify and time every mode (Ctrl+P)' : 'Open an SDFG first'}>
           <Icon name="play" /> {running ? 'Profiling…' : 'Profile'}
         </button>
         <button type="button" className="btn" data-testid="action-export" disabled={!hasResult} onClick={openExport} title={hasResult ? 'Export report… of the result: HTML, PDF, CSV or JSON, with a preview (Ctrl+E)' : 'Export report…: run a profile or open a result first'}>
