@@ -8,6 +8,7 @@ import { formatBytes } from '../../../../electron/engine/view/format.js';
 import type { AnalysisView } from '../../../../electron/engine/view/types.js';
 import { setDockTab } from '../actions.js';
 import { CompareTab } from '../profile/CompareTab.js';
+import { LastResultsOffer } from '../profile/LastResults.js';
 import { ProfileTab } from '../profile/ProfileTab.js';
 import { DOCK_TAB_TITLES, DOCK_TABS, store, type DockTab } from '../state.js';
 import { useSelect } from '../store.js';
@@ -139,6 +140,7 @@ export function Dock(): React.JSX.Element {
         ))}
         <TabSummary tab={tab} />
       </div>
+      <LastResultsOffer />
       <div className="dock-body" role="tabpanel" data-testid={`panel-${tab}`}>
         {tab === 'transients' && <TransientsTab />}
         {tab === 'lifetimes' && <LifetimesTab />}
