@@ -18,7 +18,7 @@ import { runProfileJob } from './profile-job.js';
 import { exportReport } from './reports.js';
 import { parseProfileBytes, readProfileFile, writeProfileFile } from './results.js';
 import type { EventSink, RemoteProfiler, ServiceContext } from './service.js';
-import { fileSource, loadSource, readSourceBytes, type DocSource } from './sources.js';
+import { fileSource, loadSource, readSourceBytes, sourceSha256, type DocSource } from './sources.js';
 import { UploadStore } from './uploads.js';
 
 interface OpenDoc {
@@ -70,14 +70,14 @@ export class Session implements TransientLabApi {
   }
 
   /** `started`: when reading began (an upload is parsed before it is registered). */
-  private async register(source: DocSource, name: string, load: () => Promise<SdfgFile>, started = performance.now()): Promise<DocInfo> {
+  private async register(source: DocSource, name: string, load: () => Promise<SdfgFile>, started = performance.now(), bytes?: Uint8Array): Promise<DocInfo> {
     this.live();
     if (this.docs.size >= this.ctx.options.maxDocsPerSession) {
       throw new ContractFailure('refused', `${this.docs.size} documents are open in this window: close one first`);
     }
     const file = await this.ctx.models.get(source.key, load);
     const doc = `d${this.nextDoc++}`;
-    const info = buildDocInfo(file, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started });
+    const info: DocInfo = { ...buildDocInfo(file, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started }), sha256: await sourceSha256(source, bytes) };
     this.docs.set(doc, { info, source, memo: null, preview: null });
     return info;
   }
@@ -93,7 +93,7 @@ export class Session implements TransientLabApi {
     const started = performance.now();
     const bytes = await readSourceBytes(source);
     const { preview, decoded } = await decodeWithPreview(bytes, source.display, this.ctx.options.previewMinJsonBytes);
-    if (preview === null) return this.register(source, name, async () => parseDecodedSdfg(await decoded()), started);
+    if (preview === null) return this.register(source, name, async () => parseDecodedSdfg(await decoded()), started, bytes);
     this.live();
     if (this.docs.size >= this.ctx.options.maxDocsPerSession) {
       throw new ContractFailure('refused', `${this.docs.size} documents are open in this window: close one first`);
@@ -122,7 +122,8 @@ export class Session implements TransientLabApi {
     const started = performance.now();
     const file = await this.model(d);
     if (d.info.preview) {
-      d.info = buildDocInfo(file, { doc: d.info.doc, name: d.info.name, path: d.info.path, fileBytes: d.info.fileBytes, parseMs: d.info.parseMs + performance.now() - started });
+      const sha256 = await sourceSha256(d.source);
+      d.info = { ...buildDocInfo(file, { doc: d.info.doc, name: d.info.name, path: d.info.path, fileBytes: d.info.fileBytes, parseMs: d.info.parseMs + performance.now() - started }), sha256 };
     }
     return d.info;
   }

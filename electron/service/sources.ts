@@ -3,6 +3,7 @@
  * example, or the private copy of an upload. The cache key changes when the file does, so a file edited on
  * disk is never served from an old model.
  */
+import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { TlabError } from '../engine/errors.js';
@@ -64,4 +65,22 @@ export async function readSourceBytes(source: DocSource): Promise<Buffer> {
     if (err instanceof TlabError) throw err;
     throw new TlabError('input', `cannot read the SDFG file: ${(err as Error).message}`, { file: source.display, cause: err });
   }
+}
+
+const hashes = new Map<string, string>();
+const MAX_HASHES = 256;
+
+/**
+ * sha256 (hex) of the bytes `source` reads: what a profile of it records as `program.hash` (an upload's is its
+ * content hash already). Remembered per cache key, which changes with the file's size and mtime; `bytes` are the
+ * source's bytes when the caller has them in hand.
+ */
+export async function sourceSha256(source: DocSource, bytes?: Uint8Array): Promise<string> {
+  if (source.upload !== null) return source.upload;
+  const known = hashes.get(source.key);
+  if (known) return known;
+  const hash = createHash('sha256').update(bytes ?? (await readSourceBytes(source))).digest('hex');
+  if (hashes.size >= MAX_HASHES) hashes.delete(hashes.keys().next().value!);
+  hashes.set(source.key, hash);
+  return hash;
 }

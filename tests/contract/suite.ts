@@ -8,6 +8,7 @@
  * The host runs in this process whatever the transport, so the suite can also check that no runner child is
  * left behind.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,6 +23,8 @@ import { profileRemote } from '../../electron/runner/remote-host.js';
 import { descendants } from '../../electron/server/children.js';
 import { startTestSshd, type TestSshd } from '../fixtures/sshd.js';
 import { eventually, exampleBytes, fileBytes, makeScratch, makeService, runnerChildren, type Scratch } from './fixtures.js';
+
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 export interface Connected {
   client: TransientLabClient;
@@ -155,6 +158,8 @@ export function contractSuite(transport: TransportFactory): void {
         expect(doc.sdfgs).toEqual([{ index: 0, name: 'hdiff', parent: null, jsonPath: '$' }]);
         expect(doc.symbols.map((s) => s.name)).toEqual(['I', 'J', 'K']);
         expect(doc.stats.transients).toBe(3);
+        // The file's sha256: what a profile of it records as program.hash (the window offers a file's last results by it).
+        expect(doc.sha256).toBe(sha256(await readFile(doc.path!)));
         await client.closeDoc({ doc: doc.doc });
       });
 
@@ -192,6 +197,7 @@ export function contractSuite(transport: TransportFactory): void {
         const doc = await client.openUpload({ name: 'my-chain.sdfg', bytes: exampleBytes('chain.sdfg') });
         expect(doc).toMatchObject({ name: 'my-chain.sdfg', path: null, fileBytes: exampleBytes('chain.sdfg').byteLength });
         expect(doc.symbols.map((s) => s.name)).toEqual(['N']);
+        expect(doc.sha256).toBe(sha256(exampleBytes('chain.sdfg')));
         const e = await failure(client.openUpload({ name: 'bad.sdfg', bytes: await fileBytes(join(scratch.root, 'broken.sdfg')) }));
         expect(e).toMatchObject({ kind: 'input', file: 'bad.sdfg', jsonPath: '$.nodes[0].nodes' });
         await client.closeDoc({ doc: doc.doc });
@@ -204,8 +210,11 @@ export function contractSuite(transport: TransportFactory): void {
         const first = await client.graph({ doc: doc.doc, region: null });
         const deferred = first.nodes.filter((n) => n.summary?.partial);
         expect(deferred.length).toBeGreaterThan(0);
+        // A preview's bytes are hashed once the whole file is read, not before the first frame.
+        expect(doc.sha256).toBeUndefined();
         const full = await client.docInfo({ doc: doc.doc });
         expect(full.preview).toBeUndefined();
+        expect(full.sha256).toBe(sha256(await readFile(join(scratch.root, 'nested.sdfgz'))));
         expect(full).toMatchObject({ doc: doc.doc, name: 'nested.sdfgz', stats: { sdfgs: 4 } });
         expect(full.sdfgs).toHaveLength(4);
         expect(await client.docInfo({ doc: doc.doc })).toEqual(full);
@@ -317,6 +326,7 @@ export function contractSuite(transport: TransportFactory): void {
         expect(result.modes.map((m) => m.mode)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL']);
         expect(result.modes[0]!.calls.totalNs).toHaveLength(3);
         expect(result.verification.ok).toBe(true);
+        expect(result.program.hash).toBe(doc.sha256);
         expect(events.every((e) => e.job === 'run-1')).toBe(true);
         const stages = new Set(events.map((e) => e.stage));
         for (const stage of ['parse', 'build', 'verify', 'calls', 'compare'] as const) expect(stages, stage).toContain(stage);

@@ -38,6 +38,10 @@ export interface DocInfo {
    * SDFGs not yet. `stats`, `sdfgs`, `target` and `warnings` are the root's; only the root region can be drawn.
    * `docInfo` answers the complete DocInfo once the whole file is read. Absent on complete DocInfos. */
   preview?: true;
+  /** sha256 (hex) of the file's bytes as read: what a profile of this file records as `program.hash`, so that the
+   * window can offer a file's earlier results again. Set by the service on complete DocInfos (a preview has none
+   * yet: it would cost the first frame a pass over the bytes). Absent from hosts that do not compute it. */
+  sha256?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------

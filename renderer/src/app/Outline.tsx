@@ -16,6 +16,8 @@ import { measured } from './perf.js';
 import { revealHit } from './selection/reveal.js';
 import { store } from './state.js';
 import { useSelect } from './store.js';
+import { headTail, matchParts, MidCut } from './text/MidCut.js';
+import './outline.css';
 
 /** Rows per SDFG before "… more": the table is the place for thousands. */
 const PER_SDFG = 60;
@@ -110,7 +112,7 @@ export function Outline(): React.JSX.Element {
 
   if (!doc) return <aside className="outline" />;
 
-  const transientItem = (r: TransientRow, sdfgName?: string): React.JSX.Element => (
+  const transientItem = (r: TransientRow, sdfgName?: string, match?: string): React.JSX.Element => (
     <li
       key={r.id}
       className={`ol-item ol-transient${r.id === selected ? ' selected' : ''}`}
@@ -122,7 +124,9 @@ export function Outline(): React.JSX.Element {
       title={`${r.name} · ${r.storage} · ${r.size}`}
     >
       <Dot storage={r.storage} />
-      <span className="ol-name">{r.name}</span>
+      <span className="ol-name">
+        <MidCut parts={match ? matchParts(r.name, match) : headTail(r.name)} />
+      </span>
       {sdfgName && <span className="ol-sub">{sdfgName}</span>}
       <span className="ol-size">{r.size}</span>
     </li>
@@ -231,7 +235,9 @@ export function Outline(): React.JSX.Element {
             {hits?.slice(0, 50).map((h) => (
               <li key={h.id} className="ol-item ol-hit" data-testid="outline-hit" title={h.snippet} onClick={() => void revealHit(h)}>
                 <span className={`glyph glyph-${h.kind}`} aria-hidden="true" />
-                <span className="ol-name">{h.label}</span>
+                <span className="ol-name">
+                  <MidCut parts={matchParts(h.label, q)} />
+                </span>
                 <span className="ol-sub">{h.field}</span>
               </li>
             ))}
@@ -241,7 +247,7 @@ export function Outline(): React.JSX.Element {
                 {!hits && q && ' · Enter searches the graph'}
               </span>
             </li>
-            {matches.slice(0, SEARCH_ROWS).map((m) => transientItem(rowAt(m.row), doc.sdfgs.length > 1 ? doc.sdfgs[m.sdfg]?.name : undefined))}
+            {matches.slice(0, SEARCH_ROWS).map((m) => transientItem(rowAt(m.row), doc.sdfgs.length > 1 ? doc.sdfgs[m.sdfg]?.name : undefined, q))}
           </ul>
         ) : (
           <ul className="ol-root">{(children.get(null) ?? [0]).map((i) => sdfgItem(i, 0))}</ul>

@@ -5,10 +5,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatBytes } from '../../../electron/engine/view/format.js';
 import { MODE_NAMES, type ModeName } from '../theme/index.js';
-import { openExport, setDefaultSymbol, setDockTab, setSymbol, setTarget, toggleTheme } from './actions.js';
+import { openExport, setDefaultSymbol, setSymbol, setTarget, toggleTheme } from './actions.js';
 import { Icon } from './Icon.js';
+import { openProfile } from './profile/open-profile.js';
 import { store } from './state.js';
 import { useSelect } from './store.js';
+import { headTail, MidCut } from './text/MidCut.js';
+import './topbar.css';
 
 const INLINE_SYMBOLS = 4;
 /** Above this many symbols the bar shows a count instead of the first few inputs (generated names are long). */
@@ -33,7 +36,9 @@ function SymbolInput({ name, dtype }: { name: string; dtype: string }): React.JS
   useEffect(() => setText(value), [value]);
   return (
     <label className={`sym${bad ? ' sym-bad' : ''}`} title={`${name}: ${dtype}${bad ? ' — an integer, please' : ''}`}>
-      <span className="sym-name">{name}</span>
+      <span className="sym-name">
+        <MidCut parts={headTail(name)} />
+      </span>
       <input
         className="sym-value"
         data-testid={`symbol-${name}`}
@@ -100,8 +105,21 @@ function SymbolsPopover({ onClose }: { onClose: () => void }): React.JSX.Element
     const away = (e: PointerEvent) => {
       if (ref.current && !ref.current.contains(e.target as Node) && !(e.target as HTMLElement).closest?.('.symbols-more')) onClose();
     };
+    // Esc closes it wherever the focus is inside (its filter, a symbol's input), before the window's Esc (which
+    // would only blur the input, or clear the selection) sees the key; the focus goes back to the button.
+    const esc = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || store.get().dialog || store.get().error) return;
+      e.preventDefault();
+      e.stopPropagation();
+      onClose();
+      document.querySelector<HTMLButtonElement>('[data-testid="symbols-more"]')?.focus();
+    };
     window.addEventListener('pointerdown', away);
-    return () => window.removeEventListener('pointerdown', away);
+    window.addEventListener('keydown', esc, true);
+    return () => {
+      window.removeEventListener('pointerdown', away);
+      window.removeEventListener('keydown', esc, true);
+    };
   }, [onClose]);
   const count = useSelect(store, (s) => s.doc?.symbols.length ?? 0);
   const [filter, setFilter] = useState('');
@@ -228,7 +246,7 @@ export function TopBar(): React.JSX.Element {
         <button type="button" className="btn" data-testid="action-open" onClick={() => store.set({ dialog: 'open' })} title="Open an SDFG or a result (Ctrl+O)">
           <Icon name="open" /> Open
         </button>
-        <button type="button" className="btn btn-primary" data-testid="action-profile" disabled={!doc} onClick={() => setDockTab('profile')} title={doc ? 'Profile: choose modes and calls, then build, verify and time every mode (Ctrl+P)' : 'Open an SDFG first'}>
+        <button type="button" className="btn btn-primary" data-testid="action-profile" disabled={!doc} onClick={openProfile} title={doc ? 'Profile: choose modes and calls, then build, verify and time every mode (Ctrl+P)' : 'Open an SDFG first'}>
           <Icon name="play" /> {running ? 'Profiling…' : 'Profile'}
         </button>
         <button type="button" className="btn" data-testid="action-export" disabled={!hasResult} onClick={openExport} title={hasResult ? 'Export report… of the result: HTML, PDF, CSV or JSON, with a preview (Ctrl+E)' : 'Export report…: run a profile or open a result first'}>

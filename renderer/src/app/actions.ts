@@ -11,6 +11,8 @@ import { afterFirstFrame, beginOpen, currentOpen, markOpenStart, markReady, mark
 import { afterNextFrame, yieldToEventLoop } from '../yield.js';
 import { settledRegions } from './graph/handle.js';
 import { store, type DockTab, type ElementSelection, type ErrorReport, type Selection, type Toast } from './state.js';
+import { savedDockHeight } from './dock/dock-size.js';
+import { openProfile } from './profile/open-profile.js';
 
 /** A thrown value as the contract's error shape (HostErrors keep every field; anything else is a bug). */
 export function asContractError(err: unknown): ContractError {
@@ -71,7 +73,7 @@ export async function connect(): Promise<void> {
   c.on('command', ({ name }) => {
     if (name === 'open') store.set({ dialog: 'open' });
     else if (name === 'toggleTheme') toggleTheme();
-    else if (name === 'profile') setDockTab('profile');
+    else if (name === 'profile') openProfile();
     else if (name === 'openResult') store.set({ dialog: 'open' });
     else if (name === 'saveResult') void downloadResult();
     else if (name === 'exportReport') openExport();
@@ -361,8 +363,10 @@ export function setDockTab(tab: DockTab): void {
   store.set({ dockTab: tab });
 }
 
-/** Results need room: the dock grows to most of the window (the user can drag it back). */
+/** Results need room: the dock grows to most of the window (the user can drag it back), unless the user chose
+ * its height: that choice stands (dock/dock-size.ts). */
 export function growDock(): void {
+  if (savedDockHeight() !== null) return;
   const want = Math.round(window.innerHeight * 0.64);
   store.set((s) => (s.dockHeight < want ? { dockHeight: want } : {}));
 }

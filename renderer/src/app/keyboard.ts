@@ -5,11 +5,12 @@
 import { useEffect } from 'react';
 import { clearSelection, dismissError, openExport, setDockTab } from './actions.js';
 import { graphHandle } from './graph/handle.js';
+import { openProfile } from './profile/open-profile.js';
 import { DOCK_TABS, store } from './state.js';
 
 export const SHORTCUTS: Array<[string, string]> = [
   ['Ctrl+O', 'Open an SDFG or a result'],
-  ['Ctrl+P', 'Profile tab (then Run)'],
+  ['Ctrl+P', 'Profile tab, the focus on Run'],
   ['Ctrl+E', 'Export report (HTML, PDF, CSV, JSON) with a preview'],
   ['Ctrl+F', 'Search the outline and the graph'],
   ['1 – 5', 'Transients, Lifetimes, Workspace, Profile, Compare'],
@@ -33,7 +34,7 @@ export function handleKey(e: KeyboardEvent): boolean {
         store.set({ dialog: 'open', error: null });
         return true;
       case 'p':
-        if (s.doc) setDockTab('profile');
+        openProfile();
         return true;
       case 'e':
         openExport();

@@ -4,6 +4,7 @@
  */
 import type { ProfileProgressEvent } from '../../../electron/ipc/contract.js';
 import { asContractError, growDock, toast } from './actions.js';
+import { rememberRun } from './profile/last-results.js';
 import { store, type ProfileSettings } from './state.js';
 
 export const STAGES: ReadonlyArray<{ stage: ProfileProgressEvent['stage']; title: string; weight: number }> = [
@@ -70,6 +71,8 @@ export async function startProfile(): Promise<void> {
       compare: [...st.compare, resultDoc],
     }));
     growDock();
+    // Kept for when this file is opened again (profile/shelf.ts); a failure to keep it never fails the run.
+    void rememberRun(doc, resultDoc).catch((e: unknown) => toast('warn', `This result could not be kept for later: ${asContractError(e).message}`));
   } catch (err) {
     const e = asContractError(err);
     store.set((st) => (st.run?.job === job ? { run: { ...st.run, status: e.kind === 'cancelled' ? 'cancelled' : 'failed', error: e } } : {}));

@@ -8,6 +8,7 @@ import type { AnalysisView, DocInfo, GraphEdge, GraphNode, GraphRegion, RegionId
 import type { ModeName, ThemeName } from '../theme/index.js';
 import { createStore } from './store.js';
 import { openParams } from '../host/index.js';
+import { initialDockHeight } from './dock/dock-size.js';
 
 export const DOCK_TABS = ['transients', 'lifetimes', 'workspace', 'profile', 'compare'] as const;
 export type DockTab = (typeof DOCK_TABS)[number];
@@ -106,7 +107,7 @@ export interface AppState {
   hoverTransient: string | null;
 
   dockTab: DockTab;
-  /** Dock height in px; the window keeps at least the top bar and 160 px of graph. */
+  /** Dock height in px; the window keeps at least the top bar and 160 px of graph (dock/dock-size.ts). */
   dockHeight: number;
   dialog: 'open' | 'symbols' | 'export' | null;
   /** Outline search text (also what Ctrl+F focuses). */
@@ -159,10 +160,6 @@ function initialOpening(): OpeningState | null {
   } catch {
     return null;
   }
-}
-
-function initialDockHeight(): number {
-  return Math.round(Math.max(220, Math.min(420, window.innerHeight * 0.38)));
 }
 
 export function initialState(): AppState {

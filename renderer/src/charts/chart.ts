@@ -363,7 +363,8 @@ export function mountChart<D, S, L>(container: HTMLElement, spec: ChartSpec<D, S
     }
   };
   const onKey = (e: KeyboardEvent): void => {
-    if (!layout) return;
+    // Chords (Ctrl+F, Ctrl+0 …) are the window's and the browser's, never a chart's.
+    if (!layout || e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.key === 'Escape' && opts.selectedTransient) {
       opts.onSelect?.(null);
       e.preventDefault();

@@ -11,7 +11,7 @@ import type { Fill, Painter } from './painter.js';
 import { seriesTooltip } from './profile-distribution.js';
 import { hostSeries, profileSeries, type ProfileData, type Series } from './profile-data.js';
 import { timeTicks } from './scales.js';
-import { fitText, textWidth } from './text.js';
+import { fitMiddle, textWidth } from './text.js';
 
 export interface BreakdownLayout {
   series: Series[];
@@ -87,7 +87,7 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): BreakdownLayo
     const color = t.modes[s.mode];
     if (f.hover?.key === s.key) p.rect(0, y0, f.width, rowH, { fill: t.hover, opacity: 0.1 });
     p.rect(12, mid - 6, 12, 12, { fill: partFill(t, s, 'compute'), stroke: color });
-    p.text(30, mid, fitText(s.display, t.font.base, labelW - 24, true), { color: t.text, size: t.font.base, baseline: 'middle', weight: 600 });
+    p.text(30, mid, fitMiddle(s.display, t.font.base, labelW - 24, true), { color: t.text, size: t.font.base, baseline: 'middle', weight: 600 });
     let at = 0;
     for (const part of ['compute', 'alloc', 'free'] as Part[]) {
       const v = s.mean[part];

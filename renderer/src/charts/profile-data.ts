@@ -18,6 +18,8 @@ import type { Fill } from './painter.js';
 export interface ProfileData {
   /** One result, or several to compare (the first is the reference). Labels name them in legends. */
   results: Array<{ label: string; result: ProfileResult }>;
+  /** The time axis of the distribution chart: linear (default), or log when runs differ tenfold (Compare). */
+  timeScale?: 'linear' | 'log';
 }
 
 export interface Series {

@@ -9,8 +9,8 @@ import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';
 import type { Painter } from './painter.js';
 import { jitter, markerOf, profileSeries, seriesFill, timeDomain, type ProfileData, type Series } from './profile-data.js';
-import { timeTicks } from './scales.js';
-import { fitText, textWidth } from './text.js';
+import { logTimeTicks, timeTicks } from './scales.js';
+import { fitMiddle, fitText, textWidth } from './text.js';
 
 export interface DistributionLayout {
   series: Series[];
@@ -34,8 +34,15 @@ const FOOTER = 44;
  * Axis range: from the fastest call to the robust reach of the slowest mode (`timeDomain`), so that a tail
  * of slow calls does not squash every median into one pixel; calls beyond it are counted at the right edge.
  */
-export function distributionDomain(series: readonly Series[]): [number, number] {
+export function distributionDomain(series: readonly Series[], log = false): [number, number] {
   const { lo, hi } = timeDomain(series);
+  if (log) {
+    // A log axis pads by a factor, and starts above zero (a call of 0 ns, if any, sits at the left edge).
+    const l = Math.max(1, lo);
+    const h = Math.max(l * 1.01, hi);
+    const pad = (h / l) ** 0.04;
+    return [l / pad, h * pad];
+  }
   const pad = (hi - lo) * 0.04 || Math.abs(hi) * 0.05 || 1;
   return [Math.max(0, lo - pad), hi + pad];
 }
@@ -66,20 +73,25 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
   const labelW = Math.min(260, Math.max(90, ...series.map((s) => textWidth(s.display, t.font.base, true) + 24)));
   const left = 12 + labelW;
   const medianW = 74;
-  const [lo, hi] = distributionDomain(series);
+  const log = data.timeScale === 'log';
+  const [lo, hi] = distributionDomain(series, log);
   // The overflow gutter: a marker and "N beyond" per row whose slowest calls are off the axis.
   const beyondOf = series.map((s) => callsBeyond(s, hi));
   const maxBeyond = Math.max(0, ...beyondOf);
   const overflowW = maxBeyond ? textWidth(`${formatCount(maxBeyond)} beyond`, t.font.small) + 18 : 0;
   const right = f.width - 12 - medianW - overflowW;
-  const xOf = (ns: number): number => left + ((ns - lo) / (hi - lo)) * (right - left);
+  const [llo, lhi] = [Math.log10(lo), Math.log10(hi)];
+  const xOf = log
+    ? (ns: number): number => left + ((Math.log10(Math.max(ns, lo)) - llo) / (lhi - llo)) * (right - left)
+    : (ns: number): number => left + ((ns - lo) / (hi - lo)) * (right - left);
   const top = HEADER;
   const rowH = Math.max(22, Math.min(ROW, (f.height - HEADER - FOOTER) / Math.max(1, series.length)));
   const L: DistributionLayout = { series, top, rowH, left, right, width: f.width, height: f.height, lo, hi, xOf, theme: t };
   const bottom = top + rowH * series.length;
-  const ticks = timeTicks(lo, hi, Math.max(2, Math.floor((right - left) / 90)));
+  const ticks = log ? logTimeTicks(lo, hi) : timeTicks(lo, hi, Math.max(2, Math.floor((right - left) / 90)));
   const total = beyondOf.reduce((a, b) => a + b, 0);
-  const title = total ? `time per call (${ticks.unit.name}) · ${formatCount(total)} slower call${total === 1 ? '' : 's'} beyond the axis` : `time per call (${ticks.unit.name})`;
+  const what = log ? 'time per call (log scale)' : `time per call (${ticks.unit.name})`;
+  const title = total ? `${what} · ${formatCount(total)} slower call${total === 1 ? '' : 's'} beyond the axis` : what;
   drawXAxis(p, { scale: xOf, ticks, y: bottom + 4, x0: left, x1: right, gridTo: top, title: fitText(title, t.font.small, f.width - 24) }, t);
   if (total) p.line(right, top, right, bottom + 4, { stroke: t.muted, dash: [3, 3] });
   p.text(f.width - 12, top - 8, 'median', { color: t.muted, size: t.font.small, align: 'end' });
@@ -91,7 +103,7 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
     if (f.hover?.key === s.key) p.rect(0, y0, f.width, rowH, { fill: t.hover, opacity: 0.1 });
     // Label with a swatch of the mode (hatched for the dace layout).
     p.rect(12, mid - 6, 12, 12, { fill: seriesFill(t, s), stroke: color });
-    p.text(30, mid, fitText(s.display, t.font.base, labelW - 24, true), { color: t.text, size: t.font.base, baseline: 'middle', weight: 600 });
+    p.text(30, mid, fitMiddle(s.display, t.font.base, labelW - 24, true), { color: t.text, size: t.font.base, baseline: 'middle', weight: 600 });
     p.clip(left, y0, right - left, rowH);
     // Every call, jittered vertically in the upper part of the row.
     const marker = markerOf(s.result);
@@ -167,7 +179,7 @@ export const distributionChart: ChartSpec<ProfileData, null, DistributionLayout>
     const c = seriesTooltip(s);
     return { ...c, swatch: L.theme.modes[s.mode] };
   },
-  describe(_data, L) {
-    return `Time per call per mode: ${L.series.map((s) => `${s.display} median ${formatNs(s.q.p50)}`).join(', ')}.`;
+  describe(data, L) {
+    return `Time per call per mode${data.timeScale === 'log' ? ' (log scale)' : ''}: ${L.series.map((s) => `${s.display} median ${formatNs(s.q.p50)}`).join(', ')}.`;
   },
 };

@@ -4,7 +4,7 @@
  * ("0 20 40 60") and the unit sits once in the axis title.
  */
 import { tickFormat, ticks } from 'd3';
-import { bytesUnit, timeUnit, type Unit } from '../../../electron/engine/view/format.js';
+import { bytesUnit, formatNs, timeUnit, type Unit } from '../../../electron/engine/view/format.js';
 
 export interface Ticks {
   unit: Unit;
@@ -29,6 +29,22 @@ export function byteTicks(lo: number, hi: number, count = 5): Ticks {
 /** Ticks for a time axis over [lo, hi] ns. */
 export function timeTicks(lo: number, hi: number, count = 5): Ticks {
   return unitTicks(lo, hi, count, timeUnit(Math.max(Math.abs(lo), Math.abs(hi))));
+}
+
+/**
+ * Ticks for a logarithmic time axis over [lo, hi] ns (lo > 0): the decades, with 2 and 5 between them when there
+ * are few decades. Each label carries its own unit ("10 µs", "1 ms"): one unit cannot serve several decades.
+ */
+export function logTimeTicks(lo: number, hi: number): Ticks {
+  const a = Math.floor(Math.log10(lo));
+  const b = Math.ceil(Math.log10(hi));
+  const steps = b - a <= 2 ? [1, 2, 5] : b - a <= 4 ? [1, 3] : [1];
+  const values: number[] = [];
+  for (let e = a; e <= b; e++) for (const m of steps) {
+    const v = m * 10 ** e;
+    if (v >= lo * 0.999 && v <= hi * 1.001) values.push(v);
+  }
+  return { unit: { name: '', factor: 1 }, values, labels: values.map((v) => formatNs(v).replace(/\.0+ /, ' ')) };
 }
 
 /** Whole-number ticks (steps, call indices) inside [lo, hi]. */

@@ -36,6 +36,22 @@ export function fitText(text: string, size: number, max: number, bold = false): 
   return lo === 0 ? '' : `${text.slice(0, lo)}…`;
 }
 
+/**
+ * `text` cut in the middle to fit `max` px: its start and its end stay ("SCOPED · hello_w… · run 20:30:06"), for
+ * labels that differ at the end (several runs of one program); "" when not even two characters fit.
+ */
+export function fitMiddle(text: string, size: number, max: number, bold = false): string {
+  if (textWidth(text, size, bold) <= max) return text;
+  const room = max - textWidth('…', size, bold);
+  // Half the room for the end, the rest for the start: grow the end while it fits its half.
+  let tail = 0;
+  while (tail < text.length - 1 && textWidth(text.slice(text.length - tail - 1), size, bold) <= room / 2) tail++;
+  const end = text.slice(text.length - tail);
+  const head = fitText(text.slice(0, text.length - tail), size, room - textWidth(end, size, bold) + textWidth('…', size, bold), bold);
+  if (!head || !end) return fitText(text, size, max, bold);
+  return `${head}${end}`;
+}
+
 /** `text` broken at spaces into lines of at most `max` px (a word longer than a line is cut with `fitText`). */
 export function wrapText(text: string, size: number, max: number, bold = false): string[] {
   const lines: string[] = [];

@@ -53,6 +53,8 @@ export interface GraphMetrics {
   lastLayoutRegions: number;
   visibleNodes: number;
   visibleEdges: number;
+  /** Texts (titles, second lines, labels) drawn in the last frame: 0 when the zoom hides every label. */
+  visibleTexts: number;
   /** Current zoom (screen px per graph unit). */
   scale: number;
 }

@@ -8,6 +8,7 @@ import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTrans
 import type { GraphNode, GraphRegion, RegionId, SearchHit } from '../../../electron/engine/view/types.js';
 import type { ThemeName } from '../theme/index.js';
 import { GraphPainter, type Viewport } from './draw.js';
+import { fitCamera, initialCamera, type Camera } from './fit.js';
 import type { LayoutEngineName } from './flat-layout.js';
 import { LayoutCancelled, type RegionLayout } from './hier-layout.js';
 import { LayoutClient } from './layout-client.js';
@@ -24,9 +25,6 @@ export type { GraphMetrics, GraphProgress, GraphSelection, GraphView, GraphViewO
 
 /** Roots with fewer blocks than this open with their children open (see autoExpand). */
 const SMALL_ROOT = 8;
-
-/** Zoom at which every label of the graph is comfortably readable. */
-const READABLE_K = 0.85;
 
 const startWorker = (): Worker => new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
 
@@ -54,7 +52,7 @@ export function createGraphView(container: HTMLElement, options: GraphViewOption
 }
 
 class CanvasGraphView implements GraphView {
-  readonly metrics: GraphMetrics = { open: { fetchMs: 0, expandMs: 0, layoutMs: 0, drawMs: 0 }, frameTimes: [], lastLayoutMs: 0, lastLayoutRegions: 0, visibleNodes: 0, visibleEdges: 0, scale: 1 };
+  readonly metrics: GraphMetrics = { open: { fetchMs: 0, expandMs: 0, layoutMs: 0, drawMs: 0 }, frameTimes: [], lastLayoutMs: 0, lastLayoutRegions: 0, visibleNodes: 0, visibleEdges: 0, visibleTexts: 0, scale: 1 };
   private readonly canvas: HTMLCanvasElement;
   private readonly ctx: CanvasRenderingContext2D;
   private readonly painter: GraphPainter;
@@ -387,15 +385,13 @@ class CanvasGraphView implements GraphView {
     else sel.call(this.zoomer.transform, t);
   }
 
-  private fitScale(): number {
-    if (!this.scene || this.scene.width === 0) return 1;
-    return Math.min((this.width - 48) / this.scene.width, (this.height - 48) / this.scene.height);
+  private camera(c: Camera, animate = false): void {
+    this.setTransform(zoomIdentity.translate(c.tx, c.ty).scale(c.k), animate);
   }
 
+  /** All of the graph while its titles stay readable, else its start at the smallest zoom that keeps them (fit.ts). */
   fit(animate = false): void {
-    if (!this.scene) return;
-    const k = Math.min(this.fitScale(), 2);
-    this.centerOn(this.scene.width / 2, this.scene.height / 2, k, animate);
+    if (this.scene) this.camera(fitCamera(this.scene, this.width, this.height), animate);
   }
 
   zoom(factor: number, animate = false): void {
@@ -404,26 +400,9 @@ class CanvasGraphView implements GraphView {
     else sel.call(this.zoomer.scaleBy, factor);
   }
 
-  /** The first view of a document: all of it when that stays readable, else its top at a readable zoom
-   * (a whole big file at fit zoom is a column of unreadable specks; the minimap shows where the rest is). */
+  /** The first view of a document: all of it when that stays readable, else its start at a readable zoom. */
   private initialView(): void {
-    if (!this.scene) return;
-    const fitK = this.fitScale();
-    if (fitK >= READABLE_K) {
-      this.centerOn(this.scene.width / 2, this.scene.height / 2, Math.min(fitK, 1.25), false);
-      return;
-    }
-    const k = READABLE_K;
-    // Start where the program starts: the topmost element of the root (its start block), centred. The layout's
-    // top-left corner need not hold it: with big control-flow regions ordered quickly (flat-layout.ts),
-    // velocity_tendencies' start block lay right of that view, and its first frame showed only the minimap.
-    let top = -1;
-    this.scene.nodes.forEach((n, i) => {
-      if (n.depth === 0 && (top < 0 || n.y < this.scene!.nodes[top]!.y)) top = i;
-    });
-    const t = top >= 0 ? this.scene.nodes[top]! : null;
-    const tx = this.scene.width * k <= this.width ? (this.width - this.scene.width * k) / 2 : this.width / 2 - (t ? t.x + t.w / 2 : this.scene.width / 2) * k;
-    this.setTransform(zoomIdentity.translate(tx, 24 - (t ? t.y : 0) * k).scale(k));
+    if (this.scene) this.camera(initialCamera(this.scene, this.width, this.height));
   }
 
   private centerOn(x: number, y: number, k: number, animate: boolean): void {
@@ -495,6 +474,7 @@ class CanvasGraphView implements GraphView {
     this.metrics.visibleNodes = stats.nodes;
     this.metrics.scale = this.transform.k;
     this.metrics.visibleEdges = stats.edges;
+    this.metrics.visibleTexts = stats.texts;
     if (this.firstFramePending && this.scene) {
       this.firstFramePending = false;
       this.metrics.open.drawMs = performance.now() - (this.layoutDone || t0);
@@ -566,6 +546,8 @@ class CanvasGraphView implements GraphView {
   }
 
   private onKey(ev: KeyboardEvent): void {
+    // Ctrl/⌘/Alt chords belong to the window (Ctrl+F searches, Ctrl+P profiles): taking them here swallowed them.
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (ev.key === 'f' || ev.key === 'F') this.fit(true);
     else if (ev.key === 'Escape') this.select(null);
     else if (ev.key === '+' || ev.key === '=') this.zoom(1.25, true);

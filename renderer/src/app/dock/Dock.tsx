@@ -1,6 +1,6 @@
 /**
- * The bottom dock: five tabs (1–5), a one-line summary of what the tab shows on the right, and a drag handle on
- * its top edge to resize it. Only the visible tab is mounted.
+ * The bottom dock: five tabs (1–5), a one-line summary of what the tab shows on the right, and a handle on its top
+ * edge to resize it (drag or arrow keys; remembered). Only the visible tab is mounted.
  */
 import { useDeferredValue, useEffect, useRef } from 'react';
 import { num } from '../../../../electron/engine/view/analysis-doc.js';
@@ -8,10 +8,13 @@ import { formatBytes } from '../../../../electron/engine/view/format.js';
 import type { AnalysisView } from '../../../../electron/engine/view/types.js';
 import { setDockTab } from '../actions.js';
 import { CompareTab } from '../profile/CompareTab.js';
+import { LastResultsOffer } from '../profile/LastResults.js';
 import { ProfileTab } from '../profile/ProfileTab.js';
 import { DOCK_TAB_TITLES, DOCK_TABS, store, type DockTab } from '../state.js';
 import { useSelect } from '../store.js';
 import { LifetimesTab, TransientsTab, WorkspaceTab } from './AnalysisTabs.js';
+import { clampDock, defaultDockHeight, DOCK_MIN, dockMax, forgetDockHeight, rememberDockHeight } from './dock-size.js';
+import './dock.css';
 
 function peakSummary(view: AnalysisView): string {
   const parts: string[] = [];
@@ -46,18 +49,30 @@ function TabSummary({ tab }: { tab: DockTab }): React.JSX.Element | null {
   return <span className="dock-summary">{text}</span>;
 }
 
+/** Arrow keys move the edge by STEP px (Shift: four steps); Page Up/Down by BIG. */
+const STEP = 16;
+const BIG = 120;
+
+function setHeight(h: number, remember: boolean): void {
+  const v = clampDock(h);
+  store.set({ dockHeight: v });
+  if (remember) rememberDockHeight(v);
+}
+
+/** The dock's top edge: drag it, or focus it (Tab) and use the arrow keys; a double-click goes back to the default.
+ * The height chosen is remembered across reloads (dock-size.ts). */
 function ResizeHandle(): React.JSX.Element {
   const start = useRef<{ y: number; h: number } | null>(null);
+  const height = useSelect(store, (s) => s.dockHeight);
   useEffect(() => {
     const move = (e: PointerEvent): void => {
-      if (!start.current) return;
-      const max = window.innerHeight - 48 - 160;
-      const h = Math.round(Math.max(120, Math.min(max, start.current.h + (start.current.y - e.clientY))));
-      store.set({ dockHeight: h });
+      if (start.current) setHeight(start.current.h + (start.current.y - e.clientY), false);
     };
     const up = (): void => {
+      if (!start.current) return;
       start.current = null;
       document.body.classList.remove('resizing');
+      rememberDockHeight(store.get().dockHeight);
     };
     window.addEventListener('pointermove', move);
     window.addEventListener('pointerup', up);
@@ -70,15 +85,31 @@ function ResizeHandle(): React.JSX.Element {
     <div
       className="dock-resize"
       role="separator"
+      tabIndex={0}
       aria-orientation="horizontal"
-      aria-label="Resize the dock"
+      aria-label="Resize the dock: drag, or arrow keys; double-click for the default height"
+      aria-valuemin={DOCK_MIN}
+      aria-valuemax={dockMax()}
+      aria-valuenow={height}
+      title="Drag to resize (or focus and use ↑ ↓); double-click: default height"
       data-testid="dock-resize"
       onPointerDown={(e) => {
         start.current = { y: e.clientY, h: store.get().dockHeight };
         document.body.classList.add('resizing');
         e.preventDefault();
       }}
-      onDoubleClick={() => store.set({ dockHeight: Math.round(window.innerHeight * (store.get().dockHeight > window.innerHeight * 0.5 ? 0.38 : 0.62)) })}
+      onKeyDown={(e) => {
+        const h = store.get().dockHeight;
+        const step = e.shiftKey ? 4 * STEP : STEP;
+        const to: Record<string, number> = { ArrowUp: h + step, ArrowDown: h - step, PageUp: h + BIG, PageDown: h - BIG, Home: dockMax(), End: DOCK_MIN };
+        if (!(e.key in to) || e.ctrlKey || e.metaKey || e.altKey) return;
+        e.preventDefault();
+        setHeight(to[e.key]!, true);
+      }}
+      onDoubleClick={() => {
+        forgetDockHeight();
+        store.set({ dockHeight: defaultDockHeight() });
+      }}
     />
   );
 }
@@ -109,6 +140,7 @@ export function Dock(): React.JSX.Element {
         ))}
         <TabSummary tab={tab} />
       </div>
+      <LastResultsOffer />
       <div className="dock-body" role="tabpanel" data-testid={`panel-${tab}`}>
         {tab === 'transients' && <TransientsTab />}
         {tab === 'lifetimes' && <LifetimesTab />}

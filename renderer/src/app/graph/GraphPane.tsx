@@ -59,7 +59,7 @@ export function GraphPane(): React.JSX.Element {
     registerFrames('graph', () => view.metrics.frameTimes);
     registerGraphMetrics(() => {
       const m = view.metrics;
-      return { open: m.open, visibleNodes: m.visibleNodes, visibleEdges: m.visibleEdges, lastLayoutMs: m.lastLayoutMs, lastLayoutRegions: m.lastLayoutRegions };
+      return { open: m.open, visibleNodes: m.visibleNodes, visibleEdges: m.visibleEdges, visibleTexts: m.visibleTexts, scale: m.scale, lastLayoutMs: m.lastLayoutMs, lastLayoutRegions: m.lastLayoutRegions };
     });
 
     // The document handle the view shows: the same handle with a new root is a preview's refresh, drawn in place.

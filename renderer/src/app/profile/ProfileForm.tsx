@@ -1,11 +1,14 @@
 /**
- * The profile's settings: modes, EXTERNAL layout, calls, warm-up, processes, seed, timeout, input arrays. The
- * symbol values are the ones in the top bar (the same that size every view), shown here so nothing is hidden.
+ * The profile's settings: Run first, in a head that stays in view while they scroll; then modes, EXTERNAL layout,
+ * calls, warm-up, processes, seed, timeout, input arrays. The symbol values are the ones in the top bar (the same
+ * that size every view), shown here so nothing is hidden.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { MODE_NAMES } from '../../theme/index.js';
 import { Icon } from '../Icon.js';
 import { updateProfileSettings } from '../profile-actions.js';
+import { onRunFocus } from './open-profile.js';
+import './profile-form.css';
 import { store } from '../state.js';
 import { EMPTY, useSelect } from '../store.js';
 
@@ -45,8 +48,21 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
   const host = useSelect(store, (s) => s.env?.host);
   const total = p.calls * p.processes * p.modes.length;
   const remote = p.remote !== null && remoteHosts.includes(p.remote) ? p.remote : null;
+  const runRef = useRef<HTMLButtonElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Opened by the top bar's Profile (or Ctrl+P): the focus goes to Run, or to the first field while Run is disabled.
+  useEffect(
+    () =>
+      onRunFocus(() => {
+        const run = runRef.current;
+        if (run && !run.disabled) run.focus();
+        else formRef.current?.querySelector<HTMLElement>('input, select')?.focus();
+      }),
+    [],
+  );
   return (
     <form
+      ref={formRef}
       className="profile-form"
       data-testid="profile-form"
       onSubmit={(e) => {
@@ -54,6 +70,13 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
         onRun();
       }}
     >
+      {/* Run stays in view however far the settings scroll (the form's head is sticky). */}
+      <div className="profile-form-head" data-testid="profile-form-head">
+        <button ref={runRef} type="submit" className="btn btn-primary btn-run" data-testid="profile-run" disabled={running || p.modes.length === 0}>
+          <Icon name="play" /> {running ? 'Running…' : `Run ${p.modes.length} mode${p.modes.length === 1 ? '' : 's'}${remote ? ` on ${remote}` : ''}`}
+        </button>
+        <p className="hint center">{total.toLocaleString()} timed calls in all{p.modes.includes('EXTERNAL') && p.layout === 'both' ? ' (+ the second EXTERNAL layout)' : ''}</p>
+      </div>
       {remoteHosts.length > 0 && (
         <fieldset>
           <legend>Run on</legend>
@@ -151,10 +174,6 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
         </div>
         <p className="hint">Other arguments get deterministic data from the seed.</p>
       </fieldset>
-      <button type="submit" className="btn btn-primary btn-run" data-testid="profile-run" disabled={running || p.modes.length === 0}>
-        <Icon name="play" /> {running ? 'Running…' : `Run ${p.modes.length} mode${p.modes.length === 1 ? '' : 's'}${remote ? ` on ${remote}` : ''}`}
-      </button>
-      <p className="hint center">{total.toLocaleString()} timed calls in all{p.modes.includes('EXTERNAL') && p.layout === 'both' ? ' (+ the second EXTERNAL layout)' : ''}</p>
     </form>
   );
 }

@@ -17,6 +17,7 @@ import { Icon } from '../Icon.js';
 import { cancelProfile, progressOf, STAGES, startProfile } from '../profile-actions.js';
 import { store } from '../state.js';
 import { EMPTY, useSelect } from '../store.js';
+import { LastResultsList } from './LastResults.js';
 import { ProfileForm } from './ProfileForm.js';
 import { hasSampledCalls } from './sampled.js';
 
@@ -359,6 +360,7 @@ export function ProfileTab(): React.JSX.Element {
                   <Icon name="folder" /> Browse…
                 </button>
               </div>
+              <LastResultsList />
             </div>
           )
         )}
