@@ -304,6 +304,7 @@ export interface TransientJson {
   eligible: { PERSISTENT: boolean; EXTERNAL: boolean };
   reason: string | null;
   live: { first: number; last: number } | null;
+  liveSegments: Array<{ first: number; last: number }> | null;
   allocation: AllocationJson;
   executionsPerCall: JsonInt | null;
   jsonPath: string;
@@ -390,6 +391,11 @@ export interface TransientTable {
   /** Live range over steps (inclusive); both -1 when never accessed. */
   first: number[];
   last: number[];
+  /**
+   * The live set when it has holes (docs/liveness.md §3.7): [first₀, last₀, first₁, last₁, …] inside
+   * first…last; null when it is first…last itself (or there is none).
+   */
+  holes: Array<number[] | null>;
   /** Index into `dict.allocation`. */
   allocation: number[];
   executionsPerCall: Array<JsonInt | null>;
@@ -442,7 +448,8 @@ export interface StorageMemory {
 }
 
 /** Columnar rectangles of one workspace layout: transient `row[i]` at `offset[i]` … `+ size[i]` bytes over
- * steps `first[i]`…`last[i]` (the whole call when it has no live range). */
+ * steps `first[i]`…`last[i]` — one rectangle per interval of its live set (a row may repeat), the whole call
+ * when it has no live range. */
 export interface WorkspaceRects {
   row: number[];
   offset: JsonInt[];
