@@ -1,12 +1,15 @@
 /**
  * The `packing` bench section: over every corpus file (--default-symbol 64), how close the packed EXTERNAL
- * workspace comes to the peak-live lower bound of the refined live ranges, and how it compares with DaCe's
- * back-to-back workspace. The same file is also packed under the baseline rules (the live ranges before
- * issue 6 refined nested SDFGs, caller loops, state-machine cycles and inner-loop first writes), against the
- * same bound: that is the before/after of the refinement. One child process per file (bench/packing-file.ts).
+ * workspace comes to the peak-live lower bound of the refined live sets, and how it compares with DaCe's
+ * back-to-back workspace. The same file is also packed under the interval rules (one live interval per
+ * transient, issue 6) and the baseline rules (before issue 6), against the same bound: the before/after of
+ * each refinement. One child process per file (bench/packing-file.ts). Where the reference run can follow a
+ * file, its exact bound too; and the loop fixtures against their exact bounds (bench/packing-exact.ts).
  *
  * The bound: the peak over steps of Σ sizes (rounded up to the layout's alignment) of the transients live at
- * that step under the refined ranges; no aligned layout that respects those ranges can be smaller.
+ * that step under the refined live sets; no aligned layout that respects those sets can be smaller. The exact
+ * bound (docs/liveness.md §8) is the same peak over the points of a run where values are really needed: no
+ * correct aligned layout for those symbol values can be smaller.
  */
 import { fork } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -14,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packLayout, type PackItem } from '../electron/engine/analysis/layout-packed.js';
 import { corpusDir } from '../electron/engine/paths.js';
+import { loopFixtures } from './packing-exact.js';
 import type { FilePacking } from './packing-file.js';
 import type { BenchSection } from './run.js';
 
@@ -27,7 +31,9 @@ function measureInChild(path: string): Promise<FilePacking> {
     child.on('message', (m) => (result = m as FilePacking));
     child.on('error', reject);
     child.on('exit', (code, signal) =>
-      resolvePromise(result ?? { file: path.split('/').pop()!, steps: 0, analyseMs: NaN, storages: [], symbolic: [], error: `measuring process exited with ${signal ?? `code ${code}`}` }),
+      resolvePromise(
+        result ?? { file: path.split('/').pop()!, steps: 0, analyseMs: NaN, storages: [], symbolic: [], exactRefused: null, error: `measuring process exited with ${signal ?? `code ${code}`}` },
+      ),
     );
   });
 }
@@ -42,11 +48,17 @@ export interface FileRow {
   daceBytes: string;
   packedBytes: string;
   baselinePackedBytes: string;
+  intervalPackedBytes: string;
+  /** The exact bound of the reference run (null: it could not follow the file; `exactRefused` says why). */
+  exactBytes: string | null;
+  exactRefused: string | null;
   lowerBound: string;
   alignedLowerBound: string;
   packedOverBound: number | null;
   packedOverAlignedBound: number | null;
   baselineOverAlignedBound: number | null;
+  intervalOverAlignedBound: number | null;
+  packedOverExact: number | null;
   packedOverDace: number | null;
   /** Refined ranges that are not inside the baseline ones (a refinement bug if ever non-empty). */
   widerThanBaseline: string[];
@@ -54,7 +66,7 @@ export interface FileRow {
 
 export const packingSection: BenchSection = {
   name: 'packing',
-  description: `packed workspace vs the peak-live lower bound and DaCe's layout, every corpus file (symbols ${SYMBOL})`,
+  description: `packed workspace vs the peak-live lower bound, the exact bound and DaCe's layout, every corpus file (symbols ${SYMBOL}) and the loop fixtures`,
   async run() {
     const dir = corpusDir();
     const names = readdirSync(dir).filter((f) => /\.sdfgz?$/.test(f)).sort();
@@ -74,6 +86,8 @@ export const packingSection: BenchSection = {
       const dace = sum(m.storages.map((s) => BigInt(s.daceBytes)));
       const packed = sum(m.storages.map((s) => BigInt(s.packedBytes)));
       const baseline = sum(m.storages.map((s) => BigInt(s.baselinePackedBytes)));
+      const interval = sum(m.storages.map((s) => BigInt(s.intervalPackedBytes)));
+      const exact = m.storages.every((s) => s.exactBytes !== null) ? sum(m.storages.map((s) => BigInt(s.exactBytes!))) : null;
       const bound = sum(m.storages.map((s) => BigInt(s.lowerBound)));
       const aligned = sum(m.storages.map((s) => BigInt(s.alignedLowerBound)));
       rows.push({
@@ -82,16 +96,22 @@ export const packingSection: BenchSection = {
         daceBytes: String(dace),
         packedBytes: String(packed),
         baselinePackedBytes: String(baseline),
+        intervalPackedBytes: String(interval),
+        exactBytes: exact === null ? null : String(exact),
+        exactRefused: m.exactRefused,
         lowerBound: String(bound),
         alignedLowerBound: String(aligned),
         packedOverBound: ratio(packed, bound),
         packedOverAlignedBound: ratio(packed, aligned),
         baselineOverAlignedBound: ratio(baseline, aligned),
+        intervalOverAlignedBound: ratio(interval, aligned),
+        packedOverExact: exact === null ? null : ratio(packed, exact),
         packedOverDace: ratio(packed, dace),
         widerThanBaseline: m.storages.flatMap((s) => s.widerThanBaseline),
       });
     }
-    const total = (k: 'daceBytes' | 'packedBytes' | 'baselinePackedBytes' | 'lowerBound' | 'alignedLowerBound'): bigint => sum(rows.map((r) => BigInt(r[k])));
+    const total = (k: 'daceBytes' | 'packedBytes' | 'baselinePackedBytes' | 'intervalPackedBytes' | 'lowerBound' | 'alignedLowerBound'): bigint => sum(rows.map((r) => BigInt(r[k])));
+    const withExact = rows.filter((r) => r.exactBytes !== null);
     const summary = {
       files: names.length,
       withWorkspace: rows.length,
@@ -107,11 +127,17 @@ export const packingSection: BenchSection = {
       packedOverDace: ratio(total('packedBytes'), total('daceBytes')),
       baselineOverAlignedBound: ratio(total('baselinePackedBytes'), total('alignedLowerBound')),
       baselineOverDace: ratio(total('baselinePackedBytes'), total('daceBytes')),
+      intervalPackedBytes: String(total('intervalPackedBytes')),
+      intervalOverAlignedBound: ratio(total('intervalPackedBytes'), total('alignedLowerBound')),
+      /** Corpus files the reference run could follow, and their packed / exact (refined rules). */
+      withExactBound: withExact.map((r) => ({ file: r.file, exactBytes: r.exactBytes, packedOverExact: r.packedOverExact })),
       /** Files whose packed workspace is exactly the aligned bound (refined / baseline rules). */
       atAlignedBound: rows.filter((r) => r.packedBytes === r.alignedLowerBound).length,
+      intervalAtAlignedBound: rows.filter((r) => r.intervalPackedBytes === r.alignedLowerBound).length,
       baselineAtAlignedBound: rows.filter((r) => r.baselinePackedBytes === r.alignedLowerBound).length,
       worstPackedOverAlignedBound: Math.max(...rows.map((r) => r.packedOverAlignedBound ?? 1)),
       worstBaselineOverAlignedBound: Math.max(...rows.map((r) => r.baselineOverAlignedBound ?? 1)),
+      worstIntervalOverAlignedBound: Math.max(...rows.map((r) => r.intervalOverAlignedBound ?? 1)),
       /** Refined ranges outside their baseline ranges, over all files (must be 0). */
       widerThanBaseline: rows.reduce((n, r) => n + r.widerThanBaseline.length, 0),
     };
@@ -119,26 +145,30 @@ export const packingSection: BenchSection = {
     const notable = [...rows]
       .sort(
         (a, b) =>
+          Number(a.packedBytes === a.intervalPackedBytes) - Number(b.packedBytes === b.intervalPackedBytes) ||
           Number(a.packedBytes === a.baselinePackedBytes) - Number(b.packedBytes === b.baselinePackedBytes) ||
           (b.baselineOverAlignedBound ?? 0) - (a.baselineOverAlignedBound ?? 0) ||
           (b.packedOverAlignedBound ?? 0) - (a.packedOverAlignedBound ?? 0),
       )
       .slice(0, 12);
     const lines = [
-      `${'file'.padEnd(56)} ${'DaCe B'.padStart(11)} ${'baseline B'.padStart(11)} ${'packed B'.padStart(11)} ${'bound B'.padStart(11)} ${'base/bnd'.padStart(8)} ${'pack/bnd'.padStart(8)} ${'pack/DaCe'.padStart(9)}`,
+      `${'file'.padEnd(48)} ${'DaCe B'.padStart(11)} ${'baseline B'.padStart(11)} ${'interval B'.padStart(11)} ${'packed B'.padStart(11)} ${'bound B'.padStart(11)} ${'base/bnd'.padStart(8)} ${'intv/bnd'.padStart(8)} ${'pack/bnd'.padStart(8)} ${'pack/DaCe'.padStart(9)}`,
       ...notable.map(
         (r) =>
-          `${r.file.slice(0, 56).padEnd(56)} ${r.daceBytes.padStart(11)} ${r.baselinePackedBytes.padStart(11)} ${r.packedBytes.padStart(11)} ${r.alignedLowerBound.padStart(11)} ${fmt(r.baselineOverAlignedBound).padStart(8)} ${fmt(r.packedOverAlignedBound).padStart(8)} ${fmt(r.packedOverDace).padStart(9)}`,
+          `${r.file.slice(0, 48).padEnd(48)} ${r.daceBytes.padStart(11)} ${r.baselinePackedBytes.padStart(11)} ${r.intervalPackedBytes.padStart(11)} ${r.packedBytes.padStart(11)} ${r.alignedLowerBound.padStart(11)} ${fmt(r.baselineOverAlignedBound).padStart(8)} ${fmt(r.intervalOverAlignedBound).padStart(8)} ${fmt(r.packedOverAlignedBound).padStart(8)} ${fmt(r.packedOverDace).padStart(9)}`,
       ),
-      `${rows.length} of ${names.length} files have a sized workspace (${symbolicOnly.length} symbolic only, ${failed.length} failed); at the aligned bound: ${summary.atAlignedBound} refined, ${summary.baselineAtAlignedBound} baseline`,
-      `aggregate vs the aligned bound (${summary.alignedLowerBound} B): refined ${fmt(summary.packedOverAlignedBound)} (${summary.packedBytes} B), baseline ${fmt(summary.baselineOverAlignedBound)} (${summary.baselinePackedBytes} B); worst file ${fmt(summary.worstPackedOverAlignedBound)} refined, ${fmt(summary.worstBaselineOverAlignedBound)} baseline`,
+      `${rows.length} of ${names.length} files have a sized workspace (${symbolicOnly.length} symbolic only, ${failed.length} failed); at the aligned bound: ${summary.atAlignedBound} refined, ${summary.intervalAtAlignedBound} interval, ${summary.baselineAtAlignedBound} baseline`,
+      `aggregate vs the aligned bound (${summary.alignedLowerBound} B): refined ${fmt(summary.packedOverAlignedBound)} (${summary.packedBytes} B), interval ${fmt(summary.intervalOverAlignedBound)} (${summary.intervalPackedBytes} B), baseline ${fmt(summary.baselineOverAlignedBound)} (${summary.baselinePackedBytes} B); worst file ${fmt(summary.worstPackedOverAlignedBound)} refined, ${fmt(summary.worstIntervalOverAlignedBound)} interval, ${fmt(summary.worstBaselineOverAlignedBound)} baseline`,
       `aggregate vs DaCe's back-to-back workspace (${summary.daceBytes} B): refined ${fmt(summary.packedOverDace)}, baseline ${fmt(summary.baselineOverDace)}`,
-      ...(summary.widerThanBaseline ? [`REFINEMENT BUG: ${summary.widerThanBaseline} refined range(s) outside their baseline range`] : []),
+      `exact bound (reference run) for ${withExact.length} of ${rows.length} corpus files: ${withExact.map((r) => `${r.file.slice(0, 40)} ${fmt(r.packedOverExact)}`).join(', ') || '-'}; the others have data-dependent control flow, library nodes or views`,
+      ...(summary.widerThanBaseline ? [`REFINEMENT BUG: ${summary.widerThanBaseline} refined range(s) outside their baseline or interval range`] : []),
       ...(failed.length ? [`FAILED: ${failed.map((f) => `${f.file}: ${f.error}`).join('; ')}`] : []),
     ];
+    const fixtures = await loopFixtures();
+    lines.push(...fixtures.lines);
     const synthetic = syntheticPack();
     lines.push(`synthetic: ${synthetic.buffers} buffers packed in ${synthetic.ms.toFixed(0)} ms (target < ${synthetic.targetMs} ms)`);
-    return { result: { description: this.description, files: rows, summary, synthetic }, summary: lines };
+    return { result: { description: this.description, files: rows, summary, loopFixtures: fixtures.result, synthetic }, summary: lines };
   },
 };
 

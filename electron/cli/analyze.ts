@@ -99,8 +99,10 @@ async function sizeOf(path: string): Promise<number> {
 
 export const analyzeCommand: Command = createAnalyzeCommand({ stdout: process.stdout, stderr: process.stderr });
 
+/** The live set's intervals (`1-4,7-8`: dead in between, docs/liveness.md §3.7), `-` when never accessed. */
 function liveText(t: TransientInfo): string {
-  return t.live ? (t.live.first === t.live.last ? `${t.live.first}` : `${t.live.first}-${t.live.last}`) : '-';
+  const segments = t.liveSegments ?? (t.live ? [t.live] : []);
+  return segments.length ? segments.map((s) => (s.first === s.last ? `${s.first}` : `${s.first}-${s.last}`)).join(',') : '-';
 }
 
 const yesNo = (v: boolean): string => (v ? 'y' : '-');

@@ -45,6 +45,16 @@ describe('analyze command', () => {
     expect(text).toMatch(/--default-symbol 64 used for \d+ symbol\(s\):/);
   });
 
+  it('prints a live set with holes as its intervals', async () => {
+    // pack_cycle, N = 16: carry is dead between its read (step 4) and its rewrite (7); docs/liveness.md §4.
+    const c = capture();
+    expect(await c.cmd.run([join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'pack_cycle.sdfg'), '--symbols', 'N=16', '--all'])).toBe(0);
+    const row = (id: string) => c.out().split('\n').find((l) => l.startsWith(`${id} `)) ?? '';
+    expect(row('0:carry')).toMatch(/ 1-4,7-8 /);
+    expect(row('0:last')).toMatch(/ 1,8-9 /);
+    expect(row('0:g')).toMatch(/ 1-2 /);
+  });
+
   it('lists the largest allocating transients by default and every one with --all', async () => {
     const rowsOf = (text: string) => text.split('\n').filter((l) => /^\d+:\S+ /.test(l));
     const short = capture();

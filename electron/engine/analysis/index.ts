@@ -12,6 +12,7 @@ import { ExecutionCounter } from './executions.js';
 import { checkExtents, describeSymbolTypeProblem, symbolTypeProblems } from './extents.js';
 import { daceLayouts, type DaceEntry } from './layout-dace.js';
 import { alignmentFor, packLayout, peakOverlap, type PackItem } from './layout-packed.js';
+import { buildFlowGraph } from './flow.js';
 import { linearize } from './linearize.js';
 import { Liveness, LoopCover, controlFlowReads } from './liveness.js';
 import { planModes } from './plan.js';
@@ -66,10 +67,11 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   const reads = controlFlowReads(order, symbols.exprs);
   const cover = new LoopCover(order);
   const rules = opts.liveness ?? 'refined';
-  const refined = rules === 'refined';
+  const refined = rules !== 'baseline';
   const writeFirst = new WriteFirstLoops(order, symbols, opts.symbols, counter, { cycles: refined, innerLoops: refined, callees: refined });
   const aliases = new AliasIndex();
-  const liveness = new Liveness(order, access, reads, cover, writeFirst, rules, aliases);
+  const flow = rules === 'refined' ? buildFlowGraph(file, order, counter) : null;
+  const liveness = new Liveness(order, access, reads, cover, writeFirst, rules, flow, aliases);
   const defaults = new DefaultResolution();
   const aliasOf = (c: Candidate): AliasInfo | null => {
     const target = aliases.targetOf(c.sdfg, c.name);
@@ -81,8 +83,11 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   const allocationProblems: string[] = [];
   const transients: TransientInfo[] = [];
   const footprints = new Map<string, Footprint>();
-  for (const c of transientCandidates(file)) {
+  const candidates = transientCandidates(file);
+  const liveSets = liveness.liveSets(candidates);
+  for (const [k, c] of candidates.entries()) {
     const { desc, sdfg } = c;
+    const segments = liveSets[k]!;
     const id = `${sdfg.sdfgIndex}:${c.name}`;
     const sites = access.of(sdfg, c.name);
     const embedding = access.embeddingOf(sdfg);
@@ -119,7 +124,8 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
       bytesExpr: fp.bytesExpr,
       eligible: { PERSISTENT: el.PERSISTENT, EXTERNAL: el.EXTERNAL },
       reason: el.reason,
-      live: liveness.liveRange(sdfg, c.name, desc, c.memberOf),
+      live: segments && { first: segments[0]!.first, last: segments[segments.length - 1]!.last },
+      liveSegments: segments,
       allocation: alloc.site,
       executionsPerCall: alloc.executionsPerCall,
       jsonPath: desc.jsonPath,
@@ -128,7 +134,8 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   }
 
   const fullSpan = { first: 0, last: Math.max(0, order.steps.length - 1) };
-  const spanOf = (t: TransientInfo): { first: number; last: number } => t.live ?? fullSpan;
+  const spanOf = (t: TransientInfo): { first: number; last: number; segments: Array<{ first: number; last: number }> } =>
+    t.live ? { ...t.live, segments: t.liveSegments ?? [t.live] } : { ...fullSpan, segments: [fullSpan] };
 
   // The workspace set, in arrays_recursive order (file.sdfgs is pre-order; descriptors in insertion order).
   const externalSet = transients.filter((t) => t.eligible.EXTERNAL || t.allocation.kind === 'external');

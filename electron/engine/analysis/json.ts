@@ -54,6 +54,7 @@ function transientJson(t: TransientInfo): object {
     eligible: t.eligible,
     reason: t.reason,
     live: t.live,
+    liveSegments: t.liveSegments,
     allocation: allocationJson(t.allocation),
     executionsPerCall: jsonInt(t.executionsPerCall),
     jsonPath: t.jsonPath,

@@ -1,21 +1,26 @@
 /**
- * Lifetime-aware workspace layout: buffers whose live ranges never overlap may share bytes.
+ * Lifetime-aware workspace layout: buffers whose live sets never overlap may share bytes.
  *
  * Greedy placement by size, largest first; each buffer goes to the lowest aligned offset where it does not
- * collide with an already placed buffer whose live range overlaps its own. Only overlapping buffers are
- * looked at: placed buffers sit in a max-segment-tree over "sorted by first step" positions that reports
- * every placed buffer with first ≤ my.last and last ≥ my.first in O((k + 1) log n). The layout never
- * exceeds the sequential aligned layout (it falls back to it if the heuristic ever did worse).
+ * collide with an already placed buffer whose live set overlaps its own. A live set is one interval or
+ * several (docs/liveness.md §3.7). Only overlapping buffers are looked at: the intervals of placed buffers
+ * sit in a max-segment-tree over "sorted by first step" positions that reports every placed interval with
+ * first ≤ my.last and last ≥ my.first in O((k + 1) log n). The layout never exceeds the sequential aligned
+ * layout (it falls back to it if the heuristic ever did worse).
  */
 import type { PackedStorageLayout } from './types.js';
 
 export interface PackItem {
   id: string;
   bytes: bigint;
-  /** Inclusive live range over program steps. */
+  /** Inclusive live range over program steps (the hull of `segments`). */
   first: number;
   last: number;
+  /** The steps it is live in, as disjoint inclusive intervals; absent: all of [first, last]. */
+  segments?: ReadonlyArray<{ first: number; last: number }>;
 }
+
+const segmentsOf = (it: PackItem): ReadonlyArray<{ first: number; last: number }> => it.segments ?? [it];
 
 export const alignUp = (v: bigint, alignment: bigint): bigint => ((v + alignment - 1n) / alignment) * alignment;
 
@@ -31,11 +36,22 @@ export function packLayout(items: PackItem[], alignment: number): PackedStorageL
   const alignedSum = sizes.reduce((a, b) => a + b, 0n);
   const lowerBound = peakOverlap(items);
 
-  const byStart = [...items.keys()].sort((a, b) => items[a]!.first - items[b]!.first || items[a]!.last - items[b]!.last);
-  const position = new Int32Array(n);
-  byStart.forEach((item, pos) => (position[item] = pos));
-  const starts = byStart.map((i) => items[i]!.first);
-  const tree = new MaxTree(n);
+  // One tree position per interval of every item.
+  const owner: number[] = [];
+  const spans: Array<{ first: number; last: number }> = [];
+  items.forEach((it, i) => {
+    for (const seg of segmentsOf(it)) {
+      owner.push(i);
+      spans.push(seg);
+    }
+  });
+  const byStart = [...spans.keys()].sort((a, b) => spans[a]!.first - spans[b]!.first || spans[a]!.last - spans[b]!.last);
+  const position = new Int32Array(spans.length);
+  byStart.forEach((span, pos) => (position[span] = pos));
+  const starts = byStart.map((k) => spans[k]!.first);
+  const tree = new MaxTree(spans.length);
+  const spansOf: number[][] = items.map(() => []);
+  spans.forEach((_, k) => spansOf[owner[k]!]!.push(k));
 
   const order = [...items.keys()].sort((a, b) => {
     const d = sizes[b]! - sizes[a]!;
@@ -46,15 +62,16 @@ export function packLayout(items: PackItem[], alignment: number): PackedStorageL
   let total = 0n;
   const blocks: Array<[bigint, bigint]> = [];
   for (const i of order) {
-    const item = items[i]!;
     const size = sizes[i]!;
     if (size > 0n) {
       blocks.length = 0;
-      const hi = upperBound(starts, item.last) - 1;
-      tree.report(hi, item.first, (pos) => {
-        const j = byStart[pos]!;
-        blocks.push([offsets[j]!, offsets[j]! + sizes[j]!]);
-      });
+      for (const k of spansOf[i]!) {
+        const hi = upperBound(starts, spans[k]!.last) - 1;
+        tree.report(hi, spans[k]!.first, (pos) => {
+          const j = owner[byStart[pos]!]!;
+          blocks.push([offsets[j]!, offsets[j]! + sizes[j]!]);
+        });
+      }
       blocks.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
       let candidate = 0n;
       for (const [start, end] of blocks) {
@@ -64,7 +81,7 @@ export function packLayout(items: PackItem[], alignment: number): PackedStorageL
       offsets[i] = candidate;
       if (candidate + size > total) total = candidate + size;
     }
-    tree.set(position[i]!, item.last);
+    for (const k of spansOf[i]!) tree.set(position[k]!, spans[k]!.last);
   }
 
   if (total > alignedSum) {
@@ -82,11 +99,11 @@ export function packLayout(items: PackItem[], alignment: number): PackedStorageL
 }
 
 /** Peak of Σ bytes over steps: no layout, aligned or not, can be smaller. */
-export function peakOverlap(items: ReadonlyArray<{ bytes: bigint; first: number; last: number }>): bigint {
+export function peakOverlap(items: ReadonlyArray<{ bytes: bigint; first: number; last: number; segments?: ReadonlyArray<{ first: number; last: number }> }>): bigint {
   const events: Array<[number, bigint]> = [];
   for (const it of items) {
     if (it.bytes === 0n) continue;
-    events.push([it.first, it.bytes], [it.last + 1, -it.bytes]);
+    for (const seg of it.segments ?? [it]) events.push([seg.first, it.bytes], [seg.last + 1, -it.bytes]);
   }
   // Ends before starts at the same position: [a, b] and [b + 1, c] do not overlap.
   events.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));

@@ -36,6 +36,8 @@ export interface CodeUse {
   last: number;
   /** Interstate edges: the containers they read force an SDFG-level allocation. */
   interstate: boolean;
+  /** The interstate edge the code sits on (its reads happen when control passes it); null for loop and branch code. */
+  edge: InterstateEdge | null;
 }
 
 export interface LoopSpan {
@@ -88,11 +90,11 @@ export function linearize(file: SdfgFile, counter: ExecutionCounter): ProgramOrd
   const order: ProgramOrder = { steps: [], places: new Map(), codeUses: [], loops: [], invocations: new Map() };
   const steps = order.steps;
 
-  const addCode = (sdfg: Sdfg, code: string | null, first: number, last: number, interstate: boolean): void => {
+  const addCode = (sdfg: Sdfg, code: string | null, first: number, last: number, edge: InterstateEdge | null): void => {
     if (code === null) return;
     const trimmed = code.trim();
     if (!trimmed || trimmed === '1' || trimmed === 'True' || trimmed === '(1)') return;
-    order.codeUses.push({ sdfg, code: trimmed, first, last, interstate });
+    order.codeUses.push({ sdfg, code: trimmed, first, last, interstate: edge !== null, edge });
   };
 
   const linearizeSdfg = (sdfg: Sdfg, path: string[], invocations: bigint | null): Span => {
@@ -126,7 +128,7 @@ export function linearize(file: SdfgFile, counter: ExecutionCounter): ProgramOrd
         const first = steps.length;
         for (const br of b.branches) linearizeGraph(br.body, sdfg, [...path, b.label, br.body.label], mult);
         const span = { first, last: steps.length - 1 };
-        for (const br of b.branches) addCode(sdfg, br.condition, anchorStart(span), anchorEnd(span), false);
+        for (const br of b.branches) addCode(sdfg, br.condition, anchorStart(span), anchorEnd(span), null);
         return span;
       }
       default:
@@ -140,7 +142,7 @@ export function linearize(file: SdfgFile, counter: ExecutionCounter): ProgramOrd
     if (span.last >= span.first) {
       order.loops.push({ first: span.first, last: span.last, label: [...path, b.label].join('/'), kind: 'loop-region', region: b, sdfg, cycle: null, contiguous: true });
     }
-    for (const code of [b.init, b.condition, b.update]) addCode(sdfg, code, anchorStart(span), anchorEnd(span), false);
+    for (const code of [b.init, b.condition, b.update]) addCode(sdfg, code, anchorStart(span), anchorEnd(span), null);
     return span;
   };
 
@@ -196,8 +198,8 @@ export function linearize(file: SdfgFile, counter: ExecutionCounter): ProgramOrd
       if (!src || !dst) continue;
       const codes = [e.condition, ...e.assignments.map(([, rhs]) => rhs)];
       for (const code of codes) {
-        addCode(sdfg, code, anchorEnd(src), anchorEnd(src), true);
-        addCode(sdfg, code, anchorStart(dst), anchorStart(dst), true);
+        addCode(sdfg, code, anchorEnd(src), anchorEnd(src), e);
+        addCode(sdfg, code, anchorStart(dst), anchorStart(dst), e);
       }
     }
     return { first, last: steps.length - 1 };

@@ -40,25 +40,34 @@ export class FullOverwrite {
    * not dynamic) cover the whole shape for the analysed symbol values.
    */
   fullyOverwritten(state: StateBlock, sdfg: Sdfg, name: string, desc: DataDescriptor): boolean {
+    return this.effect(state, sdfg, name, desc) === 'full';
+  }
+
+  /**
+   * What `state`'s dataflow does to `name`: `full` — writes every element and reads none (the rule above);
+   * `write` — writes some elements and reads none (no outgoing data edge, every write one whose elements
+   * are known); `read` — anything else: it may read the container, or what it does is not established.
+   */
+  effect(state: StateBlock, sdfg: Sdfg, name: string, desc: DataDescriptor): 'full' | 'write' | 'read' {
     const boxes: Box[] = [];
     for (const node of state.nodes) {
       if (node.kind !== 'access' || node.data !== name) continue;
       for (const e of state.edges) {
         if (e.memlet.data === null) continue;
-        if (e.src === node.id) return false;
+        if (e.src === node.id) return 'read';
         if (e.dst !== node.id) continue;
         const written = this.writtenBoxes(state, sdfg, e, name, desc, []);
-        if (!written) return false;
+        if (!written) return 'read';
         boxes.push(...written);
       }
     }
     const shape: bigint[] = [];
     for (const dim of desc.shape) {
       const v = this.fieldValue(sdfg, dim);
-      if (v === null) return false;
+      if (v === null) return 'write';
       shape.push(v);
     }
-    return covers(boxes, shape);
+    return covers(boxes, shape) ? 'full' : 'write';
   }
 
   private writtenBoxes(state: StateBlock, sdfg: Sdfg, e: MemletEdge, name: string, desc: DataDescriptor, params: MapParam[]): Box[] | null {
@@ -208,7 +217,8 @@ export class FullOverwrite {
     return box;
   }
 
-  private fieldValue(sdfg: Sdfg, src: string, excluded: ReadonlySet<string> = new Set()): bigint | null {
+  /** A symbolic field's value for the analysed symbols (null: unknown, or it names an `excluded` parameter). */
+  fieldValue(sdfg: Sdfg, src: string, excluded: ReadonlySet<string> = new Set()): bigint | null {
     let e: Expr;
     try {
       e = this.symbols.exprs.sym(src);

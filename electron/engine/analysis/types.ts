@@ -10,12 +10,13 @@ export type Mode = (typeof MODES)[number];
 export type Target = 'cpu' | 'gpu';
 
 /**
- * `refined`: every rule of docs/liveness.md. `baseline`: the rules before nested-SDFG connectors, caller loops,
- * state-machine cycles, inner-loop and callee first writes were refined (an AccessNode always counts over its
- * whole state span; only LoopRegions whose body starts with the overwrite are write-first). The bench measures
- * both.
+ * `refined`: every rule of docs/liveness.md — live sets per program point on the flow graph (§3.7), several
+ * intervals per transient where a value is dead between uses. `interval`: the rules of issue 6 — one interval
+ * per transient, grown over the loops around it except write-first loops and callers' loops (§3.1–§3.5).
+ * `baseline`: the rules before issue 6 (an AccessNode always counts over its whole state span; only
+ * LoopRegions whose body starts with the overwrite are write-first). The bench measures all three.
  */
-export type LivenessRules = 'refined' | 'baseline';
+export type LivenessRules = 'refined' | 'interval' | 'baseline';
 
 export interface AnalysisOptions {
   /** Symbol values given by the user (`--symbols N=64`). */
@@ -24,7 +25,7 @@ export interface AnalysisOptions {
   defaultSymbol: bigint | null;
   /** Override of the detected target. */
   target: Target | null;
-  /** Which live-range rules to apply (docs/liveness.md); default `refined`. `baseline` exists for comparison. */
+  /** Which live-range rules to apply (docs/liveness.md); default `refined`. The others exist for comparison. */
   liveness?: LivenessRules;
 }
 
@@ -81,8 +82,13 @@ export interface TransientInfo {
   eligible: { PERSISTENT: boolean; EXTERNAL: boolean };
   /** Why the transient is not eligible for PERSISTENT and/or EXTERNAL (null when eligible for both). */
   reason: string | null;
-  /** Conservative live range over `Analysis.steps` (inclusive); null when never accessed. */
+  /** Conservative live range over `Analysis.steps` (inclusive): the hull of `liveSegments`; null when never accessed. */
   live: { first: number; last: number } | null;
+  /**
+   * The steps where the transient may hold a value that is still read, as sorted disjoint inclusive
+   * intervals inside `live` (several where it is dead between uses, e.g. inside a loop); null when `live` is.
+   */
+  liveSegments: Array<{ first: number; last: number }> | null;
   /** Allocation site in SCOPED mode. */
   allocation: AllocationSite;
   /** How many times the allocation site runs per program call; null when unknown (data-dependent loops). */

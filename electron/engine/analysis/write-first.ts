@@ -33,6 +33,7 @@ export class WriteFirstLoops {
   /** isWriteFirst answers per loop and container name (inner loops are asked again by every outer level). */
   private readonly memo = new Map<LoopBlock, Map<string, boolean>>();
   private readonly calleeMemo = new Map<Sdfg, Map<string, boolean>>();
+  private readonly effects = new WeakMap<StateBlock, Map<string, 'full' | 'write' | 'read'>>();
 
   constructor(
     order: ProgramOrder,
@@ -51,6 +52,20 @@ export class WriteFirstLoops {
         else this.cyclesOf.set(span.sdfg, [span]);
       }
     }
+  }
+
+  /** What `state`'s own dataflow does to `name` (overwrite.ts `effect`), with callees that overwrite first (§3.4). */
+  stateEffect(state: StateBlock, sdfg: Sdfg, name: string, desc: DataDescriptor): 'full' | 'write' | 'read' {
+    let table = this.effects.get(state);
+    if (!table) this.effects.set(state, (table = new Map()));
+    let hit = table.get(name);
+    if (!hit) table.set(name, (hit = this.overwrite.effect(state, sdfg, name, desc)));
+    return hit;
+  }
+
+  /** A symbolic field's value for the analysed symbols, without asking for new ones; null when unknown. */
+  fieldValue(sdfg: Sdfg, src: string): bigint | null {
+    return this.overwrite.fieldValue(sdfg, src);
   }
 
   /**

@@ -32,6 +32,7 @@ export function transientJson(table: TransientTable, i: number, sdfgs: readonly 
     eligible: { PERSISTENT: (table.eligible[i]! & 1) !== 0, EXTERNAL: (table.eligible[i]! & 2) !== 0 },
     reason: table.reason[i]! < 0 ? null : table.dict.reason[table.reason[i]!]!,
     live: first < 0 ? null : { first, last: table.last[i]! },
+    liveSegments: first < 0 ? null : segmentsOf(table.holes[i] ?? null, first, table.last[i]!),
     allocation: table.dict.allocation[table.allocation[i]!]!,
     executionsPerCall: table.executionsPerCall[i]!,
     jsonPath:
@@ -60,6 +61,13 @@ export function aliasOf(table: TransientTable, i: number): AliasJson | null {
  */
 export function ownedBytes(table: TransientTable, i: number): number {
   return (table.alias[i] ?? -1) >= 0 ? 0 : num(table.bytes[i]);
+}
+
+function segmentsOf(holes: number[] | null, first: number, last: number): Array<{ first: number; last: number }> {
+  if (!holes) return [{ first, last }];
+  const out: Array<{ first: number; last: number }> = [];
+  for (let k = 0; k + 1 < holes.length; k += 2) out.push({ first: holes[k]!, last: holes[k + 1]! });
+  return out;
 }
 
 /** The `analysis@1` document the view was built from, as `analyze --json` writes it. */

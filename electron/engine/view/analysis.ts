@@ -128,6 +128,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
     reason: new Array(n),
     first: new Array(n),
     last: new Array(n),
+    holes: new Array(n),
     allocation: new Array(n),
     executionsPerCall: new Array(n),
     jsonPath: new Array(n),
@@ -152,6 +153,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
     t.reason[i] = x.reason === null ? -1 : reason.add(x.reason);
     t.first[i] = x.live ? x.live.first : -1;
     t.last[i] = x.live ? x.live.last : -1;
+    t.holes[i] = x.liveSegments && x.liveSegments.length > 1 ? x.liveSegments.flatMap((seg) => [seg.first, seg.last]) : null;
     t.allocation[i] = allocation.add(allocationJson(x.allocation));
     t.executionsPerCall[i] = jsonInt(x.executionsPerCall);
     t.jsonPath[i] = encodeJsonPath(x.jsonPath, sdfgs[x.sdfg]?.jsonPath, x.name);
@@ -275,11 +277,9 @@ export function buildAnalysisView(a: Analysis): AnalysisView {
     return { storage, rows: rowsOf.length, curves: storageCurves(members, steps, workspace), symbolic: null };
   });
 
-  // Workspace rectangles of both layouts.
-  const spanOf = (row: number): { first: number; last: number } => {
-    const live = a.transients[row]!.live;
-    return live ?? { first: 0, last: fullLast };
-  };
+  // Workspace rectangles of both layouts: one per interval of a live set (docs/liveness.md §3.7), so that two
+  // transients sharing bytes in the packed layout never draw over each other.
+  const spansOf = (row: number): Array<{ first: number; last: number }> => a.transients[row]!.liveSegments ?? [{ first: 0, last: fullLast }];
   const storages = [...new Set([...Object.keys(a.layouts.dace), ...Object.keys(a.layouts.packed)])].sort();
   const workspace: StorageWorkspace[] = storages.map((storage) => {
     const d = a.layouts.dace[storage];
@@ -287,9 +287,9 @@ export function buildAnalysisView(a: Analysis): AnalysisView {
     let daceRects: WorkspaceRects | null = null;
     if (d && d.bytes !== null && d.order.every((id) => typeof d.offsets.get(id) === 'bigint')) {
       daceRects = rects(
-        d.order.map((id) => {
+        d.order.flatMap((id) => {
           const row = rowOf.get(id)!;
-          return { row, offset: d.offsets.get(id) as bigint, size: a.transients[row]!.bytes ?? 0n, ...spanOf(row) };
+          return spansOf(row).map((span) => ({ row, offset: d.offsets.get(id) as bigint, size: a.transients[row]!.bytes ?? 0n, ...span }));
         }),
       );
     }
@@ -300,9 +300,9 @@ export function buildAnalysisView(a: Analysis): AnalysisView {
           lowerBound: jsonInt(p.lowerBound),
           alignedSum: jsonInt(p.alignedSum),
           rects: rects(
-            [...p.offsets].map(([id, offset]) => {
+            [...p.offsets].flatMap(([id, offset]) => {
               const row = rowOf.get(id)!;
-              return { row, offset, size: a.transients[row]!.bytes ?? 0n, ...spanOf(row) };
+              return spansOf(row).map((span) => ({ row, offset, size: a.transients[row]!.bytes ?? 0n, ...span }));
             }),
           ),
         }

@@ -308,6 +308,7 @@ export interface TransientJson {
   eligible: { PERSISTENT: boolean; EXTERNAL: boolean };
   reason: string | null;
   live: { first: number; last: number } | null;
+  liveSegments: Array<{ first: number; last: number }> | null;
   allocation: AllocationJson;
   executionsPerCall: JsonInt | null;
   jsonPath: string;
@@ -406,6 +407,11 @@ export interface TransientTable {
   /** Live range over steps (inclusive); both -1 when never accessed. */
   first: number[];
   last: number[];
+  /**
+   * The live set when it has holes (docs/liveness.md §3.7): [first₀, last₀, first₁, last₁, …] inside
+   * first…last; null when it is first…last itself (or there is none).
+   */
+  holes: Array<number[] | null>;
   /** Index into `dict.allocation`. */
   allocation: number[];
   executionsPerCall: Array<JsonInt | null>;
@@ -461,7 +467,8 @@ export interface StorageMemory {
 }
 
 /** Columnar rectangles of one workspace layout: transient `row[i]` at `offset[i]` … `+ size[i]` bytes over
- * steps `first[i]`…`last[i]` (the whole call when it has no live range). */
+ * steps `first[i]`…`last[i]` — one rectangle per interval of its live set (a row may repeat), the whole call
+ * when it has no live range. */
 export interface WorkspaceRects {
   row: number[];
   offset: JsonInt[];

@@ -21,7 +21,14 @@ function checkInvariants(a: Analysis): void {
       expect(t.live.first).toBeGreaterThanOrEqual(0);
       expect(t.live.first).toBeLessThanOrEqual(t.live.last);
       expect(t.live.last).toBeLessThan(n);
-    }
+      // Sorted, disjoint, not adjacent, and spanning exactly `live`.
+      const segs = t.liveSegments!;
+      expect([segs[0]!.first, segs[segs.length - 1]!.last]).toEqual([t.live.first, t.live.last]);
+      for (let k = 0; k < segs.length; k++) {
+        expect(segs[k]!.first).toBeLessThanOrEqual(segs[k]!.last);
+        if (k > 0) expect(segs[k]!.first).toBeGreaterThan(segs[k - 1]!.last + 1);
+      }
+    } else expect(t.liveSegments).toBeNull();
     if (t.eligible.EXTERNAL) expect(t.eligible.PERSISTENT).toBe(true);
     if (!t.eligible.PERSISTENT || !t.eligible.EXTERNAL) expect(t.reason).toBeTruthy();
     if (t.eligible.PERSISTENT) expect(t.live).not.toBeNull();
@@ -40,15 +47,15 @@ function checkInvariants(a: Analysis): void {
     if (!packed) continue;
     const align = BigInt(packed.alignment);
     const items = [...packed.offsets].map(([id, offset]) => ({ offset, t: byId.get(id)! }));
-    const span = (t: (typeof items)[number]['t']) => t.live ?? { first: 0, last: Math.max(0, n - 1) };
+    // Live sets (docs/liveness.md §3.7): several intervals inside `live`, or the whole program when never accessed.
+    const sets = (t: (typeof items)[number]['t']) => t.liveSegments ?? [{ first: 0, last: Math.max(0, n - 1) }];
+    const meet = (x: Array<{ first: number; last: number }>, y: Array<{ first: number; last: number }>) => x.some((a) => y.some((b) => a.first <= b.last && b.first <= a.last));
     for (const { offset } of items) expect(offset % align).toBe(0n);
     for (let i = 0; i < items.length; i++) {
       for (let j = i + 1; j < items.length; j++) {
         const x = items[i]!;
         const y = items[j]!;
-        const sx = span(x.t);
-        const sy = span(y.t);
-        if (sx.last < sy.first || sy.last < sx.first || x.t.bytes === 0n || y.t.bytes === 0n) continue;
+        if (!meet(sets(x.t), sets(y.t)) || x.t.bytes === 0n || y.t.bytes === 0n) continue;
         expect(x.offset + x.t.bytes! <= y.offset || y.offset + y.t.bytes! <= x.offset).toBe(true);
       }
     }
@@ -75,15 +82,19 @@ describe('corpus', () => {
         file.sdfgs.reduce((sum, s) => sum + [...s.arrays.values()].reduce((k, d) => k + countTransients(d), 0), 0),
       );
       checkInvariants(a);
-      // Every refinement of docs/liveness.md only shrinks ranges: each refined range lies inside the baseline one.
+      // Every refinement of docs/liveness.md only shrinks ranges: each refined range lies inside the baseline one,
+      // and inside the range of the interval rules (the live sets per point of §3.7 refine those).
       const base = analyze(file, { symbols: new Map(), defaultSymbol: 64n, target: null, liveness: 'baseline' });
+      const interval = analyze(file, { symbols: new Map(), defaultSymbol: 64n, target: null, liveness: 'interval' });
       const whole = { first: 0, last: Math.max(0, a.steps.length - 1) };
-      const wider = a.transients.filter((t, i) => {
-        const r = t.live ?? whole;
-        const b = base.transients[i]!.live ?? whole;
-        return r.first < b.first || r.last > b.last;
-      });
-      expect(wider.map((t) => t.id)).toEqual([]);
+      for (const other of [base, interval]) {
+        const wider = a.transients.filter((t, i) => {
+          const r = t.live ?? whole;
+          const b = other.transients[i]!.live ?? whole;
+          return r.first < b.first || r.last > b.last;
+        });
+        expect(wider.map((t) => t.id)).toEqual([]);
+      }
       for (const [storage, packed] of Object.entries(a.layouts.packed)) {
         const before = base.layouts.packed[storage];
         if (packed && before) expect(packed.lowerBound <= before.lowerBound).toBe(true);

@@ -22,6 +22,7 @@ describe('analysis JSON', () => {
     const t = doc.transients.find((x: { id: string }) => x.id === '0:T');
     expect(t.bytes).toBe(String(8n * (1n << 60n)));
     expect(t.live).toEqual({ first: 0, last: 0 });
+    expect(t.liveSegments).toEqual([{ first: 0, last: 0 }]);
     expect(Object.keys(doc.modes)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL']);
     expect(doc.modes.SCOPED.perCall).toEqual({ allocs: 1, frees: 1, bytes: String(8n << 60n) });
     expect(doc.modes.PERSISTENT.perCall.allocs).toBe(0);

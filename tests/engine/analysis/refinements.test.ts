@@ -18,6 +18,11 @@ function live(root: Sdfg, liveness: LivenessRules = 'refined'): Record<string, [
   return Object.fromEntries(analyse(root, liveness).transients.map((t) => [t.id, t.live && [t.live.first, t.live.last]]));
 }
 
+/** The refined live sets (§3.7) as [first, last] intervals. */
+function liveSets(root: Sdfg): Record<string, Array<[number, number]> | null> {
+  return Object.fromEntries(analyse(root).transients.map((t) => [t.id, t.liveSegments && t.liveSegments.map((s): [number, number] => [s.first, s.last])]));
+}
+
 const arr = (name: string, o: { transient?: boolean; lifetime?: string; shape?: string[]; type?: string } = {}): DataDescriptor =>
   desc(name, o.shape ?? ['N'], { transient: o.transient ?? true, lifetime: o.lifetime, type: o.type });
 const arg = (name: string): DataDescriptor => arr(name, { transient: false });
@@ -106,7 +111,9 @@ describe('nested-SDFG connectors (§2.1)', () => {
   it('counts control-flow code of the callee that reads the connector', () => {
     const branching = callee('branching', [state('i0'), state('i1'), state('i2')], [], [edge(0, 1), edge(1, 2, '(a[0] > 0)')]);
     // steps: s0 0 | s1 1: i0 2, i1 3, i2 4 | s2 5: the condition reads a on both sides of the edge i1 → i2.
-    expect(live(program(branching))['0:t1']).toEqual([0, 4]);
+    expect(live(program(branching), 'interval')['0:t1']).toEqual([0, 4]);
+    // Refined (§3.7): on the edge itself, after i1 and before i2.
+    expect(live(program(branching))['0:t1']).toEqual([0, 3]);
   });
 
   describe('keeps the whole state span', () => {
@@ -173,8 +180,24 @@ describe('loops of the callers around a nested SDFG (§3.5)', () => {
   });
 
   it('widens one that outlives the call (Global, Persistent)', () => {
-    expect(live(program('Global'))['1:u']).toEqual([0, 4]);
-    expect(live(program('Persistent'))['1:u']).toEqual([0, 4]);
+    expect(live(program('Global'), 'interval')['1:u']).toEqual([0, 4]);
+    expect(live(program('Persistent'), 'interval')['1:u']).toEqual([0, 4]);
+  });
+
+  it('refined (§3.7): one that outlives the call is live across the caller’s loop only when a call reads what the previous one left', () => {
+    // The callee overwrites u first: no value passes from one call to the next, whatever the lifetime.
+    expect(live(program('Global'))['1:u']).toEqual([2, 3]);
+    // The callee reads u before rewriting it: a Global or Persistent u carries the previous call's value around
+    // the caller's loop; a Scope u is new in every call, so its first read reads nothing.
+    const carried = (lifetime: string) => {
+      const inner = callee('inner', [updates('i0', 'u'), writes('i1', 'b', 'u', 'M - 1')], [desc('u', ['M'], { lifetime })]);
+      return sdfg('m', [arg('A'), arr('t1'), arr('t2')], [loop('L', 'k', 'k = 0', '(k < 4)', 'k = (k + 1)', [writes('s0', 't1', 'A'), calls('s1', inner, 't1', 't2'), updates('s2', 't2')])], {
+        symbols: ['N'],
+      });
+    };
+    expect(live(carried('Global'))['1:u']).toEqual([0, 4]);
+    expect(live(carried('Persistent'))['1:u']).toEqual([0, 4]);
+    expect(live(carried('Scope'))['1:u']).toEqual([2, 3]);
   });
 
   it('widens the caller’s own containers over the caller’s loop when they carry a value into the next iteration', () => {
@@ -230,8 +253,15 @@ describe('state-machine cycles (§3.2)', () => {
   it('keeps widening a cycle with two entry blocks', () => {
     const root = machine(body());
     root.body.edges.push(edge(0, 3)); // before → rT: a second way into the cycle
-    expect(live(root)['0:T']).toEqual(live(root, 'baseline')['0:T']);
-    expect(live(root)['0:U']).toEqual(live(root, 'baseline')['0:U']);
+    expect(live(root, 'interval')['0:T']).toEqual(live(root, 'baseline')['0:T']);
+    expect(live(root, 'interval')['0:U']).toEqual(live(root, 'baseline')['0:U']);
+    // Refined (§3.7), steps before 0, rT 1, wU 2, rU 3, guard 4, wT 5, after 6: the second entry reads T before
+    // anything wrote it (nothing to keep), so T lives from wT to rT only; with a write in `before`, also from
+    // there to rT, but not in the guard (every way on from it passes wT before a read).
+    expect(analyse(root).steps.map((x) => x.label)).toEqual(['m/before', 'm/rT', 'm/wU', 'm/rU', 'm/guard', 'm/wT', 'm/after']);
+    expect(liveSets(root)['0:T']).toEqual([[1, 1], [5, 5]]);
+    root.body.blocks[0] = writes('before', 'T');
+    expect(liveSets(root)['0:T']).toEqual([[0, 1], [5, 5]]);
   });
 
   it('keeps widening a cycle whose blocks are not contiguous in step order', () => {
@@ -240,7 +270,9 @@ describe('state-machine cycles (§3.2)', () => {
     const exit = root.body.edges.pop()!;
     root.body.edges.splice(1, 0, exit);
     expect(analyse(root).steps.map((x) => x.label)).toEqual(['m/before', 'm/guard', 'm/after', 'm/wT', 'm/rT', 'm/wU', 'm/rU']);
-    expect(live(root)).toEqual({ '0:T': [1, 6], '0:U': [1, 6] });
+    expect(live(root, 'interval')).toEqual({ '0:T': [1, 6], '0:U': [1, 6] });
+    // Refined (§3.7): step order does not matter to the flow graph.
+    expect(live(root)).toEqual({ '0:T': [3, 4], '0:U': [5, 6] });
   });
 
   it('still widens over a cycle nested in the refined one', () => {
@@ -265,8 +297,8 @@ describe('state-machine cycles (§3.2)', () => {
 });
 
 describe('first writes inside inner loops (§3.3)', () => {
-  // steps: L0: L1: w 0, r 1 | wU 2, rU 3
-  const program = (inner: { cond: string; body?: ControlFlowBlock[] }) =>
+  // steps: L0: L1: w 0, r 1 | wU 2, rU 3 (| rT 4, tail 5 with `after`: T read again after the inner loop)
+  const program = (inner: { cond: string; body?: ControlFlowBlock[]; after?: boolean }) =>
     sdfg(
       'm',
       [arr('T'), arr('U')],
@@ -275,6 +307,7 @@ describe('first writes inside inner loops (§3.3)', () => {
           loop('L1', 'j', 'j = 0', inner.cond, 'j = (j + 1)', inner.body ?? [writes('w', 'T'), reads('r', 'T')]),
           writes('wU', 'U'),
           reads('rU', 'U'),
+          ...(inner.after ? [reads('rT', 'T'), state('tail')] : []),
         ]),
       ],
       { symbols: ['N', 'x'] },
@@ -286,15 +319,21 @@ describe('first writes inside inner loops (§3.3)', () => {
   });
 
   it('keeps widening when the inner loop may run zero times', () => {
-    expect(live(program({ cond: '(j < 0)' }))['0:T']).toEqual([0, 3]);
+    expect(live(program({ cond: '(j < 0)' }), 'interval')['0:T']).toEqual([0, 3]);
+    // Refined (§3.7): only a read after the inner loop can see an earlier iteration's value.
+    expect(live(program({ cond: '(j < 0)' }))['0:T']).toEqual([0, 1]);
+    // With a zero-trip inner loop, rT may read the previous outer iteration's value, carried through `tail`.
+    expect(live(program({ cond: '(j < 0)', after: true }))['0:T']).toEqual([0, 5]);
+    expect(live(program({ cond: '(j < 2)', after: true }))['0:T']).toEqual([0, 4]);
   });
 
   it('keeps widening when the trip count is unknown (data-dependent)', () => {
-    expect(live(program({ cond: '(j < x)' }))['0:T']).toEqual([0, 3]);
+    expect(live(program({ cond: '(j < x)' }), 'interval')['0:T']).toEqual([0, 3]);
+    expect(live(program({ cond: '(j < x)', after: true }))['0:T']).toEqual([0, 5]);
     // A container read by the condition is data, even with a default value for symbols.
     const root = program({ cond: '(j < n)' });
     root.arrays.set('n', desc('n', ['1'], { transient: false, type: 'Scalar', dtype: 'int32' }));
-    const a = analyze(file(root), { symbols: new Map([['N', 10n]]), defaultSymbol: 4n, target: null });
+    const a = analyze(file(root), { symbols: new Map([['N', 10n]]), defaultSymbol: 4n, target: null, liveness: 'interval' });
     expect(a.transients.find((t) => t.id === '0:T')!.live).toEqual({ first: 0, last: 3 });
   });
 

@@ -159,7 +159,9 @@ function checkInvariants(a: Analysis, v: AnalysisView): void {
   for (const w of v.workspace) {
     const packed = a.layouts.packed[w.storage];
     if (packed) {
-      expect(w.packed!.rects.row.length).toBe(packed.offsets.size);
+      // One rectangle per interval of each live set.
+      const intervals = [...packed.offsets.keys()].reduce((k, id) => k + (a.transients.find((t) => t.id === id)!.liveSegments?.length ?? 1), 0);
+      expect(w.packed!.rects.row.length).toBe(intervals);
       w.packed!.rects.row.forEach((row, k) => {
         expect(num(w.packed!.rects.offset[k]!) + num(w.packed!.rects.size[k]!)).toBeLessThanOrEqual(num(w.packed!.bytes));
         expect(w.packed!.rects.first[k]!).toBeLessThanOrEqual(w.packed!.rects.last[k]!);
@@ -202,6 +204,21 @@ describe('AnalysisView on real files', () => {
         checkInvariants(a, buildAnalysisView(a));
       }
     }
+  });
+
+  it('draws a live set with holes as one rectangle per interval: transients sharing bytes never overlap', async () => {
+    // pack_loop_carried, N = 16: carry is live at init 0, use 1 and its rewrite 4; t at 2…3, in carry's bytes.
+    const f = await readSdfgFile(join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'pack_loop_carried.sdfg'));
+    const a = analyze(f, { symbols: new Map([['N', 16n]]), defaultSymbol: null, target: null });
+    const v = buildAnalysisView(a);
+    const rects = v.workspace.find((w) => w.storage === 'CPU_Heap')!.packed!.rects;
+    const id = (k: number) => v.table.id[rects.row[k]!];
+    expect(rects.row.map((_, k) => [id(k), rects.offset[k], rects.first[k], rects.last[k]])).toEqual([
+      ['0:carry', 0, 0, 1],
+      ['0:carry', 0, 4, 4],
+      ['0:t', 0, 2, 3],
+    ]);
+    checkInvariants(a, v);
   });
 
   it('keeps velocity_tendencies (30k transients) compact: a fraction of analysis@1', async () => {
