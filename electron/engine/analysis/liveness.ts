@@ -187,7 +187,7 @@ export class Liveness {
         out.push({ first: place.step, last: place.spanEnd, via });
         continue;
       }
-      for (const c of calls) out.push(...this.uses(c.sdfg, c.name, c.sites, [...via, c]));
+      for (const c of calls) for (const u of this.uses(c.sdfg, c.name, c.sites, [...via, c])) out.push(u);
     }
     for (const iv of this.reads.get(sdfg)?.get(name)?.intervals ?? []) out.push({ ...iv, via });
     return out;
