@@ -112,11 +112,18 @@ export function argumentGuardBytes(bytes: number): number {
   return Math.min(ARG_GUARD_MAX, Math.max(ARG_GUARD_MIN, bytes));
 }
 
-export function argumentLayout(arrays: ReadonlyArray<{ name: string; bytes: number }>, alignment: number): ArgumentLayout {
+/** `maxSize`: the largest buffer the arena may be (a typed array's limit); guards shrink to ARG_GUARD_MIN when
+ * the usual ones would pass it. */
+export function argumentLayout(arrays: ReadonlyArray<{ name: string; bytes: number }>, alignment: number, maxSize = Infinity): ArgumentLayout {
+  const usual = placeArguments(arrays, alignment, argumentGuardBytes);
+  return usual.size <= maxSize ? usual : placeArguments(arrays, alignment, () => ARG_GUARD_MIN);
+}
+
+function placeArguments(arrays: ReadonlyArray<{ name: string; bytes: number }>, alignment: number, guardFor: (bytes: number) => number): ArgumentLayout {
   const placed: ArgumentPlacement[] = [];
   let cursor = 0;
   for (const a of arrays) {
-    const guard = argumentGuardBytes(a.bytes);
+    const guard = guardFor(a.bytes);
     const start = alignUp(cursor + guard, alignment);
     const end = start + a.bytes;
     const next = alignUp(end + guard, alignment);

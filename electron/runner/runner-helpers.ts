@@ -3,6 +3,7 @@
  * path (gpu-variant.ts) alike: the guarded argument arena, guarded verification workspaces, the sampled call.
  * Runner code: it runs in the runner child only.
  */
+import { constants as bufferConstants } from 'node:buffer';
 import type { ProgramArg } from '../engine/codegen/types.js';
 import type { SampledCall } from '../engine/profile/result.js';
 import { argumentLayout, guardedLayout, type ArgumentLayout, type GuardedRegion } from './guarded-layout.js';
@@ -64,6 +65,8 @@ export function arenaLayout(variant: VariantJob, inputs: Record<string, Uint8Arr
       return { name: a.name, bytes: src.length };
     }),
     align,
+    // One typed array holds the whole arena (its host image, for a device arena).
+    bufferConstants.MAX_LENGTH,
   );
 }
 

@@ -38,6 +38,12 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 }
 
 describe('profile with many calls', () => {
+  it('refuses more timed calls per process than the runner can hold, before building anything', async () => {
+    const r = await cli([chain, '--symbols', 'N=1', '--calls', '20000000']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--calls must be at most 16,777,216 \(timed calls per process; use --processes for more\), got 20,000,000/);
+  });
+
   it('times 300,000 calls: exact summary over all, 100,000 evenly spaced rows kept', async () => {
     const out = join(dir, 'many.json');
     // One OpenMP thread: on a busy shared machine a team's waits would make each of these tiny calls slow.

@@ -16,6 +16,10 @@ import { quantile } from './stats.js';
 
 export type { ColumnSums, PerCallColumn, TypedColumns } from './runner-host.js';
 
+/** Timed calls per process at most: the addon allocates its per-call columns up front (kMaxCalls in addon.cc,
+ * 48 bytes a call). */
+export const MAX_CALLS = 16_777_216;
+
 /** The per-call columns of the result, in their order. */
 export const PER_CALL_COLUMNS: readonly PerCallColumn[] = ['totalNs', 'allocNs', 'freeNs', 'allocs', 'frees', 'allocBytes', 'minorFaults'];
 

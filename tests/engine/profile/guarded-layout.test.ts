@@ -49,6 +49,10 @@ describe('argument arena', () => {
     expect(l.size).toBe(46592);
     expect(l.arrays.every((p) => p.start % 64 === 0 && p.after[1] - p.after[0] >= Math.min(ARG_GUARD_MAX, Math.max(ARG_GUARD_MIN, p.bytes)))).toBe(true);
     expect(argumentLayout([{ name: 'huge', bytes: 2 ** 30 }], 256).arrays[0]!.before).toEqual([0, ARG_GUARD_MAX]);
+    // Guards shrink to the minimum when the usual ones would not fit one buffer.
+    const tight = argumentLayout([{ name: 'A', bytes: 100_000 }, { name: 'B', bytes: 100_000 }], 64, 250_000);
+    expect(tight.arrays.map((p) => p.before[1] - p.before[0])).toEqual([ARG_GUARD_MIN, ARG_GUARD_MIN]);
+    expect(tight.size).toBeLessThanOrEqual(250_000);
   });
 
   it('finds the first and last changed byte of a guard, across chunks', () => {
