@@ -229,6 +229,6 @@ async function measureFrames(page: Page): Promise<{ graph: { frames: number; p95
     await page.keyboard.up('Control');
   }
   const life = await read('lifetimes');
-  const stat = (xs: number[]) => ({ frames: xs.length, p95Ms: p95(xs), maxMs: Math.max(0, ...xs) });
+  const stat = (xs: number[]) => ({ frames: xs.length, p95Ms: p95(xs), maxMs: xs.reduce((m, x) => Math.max(m, x), 0) });
   return { graph: stat(graph), lifetimes: stat(life) };
 }

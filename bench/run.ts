@@ -19,6 +19,7 @@ import { codegenSection } from './codegen.js';
 import { fuzzSection } from './fuzz.js';
 import { memviewsSection } from './memviews.js';
 import { runnerVsBareSection } from './runner-vs-bare.js';
+import { manyCallsSection } from './many-calls.js';
 import { rendererSection } from './renderer.js';
 
 export interface BenchSection {
@@ -115,7 +116,7 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, graphSection, memviewsSection, rendererSection, packingSection, codegenSection, runnerVsBareSection, fuzzSection];
+export const SECTIONS: BenchSection[] = [analysisSection, profileSection, graphSection, memviewsSection, rendererSection, packingSection, codegenSection, runnerVsBareSection, manyCallsSection, fuzzSection];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));

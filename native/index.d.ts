@@ -84,6 +84,10 @@ export interface DeviceBuffer {
   download(target: ArrayBufferView, offset?: number): void;
   /** Every byte set to `byte` (`__tlab_gpu_memset`). */
   fill(byte: number): void;
+  /** [offset, offset + bytes) as a DeviceBuffer of its own that shares this allocation (the runner's guarded
+   * argument arena: one allocation, each argument a slice between guard bytes). Freeing the allocation frees
+   * its slices; free() on a slice is an Error. */
+  slice(offset: number, bytes: number): DeviceBuffer;
   free(): void;
 }
 

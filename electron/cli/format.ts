@@ -52,7 +52,8 @@ export interface TableOptions {
 /** Aligned columns separated by two spaces; a rule under the header. */
 export function table(headers: string[], rows: string[][], opts: TableOptions = {}): string[] {
   const cols = headers.length;
-  const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  // A reduction, not a spread: `analyze --all` may list more rows than a call can take arguments.
+  const widths = headers.map((h, c) => rows.reduce((w, r) => Math.max(w, (r[c] ?? '').length), h.length));
   const gap = 2;
   if (opts.maxWidth != null && opts.flexColumn !== undefined) {
     const total = widths.reduce((a, b) => a + b, 0) + gap * (cols - 1);

@@ -50,6 +50,8 @@ const modeResult = v.pipe(v.looseObject({
   exitNs: numOrNull,
   firstCallNs: numOrNull,
   calls: columns,
+  // Additive: present when the columns keep a subsample of the timed calls (docs/profile-schema.md, "Sampling").
+  sampling: v.optional(v.looseObject({ calls: num, keptPerProcess: num })),
   eventsOverflowed: v.boolean(),
   runnerOverheadNsPerCall: numOrNull,
   summary: v.looseObject({
@@ -67,6 +69,7 @@ const modeResult = v.pipe(v.looseObject({
   gpu: v.optional(gpuMode),
 }),
   v.check((m) => !m.gpu || m.gpu.deviceNs.length === m.calls.totalNs.length, 'gpu.deviceNs must have one entry per timed call'),
+  v.check((m) => !m.sampling || m.calls.totalNs.length <= m.sampling.calls, 'sampling.calls must count at least the kept calls'),
 );
 
 export const profileResultSchema = v.pipe(

@@ -2,10 +2,12 @@
  * The runner's GPU path (docs/gpu.md, "The runner on a GPU"): one variant of a GPU program library, with the
  * same steps and the same result as the CPU path in runner-entry.ts, in device memory.
  *
- * - Array arguments live on the device (the GPU ABI, whatever storage they declare): one buffer each from the
- *   library's `__tlab_gpu_malloc`, filled before every verification call and before the timed calls with the
- *   job's input bytes (the CPU path's deterministic data or the --input arrays) through `__tlab_gpu_memcpy`.
- *   Scalars and symbols are passed as on the CPU.
+ * - Array arguments live on the device (the GPU ABI, whatever storage they declare): slices of one device
+ *   allocation from the library's `__tlab_gpu_malloc`, laid out like the CPU path's argument arena (a guard of
+ *   pattern bytes before and after each array), filled before every verification call and before the timed
+ *   calls with the job's input bytes (the CPU path's deterministic data or the --input arrays) and fresh guards
+ *   through `__tlab_gpu_memcpy`; the guards come back to the host and are checked after each verification call
+ *   and after the timed calls. Scalars and symbols are passed as on the CPU.
  * - EXTERNAL's GPU workspace is device memory too, installed through DaCe's
  *   `__dace_set_external_memory_GPU_Global` (`setExternal`); for verification, the guarded layout of the CPU path
  *   (guard bytes around every slot, slots poisoned) is built on the host, copied to the device, installed with
@@ -20,7 +22,23 @@ import type { DeviceBuffer } from '../../native/index.js';
 import type { ProgramArg } from '../engine/codegen/types.js';
 import { clearProgressPage } from './progress-file.js';
 import type { GuardViolation, Phase, RunJob, VariantGpuTiming, VariantJob, VariantResult } from './messages.js';
-import { appendStats, argView, checkGuards, DEVICE_EXTERNAL_ALIGN, emptyTiming, EXTERNAL_ALIGN, guardedWorkspace, retain, sampledCall, workspaceSizes, type GuardedWorkspace } from './runner-helpers.js';
+import { emptyTiming, processGpuTiming, processTiming } from '../engine/profile/samples.js';
+import {
+  arenaLayout,
+  argView,
+  checkGuards,
+  DEVICE_EXTERNAL_ALIGN,
+  EXTERNAL_ALIGN,
+  fillArena,
+  guardedWorkspace,
+  keepCalls,
+  requireIntactArguments,
+  retain,
+  sampledCall,
+  workspaceSizes,
+  type ArgumentArena,
+  type GuardedWorkspace,
+} from './runner-helpers.js';
 import type { loadNativeAddon } from './native.js';
 
 type Library = ReturnType<ReturnType<typeof loadNativeAddon>['load']>;
@@ -46,6 +64,8 @@ interface Arguments {
   refill(): void;
   /** Every array argument's bytes after a call (device arrays copied back). */
   snapshot(): Record<string, Uint8Array>;
+  /** Stops the variant when a guard around a device argument changed (the guards copied back first). */
+  checkGuards(): void;
 }
 
 /** Frees every device buffer of a variant at its end, whatever happened. */
@@ -78,15 +98,23 @@ class DeviceMemory {
   }
 }
 
-function deviceArguments(v: VariantJob, inputs: Record<string, Uint8Array>, memory: DeviceMemory): Arguments {
+/** The device arguments: one device arena (the CPU path's layout, 256-byte aligned like cudaMalloc's blocks)
+ * and its host image, from which every refill uploads inputs and fresh guards together. */
+function deviceArguments(v: VariantJob, inputs: Record<string, Uint8Array>, memory: DeviceMemory, guardByte: number): Arguments {
   const views: Array<ArrayBufferView | DeviceBuffer> = [];
   const host = new Map<string, { src: Uint8Array; bytes: Uint8Array }>();
   const device = new Map<string, { src: Uint8Array; buffer: DeviceBuffer }>();
+  const arena: ArgumentArena = { buffer: new Uint8Array(0), layout: arenaLayout({ ...v, args: v.args.filter(onDevice) }, inputs, DEVICE_EXTERNAL_ALIGN) };
+  arena.buffer = retain(new Uint8Array(arena.layout.size));
+  fillArena(arena, inputs, guardByte);
+  const deviceArena = arena.layout.size > 0 ? memory.alloc(arena.layout.size, 'the argument arrays and their guards') : null;
+  const placed = new Map(arena.layout.arrays.map((p) => [p.name, p]));
   for (const arg of v.args) {
     const src = inputs[arg.name];
     if (!src) throw new Error(`no input bytes for argument ${arg.name}`);
-    if (onDevice(arg)) {
-      const buffer = memory.alloc(src.length, `argument ${arg.name}`);
+    const p = placed.get(arg.name);
+    if (p && deviceArena) {
+      const buffer = deviceArena.slice(p.start, p.bytes);
       device.set(arg.name, { src, buffer });
       views.push(buffer);
     } else {
@@ -99,13 +127,23 @@ function deviceArguments(v: VariantJob, inputs: Record<string, Uint8Array>, memo
     views,
     refill() {
       for (const { src, bytes } of host.values()) bytes.set(src);
-      for (const [name, { src, buffer }] of device) {
-        try {
-          buffer.upload(src);
-        } catch (err) {
-          throw new Error(`${v.label}: copying argument ${name} to the device: ${(err as Error).message}`);
-        }
+      if (!deviceArena) return;
+      try {
+        deviceArena.upload(arena.buffer);
+      } catch (err) {
+        throw new Error(`${v.label}: copying the arguments (${[...device.keys()].join(', ')}) to the device: ${(err as Error).message}`);
       }
+    },
+    checkGuards() {
+      if (!deviceArena) return;
+      try {
+        for (const p of arena.layout.arrays) {
+          for (const [from, to] of [p.before, p.after]) deviceArena.download(arena.buffer.subarray(from, to), from);
+        }
+      } catch (err) {
+        throw new Error(`${v.label}: copying the argument guards back from the device: ${(err as Error).message}`);
+      }
+      requireIntactArguments(arena, guardByte, v);
     },
     snapshot() {
       const out: Record<string, Uint8Array> = {};
@@ -162,7 +200,7 @@ function runVariant(lib: Library, gpu: NonNullable<Library['gpu']>, v: VariantJo
 
   ctx.enter('workspace');
   const workspaceBytes = workspaceSizes(lib, v, symbols);
-  const args = deviceArguments(v, job.inputs, memory);
+  const args = deviceArguments(v, job.inputs, memory, job.guardByte);
 
   let outputs: Record<string, Uint8Array> | null = null;
   let outputsSecond: Record<string, Uint8Array> | null = null;
@@ -190,6 +228,7 @@ function runVariant(lib: Library, gpu: NonNullable<Library['gpu']>, v: VariantJo
       args.refill();
       ctx.enter(k === 0 ? 'verify-1' : 'verify-2');
       lib.run(args.views, 1);
+      args.checkGuards();
       for (const ev of lib.lastEvents()) {
         if (ev.kind === 'alloc') poisoned.add(v.transientIds[ev.transient] ?? `#${ev.transient}`);
       }
@@ -211,9 +250,10 @@ function runVariant(lib: Library, gpu: NonNullable<Library['gpu']>, v: VariantJo
     const bytes = Number(workspaceBytes[ext.storage]!);
     lib.setExternal(ext.storage, isDeviceStorage(ext.storage) ? memory.alloc(bytes, `the ${ext.storage} workspace`) : retain(new Uint8Array(bytes)), symbols);
   }
-  const timing = emptyTiming();
+  let timing = emptyTiming();
   let timed: ReturnType<Library['timeCalls']> | null = null;
-  let gpuTiming: VariantGpuTiming = { deviceNs: [], hostReturnNs: [], hostSyncNs: [], pool: null };
+  const none = new Float64Array(0);
+  let gpuTiming: VariantGpuTiming = { deviceNs: none, kept: { deviceNs: none, hostReturnNs: none, hostSyncNs: none }, pool: null };
   if (job.calls > 0) {
     ctx.enter('arguments');
     args.refill();
@@ -222,17 +262,15 @@ function runVariant(lib: Library, gpu: NonNullable<Library['gpu']>, v: VariantJo
     timed = lib.timeCalls(args.views, job.warmup, job.settle, job.calls, ctx.progressFile);
     // Read right after the timed calls (timeCalls reset the marks right before them): nothing ran since.
     const pool = gpu.pooled ? lib.poolAttributes(false) : null;
-    appendStats(timing, timed.stats);
-    timing.batchWallNs = timed.loopWallNs;
-    timing.warmupCalls = [timed.warmupCalls];
+    args.checkGuards();
+    timing = processTiming(timed.stats, keepCalls(job), timed.loopWallNs, timed.warmupCalls);
     const s = timed.stats;
     if (!s.deviceNs || !s.hostReturnNs || !s.hostSyncNs) throw new Error(`${v.label}: the addon returned no device times for a GPU library (stale build? run npm run build:native)`);
-    gpuTiming = {
-      deviceNs: Array.from(s.deviceNs),
-      hostReturnNs: Array.from(s.hostReturnNs),
-      hostSyncNs: Array.from(s.hostSyncNs),
-      pool: pool ? { reservedHighBytes: pool.reservedHighBytes, usedHighBytes: pool.usedHighBytes, releaseThreshold: gpu.releaseThreshold } : null,
-    };
+    gpuTiming = processGpuTiming(
+      { deviceNs: s.deviceNs, hostReturnNs: s.hostReturnNs, hostSyncNs: s.hostSyncNs },
+      keepCalls(job),
+      pool ? { reservedHighBytes: pool.reservedHighBytes, usedHighBytes: pool.usedHighBytes, releaseThreshold: gpu.releaseThreshold } : null,
+    );
     ctx.timedDone(job.calls, job.calls);
   }
   ctx.enter('exit');

@@ -80,3 +80,55 @@ export function guardedLayout(slots: readonly LayoutSlot[], guardBytes: number, 
   }
   return { size: cursor, offsets, regions };
 }
+
+/**
+ * The argument arena (docs/profile.md, "Argument guards"): every array argument the runner hands a program lies
+ * in one buffer the runner owns, between a guard before and a guard after it of its own (guard pattern bytes),
+ * so that a write past an argument's end lands in guard bytes the runner checks, never in the allocator's
+ * metadata of some other block (which glibc would find later as `free(): invalid size`, far from the cause).
+ *
+ * A guard is as long as the array it guards, at least ARG_GUARD_MIN and at most ARG_GUARD_MAX bytes: tiles that
+ * do not fit the sizes overrun by up to a tile's worth of rows, which scales with the array.
+ */
+export const ARG_GUARD_MIN = 4096;
+export const ARG_GUARD_MAX = 64 * 2 ** 20;
+
+export interface ArgumentPlacement {
+  name: string;
+  /** [start, start + bytes) in the arena. */
+  start: number;
+  bytes: number;
+  /** The guards: [from, to) in the arena, right before `start` and right after `start + bytes`. */
+  before: [number, number];
+  after: [number, number];
+}
+
+export interface ArgumentLayout {
+  size: number;
+  arrays: ArgumentPlacement[];
+}
+
+export function argumentGuardBytes(bytes: number): number {
+  return Math.min(ARG_GUARD_MAX, Math.max(ARG_GUARD_MIN, bytes));
+}
+
+/** `maxSize`: the largest buffer the arena may be (a typed array's limit); guards shrink to ARG_GUARD_MIN when
+ * the usual ones would pass it. */
+export function argumentLayout(arrays: ReadonlyArray<{ name: string; bytes: number }>, alignment: number, maxSize = Infinity): ArgumentLayout {
+  const usual = placeArguments(arrays, alignment, argumentGuardBytes);
+  return usual.size <= maxSize ? usual : placeArguments(arrays, alignment, () => ARG_GUARD_MIN);
+}
+
+function placeArguments(arrays: ReadonlyArray<{ name: string; bytes: number }>, alignment: number, guardFor: (bytes: number) => number): ArgumentLayout {
+  const placed: ArgumentPlacement[] = [];
+  let cursor = 0;
+  for (const a of arrays) {
+    const guard = guardFor(a.bytes);
+    const start = alignUp(cursor + guard, alignment);
+    const end = start + a.bytes;
+    const next = alignUp(end + guard, alignment);
+    placed.push({ name: a.name, start, bytes: a.bytes, before: [cursor, start], after: [end, next] });
+    cursor = next;
+  }
+  return { size: cursor, arrays: placed };
+}

@@ -24,7 +24,7 @@ export type {
 } from '../engine/profile/runner-host.js';
 export { variantLabel } from '../engine/profile/runner-host.js';
 
-export const RUNNER_PROTOCOL_VERSION = 2;
+export const RUNNER_PROTOCOL_VERSION = 3;
 
 /** Where a job's input bytes are: one file, each input at its offset (written by the host, job-files.ts). */
 export interface InputsFile {

@@ -22,7 +22,8 @@ import {
   type VariantJob,
   type VariantResult,
 } from './messages.js';
-import { appendStats, checkGuards, emptyTiming, freshArgs, guardedWorkspace, retain, sampledCall, workspaceSizes } from './runner-helpers.js';
+import { emptyTiming, processTiming } from '../engine/profile/samples.js';
+import { checkGuards, freshArgs, guardedWorkspace, keepCalls, requireIntactArguments, retain, sampledCall, snapshotArrays, workspaceSizes } from './runner-helpers.js';
 
 type Addon = ReturnType<typeof loadNativeAddon>;
 type Library = ReturnType<Addon['load']>;
@@ -109,9 +110,11 @@ class JobRunner {
           for (const slot of ext.slots) poisoned.add(slot.id);
           return ws;
         });
-        const { views, arrays } = freshArgs(v, job.inputs);
+        const { views, arrays, arena } = freshArgs(v, job.inputs, job.guardByte);
         this.enter(v.label, k === 0 ? 'verify-1' : 'verify-2');
         lib.run(views, 1);
+        // First: outputs and events of a call that wrote outside its arguments mean nothing.
+        requireIntactArguments(arena, job.guardByte, v);
         for (const ev of lib.lastEvents()) {
           if (ev.kind === 'alloc') poisoned.add(v.transientIds[ev.transient] ?? `#${ev.transient}`);
         }
@@ -121,7 +124,7 @@ class JobRunner {
             if (!guardViolations.some((x) => x.storage === g.storage && x.slot === g.slot && x.where === g.where)) guardViolations.push(g);
           }
         }
-        const snapshot = Object.fromEntries(arrays);
+        const snapshot = snapshotArrays(arrays);
         if (k === 0) outputs = snapshot;
         else outputsSecond = snapshot;
       }
@@ -137,17 +140,17 @@ class JobRunner {
     // First call, warm-up and timed calls in one native loop, as a plain C program would call the library:
     // no JavaScript runs between the calls (the host follows the warm-up and the timed calls on the progress
     // page instead of messages). A verification-only job (calls 0) stops before.
-    const timing = emptyTiming();
+    let timing = emptyTiming();
     let timed: ReturnType<Library['timeCalls']> | null = null;
     if (job.calls > 0) {
-      const { views } = freshArgs(v, job.inputs);
+      const { views, arena } = freshArgs(v, job.inputs, job.guardByte);
       // Before the announcement: the host then never takes the previous variant's final state for this one's.
       if (this.progressFile) clearProgressPage(this.progressFile);
       this.enter(v.label, 'first-call');
       timed = lib.timeCalls(views, job.warmup, job.settle, job.calls, this.progressFile);
-      appendStats(timing, timed.stats);
-      timing.batchWallNs = timed.loopWallNs;
-      timing.warmupCalls = [timed.warmupCalls];
+      // Once, after all the calls: a job without verification (processes > 1) still learns of an overrun.
+      requireIntactArguments(arena, job.guardByte, v);
+      timing = processTiming(timed.stats, keepCalls(job), timed.loopWallNs, timed.warmupCalls);
       this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done: job.calls, total: job.calls });
     }
     this.enter(v.label, 'exit');

@@ -1,13 +1,18 @@
 /**
  * What the runner child does with a variant's memory and numbers, on the CPU path (runner-entry.ts) and the GPU
- * path (gpu-variant.ts) alike: argument buffers, guarded verification workspaces, per-call columns, the sampled
- * call. Runner code: it runs in the runner child only.
+ * path (gpu-variant.ts) alike: the guarded argument arena, guarded verification workspaces, the sampled call.
+ * Runner code: it runs in the runner child only.
  */
+import { constants as bufferConstants } from 'node:buffer';
 import type { ProgramArg } from '../engine/codegen/types.js';
 import type { SampledCall } from '../engine/profile/result.js';
-import { guardedLayout, type GuardedRegion } from './guarded-layout.js';
+import { argumentLayout, guardedLayout, type ArgumentLayout, type GuardedRegion } from './guarded-layout.js';
 import type { loadNativeAddon } from './native.js';
-import type { GuardViolation, RunJob, VariantJob, VariantTiming } from './messages.js';
+import type { GuardViolation, RunJob, VariantJob } from './messages.js';
+import { MAX_KEPT_CALLS } from '../engine/profile/samples.js';
+import { argumentOverrunMessage, type ArgumentOverrun } from './overrun.js';
+
+export type { ArgumentOverrun } from './overrun.js';
 
 type Library = ReturnType<ReturnType<typeof loadNativeAddon>['load']>;
 export type Stats = ReturnType<Library['run']>;
@@ -51,18 +56,117 @@ export function argView(arg: ProgramArg, bytes: Uint8Array): ArrayBufferView {
   }
 }
 
-/** Fresh argument buffers from the job's inputs (the program may write any of them). */
-export function freshArgs(variant: VariantJob, inputs: Record<string, Uint8Array>): { views: ArrayBufferView[]; arrays: Map<string, Uint8Array> } {
+/** Where a variant's array arguments go in its argument arena (guarded-layout.ts), by their input sizes. */
+export function arenaLayout(variant: VariantJob, inputs: Record<string, Uint8Array>, align: number): ArgumentLayout {
+  return argumentLayout(
+    variant.args.filter((a) => a.kind === 'array').map((a) => {
+      const src = inputs[a.name];
+      if (!src) throw new Error(`no input bytes for argument ${a.name}`);
+      return { name: a.name, bytes: src.length };
+    }),
+    align,
+    // One typed array holds the whole arena (its host image, for a device arena).
+    bufferConstants.MAX_LENGTH,
+  );
+}
+
+/** An arena's bytes (host memory, or the host image of a device arena) and where its arrays and guards are. */
+export interface ArgumentArena {
+  buffer: Uint8Array;
+  layout: ArgumentLayout;
+}
+
+/** The arena's image: guard pattern everywhere, each array's input bytes in its place. */
+export function fillArena(arena: ArgumentArena, inputs: Record<string, Uint8Array>, guardByte: number): void {
+  arena.buffer.fill(guardByte);
+  for (const p of arena.layout.arrays) arena.buffer.set(inputs[p.name]!, p.start);
+}
+
+/**
+ * Fresh argument buffers from the job's inputs (the program may write any of them): every array in a new
+ * guarded arena of this child's own (never freed, see `retain`), scalars and symbols in values of their C type.
+ */
+export function freshArgs(variant: VariantJob, inputs: Record<string, Uint8Array>, guardByte: number): { views: ArrayBufferView[]; arrays: Map<string, Uint8Array>; arena: ArgumentArena } {
+  const layout = arenaLayout(variant, inputs, EXTERNAL_ALIGN);
+  const arena = { buffer: retain(new Uint8Array(layout.size)), layout };
+  fillArena(arena, inputs, guardByte);
+  const placed = new Map(layout.arrays.map((p) => [p.name, p]));
   const views: ArrayBufferView[] = [];
   const arrays = new Map<string, Uint8Array>();
   for (const arg of variant.args) {
+    const p = placed.get(arg.name);
+    if (p) {
+      const bytes = arena.buffer.subarray(p.start, p.start + p.bytes);
+      arrays.set(arg.name, bytes);
+      views.push(bytes);
+      continue;
+    }
     const src = inputs[arg.name];
     if (!src) throw new Error(`no input bytes for argument ${arg.name}`);
-    const bytes = retain(new Uint8Array(src));
-    if (arg.kind === 'array') arrays.set(arg.name, bytes);
-    views.push(retain(argView(arg, bytes)));
+    views.push(retain(argView(arg, retain(new Uint8Array(src)))));
   }
-  return { views, arrays };
+  return { views, arrays, arena };
+}
+
+/** Copies of the arrays' bytes after a call: a view into the arena would carry the whole arena in a message. */
+export function snapshotArrays(arrays: Map<string, Uint8Array>): Record<string, Uint8Array> {
+  const out: Record<string, Uint8Array> = {};
+  for (const [name, bytes] of arrays) out[name] = retain(new Uint8Array(bytes));
+  return out;
+}
+
+const CHUNK = 65536;
+/** Guard-pattern chunks to compare with (memcmp speed); kept for the child's life, like every buffer here. */
+const patterns = new Map<number, Buffer>();
+function patternChunk(byte: number, length: number): Buffer {
+  let p = patterns.get(byte);
+  if (!p) patterns.set(byte, (p = retain(Buffer.alloc(CHUNK, byte))));
+  return p.subarray(0, length);
+}
+
+function chunkIsPattern(buf: Uint8Array, at: number, end: number, byte: number): boolean {
+  return Buffer.from(buf.buffer, buf.byteOffset + at, end - at).equals(patternChunk(byte, end - at));
+}
+
+/** The first byte in [from, to) of `buf` that is not `byte`, relative to `from`; -1 when none. */
+export function firstChanged(buf: Uint8Array, from: number, to: number, byte: number): number {
+  for (let at = from; at < to; at += CHUNK) {
+    const end = Math.min(to, at + CHUNK);
+    if (chunkIsPattern(buf, at, end, byte)) continue;
+    for (let i = at; i < end; i++) if (buf[i] !== byte) return i - from;
+  }
+  return -1;
+}
+
+/** The last byte in [from, to) of `buf` that is not `byte`, relative to `from`; -1 when none. */
+export function lastChanged(buf: Uint8Array, from: number, to: number, byte: number): number {
+  for (let end = to; end > from; end -= CHUNK) {
+    const at = Math.max(from, end - CHUNK);
+    if (chunkIsPattern(buf, at, end, byte)) continue;
+    for (let i = end - 1; i >= at; i--) if (buf[i] !== byte) return i - from;
+  }
+  return -1;
+}
+
+/** Every argument guard that changed, in address order. `buffer`: the arena's bytes (a device arena's guards
+ * copied back into its host image first). */
+export function checkArgumentGuards(arena: ArgumentArena, guardByte: number): ArgumentOverrun[] {
+  const out: ArgumentOverrun[] = [];
+  for (const p of arena.layout.arrays) {
+    const [b0, b1] = p.before;
+    const first = firstChanged(arena.buffer, b0, b1, guardByte);
+    if (first >= 0) out.push({ array: p.name, side: 'before', bytes: b1 - b0 - first, whole: first === 0, arrayBytes: p.bytes });
+    const [a0, a1] = p.after;
+    const last = lastChanged(arena.buffer, a0, a1, guardByte);
+    if (last >= 0) out.push({ array: p.name, side: 'after', bytes: last + 1, whole: last + 1 === a1 - a0, arrayBytes: p.bytes });
+  }
+  return out;
+}
+
+/** Stops the variant when a guard of its argument arena changed. */
+export function requireIntactArguments(arena: ArgumentArena, guardByte: number, v: VariantJob): void {
+  const found = checkArgumentGuards(arena, guardByte);
+  if (found.length) throw new Error(argumentOverrunMessage(found, v));
 }
 
 export interface GuardedWorkspace {
@@ -85,10 +189,7 @@ export function guardedWorkspace(storage: VariantJob['externals'][number], job: 
 
 export function checkGuards(ws: GuardedWorkspace, guardByte: number): GuardViolation[] {
   const out: GuardViolation[] = [];
-  const firstBad = (from: number, to: number) => {
-    for (let i = from; i < to; i++) if (ws.buffer[i] !== guardByte) return i - from;
-    return -1;
-  };
+  const firstBad = (from: number, to: number) => firstChanged(ws.buffer, from, to, guardByte);
   const first = ws.regions[0];
   if (first) {
     const before = firstBad(0, first.start);
@@ -115,19 +216,9 @@ export function workspaceSizes(lib: Library, v: VariantJob, symbols: BigInt64Arr
   return bytes;
 }
 
-export function emptyTiming(): VariantTiming {
-  return { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0, warmupCalls: [] };
-}
-
-export function appendStats(t: VariantTiming, s: Stats): void {
-  t.totalNs.push(...s.totalNs);
-  t.allocNs.push(...s.allocNs);
-  t.freeNs.push(...s.freeNs);
-  t.allocs.push(...s.allocs);
-  t.frees.push(...s.frees);
-  t.allocBytes.push(...s.allocBytes);
-  t.minorFaults.push(...s.minorFaults);
-  t.overflowed ||= s.overflowed;
+/** Per-call rows a timing process keeps (the job's, else the result's cap). */
+export function keepCalls(job: RunJob): number {
+  return job.keepCalls ?? MAX_KEPT_CALLS;
 }
 
 /** The addon's sampled call in the result's form. */

@@ -12,6 +12,7 @@ import { RunCancelled, type Calibration, type Phase, type RunJob, type RunnerHos
 import type { ChildEnd, SupervisedChild } from './child.js';
 import { JobFiles } from './job-files.js';
 import { RUNNER_PROTOCOL_VERSION, type HostToRunner, type RunnerToHost } from './messages.js';
+import { crashHint } from './overrun.js';
 
 const PHASE_WORDS: Record<Phase, string> = {
   load: 'loading the library',
@@ -188,7 +189,9 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
           } else if (signal) {
             const during = phase ? ` during ${PHASE_WORDS[phase]}` : '';
             const what = variant ? `mode ${variant} crashed with ${signal}${during}` : `the runner crashed with ${signal} before any mode started`;
-            finish(new TlabError('run', what, { details: tailDetails() }));
+            // glibc's words alone ("free(): invalid size") do not say what to change.
+            const hint = variant ? crashHint(signal, phase, outputTail, job.variants.find((v) => v.label === variant)) : null;
+            finish(new TlabError('run', hint ? `${what}: ${hint}` : what, { details: tailDetails() }));
           } else {
             finish(new TlabError('run', `the runner exited with code ${code} in ${where()} before finishing`, { details: tailDetails() }));
           }

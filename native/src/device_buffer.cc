@@ -11,6 +11,7 @@ constexpr const char *kUploadUsage = "upload(source: ArrayBufferView, offset?: n
 constexpr const char *kDownloadUsage = "download(target: ArrayBufferView, offset?: number): void";
 constexpr const char *kFillUsage = "fill(byte: number): void";
 constexpr const char *kFreeUsage = "free(): void";
+constexpr const char *kSliceUsage = "slice(offset: number, bytes: number): DeviceBuffer";
 // Offsets are JS numbers: exact up to 2^53.
 constexpr double kMaxOffset = 9007199254740991.0;
 
@@ -18,6 +19,8 @@ struct Pending {
   void *pointer;
   uint64_t bytes;
   const LoadedLibrary *library;
+  // Set for a slice: the allocation it is cut from.
+  const DeviceBuffer *parent = nullptr;
 };
 // Only Allocate() may construct a DeviceBuffer; it parks the allocation here for the constructor.
 thread_local Pending *pending = nullptr;
@@ -31,6 +34,7 @@ Napi::Function DeviceBuffer::Define(Napi::Env env) {
                          InstanceMethod<&DeviceBuffer::Download>("download"),
                          InstanceMethod<&DeviceBuffer::Fill>("fill"),
                          InstanceMethod<&DeviceBuffer::Free>("free"),
+                         InstanceMethod<&DeviceBuffer::Slice>("slice"),
                          InstanceAccessor<&DeviceBuffer::ByteLength>("byteLength"),
                      });
 }
@@ -72,8 +76,39 @@ DeviceBuffer::DeviceBuffer(const Napi::CallbackInfo &info) : Napi::ObjectWrap<De
   }
   pointer_ = pending->pointer;
   bytes_ = pending->bytes;
-  fn_ = pending->library->gpuFn;
-  libraryPath_ = pending->library->path;
+  if (pending->parent != nullptr) {
+    fn_ = pending->parent->fn_;
+    libraryPath_ = pending->parent->libraryPath_;
+    freed_ = pending->parent->freed_;
+    slice_ = true;
+  } else {
+    fn_ = pending->library->gpuFn;
+    libraryPath_ = pending->library->path;
+  }
+}
+
+// [offset, offset + bytes) of this buffer as a DeviceBuffer of its own (guarded argument arenas: each argument
+// a slice between guard bytes). It shares the allocation: freeing the allocation frees every slice with it.
+Napi::Value DeviceBuffer::Slice(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  ExpectArgumentCount(info, 2, kSliceUsage);
+  const auto offset = static_cast<uint64_t>(ReadInteger(info[0], kSliceUsage, "offset", 0, kMaxOffset));
+  const auto bytes = static_cast<uint64_t>(ReadInteger(info[1], kSliceUsage, "bytes", 0, kMaxOffset));
+  RequireLive(env, "slice()");
+  if (offset > bytes_ || bytes > bytes_ - offset) {
+    ThrowUsage(env, kSliceUsage, std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + " do not fit the " +
+                                     std::to_string(bytes_) + "-byte device buffer");
+  }
+  Pending parked{static_cast<char *>(pointer_) + offset, bytes, nullptr, this};
+  pending = &parked;
+  try {
+    Napi::Object object = env.GetInstanceData<AddonData>()->deviceBuffer.New({Napi::External<Pending>::New(env, &parked)});
+    pending = nullptr;
+    return object;
+  } catch (...) {
+    pending = nullptr;
+    throw;
+  }
 }
 
 void DeviceBuffer::Fail(Napi::Env env, const std::string &message) const {
@@ -139,9 +174,10 @@ Napi::Value DeviceBuffer::Fill(const Napi::CallbackInfo &info) {
 Napi::Value DeviceBuffer::Free(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   ExpectArgumentCount(info, 0, kFreeUsage);
+  if (slice_) Fail(env, "DeviceBuffer.free() called on a slice; free the buffer it was sliced from");
   if (freed()) Fail(env, "DeviceBuffer.free() called twice");
   void *pointer = pointer_;
-  pointer_ = nullptr;
+  *freed_ = true;
   const int rc = fn_.free(pointer);
   if (rc != 0) Fail(env, "freeing a " + std::to_string(bytes_) + "-byte device buffer failed: " + fn_.Describe(rc));
   return env.Undefined();

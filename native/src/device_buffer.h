@@ -7,6 +7,7 @@
 #include <napi.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "library_loader.h"
@@ -30,11 +31,13 @@ class DeviceBuffer : public Napi::ObjectWrap<DeviceBuffer> {
 
   explicit DeviceBuffer(const Napi::CallbackInfo &info);
 
-  void *pointer() const { return pointer_; }
+  void *pointer() const { return freed() ? nullptr : pointer_; }
   uint64_t bytes() const { return bytes_; }
-  bool freed() const { return pointer_ == nullptr; }
+  // A slice is freed with the allocation it was cut from.
+  bool freed() const { return *freed_; }
 
  private:
+  Napi::Value Slice(const Napi::CallbackInfo &info);
   Napi::Value Upload(const Napi::CallbackInfo &info);
   Napi::Value Download(const Napi::CallbackInfo &info);
   Napi::Value Fill(const Napi::CallbackInfo &info);
@@ -47,6 +50,9 @@ class DeviceBuffer : public Napi::ObjectWrap<DeviceBuffer> {
   // garbage collector picks. The runner frees every buffer explicitly; the runner child is short-lived.
   void *pointer_ = nullptr;
   uint64_t bytes_ = 0;
+  // Shared by an allocation and every slice of it; only the allocation itself may be freed.
+  std::shared_ptr<bool> freed_ = std::make_shared<bool>(false);
+  bool slice_ = false;
   GpuTrampolines fn_;
   std::string libraryPath_;
 };

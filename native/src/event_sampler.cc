@@ -22,13 +22,14 @@ EventSampler::EventSampler(uint32_t calls, uint64_t eventsPerCall) { Reserve(cal
 void EventSampler::Reserve(uint32_t calls, uint64_t eventsPerCall) {
   if (mapping_ != nullptr) munmap(mapping_, mappingBytes_);
   mapping_ = nullptr;
-  calls_ = calls;
+  slotCount_ = std::min(calls, kMaxSlots);
   used_ = 0;
-  const uint64_t wanted = static_cast<uint64_t>(calls) * std::max<uint64_t>(eventsPerCall, 1);
+  const uint64_t wanted = static_cast<uint64_t>(slotCount_) * std::max<uint64_t>(eventsPerCall, 1);
   capacity_ = std::min<uint64_t>(wanted, kBudgetBytes / sizeof(SampledEvent));
-  const size_t slotBytes = sizeof(Slot) * calls;
-  const size_t scratchBytes = sizeof(double) * calls;
-  mappingBytes_ = PageRound(slotBytes + scratchBytes + sizeof(SampledEvent) * capacity_);
+  // Events first: they need 8-byte alignment, slots 4.
+  const size_t eventBytes = sizeof(SampledEvent) * capacity_;
+  const size_t slotBytes = sizeof(Slot) * slotCount_;
+  mappingBytes_ = PageRound(eventBytes + slotBytes);
   void *mapping = mmap(nullptr, mappingBytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
   if (mapping == MAP_FAILED) throw std::bad_alloc();
   mapping_ = mapping;
@@ -36,9 +37,8 @@ void EventSampler::Reserve(uint32_t calls, uint64_t eventsPerCall) {
   // MAP_POPULATE may be refused silently under memory pressure: touch every page so none faults later.
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   for (size_t at = 0; at < mappingBytes_; at += page) static_cast<volatile char *>(base)[at] = 0;
-  slots_ = reinterpret_cast<Slot *>(base);
-  scratch_ = reinterpret_cast<double *>(base + slotBytes);
-  events_ = reinterpret_cast<SampledEvent *>(base + slotBytes + scratchBytes);
+  events_ = reinterpret_cast<SampledEvent *>(base);
+  slots_ = reinterpret_cast<Slot *>(base + eventBytes);
 }
 
 EventSampler::~EventSampler() {
@@ -46,18 +46,18 @@ EventSampler::~EventSampler() {
 }
 
 void EventSampler::Keep(uint32_t call, uint64_t callStartNs, const tlab_event_buffer *events) {
-  if (call >= calls_) return;
+  if (call >= slotCount_) return;
   Slot &slot = slots_[call];
   const uint64_t recorded = events->count.load(std::memory_order_acquire);
   const uint64_t kept = std::min<uint64_t>(recorded, events->capacity);
-  slot.overflowed = (events->overflowed.load(std::memory_order_relaxed) != 0 || recorded > events->capacity) ? 1 : 0;
+  const uint32_t overflowed = (events->overflowed.load(std::memory_order_relaxed) != 0 || recorded > events->capacity) ? kOverflowed : 0;
   if (used_ + kept > capacity_) {
-    slot.kept = 0;
+    slot.flags = overflowed;
     return;
   }
-  slot.first = used_;
-  slot.count = kept;
-  slot.kept = 1;
+  slot.first = static_cast<uint32_t>(used_);
+  slot.count = static_cast<uint32_t>(kept);
+  slot.flags = kKept | overflowed;
   for (uint64_t i = 0; i < kept; ++i) {
     const tlab_event &event = events->events[i];
     SampledEvent &out = events_[used_ + i];
@@ -74,24 +74,33 @@ void EventSampler::Keep(uint32_t call, uint64_t callStartNs, const tlab_event_bu
 }
 
 bool EventSampler::Pick(const double *totalNs, uint32_t calls, Sample *out) {
-  calls = std::min(calls, calls_);
-  if (calls == 0) return false;
-  std::copy(totalNs, totalNs + calls, scratch_);
-  std::sort(scratch_, scratch_ + calls);
+  if (calls == 0 || mapping_ == nullptr) return false;
+  // The median of every timed call, from a scratch copy mapped only now (the calls are over).
+  const size_t scratchBytes = PageRound(sizeof(double) * calls);
+  void *scratchMapping = mmap(nullptr, scratchBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (scratchMapping == MAP_FAILED) throw std::bad_alloc();
+  double *scratch = static_cast<double *>(scratchMapping);
+  std::copy(totalNs, totalNs + calls, scratch);
   // The median as the result's summary computes it (linear interpolation between the closest ranks).
   const double position = (calls - 1) * 0.5;
   const uint32_t lo = static_cast<uint32_t>(std::floor(position));
   const uint32_t hi = static_cast<uint32_t>(std::ceil(position));
-  const double median = scratch_[lo] + (scratch_[hi] - scratch_[lo]) * (position - lo);
+  std::nth_element(scratch, scratch + lo, scratch + calls);
+  const double low = scratch[lo];
+  const double high = hi == lo ? low : *std::min_element(scratch + lo + 1, scratch + calls);
+  munmap(scratchMapping, scratchBytes);
+  const double median = low + (high - low) * (position - lo);
   bool found = false;
   double best = 0;
-  for (uint32_t call = 0; call < calls; ++call) {
-    if (!slots_[call].kept) continue;
+  const uint32_t slots = std::min(calls, slotCount_);
+  for (uint32_t call = 0; call < slots; ++call) {
+    const Slot &slot = slots_[call];
+    if ((slot.flags & kKept) == 0) continue;
     const double distance = std::fabs(totalNs[call] - median);
     if (!found || distance < best) {
       found = true;
       best = distance;
-      *out = Sample{call, totalNs[call], slots_[call].overflowed != 0, events_ + slots_[call].first, slots_[call].count};
+      *out = Sample{call, totalNs[call], (slot.flags & kOverflowed) != 0, events_ + slot.first, slot.count};
     }
   }
   return found;

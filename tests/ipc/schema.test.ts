@@ -68,6 +68,14 @@ describe('profile result schema', () => {
     expect(v.safeParse(profileResultSchema, bad).success).toBe(false);
   });
 
+  it('accepts a sampled result (more calls timed than kept) and checks its counts', () => {
+    const sampled = structuredClone(result) as typeof result & { modes: Array<Record<string, unknown>> };
+    sampled.modes[0]!.sampling = { calls: 10_000_000, keptPerProcess: 1 };
+    expect(v.safeParse(profileResultSchema, sampled).success).toBe(true);
+    (sampled.modes[0]!.sampling as { calls: number }).calls = 0;
+    expect(v.safeParse(profileResultSchema, sampled).success).toBe(false);
+  });
+
   it('checks the GPU additions when present (device, per-mode device times and pool)', () => {
     const gpu = structuredClone(result) as typeof result & { device?: unknown; modes: Array<Record<string, unknown>> };
     gpu.device = { index: 0, name: 'd', totalMemoryBytes: 1, computeCapability: '9.0', multiprocessors: 1, memoryPools: true, runtimeVersion: 13000, driverVersion: 13000 };

@@ -124,6 +124,34 @@ int __tlab_gpu_timed_program(void *, void *const *, uint64_t *, float *) { retur
     lib.exit();
   });
 
+  it('slices share their allocation: program arguments, bounds, and freed with it (never alone)', () => {
+    const lib = addon.load(libs.scoped!);
+    lib.init(symbols);
+    // One arena: [guard 64][inp N·8][guard 64][out N·8][guard 64], as the runner lays out device arguments.
+    const arena = lib.deviceAlloc(3 * 64 + 2 * N * 8);
+    arena.fill(0x5a);
+    const inp = arena.slice(64, N * 8);
+    const out = arena.slice(128 + N * 8, N * 8);
+    expect([inp.byteLength, out.byteLength]).toEqual([N * 8, N * 8]);
+    const x = Float64Array.from({ length: N }, (_, i) => i);
+    inp.upload(x);
+    lib.run([inp, out, Int32Array.of(N)], 1);
+    const y = new Float64Array(N);
+    out.download(y);
+    expect(y[3]).toBe(3 * Math.max(Math.sqrt(Math.abs((2 * 3 + 1) / 2 - 3)) + 1, 2) + 3);
+    // The guards around the slices are untouched; the slice's bytes are where the arena says.
+    const whole = new Uint8Array(arena.byteLength);
+    arena.download(whole);
+    expect(whole.subarray(0, 64).every((b) => b === 0x5a) && whole.subarray(64 + N * 8, 128 + N * 8).every((b) => b === 0x5a)).toBe(true);
+    expect(new Float64Array(whole.slice(64, 64 + N * 8).buffer)[5]).toBe(5);
+    expect(() => arena.slice(arena.byteLength - 8, 16)).toThrow(/^usage: slice\(offset: number, bytes: number\): DeviceBuffer — 16 bytes at offset \d+ do not fit/);
+    expect(() => inp.free()).toThrow(/free\(\) called on a slice; free the buffer it was sliced from/);
+    arena.free();
+    expect(() => inp.upload(x)).toThrow(/DeviceBuffer.upload\(\) called after free\(\)/);
+    expect(() => lib.run([inp, out, Int32Array.of(N)], 1)).toThrow(/args\[0\]: the DeviceBuffer was freed/);
+    lib.exit();
+  });
+
   it('a GPU workspace must be device memory, a host workspace host memory', () => {
     const lib = addon.load(libs.external!);
     lib.init(symbols);

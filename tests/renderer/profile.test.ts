@@ -32,6 +32,21 @@ describe('profile series', () => {
   });
 });
 
+describe('a sampled result (more calls timed than kept)', () => {
+  it('splits the kept rows by process as kept, and takes the exact quantiles of the summary', () => {
+    const r = structuredClone(profileFixture());
+    const m = r.modes[0]!;
+    const rows = m.calls.totalNs.length / r.settings.processes;
+    m.sampling = { calls: 1_000_000 * r.settings.processes, keptPerProcess: rows };
+    r.settings.calls = 1_000_000;
+    m.summary = { ...m.summary, medianNs: 1234.5, p10Ns: 1000.5, p90Ns: 2000.5 };
+    const s = profileSeries({ results: [{ label: '', result: r }] })[0]!;
+    expect(s.callsPerProcess).toBe(rows);
+    expect([s.q.p10, s.q.p50, s.q.p90]).toEqual([1000.5, 1234.5, 2000.5]);
+    expect(profileSeries({ results: [{ label: '', result: profileFixture() }] })[0]!.callsPerProcess).toBe(profileFixture().settings.calls);
+  });
+});
+
 describe('distribution chart', () => {
   it('labels every mode with its median and covers every box and whisker', () => {
     const r = profileFixture();

@@ -228,7 +228,7 @@ export class Liveness {
     let raw = this.uses(sdfg, name, desc, sites, [], gathered);
     // Uses of a reference that may point at the container read its bytes (a write through it is counted as a
     // read too: conservative, it only keeps the container live longer).
-    raw.push(...this.referenceUses(sdfg, name));
+    for (const u of this.referenceUses(sdfg, name)) raw.push(u);
     // Handed only to callees that never touch it: still allocated, counted over its states (see liveRange).
     if (raw.length === 0) raw = sites.flatMap((s) => this.stateSpan(s.state) ?? []).map((iv) => ({ ...iv, via: [] }));
     if (raw.length === 0) return null;
@@ -250,7 +250,7 @@ export class Liveness {
     const out: RawUse[] = [];
     for (const r of this.aliases?.referencesTo(sdfg, name) ?? []) {
       const desc = sdfg.arrays.get(r);
-      if (desc) out.push(...this.uses(sdfg, r, desc, this.access.of(sdfg, r), [], null));
+      if (desc) for (const u of this.uses(sdfg, r, desc, this.access.of(sdfg, r), [], null)) out.push(u);
     }
     return out;
   }
@@ -270,7 +270,7 @@ export class Liveness {
     // A reference pointed at the container reaches its bytes wherever the reference is used, with no AccessNode
     // of the container nearby (a view needs nothing: it is always used next to its viewed AccessNode).
     const references = this.referenceUses(sdfg, name);
-    raw.push(...references);
+    for (const u of references) raw.push(u);
     // Handed only to callees that never touch it: nothing uses the bytes, but it is still allocated and
     // "never accessed" would mislead; its AccessNodes count over their states as they would without callees.
     if (raw.length === 0) raw = sites.flatMap((s) => this.stateSpan(s.state) ?? []).map((iv) => ({ ...iv, via: [] }));
@@ -310,7 +310,7 @@ export class Liveness {
         continue;
       }
       if (gathered && effect(site.state) === 'full') gathered.kills.push(place.step);
-      for (const c of calls) out.push(...this.uses(c.sdfg, c.name, c.desc, c.sites, [...via, c], gathered));
+      for (const c of calls) for (const u of this.uses(c.sdfg, c.name, c.desc, c.sites, [...via, c], gathered)) out.push(u);
     }
     const code = this.reads.get(sdfg)?.get(name);
     code?.intervals.forEach((iv, i) => {

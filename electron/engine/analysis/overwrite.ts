@@ -58,7 +58,7 @@ export class FullOverwrite {
         if (e.dst !== node.id) continue;
         const written = this.writtenBoxes(state, sdfg, e, name, desc, []);
         if (!written) return 'read';
-        boxes.push(...written);
+        for (const w of written) boxes.push(w);
       }
     }
     const shape: bigint[] = [];
@@ -89,7 +89,7 @@ export class FullOverwrite {
         for (const f of feeding) {
           const boxes = this.writtenBoxes(state, sdfg, f, name, desc, inner);
           if (!boxes) return null;
-          out.push(...boxes);
+          for (const b of boxes) out.push(b);
         }
         return out;
       }

@@ -8,8 +8,9 @@ export function* blocksOf(sdfg: Sdfg): Generator<ControlFlowBlock> {
   while (stack.length) {
     const b = stack.pop()!;
     yield b;
-    if (b.kind === 'region' || b.kind === 'loop') stack.push(...[...b.blocks].reverse());
-    else if (b.kind === 'conditional') stack.push(...b.branches.map((br) => br.body).reverse());
+    // Pushed one by one, last first: a spread into push() overflows the stack at ~100k blocks.
+    if (b.kind === 'region' || b.kind === 'loop') for (let i = b.blocks.length - 1; i >= 0; i--) stack.push(b.blocks[i]!);
+    else if (b.kind === 'conditional') for (let i = b.branches.length - 1; i >= 0; i--) stack.push(b.branches[i]!.body);
   }
 }
 

@@ -8,14 +8,16 @@ import type { ProfilePlan } from './plan.js';
 import { PROFILE_SCHEMA, type GpuModeResult, type JsonInteger, type ModeResult, type ProfileResult } from './result.js';
 import type { VariantResult } from './runner-host.js';
 import { SETTLED_FAULTS } from './noise.js';
-import { quantile, summarize } from './stats.js';
+import { maxOf, sortedCopy } from './samples.js';
+import { quantile, summaryOf } from './stats.js';
 
 /** Symbol values in JSON: numbers, or decimal strings beyond 2^53. */
 export function jsonInteger(v: bigint): JsonInteger {
   return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
 }
 
-/** One mode's row: its build, the pooled timings and their summary, and the checksums of its outputs. */
+/** One mode's row: its build, the pooled timings and their summary (exact over every timed call), the kept
+ * per-call rows (samples.ts), and the checksums of its outputs. */
 export function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]): ModeResult {
   const checksums: Record<string, string> = {};
   if (r.outputs) {
@@ -25,6 +27,8 @@ export function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]
     }
   }
   const t = r.timing;
+  const k = t.kept;
+  const sampled = k.totalNs.length < t.calls;
   return {
     mode: v.mode,
     layout: v.layout,
@@ -34,18 +38,20 @@ export function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]
     exitNs: r.exitNs,
     firstCallNs: r.firstCallNs,
     warmupCalls: t.warmupCalls,
+    // Plain arrays: the result is JSON.
     calls: {
-      totalNs: t.totalNs,
-      allocNs: t.allocNs,
-      freeNs: t.freeNs,
-      allocs: t.allocs,
-      frees: t.frees,
-      allocBytes: t.allocBytes,
-      minorFaults: t.minorFaults,
+      totalNs: Array.from(k.totalNs),
+      allocNs: Array.from(k.allocNs),
+      freeNs: Array.from(k.freeNs),
+      allocs: Array.from(k.allocs),
+      frees: Array.from(k.frees),
+      allocBytes: Array.from(k.allocBytes),
+      minorFaults: Array.from(k.minorFaults),
     },
+    ...(sampled ? { sampling: { calls: t.calls, keptPerProcess: t.keptPerProcess } } : {}),
     eventsOverflowed: t.overflowed,
-    runnerOverheadNsPerCall: t.totalNs.length ? (t.batchWallNs - t.totalNs.reduce((a, b) => a + b, 0)) / t.totalNs.length : NaN,
-    summary: summarize(t),
+    runnerOverheadNsPerCall: t.calls ? (t.batchWallNs - t.sums.totalNs) / t.calls : NaN,
+    summary: summaryOf(sortedCopy(t.totalNs), t.sums),
     sampledCall: r.sampledCall,
     workspaceBytes: Object.fromEntries(Object.entries(r.workspaceBytes).map(([k, b]) => [k, Number(b)])),
     outputChecksums: checksums,
@@ -55,10 +61,10 @@ export function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]
 
 function gpuModeResult(g: NonNullable<VariantResult['gpu']>): GpuModeResult {
   return {
-    deviceNs: g.deviceNs,
-    deviceMedianNs: g.deviceNs.length ? quantile([...g.deviceNs].sort((a, b) => a - b), 0.5) : NaN,
-    hostReturnNs: g.hostReturnNs,
-    hostSyncNs: g.hostSyncNs,
+    deviceNs: Array.from(g.kept.deviceNs),
+    deviceMedianNs: g.deviceNs.length ? quantile(sortedCopy(g.deviceNs), 0.5) : NaN,
+    hostReturnNs: Array.from(g.kept.hostReturnNs),
+    hostSyncNs: Array.from(g.kept.hostSyncNs),
     pool: g.pool ? { reservedHighBytes: g.pool.reservedHighBytes, usedHighBytes: g.pool.usedHighBytes, releaseThreshold: g.pool.releaseThreshold.toString() } : null,
   };
 }
@@ -88,20 +94,19 @@ export function profileNotes(built: BuiltVariant[]): string[] {
  * others kept faulting on every call. Where glibc puts a program's large blocks depends on the heap's history
  * (docs/profile.md, Timing), and a process that did not settle within the warm-up stays that way: its calls can
  * cost many times those of the settled ones, for the same code. Said, because the mode's median then mixes
- * two steady states, and another mode with the same code may have drawn differently.
+ * two steady states, and another mode with the same code may have drawn differently. `faultMedians`: each
+ * timing process's median faults per call, over all its calls (VariantTiming).
  */
-export function allocatorStateWarnings(modes: ModeResult[], calls: number): string[] {
+export function allocatorStateWarnings(modes: Array<{ label: string; faultMedians: readonly number[] }>): string[] {
   const out: string[] = [];
-  if (calls <= 0) return out;
   for (const m of modes) {
-    const faults = m.calls.minorFaults;
-    const processes = Math.floor(faults.length / calls);
+    const medians = m.faultMedians;
+    const processes = medians.length;
     if (processes < 2) continue;
-    const medians = Array.from({ length: processes }, (_, p) => quantile(faults.slice(p * calls, (p + 1) * calls).sort((a, b) => a - b), 0.5));
     const unsettled = medians.filter((f) => f > SETTLED_FAULTS);
     if (unsettled.length === 0 || unsettled.length === processes) continue;
     out.push(
-      `${m.label}: ${unsettled.length} of ${processes} runner processes kept faulting about ${Math.round(Math.max(...unsettled))} pages per call ` +
+      `${m.label}: ${unsettled.length} of ${processes} runner processes kept faulting about ${Math.round(maxOf(unsettled))} pages per call ` +
         `while the others settled: glibc ended in two different states, so this mode's numbers mix two steady states. ` +
         `Rerun, or use more processes (--processes) and compare them.`,
     );
@@ -148,7 +153,7 @@ export function assembleResult(input: AssembleInput): ProfileResult {
     modes,
     verification: input.verification,
     notes: profileNotes(built),
-    warnings: [...input.warnings, ...allocatorStateWarnings(modes, options.calls)],
+    warnings: [...input.warnings, ...allocatorStateWarnings(modes.map((m, i) => ({ label: m.label, faultMedians: results[i]!.timing.faultMedians })))],
     ...(plan.device ? { device: plan.device } : {}),
   };
 }

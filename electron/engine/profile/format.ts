@@ -24,7 +24,7 @@ function count(x: number): string {
 }
 
 function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const widths = rows[0]!.map((_, c) => rows.reduce((w, r) => Math.max(w, r[c]!.length), 0));
   return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd());
 }
 
@@ -60,7 +60,7 @@ export function formatProfile(result: ProfileResult): string {
       scoped ? `${(scoped.summary.medianNs / s.medianNs).toFixed(2)}×` : '-',
     ]);
   }
-  lines.push(...table(rows));
+  for (const l of table(rows)) lines.push(l);
   if (result.device) {
     const d = result.device;
     lines.push(`device: ${d.name} (compute capability ${d.computeCapability}, CUDA runtime ${cudaVersion(d.runtimeVersion)}, driver ${cudaVersion(d.driverVersion)}); median/call is host time until the device finished, device/call CUDA-event time`);

@@ -131,7 +131,9 @@ export function modeNoise(m: ModeResult, run: RunShape): ModeNoise {
   }
   let processMedians: number[] | null = null;
   let processSpread = NaN;
-  const parts = run.calls >= MIN_CALLS_PER_PROCESS ? byProcess(m.calls.totalNs, run) : null;
+  // A sampled mode keeps the same number of evenly spaced calls of each process, in process order.
+  const kept = m.sampling ? { ...run, calls: m.sampling.keptPerProcess } : run;
+  const parts = kept.calls >= MIN_CALLS_PER_PROCESS ? byProcess(m.calls.totalNs, kept) : null;
   if (parts) {
     processMedians = parts.map(median);
     const lo = Math.min(...processMedians);

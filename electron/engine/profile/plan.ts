@@ -18,6 +18,7 @@ import { profileDevice, requireDevice } from './device.js';
 import type { LayoutChoice, ProfileDevice } from './result.js';
 import { throwIfCancelled, variantLabel } from './runner-host.js';
 import { checkRunFits } from './memory.js';
+import { MAX_CALLS } from './samples.js';
 
 export interface PlannedVariant {
   mode: Mode;
@@ -84,6 +85,9 @@ function sameArgs(a: ProgramArg[], b: ProgramArg[]): boolean {
 export function checkProfileOptions(options: Pick<ProfileOptions, 'modes' | 'calls'>): void {
   if (!options.modes.length) throw new TlabError('usage', 'no modes to profile');
   if (options.calls < 1) throw new TlabError('usage', `--calls must be at least 1, got ${options.calls}`);
+  if (options.calls > MAX_CALLS) {
+    throw new TlabError('usage', `--calls must be at most ${MAX_CALLS.toLocaleString('en-US')} (timed calls per process; use --processes for more), got ${options.calls.toLocaleString('en-US')}`);
+  }
 }
 
 /** Generates every variant of an already analysed file. */

@@ -12,7 +12,8 @@ export type LayoutChoice = Layout | 'both';
 /** Symbol values: numbers, or decimal strings beyond 2^53. */
 export type JsonInteger = number | string;
 
-/** One value per timed call, column by column (also what the runner sends back). */
+/** One value per kept timed call, column by column: every call, or the evenly spaced subsample that
+ * `ModeResult.sampling` describes. */
 export interface PerCallColumns {
   totalNs: number[];
   allocNs: number[];
@@ -33,6 +34,21 @@ export interface CallSummary {
   /** Share of call time spent inside instrumented allocations and frees (0…1). */
   allocShare: number;
   minorFaultsPerCall: number;
+  /** Exact means over every timed call (added in @1, additive: older results lack them; readers then take the
+   * means of the per-call columns, which held every call). */
+  freesPerCall?: number;
+  allocNsPerCall?: number;
+  freeNsPerCall?: number;
+  allocBytesPerCall?: number;
+}
+
+/** Present when a mode timed more calls than the result keeps rows for (docs/profile-schema.md, "Sampling"). */
+export interface CallSampling {
+  /** Timed calls measured, every process together: what `summary` and `deviceMedianNs` cover. */
+  calls: number;
+  /** Rows kept of each process: of its n = settings.calls timed calls, those at indices floor(i·n / k),
+   * i = 0 … k − 1; the per-call columns hold k × processes rows, process after process. */
+  keptPerProcess: number;
 }
 
 /** One instrumented allocation or free of the sampled call. */
@@ -52,7 +68,8 @@ export interface AllocationEvent {
 
 /** One timed call of a mode with its allocation events in the order they were recorded. */
 export interface SampledCall {
-  /** Index into `calls.totalNs` (and the other per-call arrays) of this call. */
+  /** Index into `calls.totalNs` (and the other per-call arrays) of this call; with `sampling`, its index among
+   * all timed calls (process p's call j is p·settings.calls + j), which the kept rows may not include. */
   call: number;
   /** That call's time (equal to `calls.totalNs[call]`). */
   totalNs: number;
@@ -76,6 +93,8 @@ export interface ModeResult {
    * page faults per call settled (docs/profile.md). Absent in results written before it was recorded. */
   warmupCalls?: number[];
   calls: PerCallColumns;
+  /** Absent when `calls` holds every timed call; else which calls it holds (additive). */
+  sampling?: CallSampling;
   /** The per-call event buffer overflowed: alloc/free times and counts are lower bounds. */
   eventsOverflowed: boolean;
   /** The runner's own cost per timed call beyond the C++-timed call (timestamps, getrusage, event sums and
@@ -107,8 +126,9 @@ export interface PoolAttributes {
 }
 
 export interface GpuModeResult {
-  /** Device time of each timed call from CUDA events around it (same order as `calls.totalNs`). */
+  /** Device time of each kept timed call from CUDA events around it (same rows as `calls.totalNs`). */
   deviceNs: number[];
+  /** Median over every timed call. */
   deviceMedianNs: number;
   /** Host time of each timed call until `__tlab_program` returned (API calls and launches, async alloc/free
    * enqueued), and until the device was done (additive). */

@@ -9,6 +9,7 @@ import type { OnProfileProgress } from './options.js';
 import type { SampledCall } from './result.js';
 import { throwIfCancelled, type RunJob, type RunnerHost, type RunnerProgress, type VariantGpuTiming, type VariantJob, type VariantResult } from './runner-host.js';
 import { settleCalls } from './noise.js';
+import { concatTyped, keptPerProcess, maxOf, poolTimings } from './samples.js';
 import { quantile } from './stats.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON } from './verify.js';
 
@@ -29,6 +30,7 @@ export function makeRunJob(variants: BuiltVariant[], inputs: Record<string, Uint
       transientIds: v.program.transientIds,
       externals: v.program.externals,
       ...(v.program.gpu ? { gpu: true } : {}),
+      symbols: Object.fromEntries(Object.entries(v.program.symbols).map(([k, value]) => [k, value.toString()])),
     })),
     inputs,
     calls: opts.calls,
@@ -106,6 +108,7 @@ export async function runRounds(host: RunnerHost, job: RunJob, opts: RunRoundsOp
   };
   // With one process (a quick run) verification shares it with the timing, at the cost described above.
   const separate = !job.skipVerification && processes > 1;
+  job = { ...job, keepCalls: keptPerProcess(job.calls, processes) };
   if (separate) {
     for (const i of job.variants.keys()) await runOne(i, { ...job, calls: 0, warmup: 0, settle: 0, skipVerification: false }, '');
   }
@@ -116,19 +119,13 @@ export async function runRounds(host: RunnerHost, job: RunJob, opts: RunRoundsOp
   return runs;
 }
 
-const PER_CALL_COLUMNS = ['totalNs', 'allocNs', 'freeNs', 'allocs', 'frees', 'allocBytes', 'minorFaults'] as const;
-
 /** One variant's runs in several processes as one result: the first run's verification (when it verified),
  * the init, first call and exit of a run without verification where there is one, and every run's timed
  * calls. */
 export function poolRuns(runs: VariantResult[]): VariantResult {
   const [first, ...rest] = runs;
   if (!first) throw new Error('poolRuns: no runs');
-  const timing = { ...first.timing };
-  for (const column of PER_CALL_COLUMNS) timing[column] = [...first.timing[column], ...rest.flatMap((r) => r.timing[column])];
-  timing.overflowed = runs.some((r) => r.timing.overflowed);
-  timing.batchWallNs = runs.reduce((sum, r) => sum + r.timing.batchWallNs, 0);
-  timing.warmupCalls = runs.flatMap((r) => r.timing.warmupCalls);
+  const timing = poolTimings(runs.map((r) => r.timing));
   const sampledCall = pooledSample(runs, timing.totalNs);
   const gpu = poolGpu(runs);
   // The verifying process poisons PERSISTENT's allocations inside init and runs two calls before the "first"
@@ -144,14 +141,18 @@ function poolGpu(runs: VariantResult[]): VariantGpuTiming | undefined {
   const gpus = runs.map((r) => r.gpu);
   if (!gpus.some((g) => g)) return undefined;
   const pools = gpus.map((g) => g?.pool ?? null).filter((p): p is NonNullable<VariantGpuTiming['pool']> => p !== null);
+  const present = gpus.filter((g): g is VariantGpuTiming => g !== undefined);
   return {
-    deviceNs: gpus.flatMap((g) => g?.deviceNs ?? []),
-    hostReturnNs: gpus.flatMap((g) => g?.hostReturnNs ?? []),
-    hostSyncNs: gpus.flatMap((g) => g?.hostSyncNs ?? []),
+    deviceNs: concatTyped(present.map((g) => g.deviceNs)),
+    kept: {
+      deviceNs: concatTyped(present.map((g) => g.kept.deviceNs)),
+      hostReturnNs: concatTyped(present.map((g) => g.kept.hostReturnNs)),
+      hostSyncNs: concatTyped(present.map((g) => g.kept.hostSyncNs)),
+    },
     pool: pools.length
       ? {
-          reservedHighBytes: Math.max(...pools.map((p) => p.reservedHighBytes)),
-          usedHighBytes: Math.max(...pools.map((p) => p.usedHighBytes)),
+          reservedHighBytes: maxOf(pools.map((p) => p.reservedHighBytes)),
+          usedHighBytes: maxOf(pools.map((p) => p.usedHighBytes)),
           releaseThreshold: pools[0]!.releaseThreshold,
         }
       : null,
@@ -159,15 +160,16 @@ function poolGpu(runs: VariantResult[]): VariantGpuTiming | undefined {
 }
 
 /** Of each process's sampled call, the one nearest the median of all pooled calls, its index moved to the
- * pooled arrays (ties: the earlier process). */
-function pooledSample(runs: VariantResult[], pooledTotals: number[]): SampledCall | null {
-  const median = quantile([...pooledTotals].sort((a, b) => a - b), 0.5);
+ * pooled calls (ties: the earlier process). */
+function pooledSample(runs: VariantResult[], pooledTotals: Float64Array): SampledCall | null {
+  if (!runs.some((r) => r.sampledCall)) return null;
+  const median = quantile(Float64Array.from(pooledTotals).sort(), 0.5);
   let best: SampledCall | null = null;
   let offset = 0;
   for (const run of runs) {
     const s = run.sampledCall;
     if (s && (!best || Math.abs(s.totalNs - median) < Math.abs(best.totalNs - median))) best = { ...s, call: s.call + offset };
-    offset += run.timing.totalNs.length;
+    offset += run.timing.calls;
   }
   return best;
 }

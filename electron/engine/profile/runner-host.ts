@@ -10,7 +10,7 @@
 import type { Mode } from '../analysis/types.js';
 import type { ExternalStorage, Layout, ProgramArg } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
-import type { PerCallColumns, SampledCall } from './result.js';
+import type { SampledCall } from './result.js';
 
 /** One compiled variant (mode + layout) to load and measure. */
 export interface VariantJob {
@@ -28,6 +28,9 @@ export interface VariantJob {
   /** A GPU program (CUDA, docs/gpu.md): array arguments and GPU workspaces live in device memory and calls go
    * through `__tlab_gpu_timed_program`. Absent or false: the CPU path, unchanged. */
   gpu?: boolean;
+  /** Every symbol's value as the program was specialised for it (decimal strings), for messages: an argument
+   * overrun names them. Absent: the messages name none. */
+  symbols?: Record<string, string>;
 }
 
 export interface RunJob {
@@ -51,6 +54,9 @@ export interface RunJob {
   skipVerification?: boolean;
   /** Before the variants, measure the addon's own costs with this many iterations (benchmarks). */
   calibrate?: number;
+  /** Per-call rows each timing process keeps for the result (samples.ts `keptPerProcess`: evenly spaced calls
+   * beyond it); times and sums always cover every call. Absent: MAX_KEPT_CALLS. */
+  keepCalls?: number;
 }
 
 /** The addon's fixed costs, measured in the runner (the addon is never loaded elsewhere). */
@@ -74,7 +80,38 @@ export interface GuardViolation {
   byteOffset: number;
 }
 
-export interface VariantTiming extends PerCallColumns {
+/** The per-call columns as the addon writes them (native/index.d.ts CallStats): one entry per call. */
+export interface TypedColumns {
+  totalNs: Float64Array;
+  allocNs: Float64Array;
+  freeNs: Float64Array;
+  allocs: Uint32Array;
+  frees: Uint32Array;
+  allocBytes: Float64Array;
+  minorFaults: Float64Array;
+}
+
+export type PerCallColumn = keyof TypedColumns;
+export type ColumnSums = Record<PerCallColumn, number>;
+
+/**
+ * A process's timed calls (or, pooled, every process's in process order), in memory bounded at any number of
+ * calls (samples.ts): typed arrays, never JS arrays of numbers.
+ */
+export interface VariantTiming {
+  /** Timed calls measured. */
+  calls: number;
+  /** Every timed call's time, in call order: the quantiles are exact over all calls. */
+  totalNs: Float64Array;
+  /** Each column's exact sum over every timed call. */
+  sums: ColumnSums;
+  /** The per-call rows the result keeps: every call, or `keptPerProcess` evenly spaced calls of each process
+   * (samples.ts `keptIndex`), in process order. */
+  kept: TypedColumns;
+  /** Rows kept of each timing process (= its calls when nothing was left out; 0 when nothing was timed). */
+  keptPerProcess: number;
+  /** Median minor page faults per call of each timing process, in process order. */
+  faultMedians: number[];
   /** The event buffer overflowed in some call: alloc/free times are lower bounds. */
   overflowed: boolean;
   /** Wall time of the native loop around all timed calls: minus Σ totalNs, it is the runner's own per-call
@@ -86,11 +123,11 @@ export interface VariantTiming extends PerCallColumns {
 
 /** GPU programs: what the runner measured on the device, per process (docs/gpu.md, "The runner on a GPU"). */
 export interface VariantGpuTiming {
-  /** Per timed call, in the order of `timing.totalNs`: CUDA-event time on the stream, host time until
-   * `__tlab_program` returned, host time until the device was done. */
-  deviceNs: number[];
-  hostReturnNs: number[];
-  hostSyncNs: number[];
+  /** CUDA-event time on the stream of every timed call, in the order of `timing.totalNs` (exact median). */
+  deviceNs: Float64Array;
+  /** The rows of `timing.kept`: device time, host time until `__tlab_program` returned, host time until the
+   * device was done. */
+  kept: { deviceNs: Float64Array; hostReturnNs: Float64Array; hostSyncNs: Float64Array };
   /** The default pool after the timed calls (high-water marks reset right before them); null when the library
    * pools nothing (`__tlab_gpu_pooled` 0) or no call was timed. */
   pool: { reservedHighBytes: number; usedHighBytes: number; releaseThreshold: bigint } | null;

@@ -35,7 +35,8 @@ function field(v: string | number | boolean | null | undefined): string {
 
 const line = (cells: ReadonlyArray<string | number | boolean | null | undefined>): string => cells.map(field).join(',');
 
-/** Every timed call: `process` and `call` (both from 0) place it in its runner process. */
+/** Every kept timed call: `process` and `call` (both from 0) place it in its runner process (with `sampling`,
+ * row i of a process is its call floor(i·n / k), docs/profile-schema.md). */
 export function callsCsv(results: readonly LabelledResult[]): string {
   const gpu = anyGpu(results);
   const out: string[] = [line(gpu ? [...CALL_COLUMNS, ...GPU_CALL_COLUMNS] : CALL_COLUMNS)];
@@ -43,10 +44,12 @@ export function callsCsv(results: readonly LabelledResult[]): string {
     const perProcess = Math.max(1, result.settings.calls);
     for (const m of result.modes) {
       const c = m.calls;
+      const rows = Math.max(1, m.sampling?.keptPerProcess ?? perProcess);
       for (let i = 0; i < c.totalNs.length; i++) {
+        const row = i % rows;
         out.push(
           line([
-            label, result.program.name, m.mode, m.layout, m.label, Math.floor(i / perProcess), i % perProcess,
+            label, result.program.name, m.mode, m.layout, m.label, Math.floor(i / rows), m.sampling ? Math.floor((row * perProcess) / rows) : row,
             c.totalNs[i], c.allocNs[i], c.freeNs[i], c.allocs[i], c.frees[i], c.allocBytes[i], c.minorFaults[i],
             ...(gpu ? [m.gpu?.deviceNs[i]] : []),
           ]),

@@ -25,7 +25,7 @@ export function summaryRows(results: readonly LabelledResult[]): SummaryRow[] {
       mode: m.mode,
       label: m.label,
       layout: m.layout,
-      calls: m.calls.totalNs.length,
+      calls: m.sampling?.calls ?? m.calls.totalNs.length,
       medianNs: m.summary.medianNs,
       p10Ns: m.summary.p10Ns,
       p90Ns: m.summary.p90Ns,

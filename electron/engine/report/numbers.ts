@@ -15,10 +15,13 @@ export function countText(x: number): string {
   return Number.isInteger(x) ? formatCount(x) : x.toFixed(1);
 }
 
+/** Exact over every timed call where the summary has them (results since the per-call rows may be a subsample,
+ * docs/profile-schema.md "Sampling"); older results kept every call in the columns. */
 export const perCall = {
-  frees: (m: ModeResult): number => mean(m.calls.frees),
+  frees: (m: ModeResult): number => m.summary.freesPerCall ?? mean(m.calls.frees),
   /** Mean ns inside instrumented allocations and frees per call. */
-  allocatorNs: (m: ModeResult): number => mean(m.calls.allocNs.map((a, i) => a + (m.calls.freeNs[i] ?? 0))),
+  allocatorNs: (m: ModeResult): number =>
+    m.summary.allocNsPerCall != null && m.summary.freeNsPerCall != null ? m.summary.allocNsPerCall + m.summary.freeNsPerCall : mean(m.calls.allocNs.map((a, i) => a + (m.calls.freeNs[i] ?? 0))),
 };
 
 /** Σ of a mode's workspace over storages; null when it has none. */

@@ -70,6 +70,8 @@ export function profileSeries(data: ProfileData): Series[] {
       for (const [time, values] of times) {
       const sorted = Float64Array.from(values).sort();
       const arr = Array.from(sorted);
+      // A sampled result keeps evenly spaced rows of many more calls: its summary's quantiles are exact over all.
+      const exact = m.sampling && time !== 'device' ? m.summary : null;
       const label = time ? `${m.label} · ${time}` : mixed ? `${m.label} · CPU` : m.label;
       out!.push({
         key: time === 'device' ? `${r}|${m.label}|device` : `${r}|${m.label}`,
@@ -85,15 +87,16 @@ export function profileSeries(data: ProfileData): Series[] {
         sorted,
         q: {
           min: arr[0] ?? NaN,
-          p10: quantile(arr, 0.1),
+          p10: exact?.p10Ns ?? quantile(arr, 0.1),
           p25: quantile(arr, 0.25),
-          p50: quantile(arr, 0.5),
+          p50: exact?.medianNs ?? quantile(arr, 0.5),
           p75: quantile(arr, 0.75),
-          p90: quantile(arr, 0.9),
+          p90: exact?.p90Ns ?? quantile(arr, 0.9),
           max: arr[arr.length - 1] ?? NaN,
         },
         mean: { total, alloc, free, compute: Math.max(0, total - alloc - free) },
-        callsPerProcess: result.settings.calls,
+        // Rows per process in `values` (docs/profile-schema.md, "Sampling").
+        callsPerProcess: m.sampling?.keptPerProcess ?? result.settings.calls,
         processes: result.settings.processes,
       });
       }

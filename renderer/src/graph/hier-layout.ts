@@ -144,7 +144,7 @@ export class HierLayout {
   private edgeLabel(e: GraphEdge): FlatEdge['label'] {
     if (e.kind !== 'interstate' || e.label === '') return null;
     const lines = e.label.split('; ');
-    return { width: Math.min(360, Math.max(...lines.map((l) => this.measure(l, 'mono')))) + 8, height: Math.min(lines.length, 4) * LINE_H.mono + 4 };
+    return { width: Math.min(360, lines.reduce((w, l) => Math.max(w, this.measure(l, 'mono')), -Infinity)) + 8, height: Math.min(lines.length, 4) * LINE_H.mono + 4 };
   }
 
   private async layoutRegion(region: GraphRegion, owner: GraphNode | null, expanded: ReadonlySet<RegionId>, key: string): Promise<RegionLayout> {

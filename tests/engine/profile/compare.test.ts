@@ -5,6 +5,7 @@
  * them. Also: verification says when it had nothing to compare, instead of passing vacuously.
  */
 import { describe, expect, it } from 'vitest';
+import { emptyTiming } from '../../../electron/engine/profile/samples.js';
 import type { ProgramArg } from '../../../electron/engine/codegen/types.js';
 import { compareArray } from '../../../electron/engine/profile/compare.js';
 import { formatProfile } from '../../../electron/engine/profile/format.js';
@@ -160,7 +161,7 @@ function result(label: string, outputs: Record<string, Uint8Array> | null, secon
     outputsSecond: second,
     poisonedTransients: [],
     guardViolations: [],
-    timing: { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0, warmupCalls: [] },
+    timing: emptyTiming(),
     sampledCall: null,
   };
 }

@@ -6,12 +6,27 @@
 import type { GeneratedProgram } from '../../../electron/engine/codegen/types.js';
 import type { Mode } from '../../../electron/engine/analysis/types.js';
 
-export type Fault = 'none' | 'segfault' | 'hang' | 'uninitialised' | 'overflow' | 'wrong-result' | 'syntax-error' | 'slow' | 'segfault-late';
+export type Fault =
+  | 'none'
+  | 'segfault'
+  | 'hang'
+  | 'uninitialised'
+  | 'overflow'
+  | 'wrong-result'
+  | 'syntax-error'
+  | 'slow'
+  | 'segfault-late'
+  | 'arg-overrun'
+  | 'arg-underrun'
+  | 'arg-overrun-late'
+  | 'heap-smash';
 
 export const SYNTAX_ERROR_LINE_TEXT = '  double broken = ;';
 
 /** `slow`: every call sleeps 30 ms. `segfault-late`: the 4th call of the process crashes (with one warm-up call
- * and no verification, that is the second timed call). */
+ * and no verification, that is the second timed call). `arg-overrun`: every call writes y[N], one element past
+ * the argument's end; `arg-underrun`: x[-2]; `arg-overrun-late`: the 4th call of the process writes y[N + 1].
+ * `heap-smash`: every call overwrites the malloc header of a block of its own and frees it (glibc aborts). */
 export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt?: string } = {}): GeneratedProgram {
   const mode = opts.mode ?? 'SCOPED';
   const fault = opts.fault ?? 'none';
@@ -26,6 +41,7 @@ export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt
   emit(`// hand-written test program (${mode}, fault ${fault}) ${opts.salt ?? ''}`);
   emit('#include "transient_runtime.h"');
   emit('#include <cstdint>');
+  emit('#include <cstdlib>');
   emit('#include <cstring>');
   emit('#include <ctime>');
   emit('struct prog_state_t { double *tmp; };');
@@ -42,6 +58,11 @@ export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt
   if (fault === 'hang') emit('  for (volatile int spin = 0;; spin = spin + 1) {}');
   if (fault === 'slow') emit('  { struct timespec ts = {0, 30000000}; nanosleep(&ts, nullptr); }');
   if (fault === 'segfault-late') emit('  { static int calls = 0; if (++calls == 4) *reinterpret_cast<volatile int *>(static_cast<uintptr_t>(8)) = 1; }');
+  if (fault === 'arg-overrun') emit('  y[N] = 42.0;');
+  if (fault === 'arg-underrun') emit('  x[-2] = 42.0;');
+  if (fault === 'arg-overrun-late') emit('  { static int calls = 0; if (++calls == 4) y[N + 1] = 42.0; }');
+  // A size field below the smallest chunk: glibc's free() aborts with "free(): invalid size".
+  if (fault === 'heap-smash') emit('  { char *volatile p = static_cast<char *>(std::malloc(48)); *reinterpret_cast<volatile uint64_t *>(p - 8) = 0x11; std::free(p); }');
   if (!external) emit('  tlab_free(tmp, sizeof(double) * N, 64, 0);');
   emit('}');
   emit('void *__tlab_init(const int64_t *syms) { return __dace_init_prog(static_cast<int>(syms[0])); }');

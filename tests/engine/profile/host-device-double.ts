@@ -29,8 +29,8 @@ const DOUBLE_SOURCE = join(packageRoot(), 'tests', 'fixtures', 'gpu', 'host_memo
 const CUDART_SOURCE = join(packageRoot(), 'tests', 'fixtures', 'gpu', 'host_memory_cudart.cc');
 const INCLUDE = join(packageRoot(), 'native', 'include');
 
-export type DoubleFault = 'none' | 'cuda-error' | 'uninitialised' | 'overflow' | 'wrong-result';
-const FAULTS: Record<DoubleFault, number> = { none: 0, 'cuda-error': 1, uninitialised: 2, overflow: 3, 'wrong-result': 4 };
+export type DoubleFault = 'none' | 'cuda-error' | 'uninitialised' | 'overflow' | 'wrong-result' | 'arg-overrun';
+const FAULTS: Record<DoubleFault, number> = { none: 0, 'cuda-error': 1, uninitialised: 2, overflow: 3, 'wrong-result': 4, 'arg-overrun': 5 };
 const MODES: Record<Mode, number> = { SCOPED: 0, PERSISTENT: 1, POOL: 2, EXTERNAL: 3 };
 
 /** The generated chain_gpu program for a mode (N symbols from `n`): what the double must match. */

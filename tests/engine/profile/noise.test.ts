@@ -66,6 +66,14 @@ describe('noise detectors: known answers', () => {
     expect(modeNoise(mode(around(1e6, 250, 4)), run).processMedians).toBeNull();
   });
 
+  it('a sampled mode (many calls) is split by process at its kept calls per process', () => {
+    // 3 processes of 1,000,000 calls each, 40 evenly spaced calls kept of each: the slow middle process shows.
+    const m = mode([...around(1e6, 40, 5), ...around(1.5e6, 40, 6), ...around(1e6, 40, 7)], { sampling: { calls: 3_000_000, keptPerProcess: 40 } });
+    const n = modeNoise(m, { calls: 1_000_000, processes: 3, warmup: 5 });
+    expect(n.processMedians).toHaveLength(3);
+    expect(n.findings.map((f) => f.kind)).toContain('processes');
+  });
+
   it('calls that fall into two groups in every process are multimodal, though the processes agree', () => {
     const rnd = mulberry32(9);
     const mixed = Array.from({ length: 300 }, () => (rnd() < 0.4 ? 32e6 : 2.4e6) * (1 + 0.03 * rnd()));

@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyTiming } from '../../../electron/engine/profile/samples.js';
 import type { ProgramArg } from '../../../electron/engine/codegen/types.js';
 import { TlabError } from '../../../electron/engine/errors.js';
 import { readNpy } from '../../../electron/engine/profile/npy.js';
@@ -109,7 +110,7 @@ describe('saveOutputs', () => {
     outputsSecond: null,
     poisonedTransients: [],
     guardViolations: [],
-    timing: { totalNs: [], allocNs: [], freeNs: [], allocs: [], frees: [], allocBytes: [], minorFaults: [], overflowed: false, batchWallNs: 0, warmupCalls: [] },
+    timing: emptyTiming(),
     sampledCall: null,
   });
   const variants = [{ mode: 'SCOPED' as const, layout: null }, { mode: 'EXTERNAL' as const, layout: 'packed' as const }];

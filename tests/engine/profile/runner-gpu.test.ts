@@ -72,22 +72,22 @@ describe('the runner on a GPU program (host-memory test double)', () => {
     for (const r of results) {
       expect(r.timing.totalNs).toHaveLength(6);
       expect(r.gpu!.deviceNs).toHaveLength(6);
-      expect(r.gpu!.hostReturnNs).toHaveLength(6);
-      r.gpu!.hostSyncNs.forEach((sync, i) => expect(sync).toBeGreaterThanOrEqual(r.gpu!.hostReturnNs[i]!));
+      expect(r.gpu!.kept.hostReturnNs).toHaveLength(6);
+      r.gpu!.kept.hostSyncNs.forEach((sync, i) => expect(sync).toBeGreaterThanOrEqual(r.gpu!.kept.hostReturnNs[i]!));
       // The addon's clock is around the hook, so it covers the hook's own host times.
-      r.timing.totalNs.forEach((t, i) => expect(t).toBeGreaterThanOrEqual(r.gpu!.hostSyncNs[i]!));
+      r.timing.totalNs.forEach((t, i) => expect(t).toBeGreaterThanOrEqual(r.gpu!.kept.hostSyncNs[i]!));
     }
     // SCOPED allocates and frees the four transients on the device in every call; the sampled call shows them.
-    expect(scoped.timing.allocs.every((a) => a === 4)).toBe(true);
-    expect(scoped.timing.allocBytes.every((b) => b === 4 * N * 8)).toBe(true);
+    expect(scoped.timing.kept.allocs.every((a) => a === 4)).toBe(true);
+    expect(scoped.timing.kept.allocBytes.every((b) => b === 4 * N * 8)).toBe(true);
     const events = scoped.sampledCall!.events;
     expect(events.map((e) => [e.transient, e.kind])).toEqual([
       ['0:t1', 'alloc'], ['0:t2', 'alloc'], ['0:t1', 'free'], ['0:t3', 'alloc'], ['0:t2', 'free'], ['0:t4', 'alloc'], ['0:t3', 'free'], ['0:t4', 'free'],
     ]);
     expect(events.every((e) => e.device === true)).toBe(true);
     expect(scoped.poisonedTransients).toEqual(['0:t1', '0:t2', '0:t3', '0:t4']);
-    expect(persistent.timing.allocs.every((a) => a === 0)).toBe(true);
-    expect(external.timing.allocs.every((a) => a === 0)).toBe(true);
+    expect(persistent.timing.kept.allocs.every((a) => a === 0)).toBe(true);
+    expect(external.timing.kept.allocs.every((a) => a === 0)).toBe(true);
     // Packed: t1/t3 and t2/t4 share a slot each.
     expect(external.workspaceBytes).toEqual({ GPU_Global: BigInt(2 * N * 8) });
     // Only POOL pools: at most two transients live at once, so the pool's high-water mark is two of them.
@@ -121,6 +121,20 @@ describe('the runner on a GPU program (host-memory test double)', () => {
     const [result] = await new NodeRunnerHost().run(job, { timeoutMs: 60_000 });
     expect(result!.guardViolations).toContainEqual(expect.objectContaining({ storage: 'GPU_Global', where: 'after', byteOffset: 0 }));
     expect(result!.guardViolations[0]!.slot).toMatch(/^0:t[13]$/);
+  });
+
+  it('finds a write past a device argument in the guards of the device argument arena, copied back after the call', async () => {
+    for (const mode of ['SCOPED', 'EXTERNAL'] as const) {
+      const job = await gpuJob([await chainGpuProgram(mode, { n: N })], { fault: 'arg-overrun' });
+      const err = await new NodeRunnerHost().run(job, { timeoutMs: 60_000 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TlabError);
+      expect((err as TlabError).message).toMatch(
+        new RegExp(`^mode ${mode === 'EXTERNAL' ? 'EXTERNAL \\(packed\\)' : mode} during verification call 1 failed: out-of-bounds write: the program wrote 8 bytes past the end of argument out \\(out has ${N * 8} bytes\\) with symbols N=${N}: .*try larger symbol values`),
+      );
+      // Without verification, the check after the timed calls finds it.
+      const timed = await new NodeRunnerHost().run({ ...job, skipVerification: true }, { timeoutMs: 60_000 }).catch((e: unknown) => e);
+      expect((timed as TlabError).message).toMatch(/during timed calls failed: out-of-bounds write: the program wrote 8 bytes past the end of argument out/);
+    }
   });
 
   it('reports the release threshold the program was generated with', async () => {

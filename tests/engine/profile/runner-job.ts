@@ -20,6 +20,7 @@ export async function variantFor(program: GeneratedProgram, runDir: string, labe
     args: program.args,
     transientIds: program.transientIds,
     externals: program.externals,
+    symbols: Object.fromEntries(Object.entries(program.symbols).map(([k, v]) => [k, v.toString()])),
   };
 }
 

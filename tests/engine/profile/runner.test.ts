@@ -33,9 +33,9 @@ describe('runner host', () => {
     expect(results.map((r) => r.label)).toEqual(['SCOPED', 'EXTERNAL (packed)']);
     const [scoped, external] = results;
     expect(scoped!.timing.totalNs).toHaveLength(5);
-    expect(scoped!.timing.allocs.every((a) => a === 1)).toBe(true);
-    expect(scoped!.timing.frees.every((a) => a === 1)).toBe(true);
-    expect(external!.timing.allocs.every((a) => a === 0)).toBe(true);
+    expect(scoped!.timing.kept.allocs.every((a) => a === 1)).toBe(true);
+    expect(scoped!.timing.kept.frees.every((a) => a === 1)).toBe(true);
+    expect(external!.timing.kept.allocs.every((a) => a === 0)).toBe(true);
     expect(external!.workspaceBytes).toEqual({ CPU_Heap: 128n });
     expect(scoped!.timing.totalNs.every((t) => t > 0)).toBe(true);
     // y = 2x + 1 computed from the seeded x.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fakeTiming } from './steps/fakes.js';
 import { mannWhitney, normalCdf, quantile } from '../../../electron/engine/profile/stats.js';
 
 describe('statistics', () => {
@@ -48,11 +49,12 @@ describe('pooling runs of several processes', () => {
       poisonedTransients: [],
       guardViolations: [],
       sampledCall: null,
-      timing: { totalNs: calls, allocNs: calls.map(() => 0), freeNs: calls.map(() => 0), allocs: calls.map(() => 0), frees: calls.map(() => 0), allocBytes: calls.map(() => 0), minorFaults: calls.map(() => 1), overflowed: false, batchWallNs: 10, warmupCalls: [0] },
+      timing: { ...fakeTiming(calls), batchWallNs: 10 },
     });
     const pooled = poolRuns([run(900, 50, [1, 2], true), run(100, 70, [3], false), run(120, 80, [4, 5], false)]);
-    expect(pooled.timing.totalNs).toEqual([1, 2, 3, 4, 5]);
-    expect(pooled.timing.minorFaults).toHaveLength(5);
+    expect(Array.from(pooled.timing.totalNs)).toEqual([1, 2, 3, 4, 5]);
+    expect(pooled.timing.kept.minorFaults).toHaveLength(5);
+    expect(pooled.timing.sums.minorFaults).toBe(10);
     expect(pooled.timing.batchWallNs).toBe(30);
     expect(pooled.outputs).not.toBeNull();
     expect([pooled.initNs, pooled.firstCallNs]).toEqual([100, 70]);

@@ -7,7 +7,9 @@ import { assembleResult, jsonInteger } from '../../../../electron/engine/profile
 import { formatProfile } from '../../../../electron/engine/profile/format.js';
 import type { ProfilePlan } from '../../../../electron/engine/profile/plan.js';
 import { PROFILE_SCHEMA } from '../../../../electron/engine/profile/result.js';
-import { builtVariant, fakeResult, fakeSample } from './fakes.js';
+import { poolRuns } from '../../../../electron/engine/profile/rounds.js';
+import { MAX_KEPT_CALLS, processGpuTiming } from '../../../../electron/engine/profile/samples.js';
+import { builtVariant, fakeResult, fakeSample, fakeTiming } from './fakes.js';
 
 const machine = { cpu: 'test cpu', cores: 2, compiler: 'g++ 12', os: 'Linux', node: 'v20' };
 
@@ -74,12 +76,16 @@ describe('assemble step', () => {
 
   it('warns when a mode\'s processes ended in different allocator states (some settled, some faulting every call)', () => {
     const built = [builtVariant('SCOPED', 'same'), builtVariant('POOL', 'same'), builtVariant('EXTERNAL', 'ext')];
-    const results = [fakeResult('SCOPED', { calls: [1, 1, 1, 1, 1, 1, 9, 9, 9] }), fakeResult('POOL', { calls: [1, 1, 1, 1, 1, 1, 1, 1, 1] }), fakeResult('EXTERNAL (packed)', { calls: [9, 9, 9, 9, 9, 9, 9, 9, 9] })];
+    // Three timing processes of three calls each, pooled, with these page faults per call.
+    const pooled = (label: string, times: number[], faults: number[]) =>
+      poolRuns([0, 1, 2].map((p) => ({ ...fakeResult(label), timing: fakeTiming(times.slice(3 * p, 3 * p + 3), { minorFaults: faults.slice(3 * p, 3 * p + 3) }) })));
     // SCOPED: processes 1 and 2 settled, process 3 faulted on every call; POOL settled everywhere; EXTERNAL
     // faulted everywhere (a program that never settles, like chain at N = 2,000,000: one state, no warning).
-    results[0]!.timing.minorFaults = [0, 0, 1, 0, 8, 0, 2589, 2590, 2589];
-    results[1]!.timing.minorFaults = [0, 0, 0, 0, 0, 0, 3, 0, 0];
-    results[2]!.timing.minorFaults = [900, 901, 900, 899, 900, 900, 905, 900, 900];
+    const results = [
+      pooled('SCOPED', [1, 1, 1, 1, 1, 1, 9, 9, 9], [0, 0, 1, 0, 8, 0, 2589, 2590, 2589]),
+      pooled('POOL', [1, 1, 1, 1, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0, 3, 0, 0]),
+      pooled('EXTERNAL (packed)', [9, 9, 9, 9, 9, 9, 9, 9, 9], [900, 901, 900, 899, 900, 900, 905, 900, 900]),
+    ];
     const result = assembleResult({
       plan: plan(),
       built,
@@ -108,7 +114,7 @@ describe('assemble step', () => {
     const base = builtVariant('POOL', 'pool');
     const gpuInfo = { language: 'cuda' as const, pooled: true, poolReleaseThreshold: 2n ** 64n - 1n, kernels: 5 };
     const built = [{ ...base, program: { ...base.program, gpu: gpuInfo } }];
-    const results = [{ ...fakeResult('POOL', { calls: [100, 300, 200] }), gpu: { deviceNs: [90, 10, 50], hostReturnNs: [5, 6, 7], hostSyncNs: [95, 290, 195], pool: { reservedHighBytes: 4096, usedHighBytes: 2048, releaseThreshold: 2n ** 64n - 1n } } }];
+    const results = [{ ...fakeResult('POOL', { calls: [100, 300, 200] }), gpu: processGpuTiming({ deviceNs: Float64Array.of(90, 10, 50), hostReturnNs: Float64Array.of(5, 6, 7), hostSyncNs: Float64Array.of(95, 290, 195) }, MAX_KEPT_CALLS, { reservedHighBytes: 4096, usedHighBytes: 2048, releaseThreshold: 2n ** 64n - 1n }) }];
     const device = { index: 0, name: 'GPU', totalMemoryBytes: 2 ** 34, computeCapability: '9.0', multiprocessors: 132, memoryPools: true, runtimeVersion: 13000, driverVersion: 13020 };
     const verification = { identical: true, ok: true, vacuous: true, compared: [], details: [] };
     const options = { layout: 'packed' as const, calls: 3, warmup: 1, processes: 1, seed: 0n, inputs: new Map<string, string>() };

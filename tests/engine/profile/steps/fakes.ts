@@ -3,7 +3,8 @@
 import type { BuildResult } from '../../../../electron/engine/build/index.js';
 import type { BuiltVariant } from '../../../../electron/engine/profile/build-variants.js';
 import type { SampledCall } from '../../../../electron/engine/profile/result.js';
-import type { RunJob, RunnerHost, RunOptions, VariantResult } from '../../../../electron/engine/profile/runner-host.js';
+import type { RunJob, RunnerHost, RunOptions, VariantResult, VariantTiming } from '../../../../electron/engine/profile/runner-host.js';
+import { emptyTiming, MAX_KEPT_CALLS, processTiming } from '../../../../electron/engine/profile/samples.js';
 import { handProgram } from '../hand-program.js';
 import type { Mode } from '../../../../electron/engine/analysis/types.js';
 
@@ -20,19 +21,27 @@ export function fakeResult(label: string, opts: { calls?: number[]; outputs?: Re
     poisonedTransients: opts.poisoned ?? [],
     guardViolations: [],
     sampledCall: opts.sample ?? null,
-    timing: {
-      totalNs: calls,
-      allocNs: calls.map(() => 10),
-      freeNs: calls.map(() => 5),
-      allocs: calls.map(() => 1),
-      frees: calls.map(() => 1),
-      allocBytes: calls.map(() => 128),
-      minorFaults: calls.map(() => 2),
-      overflowed: false,
-      batchWallNs: calls.reduce((a, b) => a + b, 0) + 30 * calls.length,
-      warmupCalls: calls.length ? [3] : [],  // a verification-only run times nothing and warms up nothing
-    },
+    timing: fakeTiming(calls),
   };
+}
+
+/** One process's timing of these call times, as the runner child sends it (samples.ts processTiming): 10 ns
+ * allocating, 5 ns freeing, one alloc and one free of 128 bytes and 2 page faults per call, unless `columns`
+ * says otherwise. A verification-only run (no calls) times nothing and warms up nothing. */
+export function fakeTiming(calls: number[], columns: { minorFaults?: number[]; keep?: number } = {}): VariantTiming {
+  if (!calls.length) return emptyTiming();
+  const n = calls.length;
+  const stats = {
+    totalNs: Float64Array.from(calls),
+    allocNs: new Float64Array(n).fill(10),
+    freeNs: new Float64Array(n).fill(5),
+    allocs: new Uint32Array(n).fill(1),
+    frees: new Uint32Array(n).fill(1),
+    allocBytes: new Float64Array(n).fill(128),
+    minorFaults: columns.minorFaults ? Float64Array.from(columns.minorFaults) : new Float64Array(n).fill(2),
+    overflowed: false,
+  };
+  return processTiming(stats, columns.keep ?? MAX_KEPT_CALLS, calls.reduce((a, b) => a + b, 0) + 30 * n, 3);
 }
 
 export function fakeBuild(key: string, warnings: string[] = []): BuildResult {

@@ -4,6 +4,7 @@ import { TlabError } from '../../../../electron/engine/errors.js';
 import type { ProfileProgress } from '../../../../electron/engine/profile/options.js';
 import { makeRunJob, poolRuns, runRounds, settleCalls } from '../../../../electron/engine/profile/rounds.js';
 import { RunCancelled } from '../../../../electron/engine/profile/runner-host.js';
+import { MAX_KEPT_CALLS, processGpuTiming } from '../../../../electron/engine/profile/samples.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON } from '../../../../electron/engine/profile/verify.js';
 import { builtVariant, fakeResult, FakeHost, fakeSample } from './fakes.js';
 
@@ -115,7 +116,8 @@ describe('run-rounds step', () => {
     });
     const runs = await runRounds(host, job(), { processes: 3, timeoutMs: 0 });
     const pooled = poolRuns(runs[1]!);
-    expect(pooled.timing.totalNs).toEqual([500, 800, 1100]);
+    expect(Array.from(pooled.timing.totalNs)).toEqual([500, 800, 1100]);
+    expect(pooled.timing.calls).toBe(3);
     expect(pooled.timing.warmupCalls).toEqual([3, 3, 3]);
     expect(pooled.outputs).not.toBeNull();
   });
@@ -133,16 +135,13 @@ describe('run-rounds step', () => {
   });
 
   it('pools GPU runs: device columns in call order, the highest pool marks of the timing processes', () => {
-    const gpu = (deviceNs: number[], pool: { reservedHighBytes: number; usedHighBytes: number } | null) => ({
-      deviceNs,
-      hostReturnNs: deviceNs.map((d) => d / 2),
-      hostSyncNs: deviceNs,
-      pool: pool ? { ...pool, releaseThreshold: 7n } : null,
-    });
+    const gpu = (deviceNs: number[], pool: { reservedHighBytes: number; usedHighBytes: number } | null) =>
+      processGpuTiming({ deviceNs: Float64Array.from(deviceNs), hostReturnNs: Float64Array.from(deviceNs, (d) => d / 2), hostSyncNs: Float64Array.from(deviceNs) }, MAX_KEPT_CALLS, pool ? { ...pool, releaseThreshold: 7n } : null);
     const verifying = { ...fakeResult('POOL', { calls: [], outputs: { y: new Uint8Array(8) } }), gpu: gpu([], null) };
     const a = { ...fakeResult('POOL', { calls: [1, 2] }), gpu: gpu([10, 20], { reservedHighBytes: 100, usedHighBytes: 50 }) };
     const b = { ...fakeResult('POOL', { calls: [3] }), gpu: gpu([30], { reservedHighBytes: 80, usedHighBytes: 60 }) };
-    expect(poolRuns([verifying, a, b]).gpu).toEqual({ deviceNs: [10, 20, 30], hostReturnNs: [5, 10, 15], hostSyncNs: [10, 20, 30], pool: { reservedHighBytes: 100, usedHighBytes: 60, releaseThreshold: 7n } });
+    const f = (xs: number[]) => Float64Array.from(xs);
+    expect(poolRuns([verifying, a, b]).gpu).toEqual({ deviceNs: f([10, 20, 30]), kept: { deviceNs: f([10, 20, 30]), hostReturnNs: f([5, 10, 15]), hostSyncNs: f([10, 20, 30]) }, pool: { reservedHighBytes: 100, usedHighBytes: 60, releaseThreshold: 7n } });
     expect(poolRuns([{ ...a, gpu: gpu([10, 20], null) }]).gpu!.pool).toBeNull();
     // CPU runs carry no GPU part.
     expect(poolRuns([fakeResult('POOL'), fakeResult('POOL')])).not.toHaveProperty('gpu');
