@@ -159,6 +159,11 @@ export interface ProgramLibrary {
 /** TRANSIENT_RUNTIME_VERSION this addon accepts (libraries with another `__tlab_abi_version()` are refused).
  * (Added by the native layer.) */
 export const runtimeAbiVersion: number;
+/**
+ * Linux: the kernel kills this process (SIGKILL) when its parent dies, and kills it now if its parent is no
+ * longer `parentPid`. Returns false where that cannot be arranged (another OS, or prctl refused).
+ */
+export function dieWithParent(parentPid: number): boolean;
 
 /** dlopen()s `path` (RTLD_NOW | RTLD_LOCAL). Use a unique path per build: dlopen caches by path. */
 export function load(path: string): ProgramLibrary;

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { TlabError } from '../engine/errors.js';
 import { fromUtilityProcess, type ChildGone, type UtilityFork } from './child.js';
 import { defaultRunnerEntry } from './host-node.js';
-import type { HostToRunner, RunnerToHost } from './messages.js';
+import { RUNNER_PARENT_ENV, type HostToRunner, type RunnerToHost } from './messages.js';
 import { SupervisedRunnerHost, type RunnerChild } from './supervised-host.js';
 
 export interface UtilityRunnerOptions {
@@ -27,6 +27,8 @@ let serial = 0;
 export function runnerEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = { ...env };
   for (const key of ['ELECTRON_RUN_AS_NODE', 'NODE_OPTIONS', 'ELECTRON_NO_ASAR']) delete out[key];
+  // The runner ends with the main process that starts it, however that ends (runner-entry.ts dieWithParent).
+  out[RUNNER_PARENT_ENV] = String(process.pid);
   return out;
 }
 

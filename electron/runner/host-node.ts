@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { TlabError } from '../engine/errors.js';
 import { packageRoot } from '../engine/paths.js';
 import { fromNodeChild } from './child.js';
-import type { HostToRunner, RunnerToHost } from './messages.js';
+import { RUNNER_PARENT_ENV, type HostToRunner, type RunnerToHost } from './messages.js';
 import { SupervisedRunnerHost, type RunnerChild } from './supervised-host.js';
 
 export { RunCancelled } from '../engine/profile/runner-host.js';
@@ -34,6 +34,8 @@ export class NodeRunnerHost extends SupervisedRunnerHost {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       // The host may run under a test runner or loader: the child is plain JS and needs none of it.
       execArgv: [],
+      // The child ends with this process, however it ends (runner-entry.ts dieWithParent).
+      env: { ...process.env, [RUNNER_PARENT_ENV]: String(process.pid) },
     });
     return fromNodeChild<HostToRunner, RunnerToHost>(child);
   }

@@ -51,3 +51,6 @@ export type RunnerToHost =
   | { type: 'variant-done'; jobId: number; result: VariantResult }
   | { type: 'done'; jobId: number }
   | { type: 'failed'; jobId: number; variant: string | null; phase: Phase | null; message: string; details: string[] };
+
+/** The host that starts a runner puts its pid in this variable, so the runner can end with it (runner-entry.ts). */
+export const RUNNER_PARENT_ENV = 'TLAB_RUNNER_PARENT';

@@ -12,6 +12,7 @@ import { loadNativeAddon } from './native.js';
 import { parentTransport, type ParentTransport } from './parent-port.js';
 import { clearProgressPage } from './progress-file.js';
 import {
+  RUNNER_PARENT_ENV,
   RUNNER_PROTOCOL_VERSION,
   type GuardViolation,
   type HostToRunner,
@@ -193,9 +194,25 @@ function readInputs(file: InputsFile | null): Record<string, Uint8Array> {
   return inputs;
 }
 
+/**
+ * Ends this process when its host dies, however the host dies (kill -9 and the OOM killer included): the addon asks
+ * the kernel for SIGKILL on the parent's death. Without the addon (a broken build) the job reports that itself.
+ */
+function dieWithParent(): Addon | null {
+  const parent = Number(process.env[RUNNER_PARENT_ENV]);
+  if (!Number.isInteger(parent) || parent <= 0) return null;
+  try {
+    const addon = loadNativeAddon();
+    addon.dieWithParent(parent);
+    return addon;
+  } catch {
+    return null;
+  }
+}
+
 function main(): void {
   const port: Transport = parentTransport<HostToRunner, RunnerToHost>();
-  let addon: Addon | null = null;
+  let addon: Addon | null = dieWithParent();
   const fail = (jobId: number, message: string) => port.send({ type: 'failed', jobId, variant: null, phase: null, message, details: [] });
   port.onMessage((msg) => {
     if (msg.type !== 'job') return;

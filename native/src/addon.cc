@@ -1,6 +1,11 @@
 // The N-API binding of transient_native.node: exactly the surface of native/index.d.ts. Argument mistakes
 // throw TypeError with the usage string; native failures (dlopen, NULL init handle, non-zero exit code,
 // exceptions out of the program) throw Error naming the library and the DaCe function involved.
+#ifdef __linux__
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+#endif
 #include <napi.h>
 
 #include <cmath>
@@ -628,6 +633,25 @@ Napi::Value MeasureCallOverhead(const Napi::CallbackInfo &info) {
   return Napi::Number::New(info.Env(), tlab::MeasureCallOverheadNs(static_cast<uint64_t>(iterations)));
 }
 
+constexpr const char *kDieWithParentUsage = "dieWithParent(parentPid: number): boolean";
+
+// A runner must not outlive the process that supervises it: `kill -9` of `serve`, or the OOM killer, gives the
+// parent no chance to end its children, and a runner left behind keeps a core busy timing a program nobody waits
+// for. The kernel delivers SIGKILL to this process when its parent dies; if the parent is already gone (it died
+// before this call), the runner ends at once.
+Napi::Value DieWithParent(const Napi::CallbackInfo &info) {
+  ExpectArgumentCount(info, 1, kDieWithParentUsage);
+  const double parentPid = ReadInteger(info[0], kDieWithParentUsage, "parentPid", 1, 4194304);
+#ifdef __linux__
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return Napi::Boolean::New(info.Env(), false);
+  if (getppid() != static_cast<pid_t>(parentPid)) raise(SIGKILL);
+  return Napi::Boolean::New(info.Env(), true);
+#else
+  (void)parentPid;
+  return Napi::Boolean::New(info.Env(), false);
+#endif
+}
+
 Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   auto *data = new tlab::AddonData();
   data->programLibrary = Napi::Persistent(ProgramLibrary::Define(env));
@@ -636,6 +660,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("load", Napi::Function::New<Load>(env, "load"));
   exports.Set("measureEventCostNs", Napi::Function::New<MeasureEventCost>(env, "measureEventCostNs"));
   exports.Set("measureCallOverheadNs", Napi::Function::New<MeasureCallOverhead>(env, "measureCallOverheadNs"));
+  exports.Set("dieWithParent", Napi::Function::New<DieWithParent>(env, "dieWithParent"));
   exports.Set("runtimeAbiVersion", Napi::Number::New(env, TRANSIENT_RUNTIME_VERSION));
   tlab::RegisterCudaDevices(env, exports);
   return exports;

@@ -1,6 +1,6 @@
 /**
  * `transient-lab serve` as a user runs it (the built CLI in its own process): the one printed line, FILE
- * arguments, and that stopping it — SIGTERM, SIGHUP, Ctrl-C reaching the whole process group, or a crash —
+ * arguments, and that stopping it — SIGTERM, SIGHUP, Ctrl-C reaching the whole process group, a crash, or kill -9 —
  * while a profile runs leaves no runner process behind.
  */
 import { spawn } from 'node:child_process';
@@ -75,6 +75,19 @@ describe('transient-lab serve', () => {
     expect(end).toEqual({ code: 70, signal: null });
     expect((await failure(result)).kind).toBe('transport');
     expect(s.stderr()).toMatch(/^transient-lab serve: internal error: Error: injected crash/);
+  });
+
+  it('kill -9 of serve during a profile (or the OOM killer) takes its runner with it', { timeout: 600_000 }, async () => {
+    const s = await serve(['--root', examplesDir()]);
+    const client = await connect(s);
+    const { runners, result } = await profileUntilRunning(client, s.child.pid!);
+    expect(runners.length).toBe(1);
+    s.child.kill('SIGKILL');
+    expect(await s.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    const gone = await runnersGone(runners, 5000);
+    expect(killLeftovers(runners)).toEqual([]);
+    expect(gone).toBe(true);
+    expect((await failure(result)).kind).toBe('transport');
   });
 
   it('refuses a FILE outside the roots with a usage error', async () => {

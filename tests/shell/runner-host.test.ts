@@ -89,6 +89,6 @@ describe('runner in a utility process', () => {
 describe('runner environment', () => {
   it('drops what would make Electron start as plain Node or change how Node starts', () => {
     const env = runnerEnv({ PATH: '/bin', ELECTRON_RUN_AS_NODE: '1', NODE_OPTIONS: '--require x', ELECTRON_NO_ASAR: '1', HOME: '/h' });
-    expect(env).toEqual({ PATH: '/bin', HOME: '/h' });
+    expect(env).toEqual({ PATH: '/bin', HOME: '/h', TLAB_RUNNER_PARENT: String(process.pid) });
   });
 });
