@@ -1,38 +1,47 @@
 /**
- * Layering of the contract and its hosts (docs/ARCHITECTURE.md): the service is host-neutral, the contract and
- * the wire codec compile anywhere, and the renderer reaches the rest of the repository only through them.
+ * Layering of the hosts, their kit, the service and the contract (docs/ARCHITECTURE.md), checked on every
+ * import the TypeScript parser finds, type imports included (architecture-imports.ts):
+ * - the hosts (cli/, shell/ with main.ts, engine-host/) stand side by side: none imports another; what two of
+ *   them need is in electron/host-kit/, which imports no host, no service and no runner;
+ * - the service sits below the hosts and imports no host and no runner (the host injects one);
+ * - the contract and the wire codec compile anywhere, and the renderer reaches electron/ only through them;
+ * - no import cycle among the hosts, the kit, the service and the contract.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../electron/engine/paths.js';
+import { describeEdge, importCycles, importsOf, importsOfText, sourceFiles, type ImportEdge } from './architecture-imports.js';
 
-const root = packageRoot();
+/** The processes' hosts: each has its own entry point and lifetime. */
+const HOSTS: Record<string, RegExp> = {
+  cli: /^electron\/cli\//,
+  shell: /^electron\/(shell\/|main\.ts$)/,
+  'engine-host': /^electron\/engine-host\//,
+};
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(p));
-    else if (/\.tsx?$/.test(e.name)) out.push(p);
-  }
-  return out;
+function hostOf(path: string): string | null {
+  for (const [name, re] of Object.entries(HOSTS)) if (re.test(path)) return name;
+  return null;
 }
 
-/** Module specifiers a file imports, relative ones as repo paths; `typeOnly` marks `import type`. */
-function importsOf(file: string): Array<{ spec: string; typeOnly: boolean }> {
-  const text = readFileSync(file, 'utf8');
-  const found = [...text.matchAll(/^\s*(import|export)(\s+type)?\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => ({ spec: m[3]!, typeOnly: Boolean(m[2]) }));
-  for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ spec: m[1]!, typeOnly: false });
-  return found.map(({ spec, typeOnly }) => ({ spec: spec.startsWith('.') ? relative(root, resolve(dirname(file), spec)) : spec, typeOnly }));
-}
+const hostFiles = (): string[] => [...sourceFiles('electron/cli'), ...sourceFiles('electron/shell'), 'electron/main.ts', ...sourceFiles('electron/engine-host')];
 
-function violations(dir: string, ok: (spec: string, typeOnly: boolean, file: string) => boolean): string[] {
+/** What a host may import from electron/: itself, the kit, the service, the contract, the runner (which it injects) and the engine. */
+const HOST_MAY_IMPORT = /^electron\/(host-kit|service|ipc|runner|engine)\//;
+
+/** The imports of `edges` that break the hosts' rule, each named with its file and line. */
+function hostViolations(edges: readonly ImportEdge[]): string[] {
   const bad: string[] = [];
-  for (const f of sources(join(root, dir))) {
-    for (const { spec, typeOnly } of importsOf(f)) if (!ok(spec, typeOnly, relative(root, f))) bad.push(`${relative(root, f)} imports '${spec}'`);
+  for (const e of edges) {
+    const from = hostOf(e.file);
+    const to = hostOf(e.target);
+    if (from === null || !e.target.startsWith('electron/')) continue;
+    if (to !== null && to !== from) bad.push(`${describeEdge(e)}: the ${from} host imports the ${to} host; what two hosts share belongs in electron/host-kit/`);
+    else if (to === null && !HOST_MAY_IMPORT.test(e.target)) bad.push(`${describeEdge(e)}: a host imports only its own modules, host-kit, service, ipc, runner and engine`);
   }
   return bad;
+}
+
+function violations(files: readonly string[], ok: (e: ImportEdge) => boolean): string[] {
+  return files.flatMap((f) => importsOf(f).filter((e) => !ok(e)).map(describeEdge));
 }
 
 /**
@@ -40,43 +49,106 @@ function violations(dir: string, ok: (spec: string, typeOnly: boolean, file: str
  * reaches a Node module (the pure view helpers the renderer and the reports share: format, verdict,
  * analysis-doc, profile statistics, noise detectors and tests).
  */
-function pureEngineModule(spec: string, seen = new Set<string>()): boolean {
-  if (!spec.startsWith('electron/engine/')) return false;
-  if (seen.has(spec)) return true;
-  seen.add(spec);
-  return importsOf(join(root, spec.replace(/\.js$/, '.ts'))).every(({ spec: s, typeOnly }) => typeOnly || pureEngineModule(s, seen));
+function pureEngineModule(path: string, seen = new Set<string>()): boolean {
+  if (!path.startsWith('electron/engine/')) return false;
+  if (seen.has(path)) return true;
+  seen.add(path);
+  return importsOf(path).every((e) => e.typeOnly || pureEngineModule(e.target, seen));
 }
 
 describe('architecture of the hosts', () => {
-  it('the service imports only node, valibot, the engine and the contract modules: no server, runner or electron', () => {
-    expect(violations('electron/service', (s) => s.startsWith('node:') || s === 'valibot' || s.startsWith('electron/engine/') || s.startsWith('electron/service/') || /^electron\/ipc\/(contract|contract-schema|result-schema|errors)\.js$/.test(s))).toEqual([]);
+  it('finds the hosts and the kit', () => {
+    expect(hostFiles()).toEqual(expect.arrayContaining(['electron/cli/main.ts', 'electron/shell/app.ts', 'electron/main.ts', 'electron/engine-host/entry.ts']));
+    expect(sourceFiles('electron/host-kit')).toEqual(expect.arrayContaining(['electron/host-kit/web-server/server.ts', 'electron/host-kit/web-security.ts', 'electron/host-kit/pdf.ts']));
+  });
+
+  it('no host imports another host, type imports included', () => {
+    expect(hostViolations(hostFiles().flatMap(importsOf))).toEqual([]);
+  });
+
+  it('the check reads every form of import and names the offending one', () => {
+    const text = [
+      "// import { A } from '../shell/comment.js';",
+      "const s = \"import { B } from '../shell/string.js'\";",
+      "import type { C } from '../shell/c.js';",
+      "import { type D, type E } from '../engine-host/d.js';",
+      'import {',
+      '  F,',
+      "} from '../shell/f.js';",
+      "export type { G } from '../shell/g.js';",
+      "export * from '../shell/h.js';",
+      "import '../shell/side-effect.js';",
+      "const lazy = () => import('../shell/lazy.js');",
+      "type T = typeof import('../engine-host/t.js');",
+      "import { H } from '../host-kit/h.js';",
+      "import { I } from './i.js';",
+      "import type { J } from '../preload/j.js';",
+    ].join('\n');
+    const edges = importsOfText('electron/cli/fixture.ts', text);
+    expect(edges.map((e) => [e.line, e.written, e.typeOnly])).toEqual([
+      [3, '../shell/c.js', true],
+      [4, '../engine-host/d.js', true],
+      [5, '../shell/f.js', false],
+      [8, '../shell/g.js', true],
+      [9, '../shell/h.js', false],
+      [10, '../shell/side-effect.js', false],
+      [11, '../shell/lazy.js', false],
+      [12, '../engine-host/t.js', true],
+      [13, '../host-kit/h.js', false],
+      [14, './i.js', false],
+      [15, '../preload/j.js', true],
+    ]);
+    const bad = hostViolations(edges);
+    expect(bad).toHaveLength(9);
+    expect(bad[0]).toBe("electron/cli/fixture.ts:3 imports '../shell/c.js' (type only): the cli host imports the shell host; what two hosts share belongs in electron/host-kit/");
+    expect(bad.at(-1)).toMatch(/^electron\/cli\/fixture\.ts:15 imports '\.\.\/preload\/j\.js' \(type only\): a host imports only/);
+  });
+
+  it('the host kit imports no host, no service, no runner and not electron', () => {
+    expect(violations(sourceFiles('electron/host-kit'), (e) => (e.target.startsWith('electron/') ? /^electron\/(host-kit|ipc|engine)\//.test(e.target) : e.target !== 'electron'))).toEqual([]);
+  });
+
+  it('the service imports only node, valibot, the engine, the contract modules and the kit\'s file rules and result files', () => {
+    expect(
+      violations(sourceFiles('electron/service'), ({ target: s }) =>
+        s.startsWith('node:') || s === 'valibot' || /^electron\/(engine|service)\//.test(s) || /^electron\/ipc\/(contract|contract-schema|result-schema|errors)\.ts$/.test(s) || /^electron\/host-kit\/(file-access|result-files)\.ts$/.test(s),
+      ),
+    ).toEqual([]);
+  });
+
+  it('the runner imports no host, no kit and no service: the hosts inject it', () => {
+    expect(violations(sourceFiles('electron/runner'), (e) => !/^electron\/(cli|shell|engine-host|host-kit|service)\/|^electron\/main\.ts$/.test(e.target))).toEqual([]);
+  });
+
+  it('no import cycle among the hosts, the kit, the service and the contract, type imports included', () => {
+    const files = [...hostFiles(), ...['host-kit', 'service', 'ipc', 'preload'].flatMap((d) => sourceFiles(`electron/${d}`))];
+    expect(importCycles(files)).toEqual([]);
   });
 
   it('the contract is types and lists; the wire codec depends on nothing but the contract', () => {
-    expect(violations('electron/ipc', (s, typeOnly, f) => {
-      if (f === 'electron/ipc/contract.ts') return typeOnly && s.startsWith('electron/engine/');
-      if (f === 'electron/ipc/wire.ts') return typeOnly && s === 'electron/ipc/contract.js';
-      return s.startsWith('node:') || s === 'valibot' || s.startsWith('electron/engine/') || s.startsWith('electron/ipc/');
-    })).toEqual([]);
-  });
-
-  it('the server and the CLI never import electron', () => {
-    expect(violations('electron/server', (s) => s !== 'electron')).toEqual([]);
-    expect(violations('electron/cli', (s) => s !== 'electron')).toEqual([]);
+    expect(
+      violations(sourceFiles('electron/ipc'), ({ file, target: s, typeOnly }) => {
+        if (file === 'electron/ipc/contract.ts') return typeOnly && s.startsWith('electron/engine/');
+        if (file === 'electron/ipc/wire.ts') return typeOnly && s === 'electron/ipc/contract.ts';
+        return s.startsWith('node:') || s === 'valibot' || s.startsWith('electron/engine/') || s.startsWith('electron/ipc/');
+      }),
+    ).toEqual([]);
   });
 
   it('the renderer imports no Node module and reaches electron/ only through the contract, the wire codec and pure engine helpers', () => {
-    expect(violations('renderer/src', (s, typeOnly) => {
-      if (s.startsWith('node:') || s === 'electron' || s === 'ws') return false;
-      if (!s.startsWith('electron/')) return true;
-      return s === 'electron/ipc/contract.js' || s === 'electron/ipc/wire.js' || (typeOnly && s.startsWith('electron/engine/')) || pureEngineModule(s);
-    })).toEqual([]);
+    expect(
+      violations(sourceFiles('renderer/src'), ({ target: s, typeOnly }) => {
+        if (s.startsWith('node:') || s === 'electron' || s === 'ws') return false;
+        if (!s.startsWith('electron/')) return true;
+        return s === 'electron/ipc/contract.ts' || s === 'electron/ipc/wire.ts' || (typeOnly && s.startsWith('electron/engine/')) || pureEngineModule(s);
+      }),
+    ).toEqual([]);
   });
 
   it('a module that reaches Node is not a pure engine helper', () => {
-    expect(pureEngineModule('electron/engine/view/format.js')).toBe(true);
+    expect(pureEngineModule('electron/engine/view/format.ts')).toBe(true);
     // The one verdict the CLI, the window and the reports render: the renderer runs it, so it must stay pure.
-    for (const m of ['view/verdict.js', 'profile/noise.js', 'profile/dip.js', 'profile/significance.js']) expect(pureEngineModule(`electron/engine/${m}`), m).toBe(true);
-    expect(pureEngineModule('electron/engine/sdfg/index.js')).toBe(false);
+    for (const m of ['view/verdict.ts', 'profile/noise.ts', 'profile/dip.ts', 'profile/significance.ts']) expect(pureEngineModule(`electron/engine/${m}`), m).toBe(true);
+    expect(pureEngineModule('electron/engine/sdfg/index.ts')).toBe(false);
   });
 });

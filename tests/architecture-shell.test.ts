@@ -4,7 +4,8 @@
  *   or loads the native addon: those live in the engine host and the runner, which it only starts;
  * - only two files import `electron` at run time: the seam's real implementation and the preload;
  * - the preload imports only `electron` and the contract; the engine host and the runner never import
- *   `electron` (they run as utility processes, and as Node children in tests).
+ *   `electron` (they run as utility processes, and as Node children in tests);
+ * - the packaged app leaves the CLI out (electron-builder.json), so no process of the app may load a CLI module.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -60,6 +61,17 @@ describe('architecture of the desktop app', () => {
     expect(graph.filter((f) => forbidden.test(f))).toEqual([]);
   });
 
+  it('the packaged app holds every module its processes load: none of them reaches the folders it leaves out (the CLI)', () => {
+    const builder = JSON.parse(readFileSync(join(root, 'electron', 'packaging', 'electron-builder.json'), 'utf8')) as { files: string[] };
+    const leftOut = builder.files.flatMap((f) => /^!dist\/(electron\/.+\/)\*\*$/.exec(f)?.[1] ?? []);
+    expect(leftOut).toContain('electron/cli/');
+    const entries = ['electron/main.ts', 'electron/engine-host/entry.ts', 'electron/runner/runner-entry.ts', 'electron/runner/device-probe-entry.ts'];
+    for (const entry of entries) {
+      const missing = [...runtimeGraph(entry)].filter((f) => leftOut.some((dir) => f.startsWith(dir)));
+      expect(missing, `${entry} loads modules the packaged app does not hold`).toEqual([]);
+    }
+  });
+
   it('the engine host never loads the addon itself', () => {
     const graph = [...runtimeGraph('electron/engine-host/entry.ts')];
     expect(graph).toContain('electron/service/service.ts');
@@ -78,7 +90,7 @@ describe('architecture of the desktop app', () => {
   });
 
   it('the engine host, the runner and everything below never import electron or the shell', () => {
-    for (const dir of ['electron/engine-host', 'electron/runner', 'electron/engine', 'electron/service', 'electron/ipc']) {
+    for (const dir of ['electron/engine-host', 'electron/runner', 'electron/engine', 'electron/service', 'electron/host-kit', 'electron/ipc']) {
       for (const f of sources(dir)) {
         const text = readFileSync(join(root, f), 'utf8');
         expect(text, f).not.toMatch(/from\s+['"]electron['"]/);

@@ -9,6 +9,9 @@ import { fsCause, isFsError } from '../engine/io/fs-errors.js';
 
 export const EXIT_INTERNAL = 70;
 
+/** PDF was asked for and no Chromium was found. */
+export const EXIT_NO_CHROMIUM = 7;
+
 export function describeFailure(command: string, err: unknown): { text: string; code: number } {
   if (err instanceof TlabError) {
     // Usage messages already start with the command name (they are also used on their own by tests).

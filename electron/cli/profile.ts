@@ -12,13 +12,14 @@ import { checkOutputFile, writeWithFallback } from '../engine/profile/outputs.js
 import { DEFAULT_PROFILE_OPTIONS, profile, type ProfileOptions, type ProfileProgress } from '../engine/profile/profile.js';
 import type { LayoutChoice } from '../engine/profile/result.js';
 import { profilePrebuilt, readManifest } from '../engine/profile/prebuilt.js';
+import { findChromium, NoChromium } from '../host-kit/pdf.js';
 import { probeDevices } from '../runner/devices.js';
 import { analyseForReport, formatFromPath, NO_ANALYSIS, type ReportFormat } from '../engine/report/index.js';
 import { NodeRunnerHost, RunCancelled } from '../runner/host-node.js';
 import { checkRemoteTarget, profileRemote, type RemoteOptions } from '../runner/remote-host.js';
 import { optionValue, parseArgs, parseInteger, parsePoolReleaseThreshold, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
-import { EXIT_NO_CHROMIUM, findChromium, NoChromium } from './pdf.js';
+import { EXIT_NO_CHROMIUM } from './failure.js';
 import { writeReport } from './report.js';
 
 const NAME = 'profile';

@@ -25,10 +25,11 @@ import {
   type ReportAnalysis,
   type ReportFormat,
 } from '../engine/report/index.js';
-import { parseResultDocuments } from '../service/results.js';
+import { NoChromium, findChromium, printPdf } from '../host-kit/pdf.js';
+import { parseResultDocuments } from '../host-kit/result-files.js';
 import { optionValue, parseArgs, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
-import { EXIT_NO_CHROMIUM, findChromium, NoChromium, printPdf } from './pdf.js';
+import { EXIT_NO_CHROMIUM } from './failure.js';
 
 const NAME = 'report';
 

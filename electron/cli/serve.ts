@@ -4,7 +4,6 @@
  * URL with its token, and runs until SIGINT/SIGTERM/SIGHUP, after which no runner or compiler process is left
  * (nor after a crash: see killChildrenOnCrash).
  */
-import { hostPdfPrinter } from './pdf.js';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { TlabError } from '../engine/errors.js';
@@ -12,11 +11,13 @@ import { ContractFailure } from '../ipc/errors.js';
 import type { OnProfileProgress, ProfileOptions } from '../engine/profile/options.js';
 import { NodeRunnerHost } from '../runner/host-node.js';
 import { checkRemoteTarget, profileRemote } from '../runner/remote-host.js';
-import { killDescendants } from '../server/children.js';
-import { isLoopback } from '../server/security.js';
-import { startServer, type RunningServer } from '../server/server.js';
-import { RootsFileAccess, TransientLabService } from '../service/index.js';
+import { RootsFileAccess } from '../host-kit/file-access.js';
+import { hostPdfPrinter } from '../host-kit/pdf.js';
+import { startServer, type RunningServer } from '../host-kit/web-server/server.js';
+import { isLoopback } from '../host-kit/web-security.js';
+import { TransientLabService } from '../service/index.js';
 import { optionValue, parseArgs, parseInteger } from './args.js';
+import { killDescendants } from './children.js';
 import type { Command } from './command.js';
 
 const NAME = 'serve';

@@ -7,15 +7,16 @@
  * never sees an unchecked request whoever sends it. It never loads the native addon: runner jobs go back to
  * main (relay-runner.ts), which starts the runner utilityProcess.
  */
-import { hostPdfPrinter } from '../cli/pdf.js';
 import { TlabError } from '../engine/errors.js';
+import { ENGINE_PROTOCOL_VERSION, type EngineConfig, type EngineToMain, type MainToEngine } from '../host-kit/engine-protocol.js';
+import { ApprovedFileAccess, RootsFileAccess, type FileAccess } from '../host-kit/file-access.js';
+import { hostPdfPrinter } from '../host-kit/pdf.js';
 import type { EventName, HostEvents, Reply } from '../ipc/contract.js';
 import { createDispatcher, type Dispatch } from '../ipc/dispatch.js';
 import { ContractFailure, toContractError } from '../ipc/errors.js';
 import { parentTransport } from '../runner/parent-port.js';
 import { profileRemote } from '../runner/remote-host.js';
-import { ApprovedFileAccess, RootsFileAccess, TransientLabService, type FileAccess, type Session } from '../service/index.js';
-import { ENGINE_PROTOCOL_VERSION, type EngineConfig, type EngineToMain, type MainToEngine } from './protocol.js';
+import { TransientLabService, type Session } from '../service/index.js';
 import { RelayRunnerHost, RunRelay } from './relay-runner.js';
 
 const port = parentTransport<MainToEngine, EngineToMain>();

@@ -4,8 +4,8 @@
  * back as messages; a cancellation rejects at once, as NodeRunnerHost's does, and main kills the process.
  */
 import { RunCancelled, type RunJob, type RunnerHost, type RunnerProgress, type RunOptions, type VariantResult } from '../engine/profile/runner-host.js';
-import { reviveError } from './errors.js';
-import type { EngineToMain, SerializedError } from './protocol.js';
+import { reviveError } from '../host-kit/engine-errors.js';
+import type { EngineToMain, SerializedError } from '../host-kit/engine-protocol.js';
 
 interface PendingRun {
   resolve(v: VariantResult[]): void;

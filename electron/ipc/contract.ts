@@ -1,6 +1,6 @@
 /**
  * The one contract between the renderer and whatever hosts the engine. It is written once, here:
- * - browser mode (`transient-lab serve`, electron/server/) carries it over HTTP + a WebSocket;
+ * - browser mode (`transient-lab serve`, electron/host-kit/web-server/) carries it over HTTP + a WebSocket;
  * - the desktop app (electron/shell/ + electron/preload/) carries it over IPC, the preload exposing exactly
  *   these named methods through contextBridge;
  * - the renderer (renderer/) sees only `TransientLabApi` and never knows which transport it has.
@@ -256,6 +256,12 @@ export interface HostEvents {
 
 export type EventName = keyof HostEvents;
 export const EVENTS = ['profileProgress', 'openRequest', 'command', 'disconnected'] as const satisfies readonly EventName[];
+
+/** How a host's session sends events to its renderer (a WebSocket, a window, the engine host's port): the
+ * events' side of `TransientLabApi`, implemented by each host, handed to the service's `openSession`. */
+export interface EventSink {
+  emit<E extends EventName>(event: E, payload: HostEvents[E]): void;
+}
 
 /** What the renderer holds: the methods plus a subscription to host events. */
 export interface TransientLabClient extends TransientLabApi {

@@ -1,6 +1,6 @@
 /**
- * Browser mode's WebSocket framing, shared by the server (electron/server/) and the renderer's client
- * (renderer/src/host/). Dependency-free on purpose (no Node, no DOM beyond TextEncoder/TextDecoder, which both
+ * Browser mode's WebSocket framing, shared by the web server (electron/host-kit/web-server/) and the renderer's
+ * client (renderer/src/host/). Dependency-free on purpose (no Node, no DOM beyond TextEncoder/TextDecoder, which both
  * have), so that both sides import this one file.
  *
  * A message without binary data is one text frame of JSON. A message holding Uint8Arrays (uploads) is one

@@ -7,10 +7,7 @@ import type { OnProfileProgress } from '../engine/profile/options.js';
 import type { ProfileResult } from '../engine/profile/result.js';
 import type { ProfileProgressEvent, ProfileRequest } from '../ipc/contract.js';
 import { ContractFailure, toContractError } from '../ipc/errors.js';
-import type { RemoteProfiler } from './service.js';
-
-/** What runs generated code: the CLI and browser mode fork a Node child, the desktop app a utilityProcess. */
-export type RunnerHost = NonNullable<ProfileOptions['runner']>;
+import type { RemoteProfiler, RunnerHost } from './context.js';
 
 export interface ProfileJobInput {
   req: ProfileRequest;

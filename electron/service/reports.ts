@@ -7,7 +7,7 @@
 import { analyseForReport, reportCsvFiles, reportHtml, reportJson, transientLabVersion, type LabelledResult, type ReportAnalysis } from '../engine/report/index.js';
 import { TlabError } from '../engine/errors.js';
 import type { ExportReportRequest, ReportExport, ReportFile } from '../ipc/contract.js';
-import type { PdfPrinter } from './service.js';
+import type { PdfPrinter } from './context.js';
 
 const MIME = { html: 'text/html;charset=utf-8', pdf: 'application/pdf', csv: 'text/csv;charset=utf-8', json: 'application/json' } as const;
 

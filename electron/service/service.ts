@@ -12,20 +12,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { examplesDir, packageRoot } from '../engine/paths.js';
 import { PREVIEW_MIN_JSON_BYTES } from '../engine/sdfg/preview.js';
-import type { OnProfileProgress, ProfileOptions } from '../engine/profile/options.js';
-import type { ProfileResult } from '../engine/profile/result.js';
-import { CONTRACT_VERSION, type EnvironmentInfo, type EventName, type HostEvents, type HostLimits } from '../ipc/contract.js';
+import type { FileAccess } from '../host-kit/file-access.js';
+import { CONTRACT_VERSION, type EnvironmentInfo, type EventSink, type HostLimits } from '../ipc/contract.js';
 import { DEFAULT_LIMITS } from '../ipc/contract-schema.js';
-import { listExamples, type Example } from './examples.js';
-import type { FileAccess } from './file-access.js';
+import type { PdfPrinter, RemoteAccess, RunnerHost, ServiceContext } from './context.js';
+import { listExamples } from './examples.js';
 import { JobRegistry } from './jobs.js';
 import { ModelCache } from './models.js';
-import type { RunnerHost } from './profile-job.js';
 import { Session } from './session.js';
 import { UploadStore } from './uploads.js';
 import { DEFAULT_VIEWS, type ViewBuilders } from './views.js';
-
-export type { RunnerHost } from './profile-job.js';
 
 export interface ServiceOptions {
   host: EnvironmentInfo['host'];
@@ -61,40 +57,6 @@ export interface ServiceOptions {
   /** Remote machines a profile may run on (`serve --remote HOST`); absent: none, every request naming one is
    * refused. */
   remote?: RemoteAccess | null;
-}
-
-export type PdfPrinter = (html: string) => Promise<Uint8Array>;
-
-/** Runs one profile on another machine over ssh (the CLI's `profileRemote`, injected by the host: the service
- * starts no process of its own). Same options, progress and cancel (`options.signal`) as a local run. */
-export type RemoteProfiler = (file: string, options: ProfileOptions, target: string, onProgress: OnProfileProgress) => Promise<ProfileResult>;
-
-/** The remote machines this host process was told it may use, and how to reach them. */
-export interface RemoteAccess {
-  /** `[user@]host` names, exactly as a request must name them. */
-  hosts: string[];
-  run: RemoteProfiler;
-}
-
-/** How a session reaches its renderer. */
-export interface EventSink {
-  emit<E extends EventName>(event: E, payload: HostEvents[E]): void;
-}
-
-/** What sessions share; fixed at creation. */
-export interface ServiceContext {
-  readonly options: Required<Pick<ServiceOptions, 'maxDocsPerSession' | 'maxProfileMs' | 'previewMinJsonBytes'>>;
-  readonly limits: HostLimits;
-  readonly files: FileAccess;
-  readonly createRunner: () => RunnerHost;
-  readonly models: ModelCache;
-  readonly uploads: UploadStore;
-  readonly jobs: JobRegistry;
-  readonly views: ViewBuilders;
-  readonly examples: readonly Example[];
-  readonly printPdf: PdfPrinter | null;
-  readonly remote: RemoteAccess | null;
-  environment(): EnvironmentInfo;
 }
 
 function packageVersion(): string {

@@ -12,12 +12,12 @@ import { parseDecodedSdfg, parseSdfgBytes } from '../engine/sdfg/index.js';
 import { decodeWithPreview } from '../engine/sdfg/preview.js';
 import { buildDocInfo } from '../engine/view/doc.js';
 import type { AnalysisView, DocInfo, GraphRegion, SearchHit } from '../engine/view/types.js';
-import type { AnalyzeRequest, EnvironmentInfo, ExportReportRequest, FolderListing, ProfileRequest, ReportExport, RequestOf, ResultDoc, TransientLabApi } from '../ipc/contract.js';
+import { parseProfileBytes, readProfileFile, writeProfileFile } from '../host-kit/result-files.js';
+import type { AnalyzeRequest, EnvironmentInfo, EventSink, ExportReportRequest, FolderListing, ProfileRequest, ReportExport, RequestOf, ResultDoc, TransientLabApi } from '../ipc/contract.js';
 import { ContractFailure } from '../ipc/errors.js';
+import type { RemoteProfiler, ServiceContext } from './context.js';
 import { runProfileJob } from './profile-job.js';
 import { exportReport } from './reports.js';
-import { parseProfileBytes, readProfileFile, writeProfileFile } from './results.js';
-import type { EventSink, RemoteProfiler, ServiceContext } from './service.js';
 import { fileSource, loadSource, readSourceBytes, sourceSha256, type DocSource } from './sources.js';
 import { UploadStore } from './uploads.js';
 

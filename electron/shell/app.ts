@@ -8,10 +8,10 @@
  * The main process never parses a file, never compiles and never loads the addon: its event loop stays free
  * for the windows.
  */
+import type { EngineToMain, MainToEngine } from '../host-kit/engine-protocol.js';
 import { DEFAULT_LIMITS } from '../ipc/contract-schema.js';
 import { fromUtilityProcess } from '../runner/child.js';
 import { runnerEnv, UtilityProcessRunnerHost } from '../runner/host-electron.js';
-import type { EngineToMain, MainToEngine } from '../engine-host/protocol.js';
 import { filesFromArgv, remoteHostsFromArgv } from './argv.js';
 import { GoneRegistry } from './child-gone.js';
 import { installDownloads } from './downloads.js';

@@ -3,8 +3,7 @@
  * chose. In the app this is the engine host (engine-client.ts, a utilityProcess); the shared contract suite
  * also runs the very same handlers over an in-process TransientLabService, which has this shape already.
  */
-import type { TransientLabApi } from '../ipc/contract.js';
-import type { EventSink } from '../service/index.js';
+import type { EventSink, TransientLabApi } from '../ipc/contract.js';
 
 export interface BackendSession extends TransientLabApi {
   /** Cancels the session's jobs and releases its documents. */

@@ -10,12 +10,11 @@
  */
 import { TlabError } from '../engine/errors.js';
 import type { RunnerHost } from '../engine/profile/runner-host.js';
-import { serializeError } from '../engine-host/errors.js';
-import { ENGINE_PROTOCOL_VERSION, type EngineConfig, type EngineToMain, type MainToEngine } from '../engine-host/protocol.js';
-import { METHODS, type HostEvents, type EventName, type Reply, type TransientLabApi } from '../ipc/contract.js';
+import { serializeError } from '../host-kit/engine-errors.js';
+import { ENGINE_PROTOCOL_VERSION, type EngineConfig, type EngineToMain, type MainToEngine } from '../host-kit/engine-protocol.js';
+import { METHODS, type EventName, type EventSink, type HostEvents, type Reply, type TransientLabApi } from '../ipc/contract.js';
 import { ContractFailure } from '../ipc/errors.js';
 import type { ChildEnd, SupervisedChild } from '../runner/child.js';
-import type { EventSink } from '../service/index.js';
 import type { BackendSession, PathApprover, SessionBackend } from './backend.js';
 
 export type EngineChild = SupervisedChild<MainToEngine, EngineToMain>;

@@ -12,9 +12,9 @@
 import { reportPreviewCspSources } from '../engine/report/assets.js';
 import fs from 'node:fs';
 import { join, sep } from 'node:path';
-import { contentSecurityPolicy } from '../server/security.js';
-import { mimeType } from '../server/static.js';
-import { isInside } from '../service/file-access.js';
+import { isInside } from '../host-kit/file-access.js';
+import { mimeType } from '../host-kit/static-files.js';
+import { contentSecurityPolicy } from '../host-kit/web-security.js';
 import type { ElectronSeam } from './seam.js';
 
 export const APP_SCHEME = 'app';
@@ -29,7 +29,7 @@ export const APP_SCHEME_PRIVILEGES = {
   codeCache: true,
 } as const;
 
-/** The desktop CSP: browser mode's (electron/server/security.ts) minus its WebSocket: IPC needs no connection. It is
+/** The desktop CSP: browser mode's (electron/host-kit/web-security.ts) minus its WebSocket: IPC needs no connection. It is
  * a response header of every app:// answer, which Electronegativity's CSP_GLOBAL_CHECK does not recognise (it looks
  * for <meta> tags and webRequest callbacks only). */
 export const APP_CSP = contentSecurityPolicy(null);

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpusDir, examplesDir } from '../../electron/engine/paths.js';
 import { NodeRunnerHost } from '../../electron/runner/host-node.js';
-import { descendants } from '../../electron/server/children.js';
-import { RootsFileAccess, TransientLabService, type ServiceOptions } from '../../electron/service/index.js';
+import { descendants } from '../../electron/cli/children.js';
+import { RootsFileAccess } from '../../electron/host-kit/file-access.js';
+import { TransientLabService, type ServiceOptions } from '../../electron/service/index.js';
 
 export interface Scratch {
   /** First root: relative paths resolve here. */

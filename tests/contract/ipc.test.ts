@@ -13,7 +13,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EngineToMain, MainToEngine } from '../../electron/engine-host/protocol.js';
+import type { EngineToMain, MainToEngine } from '../../electron/host-kit/engine-protocol.js';
 import type { BridgeApi } from '../../electron/ipc/contract.js';
 import { createBridge, type IpcRendererLike } from '../../electron/preload/bridge.js';
 import { fromUtilityProcess } from '../../electron/runner/child.js';

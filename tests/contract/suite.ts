@@ -17,10 +17,10 @@ import { analysisDocument } from '../../electron/engine/view/analysis-doc.js';
 import { CONTRACT_VERSION, type ContractError, type HostEvents, type ProfileRequest, type TransientLabClient } from '../../electron/ipc/contract.js';
 import type { TransientLabService } from '../../electron/service/index.js';
 import { parseCsv } from '../../electron/engine/report/csv.js';
-import { parseProfileBytes } from '../../electron/service/results.js';
+import { parseProfileBytes } from '../../electron/host-kit/result-files.js';
 import { HostError } from '../../renderer/src/host/errors.js';
 import { profileRemote } from '../../electron/runner/remote-host.js';
-import { descendants } from '../../electron/server/children.js';
+import { descendants } from '../../electron/cli/children.js';
 import { startTestSshd, type TestSshd } from '../fixtures/sshd.js';
 import { eventually, exampleBytes, fileBytes, makeScratch, makeService, runnerChildren, type Scratch } from './fixtures.js';
 

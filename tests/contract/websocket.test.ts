@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { corpusDir } from '../../electron/engine/paths.js';
 import WebSocket from 'ws';
 import { encodeWire, PART_CHARS } from '../../electron/ipc/wire.js';
-import { startServer, type RunningServer } from '../../electron/server/server.js';
+import { startServer, type RunningServer } from '../../electron/host-kit/web-server/server.js';
 import type { TransientLabService } from '../../electron/service/index.js';
 import { connectWebSocket, type WebSocketLike } from '../../renderer/src/host/websocket.js';
 import { makeScratch, makeService, type Scratch } from './fixtures.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../electron/engine/paths.js';
-import { parseResultDocuments } from '../../electron/service/results.js';
+import { parseResultDocuments } from '../../electron/host-kit/result-files.js';
 import { appE2eReady, launchChromium, nextFrames, openApp, startServe, waitForMark, type AppPage, type Serve } from '../../bench/browser.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'export');

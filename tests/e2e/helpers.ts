@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
 import { NodeRunnerHost } from '../../electron/runner/host-node.js';
-import { startServer, type RunningServer } from '../../electron/server/server.js';
-import { RootsFileAccess, TransientLabService } from '../../electron/service/index.js';
+import { RootsFileAccess } from '../../electron/host-kit/file-access.js';
+import { startServer, type RunningServer } from '../../electron/host-kit/web-server/server.js';
+import { TransientLabService } from '../../electron/service/index.js';
 
 export const CHROMIUM = process.env.TLAB_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots');

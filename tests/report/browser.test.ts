@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { printPdf } from '../../electron/cli/pdf.js';
+import { printPdf } from '../../electron/host-kit/pdf.js';
 import { reportHtml, runsText, type NumberRun, type ReportModel } from '../../electron/engine/report/index.js';
 import { CHROMIUM, launchChromium } from '../e2e/helpers.js';
 import { FIXTURE, labelled, reportInput } from './fixtures.js';

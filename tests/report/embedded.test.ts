@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { TlabError } from '../../electron/engine/errors.js';
 import { embeddedResults, looksLikeHtml, reportHtml } from '../../electron/engine/report/index.js';
-import { parseProfileBytes, parseResultDocuments } from '../../electron/service/results.js';
+import { parseProfileBytes, parseResultDocuments } from '../../electron/host-kit/result-files.js';
 import { FIXTURE, labelled, reportInput } from './fixtures.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);

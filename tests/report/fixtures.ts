@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../../electron/engine/paths.js';
 import type { ProfileResult } from '../../electron/engine/profile/result.js';
 import { analyseForReport, type LabelledResult, type ReportAnalysis, type ReportInput } from '../../electron/engine/report/index.js';
-import { parseProfileBytes } from '../../electron/service/results.js';
+import { parseProfileBytes } from '../../electron/host-kit/result-files.js';
 
 export const PROFILE_FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'profile');
 export const FIXTURE = {

@@ -14,7 +14,7 @@ import { DEFAULT_PROFILE_OPTIONS, type ProfileOptions } from '../../electron/eng
 import type { ProfileResult } from '../../electron/engine/profile/result.js';
 import { NodeRunnerHost } from '../../electron/runner/host-node.js';
 import { profileRemote, type RemoteOptions } from '../../electron/runner/remote-host.js';
-import { descendants } from '../../electron/server/children.js';
+import { descendants } from '../../electron/cli/children.js';
 import { freePort, startTestSshd, type TestSshd } from '../fixtures/sshd.js';
 
 const main = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');

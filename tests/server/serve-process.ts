@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { packageRoot } from '../../electron/engine/paths.js';
 import type { HostEvents } from '../../electron/ipc/contract.js';
-import { descendants } from '../../electron/server/children.js';
+import { descendants } from '../../electron/cli/children.js';
 import { connectWebSocket, type WebSocketClient, type WebSocketLike } from '../../renderer/src/host/websocket.js';
 
 export const CLI = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractFailure } from '../../electron/ipc/errors.js';
 import { TlabError } from '../../electron/engine/errors.js';
-import { ApprovedFileAccess, RootsFileAccess } from '../../electron/service/file-access.js';
+import { ApprovedFileAccess, RootsFileAccess } from '../../electron/host-kit/file-access.js';
 
 async function kindOf(p: Promise<unknown>): Promise<string> {
   try {

@@ -8,7 +8,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineToMain, MainToEngine } from '../../electron/engine-host/protocol.js';
+import type { EngineToMain, MainToEngine } from '../../electron/host-kit/engine-protocol.js';
 import { examplesDir } from '../../electron/engine/paths.js';
 import { DEFAULT_LIMITS } from '../../electron/ipc/contract-schema.js';
 import type { HostEvents, ProfileRequest } from '../../electron/ipc/contract.js';

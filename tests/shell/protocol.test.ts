@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_CSP, APP_SCHEME_PRIVILEGES, appCsp, appProtocolHandler, isAppUrl, registerAppScheme, resolveAppRequest } from '../../electron/shell/protocol.js';
-import { contentSecurityPolicy } from '../../electron/server/security.js';
+import { contentSecurityPolicy } from '../../electron/host-kit/web-security.js';
 import { fakeElectron } from './fake-electron.js';
 
 const SECRET = 'top secret: never served';

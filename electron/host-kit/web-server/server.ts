@@ -1,26 +1,26 @@
 /**
  * Browser mode's HTTP + WebSocket server: the renderer build over HTTP, the contract over one WebSocket per
- * page (`/ws`), every request through the gate (security.ts). It binds loopback only unless told otherwise, and
- * owns nothing but its sockets: the service (and its runner processes) belongs to the caller.
+ * page (`/ws`), every request through the gate (../web-security.ts). It binds loopback only unless told
+ * otherwise, and owns nothing but its sockets: the service (and its runner processes) belongs to the host that
+ * starts it (`transient-lab serve`, the tests).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
-import { packageRoot } from '../engine/paths.js';
-import type { TransientLabService } from '../service/index.js';
-import { reportPreviewCspSources } from '../engine/report/assets.js';
-import { checkRequest, hardenResponse, hostPort, isWildcard, makeGate, newToken, sessionCookie, type Gate } from './security.js';
-import { MAX_TEXT_FRAME, attachSession } from './socket.js';
-import { plain, serveStatic } from './static.js';
+import { packageRoot } from '../../engine/paths.js';
+import { reportPreviewCspSources } from '../../engine/report/assets.js';
+import { plain, serveStatic } from '../static-files.js';
+import { checkRequest, hardenResponse, hostPort, isWildcard, makeGate, newToken, sessionCookie, type Gate } from '../web-security.js';
+import { MAX_TEXT_FRAME, attachSession, type ServedService } from './socket.js';
 
 export const DEFAULT_HOSTS = ['127.0.0.1', '::1'];
 /** Pages connected at once (each is a session with its own documents). */
 const MAX_CONNECTIONS = 16;
 
 export interface ServerOptions {
-  service: TransientLabService;
+  service: ServedService;
   /** Port to bind; 0 picks a free one. */
   port: number;
   /** Addresses to bind (default 127.0.0.1 and ::1; ::1 is skipped where IPv6 is off). */

@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
-import { isInside } from '../service/file-access.js';
+import { isInside } from './file-access.js';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -12,9 +12,6 @@ import { PDF_PRINT_OPTIONS } from '../engine/report/index.js';
 
 export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 
-/** Exit code when PDF was asked for and no Chromium was found. */
-export const EXIT_NO_CHROMIUM = 7;
-
 export class NoChromium extends Error {}
 
 function executable(path: string): boolean {

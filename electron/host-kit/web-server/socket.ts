@@ -6,10 +6,9 @@
  * it happens, disposes the session, which cancels its jobs and so ends their runner processes.
  */
 import type { RawData, WebSocket } from 'ws';
-import type { HostEvents, EventName, WireMessage } from '../ipc/contract.js';
-import { createDispatcher } from '../ipc/dispatch.js';
-import { decodeWire, encodeWirePaged } from '../ipc/wire.js';
-import type { TransientLabService } from '../service/index.js';
+import type { EventName, EventSink, HostEvents, HostLimits, TransientLabApi, WireMessage } from '../../ipc/contract.js';
+import { createDispatcher } from '../../ipc/dispatch.js';
+import { decodeWire, encodeWirePaged } from '../../ipc/wire.js';
 
 /** Text frames carry requests (the largest is a result to save); uploads come as binary frames. */
 export const MAX_TEXT_FRAME = 64 * 1024 * 1024;
@@ -23,7 +22,16 @@ function frameBytes(data: RawData): Uint8Array {
   return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
 }
 
-export function attachSession(ws: WebSocket, service: TransientLabService, log: (line: string) => void): void {
+/**
+ * What the server serves: the host's TransientLabService. The kit never imports the service (it sits below it):
+ * the host that starts the server passes its service in, and this is all the server asks of it.
+ */
+export interface ServedService {
+  readonly limits: HostLimits;
+  openSession(sink: EventSink): TransientLabApi & { dispose(): Promise<void> };
+}
+
+export function attachSession(ws: WebSocket, service: ServedService, log: (line: string) => void): void {
   const send = (message: WireMessage): void => {
     // Big replies go as pages, each its own message: the page decodes each in its own short task.
     if (ws.readyState === ws.OPEN) for (const frame of encodeWirePaged(message)) ws.send(frame);

@@ -1,7 +1,7 @@
 /** Engine errors across the main ↔ engine-host boundary: a TlabError keeps its kind, file, JSON path and details. */
 import { TlabError } from '../engine/errors.js';
 import { RunCancelled } from '../engine/profile/runner-host.js';
-import type { SerializedError } from './protocol.js';
+import type { SerializedError } from './engine-protocol.js';
 
 export function serializeError(err: unknown): SerializedError {
   if (err instanceof TlabError) {
