@@ -13,7 +13,7 @@
 import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findCompiler, runProcess } from '../electron/engine/build/compiler.js';
+import { findCompiler, runProcess } from '../electron/engine/compile/compiler.js';
 import { examplesDir, packageRoot } from '../electron/engine/paths.js';
 import { buildVariants } from '../electron/engine/profile/build-variants.js';
 import { prepareInputs } from '../electron/engine/profile/inputs.js';
@@ -22,7 +22,7 @@ import { jobInputs, makeRunJob, settleCalls } from '../electron/engine/profile/r
 import type { RunJob, VariantJob } from '../electron/engine/profile/runner-host.js';
 import { quantile } from '../electron/engine/profile/stats.js';
 import { NodeRunnerHost } from '../electron/runner/host-node.js';
-import type { BenchSection } from './run.js';
+import type { BenchSection } from './section.js';
 
 const ALL_EXAMPLES: Array<{ file: string; symbols: Record<string, bigint> }> = [
   { file: 'hdiff.sdfg', symbols: { I: 128n, J: 128n, K: 80n } },

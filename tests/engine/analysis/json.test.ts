@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import { jsonInt, toAnalysisJson } from '../../../electron/engine/analysis/json.js';
-import { access, desc, file, sdfg, state } from './model-builder.js';
+import { access, desc, file, sdfg, state } from '../../../bench/lib/model-builder.js';
 
 describe('analysis JSON', () => {
   it('writes bigints as numbers up to 2^53 - 1 and as decimal strings beyond', () => {

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { packageRoot } from '../electron/engine/paths.js';
+import { packageRoot } from '../../electron/engine/paths.js';
 
 export const CHROMIUM = process.env['TLAB_CHROMIUM'] ?? '/usr/bin/chromium';
 const CLI = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
