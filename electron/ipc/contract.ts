@@ -17,6 +17,7 @@
  * - Adding a method or a field is additive; removing or changing one bumps CONTRACT_VERSION.
  */
 import type { Mode } from '../engine/analysis/types.js';
+import type { ErrorKind } from '../engine/errors.js';
 import type { ProfileProgress } from '../engine/profile/options.js';
 import type { LayoutChoice, ProfileResult } from '../engine/profile/result.js';
 import type { AnalysisView, DocInfo, GraphRegion, RegionId, SearchHit } from '../engine/view/types.js';
@@ -34,7 +35,7 @@ export const CONTRACT_VERSION = 1;
  * - internal: a bug; the message is short and carries no stack.
  */
 export interface ContractError {
-  kind: 'usage' | 'input' | 'unsupported' | 'build' | 'run' | 'cancelled' | 'refused' | 'transport' | 'internal';
+  kind: ErrorKind | 'cancelled' | 'refused' | 'transport' | 'internal';
   message: string;
   /** The file the error is about (a path or an upload's name), or null. */
   file: string | null;
