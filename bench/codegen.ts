@@ -4,7 +4,7 @@
  *
  *   reference  today's generator and build: DaCe's schedule resolution (a top-level map with no schedule
  *              is an OpenMP `parallel for`, maps inside it are Sequential, `collapse` only when the map sets
- *              it) and DaCe's default CPU flags: -std=c++20 plus build/DACE_CXXFLAGS
+ *              it) and DaCe's default CPU flags: -std=c++20 plus compile/DACE_CXXFLAGS
  *              (-O3 -march=native -fno-math-errno -fno-trapping-math -fno-signed-zeros -freciprocal-math)
  *              and -fopenmp. This is what DaCe itself builds from these SDFGs, with our allocator
  *              instrumentation; a build by DaCe proper is not available on this machine.
@@ -25,12 +25,12 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DACE_CXXFLAGS } from '../electron/engine/build/index.js';
+import { DACE_CXXFLAGS } from '../electron/engine/compile/index.js';
 import { examplesDir } from '../electron/engine/paths.js';
 import { DEFAULT_PROFILE_OPTIONS, profile } from '../electron/engine/profile/profile.js';
 import type { ProfileResult } from '../electron/engine/profile/result.js';
 import { NodeRunnerHost } from '../electron/runner/host-node.js';
-import type { BenchSection } from './run.js';
+import type { BenchSection } from './section.js';
 
 const EXAMPLES: Array<{ name: string; symbols: Record<string, bigint>; calls: number }> = [
   { name: 'hdiff', symbols: { I: 128n, J: 128n, K: 80n }, calls: 30 },

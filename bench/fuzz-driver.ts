@@ -24,7 +24,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { corpusDir, packageRoot } from '../electron/engine/paths.js';
-import { TEST_SEEDS, caseArb, caseText, describeCrash, loadSeeds, runCase, type FuzzCase, type Seed } from './fuzz-core.js';
+import { TEST_SEEDS, caseArb, caseText, describeCrash, loadSeeds, runCase, type FuzzCase, type Seed } from './lib/fuzz-core.js';
 
 export interface FuzzCounts {
   cases: number;

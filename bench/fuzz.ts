@@ -5,9 +5,9 @@
  * A fresh fast-check seed every run, printed, so that a crash can be replayed with bench/fuzz-driver.ts.
  */
 import fc from 'fast-check';
-import { caseArb, loadSeeds } from './fuzz-core.js';
+import { caseArb, loadSeeds } from './lib/fuzz-core.js';
 import { benchSeeds, fuzzCli, fuzzFrontEnd } from './fuzz-driver.js';
-import type { BenchSection } from './run.js';
+import type { BenchSection } from './section.js';
 
 const CASES = 30_000;
 const CODEGEN_CASES = 5_000;

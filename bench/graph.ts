@@ -14,8 +14,8 @@ import { chromium, type Page } from 'playwright-core';
 import { corpusDir, packageRoot } from '../electron/engine/paths.js';
 import { readSdfgFile } from '../electron/engine/sdfg/index.js';
 import { graphRegion, searchGraph } from '../electron/engine/view/graph.js';
-import { HARNESS_DIR, startHarnessServer } from '../tests/e2e/graph-server.js';
-import type { BenchSection } from './run.js';
+import { HARNESS_DIR, startHarnessServer } from './lib/graph-server.js';
+import type { BenchSection } from './section.js';
 
 const CHROMIUM = process.env.TLAB_CHROMIUM ?? '/usr/bin/chromium';
 const RUNS = 3;

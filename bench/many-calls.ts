@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../electron/engine/paths.js';
 import type { ProfileResult } from '../electron/engine/profile/result.js';
-import type { BenchSection } from './run.js';
+import type { BenchSection } from './section.js';
 
 const CALLS = Number(process.env.TLAB_BENCH_MANY_CALLS ?? 10_000_000);
 

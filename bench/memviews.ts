@@ -14,9 +14,9 @@ import { corpusDir } from '../electron/engine/paths.js';
 import { readSdfgFile } from '../electron/engine/sdfg/index.js';
 import { buildAnalysisView } from '../electron/engine/view/analysis.js';
 import type { AnalysisView } from '../electron/engine/view/types.js';
-import { access, desc, file, sdfg, state } from '../tests/engine/analysis/model-builder.js';
-import { buildHarness, CHROMIUM, openHarness } from '../tests/e2e/memviews/harness.js';
-import type { BenchSection } from './run.js';
+import { access, desc, file, sdfg, state } from './lib/model-builder.js';
+import { buildHarness, CHROMIUM, openHarness } from './lib/memviews/harness.js';
+import type { BenchSection } from './section.js';
 
 const FILES = [
   'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz',

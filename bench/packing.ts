@@ -19,7 +19,7 @@ import { packLayout, type PackItem } from '../electron/engine/analysis/layout-pa
 import { corpusDir } from '../electron/engine/paths.js';
 import { loopFixtures } from './packing-exact.js';
 import type { FilePacking } from './packing-file.js';
-import type { BenchSection } from './run.js';
+import type { BenchSection } from './section.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SYMBOL = 64n;

@@ -10,7 +10,7 @@ import { DEFAULT_PROFILE_OPTIONS, profile } from '../electron/engine/profile/pro
 import type { ProfileResult } from '../electron/engine/profile/result.js';
 import { readSdfgFile } from '../electron/engine/sdfg/index.js';
 import { NodeRunnerHost } from '../electron/runner/host-node.js';
-import type { BenchSection } from './run.js';
+import type { BenchSection } from './section.js';
 
 const HDIFF_SYMBOL = 64n;
 const HDIFF_CALLS = 200;

@@ -13,8 +13,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusDir, packageRoot } from '../electron/engine/paths.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, openTimes, startServe, waitForMark, type OpenTimes } from './browser.js';
-import type { BenchSection } from './run.js';
+import { appE2eReady, launchChromium, nextFrames, openApp, openTimes, startServe, waitForMark, type OpenTimes } from './lib/browser.js';
+import type { BenchSection } from './section.js';
 import { sdfvBuild, timeSdfv, type SdfvRun } from './sdfv.js';
 
 interface Target {

@@ -21,13 +21,7 @@ import { memviewsSection } from './memviews.js';
 import { runnerVsBareSection } from './runner-vs-bare.js';
 import { manyCallsSection } from './many-calls.js';
 import { rendererSection } from './renderer.js';
-
-export interface BenchSection {
-  name: string;
-  description: string;
-  /** Returns the section's JSON record and the lines of its stdout summary. */
-  run(): Promise<{ result: object; summary: string[] }>;
-}
+import type { BenchSection } from './section.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const VELOCITY = 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz';

@@ -13,16 +13,17 @@
 import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findCompiler, runProcess } from '../electron/engine/build/compiler.js';
+import { findCompiler, runProcess } from '../electron/engine/compile/compiler.js';
 import { examplesDir, packageRoot } from '../electron/engine/paths.js';
 import { buildVariants } from '../electron/engine/profile/build-variants.js';
+import type { NumberColumns } from '../electron/engine/profile/columns.js';
 import { prepareInputs } from '../electron/engine/profile/inputs.js';
 import { planProfile } from '../electron/engine/profile/plan.js';
 import { jobInputs, makeRunJob, settleCalls } from '../electron/engine/profile/rounds.js';
 import type { RunJob, VariantJob } from '../electron/engine/profile/runner-host.js';
 import { quantile } from '../electron/engine/profile/stats.js';
 import { NodeRunnerHost } from '../electron/runner/host-node.js';
-import type { BenchSection } from './run.js';
+import type { BenchSection } from './section.js';
 
 const ALL_EXAMPLES: Array<{ file: string; symbols: Record<string, bigint> }> = [
   { file: 'hdiff.sdfg', symbols: { I: 128n, J: 128n, K: 80n } },
@@ -42,9 +43,8 @@ const CALLS = Number(process.env.TLAB_BENCH_RVB_CALLS ?? 30);
 const WARMUP = 5;
 const GOAL = 1.05;
 
-interface Series {
-  totalNs: number[];
-  minorFaults: number[];
+/** The two per-call columns (columns.ts) both sides measure. */
+interface Series extends Pick<NumberColumns, 'totalNs' | 'minorFaults'> {
   /** Untimed calls before the timed ones (warm-up plus settling), per process. */
   warmupCalls: number[];
 }

@@ -1,6 +1,6 @@
 /**
  * The graph harness: a page that mounts the graph module alone, fed by the engine over a tiny HTTP bridge
- * (tests/e2e/graph-server.ts). Built into dist/graph-harness/ by the graph e2e test and the graph bench; not
+ * (bench/lib/graph-server.ts). Built into dist/graph-harness/ by the graph e2e test and the graph bench; not
  * part of the app's build.
  */
 import { defineConfig } from 'vite';

@@ -9,12 +9,13 @@ import { packageRoot } from '../electron/engine/paths.js';
 
 const root = packageRoot();
 
-function sources(dir: string): string[] {
+function sources(dir: string, ext = /\.ts$/): string[] {
   const out: string[] = [];
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(p));
-    else if (e.name.endsWith('.ts')) out.push(p);
+    if (e.isDirectory()) {
+      if (e.name !== 'node_modules') out.push(...sources(p, ext));
+    } else if (ext.test(e.name)) out.push(p);
   }
   return out;
 }
@@ -43,15 +44,17 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
-  it('the profile result schema is a leaf: result.ts imports types only, and nothing from profile/', () => {
+  it('the profile result schema is a leaf: result.ts imports types only, and from profile/ only the per-call column table (itself importing nothing)', () => {
     const file = join(root, 'electron', 'engine', 'profile', 'result.ts');
     const text = readFileSync(file, 'utf8');
     const imports = [...text.matchAll(/^\s*import\b([^'"]*?)from\s+['"]([^'"]+)['"]/gm)];
     expect(imports.length).toBeGreaterThan(0);
     for (const [, what, spec] of imports) {
       expect(what!.trim().startsWith('type '), `result.ts: import ${what} from '${spec}' must be a type import`).toBe(true);
-      expect(relative(root, resolve(dirname(file), spec!)).startsWith('electron/engine/profile/'), `result.ts imports ${spec}`).toBe(false);
+      const target = relative(root, resolve(dirname(file), spec!));
+      expect(!target.startsWith('electron/engine/profile/') || target === 'electron/engine/profile/columns.js', `result.ts imports ${spec}`).toBe(true);
     }
+    expect(importsOf(join(root, 'electron', 'engine', 'profile', 'columns.ts'))).toEqual([]);
     // Schema types and the schema's name, nothing else: no function, class or other value.
     expect(text).not.toMatch(/^export\s+(async\s+)?(function|class|let|var)\b/m);
     expect([...text.matchAll(/^export\s+const\s+(\w+)/gm)].map((m) => m[1])).toEqual(['PROFILE_SCHEMA']);
@@ -100,5 +103,36 @@ describe('architecture', () => {
     const shell = /^electron\/(?:shell\/|preload\/|main\.ts$)/;
     const all = sources(join(root, 'electron')).filter((f) => !shell.test(relative(root, f)));
     expect(all.filter((f) => importsOf(f).includes('electron')).map((f) => relative(root, f))).toEqual([]);
+  });
+});
+
+/**
+ * Tests and the bench share code through bench/lib/ only: the bench never imports tests/, tests import from
+ * bench/ only its lib/, and bench/lib/ imports no other bench file (so neither side drags in the other's
+ * entry points). The product (electron/, renderer/) imports neither.
+ */
+describe('architecture of tests and the bench', () => {
+  const code = /\.tsx?$/;
+  const edges = (dir: string) => sources(join(root, dir), code).flatMap((f) => importsOf(f).map((spec) => ({ from: relative(root, f), spec })));
+  const show = (xs: Array<{ from: string; spec: string }>) => xs.map((x) => `${x.from} imports '${x.spec}'`);
+
+  it('the product never imports tests/ or bench/', () => {
+    expect(show([...edges('electron'), ...edges('renderer')].filter((e) => /^(tests|bench)\//.test(e.spec)))).toEqual([]);
+  });
+
+  it('the bench never imports tests/', () => {
+    expect(show(edges('bench').filter((e) => e.spec.startsWith('tests/')))).toEqual([]);
+  });
+
+  it('tests import from bench/ only its lib/', () => {
+    expect(show(edges('tests').filter((e) => e.spec.startsWith('bench/') && !e.spec.startsWith('bench/lib/')))).toEqual([]);
+  });
+
+  it('bench/lib/ imports no bench file outside it', () => {
+    expect(show(edges('bench/lib').filter((e) => e.spec.startsWith('bench/') && !e.spec.startsWith('bench/lib/')))).toEqual([]);
+  });
+
+  it('no bench section imports the runner that lists the sections (BenchSection lives in bench/section.ts)', () => {
+    expect(show(edges('bench').filter((e) => e.spec === 'bench/run.js'))).toEqual([]);
   });
 });

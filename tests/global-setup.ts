@@ -13,7 +13,17 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function newestMtime(dir: string, exts: string[]): number {
+/**
+ * Folders whose files are build output, not sources, by path: the addon's node-gyp output. Any other folder
+ * counts, whatever its name (a source folder named `build` once went unwatched here, and the tests ran stale
+ * code). `node_modules` is skipped wherever it is.
+ */
+export function outputFolders(base = root): string[] {
+  return [join(base, 'native', 'build')];
+}
+
+/** Newest mtime of the files under `dir` ending in one of `exts`, outside `skip` and any node_modules. */
+export function newestMtime(dir: string, exts: string[], skip: readonly string[] = outputFolders()): number {
   let newest = 0;
   const stack = [dir];
   while (stack.length) {
@@ -22,7 +32,7 @@ function newestMtime(dir: string, exts: string[]): number {
     for (const entry of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, entry.name);
       if (entry.isDirectory()) {
-        if (entry.name !== 'build' && entry.name !== 'node_modules') stack.push(p);
+        if (entry.name !== 'node_modules' && !skip.includes(p)) stack.push(p);
       } else if (exts.some((e) => entry.name.endsWith(e))) newest = Math.max(newest, statSync(p).mtimeMs);
     }
   }
@@ -40,7 +50,8 @@ export class SetupFailure extends Error {
 
 /** Newest TypeScript source that dist/ is built from. */
 export function newestTsSource(base = root): number {
-  return Math.max(newestMtime(join(base, 'electron'), ['.ts']), newestMtime(join(base, 'bench'), ['.ts']));
+  const skip = outputFolders(base);
+  return Math.max(newestMtime(join(base, 'electron'), ['.ts'], skip), newestMtime(join(base, 'bench'), ['.ts'], skip));
 }
 
 /**

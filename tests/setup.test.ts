@@ -2,11 +2,12 @@
  * The test run itself must not pass by leaving things out: a failed build or a missing native addon stops it
  * in tests/global-setup.ts, and no test skips itself because a prerequisite is missing.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../electron/engine/paths.js';
-import { afterFailedTsBuild } from './global-setup.js';
+import { afterFailedTsBuild, newestMtime, newestTsSource, outputFolders } from './global-setup.js';
 
 describe('global setup after a failed build:ts', () => {
   it('fails in CI, whatever tsc emitted', () => {
@@ -20,6 +21,38 @@ describe('global setup after a failed build:ts', () => {
 
   it('warns locally when tsc emitted fresh output despite type errors (npm test fails on them in its typecheck)', () => {
     expect(afterFailedTsBuild({}, 1000, 1000)).toBe('warn');
+  });
+});
+
+describe('global setup: is dist/ older than the sources?', () => {
+  /** A scratch tree whose files get the given mtimes (seconds since the epoch). */
+  function tree(files: Record<string, number>): string {
+    const base = mkdtempSync(join(tmpdir(), 'tlab-setup-'));
+    for (const [path, seconds] of Object.entries(files)) {
+      const file = join(base, path);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, '');
+      utimesSync(file, seconds, seconds);
+    }
+    return base;
+  }
+
+  it('counts a source under a folder named build (the rule skips output folders by path, not by name)', () => {
+    const base = tree({ 'electron/cli/main.ts': 1000, 'electron/engine/build/build.ts': 2000, 'bench/run.ts': 500 });
+    try {
+      expect(newestTsSource(base)).toBe(2_000_000);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it('skips the addon’s build output (native/build) and node_modules', () => {
+    const base = tree({ 'native/src/addon.cc': 1000, 'native/build/Release/obj/gen.cc': 3000, 'native/src/node_modules/x/y.cc': 3000 });
+    try {
+      expect(newestMtime(join(base, 'native'), ['.cc'], outputFolders(base))).toBe(1_000_000);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import { RunCancelled } from '../engine/profile/runner-host.js';
 import { buildFolder } from '../engine/profile/prebuilt.js';
 import { DEFAULT_PROFILE_OPTIONS } from '../engine/profile/options.js';
-import { DACE_CUDAFLAGS, DACE_CXXFLAGS, DEFAULT_CUDA_ARCH, parseCxxflags } from '../engine/build/index.js';
+import { DACE_CUDAFLAGS, DACE_CXXFLAGS, DEFAULT_CUDA_ARCH, parseCxxflags } from '../engine/compile/index.js';
 import { TlabError } from '../engine/errors.js';
 import { optionValue, parseArgs, parseInteger, parsePoolReleaseThreshold, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';

@@ -3,7 +3,7 @@
  * runner child. Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 6 run failed
  * or modes diverged, 7 a PDF --report without Chromium, 130 cancelled (SIGINT).
  */
-import { DACE_CXXFLAGS, parseCxxflags } from '../engine/build/index.js';
+import { DACE_CXXFLAGS, parseCxxflags } from '../engine/compile/index.js';
 import { join, resolve } from 'node:path';
 import { MODES, type Mode } from '../engine/analysis/types.js';
 import { TlabError } from '../engine/errors.js';

@@ -9,14 +9,17 @@
  * - This file imports types only, and nothing from Node, the DOM or `electron`: the renderer, the preload,
  *   the server and the main process all compile it.
  * - Everything that crosses is structured-clone friendly: plain objects, arrays, strings, numbers, booleans,
- *   null and Uint8Array. No bigint (byte counts beyond 2^53 travel as decimal strings, `JsonInt`), no Map.
+ *   null and Uint8Array. No bigint (byte counts beyond 2^53 travel as decimal strings, `JsonInteger` of engine/json.ts), no Map.
  * - The renderer never receives raw SDFG JSON: it asks for compact view models (engine/view/), one region at a
  *   time. A 166 MB file never crosses whole.
  * - Every method may fail with a `ContractError` (the transport rejects the promise with it). Hosts validate
  *   every request payload (contract-schema.ts) before the service sees it.
  * - Adding a method or a field is additive; removing or changing one bumps CONTRACT_VERSION.
  */
-import type { ProfileResult } from '../engine/profile/result.js';
+import type { Mode } from '../engine/analysis/types.js';
+import type { ErrorKind } from '../engine/errors.js';
+import type { ProfileProgress } from '../engine/profile/options.js';
+import type { LayoutChoice, ProfileResult } from '../engine/profile/result.js';
 import type { AnalysisView, DocInfo, GraphRegion, RegionId, SearchHit } from '../engine/view/types.js';
 
 export const CONTRACT_VERSION = 1;
@@ -32,7 +35,7 @@ export const CONTRACT_VERSION = 1;
  * - internal: a bug; the message is short and carries no stack.
  */
 export interface ContractError {
-  kind: 'usage' | 'input' | 'unsupported' | 'build' | 'run' | 'cancelled' | 'refused' | 'transport' | 'internal';
+  kind: ErrorKind | 'cancelled' | 'refused' | 'transport' | 'internal';
   message: string;
   /** The file the error is about (a path or an upload's name), or null. */
   file: string | null;
@@ -58,8 +61,8 @@ export interface ProfileRequest {
   doc: string;
   /** Chosen by the renderer (unique per run); progress events and `cancel` name it. */
   job: string;
-  modes: Array<'SCOPED' | 'PERSISTENT' | 'POOL' | 'EXTERNAL'>;
-  layout: 'dace' | 'packed' | 'both';
+  modes: Mode[];
+  layout: LayoutChoice;
   calls: number;
   warmup: number;
   processes: number;
@@ -75,12 +78,9 @@ export interface ProfileRequest {
   remote?: string | null;
 }
 
-export interface ProfileProgressEvent {
+/** The engine's progress of job `job`. */
+export interface ProfileProgressEvent extends ProfileProgress {
   job: string;
-  stage: 'parse' | 'analyse' | 'generate' | 'build' | 'verify' | 'calls' | 'compare';
-  message: string;
-  done?: number;
-  total?: number;
 }
 
 export interface ExampleInfo {

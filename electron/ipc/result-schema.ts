@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { MODES } from '../engine/analysis/types.js';
+import { PER_CALL_COLUMNS, type PerCallColumn } from '../engine/profile/columns.js';
 import type { ProfileResult } from '../engine/profile/result.js';
 
 export const PROFILE_SCHEMA_NAME = 'transient-lab/profile';
@@ -19,8 +20,8 @@ const mode = v.picklist(MODES);
 const series = v.array(v.number());
 
 const columns = v.pipe(
-  v.looseObject({ totalNs: series, allocNs: series, freeNs: series, allocs: series, frees: series, allocBytes: series, minorFaults: series }),
-  v.check((c) => [c.allocNs, c.freeNs, c.allocs, c.frees, c.allocBytes, c.minorFaults].every((col) => col.length === c.totalNs.length), 'every per-call column must have one entry per timed call'),
+  v.looseObject(Object.fromEntries(PER_CALL_COLUMNS.map(({ name }) => [name, series])) as Record<PerCallColumn, typeof series>),
+  v.check((c) => PER_CALL_COLUMNS.every(({ name }) => c[name].length === c.totalNs.length), 'every per-call column must have one entry per timed call'),
 );
 
 /** profile@1's GPU additions (docs/profile-schema.md): optional, checked when present. */

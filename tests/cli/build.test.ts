@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, examplesDir, packageRoot } from '../../electron/engine/paths.js';
-import { DEFAULT_CUDA_ARCH, findNvcc } from '../../electron/engine/build/index.js';
+import { DEFAULT_CUDA_ARCH, findNvcc } from '../../electron/engine/compile/index.js';
 import { BUILD_SCHEMA, parseManifest } from '../../electron/engine/profile/manifest.js';
 import type { ProfileResult } from '../../electron/engine/profile/result.js';
 import { probeDevices } from '../../electron/runner/devices.js';

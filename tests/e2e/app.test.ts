@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, markSpan, nextFrames, openApp, startServe, waitForMark, type AppPage, type Serve } from '../../bench/browser.js';
+import { appE2eReady, launchChromium, markSpan, nextFrames, openApp, startServe, waitForMark, type AppPage, type Serve } from '../../bench/lib/browser.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'app');
 const ready = appE2eReady();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { packageRoot } from '../../electron/engine/paths.js';
-import { startHarnessServer, type HarnessServer } from './graph-server.js';
+import { startHarnessServer, type HarnessServer } from '../../bench/lib/graph-server.js';
 import { CHROMIUM, SCREENSHOTS as SHOTS } from './helpers.js';
 
 const root = packageRoot();

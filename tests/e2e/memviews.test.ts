@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
 import type { ProfileResult } from '../../electron/engine/profile/result.js';
 import type { AnalysisView } from '../../electron/engine/view/types.js';
-import { buildHarness, openHarness, viewOf, type Harness } from './memviews/harness.js';
+import { buildHarness, openHarness, viewOf, type Harness } from '../../bench/lib/memviews/harness.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'memviews');
 const THEMES = ['light', 'dark'] as const;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, type AppPage, type Serve } from '../../bench/browser.js';
+import { appE2eReady, launchChromium, nextFrames, openApp, startServe, type AppPage, type Serve } from '../../bench/lib/browser.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'verdict');
 const FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'profile');

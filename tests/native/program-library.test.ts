@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArgVector, ProgramLibrary } from '../../native/index.js';
 import { loadNativeAddon, type NativeAddon } from '../../electron/runner/native.js';
+import { COLUMN_ARRAYS, PER_CALL_COLUMNS } from '../../electron/engine/profile/columns.js';
 import { addonPath, fixtureBuilds, fixtureSource, type FixtureBuilds } from './fixtureBuild.js';
 
 /** The fixture program `t` (tests/native/fixtures/fake_program.cc) for N elements and one behaviour. */
@@ -249,6 +250,12 @@ describe('native addon: ProgramLibrary', () => {
     expect(timed.firstCallNs).toBeGreaterThan(0);
     expect(timed.warmupCalls).toBe(3);
     expect(timed.stats.totalNs).toHaveLength(5);
+    // The addon writes the per-call columns of the engine's table (columns.ts), in its order and typed arrays.
+    expect(Object.keys(timed.stats).filter((k) => PER_CALL_COLUMNS.some((c) => c.name === k))).toEqual(PER_CALL_COLUMNS.map((c) => c.name));
+    for (const c of PER_CALL_COLUMNS) {
+      expect(timed.stats[c.name], c.name).toBeInstanceOf(COLUMN_ARRAYS[c.array]);
+      expect(timed.stats[c.name], c.name).toHaveLength(5);
+    }
     const sum = Array.from(timed.stats.totalNs).reduce((a, b) => a + b, 0);
     expect(timed.loopWallNs).toBeGreaterThanOrEqual(sum);
     const team = new Int32Array(workspace.buffer, Math.ceil((1001 * 8) / 64) * 64, 2)[1]!;

@@ -6,7 +6,7 @@ import { renderChartSVG } from '../../renderer/src/charts/chart.js';
 import { chartTheme } from '../../renderer/src/charts/chart-theme.js';
 import { lifetimeChart, lifetimeModel, rowAt, type LifetimeData, type LifetimeLayout } from '../../renderer/src/charts/lifetime.js';
 import { SvgPainter } from '../../renderer/src/charts/painter-svg.js';
-import { access, desc, file, scalar, sdfg, state } from '../engine/analysis/model-builder.js';
+import { access, desc, file, scalar, sdfg, state } from '../../bench/lib/model-builder.js';
 import { exampleView, parseSvg, viewOfModel } from './fixtures.js';
 
 function layoutOf(data: LifetimeData, width = 900, height = 500, selected: string | null = null): LifetimeLayout {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir } from '../../electron/engine/paths.js';
 import type { AnalysisView } from '../../electron/engine/view/types.js';
 import { outlineGroups, topK } from '../../renderer/src/app/outline-model.js';
-import { viewOf } from '../e2e/memviews/harness.js';
+import { viewOf } from '../../bench/lib/memviews/harness.js';
 
 let cloudsc: AnalysisView;
 beforeAll(async () => {

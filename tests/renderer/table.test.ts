@@ -8,7 +8,7 @@ import { corpusDir } from '../../electron/engine/paths.js';
 import { FATES, type AnalysisView } from '../../electron/engine/view/types.js';
 import { TransientsTable } from '../../renderer/src/views/TransientsTable.js';
 import { parseFilter, tableRows } from '../../renderer/src/views/transients-model.js';
-import { viewOf } from '../e2e/memviews/harness.js';
+import { viewOf } from '../../bench/lib/memviews/harness.js';
 import { exampleView } from './fixtures.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

@@ -5,7 +5,7 @@ import { renderChartSVG } from '../../renderer/src/charts/chart.js';
 import { chartTheme } from '../../renderer/src/charts/chart-theme.js';
 import { SvgPainter } from '../../renderer/src/charts/painter-svg.js';
 import { workspaceChart } from '../../renderer/src/charts/workspace.js';
-import { access, desc, file, mapEntry, mapExit, sdfg, state } from '../engine/analysis/model-builder.js';
+import { access, desc, file, mapEntry, mapExit, sdfg, state } from '../../bench/lib/model-builder.js';
 import { exampleView, parseSvg, viewOfModel } from './fixtures.js';
 
 describe('workspace map', () => {

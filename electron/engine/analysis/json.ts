@@ -3,25 +3,18 @@
  * Byte counts are exact bigints internally; in JSON they are numbers up to Number.MAX_SAFE_INTEGER and
  * decimal strings beyond, so that no consumer silently loses precision.
  */
+import { jsonInteger, type JsonInteger } from '../json.js';
 import { sdfgSummaries } from '../model/sdfgs.js';
-import type { Analysis, AllocationSite, ModePlan, TransientInfo } from './types.js';
+import type { AllocationJson, AnalysisDoc, ModePlanJson, TransientJson } from '../view/types.js';
+import type { Analysis, AllocationSite, Mode, ModePlan, TransientInfo } from './types.js';
 import { MODES } from './types.js';
 
 export const ANALYSIS_SCHEMA = 'transient-lab/analysis@1';
 
-export type JsonInt = number | string;
+const intRecord = (r: Record<string, bigint | null>): Record<string, JsonInteger | null> =>
+  Object.fromEntries(Object.entries(r).map(([k, v]) => [k, jsonInteger(v)]));
 
-export function jsonInt(v: bigint): JsonInt;
-export function jsonInt(v: bigint | null): JsonInt | null;
-export function jsonInt(v: bigint | null): JsonInt | null {
-  if (v === null) return null;
-  return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v.toString();
-}
-
-const intRecord = (r: Record<string, bigint | null>): Record<string, JsonInt | null> =>
-  Object.fromEntries(Object.entries(r).map(([k, v]) => [k, jsonInt(v)]));
-
-function allocationJson(site: AllocationSite): object {
+function allocationJson(site: AllocationSite): AllocationJson {
   switch (site.kind) {
     case 'sdfg':
       return { kind: site.kind, sdfg: site.sdfg };
@@ -38,7 +31,7 @@ function allocationJson(site: AllocationSite): object {
   }
 }
 
-function transientJson(t: TransientInfo): object {
+function transientJson(t: TransientInfo): TransientJson {
   return {
     id: t.id,
     sdfg: t.sdfg,
@@ -49,24 +42,24 @@ function transientJson(t: TransientInfo): object {
     storage: t.storage,
     effectiveStorage: t.effectiveStorage,
     lifetime: t.lifetime,
-    bytes: jsonInt(t.bytes),
+    bytes: jsonInteger(t.bytes),
     bytesExpr: t.bytesExpr,
     eligible: t.eligible,
     reason: t.reason,
     live: t.live,
     liveSegments: t.liveSegments,
     allocation: allocationJson(t.allocation),
-    executionsPerCall: jsonInt(t.executionsPerCall),
+    executionsPerCall: jsonInteger(t.executionsPerCall),
     jsonPath: t.jsonPath,
     // Views and references only (additive): what they alias, and why not when that is not known statically.
     ...(t.alias ? { viewOf: t.alias.viewOf, ...(t.alias.viewOf === null ? { viewOfReason: t.alias.reason ?? '' } : {}) } : {}),
   };
 }
 
-function modeJson(m: ModePlan): object {
+function modeJson(m: ModePlan): ModePlanJson {
   return {
-    perCall: { allocs: jsonInt(m.perCall.allocs), frees: jsonInt(m.perCall.frees), bytes: jsonInt(m.perCall.bytes) },
-    init: { allocs: m.init.allocs, bytes: jsonInt(m.init.bytes) },
+    perCall: { allocs: jsonInteger(m.perCall.allocs), frees: jsonInteger(m.perCall.frees), bytes: jsonInteger(m.perCall.bytes) },
+    init: { allocs: m.init.allocs, bytes: jsonInteger(m.init.bytes) },
     workspace: intRecord(m.workspace),
     stillAllocating: m.stillAllocating,
     pooled: m.pooled,
@@ -74,7 +67,7 @@ function modeJson(m: ModePlan): object {
   };
 }
 
-export function toAnalysisJson(a: Analysis): object {
+export function toAnalysisJson(a: Analysis): AnalysisDoc {
   const f = a.file;
   return {
     schema: ANALYSIS_SCHEMA,
@@ -93,21 +86,21 @@ export function toAnalysisJson(a: Analysis): object {
     sdfgs: sdfgSummaries(f),
     target: a.target,
     targetReason: a.targetReason,
-    symbols: Object.fromEntries([...a.symbols].map(([k, v]) => [k, { value: jsonInt(v.value), source: v.source }])),
+    symbols: Object.fromEntries([...a.symbols].map(([k, v]) => [k, { value: jsonInteger(v.value), source: v.source }])),
     unresolvedSymbols: a.unresolvedSymbols,
     steps: a.steps.map((s) => ({ index: s.index, label: s.label })),
     transients: a.transients.map(transientJson),
-    modes: Object.fromEntries(MODES.map((m) => [m, modeJson(a.modes[m])])),
+    modes: Object.fromEntries(MODES.map((m) => [m, modeJson(a.modes[m])])) as Record<Mode, ModePlanJson>,
     layouts: {
       dace: Object.fromEntries(
         Object.entries(a.layouts.dace).map(([storage, l]) => [
           storage,
           {
-            bytes: jsonInt(l.bytes),
+            bytes: jsonInteger(l.bytes),
             bytesExpr: l.bytesExpr,
             offsets: Object.fromEntries(l.order.map((id) => {
               const off = l.offsets.get(id)!;
-              return [id, typeof off === 'bigint' ? jsonInt(off) : off];
+              return [id, typeof off === 'bigint' ? jsonInteger(off) : off];
             })),
           },
         ]),
@@ -118,11 +111,11 @@ export function toAnalysisJson(a: Analysis): object {
           l === null
             ? null
             : {
-                bytes: jsonInt(l.bytes),
+                bytes: jsonInteger(l.bytes),
                 alignment: l.alignment,
-                offsets: Object.fromEntries([...l.offsets].map(([id, off]) => [id, jsonInt(off)])),
-                lowerBound: jsonInt(l.lowerBound),
-                alignedSum: jsonInt(l.alignedSum),
+                offsets: Object.fromEntries([...l.offsets].map(([id, off]) => [id, jsonInteger(off)])),
+                lowerBound: jsonInteger(l.lowerBound),
+                alignedSum: jsonInteger(l.alignedSum),
               },
         ]),
       ),

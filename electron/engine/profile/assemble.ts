@@ -2,19 +2,16 @@
 import { createHash } from 'node:crypto';
 import type { ProgramArg } from '../codegen/types.js';
 import type { BuiltVariant } from './build-variants.js';
+import { PER_CALL_COLUMNS, type NumberColumns } from './columns.js';
 import { gatherCOrder } from './inputs.js';
 import type { ProfileOptions } from './options.js';
 import type { ProfilePlan } from './plan.js';
-import { PROFILE_SCHEMA, type GpuModeResult, type JsonInteger, type ModeResult, type ProfileResult } from './result.js';
+import { jsonInteger } from '../json.js';
+import { PROFILE_SCHEMA, type GpuModeResult, type ModeResult, type ProfileResult } from './result.js';
 import type { VariantResult } from './runner-host.js';
 import { SETTLED_FAULTS } from './noise.js';
 import { maxOf, sortedCopy } from './samples.js';
 import { quantile, summaryOf } from './stats.js';
-
-/** Symbol values in JSON: numbers, or decimal strings beyond 2^53. */
-export function jsonInteger(v: bigint): JsonInteger {
-  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
-}
 
 /** One mode's row: its build, the pooled timings and their summary (exact over every timed call), the kept
  * per-call rows (samples.ts), and the checksums of its outputs. */
@@ -39,15 +36,7 @@ export function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]
     firstCallNs: r.firstCallNs,
     warmupCalls: t.warmupCalls,
     // Plain arrays: the result is JSON.
-    calls: {
-      totalNs: Array.from(k.totalNs),
-      allocNs: Array.from(k.allocNs),
-      freeNs: Array.from(k.freeNs),
-      allocs: Array.from(k.allocs),
-      frees: Array.from(k.frees),
-      allocBytes: Array.from(k.allocBytes),
-      minorFaults: Array.from(k.minorFaults),
-    },
+    calls: Object.fromEntries(PER_CALL_COLUMNS.map(({ name }) => [name, Array.from(k[name])])) as NumberColumns,
     ...(sampled ? { sampling: { calls: t.calls, keptPerProcess: t.keptPerProcess } } : {}),
     eventsOverflowed: t.overflowed,
     runnerOverheadNsPerCall: t.calls ? (t.batchWallNs - t.sums.totalNs) / t.calls : NaN,

@@ -1,5 +1,5 @@
 /** Profile step 2, build: compile every planned variant into its own shared library under the run folder. */
-import { buildProgram, type BuildOptions, type BuildResult } from '../build/index.js';
+import { buildProgram, type BuildOptions, type BuildResult } from '../compile/index.js';
 import type { GeneratedProgram } from '../codegen/types.js';
 import type { OnProfileProgress } from './options.js';
 import type { PlannedVariant } from './plan.js';

@@ -1,7 +1,7 @@
 /** What the result says about the machine, and whether other work competes for its cores while timing. */
 import { readFile } from 'node:fs/promises';
 import { arch, cpus, release, type as osType } from 'node:os';
-import { findCompiler } from '../build/compiler.js';
+import { findCompiler } from '../compile/compiler.js';
 import type { ProfileResult } from './result.js';
 
 export async function describeMachine(): Promise<ProfileResult['machine']> {

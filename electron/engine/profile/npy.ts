@@ -37,10 +37,6 @@ for (const [name, d] of Object.entries(DTYPES)) {
 DESCR_TO_DTYPE.set('|?', 'bool');
 DESCR_TO_DTYPE.set('<?', 'bool');
 
-export function npyDescr(dtype: string): string | null {
-  return DTYPES[dtype]?.descr ?? null;
-}
-
 export interface NpyArray {
   /** dtype name (`float64`, …). */
   dtype: string;
@@ -140,8 +136,4 @@ export function encodeNpy(array: NpyArray): Uint8Array {
 
 export async function writeNpy(path: string, array: NpyArray): Promise<void> {
   await writeFileAtomic(path, encodeNpy(array));
-}
-
-export function dtypeBytes(dtype: string): number | null {
-  return DTYPES[dtype]?.bytes ?? null;
 }

@@ -22,7 +22,7 @@ export interface ProfileOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   /** Compiler optimisation and target flags for every mode; null or absent: DaCe's defaults
-   * (build/DACE_CXXFLAGS). Check user text with build/parseCxxflags. */
+   * (compile/DACE_CXXFLAGS). Check user text with compile/parseCxxflags. */
   cxxflags?: readonly string[] | null;
   /** GPU programs: the default pool's release threshold init sets when a transient is pooled (null or absent:
    * DaCe's UINT64_MAX). `--pool-release-threshold`; refused for CPU programs and with --prebuilt. */

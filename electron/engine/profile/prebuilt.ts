@@ -18,7 +18,7 @@ import type { Layout } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
 import { copyFileAtomic, writeFileAtomic } from '../io/atomic-write.js';
 import { fsCause, withFileErrors } from '../io/fs-errors.js';
-import { jsonInteger } from './assemble.js';
+import { jsonInteger } from '../json.js';
 import { buildVariants, fileLabel, type BuiltVariant, type ProgramBuilder } from './build-variants.js';
 import { profileDevice, requireDevice, type DeviceProbe } from './device.js';
 import { BUILD_SCHEMA, MANIFEST_FILE, parseManifest, toolVersion, type BuildManifest, type ManifestVariant } from './manifest.js';

@@ -4,25 +4,19 @@
  */
 import type { Mode } from '../analysis/types.js';
 import type { Layout } from '../codegen/types.js';
+import type { JsonInteger } from '../json.js';
+import type { NumberColumns } from './columns.js';
 
 export const PROFILE_SCHEMA = 'transient-lab/profile@1';
 
 export type LayoutChoice = Layout | 'both';
 
-/** Symbol values: numbers, or decimal strings beyond 2^53. */
-export type JsonInteger = number | string;
+/** Symbol values: numbers, or decimal strings beyond 2^53 (engine/json.ts). */
+export type { JsonInteger };
 
-/** One value per kept timed call, column by column: every call, or the evenly spaced subsample that
- * `ModeResult.sampling` describes. */
-export interface PerCallColumns {
-  totalNs: number[];
-  allocNs: number[];
-  freeNs: number[];
-  allocs: number[];
-  frees: number[];
-  allocBytes: number[];
-  minorFaults: number[];
-}
+/** One value per kept timed call, column by column (columns.ts PER_CALL_COLUMNS, in that order): every call,
+ * or the evenly spaced subsample that `ModeResult.sampling` describes. */
+export type PerCallColumns = NumberColumns;
 
 /** Per-call statistics of one mode's timed calls (engine/profile/stats.ts computes them). */
 export interface CallSummary {

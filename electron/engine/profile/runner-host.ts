@@ -10,6 +10,7 @@
 import type { Mode } from '../analysis/types.js';
 import type { ExternalStorage, Layout, ProgramArg } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
+import type { ColumnSums, TypedColumns } from './columns.js';
 import type { SampledCall } from './result.js';
 
 /** One compiled variant (mode + layout) to load and measure. */
@@ -79,20 +80,6 @@ export interface GuardViolation {
   /** First modified guard byte, relative to the guard's start. */
   byteOffset: number;
 }
-
-/** The per-call columns as the addon writes them (native/index.d.ts CallStats): one entry per call. */
-export interface TypedColumns {
-  totalNs: Float64Array;
-  allocNs: Float64Array;
-  freeNs: Float64Array;
-  allocs: Uint32Array;
-  frees: Uint32Array;
-  allocBytes: Float64Array;
-  minorFaults: Float64Array;
-}
-
-export type PerCallColumn = keyof TypedColumns;
-export type ColumnSums = Record<PerCallColumn, number>;
 
 /**
  * A process's timed calls (or, pooled, every process's in process order), in memory bounded at any number of

@@ -11,17 +11,13 @@
  * The runner child reduces its process's columns with `processTiming` before they cross to the parent, and the
  * engine pools the processes with `poolTimings`. Pure: no Node module (runner child and engine alike use it).
  */
-import type { ColumnSums, PerCallColumn, TypedColumns, VariantGpuTiming, VariantTiming } from './runner-host.js';
+import { emptyColumns, PER_CALL_COLUMNS, type ColumnSums, type PerCallColumn, type TypedColumns } from './columns.js';
+import type { VariantGpuTiming, VariantTiming } from './runner-host.js';
 import { quantile } from './stats.js';
-
-export type { ColumnSums, PerCallColumn, TypedColumns } from './runner-host.js';
 
 /** Timed calls per process at most: the addon allocates its per-call columns up front (kMaxCalls in addon.cc,
  * 48 bytes a call). */
 export const MAX_CALLS = 16_777_216;
-
-/** The per-call columns of the result, in their order. */
-export const PER_CALL_COLUMNS: readonly PerCallColumn[] = ['totalNs', 'allocNs', 'freeNs', 'allocs', 'frees', 'allocBytes', 'minorFaults'];
 
 /**
  * Per mode, the result keeps every timed call up to this many (all processes together); beyond it,
@@ -76,8 +72,8 @@ export function processTiming(stats: TypedColumns & { overflowed: boolean }, kee
   const k = Math.min(calls, Math.max(1, keep));
   const kept = {} as TypedColumns;
   const sums = {} as ColumnSums;
-  for (const c of PER_CALL_COLUMNS) {
-    (kept as unknown as Record<PerCallColumn, AnyTyped>)[c] = keepRows(stats[c], k);
+  for (const { name: c } of PER_CALL_COLUMNS) {
+    (kept as unknown as Record<PerCallColumn, AnyTyped>)[c] = keepRows<AnyTyped>(stats[c], k);
     sums[c] = columnSum(stats[c]);
   }
   const faults = k < calls ? stats.minorFaults.sort() : sortedCopy(stats.minorFaults);
@@ -102,8 +98,7 @@ export function processGpuTiming(s: { deviceNs: Float64Array; hostReturnNs: Floa
 
 /** Nothing timed (a verification-only job): no calls, no warm-up. */
 export function emptyTiming(): VariantTiming {
-  const none = { totalNs: new Float64Array(0), allocNs: new Float64Array(0), freeNs: new Float64Array(0), allocs: new Uint32Array(0), frees: new Uint32Array(0), allocBytes: new Float64Array(0), minorFaults: new Float64Array(0), overflowed: false };
-  return { ...processTiming(none, 1, 0, 0), warmupCalls: [] };
+  return { ...processTiming({ ...emptyColumns(), overflowed: false }, 1, 0, 0), warmupCalls: [] };
 }
 
 export function concatTyped<T extends AnyTyped>(parts: readonly T[]): T {
@@ -126,7 +121,7 @@ export function poolTimings(timings: readonly VariantTiming[]): VariantTiming {
   const from = timed.length ? timed : [timings[0]!];
   const kept = {} as TypedColumns;
   const sums = {} as ColumnSums;
-  for (const c of PER_CALL_COLUMNS) {
+  for (const { name: c } of PER_CALL_COLUMNS) {
     (kept as unknown as Record<PerCallColumn, AnyTyped>)[c] = concatTyped(from.map((t) => t.kept[c] as AnyTyped));
     sums[c] = from.reduce((s, t) => s + t.sums[c], 0);
   }

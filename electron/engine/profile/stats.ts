@@ -1,10 +1,11 @@
 /** Per-call statistics of a timed series. Every function takes plain number arrays or typed arrays alike. */
+import { PER_CALL_COLUMNS, type ColumnSums, type PerCallColumn } from './columns.js';
 import type { CallSummary } from './result.js';
 
 export type { CallSummary } from './result.js';
 
 /** The per-call columns `summarize` reads: number arrays (a saved result) or typed arrays (the runner's). */
-export type SeriesColumns = Record<'totalNs' | 'allocNs' | 'freeNs' | 'allocs' | 'frees' | 'allocBytes' | 'minorFaults', ArrayLike<number>>;
+export type SeriesColumns = Record<PerCallColumn, ArrayLike<number>>;
 
 /** Linear interpolation between closest ranks (numpy's default), on an ascending array. */
 export function quantile(sorted: ArrayLike<number>, q: number): number {
@@ -29,13 +30,11 @@ function sortedTimes(xs: ArrayLike<number>): Float64Array {
 }
 
 export function summarize(t: SeriesColumns): CallSummary {
-  return summaryOf(sortedTimes(t.totalNs), {
-    totalNs: sum(t.totalNs), allocNs: sum(t.allocNs), freeNs: sum(t.freeNs), allocs: sum(t.allocs), frees: sum(t.frees), allocBytes: sum(t.allocBytes), minorFaults: sum(t.minorFaults),
-  });
+  return summaryOf(sortedTimes(t.totalNs), Object.fromEntries(PER_CALL_COLUMNS.map(({ name }) => [name, sum(t[name])])) as ColumnSums);
 }
 
 /** The summary of `sorted.length` calls from their sorted times and each column's exact sum. */
-export function summaryOf(sorted: ArrayLike<number>, sums: Record<keyof SeriesColumns, number>): CallSummary {
+export function summaryOf(sorted: ArrayLike<number>, sums: ColumnSums): CallSummary {
   const n = sorted.length;
   const total = sums.totalNs;
   return {

@@ -4,14 +4,13 @@
  * back exactly the result's values; NaN and null become empty fields. RFC 4180 quoting, `\n` line ends,
  * a header row.
  */
+import { PER_CALL_COLUMNS } from '../profile/columns.js';
 import type { ProfileResult } from '../profile/result.js';
 import { summaryRows } from './model.js';
 import type { LabelledResult } from './types.js';
 
-export const CALL_COLUMNS = [
-  'result', 'program', 'mode', 'layout', 'label', 'process', 'call',
-  'total_ns', 'alloc_ns', 'free_ns', 'allocs', 'frees', 'alloc_bytes', 'minor_faults',
-] as const;
+/** A row's place (result, mode, process, call), then every per-call column (columns.ts) by its CSV name. */
+export const CALL_COLUMNS: readonly string[] = ['result', 'program', 'mode', 'layout', 'label', 'process', 'call', ...PER_CALL_COLUMNS.map((c) => c.csv)];
 
 export const SUMMARY_COLUMNS = [
   'result', 'program', 'mode', 'layout', 'label', 'calls',
@@ -50,7 +49,7 @@ export function callsCsv(results: readonly LabelledResult[]): string {
         out.push(
           line([
             label, result.program.name, m.mode, m.layout, m.label, Math.floor(i / rows), m.sampling ? Math.floor((row * perProcess) / rows) : row,
-            c.totalNs[i], c.allocNs[i], c.freeNs[i], c.allocs[i], c.frees[i], c.allocBytes[i], c.minorFaults[i],
+            ...PER_CALL_COLUMNS.map(({ name }) => c[name][i]),
             ...(gpu ? [m.gpu?.deviceNs[i]] : []),
           ]),
         );

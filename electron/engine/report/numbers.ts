@@ -3,6 +3,7 @@
  * where in the result it comes from. Keys are `<quantity>|<result index>|<mode label>` (docs/reports.md), so a
  * test can look every shown number up in the result again.
  */
+import { PER_CALL_COLUMN, type PerCallColumn } from '../profile/columns.js';
 import type { ModeResult } from '../profile/result.js';
 import { formatBytes, formatCount, formatNs, formatP, formatPercent, formatRatio } from '../view/format.js';
 import type { NumberRun } from './types.js';
@@ -15,10 +16,16 @@ export function countText(x: number): string {
   return Number.isInteger(x) ? formatCount(x) : x.toFixed(1);
 }
 
-/** Exact over every timed call where the summary has them (results since the per-call rows may be a subsample,
- * docs/profile-schema.md "Sampling"); older results kept every call in the columns. */
+/** A per-call column's mean over every timed call: the summary's (the table's `mean` field), exact where the rows
+ * may be a subsample (docs/profile-schema.md "Sampling"); results older than that field kept every call in the
+ * columns, whose mean it then is. */
+export function columnMean(m: ModeResult, column: PerCallColumn): number {
+  return m.summary[PER_CALL_COLUMN[column].mean] ?? mean(m.calls[column]);
+}
+
+/** Exact over every timed call where the summary has them; older results kept every call in the columns. */
 export const perCall = {
-  frees: (m: ModeResult): number => m.summary.freesPerCall ?? mean(m.calls.frees),
+  frees: (m: ModeResult): number => columnMean(m, 'frees'),
   /** Mean ns inside instrumented allocations and frees per call. */
   allocatorNs: (m: ModeResult): number =>
     m.summary.allocNsPerCall != null && m.summary.freeNsPerCall != null ? m.summary.allocNsPerCall + m.summary.freeNsPerCall : mean(m.calls.allocNs.map((a, i) => a + (m.calls.freeNs[i] ?? 0))),

@@ -2,12 +2,12 @@
  * Reading an `AnalysisView`'s columns back: one transient as `analysis@1` writes it, the whole document,
  * and exact-enough numbers for plotting. Imports types only, so the renderer and reports use it as is.
  */
-import type { JsonInt } from '../analysis/json.js';
+import type { JsonInteger } from '../json.js';
 import type { AliasJson, AnalysisDoc, AnalysisView, TransientJson, TransientTable } from './types.js';
 import type { SdfgSummary } from './types.js';
 
 /** A byte count as a plot coordinate: exact below 2^53, nearest double above; NaN for null (symbolic). */
-export function num(v: JsonInt | null | undefined): number {
+export function num(v: JsonInteger | null | undefined): number {
   if (v === null || v === undefined) return NaN;
   return typeof v === 'number' ? v : Number(v);
 }

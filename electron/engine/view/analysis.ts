@@ -3,11 +3,12 @@
  * columns, plus what the memory views draw, computed once here instead of in every chart: memory-over-steps
  * curves per mode and storage with their peaks, workspace rectangles of both layouts, totals.
  *
- * Byte arithmetic is exact (bigint) and leaves as `JsonInt`; the renderer turns it into plot coordinates.
+ * Byte arithmetic is exact (bigint) and leaves as `JsonInteger`; the renderer turns it into plot coordinates.
  * Everything is linear in the number of transients and steps (30k transients: tens of milliseconds).
  */
 import { allocatesPerCall } from '../analysis/allocation.js';
-import { jsonInt, toAnalysisJson, type JsonInt } from '../analysis/json.js';
+import { toAnalysisJson } from '../analysis/json.js';
+import { jsonInteger, type JsonInteger } from '../json.js';
 import type { Analysis, Mode, TransientInfo } from '../analysis/types.js';
 import {
   ANALYSIS_VIEW_SCHEMA,
@@ -147,7 +148,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
     t.storage[i] = storage.add(x.storage);
     t.effectiveStorage[i] = storage.add(x.effectiveStorage);
     t.lifetime[i] = lifetime.add(x.lifetime);
-    t.bytes[i] = jsonInt(x.bytes);
+    t.bytes[i] = jsonInteger(x.bytes);
     t.bytesExpr[i] = x.bytesExpr;
     t.eligible[i] = (x.eligible.PERSISTENT ? 1 : 0) | (x.eligible.EXTERNAL ? 2 : 0);
     t.reason[i] = x.reason === null ? -1 : reason.add(x.reason);
@@ -155,7 +156,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
     t.last[i] = x.live ? x.live.last : -1;
     t.holes[i] = x.liveSegments && x.liveSegments.length > 1 ? x.liveSegments.flatMap((seg) => [seg.first, seg.last]) : null;
     t.allocation[i] = allocation.add(allocationJson(x.allocation));
-    t.executionsPerCall[i] = jsonInt(x.executionsPerCall);
+    t.executionsPerCall[i] = jsonInteger(x.executionsPerCall);
     t.jsonPath[i] = encodeJsonPath(x.jsonPath, sdfgs[x.sdfg]?.jsonPath, x.name);
     t.fate[i] = fateIndex.get(fateOf(x))!;
     t.alias[i] = x.alias ? alias.add({ viewOf: x.alias.viewOf, reason: x.alias.viewOf === null ? x.alias.reason : null }) : -1;
@@ -220,27 +221,27 @@ function storageCurves(members: Member[], steps: number, workspaceBytes: bigint)
     }
   }
   return VIEW_MODES.map((mode, m) => {
-    const values: JsonInt[] = new Array(steps);
+    const values: JsonInteger[] = new Array(steps);
     let live = baseline[m]!;
     let peak = steps > 0 ? -1n : baseline[m]!;
     let peakStep = steps > 0 ? 0 : -1;
     for (let s = 0; s < steps; s++) {
       live += diff[m]![s]!;
-      values[s] = jsonInt(live);
+      values[s] = jsonInteger(live);
       if (live > peak) {
         peak = live;
         peakStep = s;
       }
     }
-    return { mode, bytes: values, peak: { bytes: jsonInt(peak), step: peakStep }, baseline: jsonInt(baseline[m]!) };
+    return { mode, bytes: values, peak: { bytes: jsonInteger(peak), step: peakStep }, baseline: jsonInteger(baseline[m]!) };
   });
 }
 
 function rects(entries: Array<{ row: number; offset: bigint; size: bigint; first: number; last: number }>): WorkspaceRects {
   return {
     row: entries.map((e) => e.row),
-    offset: entries.map((e) => jsonInt(e.offset)),
-    size: entries.map((e) => jsonInt(e.size)),
+    offset: entries.map((e) => jsonInteger(e.offset)),
+    size: entries.map((e) => jsonInteger(e.size)),
     first: entries.map((e) => e.first),
     last: entries.map((e) => e.last),
   };
@@ -295,10 +296,10 @@ export function buildAnalysisView(a: Analysis): AnalysisView {
     }
     const packed = p
       ? {
-          bytes: jsonInt(p.bytes),
+          bytes: jsonInteger(p.bytes),
           alignment: p.alignment,
-          lowerBound: jsonInt(p.lowerBound),
-          alignedSum: jsonInt(p.alignedSum),
+          lowerBound: jsonInteger(p.lowerBound),
+          alignedSum: jsonInteger(p.alignedSum),
           rects: rects(
             [...p.offsets].flatMap(([id, offset]) => {
               const row = rowOf.get(id)!;
@@ -310,11 +311,11 @@ export function buildAnalysisView(a: Analysis): AnalysisView {
     const daceBytes = d?.bytes ?? null;
     const savings =
       p && daceBytes !== null
-        ? { bytes: jsonInt(daceBytes - p.bytes), fraction: daceBytes > 0n ? Number(daceBytes - p.bytes) / Number(daceBytes) : 0 }
+        ? { bytes: jsonInteger(daceBytes - p.bytes), fraction: daceBytes > 0n ? Number(daceBytes - p.bytes) / Number(daceBytes) : 0 }
         : null;
     return {
       storage,
-      dace: { bytes: jsonInt(daceBytes), bytesExpr: d?.bytesExpr ?? '0', rects: daceRects },
+      dace: { bytes: jsonInteger(daceBytes), bytesExpr: d?.bytesExpr ?? '0', rects: daceRects },
       packed,
       savings,
     };

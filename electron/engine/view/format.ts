@@ -6,7 +6,7 @@
  * A unit is left for the next one at 1000, not 1024, so that three significant digits always suffice:
  * 1000 KiB is written 0.977 MiB.
  */
-import type { JsonInt } from '../analysis/json.js';
+import type { JsonInteger } from '../json.js';
 
 const MINUS = '\u2212';
 
@@ -38,10 +38,10 @@ export function bytesUnit(bytes: number): Unit {
   return { name: BYTE_UNITS[i]!, factor: 1024 ** i };
 }
 
-const asNumber = (v: number | JsonInt | bigint): number => (typeof v === 'number' ? v : Number(v));
+const asNumber = (v: number | JsonInteger | bigint): number => (typeof v === 'number' ? v : Number(v));
 
 /** "800 B", "1.25 KiB", "96.0 MiB"; null → "–". Exact integers below 1000 B. */
-export function formatBytes(v: number | JsonInt | bigint | null | undefined): string {
+export function formatBytes(v: number | JsonInteger | bigint | null | undefined): string {
   if (v === null || v === undefined) return '–';
   const n = asNumber(v);
   if (!Number.isFinite(n)) return '–';
@@ -58,7 +58,7 @@ export function formatBytesExpr(expr: string): string {
 }
 
 /** Known bytes as a number, else the symbolic expression. */
-export function formatSize(bytes: JsonInt | null | undefined, expr: string): string {
+export function formatSize(bytes: JsonInteger | null | undefined, expr: string): string {
   return bytes === null || bytes === undefined ? formatBytesExpr(expr) : formatBytes(bytes);
 }
 
@@ -84,7 +84,7 @@ export function formatNs(ns: number | null | undefined): string {
 }
 
 /** Integers with thin-space thousands ("30 313"), other numbers with three significant digits. */
-export function formatCount(n: number | JsonInt | null | undefined): string {
+export function formatCount(n: number | JsonInteger | null | undefined): string {
   if (n === null || n === undefined) return '–';
   const x = asNumber(n);
   if (!Number.isFinite(x)) return '–';

@@ -2,7 +2,7 @@
  * Words for profile@1's GPU additions (docs/profile-schema.md): the device a run used and the stream-ordered
  * pool's attributes. Pure: the renderer, the reports and the CLI share them.
  */
-import type { PoolAttributes, ProfileDevice } from '../profile/result.js';
+import type { ProfileDevice } from '../profile/result.js';
 import { formatBytes } from './format.js';
 
 /** CUDA's 1000·major + 10·minor as "12.4". */
@@ -29,8 +29,4 @@ export function formatReleaseThreshold(t: string): string {
   if (t === '0') return '0 (releases at every synchronisation)';
   const n = Number(t);
   return Number.isFinite(n) ? formatBytes(n) : t;
-}
-
-export function poolSummary(p: PoolAttributes): string {
-  return `reserved high ${formatBytes(p.reservedHighBytes)} · used high ${formatBytes(p.usedHighBytes)} · release threshold ${formatReleaseThreshold(p.releaseThreshold)}`;
 }

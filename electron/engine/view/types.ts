@@ -1,12 +1,13 @@
 /**
  * View models: what the renderer draws, built by the engine on demand (engine/view/*.ts) and carried by the
- * contract (electron/ipc/contract.ts). Plain JSON only: no bigint (`JsonInt` = number, or a decimal string
+ * contract (electron/ipc/contract.ts). Plain JSON only: no bigint (`JsonInteger` = number, or a decimal string
  * past 2^53), no Map. The renderer never sees the SDFG JSON itself.
  *
  * Ownership while the renderer is being built: graph types by the graph work, analysis types by the
  * memory-views work. Change them together with their builders and the renderer modules that read them.
  */
-import type { JsonInt } from '../analysis/json.js';
+import type { AliasInfo, Analysis, DaceStorageLayout, Mode, ModePlan, PackedStorageLayout, Step, TransientInfo } from '../analysis/types.js';
+import type { JsonInteger, Jsonified } from '../json.js';
 import type { SdfgSummary } from '../model/sdfgs.js';
 
 /** One SDFG of the file (root and nested), pre-order: index 0 is the root. Also `analysis@1`'s `sdfgs[]`. */
@@ -278,8 +279,8 @@ export interface SearchHit {
 
 export const ANALYSIS_VIEW_SCHEMA = 'transient-lab/analysis-view@1';
 
-/** The four memory modes, in the order every view lists them. */
-export type ViewMode = 'SCOPED' | 'PERSISTENT' | 'POOL' | 'EXTERNAL';
+/** The four memory modes, in the order every view lists them (analysis/types.ts MODES). */
+export type ViewMode = Mode;
 
 /** SCOPED allocation site of a transient, exactly as `analysis@1` writes it (`transients[].allocation`). */
 export type AllocationJson =
@@ -292,48 +293,23 @@ export type AllocationJson =
   | { kind: 'external' }
   | { kind: 'none'; why: string };
 
-/** One `analysis@1` transient (docs/analysis-schema.md); `transientJson(view.table, i)` rebuilds it. */
-export interface TransientJson {
-  id: string;
-  sdfg: number;
-  name: string;
-  type: string;
-  dtype: string;
-  shape: string[];
-  storage: string;
-  effectiveStorage: string;
-  lifetime: string;
-  bytes: JsonInt | null;
-  bytesExpr: string;
-  eligible: { PERSISTENT: boolean; EXTERNAL: boolean };
-  reason: string | null;
-  live: { first: number; last: number } | null;
-  liveSegments: Array<{ first: number; last: number }> | null;
+/** One `analysis@1` transient (docs/analysis-schema.md); `transientJson(view.table, i)` rebuilds it: the
+ * engine's TransientInfo as JSON, with its allocation site as written above and its alias flattened. */
+export type TransientJson = Omit<Jsonified<TransientInfo>, 'sdfgName' | 'alias' | 'allocation'> & {
   allocation: AllocationJson;
-  executionsPerCall: JsonInt | null;
-  jsonPath: string;
   /** Views and references only: the aliased container's id or argument name, null when set at run time. */
   viewOf?: string | null;
   /** Only when `viewOf` is null: why it is not known statically. */
   viewOfReason?: string;
-}
+};
 
 /** What a view or reference aliases (`analysis@1`'s `viewOf`, and `viewOfReason` when that is null). */
-export interface AliasJson {
-  viewOf: string | null;
-  reason: string | null;
-}
+export type AliasJson = Jsonified<AliasInfo>;
 
-export interface ModePlanJson {
-  perCall: { allocs: JsonInt | null; frees: JsonInt | null; bytes: JsonInt | null };
-  init: { allocs: number; bytes: JsonInt | null };
-  workspace: Record<string, JsonInt | null>;
-  stillAllocating: string[];
-  pooled: number;
-  notes: string[];
-}
+export type ModePlanJson = Jsonified<ModePlan>;
 
-/** The `transient-lab/analysis@1` document (docs/analysis-schema.md), typed. */
+/** The `transient-lab/analysis@1` document (docs/analysis-schema.md), typed: the engine's Analysis as
+ * analysis/json.ts writes it (`toAnalysisJson` returns this type). */
 export interface AnalysisDoc {
   schema: 'transient-lab/analysis@1';
   sdfg: {
@@ -348,21 +324,19 @@ export interface AnalysisDoc {
     grammar: string;
   };
   sdfgs: SdfgSummary[];
-  target: 'cpu' | 'gpu';
+  target: Analysis['target'];
   targetReason: string;
-  symbols: Record<string, { value: JsonInt; source: 'user' | 'default' }>;
+  symbols: Jsonified<Analysis['symbols']>;
   unresolvedSymbols: string[];
-  steps: Array<{ index: number; label: string }>;
+  steps: Array<Pick<Step, 'index' | 'label'>>;
   transients: TransientJson[];
   modes: Record<ViewMode, ModePlanJson>;
   layouts: {
-    dace: Record<string, { bytes: JsonInt | null; bytesExpr: string; offsets: Record<string, JsonInt | string> }>;
-    packed: Record<
-      string,
-      { bytes: JsonInt; alignment: number; offsets: Record<string, JsonInt>; lowerBound: JsonInt; alignedSum: JsonInt } | null
-    >;
+    /** DaCe's layout: the offsets in declaration order (`order` is the order of the record's keys). */
+    dace: Record<string, Omit<Jsonified<DaceStorageLayout>, 'order'>>;
+    packed: Record<string, Jsonified<PackedStorageLayout> | null>;
   };
-  peakLiveBytes: Record<string, JsonInt | null>;
+  peakLiveBytes: Jsonified<Analysis['peakLiveBytes']>;
   warnings: string[];
 }
 
@@ -398,7 +372,7 @@ export interface TransientTable {
   effectiveStorage: number[];
   lifetime: number[];
   /** Exact bytes (number, or decimal string past 2^53); null when symbolic. */
-  bytes: Array<JsonInt | null>;
+  bytes: Array<JsonInteger | null>;
   bytesExpr: string[];
   /** Bit 1: PERSISTENT-eligible; bit 2: EXTERNAL-eligible. */
   eligible: number[];
@@ -414,7 +388,7 @@ export interface TransientTable {
   holes: Array<number[] | null>;
   /** Index into `dict.allocation`. */
   allocation: number[];
-  executionsPerCall: Array<JsonInt | null>;
+  executionsPerCall: Array<JsonInteger | null>;
   /** JSON path of the descriptor: '' for the usual `<sdfgs[sdfg].jsonPath>.attributes._arrays.<name>`; a
    * leading `~` stands for `sdfgs[sdfg].jsonPath` (nested paths are long); `transientJson` expands both. */
   jsonPath: string[];
@@ -449,11 +423,11 @@ export interface TransientTable {
 export interface MemoryCurve {
   mode: ViewMode;
   /** One value per step (`analysis.steps`), exact. */
-  bytes: JsonInt[];
+  bytes: JsonInteger[];
   /** The highest value and the first step that reaches it. */
-  peak: { bytes: JsonInt; step: number };
+  peak: { bytes: JsonInteger; step: number };
   /** Held for the whole call (init and workspace): the curve never drops below it. */
-  baseline: JsonInt;
+  baseline: JsonInteger;
 }
 
 export interface StorageMemory {
@@ -471,8 +445,8 @@ export interface StorageMemory {
  * when it has no live range. */
 export interface WorkspaceRects {
   row: number[];
-  offset: JsonInt[];
-  size: JsonInt[];
+  offset: JsonInteger[];
+  size: JsonInteger[];
   first: number[];
   last: number[];
 }
@@ -480,19 +454,19 @@ export interface WorkspaceRects {
 export interface StorageWorkspace {
   storage: string;
   /** DaCe's layout: back to back, unaligned, in declaration order. `rects` null when symbolic. */
-  dace: { bytes: JsonInt | null; bytesExpr: string; rects: WorkspaceRects | null };
+  dace: { bytes: JsonInteger | null; bytesExpr: string; rects: WorkspaceRects | null };
   /** Our lifetime-packed layout; null when a size is symbolic. */
   packed: {
-    bytes: JsonInt;
+    bytes: JsonInteger;
     alignment: number;
     /** Peak live bytes of the set: no layout can be smaller. */
-    lowerBound: JsonInt;
+    lowerBound: JsonInteger;
     /** Σ sizes rounded up to the alignment: the packed layout never exceeds it. */
-    alignedSum: JsonInt;
+    alignedSum: JsonInteger;
     rects: WorkspaceRects;
   } | null;
   /** dace − packed, and that as a fraction of dace; null when either is symbolic. */
-  savings: { bytes: JsonInt; fraction: number } | null;
+  savings: { bytes: JsonInteger; fraction: number } | null;
 }
 
 export interface AnalysisView {

@@ -124,7 +124,7 @@ export function isReadyMarked(seq: number): boolean {
 }
 
 /** Runs `fn` inside a `performance.measure` named `name` (the bench reports which measures its longest tasks
- * overlapped: bench/browser.ts `openTimes`). */
+ * overlapped: bench/lib/browser.ts `openTimes`). */
 export function measured<T>(name: string, fn: () => T): T {
   const start = performance.now();
   try {

@@ -8,7 +8,7 @@
  * (gpu.deviceNs, CUDA events). The time charts draw both on one axis; the breakdown and the Gantt, which split
  * host time, take the host series only. CPU results have one series per mode with `time: null`, as before.
  */
-import type { ModeResult, ProfileResult } from '../../../electron/engine/profile/result.js';
+import type { AllocationEvent, ModeResult, ProfileResult, SampledCall as ResultSampledCall } from '../../../electron/engine/profile/result.js';
 import { quantile } from '../../../electron/engine/profile/stats.js';
 import { isGpuResult } from '../../../electron/engine/view/verdict.js';
 import type { ModeName } from '../theme/index.js';
@@ -160,17 +160,12 @@ export interface SampledCall {
 
 /** One allocation event of the sampled call, as `transient-lab/profile@1` records it per mode
  * (`modes[].sampledCall.events[]`, docs/profile-schema.md). */
-export interface AllocEvent {
-  transient: string;
-  kind: 'alloc' | 'free';
-  startNs: number;
-  durationNs: number;
-  bytes: number;
-}
+export type AllocEvent = AllocationEvent;
 
-/** `modes[].sampledCall` of profile@1 (absent in results written before it existed: read as null). */
+/** `modes[].sampledCall` of profile@1, read defensively: absent in results written before it existed (read as
+ * null), and only its events are relied on. */
 interface WithSample {
-  sampledCall?: { call?: number; totalNs?: number; overflowed?: boolean; events: AllocEvent[] } | null;
+  sampledCall?: (Partial<ResultSampledCall> & Pick<ResultSampledCall, 'events'>) | null;
 }
 
 /** Pairs each alloc with the next free of the same transient (a transient allocated twice gets two spans). */

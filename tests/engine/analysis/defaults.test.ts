@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import { DefaultResolution } from '../../../electron/engine/analysis/defaults.js';
 import type { MapEntryNode, SdfgFile, StateBlock } from '../../../electron/engine/model/sdfg.js';
-import { access, desc, file, mapEntry, mapExit, memlet, nested, sdfg, state, tasklet } from './model-builder.js';
+import { access, desc, file, mapEntry, mapExit, memlet, nested, sdfg, state, tasklet } from '../../../bench/lib/model-builder.js';
 
 /** One state: an outer map (schedule `outer`) over A with a transient `t` inside, and an inner map in it. */
 function twoLevels(outer: string, inner = 'Default', storage = 'Default', tShape = ['4']): { f: SdfgFile; st: StateBlock } {

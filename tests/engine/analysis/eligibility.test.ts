@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import type { Analysis } from '../../../electron/engine/analysis/types.js';
-import { access, desc, file, loop, mapEntry, mapExit, nested, scalar, sdfg, state } from './model-builder.js';
+import { access, desc, file, loop, mapEntry, mapExit, nested, scalar, sdfg, state } from '../../../bench/lib/model-builder.js';
 
 const run = (root: ReturnType<typeof sdfg>, symbols: Record<string, bigint> = {}, target: 'cpu' | 'gpu' | null = null): Analysis =>
   analyze(file(root), { symbols: new Map(Object.entries(symbols)), defaultSymbol: null, target });

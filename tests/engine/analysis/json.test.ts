@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
-import { jsonInt, toAnalysisJson } from '../../../electron/engine/analysis/json.js';
-import { access, desc, file, sdfg, state } from './model-builder.js';
+import { toAnalysisJson } from '../../../electron/engine/analysis/json.js';
+import { jsonInteger } from '../../../electron/engine/json.js';
+import { access, desc, file, sdfg, state } from '../../../bench/lib/model-builder.js';
 
 describe('analysis JSON', () => {
   it('writes bigints as numbers up to 2^53 - 1 and as decimal strings beyond', () => {
-    expect(jsonInt(9007199254740991n)).toBe(9007199254740991);
-    expect(jsonInt(9007199254740992n)).toBe('9007199254740992');
-    expect(jsonInt(null)).toBeNull();
+    expect(jsonInteger(9007199254740991n)).toBe(9007199254740991);
+    expect(jsonInteger(9007199254740992n)).toBe('9007199254740992');
+    expect(jsonInteger(null)).toBeNull();
   });
 
   it('follows the transient-lab/analysis@1 shape and survives JSON.stringify', () => {

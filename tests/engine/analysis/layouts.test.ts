@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import { alignUp, packLayout, peakOverlap, type PackItem } from '../../../electron/engine/analysis/layout-packed.js';
-import { access, desc, file, nested, sdfg, state } from './model-builder.js';
+import { access, desc, file, nested, sdfg, state } from '../../../bench/lib/model-builder.js';
 
 describe('DaCe External layout (dace-memory-abi.md §2.4)', () => {
   // w_i8:int8[3], w_f64:double[N], w_f32:float[M], declared in this order, all External.

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze, type Analysis } from '../../../electron/engine/analysis/index.js';
 import { exactBound } from '../../../electron/engine/analysis/exact/bound.js';
 import type { ControlFlowBlock, SdfgFile } from '../../../electron/engine/model/sdfg.js';
-import { cond, desc, edge, file, loop, region, sdfg, state } from './model-builder.js';
+import { cond, desc, edge, file, loop, region, sdfg, state } from '../../../bench/lib/model-builder.js';
 import { randomProgram, reads, writes } from './random-programs.js';
 
 const analyse = (f: SdfgFile, N = 10n): Analysis => analyze(f, { symbols: new Map([['N', N]]), defaultSymbol: null, target: null });

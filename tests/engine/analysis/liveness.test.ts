@@ -24,7 +24,7 @@ import {
   state,
   tasklet,
   type MemletOptions,
-} from './model-builder.js';
+} from '../../../bench/lib/model-builder.js';
 
 const opts = (symbols: Record<string, bigint> = {}, defaultSymbol: bigint | null = null): AnalysisOptions => ({
   symbols: new Map(Object.entries(symbols)),

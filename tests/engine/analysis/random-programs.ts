@@ -9,7 +9,7 @@
  * Programs are deterministic per seed (a small xorshift generator), so a failure names a seed to replay.
  */
 import type { ControlFlowBlock, DataDescriptor, InterstateEdge, Sdfg, SdfgFile, StateBlock } from '../../../electron/engine/model/sdfg.js';
-import { access, cond, desc, edge, file, jump, loop, mapEntry, mapExit, memlet, nested, region, sdfg, state, tasklet, type EdgeSpec } from './model-builder.js';
+import { access, cond, desc, edge, file, jump, loop, mapEntry, mapExit, memlet, nested, region, sdfg, state, tasklet, type EdgeSpec } from '../../../bench/lib/model-builder.js';
 
 export class Rng {
   private s: number;

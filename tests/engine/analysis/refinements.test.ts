@@ -9,7 +9,7 @@ import { analyze } from '../../../electron/engine/analysis/index.js';
 import type { Analysis, LivenessRules } from '../../../electron/engine/analysis/index.js';
 import { nestedCallOrder } from '../../../electron/engine/analysis/walk.js';
 import type { ControlFlowBlock, DataDescriptor, InterstateEdge, Sdfg, StateBlock } from '../../../electron/engine/model/sdfg.js';
-import { access, cond, desc, edge, file, loop, mapEntry, mapExit, memlet, nested, sdfg, state, tasklet, type EdgeSpec } from './model-builder.js';
+import { access, cond, desc, edge, file, loop, mapEntry, mapExit, memlet, nested, sdfg, state, tasklet, type EdgeSpec } from '../../../bench/lib/model-builder.js';
 
 const analyse = (root: Sdfg, liveness: LivenessRules = 'refined'): Analysis =>
   analyze(file(root), { symbols: new Map([['N', 10n]]), defaultSymbol: null, target: null, liveness });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { allocationSpan, blockExecutions } from '../../../electron/engine/analysis/span.js';
 import type { ControlFlowBlock, Sdfg } from '../../../electron/engine/model/sdfg.js';
-import { access, cond, desc, edge, file, jump, loop, sdfg, state } from './model-builder.js';
+import { access, cond, desc, edge, file, jump, loop, sdfg, state } from '../../../bench/lib/model-builder.js';
 
 const use = (label: string) => state(label, [access('dyn')]);
 

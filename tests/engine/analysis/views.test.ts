@@ -21,7 +21,7 @@ import { buildAnalysisView } from '../../../electron/engine/view/analysis.js';
 import { aliasText } from '../../../electron/engine/view/format.js';
 import type { StateBlock } from '../../../electron/engine/model/sdfg.js';
 import type { TransientJson } from '../../../electron/engine/view/types.js';
-import { access, desc, file, loop, mapEntry, mapExit, memlet, sdfg, state, tasklet } from './model-builder.js';
+import { access, desc, file, loop, mapEntry, mapExit, memlet, sdfg, state, tasklet } from '../../../bench/lib/model-builder.js';
 
 const FIXTURE = join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'views.sdfg');
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DIP_MAX_N, DIP_NULL, dipPValue, dipStatistic, dipTestLogTimes, thinSorted } from '../../../electron/engine/profile/dip.js';
-import { mulberry32, simulateDipNull } from '../../../bench/dip-null.js';
+import { mulberry32, simulateDipNull } from '../../../bench/lib/dip-null.js';
 
 /** Standard normal draws from a seeded generator (Box–Muller). */
 function normals(n: number, seed: number): number[] {

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findNvcc } from '../../../electron/engine/build/index.js';
+import { findNvcc } from '../../../electron/engine/compile/index.js';
 import { examplesDir, packageRoot } from '../../../electron/engine/paths.js';
 import type { ProfileResult } from '../../../electron/engine/profile/result.js';
 import { probeDevices } from '../../../electron/runner/devices.js';

@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BuildResult } from '../../../electron/engine/build/index.js';
+import type { BuildResult } from '../../../electron/engine/compile/index.js';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import type { Mode } from '../../../electron/engine/analysis/types.js';
 import { generateProgram } from '../../../electron/engine/codegen/index.js';

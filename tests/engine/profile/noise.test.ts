@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../../bench/dip-null.js';
+import { mulberry32 } from '../../../bench/lib/dip-null.js';
 import { modeNoise, PROCESS_SPREAD, resultNoise, settleCalls } from '../../../electron/engine/profile/noise.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
 import type { ModeResult, ProfileResult } from '../../../electron/engine/profile/result.js';

@@ -2,7 +2,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildProgram } from '../../../electron/engine/build/index.js';
+import { buildProgram } from '../../../electron/engine/compile/index.js';
 import type { GeneratedProgram } from '../../../electron/engine/codegen/types.js';
 import { prepareInputs } from '../../../electron/engine/profile/inputs.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON } from '../../../electron/engine/profile/verify.js';

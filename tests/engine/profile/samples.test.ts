@@ -93,7 +93,7 @@ describe('samples', () => {
     expect(host.jobs.map((j) => j.job.keepCalls)).toEqual([50_000, 50_000, 50_000]);
     const pooled = runs.map(poolRuns);
     const all = new Float64Array([...times(calls, 3), ...times(calls, 4)]);
-    const plan = { filePath: 'p.sdfg', fileHash: 'f', args: built[0]!.program.args, symbols: { N: 16n }, name: 'p' } as unknown as ProfilePlan;
+    const plan = { filePath: 'p.sdfg', fileHash: 'f', args: built[0]!.program.args, symbols: { N: 16n }, name: 'p', analysis: { modes: {} } } as unknown as ProfilePlan;
     const result = assembleResult({
       plan,
       built,

@@ -3,7 +3,7 @@
  * can reach with n calls a side and the calls a verdict needs, and the distribution-free p10 comparison.
  */
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../../bench/dip-null.js';
+import { mulberry32 } from '../../../bench/lib/dip-null.js';
 import { compareQuantile, intervalConfidence, mannWhitneyMinCalls, mannWhitneyMinP, quantileIntervalRanks, quantileMinCalls, SIGNIFICANCE } from '../../../electron/engine/profile/significance.js';
 import { mannWhitney } from '../../../electron/engine/profile/stats.js';
 

@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TEST_SEEDS, applyMutations, caseArb, describeCrash, loadSeeds, runCase, runFrontEnd, type Mutation } from '../../../bench/fuzz-core.js';
+import { TEST_SEEDS, applyMutations, caseArb, describeCrash, loadSeeds, runCase, runFrontEnd, type Mutation } from '../../../bench/lib/fuzz-core.js';
 import { parseSym, show, simplify, evaluate, toCpp, freeSymbols } from '../../../electron/engine/symbolic/index.js';
 
 const seeds = loadSeeds(TEST_SEEDS);

@@ -9,7 +9,7 @@ import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { analysisDocument, num, transientJson } from '../../../electron/engine/view/analysis-doc.js';
 import { buildAnalysisView } from '../../../electron/engine/view/analysis.js';
 import { FATES, type AnalysisView, type MemoryCurve } from '../../../electron/engine/view/types.js';
-import { access, desc, file, mapEntry, mapExit, scalar, sdfg, state } from '../analysis/model-builder.js';
+import { access, desc, file, mapEntry, mapExit, scalar, sdfg, state } from '../../../bench/lib/model-builder.js';
 
 /**
  * s0: t1, sc      s1: t1, p      s2: t2, m (inside a map)      s3: t2

@@ -1,29 +1,14 @@
 /**
  * The sampled call's allocation events of a profile result (profile@1 gains `modes[].sampledCall`, issue 7):
  * read defensively, so that results written before the field existed still open (they simply have none).
- * The shape mirrors engine/profile/result.ts `SampledCall`.
+ * The shape is engine/profile/result.ts `SampledCall`.
  */
-import type { ModeResult, ProfileResult } from '../../../../electron/engine/profile/result.js';
+import type { ModeResult, ProfileResult, SampledCall } from '../../../../electron/engine/profile/result.js';
 
-export interface SampledEvent {
-  transient: string;
-  kind: 'alloc' | 'free';
-  startNs: number;
-  durationNs: number;
-  bytes: number;
-}
-
-export interface Sampled {
-  call: number;
-  totalNs: number;
-  overflowed: boolean;
-  events: SampledEvent[];
-}
-
-export function sampledCall(m: ModeResult): Sampled | null {
+export function sampledCall(m: ModeResult): SampledCall | null {
   const s = (m as ModeResult & { sampledCall?: unknown }).sampledCall;
   if (!s || typeof s !== 'object') return null;
-  const c = s as Partial<Sampled>;
+  const c = s as Partial<SampledCall>;
   if (!Array.isArray(c.events) || typeof c.totalNs !== 'number') return null;
   return { call: c.call ?? 0, totalNs: c.totalNs, overflowed: c.overflowed === true, events: c.events };
 }

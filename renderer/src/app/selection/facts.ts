@@ -2,7 +2,7 @@
  * Everything the analysis knows about one transient, as words and numbers for the selection panel: size, storage,
  * live steps, what each mode does with it (and why not), where each layout puts it. Pure over an AnalysisView.
  */
-import type { JsonInt } from '../../../../electron/engine/analysis/json.js';
+import type { JsonInteger as JsonInt } from '../../../../electron/engine/json.js';
 import { aliasOf, num, ownedBytes } from '../../../../electron/engine/view/analysis-doc.js';
 import { aliasText, formatBytes, formatCount, formatSize, formatStepRange } from '../../../../electron/engine/view/format.js';
 import { aliasTargetRow, aliasesByTarget } from '../../charts/transient-info.js';

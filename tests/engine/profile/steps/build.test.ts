@@ -1,6 +1,6 @@
 /** Profile step 2, build: every variant through the (here: fake) compiler driver, in order, cancellable. */
 import { describe, expect, it } from 'vitest';
-import type { BuildOptions } from '../../../../electron/engine/build/index.js';
+import type { BuildOptions } from '../../../../electron/engine/compile/index.js';
 import type { GeneratedProgram } from '../../../../electron/engine/codegen/types.js';
 import { buildVariants, fileLabel } from '../../../../electron/engine/profile/build-variants.js';
 import type { ProfileProgress } from '../../../../electron/engine/profile/options.js';

@@ -1,6 +1,6 @@
 /** Synthetic step inputs: runner results, built variants and a fake RunnerHost, so each profile step can be
  * tested alone, without a compiler, the addon or a child process. */
-import type { BuildResult } from '../../../../electron/engine/build/index.js';
+import type { BuildResult } from '../../../../electron/engine/compile/index.js';
 import type { BuiltVariant } from '../../../../electron/engine/profile/build-variants.js';
 import type { SampledCall } from '../../../../electron/engine/profile/result.js';
 import type { RunJob, RunnerHost, RunOptions, VariantResult, VariantTiming } from '../../../../electron/engine/profile/runner-host.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram, DACE_CXXFLAGS, findCompiler, findNvcc, libsDir, parseCxxflags } from '../../../electron/engine/build/index.js';
+import { buildProgram, DACE_CXXFLAGS, findCompiler, findNvcc, libsDir, parseCxxflags } from '../../../electron/engine/compile/index.js';
 import { TlabError } from '../../../electron/engine/errors.js';
 import { handProgram, SYNTAX_ERROR_LINE_TEXT } from '../profile/hand-program.js';
 

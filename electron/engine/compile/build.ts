@@ -224,11 +224,6 @@ export async function isValidEntry(entryDir: string, key: string): Promise<boole
   }
 }
 
-/** Drops a cache entry, e.g. after its library failed to load although its hash matched. */
-export async function invalidateEntry(key: string): Promise<void> {
-  await rm(join(libsDir(), key), { recursive: true, force: true });
-}
-
 async function compileEntry(
   program: GeneratedProgram,
   ctx: { key: string; entryDir: string; compiler: CompilerInfo; flags: string[]; includeDir: string; label: string; opts: BuildOptions },

@@ -1,4 +1,4 @@
-/** Builds the memory-views harness page (tests/e2e/memviews/page) into a folder given by the caller. */
+/** Builds the memory-views harness page (bench/lib/memviews/page) into a folder given by the caller. */
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';

@@ -5,10 +5,10 @@
  * end-to-end test (tests/e2e/app.test.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { packageRoot } from '../electron/engine/paths.js';
+import { packageRoot } from '../../electron/engine/paths.js';
 
 export const CHROMIUM = process.env['TLAB_CHROMIUM'] ?? '/usr/bin/chromium';
 const CLI = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
@@ -143,10 +143,6 @@ export async function waitForMark(page: Page, name: string, timeoutMs = 120_000)
   } finally {
     clearTimeout(timer);
   }
-}
-
-export function fileMtime(p: string): number {
-  return existsSync(p) ? statSync(p).mtimeMs : 0;
 }
 
 /** Waits for two animation frames in the page (what is drawn is then on screen). */

@@ -21,7 +21,7 @@ import type {
   SdfgFile,
   StateBlock,
   TaskletNode,
-} from '../../../electron/engine/model/sdfg.js';
+} from '../../electron/engine/model/sdfg.js';
 
 const DTYPES: Record<string, number> = { int8: 1, int32: 4, int64: 8, float32: 4, float64: 8, bool: 1 };
 

@@ -22,7 +22,7 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
 export async function buildHarness(): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'tlab-memviews-'));
   const { build } = await import('vite');
-  const config = join(packageRoot(), 'tests', 'e2e', 'memviews', 'vite.config.ts');
+  const config = join(packageRoot(), 'bench', 'lib', 'memviews', 'vite.config.ts');
   // Production React and JSX even under vitest (which sets NODE_ENV=test): frame times must be the shipped
   // ones. The React plugin reads NODE_ENV itself, so it is set for the duration of the build.
   const before = process.env['NODE_ENV'];
