@@ -4,7 +4,7 @@
  */
 export type { BinOp, UnOp, Expr, Stmt } from './ast.js';
 export { SymbolicSyntaxError, UnboundSymbolError } from './ast.js';
-export { parseSym, parsePython, parsePythonStatements, parsePythonLambda, detectGrammar } from './parser.js';
+export { parseSym, parsePython, parsePythonStatements, parsePythonLambda, detectGrammar, MAX_EXPRESSION_DEPTH } from './parser.js';
 export type { Value, Env } from './evaluate.js';
 export { evaluate, evalInt, floorDiv, ceilDiv, pyMod, valueToNumber, describeValue } from './evaluate.js';
 export { freeSymbols, substitute, simplify, approxOf, exactOf, isExact, E } from './transform.js';
