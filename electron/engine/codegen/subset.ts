@@ -5,7 +5,7 @@
  * a copy between subsets of different shapes, a function with no C++ equivalent), each as a finding at the
  * element it was translating. Nothing here knows about particular files.
  */
-import type { ControlFlowBlock, DataDescriptor, Grammar, NestedSdfgNode, RegionBlock, Sdfg, SdfgFile, StateBlock, Subset } from '../model/sdfg.js';
+import type { ControlFlowBlock, DataDescriptor, DataflowNode, Grammar, MemletEdge, NestedSdfgNode, RegionBlock, Sdfg, SdfgFile, StateBlock, Subset } from '../model/sdfg.js';
 import { allocationSpan } from '../analysis/span.js';
 import { freeSymbols, parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
 import { constantLiterals } from './constants.js';
@@ -70,7 +70,8 @@ function checkSym(src: string, grammar: Grammar, jsonPath: string, element: stri
   try {
     parseSym(src, grammar);
   } catch (err) {
-    add(jsonPath, element, `cannot parse '${src}': ${(err as Error).message}`, HINT.simplify);
+    const text = src.length > 80 ? `${src.slice(0, 80)}…` : src;
+    add(jsonPath, element, `cannot parse '${text}': ${(err as Error).message}`, HINT.simplify);
   }
 }
 
@@ -242,14 +243,48 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
         break;
     }
   }
+  const byId = new Map(b.nodes.map((n) => [n.id, n]));
   for (const e of b.edges) {
-    if (e.memlet.data && !s.arrays.has(e.memlet.data)) {
+    if (e.memlet.data !== null && !s.arrays.has(e.memlet.data)) {
       add(e.jsonPath, 'memlet', `memlet refers to unknown container '${e.memlet.data}'`, HINT.validate);
       continue;
     }
     checkSubset(e.memlet.subset, file.grammar, e.jsonPath, add);
     checkSubset(e.memlet.otherSubset, file.grammar, e.jsonPath, add);
+    checkSubsetRanks(s, byId, e, add);
     if (e.memlet.wcr) checkCode(e.memlet.wcr, 'lambda', e.jsonPath, 'WCR', add);
+  }
+}
+
+function subsetRank(subset: Subset | null): number | null {
+  if (!subset) return null;
+  return subset.kind === 'indices' ? subset.indices.length : subset.kind === 'range' ? subset.dims.length : null;
+}
+
+/**
+ * DaCe's validate_state rule "Memlet subset does not match node dimension": a subset addresses every
+ * dimension of its container, and a copy's other_subset every dimension of the container at the other end.
+ * The emitter indexes the descriptor's strides with the subset's dimensions.
+ */
+function checkSubsetRanks(s: Sdfg, byId: ReadonlyMap<number, DataflowNode>, e: MemletEdge, add: AddFn): void {
+  const data = e.memlet.data;
+  if (data === null) return;
+  const rank = (name: string) => s.arrays.get(name)?.shape.length ?? null;
+  const check = (subset: Subset | null, container: string, what: string) => {
+    const have = subsetRank(subset);
+    const want = rank(container);
+    if (have !== null && want !== null && have !== want) {
+      add(e.jsonPath, 'memlet', `the ${what} has ${have} dimension(s) but '${container}' has ${want}`, HINT.validate);
+    }
+  };
+  check(e.memlet.subset, data, 'subset');
+  const src = byId.get(e.src);
+  const dst = byId.get(e.dst);
+  if (e.memlet.otherSubset && src?.kind === 'access' && dst?.kind === 'access') {
+    // copyEnds' rule for which end the memlet's data is.
+    const dataIsSrc = e.memlet.isDataSrc ?? data === src.data;
+    const other = data === src.data && (dataIsSrc || data !== dst.data) ? dst.data : src.data;
+    check(e.memlet.otherSubset, other, 'other_subset');
   }
 }
 

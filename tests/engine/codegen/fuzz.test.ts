@@ -1,0 +1,186 @@
+/**
+ * The generator stage of the structural fuzzer (bench/fuzz-codegen.ts): mutated real files that pass the
+ * subset check are generated — full C++/CUDA source text, not compiled — in every mode (EXTERNAL in both
+ * layouts) for the CPU and the GPU target; every one must generate or be refused with a TlabError.
+ *
+ * Each counterexample the fuzzer found is kept, shrunk (bench/fuzz-shrink.ts, then by hand), under
+ * tests/fixtures/fuzz/ and replayed here with the outcome its fix gives. `npm run bench -- fuzz` and
+ * `node dist/bench/fuzz-driver.js --codegen` run many more cases with fresh seeds.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CODEGEN_VARIANTS } from '../../../bench/fuzz-codegen.js';
+import { TEST_SEEDS, caseArb, describeCrash, loadSeeds, runCase } from '../../../bench/fuzz-core.js';
+import { analyze } from '../../../electron/engine/analysis/index.js';
+import type { Target } from '../../../electron/engine/analysis/types.js';
+import { findUnsupported, generateProgram } from '../../../electron/engine/codegen/index.js';
+import { TlabError } from '../../../electron/engine/errors.js';
+import { packageRoot } from '../../../electron/engine/paths.js';
+import { parseSdfgJson, readSdfgFile } from '../../../electron/engine/sdfg/index.js';
+import { MAX_EXPRESSION_DEPTH } from '../../../electron/engine/symbolic/index.js';
+
+const FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'fuzz');
+
+/** Refused by the subset check with (at least) this finding. */
+interface Refused {
+  jsonPath: string;
+  message: RegExp;
+}
+
+interface Counterexample {
+  file: string;
+  /** What the fuzzer saw: the internal error before the fix. */
+  crashed: string;
+  defaultSymbol: bigint | null;
+  /** Per target: refused (a finding of findUnsupported; every variant then throws TlabError 'unsupported') or generated in every variant. */
+  expect: Partial<Record<Target, Refused | 'generates'>>;
+}
+
+const COUNTEREXAMPLES: Counterexample[] = [
+  {
+    file: 'cuda_copy_subset_rank.sdfg',
+    crashed: "TypeError: Cannot read properties of undefined (reading 'trim') at stride (codegen/cuda/copy)",
+    defaultSymbol: 1n,
+    expect: {
+      gpu: { jsonPath: '$.nodes[3].edges[0]', message: /the subset has 1 dimension\(s\) but 'A' has 0/ },
+    },
+  },
+  {
+    file: 'memlet_empty_data.sdfg',
+    crashed: "Error: internal: '' at $.nodes[0].edges[0] has no C++ variable (EmitCore.containerPtr)",
+    defaultSymbol: 1n,
+    expect: {
+      cpu: { jsonPath: '$.nodes[0].edges[0]', message: /memlet refers to unknown container ''/ },
+      gpu: { jsonPath: '$.nodes[0].edges[0]', message: /memlet refers to unknown container ''/ },
+    },
+  },
+];
+
+describe('counterexamples of the generator stage (tests/fixtures/fuzz)', () => {
+  it.each(COUNTEREXAMPLES)('$file: no internal error ($crashed)', async (c) => {
+    const file = await readSdfgFile(join(FIXTURES, c.file));
+    for (const [target, want] of Object.entries(c.expect) as Array<[Target, Refused | 'generates']>) {
+      const analysis = analyze(file, { symbols: new Map(), defaultSymbol: c.defaultSymbol, target });
+      const findings = findUnsupported(file, target);
+      if (want === 'generates') {
+        expect(findings, target).toEqual([]);
+        for (const v of CODEGEN_VARIANTS) expect(generateProgram(file, analysis, v).source.length, `${target} ${v.mode}/${v.layout}`).toBeGreaterThan(0);
+        continue;
+      }
+      expect(findings, target).toContainEqual(expect.objectContaining({ jsonPath: want.jsonPath, message: expect.stringMatching(want.message) }));
+      for (const v of CODEGEN_VARIANTS) {
+        let error: unknown;
+        try {
+          generateProgram(file, analysis, v);
+        } catch (e) {
+          error = e;
+        }
+        expect(error, `${target} ${v.mode}/${v.layout}`).toBeInstanceOf(TlabError);
+        expect((error as TlabError).kind).toBe('unsupported');
+      }
+    }
+  });
+});
+
+/** interstate_size.sdfg (a project fixture) with `text` in the tasklet, an interstate assignment, a map range and a transient's shape. */
+function deepDoc(text: (depth: number) => string, depth: number): unknown {
+  const doc = JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'interstate_size.sdfg'), 'utf8'));
+  const fill = doc.nodes[1];
+  fill.nodes[2].attributes.code.string_data = `o = a * 2.0 + (${text(depth)})`;
+  fill.nodes[0].attributes.range.ranges[0].end = `K - 1 + 0*(${text(depth)})`;
+  doc.edges[0].attributes.data.attributes.assignments.K = `N - 1 + 0*(${text(depth)})`;
+  doc.attributes._arrays.dyn.attributes.shape = [`K + 0*(${text(depth)})`];
+  return doc;
+}
+
+let reachedFrames = 0;
+function burn(k: number, fn: () => void): void {
+  reachedFrames++;
+  if (k === 0) fn();
+  else burn(k - 1, fn);
+}
+
+/** Runs `fn` with about `fraction` of the call stack already used. */
+function withStackUsed(fraction: number, fn: () => void): void {
+  reachedFrames = 0;
+  try {
+    burn(Number.MAX_SAFE_INTEGER, () => {});
+  } catch {
+    // RangeError: `reachedFrames` frames fill the stack.
+  }
+  burn(Math.floor(reachedFrames * fraction), fn);
+}
+
+describe(`expressions at the depth limit (${MAX_EXPRESSION_DEPTH} levels) through the generator`, () => {
+  // Each text is a tree MAX_EXPRESSION_DEPTH - 3 levels high: `0*(…)` and the sum around it add 2, the tasklet's `a * 2.0 + (…)` 1.
+  const chain = (terms: number, term: string, op: string) => Array.from({ length: terms }, () => term).join(op);
+  const SHAPES: Array<[string, (depth: number) => string]> = [
+    ['sum of fractions', (d) => chain(d - 1, 'N/2', ' + ')],
+    ['quotients', (d) => chain(d, 'N', ' / ')],
+    ['floor quotients', (d) => chain(d, 'N', ' // ')],
+    ['sum', (d) => chain(d, 'N', ' + ')],
+  ];
+
+  it.each(SHAPES)('%s: generates every mode for both targets, or refuses with a TlabError', (_name, text) => {
+    const file = parseSdfgJson(deepDoc(text, MAX_EXPRESSION_DEPTH - 3), 'deep.sdfg', 0, false);
+    let generated = 0;
+    withStackUsed(0.5, () => {
+      for (const target of ['cpu', 'gpu'] as const) {
+        const analysis = analyze(file, { symbols: new Map(), defaultSymbol: 8n, target });
+        findUnsupported(file, target);
+        for (const v of CODEGEN_VARIANTS) {
+          try {
+            generateProgram(file, analysis, v);
+            generated++;
+          } catch (error) {
+            if (!(error instanceof TlabError)) throw error;
+          }
+        }
+      }
+    });
+    // The plain sum and the floor quotients are translated (what the others refuse is a value out of 64 bits).
+    if (_name === 'sum' || _name === 'floor quotients') expect(generated).toBe(2 * CODEGEN_VARIANTS.length);
+  });
+
+  it('one level deeper: a clear TlabError naming the file, the JSON path and the limit', () => {
+    const file = parseSdfgJson(deepDoc((d) => chain(d, 'a', ' + '), MAX_EXPRESSION_DEPTH - 1), 'deep.sdfg', 0, false);
+    for (const target of ['cpu', 'gpu'] as const) {
+      let error: unknown;
+      try {
+        const analysis = analyze(file, { symbols: new Map(), defaultSymbol: 8n, target });
+        generateProgram(file, analysis, { mode: 'SCOPED', layout: 'packed' });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(TlabError);
+      const t = error as TlabError;
+      expect(t.file).toBe('deep.sdfg');
+      expect(t.jsonPath).toMatch(/^\$\./);
+      expect(t.describe()).toContain(`nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`);
+    }
+  });
+});
+
+describe('structural fuzzing through the generator', () => {
+  const seeds = loadSeeds(TEST_SEEDS);
+
+  it('mutants either generate in every mode and target or are refused with a TlabError (200 mutated files)', () => {
+    let reached = 0;
+    let programs = 0;
+    fc.assert(
+      fc.property(caseArb(seeds.length), (c) => {
+        const outcome = runCase(seeds, c, { codegen: true });
+        if (outcome.kind === 'crash') throw new Error(`internal error (${outcome.stage}): ${describeCrash(outcome.error)}`);
+        if (outcome.generator?.targets.length) reached++;
+        programs += outcome.generator?.programs ?? 0;
+      }),
+      // A fixed seed keeps `npm test` reproducible and fast; the bench and the driver draw new cases every run.
+      { numRuns: 200, seed: 20_250_101 },
+    );
+    // Enough mutants must get through the subset check for the property to test the generator at all.
+    expect(reached).toBeGreaterThan(30);
+    expect(programs).toBeGreaterThan(200);
+  });
+});
