@@ -242,6 +242,12 @@ export const HOSTILE: ReadonlyArray<() => Json> = [
   () => `${chain(MAX_EXPRESSION_DEPTH - 2, 'N', ' + ')} - 1`,
   // One level over it: refused with the limit in the message.
   () => chain(MAX_EXPRESSION_DEPTH + 1, 'N', ' + '),
+  // Storages that put an array on the stack (in kernels, or as shared memory), and back on the heap.
+  () => 'Register',
+  () => 'GPU_Shared',
+  () => 'CPU_Heap',
+  () => 'GPU_Device',
+  () => 'Sequential',
 ];
 
 function chain(terms: number, term: string, op: string): string {

@@ -6,7 +6,10 @@
  * element it was translating. Nothing here knows about particular files.
  */
 import type { ControlFlowBlock, DataDescriptor, DataflowNode, Grammar, MemletEdge, NestedSdfgNode, RegionBlock, Sdfg, SdfgFile, StateBlock, Subset } from '../model/sdfg.js';
+import type { AccessSite } from '../analysis/accesses.js';
+import { DefaultResolution } from '../analysis/defaults.js';
 import { allocationSpan } from '../analysis/span.js';
+import { effectiveStorage, isStackStorage } from '../analysis/storage.js';
 import { freeSymbols, parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
 import { constantLiterals } from './constants.js';
 import { statesOf } from './graph.js';
@@ -53,7 +56,8 @@ export function structuralFindings(file: SdfgFile, target: 'cpu' | 'gpu' = 'cpu'
     // no descriptor, which would be passed nowhere). Refuse it with DaCe's own explanation.
     add('$.error', `SDFG ${file.root.name}`, `DaCe rejected this SDFG: ${file.dumpError.message}`, 'fix it in DaCe first (this file is the dump of an SDFG that failed validation)');
   }
-  for (const s of file.sdfgs) scanSdfg(s, file, add, gpu);
+  const defaults = new DefaultResolution();
+  for (const s of file.sdfgs) scanSdfg(s, file, add, gpu, defaults);
   return findings;
 }
 
@@ -134,7 +138,7 @@ function walkBlocks(region: RegionBlock | ControlFlowBlock, inLoop: boolean, vis
   else if (region.kind === 'conditional') for (const br of region.branches) walkBlocks(br.body, inLoop, visit);
 }
 
-function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean): void {
+function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: DefaultResolution): void {
   for (const [target, block] of [...Object.entries(s.globalCode), ...Object.entries(s.initCode), ...Object.entries(s.exitCode)]) {
     if (block.code.trim()) add(s.jsonPath, `SDFG ${s.name} code for '${target}'`, 'global/init/exit code blocks are not supported', 'move the code into tasklets');
   }
@@ -146,7 +150,10 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean): void {
       const c = constantLiterals(s, d, (src) => parseSym(src, file.grammar));
       if ('problem' in c) add(d.jsonPath, `constant '${name}'`, c.problem, c.hint);
     }
-    if (d.transient && d.type === 'Array' && !isConstantContainer(s, name)) checkAllocationPoint(s, d, file.grammar, add);
+    if (d.transient && d.type === 'Array' && !isConstantContainer(s, name)) {
+      checkAllocationPoint(s, d, file.grammar, add);
+      checkStackSize(s, d, file.grammar, defaults, add);
+    }
   }
   if (s === file.root) {
     for (const [name, t] of s.symbols) {
@@ -286,6 +293,32 @@ function checkSubsetRanks(s: Sdfg, byId: ReadonlyMap<number, DataflowNode>, e: M
     const other = data === src.data && (dataIsSrc || data !== dst.data) ? dst.data : src.data;
     check(e.memlet.otherSubset, other, 'other_subset');
   }
+}
+
+/**
+ * A transient the analysis keeps on the stack (storage Register or GPU_Shared as it resolves them: a Register
+ * array of symbolic size outside a kernel goes to the heap) is a C array, whose size C++ and CUDA need when
+ * the program is compiled. DaCe's code would not compile either.
+ */
+function checkStackSize(s: Sdfg, d: DataDescriptor, grammar: Grammar, defaults: DefaultResolution, add: AddFn): void {
+  let names: Set<string>;
+  try {
+    names = freeSymbols(parseSym(d.totalSize, grammar));
+  } catch {
+    return; // reported by checkDescriptor
+  }
+  if (names.size === 0) return;
+  const sites: AccessSite[] = [];
+  for (const st of statesOf(s)) for (const n of st.nodes) if (n.kind === 'access' && n.data === d.name) sites.push({ state: st, node: n });
+  const storage = effectiveStorage(d, s, d.name, sites, null, defaults);
+  if (!isStackStorage(storage)) return;
+  const where = storage === d.storage ? `storage ${storage}` : `storage ${d.storage}, which is ${storage} where it is used`;
+  add(
+    d.jsonPath,
+    `transient ${d.type} '${d.name}'`,
+    `a stack array (${where}) needs a size known at compile time, but its size (${d.totalSize}) depends on ${[...names].sort().join(', ')}`,
+    'give it a constant size, or a heap storage (GPU_Global in kernels, CPU_Heap on the host)',
+  );
 }
 
 /**

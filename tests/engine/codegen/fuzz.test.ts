@@ -56,6 +56,21 @@ const COUNTEREXAMPLES: Counterexample[] = [
       gpu: { jsonPath: '$.nodes[0].edges[0]', message: /memlet refers to unknown container ''/ },
     },
   },
+  {
+    // Shared memory at the top level, sized by a symbol: declared as a stack array outside any recover().
+    file: 'gpu_shared_symbolic_size.sdfg',
+    crashed: 'ExprError: symbol N has no value (sizeValue in declareStack)',
+    defaultSymbol: 8n,
+    expect: { gpu: { jsonPath: '$.attributes._arrays.tmp', message: /a stack array \(storage GPU_Shared\) needs a size known at compile time, but its size \(N\) depends on N/ } },
+  },
+  {
+    // A Default-storage array inside a kernel is Register there; sized by the interstate symbol K. The subset
+    // check passed it and every variant was then refused at the map: findUnsupported must say so itself.
+    file: 'kernel_register_symbolic_size.sdfg',
+    crashed: 'findUnsupported passed, generateProgram refused: symbol K has no value (interstate symbol)',
+    defaultSymbol: 8n,
+    expect: { gpu: { jsonPath: '$.attributes._arrays.tmp', message: /storage Default, which is Register where it is used\) needs a size known at compile time, but its size \(K\) depends on K/ } },
+  },
 ];
 
 describe('counterexamples of the generator stage (tests/fixtures/fuzz)', () => {
