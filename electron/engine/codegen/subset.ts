@@ -10,6 +10,7 @@ import type { AccessSite } from '../analysis/accesses.js';
 import { DefaultResolution } from '../analysis/defaults.js';
 import { allocationSpan } from '../analysis/span.js';
 import { effectiveStorage, isStackStorage } from '../analysis/storage.js';
+import { definedSymbols } from '../analysis/symbols.js';
 import { freeSymbols, parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
 import { constantLiterals } from './constants.js';
 import { statesOf } from './graph.js';
@@ -154,6 +155,7 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
       checkAllocationPoint(s, d, file.grammar, add);
       checkStackSize(s, d, file.grammar, defaults, add);
     }
+    if (d.transient && (d.lifetime === 'Persistent' || d.lifetime === 'External') && !isConstantContainer(s, name)) checkInitTimeSize(file, s, d, add);
   }
   if (s === file.root) {
     for (const [name, t] of s.symbols) {
@@ -319,6 +321,47 @@ function checkStackSize(s: Sdfg, d: DataDescriptor, grammar: Grammar, defaults: 
     `a stack array (${where}) needs a size known at compile time, but its size (${d.totalSize}) depends on ${[...names].sort().join(', ')}`,
     'give it a constant size, or a heap storage (GPU_Global in kernels, CPU_Heap on the host)',
   );
+}
+
+/** The root symbols a size of `s` uses (through the symbol mappings of its nested SDFG nodes), or the first name no mapping defines. */
+function rootNamesOf(file: SdfgFile, s: Sdfg, src: string): { names: Set<string> } | { unmapped: string } | null {
+  let names: Set<string>;
+  try {
+    names = freeSymbols(parseSym(src, file.grammar));
+  } catch {
+    return null; // reported by checkDescriptor or the symbol-mapping rule
+  }
+  if (!s.parent) return { names };
+  const out = new Set<string>();
+  for (const name of names) {
+    const m = s.parent.node.symbolMapping[name];
+    if (m === undefined) return { unmapped: name };
+    const outer = rootNamesOf(file, s.parent.sdfg, m);
+    if (outer === null || 'unmapped' in outer) return outer;
+    for (const n of outer.names) out.add(n);
+  }
+  return { names: out };
+}
+
+/**
+ * Persistent and External transients are allocated or sized by init and the workspace functions, before the
+ * program runs (abi.ts): their size can use only root symbols the program does not assign itself.
+ */
+function checkInitTimeSize(file: SdfgFile, s: Sdfg, d: DataDescriptor, add: AddFn): void {
+  const element = `transient ${d.type} '${d.name}'`;
+  const hint = 'use lifetime Scope, or size it with symbols the program does not assign';
+  const root = rootNamesOf(file, s, d.totalSize);
+  if (root === null) return;
+  if ('unmapped' in root) {
+    add(d.jsonPath, element, `lifetime ${d.lifetime}: its size (${d.totalSize}) uses '${root.unmapped}', which the nested SDFG does not map from the outer SDFG, so it has no value when the program starts`, hint);
+    return;
+  }
+  const assigned = definedSymbols(file.root);
+  const late = [...root.names].filter((n) => assigned.has(n)).sort();
+  if (late.length) {
+    const uses = late.map((n) => `'${n}'`).join(', ');
+    add(d.jsonPath, element, `lifetime ${d.lifetime}: sized before the program runs, but its size uses ${uses}, which the program assigns itself (interstate assignment, loop or map): no value there`, hint);
+  }
 }
 
 /**

@@ -99,6 +99,22 @@ describe('counterexamples of the generator stage (tests/fixtures/fuzz)', () => {
   });
 });
 
+describe('symbols without a value when init runs', () => {
+  it.each(['Persistent', 'External'])('a %s transient sized by an interstate symbol is refused by the subset check, at the descriptor', (lifetime) => {
+    // interstate_size.sdfg: dyn has shape [K], and K = N - 1 is assigned on the first interstate edge.
+    const doc = JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'interstate_size.sdfg'), 'utf8'));
+    doc.attributes._arrays.dyn.attributes.lifetime = lifetime;
+    const file = parseSdfgJson(doc, 'lifetime.sdfg', 0, false);
+    for (const target of ['cpu', 'gpu'] as const) {
+      expect(findUnsupported(file, target), target).toContainEqual(
+        expect.objectContaining({ jsonPath: '$.attributes._arrays.dyn', message: `lifetime ${lifetime}: sized before the program runs, but its size uses 'K', which the program assigns itself (interstate assignment, loop or map): no value there` }),
+      );
+      const analysis = analyze(file, { symbols: new Map(), defaultSymbol: 8n, target });
+      for (const v of CODEGEN_VARIANTS) expect(() => generateProgram(file, analysis, v)).toThrow(TlabError);
+    }
+  });
+});
+
 /** interstate_size.sdfg (a project fixture) with `text` in the tasklet, an interstate assignment, a map range and a transient's shape. */
 function deepDoc(text: (depth: number) => string, depth: number): unknown {
   const doc = JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'interstate_size.sdfg'), 'utf8'));
