@@ -71,6 +71,17 @@ const COUNTEREXAMPLES: Counterexample[] = [
     defaultSymbol: 8n,
     expect: { gpu: { jsonPath: '$.attributes._arrays.tmp', message: /storage Default, which is Register where it is used\) needs a size known at compile time, but its size \(K\) depends on K/ } },
   },
+  {
+    // From the compile-and-run check (fuzz-driver --compile): a tasklet output memlet turned into a range
+    // makes the connector a pointer, and `b = …` became a second declaration `auto b`, which g++ rejects.
+    file: 'tasklet_range_connector_assigned.sdfg',
+    crashed: "g++: conflicting declaration 'auto b' (exit 5 of profile)",
+    defaultSymbol: 8n,
+    expect: {
+      cpu: { jsonPath: '$.nodes[0].nodes[3]', message: /array connector 'b' \(its memlet is a range\) is assigned as a whole/ },
+      gpu: { jsonPath: '$.nodes[0].nodes[3]', message: /array connector 'b' \(its memlet is a range\) is assigned as a whole/ },
+    },
+  },
 ];
 
 describe('counterexamples of the generator stage (tests/fixtures/fuzz)', () => {
