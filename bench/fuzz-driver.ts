@@ -11,6 +11,8 @@
  *   --codegen        also run the generator stage on every case that analyses cleanly (what `profile` does
  *                    before compiling, bench/fuzz-codegen.ts): for the CPU and the GPU target, the subset
  *                    check and, when it passes, the full source of every mode (EXTERNAL in both layouts)
+ *   --compile K      also profile (g++, run, verify; bench/fuzz-compile.ts) the first K cases whose CPU
+ *                    generation succeeds in every variant: exit 5 or 70 there is a generator bug
  *   --save DIR       write every crashing case's document to DIR (for replay and bug reports)
  *   --replay JSON    run the one case printed by an earlier run (`{"seed":…,"mutations":[…],…}`) and print
  *                    its outcome with the whole stack
@@ -27,6 +29,7 @@ import fc from 'fast-check';
 import { corpusDir, packageRoot } from '../electron/engine/paths.js';
 import { TEST_SEEDS, caseArb, caseText, describeCrash, loadSeeds, runCase, type FrontEndOptions, type FuzzCase, type Seed } from './fuzz-core.js';
 import type { GeneratorReach } from './fuzz-codegen.js';
+import { fuzzCompile } from './fuzz-compile.js';
 
 export interface FuzzCounts {
   cases: number;
@@ -158,6 +161,8 @@ generator and the CLI); every case must succeed or end in a clear error (TlabErr
   --codegen        also generate every mode and layout for the CPU and the GPU target when the subset
                    check passes (source text, not compiled); any other error is an internal error
   --cli K          also replay every K-th case through \`transient-lab analyze FILE --json\`
+  --compile K      also profile the first K cases the CPU generator turns into every variant
+                   (g++ -O1, one call per mode); exit 5 (compiler rejected the code) or 70 is a bug
   --save DIR       write the documents of crashing cases to DIR
   --replay JSON    run one case printed by an earlier run, with the whole stack if it crashes
 
@@ -216,7 +221,16 @@ function main(argv: string[]): number {
     process.stdout.write(`CLI: ${cli.runs} runs; exit codes ${JSON.stringify(cli.exitCodes)}\n`);
     for (const c of cli.crashes.slice(0, 20)) process.stdout.write(`  ${c}\n`);
   }
-  return counts.crash + cliCrashes > 0 ? 1 : 0;
+  const compileLimit = Number(option(argv, 'compile') ?? 0);
+  let compileFailures = 0;
+  if (compileLimit > 0) {
+    const sampled = fc.sample(caseArb(seeds.length), { numRuns: cases, seed });
+    const check = fuzzCompile(seeds, sampled, compileLimit, (line) => process.stdout.write(`${line}\n`));
+    compileFailures = check.failures.length;
+    process.stdout.write(`compile + run: ${check.runs} mutants profiled; exit codes ${JSON.stringify(check.exitCodes)}; generator bugs (exit 5/70) ${check.failures.length}, runs that failed (exit 6) ${check.runFailures.length}\n`);
+    for (const f of [...check.failures, ...check.runFailures]) process.stdout.write(`  ${f}\n`);
+  }
+  return counts.crash + cliCrashes + compileFailures > 0 ? 1 : 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
