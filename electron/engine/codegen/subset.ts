@@ -261,7 +261,24 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
     checkSubset(e.memlet.subset, file.grammar, e.jsonPath, add);
     checkSubset(e.memlet.otherSubset, file.grammar, e.jsonPath, add);
     checkSubsetRanks(s, byId, e, add);
+    checkTaskletConnectors(byId, e, add);
     if (e.memlet.wcr) checkCode(e.memlet.wcr, 'lambda', e.jsonPath, 'WCR', add);
+  }
+}
+
+/**
+ * DaCe's validate_state rule "Memlet leading to/from nonexistent connector", for tasklets: the emitter binds
+ * an edge's connector under its own name, so a connector the tasklet does not declare would take the write
+ * (or give the read) of a name its code never uses, and the container would silently keep its old value.
+ */
+function checkTaskletConnectors(byId: ReadonlyMap<number, DataflowNode>, e: MemletEdge, add: AddFn): void {
+  const src = byId.get(e.src);
+  const dst = byId.get(e.dst);
+  if (src?.kind === 'tasklet' && e.srcConnector !== null && !Object.prototype.hasOwnProperty.call(src.outConnectors, e.srcConnector)) {
+    add(e.jsonPath, 'memlet', `the memlet leaves tasklet '${src.label}' from connector '${e.srcConnector}', which is not one of its output connectors`, HINT.validate);
+  }
+  if (dst?.kind === 'tasklet' && e.dstConnector !== null && !Object.prototype.hasOwnProperty.call(dst.inConnectors, e.dstConnector)) {
+    add(e.jsonPath, 'memlet', `the memlet enters tasklet '${dst.label}' at connector '${e.dstConnector}', which is not one of its input connectors`, HINT.validate);
   }
 }
 

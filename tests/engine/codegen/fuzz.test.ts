@@ -82,6 +82,18 @@ const COUNTEREXAMPLES: Counterexample[] = [
       gpu: { jsonPath: '$.nodes[0].nodes[3]', message: /array connector 'b' \(its memlet is a range\) is assigned as a whole/ },
     },
   },
+  {
+    // From the compile-and-run check: an edge leaving a tasklet from a connector the tasklet does not declare.
+    // The code bound that connector, the tasklet wrote its own local, and the container never got the value
+    // (here B[i]; in the mutant an index scalar, read uninitialised: SIGSEGV in verification).
+    file: 'tasklet_unknown_connector.sdfg',
+    crashed: 'lost write: B[i] never written (profile: SIGSEGV in verification when the value is an index)',
+    defaultSymbol: 8n,
+    expect: {
+      cpu: { jsonPath: '$.nodes[0].edges[2]', message: /leaves tasklet 't' from connector 'c', which is not one of its output connectors/ },
+      gpu: { jsonPath: '$.nodes[0].edges[2]', message: /leaves tasklet 't' from connector 'c', which is not one of its output connectors/ },
+    },
+  },
 ];
 
 describe('counterexamples of the generator stage (tests/fixtures/fuzz)', () => {
