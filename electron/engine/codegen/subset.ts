@@ -11,7 +11,7 @@ import { DefaultResolution } from '../analysis/defaults.js';
 import { allocationSpan } from '../analysis/span.js';
 import { effectiveStorage, isStackStorage } from '../analysis/storage.js';
 import { definedSymbols } from '../analysis/symbols.js';
-import { freeSymbols, parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
+import { exprHeight, freeSymbols, MAX_EXPRESSION_DEPTH, parsePython, parsePythonLambda, parsePythonStatements, parseSym, substitute, SymbolicSyntaxError, type Expr } from '../symbolic/index.js';
 import { constantLiterals } from './constants.js';
 import { statesOf } from './graph.js';
 import { ctypeOf, dtypeLabel } from './names.js';
@@ -154,6 +154,7 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
     if (d.transient && d.type === 'Array' && !isConstantContainer(s, name)) {
       checkAllocationPoint(s, d, file.grammar, add);
       checkStackSize(s, d, file.grammar, defaults, add);
+      checkRootSizeDepth(file, s, d, add);
     }
     if (d.transient && (d.lifetime === 'Persistent' || d.lifetime === 'External') && !isConstantContainer(s, name)) checkInitTimeSize(file, s, d, add);
   }
@@ -340,24 +341,36 @@ function checkStackSize(s: Sdfg, d: DataDescriptor, grammar: Grammar, defaults: 
   );
 }
 
-/** The root symbols a size of `s` uses (through the symbol mappings of its nested SDFG nodes), or the first name no mapping defines. */
-function rootNamesOf(file: SdfgFile, s: Sdfg, src: string): { names: Set<string> } | { unmapped: string } | null {
-  let names: Set<string>;
+/** A size of `s` written over root symbols (through the symbol mappings of its nested SDFG nodes, as abi.ts's
+ * rootSizeExpr does), or the first name no mapping defines; null when some text does not parse (reported elsewhere). */
+function rootSizeOf(file: SdfgFile, s: Sdfg, src: string): { expr: Expr } | { unmapped: string } | null {
+  let e: Expr;
   try {
-    names = freeSymbols(parseSym(src, file.grammar));
+    e = parseSym(src, file.grammar);
   } catch {
-    return null; // reported by checkDescriptor or the symbol-mapping rule
+    return null;
   }
-  if (!s.parent) return { names };
-  const out = new Set<string>();
-  for (const name of names) {
+  if (!s.parent) return { expr: e };
+  const outer = new Map<string, Expr>();
+  for (const name of freeSymbols(e)) {
     const m = s.parent.node.symbolMapping[name];
     if (m === undefined) return { unmapped: name };
-    const outer = rootNamesOf(file, s.parent.sdfg, m);
-    if (outer === null || 'unmapped' in outer) return outer;
-    for (const n of outer.names) out.add(n);
+    const r = rootSizeOf(file, s.parent.sdfg, m);
+    if (r === null || 'unmapped' in r) return r;
+    outer.set(name, r.expr);
   }
-  return { names: out };
+  return { expr: substitute(e, outer) };
+}
+
+/**
+ * Sizes of nested transients are computed over the program's symbols where they are hoisted (init, the
+ * workspace functions): each mapping is within the parser's depth limit, but a chain of them stacks up.
+ */
+function checkRootSizeDepth(file: SdfgFile, s: Sdfg, d: DataDescriptor, add: AddFn): void {
+  if (!s.parent) return;
+  const root = rootSizeOf(file, s, d.totalSize);
+  if (root === null || 'unmapped' in root || exprHeight(root.expr) <= MAX_EXPRESSION_DEPTH) return;
+  add(d.jsonPath, `transient ${d.type} '${d.name}'`, `its size (${d.totalSize}), written over the program's symbols through the symbol mappings, is nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`, HINT.simplify);
 }
 
 /**
@@ -367,14 +380,14 @@ function rootNamesOf(file: SdfgFile, s: Sdfg, src: string): { names: Set<string>
 function checkInitTimeSize(file: SdfgFile, s: Sdfg, d: DataDescriptor, add: AddFn): void {
   const element = `transient ${d.type} '${d.name}'`;
   const hint = 'use lifetime Scope, or size it with symbols the program does not assign';
-  const root = rootNamesOf(file, s, d.totalSize);
+  const root = rootSizeOf(file, s, d.totalSize);
   if (root === null) return;
   if ('unmapped' in root) {
     add(d.jsonPath, element, `lifetime ${d.lifetime}: its size (${d.totalSize}) uses '${root.unmapped}', which the nested SDFG does not map from the outer SDFG, so it has no value when the program starts`, hint);
     return;
   }
   const assigned = definedSymbols(file.root);
-  const late = [...root.names].filter((n) => assigned.has(n)).sort();
+  const late = [...freeSymbols(root.expr)].filter((n) => assigned.has(n)).sort();
   if (late.length) {
     const uses = late.map((n) => `'${n}'`).join(', ');
     add(d.jsonPath, element, `lifetime ${d.lifetime}: sized before the program runs, but its size uses ${uses}, which the program assigns itself (interstate assignment, loop or map): no value there`, hint);

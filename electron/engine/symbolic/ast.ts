@@ -62,6 +62,18 @@ export function leftSpine(e: Expr, follow: (node: BinExpr) => boolean = () => tr
 }
 export type CallExpr = Extract<Expr, { k: 'call' }>;
 
+/** Tree height (a leaf is 1), with an explicit stack: also for trees built by substitution, deeper than the parser allows. */
+export function exprHeight(e: Expr): number {
+  let max = 0;
+  const stack: Array<[Expr, number]> = [[e, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > max) max = depth;
+    for (const c of exprChildren(node)) stack.push([c, depth + 1]);
+  }
+  return max;
+}
+
 /** The direct sub-expressions of a node (call arguments, then keyword values). */
 export function exprChildren(e: Expr): readonly Expr[] {
   switch (e.k) {

@@ -3,7 +3,7 @@
  * subset of code strings — parsing, exact evaluation, simplification, printing and C++ emission.
  */
 export type { BinOp, UnOp, Expr, Stmt } from './ast.js';
-export { SymbolicSyntaxError, UnboundSymbolError } from './ast.js';
+export { SymbolicSyntaxError, UnboundSymbolError, exprHeight } from './ast.js';
 export { parseSym, parsePython, parsePythonStatements, parsePythonLambda, detectGrammar, MAX_EXPRESSION_DEPTH } from './parser.js';
 export type { Value, Env } from './evaluate.js';
 export { evaluate, evalInt, floorDiv, ceilDiv, pyMod, valueToNumber, describeValue } from './evaluate.js';

@@ -198,6 +198,27 @@ describe(`expressions at the depth limit (${MAX_EXPRESSION_DEPTH} levels) throug
     if (_name === 'sum' || _name === 'floor quotients') expect(generated).toBe(2 * CODEGEN_VARIANTS.length);
   });
 
+  it('a nested size written over the program symbols through a symbol mapping is held to the limit too', () => {
+    // nested_offset.sdfg: the nested SDFG's transient tmp has shape [M], and M ↦ N.
+    const doc = (innerShape: string) => {
+      const d = JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'nested_offset.sdfg'), 'utf8'));
+      const nested = d.nodes[0].nodes[1].attributes;
+      nested.symbol_mapping.M = chain(MAX_EXPRESSION_DEPTH - 1, 'N', ' + ');
+      Object.assign(nested.sdfg.attributes._arrays.tmp.attributes, { shape: [innerShape], strides: ['1'] });
+      delete nested.sdfg.attributes._arrays.tmp.attributes.total_size;
+      return parseSdfgJson(d, 'mapped.sdfg', 0, false);
+    };
+    // `1 + M`: M sits 2 levels down, so the size over N is exactly at the limit, and EXTERNAL sizes it over N.
+    const at = doc('1 + M');
+    expect(findUnsupported(at)).toEqual([]);
+    const program = generateProgram(at, analyze(at, { symbols: new Map(), defaultSymbol: 8n, target: null }), { mode: 'EXTERNAL', layout: 'dace' });
+    expect(program.externals[0]!.bytes).toBe((1n + 8n * BigInt(MAX_EXPRESSION_DEPTH - 1)) * 8n);
+    const over = doc('1 + (1 + M)');
+    expect(findUnsupported(over)).toContainEqual(
+      expect.objectContaining({ jsonPath: '$.nodes[0].nodes[1].attributes.sdfg.attributes._arrays.tmp', message: expect.stringContaining(`nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`) }),
+    );
+  });
+
   it('one level deeper: a clear TlabError naming the file, the JSON path and the limit', () => {
     const file = parseSdfgJson(deepDoc((d) => chain(d, 'a', ' + '), MAX_EXPRESSION_DEPTH - 1), 'deep.sdfg', 0, false);
     for (const target of ['cpu', 'gpu'] as const) {
