@@ -94,6 +94,17 @@ const COUNTEREXAMPLES: Counterexample[] = [
       gpu: { jsonPath: '$.nodes[0].edges[2]', message: /leaves tasklet 't' from connector 'c', which is not one of its output connectors/ },
     },
   },
+  {
+    // From the 100,000-mutant bench run: a constants_prop value nested 10,000 lists deep (the mutant wrapped
+    // it); the subset check's walk over the constant's elements recursed once per level.
+    file: 'constant_nested_10000_deep.sdfg',
+    crashed: 'RangeError: Maximum call stack size exceeded (constantElements in codegen/constants)',
+    defaultSymbol: 0n,
+    expect: {
+      cpu: { jsonPath: '$.attributes._arrays.C', message: /constants_prop holds 1 value\(s\) for a shape of 10 element\(s\)/ },
+      gpu: { jsonPath: '$.attributes._arrays.C', message: /constants_prop holds 1 value\(s\) for a shape of 10 element\(s\)/ },
+    },
+  },
 ];
 
 describe('counterexamples of the generator stage (tests/fixtures/fuzz)', () => {
