@@ -132,11 +132,31 @@ function checkCode(src: string, kind: 'expression' | 'statements' | 'lambda', js
   }
 }
 
-/** Blocks of one region tree, with whether a LoopRegion encloses them (for break/continue). */
-function walkBlocks(region: RegionBlock | ControlFlowBlock, inLoop: boolean, visit: (b: ControlFlowBlock, inLoop: boolean) => void): void {
+/**
+ * How deep regions, loops and branches may nest in one SDFG, and nested SDFGs in each other. The emitter
+ * recurses through control flow (several frames a level); the corpus nests a few levels deep.
+ */
+export const MAX_CONTROL_DEPTH = 256;
+
+/**
+ * Blocks of one region tree, with whether a LoopRegion encloses them (for break/continue). `depth`: how many
+ * regions enclose the block (the SDFG's body is 0); a region deeper than MAX_CONTROL_DEPTH is reported once
+ * and its body not visited.
+ */
+function walkBlocks(region: RegionBlock | ControlFlowBlock, inLoop: boolean, depth: number, add: AddFn, visit: (b: ControlFlowBlock, inLoop: boolean) => void): void {
+  if (depth > MAX_CONTROL_DEPTH && (region.kind === 'region' || region.kind === 'loop' || region.kind === 'conditional')) {
+    add(region.jsonPath, `${region.kind} ${region.label}`, `control flow nested deeper than the limit of ${MAX_CONTROL_DEPTH} levels (regions, loops and branches inside each other)`, 'flatten the control flow in DaCe');
+    return;
+  }
   visit(region, inLoop);
-  if (region.kind === 'region' || region.kind === 'loop') for (const b of region.blocks) walkBlocks(b, inLoop || region.kind === 'loop', visit);
-  else if (region.kind === 'conditional') for (const br of region.branches) walkBlocks(br.body, inLoop, visit);
+  if (region.kind === 'region' || region.kind === 'loop') for (const b of region.blocks) walkBlocks(b, inLoop || region.kind === 'loop', depth + 1, add, visit);
+  else if (region.kind === 'conditional') for (const br of region.branches) walkBlocks(br.body, inLoop, depth + 1, add, visit);
+}
+
+function nestingLevel(s: Sdfg): number {
+  let level = 0;
+  for (let p = s.parent; p; p = p.sdfg.parent) level++;
+  return level;
 }
 
 function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: DefaultResolution): void {
@@ -163,7 +183,12 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
       if (!ctypeOf(t)) add(s.jsonPath, `symbol ${name}`, `symbol type ${dtypeLabel(t)} is not supported`, 'declare the symbol as an integer');
     }
   }
-  walkBlocks(s.body, false, (b, inLoop) => {
+  if (nestingLevel(s) > MAX_CONTROL_DEPTH) {
+    // Reported at the outermost SDFG over the limit only.
+    if (nestingLevel(s) === MAX_CONTROL_DEPTH + 1) add(s.jsonPath, `nested SDFG ${s.name}`, `nested SDFGs nested deeper than the limit of ${MAX_CONTROL_DEPTH} levels`, 'inline the nested SDFGs in DaCe (e.g. sdfg.simplify())');
+    return;
+  }
+  walkBlocks(s.body, false, 0, add, (b, inLoop) => {
     if (b.kind === 'region' || b.kind === 'loop') {
       for (const e of b.edges) {
         checkCode(e.condition, 'expression', e.jsonPath, 'interstate condition', add);

@@ -16,6 +16,7 @@ import { TEST_SEEDS, caseArb, describeCrash, loadSeeds, runCase } from '../../..
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import type { Target } from '../../../electron/engine/analysis/types.js';
 import { findUnsupported, generateProgram } from '../../../electron/engine/codegen/index.js';
+import { MAX_CONTROL_DEPTH } from '../../../electron/engine/codegen/subset.js';
 import { TlabError } from '../../../electron/engine/errors.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
 import { parseSdfgJson, readSdfgFile } from '../../../electron/engine/sdfg/index.js';
@@ -246,6 +247,38 @@ describe(`expressions at the depth limit (${MAX_EXPRESSION_DEPTH} levels) throug
       expect(t.jsonPath).toMatch(/^\$\./);
       expect(t.describe()).toContain(`nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`);
     }
+  });
+});
+
+describe(`control flow nested up to the limit (${MAX_CONTROL_DEPTH} levels)`, () => {
+  const regions = (depth: number): unknown => {
+    let region: Record<string, unknown> = { type: 'SDFGState', label: 'leaf', nodes: [], edges: [] };
+    for (let i = 0; i < depth; i++) region = { type: 'ControlFlowRegion', label: `r${i}`, nodes: [region], edges: [], start_block: 0 };
+    return { type: 'SDFG', attributes: { name: 'deep' }, nodes: [region], edges: [] };
+  };
+  const nestedSdfgs = (depth: number): unknown => {
+    let text = '{"type":"SDFG","attributes":{"name":"leaf"},"nodes":[],"edges":[]}';
+    for (let i = 0; i < depth; i++) {
+      text = `{"type":"SDFG","attributes":{"name":"s${i}"},"nodes":[{"type":"SDFGState","nodes":[{"type":"NestedSDFG","label":"n${i}","attributes":{"sdfg":${text}},"id":0}],"edges":[]}],"edges":[]}`;
+    }
+    return JSON.parse(text);
+  };
+
+  // Before the limit, the emitter's recursion through 1,100 nested regions overflowed the stack.
+  it.each([
+    ['regions', regions, '$' + '.nodes[0]'.repeat(MAX_CONTROL_DEPTH + 1), /control flow nested deeper than the limit of 256 levels/],
+    ['nested SDFGs', nestedSdfgs, '$' + '.nodes[0].nodes[0].attributes.sdfg'.repeat(MAX_CONTROL_DEPTH + 1), /nested SDFGs nested deeper than the limit of 256 levels/],
+  ] as const)('%s: at the limit every variant generates; one level deeper is refused at the block', (_what, make, jsonPath, message) => {
+    const at = parseSdfgJson(make(MAX_CONTROL_DEPTH), 'deep.sdfg', 0, false);
+    withStackUsed(0.5, () => {
+      for (const target of ['cpu', 'gpu'] as const) {
+        expect(findUnsupported(at, target)).toEqual([]);
+        const analysis = analyze(at, { symbols: new Map(), defaultSymbol: 8n, target });
+        for (const v of CODEGEN_VARIANTS) expect(generateProgram(at, analysis, v).source.length).toBeGreaterThan(0);
+      }
+    });
+    const over = parseSdfgJson(make(MAX_CONTROL_DEPTH + 1), 'deep.sdfg', 0, false);
+    for (const target of ['cpu', 'gpu'] as const) expect(findUnsupported(over, target)).toEqual([expect.objectContaining({ jsonPath, message: expect.stringMatching(message) })]);
   });
 });
 
