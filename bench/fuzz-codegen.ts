@@ -32,7 +32,7 @@ export interface GeneratorReach {
   /** The first refusal, to show what the generator says. */
   firstRefusal: TlabError | null;
   /** What the subset check or the generator threw that is not a TlabError with an exit code 3, 4 or 5. */
-  internal: { error: unknown; target: Target; variant: GenerateOptions | null } | null;
+  internal: { error: unknown; target: Target; step: string } | null;
 }
 
 // The CLI maps these kinds to exits 3/4/5; any other kind out of the generator is a bug of the generator.
@@ -54,11 +54,18 @@ export function runGenerator(
   for (const target of CODEGEN_TARGETS) {
     let analysis: Analysis;
     try {
+      // The analysis is the front end's: any TlabError of it is a clear refusal (as in runFrontEnd).
       analysis = detected.target === target ? detected : analyze(file, { symbols: new Map(), defaultSymbol, target });
+    } catch (error) {
+      if (error instanceof TlabError) continue;
+      reach.internal = { error, target, step: 'analysis' };
+      return reach;
+    }
+    try {
       if (findUnsupported(file, target).length) continue;
     } catch (error) {
       if (isRefusal(error)) continue;
-      reach.internal = { error, target, variant: null };
+      reach.internal = { error, target, step: 'subset check' };
       return reach;
     }
     reach.targets.push(target);
@@ -68,7 +75,7 @@ export function runGenerator(
         program = generateProgram(file, analysis, variant);
       } catch (error) {
         if (!isRefusal(error)) {
-          reach.internal = { error, target, variant };
+          reach.internal = { error, target, step: `${variant.mode}/${variant.layout}` };
           return reach;
         }
         reach.refused++;

@@ -66,7 +66,7 @@ const caseJson = (c: FuzzCase): string => JSON.stringify(c, (_k, v: unknown) => 
 
 /** Where in the generator stage an internal error happened: `gpu EXTERNAL/packed`, `cpu subset check`. */
 function stageLabel(at: NonNullable<GeneratorReach['internal']>): string {
-  return `${at.target} ${at.variant ? `${at.variant.mode}/${at.variant.layout}` : 'subset check'}`;
+  return `${at.target} ${at.step}`;
 }
 
 /** Runs `cases` generated cases in this process and counts the outcomes. */
