@@ -13,13 +13,17 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { analyze } from '../../electron/engine/analysis/index.js';
-import { findUnsupported, generateProgram } from '../../electron/engine/codegen/index.js';
+import type { Analysis, Target } from '../../electron/engine/analysis/types.js';
+import type { GeneratedProgram } from '../../electron/engine/codegen/index.js';
+import type { SdfgFile } from '../../electron/engine/model/sdfg.js';
 import { toAnalysisJson } from '../../electron/engine/analysis/json.js';
 import { TlabError } from '../../electron/engine/errors.js';
 import { corpusDir, examplesDir, packageRoot } from '../../electron/engine/paths.js';
 import { parseSdfgJson } from '../../electron/engine/sdfg/index.js';
+import { MAX_EXPRESSION_DEPTH } from '../../electron/engine/symbolic/index.js';
 import { buildDocInfo } from '../../electron/engine/view/doc.js';
 import { humanReport } from '../../electron/cli/analyze.js';
+import { runGenerator, type GeneratorReach } from './fuzz-codegen.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Container = Json[] | { [key: string]: Json };
@@ -226,7 +230,29 @@ export const HOSTILE: ReadonlyArray<() => Json> = [
   () => '0',
   () => '-5',
   () => '1',
+  // At the parser's depth limit (a tree exactly MAX_EXPRESSION_DEPTH levels high), which must work: every walk
+  // of symbolic/ and codegen/ has to handle it, and what it derives (a sum of fractions becomes one fraction).
+  () => chain(MAX_EXPRESSION_DEPTH - 1, 'N/2', ' + '),
+  () => chain(MAX_EXPRESSION_DEPTH - 1, 'i/3', ' - '),
+  () => chain(MAX_EXPRESSION_DEPTH, 'N', ' / '),
+  () => chain(MAX_EXPRESSION_DEPTH, 'N', ' // '),
+  () => chain(MAX_EXPRESSION_DEPTH, 'N', ' and '),
+  () => chain(MAX_EXPRESSION_DEPTH - 1, 'N*2', ' + '),
+  () => `${'-'.repeat(MAX_EXPRESSION_DEPTH - 1)}N`,
+  () => `${chain(MAX_EXPRESSION_DEPTH - 2, 'N', ' + ')} - 1`,
+  // One level over it: refused with the limit in the message.
+  () => chain(MAX_EXPRESSION_DEPTH + 1, 'N', ' + '),
+  // Storages that put an array on the stack (in kernels, or as shared memory), and back on the heap.
+  () => 'Register',
+  () => 'GPU_Shared',
+  () => 'CPU_Heap',
+  () => 'GPU_Device',
+  () => 'Sequential',
 ];
+
+function chain(terms: number, term: string, op: string): string {
+  return Array.from({ length: terms }, () => term).join(op);
+}
 
 const HOSTILE_KEYS = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', '', 'a.b', '"', 'type', 'nodes', 'attributes'];
 
@@ -358,36 +384,48 @@ function contains(root: Json, target: Container): boolean {
   return false;
 }
 
-export type Outcome = { kind: 'ok' } | { kind: 'tlab'; error: TlabError } | { kind: 'crash'; error: unknown };
+/** `generator`: set when the case reached the generator stage (bench/fuzz-codegen.ts). `stage`: where a crash happened. */
+export type Outcome = ({ kind: 'ok' } | { kind: 'tlab'; error: TlabError } | { kind: 'crash'; error: unknown; stage: 'front' | 'generator' }) & {
+  generator?: GeneratorReach;
+};
+
+export interface FrontEndOptions {
+  /** Also run the generator stage: every mode and layout, for the CPU and the GPU target. */
+  codegen?: boolean;
+  /** Each generated program (the compile check samples them). */
+  onProgram?: (program: GeneratedProgram, target: Target) => void;
+}
 
 /**
  * What `transient-lab analyze FILE [--default-symbol V] --json` and its text form do, in-process (and the
- * DocInfo the app and browser mode build first). With
- * `codegen`, also what `profile` does next before compiling: the subset check and one generated program.
+ * DocInfo the app and browser mode build first). With `codegen`, also what `profile` does next before
+ * compiling, for every mode, layout and target: the subset check and the generated programs.
  */
-export function runFrontEnd(doc: unknown, defaultSymbol: bigint | null, name = 'fuzz.sdfg', codegen = false): Outcome {
+export function runFrontEnd(doc: unknown, defaultSymbol: bigint | null, name = 'fuzz.sdfg', opts: FrontEndOptions = {}): Outcome {
+  let file: SdfgFile;
+  let analysis: Analysis;
   try {
-    const file = parseSdfgJson(doc, name, 0, false);
+    file = parseSdfgJson(doc, name, 0, false);
     // What the app and browser mode show first, before any analysis.
     JSON.stringify(buildDocInfo(file, { doc: 'fuzz', name, path: null, fileBytes: 0, parseMs: 0 }));
-    const analysis = analyze(file, { symbols: new Map(), defaultSymbol, target: null });
+    analysis = analyze(file, { symbols: new Map(), defaultSymbol, target: null });
     JSON.stringify(toAnalysisJson(analysis));
     humanReport(analysis, 120, true);
-    if (codegen && findUnsupported(file).length === 0 && analysis.target === 'cpu') {
-      generateProgram(file, analysis, { mode: 'EXTERNAL', layout: 'packed' });
-    }
-    return { kind: 'ok' };
   } catch (error) {
     if (error instanceof TlabError) return { kind: 'tlab', error };
-    return { kind: 'crash', error };
+    return { kind: 'crash', error, stage: 'front' };
   }
+  if (!opts.codegen) return { kind: 'ok' };
+  const generator = runGenerator(file, analysis, defaultSymbol, opts.onProgram);
+  if (generator.internal) return { kind: 'crash', error: generator.internal.error, stage: 'generator', generator };
+  return generator.firstRefusal ? { kind: 'tlab', error: generator.firstRefusal, generator } : { kind: 'ok', generator };
 }
 
-export function runCase(seeds: Seed[], c: FuzzCase, codegen = false): Outcome {
+export function runCase(seeds: Seed[], c: FuzzCase, opts: FrontEndOptions = {}): Outcome {
   const seed = seeds[c.seed % seeds.length]!;
   const undo = applyMutations(seed, c.mutations);
   try {
-    return runFrontEnd(seed.doc, c.defaultSymbol, `${seed.name} (mutated)`, codegen);
+    return runFrontEnd(seed.doc, c.defaultSymbol, `${seed.name} (mutated)`, opts);
   } finally {
     undo();
   }

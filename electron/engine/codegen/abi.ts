@@ -5,7 +5,7 @@
  * see nothing else.
  */
 import type { DataDescriptor, Sdfg } from '../model/sdfg.js';
-import { freeSymbols, substitute, type Expr } from '../symbolic/index.js';
+import { exprHeight, freeSymbols, MAX_EXPRESSION_DEPTH, substitute, type Expr } from '../symbolic/index.js';
 import { definedSymbols } from '../analysis/symbols.js';
 import type { EmitCore } from './core.js';
 import { cppOf, ExprError, type NameResolver } from './expr.js';
@@ -29,7 +29,11 @@ export function emitStateStruct(core: EmitCore): void {
   o.line('');
 }
 
-/** A size expression of any SDFG rewritten over root symbols (nested symbols go through symbol_mapping). */
+/**
+ * A size expression of any SDFG rewritten over root symbols (nested symbols go through symbol_mapping).
+ * Each mapping is within the parser's depth limit, but a chain of them stacks up: the result is held to the
+ * same limit, so the walks after it (toCpp, evaluation) stay as safe as on parsed text.
+ */
 export function rootSizeExpr(core: EmitCore, s: Sdfg, src: string): Expr {
   const e = core.symExpr(src);
   if (!s.parent) return e;
@@ -40,7 +44,11 @@ export function rootSizeExpr(core: EmitCore, s: Sdfg, src: string): Expr {
     if (m === undefined) throw new ExprError(`size uses '${name}', which is not mapped from the outer SDFG`);
     outer.set(name, rootSizeExpr(core, s.parent.sdfg, m));
   }
-  return substitute(e, outer);
+  const root = substitute(e, outer);
+  if (exprHeight(root) > MAX_EXPRESSION_DEPTH) {
+    throw new ExprError(`size ${src}, written over the program's symbols through the nested SDFGs' symbol mappings, is nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`);
+  }
+  return root;
 }
 
 function rootResolver(core: EmitCore): NameResolver {

@@ -31,19 +31,26 @@ export function constantLiterals(s: Sdfg, desc: DataDescriptor, symExpr: (src: s
   return { ctype, literals: literals as string[] };
 }
 
-/** The elements of a `constants_prop` value in C order (ndarray objects, nested lists, bare numbers). */
+/**
+ * The elements of a `constants_prop` value in C order (ndarray objects, nested lists, bare numbers). An
+ * explicit stack: the file decides how deep the lists nest (a hostile one 10,000 levels).
+ */
 function constantElements(value: unknown): Array<number | boolean | string> | null {
   const out: Array<number | boolean | string> = [];
-  const walk = (v: unknown): boolean => {
-    if (Array.isArray(v)) return v.every(walk);
-    if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+    } else if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') {
       out.push(v);
-      return true;
+    } else if (v && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, 'data')) {
+      stack.push((v as { data: unknown }).data);
+    } else {
+      return null;
     }
-    if (v && typeof v === 'object' && 'data' in v) return walk((v as { data: unknown }).data);
-    return false;
-  };
-  return walk(value) ? out : null;
+  }
+  return out;
 }
 
 /** A C++ literal of `ctype` for one constant element, or null when it has no exact spelling. */

@@ -10,7 +10,8 @@
 import type { DataDescriptor, Sdfg, StateBlock } from '../model/sdfg.js';
 import type { AllocationCode, StorageAllocator } from './allocator.js';
 import type { EmitCore, Env, FnCtx } from './core.js';
-import { sizeValue } from './expr.js';
+import { freeSymbols } from '../symbolic/index.js';
+import { ExprError, sizeValue } from './expr.js';
 import { statesOf } from './graph.js';
 import { cppIdent, ctypeOf } from './names.js';
 import type { Placement, SiteKey } from './placement.js';
@@ -140,7 +141,7 @@ export function declareTransients(core: EmitCore, ctx: FnCtx, env: Env): void {
   }
   for (const [name, desc] of s.arrays) {
     if (!desc.transient || core.plan.placement(s, name).kind !== 'stack') continue;
-    if (stackScope(s, name) === null) declareStack(core, ctx, desc);
+    if (stackScope(s, name) === null) core.recover(desc.jsonPath, `transient ${desc.type} '${name}'`, () => declareStack(core, ctx, desc));
   }
 }
 
@@ -149,7 +150,7 @@ export function declareScopeStack(core: EmitCore, ctx: FnCtx, env: Env, state: S
   for (const [name, desc] of ctx.sdfg.arrays) {
     if (!desc.transient || core.plan.placement(ctx.sdfg, name).kind !== 'stack') continue;
     const sc = stackScope(ctx.sdfg, name);
-    if (sc && sc.state === state && sc.entry === entry) declareStack(core, ctx, desc);
+    if (sc && sc.state === state && sc.entry === entry) core.recover(desc.jsonPath, `transient ${desc.type} '${name}'`, () => declareStack(core, ctx, desc));
   }
 }
 
@@ -169,11 +170,15 @@ function stackScope(s: Sdfg, name: string): { state: StateBlock; entry: number }
 
 /**
  * A stack array. Only data of constant size lives on the stack (the analysis sends symbolic or large
- * Register data to the heap, as DaCe's code generator does), so the size is a number here.
+ * Register data to the heap, as DaCe's code generator does, and the subset check refuses the stack arrays
+ * of symbolic size it keeps, in kernels), so the size is a number here; if not, it is a finding.
  */
 function declareStack(core: EmitCore, ctx: FnCtx, desc: DataDescriptor): void {
   const ctype = ctypeOf(desc.dtype)!;
-  const size = sizeValue(core.symExpr(desc.type === 'Scalar' ? '1' : desc.totalSize), () => null);
+  const sizeExpr = core.symExpr(desc.type === 'Scalar' ? '1' : desc.totalSize);
+  const unknown = [...freeSymbols(sizeExpr)].sort();
+  if (unknown.length) throw new ExprError(`a stack array needs a size known at compile time, but its size ${desc.totalSize} depends on ${unknown.join(', ')}`);
+  const size = sizeValue(sizeExpr, () => null);
   const v = cppIdent(desc.name);
   const bytes = `size_t(${size}) * sizeof(${ctype})`;
   if (core.deviceDepth > 0) {

@@ -5,9 +5,13 @@
  * a copy between subsets of different shapes, a function with no C++ equivalent), each as a finding at the
  * element it was translating. Nothing here knows about particular files.
  */
-import type { ControlFlowBlock, DataDescriptor, Grammar, NestedSdfgNode, RegionBlock, Sdfg, SdfgFile, StateBlock, Subset } from '../model/sdfg.js';
+import type { ControlFlowBlock, DataDescriptor, DataflowNode, Grammar, MemletEdge, NestedSdfgNode, RegionBlock, Sdfg, SdfgFile, StateBlock, Subset } from '../model/sdfg.js';
+import type { AccessSite } from '../analysis/accesses.js';
+import { DefaultResolution } from '../analysis/defaults.js';
 import { allocationSpan } from '../analysis/span.js';
-import { freeSymbols, parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
+import { effectiveStorage, isStackStorage } from '../analysis/storage.js';
+import { definedSymbols } from '../analysis/symbols.js';
+import { exprHeight, freeSymbols, MAX_EXPRESSION_DEPTH, parsePython, parsePythonLambda, parsePythonStatements, parseSym, substitute, SymbolicSyntaxError, type Expr } from '../symbolic/index.js';
 import { constantLiterals } from './constants.js';
 import { statesOf } from './graph.js';
 import { ctypeOf, dtypeLabel } from './names.js';
@@ -53,7 +57,8 @@ export function structuralFindings(file: SdfgFile, target: 'cpu' | 'gpu' = 'cpu'
     // no descriptor, which would be passed nowhere). Refuse it with DaCe's own explanation.
     add('$.error', `SDFG ${file.root.name}`, `DaCe rejected this SDFG: ${file.dumpError.message}`, 'fix it in DaCe first (this file is the dump of an SDFG that failed validation)');
   }
-  for (const s of file.sdfgs) scanSdfg(s, file, add, gpu);
+  const defaults = new DefaultResolution();
+  for (const s of file.sdfgs) scanSdfg(s, file, add, gpu, defaults);
   return findings;
 }
 
@@ -70,7 +75,8 @@ function checkSym(src: string, grammar: Grammar, jsonPath: string, element: stri
   try {
     parseSym(src, grammar);
   } catch (err) {
-    add(jsonPath, element, `cannot parse '${src}': ${(err as Error).message}`, HINT.simplify);
+    const text = src.length > 80 ? `${src.slice(0, 80)}…` : src;
+    add(jsonPath, element, `cannot parse '${text}': ${(err as Error).message}`, HINT.simplify);
   }
 }
 
@@ -126,14 +132,34 @@ function checkCode(src: string, kind: 'expression' | 'statements' | 'lambda', js
   }
 }
 
-/** Blocks of one region tree, with whether a LoopRegion encloses them (for break/continue). */
-function walkBlocks(region: RegionBlock | ControlFlowBlock, inLoop: boolean, visit: (b: ControlFlowBlock, inLoop: boolean) => void): void {
+/**
+ * How deep regions, loops and branches may nest in one SDFG, and nested SDFGs in each other. The emitter
+ * recurses through control flow (several frames a level); the corpus nests a few levels deep.
+ */
+export const MAX_CONTROL_DEPTH = 256;
+
+/**
+ * Blocks of one region tree, with whether a LoopRegion encloses them (for break/continue). `depth`: how many
+ * regions enclose the block (the SDFG's body is 0); a region deeper than MAX_CONTROL_DEPTH is reported once
+ * and its body not visited.
+ */
+function walkBlocks(region: RegionBlock | ControlFlowBlock, inLoop: boolean, depth: number, add: AddFn, visit: (b: ControlFlowBlock, inLoop: boolean) => void): void {
+  if (depth > MAX_CONTROL_DEPTH && (region.kind === 'region' || region.kind === 'loop' || region.kind === 'conditional')) {
+    add(region.jsonPath, `${region.kind} ${region.label}`, `control flow nested deeper than the limit of ${MAX_CONTROL_DEPTH} levels (regions, loops and branches inside each other)`, 'flatten the control flow in DaCe');
+    return;
+  }
   visit(region, inLoop);
-  if (region.kind === 'region' || region.kind === 'loop') for (const b of region.blocks) walkBlocks(b, inLoop || region.kind === 'loop', visit);
-  else if (region.kind === 'conditional') for (const br of region.branches) walkBlocks(br.body, inLoop, visit);
+  if (region.kind === 'region' || region.kind === 'loop') for (const b of region.blocks) walkBlocks(b, inLoop || region.kind === 'loop', depth + 1, add, visit);
+  else if (region.kind === 'conditional') for (const br of region.branches) walkBlocks(br.body, inLoop, depth + 1, add, visit);
 }
 
-function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean): void {
+function nestingLevel(s: Sdfg): number {
+  let level = 0;
+  for (let p = s.parent; p; p = p.sdfg.parent) level++;
+  return level;
+}
+
+function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: DefaultResolution): void {
   for (const [target, block] of [...Object.entries(s.globalCode), ...Object.entries(s.initCode), ...Object.entries(s.exitCode)]) {
     if (block.code.trim()) add(s.jsonPath, `SDFG ${s.name} code for '${target}'`, 'global/init/exit code blocks are not supported', 'move the code into tasklets');
   }
@@ -145,14 +171,24 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean): void {
       const c = constantLiterals(s, d, (src) => parseSym(src, file.grammar));
       if ('problem' in c) add(d.jsonPath, `constant '${name}'`, c.problem, c.hint);
     }
-    if (d.transient && d.type === 'Array' && !isConstantContainer(s, name)) checkAllocationPoint(s, d, file.grammar, add);
+    if (d.transient && d.type === 'Array' && !isConstantContainer(s, name)) {
+      checkAllocationPoint(s, d, file.grammar, add);
+      checkStackSize(s, d, file.grammar, defaults, add);
+      checkRootSizeDepth(file, s, d, add);
+    }
+    if (d.transient && (d.lifetime === 'Persistent' || d.lifetime === 'External') && !isConstantContainer(s, name)) checkInitTimeSize(file, s, d, add);
   }
   if (s === file.root) {
     for (const [name, t] of s.symbols) {
       if (!ctypeOf(t)) add(s.jsonPath, `symbol ${name}`, `symbol type ${dtypeLabel(t)} is not supported`, 'declare the symbol as an integer');
     }
   }
-  walkBlocks(s.body, false, (b, inLoop) => {
+  if (nestingLevel(s) > MAX_CONTROL_DEPTH) {
+    // Reported at the outermost SDFG over the limit only.
+    if (nestingLevel(s) === MAX_CONTROL_DEPTH + 1) add(s.jsonPath, `nested SDFG ${s.name}`, `nested SDFGs nested deeper than the limit of ${MAX_CONTROL_DEPTH} levels`, 'inline the nested SDFGs in DaCe (e.g. sdfg.simplify())');
+    return;
+  }
+  walkBlocks(s.body, false, 0, add, (b, inLoop) => {
     if (b.kind === 'region' || b.kind === 'loop') {
       for (const e of b.edges) {
         checkCode(e.condition, 'expression', e.jsonPath, 'interstate condition', add);
@@ -242,14 +278,144 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
         break;
     }
   }
+  const byId = new Map(b.nodes.map((n) => [n.id, n]));
   for (const e of b.edges) {
-    if (e.memlet.data && !s.arrays.has(e.memlet.data)) {
+    if (e.memlet.data !== null && !s.arrays.has(e.memlet.data)) {
       add(e.jsonPath, 'memlet', `memlet refers to unknown container '${e.memlet.data}'`, HINT.validate);
       continue;
     }
     checkSubset(e.memlet.subset, file.grammar, e.jsonPath, add);
     checkSubset(e.memlet.otherSubset, file.grammar, e.jsonPath, add);
+    checkSubsetRanks(s, byId, e, add);
+    checkTaskletConnectors(byId, e, add);
     if (e.memlet.wcr) checkCode(e.memlet.wcr, 'lambda', e.jsonPath, 'WCR', add);
+  }
+}
+
+/**
+ * DaCe's validate_state rule "Memlet leading to/from nonexistent connector", for tasklets: the emitter binds
+ * an edge's connector under its own name, so a connector the tasklet does not declare would take the write
+ * (or give the read) of a name its code never uses, and the container would silently keep its old value.
+ */
+function checkTaskletConnectors(byId: ReadonlyMap<number, DataflowNode>, e: MemletEdge, add: AddFn): void {
+  const src = byId.get(e.src);
+  const dst = byId.get(e.dst);
+  if (src?.kind === 'tasklet' && e.srcConnector !== null && !Object.prototype.hasOwnProperty.call(src.outConnectors, e.srcConnector)) {
+    add(e.jsonPath, 'memlet', `the memlet leaves tasklet '${src.label}' from connector '${e.srcConnector}', which is not one of its output connectors`, HINT.validate);
+  }
+  if (dst?.kind === 'tasklet' && e.dstConnector !== null && !Object.prototype.hasOwnProperty.call(dst.inConnectors, e.dstConnector)) {
+    add(e.jsonPath, 'memlet', `the memlet enters tasklet '${dst.label}' at connector '${e.dstConnector}', which is not one of its input connectors`, HINT.validate);
+  }
+}
+
+function subsetRank(subset: Subset | null): number | null {
+  if (!subset) return null;
+  return subset.kind === 'indices' ? subset.indices.length : subset.kind === 'range' ? subset.dims.length : null;
+}
+
+/**
+ * DaCe's validate_state rule "Memlet subset does not match node dimension": a subset addresses every
+ * dimension of its container, and a copy's other_subset every dimension of the container at the other end.
+ * The emitter indexes the descriptor's strides with the subset's dimensions.
+ */
+function checkSubsetRanks(s: Sdfg, byId: ReadonlyMap<number, DataflowNode>, e: MemletEdge, add: AddFn): void {
+  const data = e.memlet.data;
+  if (data === null) return;
+  const rank = (name: string) => s.arrays.get(name)?.shape.length ?? null;
+  const check = (subset: Subset | null, container: string, what: string) => {
+    const have = subsetRank(subset);
+    const want = rank(container);
+    if (have !== null && want !== null && have !== want) {
+      add(e.jsonPath, 'memlet', `the ${what} has ${have} dimension(s) but '${container}' has ${want}`, HINT.validate);
+    }
+  };
+  check(e.memlet.subset, data, 'subset');
+  const src = byId.get(e.src);
+  const dst = byId.get(e.dst);
+  if (e.memlet.otherSubset && src?.kind === 'access' && dst?.kind === 'access') {
+    // copyEnds' rule for which end the memlet's data is.
+    const dataIsSrc = e.memlet.isDataSrc ?? data === src.data;
+    const other = data === src.data && (dataIsSrc || data !== dst.data) ? dst.data : src.data;
+    check(e.memlet.otherSubset, other, 'other_subset');
+  }
+}
+
+/**
+ * A transient the analysis keeps on the stack (storage Register or GPU_Shared as it resolves them: a Register
+ * array of symbolic size outside a kernel goes to the heap) is a C array, whose size C++ and CUDA need when
+ * the program is compiled. DaCe's code would not compile either.
+ */
+function checkStackSize(s: Sdfg, d: DataDescriptor, grammar: Grammar, defaults: DefaultResolution, add: AddFn): void {
+  let names: Set<string>;
+  try {
+    names = freeSymbols(parseSym(d.totalSize, grammar));
+  } catch {
+    return; // reported by checkDescriptor
+  }
+  if (names.size === 0) return;
+  const sites: AccessSite[] = [];
+  for (const st of statesOf(s)) for (const n of st.nodes) if (n.kind === 'access' && n.data === d.name) sites.push({ state: st, node: n });
+  const storage = effectiveStorage(d, s, d.name, sites, null, defaults);
+  if (!isStackStorage(storage)) return;
+  const where = storage === d.storage ? `storage ${storage}` : `storage ${d.storage}, which is ${storage} where it is used`;
+  add(
+    d.jsonPath,
+    `transient ${d.type} '${d.name}'`,
+    `a stack array (${where}) needs a size known at compile time, but its size (${d.totalSize}) depends on ${[...names].sort().join(', ')}`,
+    'give it a constant size, or a heap storage (GPU_Global in kernels, CPU_Heap on the host)',
+  );
+}
+
+/** A size of `s` written over root symbols (through the symbol mappings of its nested SDFG nodes, as abi.ts's
+ * rootSizeExpr does), or the first name no mapping defines; null when some text does not parse (reported elsewhere). */
+function rootSizeOf(file: SdfgFile, s: Sdfg, src: string): { expr: Expr } | { unmapped: string } | null {
+  let e: Expr;
+  try {
+    e = parseSym(src, file.grammar);
+  } catch {
+    return null;
+  }
+  if (!s.parent) return { expr: e };
+  const outer = new Map<string, Expr>();
+  for (const name of freeSymbols(e)) {
+    const m = s.parent.node.symbolMapping[name];
+    if (m === undefined) return { unmapped: name };
+    const r = rootSizeOf(file, s.parent.sdfg, m);
+    if (r === null || 'unmapped' in r) return r;
+    outer.set(name, r.expr);
+  }
+  return { expr: substitute(e, outer) };
+}
+
+/**
+ * Sizes of nested transients are computed over the program's symbols where they are hoisted (init, the
+ * workspace functions): each mapping is within the parser's depth limit, but a chain of them stacks up.
+ */
+function checkRootSizeDepth(file: SdfgFile, s: Sdfg, d: DataDescriptor, add: AddFn): void {
+  if (!s.parent) return;
+  const root = rootSizeOf(file, s, d.totalSize);
+  if (root === null || 'unmapped' in root || exprHeight(root.expr) <= MAX_EXPRESSION_DEPTH) return;
+  add(d.jsonPath, `transient ${d.type} '${d.name}'`, `its size (${d.totalSize}), written over the program's symbols through the symbol mappings, is nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`, HINT.simplify);
+}
+
+/**
+ * Persistent and External transients are allocated or sized by init and the workspace functions, before the
+ * program runs (abi.ts): their size can use only root symbols the program does not assign itself.
+ */
+function checkInitTimeSize(file: SdfgFile, s: Sdfg, d: DataDescriptor, add: AddFn): void {
+  const element = `transient ${d.type} '${d.name}'`;
+  const hint = 'use lifetime Scope, or size it with symbols the program does not assign';
+  const root = rootSizeOf(file, s, d.totalSize);
+  if (root === null) return;
+  if ('unmapped' in root) {
+    add(d.jsonPath, element, `lifetime ${d.lifetime}: its size (${d.totalSize}) uses '${root.unmapped}', which the nested SDFG does not map from the outer SDFG, so it has no value when the program starts`, hint);
+    return;
+  }
+  const assigned = definedSymbols(file.root);
+  const late = [...freeSymbols(root.expr)].filter((n) => assigned.has(n)).sort();
+  if (late.length) {
+    const uses = late.map((n) => `'${n}'`).join(', ');
+    add(d.jsonPath, element, `lifetime ${d.lifetime}: sized before the program runs, but its size uses ${uses}, which the program assigns itself (interstate assignment, loop or map): no value there`, hint);
   }
 }
 

@@ -171,6 +171,8 @@ function taskletStatements(core: EmitCore, ctx: FnCtx, env: Env, stmts: readonly
   const target = (t: Expr): string => {
     if (t.k === 'sym') {
       if (values.has(t.name) || declared.has(t.name)) return cppIdent(t.name);
+      // Its memlet is a range, so the connector is a pointer: a new local of that name would not compile.
+      if (arrays.has(t.name)) throw new ExprError(`array connector '${t.name}' (its memlet is a range) is assigned as a whole: index it (${t.name}[…]) or make the memlet one element`);
       return '';
     }
     if (t.k === 'subscript') return emit(t);

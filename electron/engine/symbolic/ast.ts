@@ -62,6 +62,33 @@ export function leftSpine(e: Expr, follow: (node: BinExpr) => boolean = () => tr
 }
 export type CallExpr = Extract<Expr, { k: 'call' }>;
 
+/** Tree height (a leaf is 1), with an explicit stack: also for trees built by substitution, deeper than the parser allows. */
+export function exprHeight(e: Expr): number {
+  let max = 0;
+  const stack: Array<[Expr, number]> = [[e, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > max) max = depth;
+    for (const c of exprChildren(node)) stack.push([c, depth + 1]);
+  }
+  return max;
+}
+
+/** The direct sub-expressions of a node (call arguments, then keyword values). */
+export function exprChildren(e: Expr): readonly Expr[] {
+  switch (e.k) {
+    case 'bin': return [e.a, e.b];
+    case 'un': return [e.a];
+    case 'cmpchain': return e.operands;
+    case 'call': return e.kwargs.length ? [...e.args, ...e.kwargs.map(([, v]) => v)] : e.args;
+    case 'ternary': return [e.cond, e.then, e.else];
+    case 'subscript': return [e.base, ...e.index];
+    case 'attr': return [e.base];
+    case 'tuple': return e.items;
+    default: return [];
+  }
+}
+
 /** `math.pi` → "math.pi"; null unless the expression is a chain of attributes on a name. */
 export function dottedPath(e: Expr): string | null {
   const parts: string[] = [];

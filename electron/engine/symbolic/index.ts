@@ -3,8 +3,8 @@
  * subset of code strings — parsing, exact evaluation, simplification, printing and C++ emission.
  */
 export type { BinOp, UnOp, Expr, Stmt } from './ast.js';
-export { SymbolicSyntaxError, UnboundSymbolError } from './ast.js';
-export { parseSym, parsePython, parsePythonStatements, parsePythonLambda, detectGrammar } from './parser.js';
+export { SymbolicSyntaxError, UnboundSymbolError, exprHeight } from './ast.js';
+export { parseSym, parsePython, parsePythonStatements, parsePythonLambda, detectGrammar, MAX_EXPRESSION_DEPTH } from './parser.js';
 export type { Value, Env } from './evaluate.js';
 export { evaluate, evalInt, floorDiv, ceilDiv, pyMod, valueToNumber, describeValue } from './evaluate.js';
 export { freeSymbols, substitute, simplify, approxOf, exactOf, isExact, E } from './transform.js';

@@ -1,14 +1,22 @@
 /**
  * Recursive-descent parser for symbolic text (legacy SymPy strings and the typed `$` grammar) and for the
  * Python subset of code strings. Left-associative operator chains are built in loops, so long sums do not
- * deepen the call stack; only bracket nesting does, and that is capped.
+ * deepen the parser's call stack; bracket nesting does. Both, and the height of the tree built, are capped
+ * at MAX_EXPRESSION_DEPTH.
  */
 import type { Grammar } from '../model/sdfg.js';
-import { type BinOp, COMPARISON_OPS, type Expr, type Stmt, SymbolicSyntaxError } from './ast.js';
+import { type BinOp, COMPARISON_OPS, type Expr, exprChildren, type Stmt, SymbolicSyntaxError } from './ast.js';
 import { COMPLEX_SUFFIXES, type LexMode, type Token, tokenize } from './lexer.js';
 
-// Bracket/unary nesting beyond this is reported instead of risking a stack overflow.
-const MAX_NESTING = 400;
+/**
+ * The deepest expression the parsers accept, as tree height (a sum of n terms is n levels deep, like
+ * `((a + b) + c) + …`), and the deepest bracket/unary nesting of the text. Every recursive walk of a tree in
+ * symbolic/ and codegen/ stays well inside Node's default stack below it (tests/engine/symbolic/depth.test.ts
+ * walks trees just under it); deeper text is refused with this number in the message. Real files stay far
+ * below: the deepest expression of the corpus is 32 levels.
+ */
+export const MAX_EXPRESSION_DEPTH = 256;
+const TOO_DEEP = `expression nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`;
 
 const BINARY_LEVELS: ReadonlyArray<ReadonlyArray<BinOp>> = [
   ['|'],
@@ -38,6 +46,8 @@ function freeze<T extends object>(node: T): T {
 class Parser {
   private pos = 0;
   private nesting = 0;
+  /** Tree height of the inner nodes this parser built; a leaf is absent (height 1). */
+  private readonly heights = new Map<Expr, number>();
 
   constructor(
     private readonly src: string,
@@ -79,7 +89,16 @@ class Parser {
   }
 
   private enter(): void {
-    if (++this.nesting > MAX_NESTING) this.fail(`expression nested deeper than ${MAX_NESTING} levels`);
+    if (++this.nesting > MAX_EXPRESSION_DEPTH) this.fail(TOO_DEEP);
+  }
+
+  /** Freezes a new inner node; refuses it when the tree would get deeper than MAX_EXPRESSION_DEPTH. */
+  private node<T extends Expr>(e: T): T {
+    let below = 0;
+    for (const c of exprChildren(e)) below = Math.max(below, this.heights.get(c) ?? 1);
+    if (below >= MAX_EXPRESSION_DEPTH) this.fail(TOO_DEEP);
+    this.heights.set(e, below + 1);
+    return freeze(e);
   }
 
   private leave(): void {
@@ -108,7 +127,7 @@ class Parser {
       if (this.endsExpression()) break;
       items.push(this.parseExpr());
     }
-    return freeze({ k: 'tuple', items: freeze(items) });
+    return this.node({ k: 'tuple', items: freeze(items) });
   }
 
   private endsExpression(): boolean {
@@ -126,7 +145,7 @@ class Parser {
       if (!this.isName('else')) this.fail(`expected 'else' in conditional expression but found ${describe(this.peek())}`);
       this.next();
       const otherwise = this.parseExpr();
-      result = freeze({ k: 'ternary', cond, then: body, else: otherwise });
+      result = this.node({ k: 'ternary', cond, then: body, else: otherwise });
     }
     this.leave();
     return result;
@@ -136,7 +155,7 @@ class Parser {
     let left = this.parseAnd();
     while (this.isName('or')) {
       this.next();
-      left = freeze({ k: 'bin', op: 'or', a: left, b: this.parseAnd() });
+      left = this.node({ k: 'bin', op: 'or', a: left, b: this.parseAnd() });
     }
     return left;
   }
@@ -145,7 +164,7 @@ class Parser {
     let left = this.parseNot();
     while (this.isName('and')) {
       this.next();
-      left = freeze({ k: 'bin', op: 'and', a: left, b: this.parseNot() });
+      left = this.node({ k: 'bin', op: 'and', a: left, b: this.parseNot() });
     }
     return left;
   }
@@ -156,7 +175,7 @@ class Parser {
       this.enter();
       const operand = this.parseNot();
       this.leave();
-      return freeze({ k: 'un', op: 'not', a: operand });
+      return this.node({ k: 'un', op: 'not', a: operand });
     }
     return this.parseComparison();
   }
@@ -182,8 +201,8 @@ class Parser {
       operands.push(this.parseBinary(0));
       op = this.comparisonOp();
     }
-    if (ops.length === 1) return freeze({ k: 'bin', op: ops[0]!, a: operands[0]!, b: operands[1]! });
-    return freeze({ k: 'cmpchain', ops: freeze(ops), operands: freeze(operands) });
+    if (ops.length === 1) return this.node({ k: 'bin', op: ops[0]!, a: operands[0]!, b: operands[1]! });
+    return this.node({ k: 'cmpchain', ops: freeze(ops), operands: freeze(operands) });
   }
 
   private parseBinary(level: number): Expr {
@@ -194,7 +213,7 @@ class Parser {
       const t = this.peek();
       if (t.kind !== 'op' || !ops.includes(t.text as BinOp)) return left;
       this.next();
-      left = freeze({ k: 'bin', op: t.text as BinOp, a: left, b: this.parseBinary(level + 1) });
+      left = this.node({ k: 'bin', op: t.text as BinOp, a: left, b: this.parseBinary(level + 1) });
     }
   }
 
@@ -205,7 +224,7 @@ class Parser {
       this.enter();
       const operand = this.parseUnary();
       this.leave();
-      return freeze({ k: 'un', op: t.text as '-' | '+' | '~', a: operand });
+      return this.node({ k: 'un', op: t.text as '-' | '+' | '~', a: operand });
     }
     return this.parsePower();
   }
@@ -218,7 +237,7 @@ class Parser {
     // Right-associative, and the exponent may carry its own sign: 2**-1.
     const exponent = this.parseUnary();
     this.leave();
-    return freeze({ k: 'bin', op: '**', a: base, b: exponent });
+    return this.node({ k: 'bin', op: '**', a: base, b: exponent });
   }
 
   private parsePostfix(): Expr {
@@ -227,14 +246,14 @@ class Parser {
     let chain = 0;
     for (;;) {
       const t = this.peek();
-      if (t.kind === 'op' && (t.text === '.' || t.text === '(' || t.text === '[') && ++chain + this.nesting > MAX_NESTING) {
-        this.fail(`expression nested deeper than ${MAX_NESTING} levels`);
+      if (t.kind === 'op' && (t.text === '.' || t.text === '(' || t.text === '[') && ++chain + this.nesting > MAX_EXPRESSION_DEPTH) {
+        this.fail(TOO_DEEP);
       }
       if (t.kind === 'op' && t.text === '.') {
         this.next();
         const name = this.next();
         if (name.kind !== 'name') this.fail(`expected an attribute name after '.' but found ${describe(name)}`, name.pos);
-        e = freeze({ k: 'attr', base: e, name: name.text });
+        e = this.node({ k: 'attr', base: e, name: name.text });
       } else if (t.kind === 'op' && t.text === '(') {
         e = this.parseCall(e, t);
       } else if (t.kind === 'op' && t.text === '[') {
@@ -251,11 +270,11 @@ class Parser {
         this.expectOp(']');
         this.leave();
         if (index.length === 0) this.fail('empty subscript', t.pos);
-        e = freeze({ k: 'subscript', base: e, index: freeze(index) });
+        e = this.node({ k: 'subscript', base: e, index: freeze(index) });
       } else if (this.mode === 'typed' && t.kind === 'name' && !t.spaceBefore && COMPLEX_SUFFIXES.has(t.text) && this.tokens[this.pos - 1]?.text === ')') {
         // `(1.0 + 2.0j)c128`: a typed complex literal.
         this.next();
-        e = freeze({ k: 'call', fn: COMPLEX_TYPE_BY_SUFFIX[t.text]!, args: freeze([e]), kwargs: freeze([]) });
+        e = this.node({ k: 'call', fn: COMPLEX_TYPE_BY_SUFFIX[t.text]!, args: freeze([e]), kwargs: freeze([]) });
       } else {
         return e;
       }
@@ -286,7 +305,7 @@ class Parser {
     this.expectOp(')');
     this.leave();
     if (fn === 'symbol' && this.mode === 'typed') return this.typedSymbol(args, kwargs, open);
-    return freeze({ k: 'call', fn, args: freeze(args), kwargs: freeze(kwargs) });
+    return this.node({ k: 'call', fn, args: freeze(args), kwargs: freeze(kwargs) });
   }
 
   /** `symbol($n, dtype=dace.int64, nonnegative=True)` → the symbol with its dtype (assumptions are dropped). */
@@ -314,7 +333,7 @@ class Parser {
         const text = /[.eE]/.test(t.text) || !/^[0-9]+$/.test(t.text) ? t.text : `${t.text}.0`;
         if (t.suffix !== undefined && COMPLEX_SUFFIXES.has(t.suffix)) {
           const real = freeze({ k: 'float' as const, v: t.floatValue!, text });
-          return freeze({ k: 'call', fn: COMPLEX_TYPE_BY_SUFFIX[t.suffix]!, args: freeze([real]), kwargs: freeze([]) });
+          return this.node({ k: 'call', fn: COMPLEX_TYPE_BY_SUFFIX[t.suffix]!, args: freeze([real]), kwargs: freeze([]) });
         }
         return freeze(t.suffix === undefined ? { k: 'float', v: t.floatValue!, text } : { k: 'float', v: t.floatValue!, text, suffix: t.suffix });
       }
@@ -322,7 +341,7 @@ class Parser {
         // The model has no complex literal: `2.0j` is `complex(0, 2.0)`.
         const text = /[.eE]/.test(t.text) ? t.text : `${t.text}.0`;
         const imag = freeze({ k: 'float' as const, v: t.floatValue!, text });
-        return freeze({ k: 'call', fn: 'complex', args: freeze([freeze({ k: 'int' as const, v: 0n }), imag]), kwargs: freeze([]) });
+        return this.node({ k: 'call', fn: 'complex', args: freeze([freeze({ k: 'int' as const, v: 0n }), imag]), kwargs: freeze([]) });
       }
       case 'sym':
         return freeze({ k: 'sym', name: t.text });
@@ -368,7 +387,7 @@ class Parser {
         if (this.isOp(')')) break;
         items.push(this.parseExpr());
       }
-      result = freeze({ k: 'tuple', items: freeze(items) });
+      result = this.node({ k: 'tuple', items: freeze(items) });
     }
     if (!this.isOp(')')) this.fail(`expected ')' to close the '(' at column ${open.pos + 1} but found ${describe(this.peek())}`);
     this.next();

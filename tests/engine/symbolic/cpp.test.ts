@@ -9,6 +9,7 @@ import {
   parsePython,
   parseSym,
   toCpp,
+  MAX_EXPRESSION_DEPTH,
   type Expr,
   type Value,
 } from '../../../electron/engine/symbolic/index.js';
@@ -138,7 +139,7 @@ describe('toCpp', () => {
   });
 
   it('emits long sums without nesting parentheses', () => {
-    const src = Array.from({ length: 2000 }, (_, i) => `s${i}`).join(' + ');
+    const src = Array.from({ length: MAX_EXPRESSION_DEPTH }, (_, i) => `s${i}`).join(' + ');
     expect(toCpp(parseSym(src, 'legacy'))).toBe(src);
   });
 

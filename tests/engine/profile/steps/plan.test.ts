@@ -63,8 +63,8 @@ describe('plan step', () => {
     // tmp is declared [1] and indexed with 2 dimensions (docs/gpu.md, coverage).
     const err = await planProfile(join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__default_storage_2.sdfg'), { ...base, modes: ['SCOPED'], defaultSymbol: 8n }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TlabError);
-    expect(err).toMatchObject({ kind: 'unsupported', jsonPath: '$.nodes[0].edges[7]' });
-    expect((err as TlabError).details.join('\n')).toMatch(/'tmp' has 1 dimension\(s\), indexed with 2/);
+    expect(err).toMatchObject({ kind: 'unsupported', jsonPath: '$.nodes[0].edges[1]' });
+    expect((err as TlabError).details.join('\n')).toMatch(/the subset has 2 dimension\(s\) but 'tmp' has 1/);
   });
 
   it('a host that runs (it passes a device probe) refuses a GPU program without a device, and records the device it has', async () => {
