@@ -28,6 +28,7 @@ import { readDescriptor } from './descriptors.js';
 import { INT32, describeValue, readDType } from './dtype.js';
 import { listField, objectField, readBool, readCode, readCodeText, readIndex, readString } from './fields.js';
 import { isPlainObject, keyPath, quoteText, type JsonObject } from './json.js';
+import { checkNesting } from './nesting.js';
 
 /** Region types with a body graph (§6.4); unknown block types with `nodes` are treated the same way. */
 const REGION_TYPES: ReadonlySet<string> = new Set(['ControlFlowRegion', 'NamedRegion', 'FunctionCallRegion', 'UnstructuredControlFlow']);
@@ -419,6 +420,7 @@ export function normaliseSdfg(root: unknown, file: string, jsonBytes: number, co
   }
   const normaliser = new Normaliser(ctx);
   const rootSdfg = normaliser.run(root);
+  checkNesting(rootSdfg, file);
   const grammar = detectGrammar(ctx.dollarSamples);
   const versionRaw = root['dace_version'];
   return {

@@ -13,6 +13,7 @@ import { analyze } from '../../../electron/engine/analysis/index.js';
 import { TlabError } from '../../../electron/engine/errors.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
 import { parseSdfgJson } from '../../../electron/engine/sdfg/index.js';
+import { MAX_NESTING } from '../../../electron/engine/sdfg/nesting.js';
 
 const FILE = 'hostile.sdfg';
 
@@ -188,5 +189,33 @@ describe('other fields of the same class', () => {
     arrayAttrs(doc, 'A')['dtype'] = 'x'.repeat(1_000_000);
     const file = parseSdfgJson(doc, FILE, 0, false);
     expect(file.warnings[0]!.message.length).toBeLessThan(200);
+  });
+});
+
+describe('control flow nested past every walk', () => {
+  /** The baseline's state inside `depth` ControlFlowRegions, each inside the next. */
+  function nested(depth: number): Json {
+    const d = baseline();
+    let block = state(d);
+    for (let i = 0; i < depth; i++) block = { type: 'ControlFlowRegion', label: `r${i}`, id: 0, start_block: 0, attributes: {}, nodes: [block], edges: [] };
+    d['nodes'] = [block];
+    return d;
+  }
+
+  it('analyses at the limit, and refuses one level more with the JSON path of that region (no stack overflow)', () => {
+    const ok = parseSdfgJson(nested(MAX_NESTING), FILE, 0, false);
+    expect(analyze(ok, { symbols: new Map([['N', 8n]]), defaultSymbol: null, target: null }).transients.length).toBe(1);
+    for (const depth of [MAX_NESTING + 1, 3000]) {
+      let err: unknown = null;
+      try {
+        analyze(parseSdfgJson(nested(depth), FILE, 0, false), { symbols: new Map([['N', 8n]]), defaultSymbol: null, target: null });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(TlabError);
+      expect((err as TlabError).kind).toBe('unsupported');
+      expect((err as TlabError).message).toMatch(/nested deeper than 256 levels/);
+      expect((err as TlabError).jsonPath).toBe(`$${'.nodes[0]'.repeat(MAX_NESTING + 1)}`);
+    }
   });
 });
