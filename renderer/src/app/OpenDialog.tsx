@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FolderEntry, FolderListing } from '../../../electron/ipc/contract.js';
-import { formatBytes } from '../../../electron/engine/view/format.js';
+import { formatBytes } from '../../../electron/engine/view/public.js';
 import { asContractError, openPath, openResultPath } from './actions.js';
 import { UploadButton } from './EmptyState.js';
 import { Icon } from './Icon.js';

@@ -4,7 +4,7 @@
  * wins; only the latest analysis lands).
  */
 import type { ContractError, SymbolValues, TransientLabClient } from '../../../electron/ipc/contract.js';
-import type { AnalysisView, DocInfo } from '../../../electron/engine/view/types.js';
+import type { AnalysisView, DocInfo } from '../../../electron/engine/view/public.js';
 import { connectHost, HostError, startupFiles } from '../host/index.js';
 import type { ThemeName } from '../theme/index.js';
 import { afterFirstFrame, beginOpen, currentOpen, markOpenStart, markReady, markStep, measured } from './perf.js';

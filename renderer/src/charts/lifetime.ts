@@ -8,9 +8,7 @@
  * the steps (double-click resets), wheel to scroll rows, ctrl+wheel to zoom steps, shift+wheel to pan,
  * alt+wheel or +/− for row height, ↑/↓ to walk the selection.
  */
-import { num, ownedBytes } from '../../../electron/engine/view/analysis-doc.js';
-import { formatBytes, formatCount, formatStepRange } from '../../../electron/engine/view/format.js';
-import { FATES, type AnalysisView, type StorageMemory, type ViewMode } from '../../../electron/engine/view/types.js';
+import { FATES, formatBytes, formatCount, formatStepRange, num, ownedBytes, type AnalysisView, type StorageMemory, type ViewMode } from '../../../electron/engine/view/public.js';
 import { drawXAxis, drawYAxis, yLabelWidth } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import { MODE_DASH, MODE_WIDTH, type ChartTheme } from './chart-theme.js';

@@ -4,7 +4,7 @@
  * states as rounded boxes, maps as trapezoids, tasklets as octagons, access nodes as ellipses, nested SDFGs as
  * double boxes.
  */
-import type { GraphNode } from '../../../electron/engine/view/types.js';
+import type { GraphNode } from '../../../electron/engine/view/public.js';
 import { palette, type Palette, type ThemeName } from '../theme/index.js';
 import { nodeFill, roundRect, shapePath, trapezoid, type Ctx } from './shapes.js';
 import { TextFitter } from './fit-text.js';

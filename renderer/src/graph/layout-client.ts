@@ -2,7 +2,7 @@
  * Main-thread side of the layout worker: one request at a time (a new one supersedes the old), progress,
  * cancel. A cancel the worker does not acknowledge quickly (one huge region mid-layout) replaces the worker.
  */
-import type { GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
+import type { GraphRegion, RegionId } from '../../../electron/engine/view/public.js';
 import type { LayoutEngineName } from './flat-layout.js';
 import type { RegionLayout } from './hier-layout.js';
 import type { FromWorker, ToWorker } from './layout-protocol.js';

@@ -5,7 +5,7 @@
  */
 // d3 is the declared dependency; importing it also installs selection.transition().
 import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
-import type { GraphNode, GraphRegion, RegionId, SearchHit } from '../../../electron/engine/view/types.js';
+import type { GraphNode, GraphRegion, RegionId, SearchHit } from '../../../electron/engine/view/public.js';
 import type { ThemeName } from '../theme/index.js';
 import { GraphPainter, type Viewport } from './draw.js';
 import { fitCamera, initialCamera, type Camera } from './fit.js';

@@ -1,5 +1,5 @@
 /** The mounted graph view, for the parts of the window that drive it (keyboard, outline, selection panel). */
-import type { GraphRegion } from '../../../../electron/engine/view/types.js';
+import type { GraphRegion } from '../../../../electron/engine/view/public.js';
 import type { GraphView } from '../../graph/view.js';
 
 export const graphHandle: { current: GraphView | null } = { current: null };

@@ -6,7 +6,7 @@
  * tenfold) and the time breakdown of every result's modes together.
  */
 import { useMemo, useState } from 'react';
-import { compareResults, isGpuResult, significanceSentence } from '../../../../electron/engine/view/verdict.js';
+import { compareResults, isGpuResult, significanceSentence } from '../../../../electron/engine/view/public.js';
 import { mountBreakdownChart, mountDistributionChart, type ProfileData } from '../../charts/index.js';
 import { removeCompared } from '../actions.js';
 import { ChartMount } from '../dock/ChartMount.js';

@@ -6,9 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { ResultDoc } from '../../../../electron/ipc/contract.js';
-import { formatBytes, formatCount, formatNs, formatPercent } from '../../../../electron/engine/view/format.js';
-import { deviceSummary, deviceVersions, formatReleaseThreshold } from '../../../../electron/engine/view/gpu.js';
-import { isGpuResult, profileVerdict, verificationBadge, type Headline, type Verdict } from '../../../../electron/engine/view/verdict.js';
+import { deviceSummary, deviceVersions, formatBytes, formatCount, formatNs, formatPercent, formatReleaseThreshold, isGpuResult, profileVerdict, verificationBadge, type Headline, type Verdict } from '../../../../electron/engine/view/public.js';
 import { mountBreakdownChart, mountCallsChart, mountDistributionChart, mountGanttChart, type ProfileData } from '../../charts/index.js';
 import { defaultResultName, downloadResult, saveResultOnHost } from '../actions.js';
 import { ChartMount } from '../dock/ChartMount.js';

@@ -3,7 +3,7 @@
  * read defensively, so that results written before the field existed still open (they simply have none).
  * The shape mirrors engine/profile/result.ts `SampledCall`.
  */
-import type { ModeResult, ProfileResult } from '../../../../electron/engine/profile/result.js';
+import type { ModeResult, ProfileResult } from '../../../../electron/engine/view/public.js';
 
 export interface SampledEvent {
   transient: string;

@@ -5,10 +5,7 @@
  * what it holds (memory rolled up over its transients) and its own fields.
  */
 import { useDeferredValue, useMemo } from 'react';
-import { num } from '../../../../electron/engine/view/analysis-doc.js';
-import { profileVerdict } from '../../../../electron/engine/view/verdict.js';
-import { formatBytes, formatBytesExpr, formatCount, formatNs } from '../../../../electron/engine/view/format.js';
-import type { AnalysisView, GraphEdge, GraphNode } from '../../../../electron/engine/view/types.js';
+import { formatBytes, formatBytesExpr, formatCount, formatNs, num, profileVerdict, type AnalysisView, type GraphEdge, type GraphNode } from '../../../../electron/engine/view/public.js';
 import { sizeText } from '../../charts/transient-info.js';
 import { storageFamily } from '../../theme/index.js';
 import { asContractError, selectTransient, setDockTab, toast } from '../actions.js';
