@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { palette } from '../theme/index.js';
-import { openLocalFiles } from './actions.js';
+import { openLocalFiles } from './open/index.js';
 import { Dock } from './dock/Dock.js';
 import { EmptyState } from './EmptyState.js';
 import { ErrorPanel } from './ErrorPanel.js';

@@ -6,7 +6,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FolderEntry, FolderListing } from '../../../electron/ipc/contract.js';
 import { formatBytes } from '../../../electron/engine/view/public.js';
-import { asContractError, openPath, openResultPath } from './actions.js';
+import { asContractError } from './actions.js';
+import { openPath } from './open/index.js';
+import { openResultPath } from './results.js';
 import { UploadButton } from './EmptyState.js';
 import { Icon } from './Icon.js';
 import { store } from './state.js';

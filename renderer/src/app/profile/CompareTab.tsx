@@ -8,7 +8,7 @@
 import { useMemo, useState } from 'react';
 import { compareResults, isGpuResult, significanceSentence } from '../../../../electron/engine/view/public.js';
 import { mountBreakdownChart, mountDistributionChart, type ProfileData } from '../../charts/index.js';
-import { removeCompared } from '../actions.js';
+import { removeCompared } from '../results.js';
 import { ChartMount } from '../dock/ChartMount.js';
 import { UploadButton } from '../EmptyState.js';
 import { Icon } from '../Icon.js';

@@ -8,7 +8,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ResultDoc } from '../../../../electron/ipc/contract.js';
 import { deviceSummary, deviceVersions, formatBytes, formatCount, formatNs, formatPercent, formatReleaseThreshold, isGpuResult, profileVerdict, verificationBadge, type Headline, type Verdict } from '../../../../electron/engine/view/public.js';
 import { mountBreakdownChart, mountCallsChart, mountDistributionChart, mountGanttChart, type ProfileData } from '../../charts/index.js';
-import { defaultResultName, downloadResult, saveResultOnHost } from '../actions.js';
+import { defaultResultName, downloadResult, saveResultOnHost } from '../results.js';
 import { ChartMount } from '../dock/ChartMount.js';
 import { UploadButton } from '../EmptyState.js';
 import { Icon } from '../Icon.js';
