@@ -8,7 +8,6 @@ import { connect } from './app/connect.js';
 import { App } from './app/App.js';
 import { installPerfProbe } from './app/perf.js';
 import { prewarmLayoutWorker } from './graph/index.js';
-import './app/app.css';
 
 installPerfProbe();
 prewarmLayoutWorker();

@@ -11,6 +11,8 @@ import { downloadFiles } from './results.js';
 import { Icon } from './Icon.js';
 import { store } from './state.js';
 import { EMPTY, useSelect } from './store.js';
+import './dialog.css';
+import './export-dialog.css';
 
 type Format = ExportReportRequest['format'];
 

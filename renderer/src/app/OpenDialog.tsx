@@ -13,6 +13,8 @@ import { UploadButton } from './EmptyState.js';
 import { Icon } from './Icon.js';
 import { store } from './state.js';
 import { EMPTY, useSelect } from './store.js';
+import './dialog.css';
+import './open-dialog.css';
 
 const ICON: Record<FolderEntry['kind'], string> = { folder: 'folder', sdfg: 'file', result: 'result', other: 'file' };
 

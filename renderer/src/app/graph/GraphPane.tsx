@@ -15,6 +15,7 @@ import { useSelect, watch } from '../store.js';
 import { afterNextFrame } from '../../yield.js';
 import { graphHandle } from './handle.js';
 import { buildMarks } from './marks.js';
+import './graph.css';
 
 export function GraphPane(): React.JSX.Element {
   const host = useRef<HTMLDivElement>(null);

@@ -15,6 +15,7 @@ import { Icon } from '../Icon.js';
 import { store } from '../state.js';
 import { useSelect } from '../store.js';
 import { compareWarnings, runFacts, wantsLogAxis } from './compare-model.js';
+import './chart-cards.css';
 import './compare.css';
 
 export function CompareTab(): React.JSX.Element {

@@ -18,6 +18,8 @@ import { EMPTY, useSelect } from '../store.js';
 import { LastResultsList } from './LastResults.js';
 import { ProfileForm } from './ProfileForm.js';
 import { hasSampledCalls } from './sampled.js';
+import './chart-cards.css';
+import './profile-tab.css';
 
 function elapsed(ms: number): string {
   // `now` is the last tick's: a run started since then would read as a negative time until the next one.

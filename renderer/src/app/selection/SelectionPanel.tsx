@@ -9,6 +9,7 @@ import { ElementPanel } from './ElementPanel.js';
 import { rowOf } from './facts.js';
 import { Overview } from './Overview.js';
 import { TransientPanel } from './TransientPanel.js';
+import './selection.css';
 
 export function SelectionPanel(): React.JSX.Element {
   const sel = useSelect(store, (s) => s.selection);
