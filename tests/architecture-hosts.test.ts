@@ -4,7 +4,7 @@
  * - the hosts (cli/, shell/ with main.ts, engine-host/) stand side by side: none imports another; what two of
  *   them need is in electron/host-kit/, which imports no host, no service and no runner;
  * - the service sits below the hosts and imports no host and no runner (the host injects one);
- * - the contract and the wire codec compile anywhere, and the renderer reaches electron/ only through them;
+ * - the contract and the wire codec compile anywhere (the renderer's imports are checked in architecture.test.ts);
  * - no import cycle among the hosts, the kit, the service and the contract.
  */
 import { describe, expect, it } from 'vitest';
@@ -42,18 +42,6 @@ function hostViolations(edges: readonly ImportEdge[]): string[] {
 
 function violations(files: readonly string[], ok: (e: ImportEdge) => boolean): string[] {
   return files.flatMap((f) => importsOf(f).filter((e) => !ok(e)).map(describeEdge));
-}
-
-/**
- * An engine module the renderer may run: its whole runtime import graph stays inside electron/engine and never
- * reaches a Node module (the pure view helpers the renderer and the reports share: format, verdict,
- * analysis-doc, profile statistics, noise detectors and tests).
- */
-function pureEngineModule(path: string, seen = new Set<string>()): boolean {
-  if (!path.startsWith('electron/engine/')) return false;
-  if (seen.has(path)) return true;
-  seen.add(path);
-  return importsOf(path).every((e) => e.typeOnly || pureEngineModule(e.target, seen));
 }
 
 describe('architecture of the hosts', () => {
@@ -133,22 +121,5 @@ describe('architecture of the hosts', () => {
         return s.startsWith('node:') || s === 'valibot' || s.startsWith('electron/engine/') || s.startsWith('electron/ipc/');
       }),
     ).toEqual([]);
-  });
-
-  it('the renderer imports no Node module and reaches electron/ only through the contract, the wire codec and pure engine helpers', () => {
-    expect(
-      violations(sourceFiles('renderer/src'), ({ target: s, typeOnly }) => {
-        if (s.startsWith('node:') || s === 'electron' || s === 'ws') return false;
-        if (!s.startsWith('electron/')) return true;
-        return s === 'electron/ipc/contract.ts' || s === 'electron/ipc/wire.ts' || (typeOnly && s.startsWith('electron/engine/')) || pureEngineModule(s);
-      }),
-    ).toEqual([]);
-  });
-
-  it('a module that reaches Node is not a pure engine helper', () => {
-    expect(pureEngineModule('electron/engine/view/format.ts')).toBe(true);
-    // The one verdict the CLI, the window and the reports render: the renderer runs it, so it must stay pure.
-    for (const m of ['view/verdict.ts', 'profile/noise.ts', 'profile/dip.ts', 'profile/significance.ts', 'profile/columns.ts', 'profile/stats.ts', 'json.ts']) expect(pureEngineModule(`electron/engine/${m}`), m).toBe(true);
-    expect(pureEngineModule('electron/engine/sdfg/index.ts')).toBe(false);
   });
 });

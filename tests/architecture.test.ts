@@ -3,6 +3,7 @@
  * violation fails CI instead of waiting for a reviewer.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../electron/engine/paths.js';
@@ -134,5 +135,75 @@ describe('architecture of tests and the bench', () => {
 
   it('no bench section imports the runner that lists the sections (BenchSection lives in bench/section.ts)', () => {
     expect(show(edges('bench').filter((e) => e.spec === 'bench/run.js'))).toEqual([]);
+  });
+});
+
+/**
+ * The renderer (browser code, renderer/src) reaches electron/ through exactly three modules: the contract, the wire
+ * codec and the engine's public view (engine/view/public.ts: view-model types and pure helpers). Type imports
+ * count too, so that one file says what of the engine the window depends on.
+ */
+describe('architecture of the renderer', () => {
+  const RENDERER_GATES = ['electron/ipc/contract.js', 'electron/ipc/wire.js', 'electron/engine/view/public.js'];
+
+  /** Module specifiers a file imports or re-exports, relative ones as repo paths; `typeOnly` marks `import type`. */
+  function typedImportsOf(file: string): Array<{ spec: string; typeOnly: boolean }> {
+    const text = readFileSync(file, 'utf8');
+    const found = [...text.matchAll(/^\s*(import|export)(\s+type)?\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => ({ spec: m[3]!, typeOnly: Boolean(m[2]) }));
+    for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ spec: m[1]!, typeOnly: false });
+    for (const m of text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)) found.push({ spec: m[1]!, typeOnly: false });
+    return found.map(({ spec, typeOnly }) => ({ spec: spec.startsWith('.') ? relative(root, resolve(dirname(file), spec)) : spec, typeOnly }));
+  }
+
+  /** An engine module whose whole runtime import graph stays inside electron/engine and never reaches Node. */
+  function pureEngineModule(spec: string, seen = new Set<string>()): boolean {
+    if (!spec.startsWith('electron/engine/')) return false;
+    if (seen.has(spec)) return true;
+    seen.add(spec);
+    return typedImportsOf(join(root, spec.replace(/\.js$/, '.ts'))).every(({ spec: s, typeOnly }) => typeOnly || pureEngineModule(s, seen));
+  }
+
+  const node = new Set([...builtinModules, 'electron', 'ws']);
+  /** What a renderer file may import: its own modules, packages (no Node module), and the three gates. */
+  function rendererMay(spec: string): boolean {
+    if (spec.startsWith('node:') || node.has(spec)) return false;
+    if (spec.startsWith('renderer/src/')) return true;
+    // Package specifiers are bare; a repo path outside renderer/src starts with one of the repo's folders.
+    if (/^(electron|bench|tests|native|dist|scripts|renderer)\//.test(spec)) return RENDERER_GATES.includes(spec);
+    return !spec.startsWith('/');
+  }
+
+  it('renderer/src imports from electron/ only the contract, the wire codec and engine/view/public.ts, and no Node module', () => {
+    const files = sources(join(root, 'renderer', 'src'), /\.tsx?$/);
+    expect(files.length).toBeGreaterThan(50);
+    const bad: string[] = [];
+    const gates = new Set<string>();
+    for (const f of files) {
+      for (const { spec } of typedImportsOf(f)) {
+        if (!rendererMay(spec)) bad.push(`${relative(root, f)} imports '${spec}'`);
+        if (RENDERER_GATES.includes(spec)) gates.add(spec);
+      }
+    }
+    expect(bad).toEqual([]);
+    expect([...gates].sort()).toEqual([...RENDERER_GATES].sort());
+  });
+
+  it('the rule refuses what it must: another engine module, a Node module, a repo path outside renderer/src', () => {
+    for (const spec of ['electron/engine/view/format.js', 'electron/engine/view/types.js', 'electron/ipc/contract-schema.js', 'node:fs', 'fs', 'electron', 'bench/browser.js']) expect(rendererMay(spec), spec).toBe(false);
+    for (const spec of ['react', 'd3', 'renderer/src/app/store.js', ...RENDERER_GATES]) expect(rendererMay(spec), spec).toBe(true);
+  });
+
+  it('engine/view/public.ts is pure: its runtime import graph stays in the engine and reaches no Node module', () => {
+    expect(pureEngineModule('electron/engine/view/public.js')).toBe(true);
+    // The one verdict the CLI, the window and the reports render: the renderer runs it, so it must stay pure.
+    for (const m of ['view/format.js', 'view/verdict.js', 'view/gpu.js', 'view/analysis-doc.js', 'view/public.js', 'profile/stats.js', 'profile/columns.js', 'profile/noise.js', 'profile/dip.js', 'profile/significance.js', 'json.js']) expect(pureEngineModule(`electron/engine/${m}`), m).toBe(true);
+    expect(pureEngineModule('electron/engine/sdfg/index.js')).toBe(false);
+  });
+
+  it('the contract and the wire codec carry no runtime import into the engine', () => {
+    for (const gate of ['electron/ipc/contract.ts', 'electron/ipc/wire.ts']) {
+      const runtime = typedImportsOf(join(root, gate)).filter((i) => !i.typeOnly).map((i) => i.spec);
+      expect(runtime, gate).toEqual([]);
+    }
   });
 });

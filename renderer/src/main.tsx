@@ -4,11 +4,10 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { connect } from './app/actions.js';
+import { connect } from './app/connect.js';
 import { App } from './app/App.js';
 import { installPerfProbe } from './app/perf.js';
 import { prewarmLayoutWorker } from './graph/index.js';
-import './app/app.css';
 
 installPerfProbe();
 prewarmLayoutWorker();

@@ -2,15 +2,20 @@
 /** The app shell without a browser: opening by path routes results and SDFGs, the shortcuts, the store. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ResultDoc, TransientLabClient } from '../../electron/ipc/contract.js';
-import type { DocInfo, GraphRegion } from '../../electron/engine/view/types.js';
-import { openPath } from '../../renderer/src/app/actions.js';
-import { settledRegions } from '../../renderer/src/app/graph/handle.js';
+import type { AnalysisView, DocInfo, GraphRegion } from '../../electron/engine/view/types.js';
+import { graphHandle } from '../../renderer/src/app/graph/handle.js';
+import { analysisDrawn, graphFirstFrame, graphMounted, openPath } from '../../renderer/src/app/open/index.js';
+import { currentOpen } from '../../renderer/src/app/open/marks.js';
+import type { GraphView } from '../../renderer/src/graph/view.js';
 import { handleKey } from '../../renderer/src/app/keyboard.js';
 import { initialState, store } from '../../renderer/src/app/state.js';
 import { createStore } from '../../renderer/src/app/store.js';
 import { profileFixture } from './fixtures.js';
 
-afterEach(() => store.set(initialState()));
+afterEach(() => {
+  store.set(initialState());
+  graphHandle.current = null;
+});
 
 const result = { schema: 'transient-lab/profile@1', program: { name: 'hdiff', file: 'hdiff.sdfg', hash: 'x' }, modes: [] } as unknown as ResultDoc['result'];
 
@@ -54,39 +59,110 @@ describe('opening an SDFG', () => {
     const refused = () => Promise.reject(Object.assign(new Error('not in this test'), { kind: 'refused' }));
     return { openFile: vi.fn(async () => info), graph: vi.fn(graph), analyze: vi.fn(refused), closeDoc: vi.fn(async () => {}), on: () => () => {} } as unknown as TransientLabClient;
   }
-  /** The store as it was when the document was committed. */
-  function whenDocCommitted(): Promise<{ at: number; rootRegion: Promise<GraphRegion> | null }> {
+  /** A graph view that records what it was given, mounted where the graph pane mounts it. */
+  function fakeView(): { open: ReturnType<typeof vi.fn>; replaceRoot: ReturnType<typeof vi.fn> } {
+    const view = { open: vi.fn(async () => {}), replaceRoot: vi.fn(async () => {}) };
+    graphHandle.current = view as unknown as GraphView;
+    graphMounted();
+    return view;
+  }
+  /** When the document was committed, and whether the graph's layout had started by the first microtask after
+   * that store change (React renders a store change in a microtask at the earliest). */
+  function whenDocCommitted(view: { open: ReturnType<typeof vi.fn> }): Promise<{ at: number; rootRegion: Promise<GraphRegion> | null; layoutBeforeRender: boolean }> {
     return new Promise((resolve) => {
       const off = store.subscribe(() => {
         const s = store.get();
         if (!s.doc) return;
         off();
-        resolve({ at: performance.now(), rootRegion: s.rootRegion });
+        const at = performance.now();
+        queueMicrotask(() => resolve({ at, rootRegion: s.rootRegion, layoutBeforeRender: view.open.mock.calls.length > 0 }));
       });
     });
   }
 
-  it('commits the document with its root region already in, so the graph can start laying out before React renders', async () => {
+  it('commits the document with its root region already in, and starts the layout from it before React renders', async () => {
     const c = docClient(async () => region);
     store.set({ client: c });
-    const committed = whenDocCommitted();
+    const view = fakeView();
+    const committed = whenDocCommitted(view);
     void openPath('prog.sdfg');
-    const { rootRegion } = await committed;
+    const { rootRegion, layoutBeforeRender } = await committed;
     expect(c.graph).toHaveBeenCalledWith({ doc: 'd1', region: null });
     expect(rootRegion).not.toBeNull();
-    expect(settledRegions.get(rootRegion!)).toBe(region);
+    expect(layoutBeforeRender).toBe(true);
+    expect(view.open).toHaveBeenCalledWith(region);
   });
 
-  it('does not hold the document back for a root region that is slow to come', async () => {
-    const c = docClient(() => new Promise<GraphRegion>(() => {}));
+  it('does not hold the document back for a root region that is slow to come, and draws the region when it comes', async () => {
+    let arrive: (r: GraphRegion) => void = () => {};
+    const c = docClient(() => new Promise<GraphRegion>((resolve) => (arrive = resolve)));
     store.set({ client: c });
-    const committed = whenDocCommitted();
+    const view = fakeView();
+    const committed = whenDocCommitted(view);
     const asked = performance.now();
     void openPath('prog.sdfg');
-    const { at, rootRegion } = await committed;
+    const { at, layoutBeforeRender } = await committed;
     // The wait is bounded (150 ms), far below what a user would take for a hang.
     expect(at - asked).toBeLessThan(2000);
-    expect(settledRegions.get(rootRegion!)).toBeUndefined();
+    expect(layoutBeforeRender).toBe(false);
+    arrive(region);
+    await vi.waitFor(() => expect(view.open).toHaveBeenCalledWith(region));
+  });
+
+  it('a root region that comes after a newer open is not drawn', async () => {
+    let arrive: (r: GraphRegion) => void = () => {};
+    const c = docClient(() => new Promise<GraphRegion>((resolve) => (arrive = resolve)));
+    store.set({ client: c });
+    const view = fakeView();
+    const committed = whenDocCommitted(view);
+    void openPath('prog.sdfg');
+    await committed;
+    void openPath('runs/other.json');
+    void openPath('second.sdfg');
+    arrive(region);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(view.open).not.toHaveBeenCalled();
+  });
+
+  it("marks tlab:first-frame once, for the open the graph shows", async () => {
+    const c = docClient(async () => region);
+    store.set({ client: c });
+    const view = fakeView();
+    const committed = whenDocCommitted(view);
+    void openPath('prog.sdfg');
+    await committed;
+    graphFirstFrame();
+    graphFirstFrame();
+    const marks = performance.getEntriesByName('tlab:first-frame', 'mark') as PerformanceMark[];
+    expect(marks).toHaveLength(1);
+    expect((marks[0]!.detail as { seq: number }).seq).toBe(currentOpen());
+  });
+});
+
+describe('an open is ready when its first analysis is drawn', () => {
+  it('marks tlab:analysis and tlab:ready for the open whose first analysis a view drew, and for nothing else', async () => {
+    const info = { doc: 'd2', name: 'prog.sdfg', symbols: [], preview: false } as unknown as DocInfo;
+    const region = { id: 'root', kind: 'cfg', sdfg: 0, label: '', nodes: [], edges: [] } as unknown as GraphRegion;
+    const view = { table: { id: [] } } as unknown as AnalysisView;
+    const c = { openFile: vi.fn(async () => info), graph: vi.fn(async () => region), analyze: vi.fn(async () => view), closeDoc: vi.fn(async () => {}), on: () => () => {} } as unknown as TransientLabClient;
+    store.set({ client: c });
+    graphHandle.current = { open: vi.fn(async () => {}), replaceRoot: vi.fn(async () => {}) } as unknown as GraphView;
+    graphMounted();
+    const opened = openPath('prog.sdfg');
+    await vi.waitFor(() => expect(store.get().doc).not.toBeNull());
+    // The analysis waits for the graph's first frame.
+    expect(c.analyze).not.toHaveBeenCalled();
+    graphFirstFrame();
+    await opened;
+    expect(store.get().analysis).toBe(view);
+    expect(performance.getEntriesByName('tlab:analysis', 'mark')).toHaveLength(1);
+    analysisDrawn({ table: { id: [] } } as unknown as AnalysisView);
+    expect(performance.getEntriesByName('tlab:ready', 'mark')).toHaveLength(0);
+    analysisDrawn(view);
+    analysisDrawn(view);
+    const ready = performance.getEntriesByName('tlab:ready', 'mark') as PerformanceMark[];
+    expect(ready).toHaveLength(1);
+    expect((ready[0]!.detail as { seq: number }).seq).toBe(currentOpen());
   });
 });
 

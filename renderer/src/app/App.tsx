@@ -4,7 +4,9 @@
  */
 import { useEffect, useState } from 'react';
 import { palette } from '../theme/index.js';
-import { openLocalFiles } from './actions.js';
+// The window's styles before its views' (each view imports its own).
+import './app.css';
+import { openLocalFiles } from './open/index.js';
 import { Dock } from './dock/Dock.js';
 import { EmptyState } from './EmptyState.js';
 import { ErrorPanel } from './ErrorPanel.js';

@@ -3,10 +3,11 @@
  * (the host's folders, an upload, drag and drop, a result file).
  */
 import { useRef } from 'react';
-import { openExample, openLocalFiles } from './actions.js';
+import { openExample, openLocalFiles } from './open/index.js';
 import { Icon } from './Icon.js';
 import { store } from './state.js';
 import { useSelect } from './store.js';
+import './empty-state.css';
 
 export function UploadButton({ label, accept, testid }: { label: string; accept: string; testid: string }): React.JSX.Element {
   const input = useRef<HTMLInputElement>(null);

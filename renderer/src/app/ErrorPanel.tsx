@@ -8,6 +8,8 @@ import { dismissError } from './actions.js';
 import { Icon } from './Icon.js';
 import type { ErrorReport } from './state.js';
 import { store } from './state.js';
+import './dialog.css';
+import './error-panel.css';
 
 const ADVICE: Record<ContractError['kind'], string> = {
   input: 'The file could not be read as an SDFG. Check that it is the .sdfg/.sdfgz DaCe wrote (not a pickle or a Git LFS pointer), or open another file.',

@@ -6,10 +6,13 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { ExportReportRequest, ReportExport } from '../../../electron/ipc/contract.js';
-import { asContractError, downloadFiles } from './actions.js';
+import { asContractError } from './actions.js';
+import { downloadFiles } from './results.js';
 import { Icon } from './Icon.js';
 import { store } from './state.js';
 import { EMPTY, useSelect } from './store.js';
+import './dialog.css';
+import './export-dialog.css';
 
 type Format = ExportReportRequest['format'];
 

@@ -5,12 +5,16 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FolderEntry, FolderListing } from '../../../electron/ipc/contract.js';
-import { formatBytes } from '../../../electron/engine/view/format.js';
-import { asContractError, openPath, openResultPath } from './actions.js';
+import { formatBytes } from '../../../electron/engine/view/public.js';
+import { asContractError } from './actions.js';
+import { openPath } from './open/index.js';
+import { openResultPath } from './results.js';
 import { UploadButton } from './EmptyState.js';
 import { Icon } from './Icon.js';
 import { store } from './state.js';
 import { EMPTY, useSelect } from './store.js';
+import './dialog.css';
+import './open-dialog.css';
 
 const ICON: Record<FolderEntry['kind'], string> = { folder: 'folder', sdfg: 'file', result: 'result', other: 'file' };
 

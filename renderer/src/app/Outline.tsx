@@ -4,9 +4,7 @@
  * name and, on Enter, searches the graph (labels, code, memlets) and zooms to the first match.
  */
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { GraphNode, SearchHit } from '../../../electron/engine/view/types.js';
-import { ownedBytes } from '../../../electron/engine/view/analysis-doc.js';
-import { formatBytes } from '../../../electron/engine/view/format.js';
+import { formatBytes, ownedBytes, type GraphNode, type SearchHit } from '../../../electron/engine/view/public.js';
 import { sizeText } from '../charts/transient-info.js';
 import { storageFamily } from '../theme/index.js';
 import { selectElement, selectTransient } from './actions.js';

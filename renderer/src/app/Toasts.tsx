@@ -1,6 +1,7 @@
 /** Short notes in the corner (saved, downloaded, opened): they go away on their own. */
 import { store } from './state.js';
 import { useSelect } from './store.js';
+import './toasts.css';
 
 export function Toasts(): React.JSX.Element {
   const toasts = useSelect(store, (s) => s.toasts);

@@ -3,9 +3,11 @@
  * and the three main actions. Symbols beyond the first few live in the symbols popover.
  */
 import { useEffect, useRef, useState } from 'react';
-import { formatBytes } from '../../../electron/engine/view/format.js';
+import { formatBytes } from '../../../electron/engine/view/public.js';
 import { MODE_NAMES, type ModeName } from '../theme/index.js';
-import { openExport, setDefaultSymbol, setSymbol, setTarget, toggleTheme } from './actions.js';
+import { toggleTheme } from './actions.js';
+import { setDefaultSymbol, setSymbol, setTarget } from './analysis.js';
+import { openExport } from './results.js';
 import { Icon } from './Icon.js';
 import { openProfile } from './profile/open-profile.js';
 import { store } from './state.js';

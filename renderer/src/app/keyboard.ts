@@ -3,7 +3,8 @@
  * F fits the graph, Esc closes a dialog or clears the selection. Plain keys are ignored while typing.
  */
 import { useEffect } from 'react';
-import { clearSelection, dismissError, openExport, setDockTab } from './actions.js';
+import { clearSelection, dismissError, setDockTab } from './actions.js';
+import { openExport } from './results.js';
 import { graphHandle } from './graph/handle.js';
 import { openProfile } from './profile/open-profile.js';
 import { DOCK_TABS, store } from './state.js';

@@ -4,7 +4,7 @@
  * an open SDFG: a top-k selection, not a sort of the whole group). Sorting every group up front took 130–160 ms
  * in one render on velocity_tendencies (the outline's useMemo was the open's longest task after the analysis).
  */
-import type { AnalysisView } from '../../../electron/engine/view/types.js';
+import type { AnalysisView } from '../../../electron/engine/view/public.js';
 
 export interface OutlineGroups {
   /** Rows per SDFG index, in file order. */

@@ -1,13 +1,12 @@
 /**
- * The three moments the bench measures (`performance.mark`), for the current open only:
- * - `tlab:open-start`: the open request is sent;
- * - `tlab:first-frame`: the first frame of that file's graph is on screen;
- * - `tlab:ready`: the analysis has filled the table and the timeline (the dock's visible view has drawn it).
- * Long main-thread tasks are recorded from page load on (PerformanceObserver 'longtask'), so that the bench can
- * read the longest one between open-start and ready. `window.tlabPerf` exposes both read-only.
+ * The page's performance probe for the bench: long main-thread tasks recorded from page load on
+ * (PerformanceObserver 'longtask'), so that the bench can read the longest one between `tlab:open-start` and
+ * `tlab:ready`; the frame times of the views that keep them; the graph's metrics; `performance.measure`s around
+ * the commits it attributes long tasks to. `window.tlabPerf` exposes them read-only. The `tlab:*` marks of an
+ * open are the open module's (open/marks.ts).
  */
-let openSeq = 0;
-const done = { firstFrame: false, ready: false };
+import { currentOpen } from './open/marks.js';
+
 const longTasks: Array<{ start: number; duration: number }> = [];
 const frameSources = new Map<string, () => number[]>();
 let graphMetrics: (() => unknown) | null = null;
@@ -46,7 +45,7 @@ export function installPerfProbe(): void {
   window.tlabPerf = {
     longTasks: () => longTasks.slice(),
     frames: () => Object.fromEntries([...frameSources].map(([k, f]) => [k, f().slice()])),
-    openSeq: () => openSeq,
+    openSeq: currentOpen,
     graph: () => (graphMetrics ? structuredClone(graphMetrics()) : null),
   };
 }
@@ -55,72 +54,6 @@ export function installPerfProbe(): void {
 export function registerFrames(name: string, source: (() => number[]) | null): void {
   if (source) frameSources.set(name, source);
   else frameSources.delete(name);
-}
-
-/** A new open (or a close) begins: the previous open's marks go at once, so nobody reads them as this one's;
- * returns the open's sequence number. */
-export function beginOpen(): number {
-  openSeq++;
-  const waiters = firstFrameWaiters;
-  firstFrameWaiters = [];
-  for (const w of waiters) w();
-  done.firstFrame = false;
-  done.ready = false;
-  for (const m of ['tlab:open-start', 'tlab:doc', 'tlab:analysis', 'tlab:first-frame', 'tlab:ready']) performance.clearMarks(m);
-  return openSeq;
-}
-
-/** Open `seq`'s request is about to be sent (nothing when a newer open or a close came first). */
-export function markOpenStart(seq: number): void {
-  if (seq === openSeq) performance.mark('tlab:open-start', { detail: { seq } });
-}
-
-export function currentOpen(): number {
-  return openSeq;
-}
-
-let firstFrameWaiters: Array<() => void> = [];
-
-export function markFirstFrame(seq: number): void {
-  if (seq !== openSeq || done.firstFrame) return;
-  done.firstFrame = true;
-  performance.mark('tlab:first-frame', { detail: { seq } });
-  const waiters = firstFrameWaiters;
-  firstFrameWaiters = [];
-  for (const w of waiters) w();
-}
-
-/**
- * Resolves once open `seq` has its first graph frame on screen, or after `timeoutMs`, or at once when a newer
- * open started. The analysis waits for it: the host answers one request at a time, and the graph's first
- * regions should not queue behind a seconds-long analysis of a big file.
- */
-export function afterFirstFrame(seq: number, timeoutMs: number): Promise<void> {
-  if (seq !== openSeq || done.firstFrame) return Promise.resolve();
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, timeoutMs);
-    firstFrameWaiters.push(() => {
-      clearTimeout(t);
-      resolve();
-    });
-  });
-}
-
-export function markReady(seq: number): void {
-  if (seq !== openSeq || done.ready) return;
-  done.ready = true;
-  performance.mark('tlab:ready', { detail: { seq } });
-}
-
-/** Intermediate moments of an open (the bench's breakdown): `tlab:doc` (DocInfo arrived), `tlab:analysis`. */
-export function markStep(name: 'tlab:doc' | 'tlab:analysis', seq: number): void {
-  if (seq !== openSeq) return;
-  performance.clearMarks(name);
-  performance.mark(name, { detail: { seq } });
-}
-
-export function isReadyMarked(seq: number): boolean {
-  return seq === openSeq && done.ready;
 }
 
 /** Runs `fn` inside a `performance.measure` named `name` (the bench reports which measures its longest tasks

@@ -4,7 +4,7 @@
  * Actions (actions/*.ts) are the only writers besides trivial UI toggles.
  */
 import type { ContractError, EnvironmentInfo, ProfileProgressEvent, ResultDoc, SymbolValues, TransientLabClient } from '../../../electron/ipc/contract.js';
-import type { AnalysisView, DocInfo, GraphEdge, GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
+import type { AnalysisView, DocInfo, GraphEdge, GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/public.js';
 import type { ModeName, ThemeName } from '../theme/index.js';
 import { createStore } from './store.js';
 import { openParams } from '../host/index.js';

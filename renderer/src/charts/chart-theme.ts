@@ -3,7 +3,7 @@
  * chart, report and theme; transient fates in the colour of the mode that takes them furthest.
  */
 import { palette, type ModeName, type Palette, type ThemeName } from '../theme/index.js';
-import type { Fate } from '../../../electron/engine/view/types.js';
+import type { Fate } from '../../../electron/engine/view/public.js';
 import type { Fill } from './painter.js';
 
 export interface ChartTheme {

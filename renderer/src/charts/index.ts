@@ -8,7 +8,8 @@
  *   chart.destroy();
  */
 import { mountChart, renderChartSVG, type ChartHandle, type ChartOptions, type ChartSpec, type StaticOptions } from './chart.js';
-import { lifetimeChart, type LifetimeData } from './lifetime.js';
+import { lifetimeChart } from './lifetime.js';
+import type { LifetimeData } from './lifetime-model.js';
 import { workspaceChart, type WorkspaceData } from './workspace.js';
 import { breakdownChart } from './profile-breakdown.js';
 import type { ProfileData } from './profile-data.js';
@@ -17,7 +18,7 @@ import { ganttChart } from './profile-gantt.js';
 import { seriesChart } from './profile-series.js';
 
 export type { ChartHandle, ChartOptions, StaticOptions } from './chart.js';
-export type { LifetimeData } from './lifetime.js';
+export type { LifetimeData } from './lifetime-model.js';
 export type { WorkspaceData } from './workspace.js';
 export type { ProfileData, AllocEvent } from './profile-data.js';
 export { profileSeries, sampledCalls } from './profile-data.js';

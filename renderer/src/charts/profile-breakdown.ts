@@ -3,7 +3,7 @@
  * up), and beside it the allocation part alone on its own scale, since it is often under a percent of the
  * call and would not show at all on the first.
  */
-import { formatCount, formatNs, formatPercent } from '../../../electron/engine/view/format.js';
+import { formatCount, formatNs, formatPercent } from '../../../electron/engine/view/public.js';
 import { drawXAxis } from './axes.js';
 import type { ChartSpec, FrameInput, Hit } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';

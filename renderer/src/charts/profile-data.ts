@@ -8,9 +8,7 @@
  * (gpu.deviceNs, CUDA events). The time charts draw both on one axis; the breakdown and the Gantt, which split
  * host time, take the host series only. CPU results have one series per mode with `time: null`, as before.
  */
-import type { AllocationEvent, ModeResult, ProfileResult, SampledCall as ResultSampledCall } from '../../../electron/engine/profile/result.js';
-import { quantile } from '../../../electron/engine/profile/stats.js';
-import { isGpuResult } from '../../../electron/engine/view/verdict.js';
+import { isGpuResult, quantile, type AllocationEvent, type ModeResult, type ProfileResult, type SampledCall as ResultSampledCall } from '../../../electron/engine/view/public.js';
 import type { ModeName } from '../theme/index.js';
 import type { ChartTheme } from './chart-theme.js';
 import type { Fill } from './painter.js';

@@ -3,7 +3,7 @@
  * p10/p90), the median (labelled), and every timed call as a dot. Several results (compare) put their
  * rows for one mode next to each other, told apart by marker (filled, hollow, square).
  */
-import { formatCount, formatNs, formatPercent } from '../../../electron/engine/view/format.js';
+import { formatCount, formatNs, formatPercent } from '../../../electron/engine/view/public.js';
 import { drawXAxis } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';

@@ -4,7 +4,7 @@
  * every mode. Modes that allocate nothing in the call say so in one line. Hover: bytes and durations;
  * click selects the transient everywhere. Drag on the axis area zooms time; double-click resets.
  */
-import { formatBytes, formatNs } from '../../../electron/engine/view/format.js';
+import { formatBytes, formatNs } from '../../../electron/engine/view/public.js';
 import { drawXAxis } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';

@@ -3,7 +3,7 @@
  * call and a running median per mode, so that drift, warm-up left-overs and noisy processes show.
  * Hover shows every mode's time at that call. Drag on the plot zooms the calls; double-click resets.
  */
-import { formatCount, formatNs } from '../../../electron/engine/view/format.js';
+import { formatCount, formatNs } from '../../../electron/engine/view/public.js';
 import { drawXAxis, drawYAxis, yLabelWidth } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import { MODE_DASH, type ChartTheme } from './chart-theme.js';

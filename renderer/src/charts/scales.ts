@@ -4,7 +4,7 @@
  * ("0 20 40 60") and the unit sits once in the axis title.
  */
 import { tickFormat, ticks } from 'd3';
-import { bytesUnit, formatNs, timeUnit, type Unit } from '../../../electron/engine/view/format.js';
+import { bytesUnit, formatNs, timeUnit, type Unit } from '../../../electron/engine/view/public.js';
 
 export interface Ticks {
   unit: Unit;

@@ -1,7 +1,5 @@
 /** Words about one transient of an AnalysisView, shared by every chart's tooltip and the table. */
-import { aliasOf, num } from '../../../electron/engine/view/analysis-doc.js';
-import { aliasText, formatCount, formatSize, formatStepRange } from '../../../electron/engine/view/format.js';
-import { FATES, type AllocationJson, type AnalysisView, type Fate } from '../../../electron/engine/view/types.js';
+import { aliasOf, aliasText, FATES, formatCount, formatSize, formatStepRange, num, type AllocationJson, type AnalysisView, type Fate } from '../../../electron/engine/view/public.js';
 import type { TooltipContent } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';
 import { isHatch } from './painter.js';

@@ -6,9 +6,7 @@
  *
  * Interactions: ctrl+wheel zooms the offsets around the pointer, shift+wheel pans them, 0 resets.
  */
-import { num } from '../../../electron/engine/view/analysis-doc.js';
-import { formatBytes, formatBytesExpr, formatCount, formatPercent, formatRatio, formatStepRange } from '../../../electron/engine/view/format.js';
-import type { AnalysisView, StorageWorkspace, WorkspaceRects } from '../../../electron/engine/view/types.js';
+import { formatBytes, formatBytesExpr, formatCount, formatPercent, formatRatio, formatStepRange, num, type AnalysisView, type StorageWorkspace, type WorkspaceRects } from '../../../electron/engine/view/public.js';
 import { drawXAxis, drawYAxis, yLabelWidth } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';

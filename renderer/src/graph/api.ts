@@ -1,5 +1,5 @@
 /** The graph module's public types: what the app passes in and what it gets back (docs/graph.md §2). */
-import type { GraphEdge, GraphNode, GraphRegion, RegionId, SearchHit } from '../../../electron/engine/view/types.js';
+import type { GraphEdge, GraphNode, GraphRegion, RegionId, SearchHit } from '../../../electron/engine/view/public.js';
 import type { ThemeName } from '../theme/index.js';
 import type { LayoutEngineName } from './flat-layout.js';
 import type { TransientMarks } from './marks.js';

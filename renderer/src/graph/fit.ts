@@ -63,3 +63,23 @@ export function initialCamera(scene: Scene, width: number, height: number): Came
   const k = wholeScale(scene, width, height);
   return k >= READABLE_K ? centred(scene, width, height, Math.min(k, 1.25)) : fromTop(scene, width, READABLE_K);
 }
+
+/** Where "show this element" puts the camera: the element (node or edge) centred, at a zoom between 0.7 and 1.1
+ * that leaves room around it; null when the scene does not hold it. */
+export function revealCamera(scene: Scene, id: string, width: number, height: number): Camera | null {
+  const ni = scene.byId.get(id);
+  const ei = scene.edgeById.get(id);
+  let box: [number, number, number, number] | null = null;
+  if (ni !== undefined) {
+    const n = scene.nodes[ni]!;
+    box = [n.x, n.y, n.w, n.h];
+  } else if (ei !== undefined) {
+    const e = scene.edges[ei]!;
+    box = [e.minX, e.minY, e.maxX - e.minX, e.maxY - e.minY];
+  }
+  if (!box) return null;
+  const k = Math.max(0.7, Math.min(1.1, Math.min(width / (box[2] * 2.5), height / (box[3] * 2.5))));
+  const x = box[0] + box[2] / 2;
+  const y = box[1] + box[3] / 2;
+  return { k, tx: width / 2 - x * k, ty: height / 2 - y * k, whole: false };
+}

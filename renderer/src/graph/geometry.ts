@@ -2,7 +2,7 @@
  * Box sizes and frame insets of graph elements, shared by the layout worker (to size nodes) and the drawing
  * code (to place text, connectors and the inside of expanded frames). Pure.
  */
-import type { GraphNode } from '../../../electron/engine/view/types.js';
+import type { GraphNode } from '../../../electron/engine/view/public.js';
 import { frameLines, LINE_H, nodeLines, type Line, type Measure } from './text.js';
 
 export const CONNECTOR_SPACING = 16;

@@ -7,7 +7,7 @@
  * Coordinates of a RegionLayout are those of its frame: (0, 0) is the frame's top-left corner and the content
  * already sits inside the insets (header, padding). The root region has no frame.
  */
-import type { GraphEdge, GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
+import type { GraphEdge, GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/public.js';
 import { collapsedSize, connectorX, frameInsets, frameSize, SCOPE_FOOTER_H, SCOPE_GAP, type Insets, type Size } from './geometry.js';
 import { layoutFlat, type FlatEdge, type FlatGraph, type FlatLayout, type FlatNode, type LayoutEngineName } from './flat-layout.js';
 import { LINE_H, type Measure } from './text.js';

@@ -2,11 +2,33 @@
  * Main-thread side of the layout worker: one request at a time (a new one supersedes the old), progress,
  * cancel. A cancel the worker does not acknowledge quickly (one huge region mid-layout) replaces the worker.
  */
-import type { GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
+import type { GraphRegion, RegionId } from '../../../electron/engine/view/public.js';
 import type { LayoutEngineName } from './flat-layout.js';
 import type { RegionLayout } from './hier-layout.js';
 import type { FromWorker, ToWorker } from './layout-protocol.js';
 import { forLayout, LayoutCancelled } from './hier-layout.js';
+
+const startWorker = (): Worker => new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
+
+/**
+ * A layout worker started before any graph view exists. A worker's first seconds go to its isolate, its module and
+ * dagre's warm-up (16–60 ms of CPU in a fresh Chromium): begun while the page boots, that work is done before a
+ * `?open=` file's first request, instead of competing for the 2 cores with the host's parse and the window's
+ * first render.
+ */
+let spare: Worker | null = null;
+
+export function prewarmLayoutWorker(): void {
+  if (typeof Worker === 'undefined') return;
+  spare ??= startWorker();
+}
+
+/** The warm worker if there is one (it is then gone), else a new one. */
+export const takeLayoutWorker = (): Worker => {
+  const w = spare ?? startWorker();
+  spare = null;
+  return w;
+};
 
 interface Pending {
   job: number;

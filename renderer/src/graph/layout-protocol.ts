@@ -1,5 +1,5 @@
 /** Messages between the graph view (main thread) and its layout worker. Structured-clone friendly. */
-import type { GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
+import type { GraphRegion, RegionId } from '../../../electron/engine/view/public.js';
 import type { LayoutEngineName } from './flat-layout.js';
 import type { RegionLayout } from './hier-layout.js';
 

@@ -5,7 +5,7 @@
 /// <reference lib="webworker" />
 import { HierLayout, LayoutCancelled, layoutBuffers } from './hier-layout.js';
 import type { FromWorker, ToWorker } from './layout-protocol.js';
-import type { GraphEdge, GraphNode } from '../../../electron/engine/view/types.js';
+import type { GraphEdge, GraphNode } from '../../../electron/engine/view/public.js';
 import { font, type FontRole, type Measure } from './text.js';
 
 const ctx = new OffscreenCanvas(1, 1).getContext('2d')!;

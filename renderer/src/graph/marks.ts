@@ -3,8 +3,7 @@
  * ring colour and tag), plus its bytes for the memory badges of collapsed elements. Built from the
  * `transient-lab/analysis@1` document the AnalysisView carries; pure.
  */
-import { aliasText } from '../../../electron/engine/view/format.js';
-import type { AnalysisView } from '../../../electron/engine/view/types.js';
+import { aliasText, type AnalysisView } from '../../../electron/engine/view/public.js';
 import type { ModeName } from '../theme/index.js';
 
 export interface TransientMark {

@@ -1,5 +1,5 @@
 /** Walks over the regions the view holds: what is on screen with a given expanded set. Pure. */
-import type { GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
+import type { GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/public.js';
 
 type Regions = ReadonlyMap<RegionId, GraphRegion>;
 

@@ -4,7 +4,7 @@
  * each records where its subtree ends, so drawing can skip a whole frame's content in one step. Also the
  * hit testing. Pure: no DOM.
  */
-import type { GraphEdge, GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/types.js';
+import type { GraphEdge, GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/public.js';
 import type { Insets } from './geometry.js';
 import { TOGGLE } from './geometry.js';
 import { edgePoints, type RegionLayout } from './hier-layout.js';

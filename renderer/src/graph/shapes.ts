@@ -2,7 +2,7 @@
  * The shapes of graph elements, as SDFV draws them (states rounded boxes, maps trapezoids, tasklets octagons,
  * access nodes ellipses, nested SDFGs double boxes), and their colours in a palette.
  */
-import type { GraphNode } from '../../../electron/engine/view/types.js';
+import type { GraphNode } from '../../../electron/engine/view/public.js';
 import { storageFamily, type Palette } from '../theme/index.js';
 import type { TransientMarks } from './marks.js';
 import type { SceneNode } from './scene.js';

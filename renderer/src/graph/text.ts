@@ -2,7 +2,7 @@
  * The text every graph element shows, decided once here and used both to size boxes (layout worker) and to
  * draw them (main thread), so the two always agree. Pure: no DOM.
  */
-import type { GraphNode, GraphSummary } from '../../../electron/engine/view/types.js';
+import type { GraphNode, GraphSummary } from '../../../electron/engine/view/public.js';
 import { FONT_MONO, FONT_SANS } from '../theme/index.js';
 
 export type FontRole = 'title' | 'body' | 'mono' | 'small';

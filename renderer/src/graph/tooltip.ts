@@ -1,5 +1,5 @@
 /** The hover card: what an element is, in words and numbers. Plain DOM, text only (no HTML from data). */
-import type { GraphEdge, GraphNode } from '../../../electron/engine/view/types.js';
+import type { GraphEdge, GraphNode } from '../../../electron/engine/view/public.js';
 import { palette, type ThemeName } from '../theme/index.js';
 import { formatBytes, loopHeader, summaryText } from './text.js';
 import { fateBytes, type TransientMarks } from './marks.js';

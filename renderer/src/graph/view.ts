@@ -1,57 +1,38 @@
 /**
  * The graph view: a framework-free module that draws an SDFG on a canvas inside `container` (React mounts it;
  * docs/graph.md). It asks for regions through `fetchRegion`, lays them out in a worker, and draws every change
- * in one coalesced animation frame.
+ * in one coalesced animation frame. Its input (gestures, pointer, keys) is input.ts's, the regions it holds and
+ * fetches held-regions.ts's, where the camera goes fit.ts's; this file is the view's state — which regions are
+ * open, the scene laid out from them, the viewport — and the frame that draws it. Those change together (a
+ * relayout keeps an element where it was on screen; a first layout sets the first view), so they stay one file.
  */
 // d3 is the declared dependency; importing it also installs selection.transition().
-import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
-import type { GraphNode, GraphRegion, RegionId, SearchHit } from '../../../electron/engine/view/types.js';
+import { select, zoomIdentity, type ZoomTransform } from 'd3';
+import type { GraphNode, GraphRegion, RegionId, SearchHit } from '../../../electron/engine/view/public.js';
 import type { ThemeName } from '../theme/index.js';
 import { GraphPainter, type Viewport } from './draw.js';
-import { fitCamera, initialCamera, type Camera } from './fit.js';
+import { fitCamera, initialCamera, revealCamera, type Camera } from './fit.js';
 import type { LayoutEngineName } from './flat-layout.js';
 import { LayoutCancelled, type RegionLayout } from './hier-layout.js';
-import { LayoutClient } from './layout-client.js';
+import { LayoutClient, takeLayoutWorker } from './layout-client.js';
 import type { TransientMarks } from './marks.js';
 import { Minimap } from './minimap.js';
-import { buildScene, hitTest, type Hit, type Scene } from './scene.js';
-import { describeEdge, describeNode, Tooltip } from './tooltip.js';
+import { buildScene, type Scene } from './scene.js';
+import { Tooltip } from './tooltip.js';
 import { font } from './text.js';
 import { ProgressBar } from './progress.js';
-import { closedVisible, estimateDirect, visibleCount } from './regions.js';
+import { HeldRegions } from './held-regions.js';
 import type { GraphMetrics, GraphProgress, GraphSelection, GraphView, GraphViewOptions } from './api.js';
+import { GraphInput, type InputHost } from './input.js';
 
 export type { GraphMetrics, GraphProgress, GraphSelection, GraphView, GraphViewOptions } from './api.js';
-
-/** Roots with fewer blocks than this open with their children open (see autoExpand). */
-const SMALL_ROOT = 8;
-
-const startWorker = (): Worker => new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
-
-/**
- * A layout worker started before any graph view exists. A worker's first seconds go to its isolate, its module and
- * dagre's warm-up (16–60 ms of CPU in a fresh Chromium): begun while the page boots, that work is done before a
- * `?open=` file's first request, instead of competing for the 2 cores with the host's parse and the window's
- * first render.
- */
-let spare: Worker | null = null;
-
-export function prewarmLayoutWorker(): void {
-  if (typeof Worker === 'undefined') return;
-  spare ??= startWorker();
-}
-
-const defaultWorker = (): Worker => {
-  const w = spare ?? startWorker();
-  spare = null;
-  return w;
-};
+export { prewarmLayoutWorker } from './layout-client.js';
 
 export function createGraphView(container: HTMLElement, options: GraphViewOptions): GraphView {
   return new CanvasGraphView(container, options);
 }
 
-class CanvasGraphView implements GraphView {
+class CanvasGraphView implements GraphView, InputHost {
   readonly metrics: GraphMetrics = { open: { fetchMs: 0, expandMs: 0, layoutMs: 0, drawMs: 0 }, frameTimes: [], lastLayoutMs: 0, lastLayoutRegions: 0, visibleNodes: 0, visibleEdges: 0, visibleTexts: 0, scale: 1 };
   private readonly canvas: HTMLCanvasElement;
   private readonly ctx: CanvasRenderingContext2D;
@@ -60,35 +41,30 @@ class CanvasGraphView implements GraphView {
   private readonly tooltip: Tooltip;
   private readonly progressBar: ProgressBar;
   private readonly client: LayoutClient;
-  private readonly zoomer: ZoomBehavior<HTMLCanvasElement, unknown>;
+  private readonly held: HeldRegions;
+  private readonly input: GraphInput;
   private readonly resizeObserver: ResizeObserver;
 
-  private theme: ThemeName;
+  // What the input reads (InputHost): public on this class, which only `GraphView` reaches outside the module.
+  theme: ThemeName;
   private engine: LayoutEngineName;
-  private root: RegionId | null = null;
-  private readonly regions = new Map<RegionId, GraphRegion>();
   private readonly layouts = new Map<RegionId, RegionLayout>();
   private expanded = new Set<RegionId>();
   /** The expanded set the current scene shows (restored when a layout is cancelled). */
   private shown = new Set<RegionId>();
-  private scene: Scene | null = null;
-  private transform: ZoomTransform = zoomIdentity;
-  private width = 0;
-  private height = 0;
+  scene: Scene | null = null;
+  transform: ZoomTransform = zoomIdentity;
+  width = 0;
+  height = 0;
   private dpr = 1;
   private frame = 0;
   private sceneDirty = true;
-  private hover = -1;
-  private hoverEdge = -1;
-  private pointer: { x: number; y: number } | null = null;
-  private pointerMoved = false;
   private selected: string | null = null;
   private matches = new Set<string>();
   private transient: string | null = null;
-  private marks: TransientMarks = new Map();
+  marks: TransientMarks = new Map();
   private openStarted = 0;
   private firstFramePending = false;
-  private docSeq = 0;
   private layoutSeq = 0;
   private progressTimer: ReturnType<typeof setTimeout> | null = null;
   private destroyed = false;
@@ -114,35 +90,13 @@ class CanvasGraphView implements GraphView {
     this.minimap = new Minimap(container, (x, y) => this.centerOn(x, y, this.transform.k, false));
     this.tooltip = new Tooltip(container);
     this.progressBar = new ProgressBar(container, () => this.cancelLayout());
-    this.client = new LayoutClient(opts.createWorker ?? defaultWorker);
+    this.client = new LayoutClient(opts.createWorker ?? takeLayoutWorker);
     this.client.onLayouts = (layouts) => {
       for (const l of layouts) this.layouts.set(l.id, l);
     };
+    this.held = new HeldRegions(opts.fetchRegion, this.client);
 
-    this.zoomer = d3zoom<HTMLCanvasElement, unknown>()
-      .scaleExtent([0.005, 6])
-      .on('zoom', (ev: { transform: ZoomTransform }) => {
-        this.transform = ev.transform;
-        this.tooltip.hide();
-        this.invalidate();
-      });
-    select(this.canvas).call(this.zoomer).on('dblclick.zoom', null);
-
-    this.canvas.addEventListener('pointermove', (ev) => {
-      this.pointer = this.local(ev);
-      this.pointerMoved = true;
-      this.invalidate();
-    });
-    this.canvas.addEventListener('pointerleave', () => {
-      this.pointer = null;
-      this.pointerMoved = true;
-      this.invalidate();
-    });
-    // d3-zoom cancels the default of pointer presses, which would otherwise focus the canvas for its keys.
-    this.canvas.addEventListener('pointerdown', () => this.canvas.focus({ preventScroll: true }));
-    this.canvas.addEventListener('click', (ev) => this.onClick(ev));
-    this.canvas.addEventListener('dblclick', (ev) => this.onDoubleClick(ev));
-    this.canvas.addEventListener('keydown', (ev) => this.onKey(ev));
+    this.input = new GraphInput(this.canvas, this.tooltip, this, opts);
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
     this.resize();
@@ -163,34 +117,32 @@ class CanvasGraphView implements GraphView {
   // -------------------------------------------------------------------------------------------------------
 
   async open(root?: GraphRegion | null): Promise<void> {
-    const doc = ++this.docSeq;
     this.openStarted = performance.now();
-    this.client.reset();
-    this.regions.clear();
+    const doc = this.held.reset();
     this.layouts.clear();
     this.expanded = new Set();
     this.shown = new Set();
     this.scene = null;
     this.selected = null;
     this.matches = new Set();
-    this.hover = this.hoverEdge = -1;
+    this.input.resetHover();
     this.sceneDirty = true;
     this.invalidate();
     const t = this.metrics.open;
     try {
       let t0 = performance.now();
       const r = root ?? (await this.opts.fetchRegion(null));
-      if (doc !== this.docSeq) return;
-      this.root = r.id;
-      this.addRegions([r]);
+      if (doc !== this.held.doc) return;
+      this.held.root = r.id;
+      this.held.add([r]);
       t.fetchMs = performance.now() - t0;
       t0 = performance.now();
       // No await when there is nothing to open: with the root given, the layout request then leaves within the
       // caller's task (the app calls this inside the store change that React renders next).
-      const picked = this.autoExpansion();
+      const picked = this.held.autoExpansion(this.expanded, this.opts.initialBudget ?? 120);
       if (picked.length > 0) {
         await this.expandFirst(doc, picked);
-        if (doc !== this.docSeq) return;
+        if (doc !== this.held.doc) return;
       }
       t.expandMs = performance.now() - t0;
       t0 = performance.now();
@@ -204,41 +156,20 @@ class CanvasGraphView implements GraphView {
   }
 
   async replaceRoot(root: GraphRegion): Promise<void> {
-    if (this.root !== root.id || !this.scene) return this.open(root);
-    this.addRegions([root]);
+    if (this.held.root !== root.id || !this.scene) return this.open(root);
+    this.held.add([root]);
     await this.relayout(null);
   }
 
-  /** A root this small says little closed (a single state, say): its children are opened in one round of
-   * requests before the first frame. Anything bigger opens collapsed, and the user opens what they want. */
-  private autoExpansion(): GraphNode[] {
-    const budget = this.opts.initialBudget ?? 120;
-    const root = this.root ? this.regions.get(this.root) : undefined;
-    if (!root || root.nodes.length >= SMALL_ROOT) return [];
-    let count = visibleCount(this.regions, this.root, this.expanded);
-    const closed = closedVisible(this.regions, this.root, this.expanded);
-    // Control flow first (it shows the program's structure), then the smallest states.
-    const cf = (n: GraphNode): number => (n.kind === 'state' || n.kind === 'map' || n.kind === 'consume' ? 1 : 0);
-    closed.sort((a, b) => cf(a) - cf(b) || (a.summary?.nodes ?? 0) - (b.summary?.nodes ?? 0));
-    const picked: GraphNode[] = [];
-    for (const n of closed) {
-      const direct = estimateDirect(this.regions, n);
-      if (count + direct > budget) continue;
-      count += direct;
-      picked.push(n);
-    }
-    return picked;
-  }
-
   private async expandFirst(doc: number, picked: GraphNode[]): Promise<void> {
-    const regions = await this.fetchAll(picked.map((n) => n.expand!));
-    if (doc !== this.docSeq) return;
+    const regions = await this.held.fetchAll(picked.map((n) => n.expand!));
+    if (doc !== this.held.doc) return;
     for (const r of regions) this.expanded.add(r.id);
   }
 
   async expand(id: RegionId): Promise<void> {
     if (this.expanded.has(id) && this.shown.has(id)) return;
-    await this.fetchAll([id]);
+    await this.held.fetchAll([id]);
     this.expanded.add(id);
     await this.relayout(id);
   }
@@ -277,71 +208,25 @@ class CanvasGraphView implements GraphView {
   }
 
   private async openLevels(levels: number, budget: number): Promise<{ stoppedAtBudget: boolean; nodes: number }> {
-    const doc = this.docSeq;
-    let count = visibleCount(this.regions, this.root, this.expanded);
-    let stopped = false;
-    for (let level = 0; level < levels; level++) {
-      const closed = closedVisible(this.regions, this.root, this.expanded);
-      if (closed.length === 0) break;
-      const regions = await this.fetchAll(closed.map((n) => n.expand!), (done, total) => this.progress({ phase: 'fetch', done, total }));
-      if (doc !== this.docSeq) break;
-      let added = 0;
-      for (const r of regions) {
-        if (count + r.nodes.length > budget) {
-          stopped = true;
-          continue;
-        }
-        count += r.nodes.length;
-        this.expanded.add(r.id);
-        added++;
-      }
-      if (stopped || added === 0) break;
-    }
+    const r = await this.held.openLevels(() => this.expanded, levels, budget, (done, total) => this.progress({ phase: 'fetch', done, total }));
     this.progress(null);
-    return { stoppedAtBudget: stopped, nodes: count };
-  }
-
-  private addRegions(regions: GraphRegion[]): void {
-    for (const r of regions) this.regions.set(r.id, r);
-    this.client.addRegions(regions);
-  }
-
-  /** Fetches the regions not held yet, a few at a time; returns all of `ids` in order. */
-  private async fetchAll(ids: RegionId[], progress?: (done: number, total: number) => void): Promise<GraphRegion[]> {
-    const missing = ids.filter((id) => !this.regions.has(id));
-    let done = 0;
-    let next = 0;
-    const doc = this.docSeq;
-    const fresh: GraphRegion[] = [];
-    const worker = async (): Promise<void> => {
-      while (next < missing.length) {
-        const id = missing[next++]!;
-        const r = await this.opts.fetchRegion(id);
-        if (doc !== this.docSeq) return;
-        fresh.push(r);
-        done++;
-        progress?.(done, missing.length);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(8, missing.length) }, worker));
-    if (doc === this.docSeq) this.addRegions(fresh);
-    return ids.map((id) => this.regions.get(id)).filter((r): r is GraphRegion => r !== undefined);
+    return r;
   }
 
   /** Lays out what is visible; keeps `anchor` (an element id) where it was on screen. */
   private async relayout(anchor: string | null, initial = false): Promise<void> {
-    if (!this.root) return;
+    if (!this.held.root) return;
     const seq = ++this.layoutSeq;
     const before = anchor !== null && this.scene ? this.screenPos(anchor) : null;
     const wanted = new Set(this.expanded);
     this.progressTimer = setTimeout(() => this.progressBar.show(true, this.theme), 300);
     try {
-      const { layouts, ms } = await this.client.layout(this.root, wanted, this.engine, (done, total) => this.progress({ phase: 'layout', done, total }));
+      const { layouts, ms } = await this.client.layout(this.held.root, wanted, this.engine, (done, total) => this.progress({ phase: 'layout', done, total }));
       if (seq !== this.layoutSeq) return;
       this.metrics.lastLayoutMs = ms;
       this.metrics.lastLayoutRegions = layouts.length;
       this.shown = wanted;
-      this.scene = buildScene(this.root, this.regions, this.layouts, this.shown);
+      this.scene = buildScene(this.held.root!, this.held.byId, this.layouts, this.shown);
       this.sceneDirty = true;
       if (initial) this.initialView();
       else if (before) {
@@ -381,8 +266,8 @@ class CanvasGraphView implements GraphView {
 
   private setTransform(t: ZoomTransform, animate = false): void {
     const sel = select(this.canvas);
-    if (animate) sel.transition().duration(350).call(this.zoomer.transform, t);
-    else sel.call(this.zoomer.transform, t);
+    if (animate) sel.transition().duration(350).call(this.input.zoomer.transform, t);
+    else sel.call(this.input.zoomer.transform, t);
   }
 
   private camera(c: Camera, animate = false): void {
@@ -396,8 +281,8 @@ class CanvasGraphView implements GraphView {
 
   zoom(factor: number, animate = false): void {
     const sel = select(this.canvas);
-    if (animate) sel.transition().duration(200).call(this.zoomer.scaleBy, factor);
-    else sel.call(this.zoomer.scaleBy, factor);
+    if (animate) sel.transition().duration(200).call(this.input.zoomer.scaleBy, factor);
+    else sel.call(this.input.zoomer.scaleBy, factor);
   }
 
   /** The first view of a document: all of it when that stays readable, else its start at a readable zoom. */
@@ -439,7 +324,7 @@ class CanvasGraphView implements GraphView {
   // Drawing
   // -------------------------------------------------------------------------------------------------------
 
-  private invalidate(): void {
+  invalidate(): void {
     if (this.frame || this.destroyed) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
@@ -450,12 +335,12 @@ class CanvasGraphView implements GraphView {
   private draw(): void {
     if ((window.devicePixelRatio || 1) !== this.dpr) this.resize();
     const t0 = performance.now();
-    if (this.pointerMoved) this.updateHover();
+    this.input.beforeDraw();
     const vp: Viewport = { k: this.transform.k, tx: this.transform.x, ty: this.transform.y, width: this.width, height: this.height, dpr: this.dpr };
     const stats = this.painter.draw(this.ctx, this.scene, vp, {
       theme: this.theme,
-      hover: this.hover,
-      hoverEdge: this.hoverEdge,
+      hover: this.input.hover,
+      hoverEdge: this.input.hoverEdge,
       selected: this.selected,
       matches: this.matches,
       transient: this.transient,
@@ -484,76 +369,19 @@ class CanvasGraphView implements GraphView {
   }
 
   // -------------------------------------------------------------------------------------------------------
-  // Interaction
+  // What the window asks for
   // -------------------------------------------------------------------------------------------------------
 
-  private local(ev: MouseEvent): { x: number; y: number } {
-    const r = this.canvas.getBoundingClientRect();
-    return { x: ev.clientX - r.left, y: ev.clientY - r.top };
+  /** A gesture moved the view (input.ts). */
+  transformed(t: ZoomTransform): void {
+    this.transform = t;
   }
 
-  private hitAt(p: { x: number; y: number }): Hit {
-    if (!this.scene) return null;
-    const [gx, gy] = this.transform.invert([p.x, p.y]);
-    return hitTest(this.scene, gx, gy, 5 / this.transform.k);
-  }
-
-  private selectionOf(hit: Hit): GraphSelection | null {
-    if (!hit || !this.scene) return null;
-    if (hit.kind === 'edge') {
-      const e = this.scene.edges[hit.index]!;
-      return { kind: 'edge', id: e.edge.id, node: null, edge: e.edge, region: e.region };
-    }
-    const n = this.scene.nodes[hit.index]!;
-    return { kind: 'node', id: n.node.id, node: n.node, edge: null, region: n.region };
-  }
-
-  private updateHover(): void {
-    this.pointerMoved = false;
-    const hit = this.pointer ? this.hitAt(this.pointer) : null;
-    const node = hit && hit.kind !== 'edge' ? hit.index : -1;
-    const edge = hit && hit.kind === 'edge' ? hit.index : -1;
-    this.canvas.style.cursor = hit?.kind === 'toggle' ? 'pointer' : '';
-    if (node === this.hover && edge === this.hoverEdge) return;
-    this.hover = node;
-    this.hoverEdge = edge;
-    const sel = this.selectionOf(hit);
-    this.opts.onHover?.(sel);
-    if (sel && this.pointer && this.transform.k >= 0.2) {
-      const lines = sel.node ? describeNode(sel.node, this.marks) : describeEdge(sel.edge!);
-      this.tooltip.show(lines, this.pointer.x, this.pointer.y, this.theme, { width: this.width, height: this.height });
-    } else this.tooltip.hide();
-  }
-
-  private onClick(ev: MouseEvent): void {
-    const hit = this.hitAt(this.local(ev));
-    if (hit?.kind === 'toggle') {
-      const id = this.scene!.nodes[hit.index]!.node.expand!;
-      void this.toggle(id).catch((e) => this.report(e));
-      return;
-    }
-    const sel = this.selectionOf(hit);
+  /** A click picked an element, or nothing (input.ts). */
+  picked(sel: GraphSelection | null): void {
     this.selected = sel?.id ?? null;
     this.opts.onSelect?.(sel);
     this.invalidate();
-  }
-
-  private onDoubleClick(ev: MouseEvent): void {
-    const hit = this.hitAt(this.local(ev));
-    if (!hit || hit.kind !== 'node') return;
-    const n = this.scene!.nodes[hit.index]!;
-    if (n.node.expand !== null) void this.toggle(n.node.expand).catch((e) => this.report(e));
-  }
-
-  private onKey(ev: KeyboardEvent): void {
-    // Ctrl/⌘/Alt chords belong to the window (Ctrl+F searches, Ctrl+P profiles): taking them here swallowed them.
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if (ev.key === 'f' || ev.key === 'F') this.fit(true);
-    else if (ev.key === 'Escape') this.select(null);
-    else if (ev.key === '+' || ev.key === '=') this.zoom(1.25, true);
-    else if (ev.key === '-') this.zoom(0.8, true);
-    else return;
-    ev.preventDefault();
   }
 
   select(id: string | null): void {
@@ -601,25 +429,15 @@ class CanvasGraphView implements GraphView {
   async reveal(target: { id: string; path: RegionId[] }): Promise<void> {
     const missing = target.path.filter((id) => !this.shown.has(id));
     if (missing.length) {
-      await this.fetchAll(target.path);
+      await this.held.fetchAll(target.path);
       for (const id of target.path) this.expanded.add(id);
       await this.relayout(null);
     }
     if (!this.scene) return;
-    const ni = this.scene.byId.get(target.id);
-    const ei = this.scene.edgeById.get(target.id);
-    let box: [number, number, number, number] | null = null;
-    if (ni !== undefined) {
-      const n = this.scene.nodes[ni]!;
-      box = [n.x, n.y, n.w, n.h];
-    } else if (ei !== undefined) {
-      const e = this.scene.edges[ei]!;
-      box = [e.minX, e.minY, e.maxX - e.minX, e.maxY - e.minY];
-    }
-    if (!box) return;
+    const c = revealCamera(this.scene, target.id, this.width, this.height);
+    if (!c) return;
     this.selected = target.id;
-    const k = Math.max(0.7, Math.min(1.1, Math.min(this.width / (box[2] * 2.5), this.height / (box[3] * 2.5))));
-    this.centerOn(box[0] + box[2] / 2, box[1] + box[3] / 2, k, true);
+    this.camera(c, true);
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -631,7 +449,7 @@ class CanvasGraphView implements GraphView {
     this.progressBar.set(p);
   }
 
-  private report(err: unknown): void {
+  report(err: unknown): void {
     if (this.opts.onError) this.opts.onError(err);
     else console.error(err);
   }
@@ -641,7 +459,7 @@ class CanvasGraphView implements GraphView {
     if (this.frame) cancelAnimationFrame(this.frame);
     if (this.progressTimer) clearTimeout(this.progressTimer);
     this.resizeObserver.disconnect();
-    select(this.canvas).on('.zoom', null);
+    this.input.destroy();
     this.client.destroy();
     this.minimap.destroy();
     this.tooltip.destroy();

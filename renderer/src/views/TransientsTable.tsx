@@ -5,8 +5,7 @@
  * every other view through `selectedTransient` / `onSelect` / `onHover`.
  */
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
-import { formatBytes, formatCount, formatSize } from '../../../electron/engine/view/format.js';
-import type { AnalysisView } from '../../../electron/engine/view/types.js';
+import { formatBytes, formatCount, formatSize, type AnalysisView } from '../../../electron/engine/view/public.js';
 import { chartTheme, type ChartTheme } from '../charts/chart-theme.js';
 import { fateOf, indexOfId, storageOf } from '../charts/transient-info.js';
 import { isHatch } from '../charts/painter.js';

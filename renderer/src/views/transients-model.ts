@@ -12,10 +12,8 @@
  *   `is:alias` (views and references), `is:view`, `is:reference`
  * - `-word`             negation of any of the above
  */
-import { num, ownedBytes } from '../../../electron/engine/view/analysis-doc.js';
-import { formatStepRange } from '../../../electron/engine/view/format.js';
+import { FATES, formatStepRange, num, ownedBytes, type AnalysisView } from '../../../electron/engine/view/public.js';
 import { sizeText } from '../charts/transient-info.js';
-import { FATES, type AnalysisView } from '../../../electron/engine/view/types.js';
 
 export type ColumnKey = 'id' | 'sdfg' | 'type' | 'dtype' | 'shape' | 'bytes' | 'storage' | 'lifetime' | 'persistent' | 'external' | 'reason' | 'live';
 

@@ -4,10 +4,11 @@
  * `tlab:ready` waits for.
  */
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
-import type { AnalysisView } from '../../../../electron/engine/view/types.js';
+import type { AnalysisView } from '../../../../electron/engine/view/public.js';
 import { mountLifetimeChart, mountWorkspaceChart, type LifetimeData, type WorkspaceData } from '../../charts/index.js';
 import { TransientsTable } from '../../views/TransientsTable.js';
-import { analysisDrawn, hoverTransient, selectTransient } from '../actions.js';
+import { hoverTransient, selectTransient } from '../actions.js';
+import { analysisDrawn } from '../open/index.js';
 import { store } from '../state.js';
 import { useSelect } from '../store.js';
 import { ChartMount } from './ChartMount.js';

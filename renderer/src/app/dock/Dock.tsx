@@ -3,9 +3,7 @@
  * edge to resize it (drag or arrow keys; remembered). Only the visible tab is mounted.
  */
 import { useDeferredValue, useEffect, useRef } from 'react';
-import { num } from '../../../../electron/engine/view/analysis-doc.js';
-import { formatBytes } from '../../../../electron/engine/view/format.js';
-import type { AnalysisView } from '../../../../electron/engine/view/types.js';
+import { formatBytes, num, type AnalysisView } from '../../../../electron/engine/view/public.js';
 import { setDockTab } from '../actions.js';
 import { CompareTab } from '../profile/CompareTab.js';
 import { LastResultsOffer } from '../profile/LastResults.js';

@@ -1,18 +1,21 @@
 /**
- * The centre: mounts the canvas graph module (renderer/src/graph/) once and drives it from the store — the
- * open document, the theme, the transient marks of the chosen mode, the shared selection — and feeds its
- * selection, hover and first frame back. React renders only the toolbar around it.
+ * The centre: mounts the canvas graph module (renderer/src/graph/) once and drives it from the store — the theme,
+ * the transient marks of the chosen mode, the shared selection — and feeds its selection and hover back. Which
+ * document it shows, and when, is the open module's (open/graph.ts), which also takes its first frame. React
+ * renders only the toolbar around it.
  */
 import { useEffect, useRef, useState } from 'react';
 import { createGraphView, prewarmLayoutWorker, type GraphProgress } from '../../graph/index.js';
 import { asContractError, hoverTransient, selectElement, toast } from '../actions.js';
 import { Icon } from '../Icon.js';
-import { currentOpen, markFirstFrame, registerFrames, registerGraphMetrics } from '../perf.js';
+import { graphFirstFrame, graphMounted } from '../open/index.js';
+import { registerFrames, registerGraphMetrics } from '../perf.js';
 import { store } from '../state.js';
 import { useSelect, watch } from '../store.js';
 import { afterNextFrame } from '../../yield.js';
-import { graphHandle, settledRegions } from './handle.js';
+import { graphHandle } from './handle.js';
 import { buildMarks } from './marks.js';
+import './graph.css';
 
 export function GraphPane(): React.JSX.Element {
   const host = useRef<HTMLDivElement>(null);
@@ -23,7 +26,6 @@ export function GraphPane(): React.JSX.Element {
 
   useEffect(() => {
     const el = host.current!;
-    let openSeq = 0;
     const view = createGraphView(el, {
       fetchRegion: (id) => {
         const s = store.get();
@@ -48,7 +50,7 @@ export function GraphPane(): React.JSX.Element {
         if (store.get().hoverTransient !== t) hoverTransient(t);
       },
       onFirstFrame: (i) => {
-        markFirstFrame(openSeq);
+        graphFirstFrame();
         setInfo(`${i.nodes} nodes`);
       },
       onProgress: setProgress,
@@ -62,29 +64,7 @@ export function GraphPane(): React.JSX.Element {
       return { open: m.open, visibleNodes: m.visibleNodes, visibleEdges: m.visibleEdges, visibleTexts: m.visibleTexts, scale: m.scale, lastLayoutMs: m.lastLayoutMs, lastLayoutRegions: m.lastLayoutRegions };
     });
 
-    // The document handle the view shows: the same handle with a new root is a preview's refresh, drawn in place.
-    let shownDoc: string | null = null;
-    const openDoc = (): void => {
-      const s = store.get();
-      if (!s.doc || !s.rootRegion) return;
-      const refresh = s.doc.doc === shownDoc;
-      shownDoc = s.doc.doc;
-      openSeq = currentOpen();
-      const seq = openSeq;
-      const settled = settledRegions.get(s.rootRegion);
-      if (settled && !refresh) {
-        // Now, inside the store change: the layout request reaches the worker before React renders the change.
-        view.open(settled).catch((err: unknown) => toast('error', `Could not draw the graph: ${asContractError(err).message}`, 10_000));
-        return;
-      }
-      s.rootRegion
-        .then((root) => {
-          if (seq !== currentOpen()) return undefined;
-          return refresh ? view.replaceRoot(root) : view.open(root);
-        })
-        .catch((err: unknown) => toast('error', `Could not draw the graph: ${asContractError(err).message}`, 10_000));
-    };
-    openDoc();
+    graphMounted();
 
     let marksSeq = 0;
     const applyMarks = (): void => {
@@ -100,7 +80,6 @@ export function GraphPane(): React.JSX.Element {
       view.highlightTransient(s.selection?.transient ?? s.hoverTransient ?? null);
     };
     const unsubs = [
-      watch(store, (s) => s.rootRegion, openDoc),
       watch(store, (s) => s.theme, (t) => view.setTheme(t)),
       watch(store, (s) => s.analysis, () => {
         // The marks are a nicety next to the first frame and the table: build them after the frame that shows those.

@@ -4,7 +4,7 @@
  * 2,000 rows were 50–120 ms tasks on a loaded machine (their garbage made the next minor GC long too).
  * Memoised per view and mode.
  */
-import type { AnalysisView } from '../../../../electron/engine/view/types.js';
+import type { AnalysisView } from '../../../../electron/engine/view/public.js';
 import { transientMarks, type TransientMark, type TransientMarks } from '../../graph/index.js';
 import type { ModeName } from '../../theme/index.js';
 import { yieldToEventLoop } from '../../yield.js';

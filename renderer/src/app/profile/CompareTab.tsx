@@ -6,15 +6,16 @@
  * tenfold) and the time breakdown of every result's modes together.
  */
 import { useMemo, useState } from 'react';
-import { compareResults, isGpuResult, significanceSentence } from '../../../../electron/engine/view/verdict.js';
+import { compareResults, isGpuResult, significanceSentence } from '../../../../electron/engine/view/public.js';
 import { mountBreakdownChart, mountDistributionChart, type ProfileData } from '../../charts/index.js';
-import { removeCompared } from '../actions.js';
+import { removeCompared } from '../results.js';
 import { ChartMount } from '../dock/ChartMount.js';
 import { UploadButton } from '../EmptyState.js';
 import { Icon } from '../Icon.js';
 import { store } from '../state.js';
 import { useSelect } from '../store.js';
 import { compareWarnings, runFacts, wantsLogAxis } from './compare-model.js';
+import './chart-cards.css';
 import './compare.css';
 
 export function CompareTab(): React.JSX.Element {

@@ -6,11 +6,9 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { ResultDoc } from '../../../../electron/ipc/contract.js';
-import { formatBytes, formatCount, formatNs, formatPercent } from '../../../../electron/engine/view/format.js';
-import { deviceSummary, deviceVersions, formatReleaseThreshold } from '../../../../electron/engine/view/gpu.js';
-import { isGpuResult, profileVerdict, verificationBadge, type Headline, type Verdict } from '../../../../electron/engine/view/verdict.js';
+import { deviceSummary, deviceVersions, formatBytes, formatCount, formatNs, formatPercent, formatReleaseThreshold, isGpuResult, profileVerdict, verificationBadge, type Headline, type Verdict } from '../../../../electron/engine/view/public.js';
 import { mountBreakdownChart, mountCallsChart, mountDistributionChart, mountGanttChart, type ProfileData } from '../../charts/index.js';
-import { defaultResultName, downloadResult, saveResultOnHost } from '../actions.js';
+import { defaultResultName, downloadResult, saveResultOnHost } from '../results.js';
 import { ChartMount } from '../dock/ChartMount.js';
 import { UploadButton } from '../EmptyState.js';
 import { Icon } from '../Icon.js';
@@ -20,6 +18,8 @@ import { EMPTY, useSelect } from '../store.js';
 import { LastResultsList } from './LastResults.js';
 import { ProfileForm } from './ProfileForm.js';
 import { hasSampledCalls } from './sampled.js';
+import './chart-cards.css';
+import './profile-tab.css';
 
 function elapsed(ms: number): string {
   // `now` is the last tick's: a run started since then would read as a negative time until the next one.

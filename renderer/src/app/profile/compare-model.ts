@@ -4,7 +4,7 @@
  * different programs or different symbols (then their times differ for that reason, not only the modes), and
  * whether their times differ so much that a linear axis squashes the faster ones. Pure.
  */
-import type { ProfileResult } from '../../../../electron/engine/profile/result.js';
+import type { ProfileResult } from '../../../../electron/engine/view/public.js';
 
 export interface Labelled {
   label: string;

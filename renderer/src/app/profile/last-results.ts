@@ -3,7 +3,7 @@
  * of the file it ran on; opening a file whose DocInfo carries its sha256 looks its shelf up, and the dock offers
  * the newest ("Last results for this file: …  Show"), the Profile tab lists them all.
  */
-import type { DocInfo } from '../../../../electron/engine/view/types.js';
+import type { DocInfo } from '../../../../electron/engine/view/public.js';
 import type { ResultDoc } from '../../../../electron/ipc/contract.js';
 import { asContractError, toast } from '../actions.js';
 import { store } from '../state.js';

@@ -3,7 +3,7 @@
  * read defensively, so that results written before the field existed still open (they simply have none).
  * The shape is engine/profile/result.ts `SampledCall`.
  */
-import type { ModeResult, ProfileResult, SampledCall } from '../../../../electron/engine/profile/result.js';
+import type { ModeResult, ProfileResult, SampledCall } from '../../../../electron/engine/view/public.js';
 
 export function sampledCall(m: ModeResult): SampledCall | null {
   const s = (m as ModeResult & { sampledCall?: unknown }).sampledCall;

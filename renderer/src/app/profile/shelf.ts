@@ -10,7 +10,7 @@
  * 100. No host-side store of results exists (the contract's `saveResult` writes where the user says). Where
  * IndexedDB is missing or refused, the shelf lives in memory for the page's life.
  */
-import type { ProfileResult } from '../../../../electron/engine/profile/result.js';
+import type { ProfileResult } from '../../../../electron/engine/view/public.js';
 
 export const MAX_PER_FILE = 5;
 export const MAX_FILES = 20;

@@ -2,11 +2,8 @@
  * Everything the analysis knows about one transient, as words and numbers for the selection panel: size, storage,
  * live steps, what each mode does with it (and why not), where each layout puts it. Pure over an AnalysisView.
  */
-import type { JsonInteger as JsonInt } from '../../../../electron/engine/json.js';
-import { aliasOf, num, ownedBytes } from '../../../../electron/engine/view/analysis-doc.js';
-import { aliasText, formatBytes, formatCount, formatSize, formatStepRange } from '../../../../electron/engine/view/format.js';
+import { aliasOf, aliasText, FATES, formatBytes, formatCount, formatSize, formatStepRange, num, ownedBytes, type AllocationJson, type AnalysisView, type Fate, type JsonInt, type ViewMode } from '../../../../electron/engine/view/public.js';
 import { aliasTargetRow, aliasesByTarget } from '../../charts/transient-info.js';
-import { FATES, type AllocationJson, type AnalysisView, type Fate, type ViewMode } from '../../../../electron/engine/view/types.js';
 
 export interface Placement {
   storage: string;

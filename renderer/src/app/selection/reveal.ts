@@ -3,7 +3,7 @@
  * SDFG (the element ids are JSON paths, and the SDFG whose path is their longest prefix holds them), then open the
  * path to the first one, zoom to it and select it.
  */
-import type { AnalysisView, SdfgSummary, SearchHit } from '../../../../electron/engine/view/types.js';
+import type { AnalysisView, SdfgSummary, SearchHit } from '../../../../electron/engine/view/public.js';
 import { selectElement } from '../actions.js';
 import { graphHandle } from '../graph/handle.js';
 import { store, type Selection } from '../state.js';

@@ -3,7 +3,7 @@
  * state of a file with its scopes closed, and every state with everything inside it open, laid out alone by
  * dagre and by ELK (the same code the worker runs); time, crossings and area.
  */
-import type { GraphRegion } from '../../../../electron/engine/view/types.js';
+import type { GraphRegion } from '../../../../electron/engine/view/public.js';
 import { countCrossings, type LayoutEngineName } from '../flat-layout.js';
 import { edgePoints, HierLayout, type RegionLayout } from '../hier-layout.js';
 import { font, type Measure } from '../text.js';

@@ -3,7 +3,7 @@
  * like the app does, records long tasks, and exposes `window.tlab` for Playwright to drive.
  */
 import { createGraphView, transientMarks, type GraphView } from '../index.js';
-import type { AnalysisView, GraphRegion, SearchHit } from '../../../../electron/engine/view/types.js';
+import type { AnalysisView, GraphRegion, SearchHit } from '../../../../electron/engine/view/public.js';
 import type { ThemeName, ModeName } from '../../theme/index.js';
 import { compareEngines } from './compare.js';
 import type { LayoutEngineName } from '../flat-layout.js';
