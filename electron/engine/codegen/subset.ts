@@ -17,6 +17,7 @@ import { statesOf } from './graph.js';
 import { ctypeOf, dtypeLabel } from './names.js';
 import { isConstantContainer } from './placement.js';
 import type { UnsupportedFinding } from './types.js';
+import { MAX_NESTING } from '../sdfg/nesting.js';
 
 /** Storages of the CPU generator. */
 export const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register']);
@@ -134,9 +135,10 @@ function checkCode(src: string, kind: 'expression' | 'statements' | 'lambda', js
 
 /**
  * How deep regions, loops and branches may nest in one SDFG, and nested SDFGs in each other. The emitter
- * recurses through control flow (several frames a level); the corpus nests a few levels deep.
+ * recurses through control flow (several frames a level); the corpus nests a few levels deep. The parser
+ * already refuses deeper files (sdfg/nesting.ts); this check keeps the generator safe on models built otherwise.
  */
-export const MAX_CONTROL_DEPTH = 256;
+export const MAX_CONTROL_DEPTH = MAX_NESTING;
 
 /**
  * Blocks of one region tree, with whether a LoopRegion encloses them (for break/continue). `depth`: how many

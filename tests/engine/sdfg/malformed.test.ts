@@ -49,14 +49,14 @@ function state0(sdfg: Record<string, unknown>): Record<string, unknown> {
   return (sdfg['nodes'] as Array<Record<string, unknown>>)[0]!;
 }
 
-/** Runs `action`, expecting an input TlabError; returns it for further checks. */
-function inputError(action: () => unknown): TlabError {
+/** Runs `action`, expecting a TlabError of `kind` (an input error unless told); returns it for further checks. */
+function inputError(action: () => unknown, kind: TlabError['kind'] = 'input'): TlabError {
   try {
     action();
   } catch (error) {
     expect(error).toBeInstanceOf(TlabError);
     const tlab = error as TlabError;
-    expect(tlab.kind).toBe('input');
+    expect(tlab.kind).toBe(kind);
     expect(tlab.file).toBe(FILE);
     expect(tlab.stack ?? '').not.toContain('TypeError');
     return tlab;
@@ -246,23 +246,17 @@ describe('dangling references', () => {
 });
 
 describe('pathological nesting', () => {
-  it('parses a 10,000-deep chain of nested regions without overflowing the stack', () => {
+  // Analysis, drawing and generation recurse through the model; the parser refuses past MAX_NESTING (sdfg/nesting.ts)
+  // instead of letting them overflow the stack later. It must get there without overflowing itself.
+  it('refuses a 10,000-deep chain of nested regions at the first region over the limit, without overflowing the stack', () => {
     let region: Record<string, unknown> = { type: 'SDFGState', label: 'leaf', nodes: [], edges: [] };
     for (let i = 0; i < 10_000; i++) region = { type: 'ControlFlowRegion', label: `r${i}`, nodes: [region], edges: [], start_block: 0 };
-    const model = parseSdfgJson({ type: 'SDFG', attributes: { name: 'deep' }, nodes: [region], edges: [] }, FILE, 0, false);
-    expect(model.stats.states).toBe(1);
-    let depth = 0;
-    let block = model.root.body.blocks[0]!;
-    while (block.kind === 'region') {
-      depth++;
-      block = block.blocks[0]!;
-    }
-    expect(depth).toBe(10_000);
-    expect(block.kind).toBe('state');
-    expect(block.jsonPath).toBe(`$${'.nodes[0]'.repeat(10_001)}`);
+    const error = inputError(() => parseSdfgJson({ type: 'SDFG', attributes: { name: 'deep' }, nodes: [region], edges: [] }, FILE, 0, false), 'unsupported');
+    expect(error.message).toMatch(/^control flow nested deeper than 256 levels/);
+    expect(error.jsonPath).toBe(`$${'.nodes[0]'.repeat(257)}`);
   });
 
-  it('parses a 10,000-deep chain of nested SDFGs, numbering them in pre-order', () => {
+  it('refuses a 10,000-deep chain of nested SDFGs at the first SDFG over the limit', () => {
     // Built as text: JSON.stringify itself would overflow the stack on this depth.
     let text = '{"type":"SDFG","attributes":{"name":"leaf"},"nodes":[],"edges":[]}';
     for (let i = 0; i < 10_000; i++) {
@@ -270,11 +264,22 @@ describe('pathological nesting', () => {
         `{"type":"SDFG","attributes":{"name":"s${i}"},"nodes":[{"type":"SDFGState","nodes":[` +
         `{"type":"NestedSDFG","label":"n${i}","attributes":{"sdfg":${text}}}],"edges":[]}],"edges":[]}`;
     }
+    const error = inputError(() => parseSdfgBytes(bytesOf(text), FILE), 'unsupported');
+    expect(error.jsonPath).toBe(`$${'.nodes[0].nodes[0].attributes.sdfg'.repeat(257)}`);
+  });
+
+  it('numbers 256 levels of nested SDFGs in pre-order', () => {
+    let text = '{"type":"SDFG","attributes":{"name":"leaf"},"nodes":[],"edges":[]}';
+    for (let i = 0; i < 256; i++) {
+      text =
+        `{"type":"SDFG","attributes":{"name":"s${i}"},"nodes":[{"type":"SDFGState","nodes":[` +
+        `{"type":"NestedSDFG","label":"n${i}","attributes":{"sdfg":${text}}}],"edges":[]}],"edges":[]}`;
+    }
     const model = parseSdfgBytes(bytesOf(text), FILE);
-    expect(model.sdfgs.length).toBe(10_001);
+    expect(model.sdfgs.length).toBe(257);
     expect(model.sdfgs.every((s, i) => s.sdfgIndex === i && s.cfgId === i)).toBe(true);
-    expect(model.sdfgs[10_000]!.name).toBe('leaf');
-    expect(model.sdfgs[10_000]!.parent!.sdfg).toBe(model.sdfgs[9_999]);
+    expect(model.sdfgs[256]!.name).toBe('leaf');
+    expect(model.sdfgs[256]!.parent!.sdfg).toBe(model.sdfgs[255]);
   });
 
   it('gives a clean error for absurdly nested data types', () => {
