@@ -127,7 +127,7 @@ async function browserRows(lines: string[]) {
         const m = await tlab(page, (t) => ({ ...t.view.metrics.open, nodes: t.view.metrics.visibleNodes }));
         runs.push({ ...r, ...m });
       }
-      const pick = (k: keyof (typeof runs)[number]) => median(runs.map((r) => r[k] as number));
+      const pick = (k: keyof (typeof runs)[number]) => median(runs.map((r) => r[k]));
       const next = await tlab(page, async (t) => {
         const n = await t.view.expandNextLevel();
         return { nodes: n.nodes, layoutMs: t.view.metrics.lastLayoutMs };
@@ -170,7 +170,7 @@ async function browserRows(lines: string[]) {
       for (const open of [false, true]) {
         for (const engine of ['dagre', 'elk']) {
           result[`${engine}${open ? 'Open' : 'Closed'}`] = await page.evaluate(
-            ([e, o, limit]) => (globalThis as unknown as { tlab: Tlab }).tlab.compare(e as string, o as boolean, limit as number),
+            ([e, o, limit]) => (globalThis as unknown as { tlab: Tlab }).tlab.compare(e, o, limit as number),
             [engine, open, open ? 8 : 40] as const,
           );
         }

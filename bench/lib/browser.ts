@@ -34,10 +34,10 @@ export function startServe(args: string[]): Promise<Serve> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--no-open', ...args], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const m = LINE.exec(out);
       if (!m) return;
@@ -108,8 +108,8 @@ export async function openApp(browser: Browser, serve: Serve, opts: { theme?: 'l
 export async function markSpan(page: Page, from: string, to: string): Promise<number | null> {
   return page.evaluate(
     ([a, b]) => {
-      const s = performance.getEntriesByName(a!)[0];
-      const e = performance.getEntriesByName(b!)[0];
+      const s = performance.getEntriesByName(a)[0];
+      const e = performance.getEntriesByName(b)[0];
       return s && e ? e.startTime - s.startTime : null;
     },
     [from, to] as const,

@@ -193,7 +193,7 @@ export function region(label: string, blocks: ControlFlowBlock[], edges?: Inters
 
 export function loop(label: string, v: string, init: string | null, condition: string | null, update: string | null, blocks: ControlFlowBlock[], inverted = false): LoopBlock {
   const r = region(label, blocks);
-  return { ...r, kind: 'loop', loopVariable: v, init, condition, update, inverted, updateBeforeCondition: false } as LoopBlock;
+  return { ...r, kind: 'loop', loopVariable: v, init, condition, update, inverted, updateBeforeCondition: false };
 }
 
 export function cond(label: string, branches: Array<[string | null, ControlFlowBlock[]]>): ConditionalBlockModel {

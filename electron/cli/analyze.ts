@@ -68,7 +68,7 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
       const opts: AnalysisOptions = {
         symbols,
         defaultSymbol: def === undefined ? null : parseInteger('analyze', 'default-symbol', def),
-        target: (targetText as Target | undefined) ?? null,
+        target: (targetText) ?? null,
       };
       const path = args.positionals[0]!;
       // Progress only for people at a terminal: pipes and CI logs get the result alone.

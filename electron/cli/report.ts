@@ -134,7 +134,7 @@ async function readResults(paths: string[], labels: string[]): Promise<LabelledR
   }
   // Labels given on the command line apply to the results in order.
   labels.forEach((l, i) => {
-    if (out[i]) out[i] = { ...out[i]!, label: l };
+    if (out[i]) out[i] = { ...out[i], label: l };
   });
   // Same labels would merge series in the charts: number them.
   const seen = new Map<string, number>();

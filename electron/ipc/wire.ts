@@ -248,7 +248,7 @@ export function pageReplyForIpc(reply: Reply<unknown>, partChars = PART_CHARS): 
   } catch {
     return reply;
   }
-  return frames.length > 1 && frames.every((f) => typeof f === 'string') ? { paged: frames as string[] } : reply;
+  return frames.length > 1 && frames.every((f) => typeof f === 'string') ? { paged: frames } : reply;
 }
 
 /** Whether a bridge answer is a PagedReply (anything else is unwrapped as a Reply). */

@@ -69,7 +69,7 @@ export function guardedLayout(slots: readonly LayoutSlot[], guardBytes: number, 
       const s = slots[i]!;
       // Relative offsets of the library's layout are multiples of its alignment already: kept as they are.
       offsets[i] = cursor + Number(s.offset - base);
-      const slotEnd = offsets[i]! + Number(s.bytes);
+      const slotEnd = offsets[i] + Number(s.bytes);
       if (slotEnd >= end) {
         end = slotEnd;
         last = i;

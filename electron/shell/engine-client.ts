@@ -136,7 +136,7 @@ class Link {
         clearTimeout(timer);
         resolve(reply);
       });
-      this.child.send({ ...body, id } as MainToEngine);
+      this.child.send({ ...body, id });
     });
   }
 
@@ -270,7 +270,7 @@ export class EngineClient implements SessionBackend, PathApprover {
       dispose: async () => {
         if (closed) return;
         closed = true;
-        const r = ref as RemoteRef | null;
+        const r = ref;
         if (!r) return;
         this.sinks.delete(`${r.link.generation}:${r.id}`);
         if (r.link.ended === null) await r.link.request({ type: 'close-session', session: r.id });

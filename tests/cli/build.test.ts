@@ -40,7 +40,7 @@ describe('build usage errors (exit 2)', () => {
     [['profile', '--prebuilt', 'x', hdiff], /give no FILE/],
     [['profile', '--prebuilt', 'x', '--symbols', 'I=4'], /--symbols cannot be used with --prebuilt/],
   ])('%j', async (args, message) => {
-    const r = await cli(args as string[]);
+    const r = await cli(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
   });

@@ -41,7 +41,7 @@ describe('profile CLI usage errors (exit 2)', () => {
     [[example, '--cxxflags', 'O3'], /--cxxflags: 'O3' is not a compiler option/],
     [[example, '--cxxflags', '-O2 -o lib.so'], /--cxxflags: -o is set by the build itself/],
   ])('%j', async (args, message) => {
-    const r = await cli(args as string[]);
+    const r = await cli(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
   });

@@ -409,7 +409,7 @@ export function contractSuite(transport: TransportFactory): void {
           expect(new TextDecoder().decode(pdf.value.files[0]!.bytes.subarray(0, 5))).toBe('%PDF-');
         } else {
           expect(pdf.error).toMatchObject({ kind: 'unsupported' });
-          expect(pdf.error!.message).toMatch(/PDF needs Chromium/);
+          expect(pdf.error.message).toMatch(/PDF needs Chromium/);
         }
         expect((await failure(client.exportReport({ results, format: 'html', doc: 'd999' }))).kind).toBe('usage');
         await client.closeDoc({ doc: doc.doc });

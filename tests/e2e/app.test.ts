@@ -88,7 +88,7 @@ interface Doc {
 
 /** Waits until `selector` matches `n` elements (a function, not a string: the page's CSP forbids eval). */
 async function countIs(page: Page, selector: string, n: number): Promise<void> {
-  await page.waitForFunction(([sel, k]) => (globalThis as unknown as Doc).document.querySelectorAll(sel as string).length === k, [selector, n] as const);
+  await page.waitForFunction(([sel, k]) => (globalThis as unknown as Doc).document.querySelectorAll(sel).length === k, [selector, n] as const);
 }
 
 const text = async (page: Page, testid: string): Promise<string> => (await page.textContent(`[data-testid="${testid}"]`)) ?? '';

@@ -53,13 +53,13 @@ async function partVisible(selector: string, index: number, part: 'end' | string
     selector,
     (els: Dom[], [i, what, count]) => {
       const d = (globalThis as Dom).document;
-      const el = els[i as number];
+      const el = els[i];
       const walker = d.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
       const nodes: Dom[] = [];
       for (let t = walker.nextNode(); t; t = walker.nextNode()) nodes.push(t);
       const text: string = nodes.map((t) => t.data as string).join('');
-      const at = what === 'end' ? text.length - (count as number) : text.toLowerCase().indexOf((what as string).toLowerCase());
-      const len = what === 'end' ? (count as number) : (what as string).length;
+      const at = what === 'end' ? text.length - (count) : text.toLowerCase().indexOf((what).toLowerCase());
+      const len = what === 'end' ? (count) : (what).length;
       if (at < 0) return { text, visible: false };
       const box = el.getBoundingClientRect();
       let pos = 0;

@@ -36,14 +36,14 @@ const text = async (page: Page, selector: string): Promise<string> => (await pag
 /** Waits until the text of `selector` matches `re` (a function, not a string: the page's CSP forbids eval). */
 async function textMatches(page: Page, selector: string, re: RegExp, timeout = 120_000): Promise<void> {
   try {
-    await page.waitForFunction(([sel, src]) => new RegExp(src as string).test((globalThis as unknown as Doc).document.querySelector(sel as string)?.textContent ?? ''), [selector, re.source] as const, { timeout });
+    await page.waitForFunction(([sel, src]) => new RegExp(src).test((globalThis as unknown as Doc).document.querySelector(sel)?.textContent ?? ''), [selector, re.source] as const, { timeout });
   } catch (e) {
     throw new Error(`${selector} never matched ${re}: it reads ${JSON.stringify(await page.textContent(selector).catch(() => null))} (${(e as Error).message})`);
   }
 }
 
 async function ariaMatches(page: Page, selector: string, re: RegExp): Promise<string> {
-  await page.waitForFunction(([sel, src]) => new RegExp(src as string).test((globalThis as unknown as Doc).document.querySelector(sel as string)?.getAttribute('aria-label') ?? ''), [selector, re.source] as const);
+  await page.waitForFunction(([sel, src]) => new RegExp(src).test((globalThis as unknown as Doc).document.querySelector(sel)?.getAttribute('aria-label') ?? ''), [selector, re.source] as const);
   return (await page.getAttribute(selector, 'aria-label')) ?? '';
 }
 

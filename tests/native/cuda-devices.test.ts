@@ -34,8 +34,8 @@ describe('CUDA device discovery', () => {
   it.skipIf(hasDevice)('without a device: the reason says so plainly', () => {
     expect(report.devices).toEqual([]);
     expect(report.reason).toBeTruthy();
-    expect(describeDevices(report!)[1]).toMatch(/^no CUDA device: /);
-    expect(noDeviceError(report!, 'f.sdfg').kind).toBe('unsupported');
+    expect(describeDevices(report)[1]).toMatch(/^no CUDA device: /);
+    expect(noDeviceError(report, 'f.sdfg').kind).toBe('unsupported');
   });
 
   it.skipIf(hasDevice)('without a device: `devices` exits 4 and a GPU profile refuses with the same message, no stack trace', async () => {

@@ -35,8 +35,8 @@ class FakeProgram {
 }
 
 /** Loosely typed view of an object, to call methods with wrong arguments on purpose. */
-function loose(target: object): Record<string, (...args: unknown[]) => unknown> {
-  return target as unknown as Record<string, (...args: unknown[]) => unknown>;
+function loose<T extends object>(target: T): Record<keyof T & string, (...args: unknown[]) => unknown> {
+  return target as unknown as Record<keyof T & string, (...args: unknown[]) => unknown>;
 }
 
 function usagePattern(usage: string): RegExp {

@@ -90,14 +90,14 @@ describe('legends never drop an entry', () => {
       const doc = parseSvg(renderSVG('lifetime', { view }, { width, height: 460 }));
       expect(doc.querySelectorAll('g.legend.fates text'), `fate legend at ${width} px`).toHaveLength(labels.length);
       // Anywhere in the picture (these labels only appear in the legend).
-      const legend = [...doc.querySelectorAll('text')].map((t) => t.textContent!);
+      const legend = [...doc.querySelectorAll('text')].map((t) => t.textContent);
       // Full labels where they fit on a line; an ellipsis only for a label wider than the whole line.
       for (const label of labels) expect(legend.some((l) => l === label || (l.endsWith('…') && label.startsWith(l.slice(0, -1)))), `${label} at ${width} px`).toBe(true);
     }
     const chain = await exampleView('chain', { N: 2000000 });
     for (const width of [320, 480, 900]) {
       const doc = parseSvg(renderSVG('lifetime', { view: chain }, { width, height: 460 }));
-      const curves = [...doc.querySelectorAll('text')].map((t) => t.textContent!);
+      const curves = [...doc.querySelectorAll('text')].map((t) => t.textContent);
       for (const mode of ['SCOPED', 'POOL', 'PERSISTENT', 'EXTERNAL']) expect(curves, `curve legend at ${width} px`).toContain(mode);
     }
   });
@@ -117,7 +117,7 @@ describe('legends never drop an entry', () => {
   it('calls: every mode in the legend at 480 px', () => {
     const result = profileFixture('example-cpu-outliers.json');
     const doc = parseSvg(renderSVG('calls', { results: [{ label: 'run', result }] }, { width: 480 }));
-    const legend = [...doc.querySelectorAll('g.legend text')].map((t) => t.textContent!);
+    const legend = [...doc.querySelectorAll('g.legend text')].map((t) => t.textContent);
     expect(legend).toHaveLength(result.modes.length);
     for (const m of result.modes) expect(legend.some((l) => l.startsWith(m.label))).toBe(true);
   });
@@ -166,20 +166,20 @@ describe('a few slow calls do not stretch the time axis', () => {
 
   it('time per call: an overflow marker per clipped row, and every call is drawn or counted', () => {
     const doc = parseSvg(renderSVG('distribution', data, { width: 900 }));
-    const counts = [...doc.querySelectorAll('g.overflow text')].map((t) => /^(\d+) beyond$/.exec(t.textContent!));
+    const counts = [...doc.querySelectorAll('g.overflow text')].map((t) => /^(\d+) beyond$/.exec(t.textContent));
     expect(counts.length).toBeGreaterThan(0);
     expect(counts.every((m) => m !== null)).toBe(true);
     expect(doc.querySelectorAll('g.overflow polygon').length).toBe(counts.length);
     const beyond = counts.reduce((n, m) => n + Number(m![1]), 0);
     const calls = data.results[0]!.result.modes.reduce((n, m) => n + m.calls.totalNs.length, 0);
     expect(doc.querySelectorAll('circle').length + beyond).toBe(calls);
-    const axis = [...doc.querySelectorAll('g.axis.x text')].map((t) => t.textContent!);
+    const axis = [...doc.querySelectorAll('g.axis.x text')].map((t) => t.textContent);
     expect(axis.some((t) => t.includes(`${beyond} slower calls beyond the axis`))).toBe(true);
   });
 
   it('every call: slow calls sit on the axis top as arrows, counted', () => {
     const doc = parseSvg(renderSVG('calls', data, { width: 900 }));
-    const note = [...doc.querySelectorAll('g.overflow text')].map((t) => t.textContent!);
+    const note = [...doc.querySelectorAll('g.overflow text')].map((t) => t.textContent);
     expect(note).toHaveLength(1);
     const n = Number(/(\d+) slower/.exec(note[0]!)![1]);
     expect(n).toBeGreaterThan(0);

@@ -112,7 +112,7 @@ describe('GPU series', () => {
     const bd = [...parseSvg(renderChartSVG(breakdownChart, data, { width: 1100 })).querySelectorAll('text')].map((t) => t.textContent);
     expect(bd).toContain('POOL · host');
     expect(bd).not.toContain('POOL · device');
-    const calls = parseSvg(renderChartSVG(seriesChart, data, { width: 1000 })).documentElement.textContent!;
+    const calls = parseSvg(renderChartSVG(seriesChart, data, { width: 1000 })).documentElement.textContent;
     expect(calls).toContain('device');
   });
 

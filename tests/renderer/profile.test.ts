@@ -65,7 +65,7 @@ describe('distribution chart', () => {
     const doc = parseSvg(renderChartSVG(distributionChart, data, { width: 1000 }));
     const calls = data.results.reduce((n, x) => n + x.result.modes.reduce((k, m) => k + m.calls.totalNs.length, 0), 0);
     const marks = doc.querySelectorAll('circle').length;
-    const beyond = [...doc.querySelectorAll('text')].filter((t) => /^\d+ beyond$/.test(t.textContent ?? '')).reduce((n, t) => n + Number(/\d+/.exec(t.textContent!)![0]), 0);
+    const beyond = [...doc.querySelectorAll('text')].filter((t) => /^\d+ beyond$/.test(t.textContent ?? '')).reduce((n, t) => n + Number(/\d+/.exec(t.textContent)![0]), 0);
     expect(marks + beyond).toBe(calls);
     expect(doc.querySelectorAll('circle[fill="none"]').length).toBeGreaterThan(0);
   });
@@ -83,7 +83,7 @@ describe('distribution chart', () => {
 describe('time breakdown and every-call charts', () => {
   it('shows each mode’s mean call and its allocation share', () => {
     const r = profileFixture();
-    const text = parseSvg(renderChartSVG(breakdownChart, { results: [{ label: '', result: r }] }, { width: 1100 })).documentElement.textContent!;
+    const text = parseSvg(renderChartSVG(breakdownChart, { results: [{ label: '', result: r }] }, { width: 1100 })).documentElement.textContent;
     expect(text).toContain('none · 0 allocs');
     expect(text).toMatch(/\/call/);
   });

@@ -52,7 +52,7 @@ describe('workspace map', () => {
 
   it('writes the symbolic DaCe size when sizes are unknown', async () => {
     const view = await exampleView('chain');
-    const text = parseSvg(renderChartSVG(workspaceChart, { view }, { width: 1000, height: 420 })).documentElement.textContent!;
+    const text = parseSvg(renderChartSVG(workspaceChart, { view }, { width: 1000, height: 420 })).documentElement.textContent;
     expect(text).toContain('32·N B');
     expect(text).toContain('Sizes depend on symbols without values');
     // Every member listed with its symbolic size.
@@ -63,7 +63,7 @@ describe('workspace map', () => {
     // Both transients are used inside a map: gt4py rule 5 keeps them out of the workspace.
     const root = sdfg('m', [desc('a', ['10000']), desc('b', ['10000'])], [state('s', [mapEntry('k', ['i'], [['0', '9']]), access('a', 0), access('b', 0), mapExit(0, 0)])]);
     const view = viewOfModel(file(root));
-    const text = parseSvg(renderChartSVG(workspaceChart, { view }, { width: 900, height: 300 })).documentElement.textContent!;
+    const text = parseSvg(renderChartSVG(workspaceChart, { view }, { width: 900, height: 300 })).documentElement.textContent;
     expect(text).toContain('No transient is eligible for EXTERNAL');
     expect(text).toMatch(/2 × accessed inside map/);
   });

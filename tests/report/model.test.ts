@@ -31,7 +31,7 @@ function expectedValue(key: string, results: ProfileResult[], view: AnalysisView
     if (r === 'workspace.packed') return view.workspace.reduce((s, w) => s + Number(w.packed!.bytes), 0);
     if (r === 'workspace.dace') return view.workspace.reduce((s, w) => s + Number(w.dace.bytes), 0);
     if (r === 'fate.fixed') return fate('init') + fate('workspace');
-    if (r!.startsWith('fate.')) return fate(r!.slice(5));
+    if (r.startsWith('fate.')) return fate(r.slice(5));
     throw new Error(`unknown analysis key ${key}`);
   }
   const result = results[Number(r)]!;

@@ -33,10 +33,10 @@ export function serve(args: string[], opts: { detached?: boolean; nodeOptions?: 
   });
   let out = '';
   let err = '';
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('exit', (code, signal) => r({ code, signal })));
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const m = LINE.exec(out);
       if (m) resolve({ child, port: Number(m[1]), token: m[2]!, stdout: () => out, stderr: () => err, exited });

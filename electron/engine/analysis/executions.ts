@@ -46,7 +46,7 @@ export function splitComparison(text: string): { lhs: string; op: Comparison; rh
     else if (depth === 0 && (ch === '<' || ch === '>')) {
       if (s[i + 1] === ch) return null; // shifts
       if (found) return null; // chained comparison
-      found = { at: i, op: (s[i + 1] === '=' ? `${ch}=` : ch) as Comparison };
+      found = { at: i, op: (s[i + 1] === '=' ? `${ch}=` : ch) };
       if (found.op.length === 2) i++;
     } else if (depth === 0 && (ch === '=' || ch === '!') && s[i + 1] === '=') return null;
   }

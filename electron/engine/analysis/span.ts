@@ -125,7 +125,7 @@ function assignedBy(b: ControlFlowBlock): Set<string> {
     for (const e of b.edges) for (const [k] of e.assignments) out.add(k);
     for (const inner of b.blocks) for (const s of assignedBy(inner)) out.add(s);
   }
-  if (b.kind === 'conditional') for (const br of b.branches) for (const s of assignedBy(br.body as ControlFlowBlock)) out.add(s);
+  if (b.kind === 'conditional') for (const br of b.branches) for (const s of assignedBy(br.body)) out.add(s);
   return out;
 }
 

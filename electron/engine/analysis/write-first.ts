@@ -101,7 +101,7 @@ export class WriteFirstLoops {
     table = new Map();
     const visit = (blocks: ControlFlowBlock[], around: LoopBlock[]): void => {
       for (const b of blocks) {
-        if (b.kind === 'state') table!.set(b, around);
+        if (b.kind === 'state') table.set(b, around);
         else if (b.kind === 'region') visit(b.blocks, around);
         else if (b.kind === 'loop') visit(b.blocks, [...around, b]);
         else if (b.kind === 'conditional') for (const br of b.branches) visit(br.body.blocks, around);
@@ -236,7 +236,7 @@ export class WriteFirstLoops {
   /** Every container name `block` touches: access nodes (and the roots of dotted member paths) and names read
    * by its loop statements, interstate edges and branch conditions, recursively. */
   private namesTouchedBy(block: ControlFlowBlock): ReadonlySet<string> {
-    let hit = this.touchedNames.get(block);
+    const hit = this.touchedNames.get(block);
     if (hit) return hit;
     const names = new Set<string>();
     const addCode = (code: string | null): void => {

@@ -192,7 +192,7 @@ function majorantDip(x: Float64Array, lcm: Int32Array, from: number, lCount: num
  */
 export function thinSorted(sorted: ArrayLike<number>, max = DIP_MAX_N): Float64Array {
   const n = sorted.length;
-  if (n <= max) return Float64Array.from(sorted as ArrayLike<number>);
+  if (n <= max) return Float64Array.from(sorted);
   const out = new Float64Array(max);
   for (let i = 0; i < max; i++) out[i] = sorted[Math.min(n - 1, Math.floor(((i + 0.5) * n) / max))]!;
   return out;
@@ -247,7 +247,7 @@ export interface DipTest {
 export function dipTestLogTimes(times: ArrayLike<number>): DipTest {
   const n = times.length;
   if (n < DIP_MIN_N) return { dip: NaN, n, p: NaN };
-  const sorted = Float64Array.from(times as ArrayLike<number>).sort();
+  const sorted = Float64Array.from(times).sort();
   const spread = spreadTies(sorted);
   const thinned = thinSorted(spread);
   const logs = thinned.map((t) => Math.log(Math.max(t, 1e-3)));

@@ -83,10 +83,10 @@ const sortedCache = new WeakMap<object, Float64Array>();
 
 /** An ascending copy of a per-call column, computed once per column object. */
 export function sortedOf(values: ArrayLike<number>): Float64Array {
-  const hit = sortedCache.get(values as object);
+  const hit = sortedCache.get(values);
   if (hit) return hit;
   const sorted = Float64Array.from(values).sort();
-  sortedCache.set(values as object, sorted);
+  sortedCache.set(values, sorted);
   return sorted;
 }
 

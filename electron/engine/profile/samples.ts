@@ -122,7 +122,7 @@ export function poolTimings(timings: readonly VariantTiming[]): VariantTiming {
   const kept = {} as TypedColumns;
   const sums = {} as ColumnSums;
   for (const { name: c } of PER_CALL_COLUMNS) {
-    (kept as unknown as Record<PerCallColumn, AnyTyped>)[c] = concatTyped(from.map((t) => t.kept[c] as AnyTyped));
+    (kept as unknown as Record<PerCallColumn, AnyTyped>)[c] = concatTyped(from.map((t) => t.kept[c]));
     sums[c] = from.reduce((s, t) => s + t.sums[c], 0);
   }
   let keptPerProcess = 0;

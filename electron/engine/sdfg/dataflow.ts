@@ -42,7 +42,7 @@ export interface PendingNestedSdfg {
   node: NestedSdfgNode;
 }
 
-const EMPTY_ATTRIBUTES: JsonObject = Object.freeze({}) as JsonObject;
+const EMPTY_ATTRIBUTES: JsonObject = Object.freeze({});
 
 export function readState(
   raw: JsonObject,

@@ -30,7 +30,7 @@ const SCALAR_BYTES: ReadonlyMap<string, number> = new Map([
 ]);
 
 /** Descriptors without a `dtype` key are int32 (omitted default, §2.2); shared because it is immutable. */
-export const INT32: DType = Object.freeze({ kind: 'scalar', name: 'int32', bytes: 4 }) as DType;
+export const INT32: DType = Object.freeze({ kind: 'scalar', name: 'int32', bytes: 4 });
 
 const scalarCache = new Map<string, DType>();
 
@@ -40,7 +40,7 @@ function scalar(name: string): DType | null {
   const bytes = SCALAR_BYTES.get(name);
   if (bytes === undefined) return null;
   // `bool_` is the same type as `bool`; consumers should see one spelling.
-  const dtype: DType = Object.freeze({ kind: 'scalar', name: name === 'bool_' ? 'bool' : name, bytes }) as DType;
+  const dtype: DType = Object.freeze({ kind: 'scalar', name: name === 'bool_' ? 'bool' : name, bytes });
   scalarCache.set(name, dtype);
   return dtype;
 }

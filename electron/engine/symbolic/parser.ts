@@ -224,7 +224,7 @@ class Parser {
       this.enter();
       const operand = this.parseUnary();
       this.leave();
-      return this.node({ k: 'un', op: t.text as '-' | '+' | '~', a: operand });
+      return this.node({ k: 'un', op: t.text, a: operand });
     }
     return this.parsePower();
   }

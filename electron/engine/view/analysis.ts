@@ -207,7 +207,7 @@ function storageCurves(members: Member[], steps: number, workspaceBytes: bigint)
       baseline[S]! += x.bytes;
       baseline[P]! += x.bytes;
       baseline[POOL]! += x.bytes;
-      if (!inWorkspace) baseline[E]! += x.bytes;
+      if (!inWorkspace) baseline[E] += x.bytes;
     } else if (kind === 'external') {
       baseline[S]! += x.bytes;
       baseline[P]! += x.bytes;
@@ -251,7 +251,7 @@ export function buildAnalysisView(a: Analysis): AnalysisView {
   const steps = a.steps.length;
   const fullLast = Math.max(0, steps - 1);
   // The document head is exactly what `analyze --json` writes, minus the transients (they go in columns).
-  const head = toAnalysisJson({ ...a, transients: [] }) as AnalysisDoc;
+  const head = toAnalysisJson({ ...a, transients: [] });
   const { transients: _omitted, sdfgs, ...analysis } = head;
   const table = buildTable(a.transients, sdfgs);
   const rowOf = new Map(a.transients.map((t, i) => [t.id, i]));

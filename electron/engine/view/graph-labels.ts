@@ -66,7 +66,7 @@ export function subsetText(subset: Subset, sym: SymText): string {
 
 /** `i = 0:N` for each map parameter. */
 export function mapParams(params: string[], range: RangeDim[], sym: SymText): string[] {
-  return params.map((p, i) => (range[i] ? `${p} = ${dimText(range[i]!, sym)}` : p));
+  return params.map((p, i) => (range[i] ? `${p} = ${dimText(range[i], sym)}` : p));
 }
 
 const WCR_NAMES: Array<[RegExp, string]> = [

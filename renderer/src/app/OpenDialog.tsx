@@ -78,7 +78,7 @@ export function OpenDialog(): React.JSX.Element {
           if (ev.key === 'Escape') close();
           else if (ev.key === 'ArrowDown') setActive((a) => Math.min(entries.length - 1, a + 1));
           else if (ev.key === 'ArrowUp') setActive((a) => Math.max(0, a - 1));
-          else if (ev.key === 'Enter' && entries[active]) choose(entries[active]!);
+          else if (ev.key === 'Enter' && entries[active]) choose(entries[active]);
           else if (ev.key === 'Backspace' && filter === '' && listing?.parent) void go(listing.parent);
           else return;
           ev.preventDefault();

@@ -8,7 +8,7 @@ const pending = new Set<Draw>();
 let handle: number | null = null;
 
 const raf: (cb: () => void) => number =
-  typeof requestAnimationFrame === 'function' ? (cb) => requestAnimationFrame(cb) : (cb) => setTimeout(cb, 16) as unknown as number;
+  typeof requestAnimationFrame === 'function' ? (cb) => requestAnimationFrame(cb) : (cb) => setTimeout(cb, 16);
 
 function flush(): void {
   handle = null;

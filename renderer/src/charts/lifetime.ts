@@ -46,7 +46,7 @@ function tooltip(data: LifetimeData, L: LifetimeLayout, h: Hit): TooltipContent 
     for (let r = 0; r < model.rows.length; r++) if (model.span0[r]! >= 0 && model.span0[r]! <= s && s <= model.span1[r]!) live++;
     const rows: Array<[string, string]> = LEGEND_ORDER.flatMap((mode) => {
       const c = model.curves.find((k) => k.mode === mode);
-      return c ? [[mode, `${formatBytes(c.values[s]!)}${c.peakStep === s ? '  ▲ peak' : ''}`] as [string, string]] : [];
+      return c ? [[mode, `${formatBytes(c.values[s])}${c.peakStep === s ? '  ▲ peak' : ''}`] as [string, string]] : [];
     });
     rows.push(['live here', `${formatCount(live)} transient${live === 1 ? '' : 's'}`]);
     return {

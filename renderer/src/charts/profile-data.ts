@@ -71,7 +71,7 @@ export function profileSeries(data: ProfileData): Series[] {
       // A sampled result keeps evenly spaced rows of many more calls: its summary's quantiles are exact over all.
       const exact = m.sampling && time !== 'device' ? m.summary : null;
       const label = time ? `${m.label} · ${time}` : mixed ? `${m.label} · CPU` : m.label;
-      out!.push({
+      out.push({
         key: time === 'device' ? `${r}|${m.label}|device` : `${r}|${m.label}`,
         result: r,
         resultLabel,

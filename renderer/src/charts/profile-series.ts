@@ -186,7 +186,7 @@ export const seriesChart: ChartSpec<ProfileData, SeriesState, SeriesLayout> = {
     const per = L.series[0]?.callsPerProcess ?? 1;
     return {
       title: `call ${formatCount(c)} (process ${Math.floor(c / Math.max(1, per)) + 1}, call ${(c % Math.max(1, per)) + 1})`,
-      rows: L.series.map((s) => [s.display, s.values[c] !== undefined ? formatNs(s.values[c]!) : '–'] as [string, string]),
+      rows: L.series.map((s) => [s.display, s.values[c] !== undefined ? formatNs(s.values[c]) : '–'] as [string, string]),
     };
   },
   describe(_data, L) {

@@ -221,8 +221,8 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
     const aliases = aliasesByTarget(data.view);
     const marks: Array<[number, string, number]> = [];
     for (let k = 0; k < r.row.length; k++) {
-      const off = num(r.offset[k]!);
-      const size = num(r.size[k]!);
+      const off = num(r.offset[k]);
+      const size = num(r.size[k]);
       const x0 = xOf(panel, r.first[k]!);
       const x1 = xOf(panel, r.last[k]! + 1);
       const yTop = yOf(off + size);
@@ -257,8 +257,8 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
       }
     }
     for (const [k, color, w] of marks) {
-      const off = num(r.offset[k]!);
-      const size = num(r.size[k]!);
+      const off = num(r.offset[k]);
+      const size = num(r.size[k]);
       const yTop = yOf(off + size);
       const h = Math.max(3, yOf(off) - yTop);
       p.rect(xOf(panel, r.first[k]!) - 1, yOf(off) - h - 1, xOf(panel, r.last[k]! + 1) - xOf(panel, r.first[k]!) + 2, h + 2, { stroke: color, strokeWidth: w });
@@ -306,8 +306,8 @@ function hit(L: WorkspaceLayout, x: number, y: number): Hit | null {
     let best = -1;
     let bestSize = Infinity;
     for (let k = 0; k < r.row.length; k++) {
-      const off = num(r.offset[k]!);
-      const size = num(r.size[k]!);
+      const off = num(r.offset[k]);
+      const size = num(r.size[k]);
       if (s < r.first[k]! || s >= r.last[k]! + 1) continue;
       // Tiny buffers get at least a few pixels of grab.
       if (b < off - tol || b > off + Math.max(size, tol)) continue;
@@ -329,7 +329,7 @@ function tooltip(_data: WorkspaceData, L: WorkspaceLayout, h: Hit): TooltipConte
   for (const panel of L.panels) {
     const r = panel.rects;
     const k = r ? r.row.indexOf(row) : -1;
-    if (r && k >= 0) extra.push([`offset (${panel.which === 'dace' ? 'DaCe' : 'packed'})`, `${formatBytes(num(r.offset[k]!))} (${formatCount(r.offset[k]!)} B)`]);
+    if (r && k >= 0) extra.push([`offset (${panel.which === 'dace' ? 'DaCe' : 'packed'})`, `${formatBytes(num(r.offset[k]))} (${formatCount(r.offset[k])} B)`]);
   }
   return transientTooltip(L.view, row, L.theme, extra);
 }

@@ -215,7 +215,7 @@ export class HierLayout {
     const labels = new Float64Array(2 * region.edges.length).fill(NaN);
     region.edges.forEach((_e, k) => {
       const raw = flat.edges[k]!;
-      const pts = points.subarray(offsets[k]!, offsets[k + 1]!);
+      const pts = points.subarray(offsets[k], offsets[k + 1]);
       for (let j = 0; j < raw.length; j += 2) {
         pts[j] = raw[j]! + dx;
         pts[j + 1] = raw[j + 1]! + dy;
@@ -234,7 +234,7 @@ export class HierLayout {
       return i === undefined ? null : { x: nodes[4 * i]!, y: nodes[4 * i + 1]!, w: nodes[4 * i + 2]!, h: nodes[4 * i + 3]! };
     };
     region.edges.forEach((e, k) => {
-      const pts = points.subarray(offsets[k]!, offsets[k + 1]!);
+      const pts = points.subarray(offsets[k], offsets[k + 1]);
       if (pts.length < 4) return;
       if (e.kind === 'interstate') {
         // Control flow runs downwards: a forward edge leaves its block at the bottom and enters the next at the
@@ -245,7 +245,7 @@ export class HierLayout {
           const clampX = (x: number, box: { x: number; w: number }): number => Math.min(Math.max(x, box.x + 10), box.x + box.w - 10);
           pts[0] = clampX(pts.length > 4 ? pts[2]! : pts[pts.length - 2]!, a);
           pts[1] = a.y + a.h;
-          pts[pts.length - 2] = clampX(pts.length > 4 ? pts[pts.length - 4]! : pts[0]!, b);
+          pts[pts.length - 2] = clampX(pts.length > 4 ? pts[pts.length - 4]! : pts[0], b);
           pts[pts.length - 1] = b.y;
         }
         return;
@@ -348,7 +348,7 @@ function sortConnected(names: string[], xs: Map<string, number[]>): string[] {
 
 /** Polyline of edge `k` of a layout (a view into the packed array, not a copy). */
 export function edgePoints(l: RegionLayout, k: number): Float64Array {
-  return l.points.subarray(l.offsets[k]!, l.offsets[k + 1]!);
+  return l.points.subarray(l.offsets[k], l.offsets[k + 1]);
 }
 
 /** The buffers of a layout, to transfer instead of copy. */

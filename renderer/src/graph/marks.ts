@@ -69,9 +69,9 @@ function* tableRows(view: AnalysisView): Generator<AnalysisTransient> {
  * returns, or an `analysis@1` document.
  */
 export function transientMarks(analysis: AnalysisView | { transients?: unknown; target?: unknown } | null | undefined, mode: ModeName | 'ALL'): Map<string, TransientMark> {
-  if (analysis && 'table' in analysis && analysis.table) return marksOf(tableRows(analysis as AnalysisView), (analysis as AnalysisView).analysis.target === 'gpu', mode);
+  if (analysis && 'table' in analysis && analysis.table) return marksOf(tableRows(analysis), (analysis).analysis.target === 'gpu', mode);
   const doc = analysis as { transients?: unknown; target?: unknown } | null | undefined;
-  const list = Array.isArray(doc?.transients) ? (doc!.transients as AnalysisTransient[]) : [];
+  const list = Array.isArray(doc?.transients) ? (doc.transients as AnalysisTransient[]) : [];
   return marksOf(list, doc?.target === 'gpu', mode);
 }
 

@@ -226,7 +226,7 @@ class CanvasGraphView implements GraphView, InputHost {
       this.metrics.lastLayoutMs = ms;
       this.metrics.lastLayoutRegions = layouts.length;
       this.shown = wanted;
-      this.scene = buildScene(this.held.root!, this.held.byId, this.layouts, this.shown);
+      this.scene = buildScene(this.held.root, this.held.byId, this.layouts, this.shown);
       this.sceneDirty = true;
       if (initial) this.initialView();
       else if (before) {

@@ -179,7 +179,7 @@ export function connectWebSocket(url: string, opts: WebSocketClientOptions): Pro
               reject(transportError(`${method}: no answer from the host after ${Math.round(limit / 1000)} s`));
             }, limit)
           : undefined;
-        pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
+        pending.set(id, { method, resolve: resolve, reject, timer });
         try {
           ws.send(encodeWire({ t: 'call', id, method, req }));
         } catch (err) {

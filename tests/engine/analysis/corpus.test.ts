@@ -36,7 +36,7 @@ function checkInvariants(a: Analysis): void {
   for (const [storage, dace] of Object.entries(a.layouts.dace)) {
     const sizes = dace.order.map((id) => byId.get(id)!.bytes);
     if (sizes.every((b) => b !== null)) {
-      expect(dace.bytes).toBe(sizes.reduce((x, y) => x! + y!, 0n));
+      expect(dace.bytes).toBe(sizes.reduce((x, y) => x + y, 0n));
       let at = 0n;
       for (const id of dace.order) {
         expect(dace.offsets.get(id)).toBe(at);

@@ -30,7 +30,7 @@ async function run(path: string, symbols: Record<string, bigint> = { N: 16n }): 
 }
 
 const byId = (a: Analysis) => new Map(a.transients.map((t) => [t.id, t]));
-const jsonOf = (a: Analysis) => new Map((toAnalysisJson(a) as { transients: TransientJson[] }).transients.map((t) => [t.id, t as TransientJson & { viewOf?: string | null; viewOfReason?: string }]));
+const jsonOf = (a: Analysis) => new Map((toAnalysisJson(a) as { transients: TransientJson[] }).transients.map((t) => [t.id, t]));
 
 describe('what a view or reference aliases', () => {
   it('resolves in-views, out-views, chains of views, views of arguments and of nested connectors, and a set reference', async () => {

@@ -53,8 +53,8 @@ const FIXTURE_SPECS: Record<string, Fixture> = {
       const S = input(p, 'S');
       const T = input(p, 'T');
       for (const a of A) {
-        S[0] += a * a;
-        T[0] += a + 1;
+        S[0] = S[0]! + a * a;
+        T[0] = T[0]! + a + 1;
       }
       return { A, S, T };
     },

@@ -86,7 +86,7 @@ describe('build cache', () => {
     const first = await buildProgram(program, { runDir });
     const lib = join(libsDir(), first.key, 'program.so');
     const bytes = await readFile(lib);
-    bytes[bytes.length - 1] ^= 0xff;
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff;
     const { writeFile } = await import('node:fs/promises');
     await writeFile(lib, bytes);
     expect((await buildProgram(program, { runDir })).cached).toBe(false);

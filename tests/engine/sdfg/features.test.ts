@@ -125,7 +125,7 @@ describe('start blocks', () => {
     expect(model.root.body.start).toBe(3);
     expect(model.warnings).toContainEqual({
       jsonPath: '$.start_state',
-      message: expect.stringContaining('stored start block 0 is stale') as unknown as string,
+      message: expect.stringContaining('stored start block 0 is stale'),
     });
   });
 

@@ -202,7 +202,7 @@ describe('wrong structure', () => {
   it('rejects a dataflow node without a type', () => {
     const sdfg = validSdfg();
     delete (state0(sdfg)['nodes'] as Array<Record<string, unknown>>)[1]!['type'];
-    expect(parseObject(sdfg)).toMatchObject({ jsonPath: '$.nodes[0].nodes[1]', message: expect.stringContaining('has no "type"') as unknown as string });
+    expect(parseObject(sdfg)).toMatchObject({ jsonPath: '$.nodes[0].nodes[1]', message: expect.stringContaining('has no "type"') });
   });
 
   it('rejects a symbolic field of the wrong type', () => {

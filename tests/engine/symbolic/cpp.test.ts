@@ -89,7 +89,7 @@ function parseCase(grammar: 'legacy' | 'typed' | 'python', src: string): Expr {
     // Code strings read float symbols by name; give `x` its dtype so evaluate and C++ agree on the type.
     return JSON.parse(JSON.stringify(e, (_k, v: unknown) => (typeof v === 'bigint' ? { __big: v.toString() } : v)), (_k, v: unknown) => {
       if (v && typeof v === 'object' && '__big' in v) return BigInt((v as { __big: string }).__big);
-      if (v && typeof v === 'object' && (v as Expr).k === 'sym' && (v as { name: string }).name === 'x') return { ...(v as object), dtype: 'float64' };
+      if (v && typeof v === 'object' && (v as Expr).k === 'sym' && (v as { name: string }).name === 'x') return { ...(v), dtype: 'float64' };
       return v;
     }) as Expr;
   }

@@ -163,14 +163,14 @@ function checkInvariants(a: Analysis, v: AnalysisView): void {
       const intervals = [...packed.offsets.keys()].reduce((k, id) => k + (a.transients.find((t) => t.id === id)!.liveSegments?.length ?? 1), 0);
       expect(w.packed!.rects.row.length).toBe(intervals);
       w.packed!.rects.row.forEach((row, k) => {
-        expect(num(w.packed!.rects.offset[k]!) + num(w.packed!.rects.size[k]!)).toBeLessThanOrEqual(num(w.packed!.bytes));
+        expect(num(w.packed!.rects.offset[k]) + num(w.packed!.rects.size[k])).toBeLessThanOrEqual(num(w.packed!.bytes));
         expect(w.packed!.rects.first[k]!).toBeLessThanOrEqual(w.packed!.rects.last[k]!);
         expect(packed.offsets.get(v.table.id[row]!)).toBe(BigInt(w.packed!.rects.offset[k]!));
       });
     }
     for (const rects of [w.dace.rects, w.packed?.rects]) for (const row of rects?.row ?? []) expect(v.table.alias[row]).toBe(-1);
     if (w.dace.rects) {
-      w.dace.rects.row.forEach((_, k) => expect(num(w.dace.rects!.offset[k]!) + num(w.dace.rects!.size[k]!)).toBeLessThanOrEqual(num(w.dace.bytes)));
+      w.dace.rects.row.forEach((_, k) => expect(num(w.dace.rects!.offset[k]) + num(w.dace.rects!.size[k])).toBeLessThanOrEqual(num(w.dace.bytes)));
     }
     if (w.savings) expect(num(w.savings.bytes)).toBe(num(w.dace.bytes) - num(w.packed!.bytes));
   }

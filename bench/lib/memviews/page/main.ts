@@ -57,7 +57,7 @@ const api = {
         events.push(`select:${id}`);
         handle?.update({ selectedTransient: id });
       },
-    }) as ChartHandle<unknown>;
+    });
     flushDraws();
   },
   mountTable(view: AnalysisView, o: MountOptions): void {

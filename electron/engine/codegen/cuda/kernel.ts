@@ -144,14 +144,14 @@ export function emitKernelMap(backend: KernelContext, core: EmitCore, ctx: FnCtx
       if (!frame || frame.inWarpBlock === 0 || frame.inWarp > 0) {
         core.fail(entry.jsonPath, element, 'a GPU_Warp map must sit directly in the body of a GPU_ThreadBlock map (not nested in another warp map)', 'put the warp map directly inside a GPU_ThreadBlock map, as AddWarpMap does');
       }
-      emitWarpMap(core, ctx, env, g, entry, frame!);
+      emitWarpMap(core, ctx, env, g, entry, frame);
       return true;
     }
     if (schedule === 'GPU_ThreadBlock') {
       if (!frame || !frame.threadBlocks || frame.inThreadBlock > 0) {
         core.fail(entry.jsonPath, element, 'a GPU_ThreadBlock map must sit in the body of a GPU_Device map (not nested in another thread-block map)', HINT.validate);
       }
-      emitThreadBlockMap(core, ctx, env, g, entry, frame!);
+      emitThreadBlockMap(core, ctx, env, g, entry, frame);
       return true;
     }
     if (schedule === 'GPU_Device') core.fail(entry.jsonPath, element, 'a GPU_Device map inside a kernel (dynamic parallelism) is not supported', 'make the inner map Sequential');

@@ -178,7 +178,7 @@ export function transientFacts(view: AnalysisView, row: number): TransientFacts 
     eligible,
     reason,
     allocation: allocationText(alloc, byPath),
-    executionsPerCall: t.executionsPerCall[row] === null ? 'depends on symbols' : formatCount(num(t.executionsPerCall[row]!)),
+    executionsPerCall: t.executionsPerCall[row] === null ? 'depends on symbols' : formatCount(num(t.executionsPerCall[row])),
     modes,
     placement: place
       ? {
