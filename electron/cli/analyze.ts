@@ -2,7 +2,7 @@
  * `transient-lab analyze FILE`: what each memory mode would cost on one SDFG, as a human summary or as the
  * `transient-lab/analysis@1` JSON document.
  */
-import { analyze, listNames, MODES, type Analysis, type AnalysisOptions, type Target, type TransientInfo } from '../engine/analysis/index.js';
+import { analyze, listNames, MODES, type Analysis, type AnalysisOptions, type TransientInfo } from '../engine/analysis/index.js';
 import { toAnalysisJson } from '../engine/analysis/json.js';
 import { stat } from 'node:fs/promises';
 import { TlabError } from '../engine/errors.js';

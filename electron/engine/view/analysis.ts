@@ -15,7 +15,6 @@ import {
   FATES,
   type AliasJson,
   type AllocationJson,
-  type AnalysisDoc,
   type AnalysisView,
   type Fate,
   type MemoryCurve,
