@@ -8,7 +8,11 @@ const pending = new Set<Draw>();
 let handle: number | null = null;
 
 const raf: (cb: () => void) => number =
-  typeof requestAnimationFrame === 'function' ? (cb) => requestAnimationFrame(cb) : (cb) => setTimeout(cb, 16);
+  typeof requestAnimationFrame === 'function'
+    ? (cb) => requestAnimationFrame(cb)
+    : // Under Node's types (the renderer tests) setTimeout returns a Timeout object; under the DOM's, a number.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+      (cb) => setTimeout(cb, 16) as unknown as number;
 
 function flush(): void {
   handle = null;
