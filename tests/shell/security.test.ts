@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DOC_LINKS, installSecurity, openDocLink } from '../../electron/shell/security.js';
-import { fakeElectron, FakeWindow, type FakeWebContents } from './fake-electron.js';
+import { fakeElectron, FakeWindow } from './fake-electron.js';
 
 function setup() {
   const electron = fakeElectron('/nonexistent');
@@ -50,7 +50,7 @@ describe('security rules', () => {
 
   it('deny every new window; only the fixed documentation links open in the browser', () => {
     const { contents, electron } = setup();
-    const handler = (contents).openHandler!;
+    const handler = contents.openHandler!;
     for (const url of ['https://example.com/', 'http://spcldace.readthedocs.io/en/latest/', 'https://spcldace.readthedocs.io/en/latest/../../evil', 'https://spcldace.readthedocs.io/en/latest/x', 'file:///etc/passwd', 'app://transient-lab/index.html']) {
       expect(handler({ url, disposition: 'new-window' })).toEqual({ action: 'deny' });
     }
