@@ -47,7 +47,7 @@ const ROUNDS = 2;
 const OLD_CXXFLAGS = ['-std=c++17', '-O2'];
 
 /** The SDFG JSON with the old generator's schedules made explicit (see the header). */
-export function oldSchedules(json: unknown): unknown {
+function oldSchedules(json: unknown): unknown {
   const walk = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(walk);
     else if (v && typeof v === 'object') {

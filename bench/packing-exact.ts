@@ -11,11 +11,11 @@ import { exactBound } from '../electron/engine/analysis/exact/bound.js';
 import { packageRoot } from '../electron/engine/paths.js';
 import { readSdfgFile } from '../electron/engine/sdfg/index.js';
 
-export const EXACT_GOAL = 1.05;
+const EXACT_GOAL = 1.05;
 const SIZES = [16n, 64n];
 const RULES: LivenessRules[] = ['refined', 'interval', 'baseline'];
 
-export interface FixtureRow {
+interface FixtureRow {
   fixture: string;
   N: number;
   /** Packed workspace bytes (all storages) per rule set. */

@@ -11,7 +11,7 @@ import { exactBound } from '../electron/engine/analysis/exact/bound.js';
 import { alignUp, peakOverlap } from '../electron/engine/analysis/layout-packed.js';
 import { readSdfgFile } from '../electron/engine/sdfg/index.js';
 
-export interface StoragePacking {
+interface StoragePacking {
   storage: string;
   /** Transients in the workspace of this storage. */
   transients: number;
@@ -49,7 +49,7 @@ export interface FilePacking {
 /** Limits of the reference run in the bench: programs that need more are reported as refused. */
 const EXACT_LIMITS = { maxPoints: 100_000, maxElementOps: 5_000_000 };
 
-export async function measurePacking(path: string, defaultSymbol: bigint): Promise<FilePacking> {
+async function measurePacking(path: string, defaultSymbol: bigint): Promise<FilePacking> {
   const name = path.split('/').pop()!;
   try {
     const file = await readSdfgFile(path);

@@ -42,7 +42,7 @@ const sum = (xs: bigint[]): bigint => xs.reduce((a, b) => a + b, 0n);
 const ratio = (a: bigint, b: bigint): number | null => (b === 0n ? null : Number((a * 1_000_000n) / b) / 1_000_000);
 const fmt = (r: number | null): string => (r === null ? '-' : `${r.toFixed(3)}×`);
 
-export interface FileRow {
+interface FileRow {
   file: string;
   transients: number;
   daceBytes: string;

@@ -58,7 +58,7 @@ const p95 = (xs: number[]): number => {
 };
 const ms = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(0));
 
-export interface RendererFileResult {
+interface RendererFileResult {
   file: string;
   sdfvMs: number;
   sdfvHereMs: number;

@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { packageRoot } from '../electron/engine/paths.js';
 
-export const root = packageRoot();
+const root = packageRoot();
 
 export interface ImportEdge {
   /** The importing file, relative to the repository root. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { packageRoot } from '../../electron/engine/paths.js';
 
-export const CHROMIUM = process.env['TLAB_CHROMIUM'] ?? '/usr/bin/chromium';
+const CHROMIUM = process.env['TLAB_CHROMIUM'] ?? '/usr/bin/chromium';
 const CLI = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
 const LINE = /Transient Lab: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=[A-Za-z0-9_-]+)\n/;
 

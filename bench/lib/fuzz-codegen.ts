@@ -11,7 +11,7 @@ import { findUnsupported, generateProgram, type GeneratedProgram, type GenerateO
 import { TlabError } from '../../electron/engine/errors.js';
 import type { SdfgFile } from '../../electron/engine/model/sdfg.js';
 
-export const CODEGEN_TARGETS: readonly Target[] = ['cpu', 'gpu'];
+const CODEGEN_TARGETS: readonly Target[] = ['cpu', 'gpu'];
 
 /** The variants `profile --modes all --layout both` builds (the layout only matters to EXTERNAL). */
 export const CODEGEN_VARIANTS: readonly GenerateOptions[] = [

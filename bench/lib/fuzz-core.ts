@@ -53,14 +53,14 @@ export const TEST_SEEDS = [
   'fixture:control_legacy_loop_conditional.sdfg',
 ];
 
-export function loadJson(path: string): Json {
+function loadJson(path: string): Json {
   let bytes = readFileSync(path);
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
   return JSON.parse(bytes.toString('utf8')) as Json;
 }
 
 /** Every value of the document except the root, in document order. Nested SDFGs stored as JSON text stay text. */
-export function collectSlots(doc: Json): Slot[] {
+function collectSlots(doc: Json): Slot[] {
   const slots: Slot[] = [];
   const stack: Json[] = [doc];
   while (stack.length) {
@@ -82,7 +82,7 @@ export function collectSlots(doc: Json): Slot[] {
 }
 
 /** `corpus:NAME` (../shared/corpus/sdfg), `example:NAME` (assets/examples), `fixture:NAME` (tests/fixtures/sdfg). */
-export function seedPath(spec: string): string {
+function seedPath(spec: string): string {
   const colon = spec.indexOf(':');
   const where = spec.slice(0, colon);
   const name = spec.slice(colon + 1);
@@ -96,7 +96,7 @@ export function loadSeeds(specs: readonly string[]): Seed[] {
   return specs.map((spec) => makeSeed(spec.slice(spec.indexOf(':') + 1), loadJson(seedPath(spec))));
 }
 
-export function makeSeed(name: string, doc: Json): Seed {
+function makeSeed(name: string, doc: Json): Seed {
   return { name, doc, slots: collectSlots(doc) };
 }
 
@@ -119,7 +119,7 @@ const own = (text: string): Json => JSON.parse(text) as Json;
  * Hostile JSON values, each made fresh (the engine must not depend on values being distinct, but a case
  * must not see what an earlier case did to a shared object either).
  */
-export const HOSTILE: ReadonlyArray<() => Json> = [
+const HOSTILE: ReadonlyArray<() => Json> = [
   () => own('{"toString": 1}'),
   () => own('{"valueOf": {}, "toString": {}}'),
   () => own('{"toString": "x", "valueOf": "y", "type": {"toString": 1}}'),
@@ -272,7 +272,7 @@ export interface FuzzCase {
 
 const slotIndex = fc.nat({ max: 0x7fffffff });
 
-export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
+const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ op: fc.constant('replace' as const), slot: slotIndex, value: fc.nat({ max: HOSTILE.length - 1 }) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), slot: slotIndex }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('wrap' as const), slot: slotIndex, depth: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constantFrom(3000, 10_000)), inObject: fc.boolean() }) },

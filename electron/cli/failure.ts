@@ -7,7 +7,7 @@
 import { EXIT_CODES, TlabError } from '../engine/errors.js';
 import { fsCause, isFsError } from '../engine/io/fs-errors.js';
 
-export const EXIT_INTERNAL = 70;
+const EXIT_INTERNAL = 70;
 
 /** PDF was asked for and no Chromium was found. */
 export const EXIT_NO_CHROMIUM = 7;

@@ -35,7 +35,7 @@ export function percent(part: bigint | null, whole: bigint | null): string {
   return `${tenths / 10n}.${(tenths < 0n ? -tenths : tenths) % 10n}%`;
 }
 
-export function truncate(text: string, width: number): string {
+function truncate(text: string, width: number): string {
   if (width <= 0) return '';
   return text.length <= width ? text : width === 1 ? '…' : `${text.slice(0, width - 1)}…`;
 }

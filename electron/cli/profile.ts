@@ -112,7 +112,7 @@ export function parseLayout(command: string, text: string): LayoutChoice {
   return text;
 }
 
-export interface ParsedProfileArgs {
+interface ParsedProfileArgs {
   /** The SDFG file; with --prebuilt, the folder's own copy is used and this is the folder. */
   file: string;
   options: Omit<ProfileOptions, 'signal' | 'runner'>;
@@ -125,7 +125,7 @@ export interface ParsedProfileArgs {
   report: { path: string; format: ReportFormat; chromium: string | null } | null;
 }
 
-export function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
+function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   const args = parseArgs(NAME, argv, SPEC);
   if (args.flags.has('help')) return 'help';
   const prebuilt = optionValue(args, 'prebuilt') ?? null;

@@ -72,7 +72,7 @@ Exit codes: 0 ok; 2 usage, or OUT cannot be written; 3 a RESULT is unreadable, n
 a newer schema; 5 the report's chart bundles are not built (npm run build:report); 7 PDF needs Chromium and
 none was found.`;
 
-export interface ReportArgs {
+interface ReportArgs {
   results: string[];
   out: string;
   format: ReportFormat;
@@ -82,7 +82,7 @@ export interface ReportArgs {
   chromium: string | null;
 }
 
-export function parseReportArgs(argv: string[]): ReportArgs | 'help' {
+function parseReportArgs(argv: string[]): ReportArgs | 'help' {
   // `-o FILE` is the one short option: the usual spelling for an output file.
   const args = parseArgs(NAME, argv.map((a) => (a === '-o' ? '--out' : a.startsWith('-o=') ? `--out=${a.slice(3)}` : a)), SPEC);
   if (args.flags.has('help')) return 'help';
@@ -169,7 +169,7 @@ export async function writeReport(results: LabelledResult[], o: WriteReportOptio
   return files.map((f) => f.path);
 }
 
-export async function reportAnalysis(results: LabelledResult[], sdfg: string | null, enabled: boolean): Promise<ReportAnalysis> {
+async function reportAnalysis(results: LabelledResult[], sdfg: string | null, enabled: boolean): Promise<ReportAnalysis> {
   if (!enabled) return NO_ANALYSIS;
   const first = results[0]!;
   return sdfg ? analyseForReport(first.result, [sdfg], { explicit: true }) : analyseForReport(first.result, sdfgCandidates(first.result, first.source));

@@ -10,7 +10,7 @@ import { delimiter, join } from 'node:path';
 import { TlabError } from '../engine/errors.js';
 import { PDF_PRINT_OPTIONS } from '../engine/report/index.js';
 
-export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 
 export class NoChromium extends Error {}
 

@@ -14,7 +14,7 @@ import { PROFILE_SCHEMA_NAME, PROFILE_SCHEMA_VERSION, profileResultSchema } from
 const CURRENT = `${PROFILE_SCHEMA_NAME}@${PROFILE_SCHEMA_VERSION}`;
 
 /** Checks a parsed document and names the problem with its JSON path. */
-export function checkProfileDocument(doc: unknown, file: string): ProfileResult {
+function checkProfileDocument(doc: unknown, file: string): ProfileResult {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new TlabError('input', 'not a Transient Lab result file: the JSON is not an object', { file, jsonPath: '$' });
   }

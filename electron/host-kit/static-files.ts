@@ -39,7 +39,7 @@ export function plain(res: ServerResponse, status: number, text: string): void {
 }
 
 /** The file under `root` that `pathname` (still URL-encoded) names, or null when it must not be served. */
-export async function resolveStatic(root: string, pathname: string): Promise<string | null> {
+async function resolveStatic(root: string, pathname: string): Promise<string | null> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);

@@ -16,7 +16,7 @@ export function newToken(): string {
 }
 
 /** Compares digests: equal length, so neither content nor length leaks through timing. */
-export function tokenMatches(given: string | null | undefined, token: string): boolean {
+function tokenMatches(given: string | null | undefined, token: string): boolean {
   if (typeof given !== 'string') return false;
   const a = createHash('sha256').update(given).digest();
   const b = createHash('sha256').update(token).digest();
@@ -39,7 +39,7 @@ export function hostPort(host: string, port: number): string {
 }
 
 /** The Host header values this server answers to. A wildcard bind answers to this machine's names and addresses. */
-export function allowedHosts(bound: readonly string[], port: number): Set<string> {
+function allowedHosts(bound: readonly string[], port: number): Set<string> {
   const names = new Set<string>(LOOPBACK);
   for (const h of bound) {
     if (!isWildcard(h)) names.add(h);
@@ -67,7 +67,7 @@ function header(headers: IncomingHttpHeaders, name: string): string | null {
   return typeof v === 'string' ? v : Array.isArray(v) ? (v[0] ?? null) : null;
 }
 
-export function cookieValue(headers: IncomingHttpHeaders, name: string): string | null {
+function cookieValue(headers: IncomingHttpHeaders, name: string): string | null {
   for (const part of (header(headers, 'cookie') ?? '').split(';')) {
     const eq = part.indexOf('=');
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();

@@ -141,7 +141,7 @@ export interface FolderListing {
 }
 
 /** One result of a report and how the report names it ("before", "machine A", the file name). */
-export interface ReportResultInput {
+interface ReportResultInput {
   label: string;
   result: ProfileResult;
 }

@@ -15,7 +15,7 @@ export interface DispatchOptions {
   onInternalError?: (method: string, err: unknown) => void;
 }
 
-export function isMethodName(name: unknown): name is MethodName {
+function isMethodName(name: unknown): name is MethodName {
   return typeof name === 'string' && (METHODS as readonly string[]).includes(name);
 }
 

@@ -95,7 +95,7 @@ export interface ChildGone {
 const SIGNAL_NAMES = new Map<number, string>(Object.entries(constants.signals).map(([name, n]) => [n, name]));
 
 /** Turns Electron's exit code (+ the gone reason when known) into a ChildEnd. */
-export function utilityEnd(code: number, gone: ChildGone | null): ChildEnd {
+function utilityEnd(code: number, gone: ChildGone | null): ChildEnd {
   if (gone?.reason === 'oom') return { code: null, signal: 'out of memory' };
   if (gone && (gone.reason === 'crashed' || gone.reason === 'killed')) {
     return { code: null, signal: SIGNAL_NAMES.get(gone.exitCode) ?? `signal ${gone.exitCode}` };

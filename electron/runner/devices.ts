@@ -9,7 +9,7 @@ import { TlabError } from '../engine/errors.js';
 import { packageRoot } from '../engine/paths.js';
 import type { DeviceReport } from '../engine/profile/device.js';
 
-export function deviceProbeEntry(): string {
+function deviceProbeEntry(): string {
   return join(packageRoot(), 'dist', 'electron', 'runner', 'device-probe-entry.js');
 }
 

@@ -51,11 +51,11 @@ export interface VariantContext {
 }
 
 /** Storage that lives in device memory (the addon applies the same rule to workspaces). */
-export const isDeviceStorage = (storage: string): boolean => storage.startsWith('GPU_');
+const isDeviceStorage = (storage: string): boolean => storage.startsWith('GPU_');
 
 /** In a GPU program every array argument is a device pointer, whatever storage it declares (docs/gpu.md,
  * "Memory": kernels use argument pointers directly, as DaCe's do); scalars and symbols are host values. */
-export const onDevice = (arg: ProgramArg): boolean => arg.kind === 'array';
+const onDevice = (arg: ProgramArg): boolean => arg.kind === 'array';
 
 interface Arguments {
   /** The argument vector: device buffers for device arrays, host views for the rest. */

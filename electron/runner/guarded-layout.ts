@@ -93,7 +93,7 @@ export function guardedLayout(slots: readonly LayoutSlot[], guardBytes: number, 
 export const ARG_GUARD_MIN = 4096;
 export const ARG_GUARD_MAX = 64 * 2 ** 20;
 
-export interface ArgumentPlacement {
+interface ArgumentPlacement {
   name: string;
   /** [start, start + bytes) in the arena. */
   start: number;
@@ -108,7 +108,7 @@ export interface ArgumentLayout {
   arrays: ArgumentPlacement[];
 }
 
-export function argumentGuardBytes(bytes: number): number {
+function argumentGuardBytes(bytes: number): number {
   return Math.min(ARG_GUARD_MAX, Math.max(ARG_GUARD_MIN, bytes));
 }
 

@@ -10,17 +10,17 @@
 import type { Calibration, Phase, RunJob, VariantResult } from '../engine/profile/runner-host.js';
 
 export type {
-  Calibration,
+  
   GuardViolation,
   Phase,
   RunJob,
-  RunnerHost,
-  RunnerProgress,
-  RunOptions,
+  
+  
+  
   VariantJob,
   VariantGpuTiming,
   VariantResult,
-  VariantTiming,
+  
 } from '../engine/profile/runner-host.js';
 export { variantLabel } from '../engine/profile/runner-host.js';
 

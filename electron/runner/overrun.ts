@@ -24,13 +24,13 @@ function overrunWords(o: ArgumentOverrun): string {
 }
 
 /** What the symbols were, for messages: `symbols K=16, M=16, N=16`. */
-export function symbolWords(v: Pick<VariantJob, 'symbols'> | undefined): string {
+function symbolWords(v: Pick<VariantJob, 'symbols'> | undefined): string {
   const entries = Object.entries(v?.symbols ?? {});
   return entries.length ? `symbols ${entries.map(([k, x]) => `${k}=${x}`).join(', ')}` : 'these symbol values';
 }
 
 /** The advice every out-of-bounds report ends with. */
-export const OVERRUN_ADVICE = "these sizes may not fit the program's tiling or loop bounds; try larger symbol values (--symbols NAME=V, --default-symbol V)";
+const OVERRUN_ADVICE = "these sizes may not fit the program's tiling or loop bounds; try larger symbol values (--symbols NAME=V, --default-symbol V)";
 
 /** The error an argument overrun stops the variant with (one line; the host prefixes the mode and the step). */
 export function argumentOverrunMessage(found: readonly ArgumentOverrun[], v: Pick<VariantJob, 'symbols'>): string {

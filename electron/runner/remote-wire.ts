@@ -12,7 +12,7 @@ import type { ProfileResult } from '../engine/profile/result.js';
 export const REMOTE_PROTOCOL_VERSION = 1;
 
 /** What a remote profile sends: the options, minus what only makes sense on this side. */
-export type RemoteProfileOptions = Omit<ProfileOptions, 'signal' | 'runner' | 'devices' | 'inputs' | 'saveOutputs'>;
+type RemoteProfileOptions = Omit<ProfileOptions, 'signal' | 'runner' | 'devices' | 'inputs' | 'saveOutputs'>;
 
 export type HostToAgent =
   | { type: 'hello'; protocol: number; version: string }

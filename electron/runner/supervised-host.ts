@@ -29,7 +29,7 @@ const PHASE_WORDS: Record<Phase, string> = {
 
 const TAIL_BYTES = 4096;
 /** A runner that has not said `ready` by then will not: its start failed (a missing module, a bad build). */
-export const READY_TIMEOUT_MS = 30_000;
+const READY_TIMEOUT_MS = 30_000;
 /** How often the host looks at the progress page during the first, warm-up and timed calls. */
 const PROGRESS_POLL_MS = 100;
 

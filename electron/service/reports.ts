@@ -12,7 +12,7 @@ import type { PdfPrinter } from './context.js';
 const MIME = { html: 'text/html;charset=utf-8', pdf: 'application/pdf', csv: 'text/csv;charset=utf-8', json: 'application/json' } as const;
 
 /** A file name stem from the program's name: letters, digits, `.`, `_`, `-` only. */
-export function reportStem(results: ExportReportRequest['results']): string {
+function reportStem(results: ExportReportRequest['results']): string {
   const name = results[0]!.result.program.name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 80) || 'program';
   return results.length > 1 ? `${name}-comparison` : `${name}-report`;
 }

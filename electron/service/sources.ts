@@ -36,7 +36,7 @@ export async function loadSource(source: DocSource): Promise<SdfgFile> {
 }
 
 /** Reads and decompresses `source`. */
-export async function readDecoded(source: DocSource): Promise<DecodedSdfg> {
+async function readDecoded(source: DocSource): Promise<DecodedSdfg> {
   return decodeSdfgBytes(await readSourceBytes(source), source.display);
 }
 

@@ -46,7 +46,7 @@ export interface Shell {
 }
 
 /** V8 heap of the engine host: the model cache keeps up to 1.5 GiB, and parsing the biggest files peaks above it. */
-export const ENGINE_EXEC_ARGV = ['--max-old-space-size=4096'];
+const ENGINE_EXEC_ARGV = ['--max-old-space-size=4096'];
 /** Longest a quit waits for the engine to cancel its jobs and exit; Electron kills what is left when it quits. */
 const STOP_GRACE_MS = 5000;
 

@@ -27,7 +27,7 @@ export function acceptableDownload(url: string, filename: string): boolean {
   return url.startsWith(`blob:${APP_ORIGIN}/`) && extension(filename) !== null;
 }
 
-export function handleDownload(item: Electron.DownloadItem, contents: Electron.WebContents, deps: { windows: Windows; recent: RecentFiles; log: (line: string) => void }): void {
+function handleDownload(item: Electron.DownloadItem, contents: Electron.WebContents, deps: { windows: Windows; recent: RecentFiles; log: (line: string) => void }): void {
   if (!deps.windows.byWebContents(contents.id) || !acceptableDownload(item.getURL(), item.getFilename())) {
     deps.log(`download refused: ${item.getURL().slice(0, 200)}`);
     item.cancel();

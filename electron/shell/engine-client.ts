@@ -17,7 +17,7 @@ import { ContractFailure } from '../ipc/errors.js';
 import type { ChildEnd, SupervisedChild } from '../runner/child.js';
 import type { BackendSession, PathApprover, SessionBackend } from './backend.js';
 
-export type EngineChild = SupervisedChild<MainToEngine, EngineToMain>;
+type EngineChild = SupervisedChild<MainToEngine, EngineToMain>;
 
 /** A request without its id (the link numbers them). */
 type Request = MainToEngine extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;

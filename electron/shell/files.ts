@@ -12,10 +12,10 @@ import type { FileKind, RecentFiles } from './recent.js';
 import type { ElectronSeam } from './seam.js';
 import { pageUrl, type ShellWindow, type Windows } from './windows.js';
 
-export const SDFG_EXTENSIONS = ['sdfg', 'sdfgz'];
-export const RESULT_EXTENSIONS = ['json'];
+const SDFG_EXTENSIONS = ['sdfg', 'sdfgz'];
+const RESULT_EXTENSIONS = ['json'];
 
-export function kindOf(path: string): FileKind | null {
+function kindOf(path: string): FileKind | null {
   const ext = extname(path).slice(1).toLowerCase();
   return SDFG_EXTENSIONS.includes(ext) ? 'sdfg' : RESULT_EXTENSIONS.includes(ext) ? 'result' : null;
 }

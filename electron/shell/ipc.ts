@@ -20,7 +20,7 @@ const MAX_PATH = 4096;
 type SenderEvent = Pick<Electron.IpcMainInvokeEvent, 'sender' | 'senderFrame'>;
 
 /** The window a message comes from, if it is the top frame of one of our windows showing our own page. */
-export function trustedWindow(event: SenderEvent, windows: Windows): ShellWindow | null {
+function trustedWindow(event: SenderEvent, windows: Windows): ShellWindow | null {
   const frame = event.senderFrame;
   if (!frame || frame.parent !== null || !isAppUrl(frame.url)) return null;
   const main = event.sender.mainFrame;
@@ -28,7 +28,7 @@ export function trustedWindow(event: SenderEvent, windows: Windows): ShellWindow
   return windows.byWebContents(event.sender.id);
 }
 
-export const REFUSED_SENDER: Reply<never> = {
+const REFUSED_SENDER: Reply<never> = {
   ok: false,
   error: { kind: 'refused', message: 'this page is not a Transient Lab window: the call is refused', file: null, jsonPath: null, details: [] },
 };

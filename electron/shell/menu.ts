@@ -10,7 +10,7 @@ import type { RecentEntry } from './recent.js';
 import { DOC_LINKS } from './security.js';
 import type { Electron } from './seam.js';
 
-export type CommandName = HostEvents['command']['name'];
+type CommandName = HostEvents['command']['name'];
 
 export interface MenuActions {
   open(): void;

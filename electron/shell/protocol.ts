@@ -17,8 +17,8 @@ import { mimeType } from '../host-kit/static-files.js';
 import { contentSecurityPolicy } from '../host-kit/web-security.js';
 import type { ElectronSeam } from './seam.js';
 
-export const APP_SCHEME = 'app';
-export const APP_HOST = 'transient-lab';
+const APP_SCHEME = 'app';
+const APP_HOST = 'transient-lab';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_INDEX = `${APP_ORIGIN}/index.html`;
 

@@ -38,4 +38,5 @@ export type { Electron };
 type Fits<Target, Actual extends Target> = Actual;
 /** The runner and the engine host never import electron; what they read of `process.parentPort` in a utility
  * process is checked here, against electron.d.ts (`utilityProcess.fork` is checked in electron-seam.ts). */
+/** @public exported only so that the check is not an unused local. */
 export type ParentPortFits = Fits<ParentPortLike, Electron.ParentPort>;

@@ -41,7 +41,7 @@ export interface SecurityLog {
 }
 
 /** Navigation, new windows and webviews for one web contents (14: every new window is denied). */
-export function secureWebContents(contents: Electron.WebContents, shell: ElectronSeam['shell'], log: SecurityLog): void {
+function secureWebContents(contents: Electron.WebContents, shell: ElectronSeam['shell'], log: SecurityLog): void {
   contents.on('will-navigate', (event, url) => {
     event.preventDefault();
     log(`navigation refused: ${url.slice(0, 200)}`);
@@ -69,11 +69,11 @@ type PermissionRequestHandler = Parameters<Electron.Session['setPermissionReques
 type PermissionCheckHandler = Parameters<Electron.Session['setPermissionCheckHandler']>[0] & {};
 
 /** 5: the session's permission handlers. */
-export const permissionRequestHandler: PermissionRequestHandler = (contents, permission, callback) => {
+const permissionRequestHandler: PermissionRequestHandler = (contents, permission, callback) => {
   callback(GRANTED.has(permission) && isAppUrl(contents.getURL()));
 };
 
-export const permissionCheckHandler: PermissionCheckHandler = (_contents, permission, requestingOrigin) => {
+const permissionCheckHandler: PermissionCheckHandler = (_contents, permission, requestingOrigin) => {
   return GRANTED.has(permission) && isAppUrl(requestingOrigin);
 };
 

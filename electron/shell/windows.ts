@@ -18,7 +18,7 @@ import { CASCADE, onScreen, type WindowStateStore } from './window-state.js';
  * The web preferences of every window (checklist items 2–4, 6, 8–11), each set explicitly even where it is
  * Electron's default, so that a changed default or a copied snippet cannot loosen them unnoticed.
  */
-export function secureWebPreferences(preload: string, devTools: boolean): Electron.WebPreferences {
+function secureWebPreferences(preload: string, devTools: boolean): Electron.WebPreferences {
   return {
     preload,
     contextIsolation: true,

@@ -33,7 +33,7 @@ export interface Connected {
 }
 
 /** How the suite's host reaches its allowed remote machine (an sshd on 127.0.0.1 the suite starts). */
-export interface SuiteRemote {
+interface SuiteRemote {
   hosts: string[];
   sshOptions: string[];
   remoteCommand: string;

@@ -16,7 +16,7 @@ import { TransientLabService } from '../../electron/service/index.js';
 export const CHROMIUM = process.env.TLAB_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots');
 
-export function chromiumAvailable(): boolean {
+function chromiumAvailable(): boolean {
   return existsSync(CHROMIUM);
 }
 

@@ -10,7 +10,7 @@ import type { ProfileResult } from '../../electron/engine/profile/result.js';
 import { analyseForReport, type LabelledResult, type ReportAnalysis, type ReportInput } from '../../electron/engine/report/index.js';
 import { parseProfileBytes } from '../../electron/host-kit/result-files.js';
 
-export const PROFILE_FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'profile');
+const PROFILE_FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'profile');
 export const FIXTURE = {
   run: join(PROFILE_FIXTURES, 'hdiff-cpu.json'),
   rerun: join(PROFILE_FIXTURES, 'hdiff-cpu-rerun.json'),
@@ -29,7 +29,7 @@ export function labelled(label: string, path: string): LabelledResult {
 }
 
 /** The analysis of the SDFG the result names (resolved from the package root, where the fixtures were made). */
-export async function analysisOf(r: LabelledResult): Promise<ReportAnalysis> {
+async function analysisOf(r: LabelledResult): Promise<ReportAnalysis> {
   return analyseForReport(r.result, [join(packageRoot(), r.result.program.file)]);
 }
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { UtilityFork, UtilityProcessLike } from '../../electron/runner/child.js';
 import type { ElectronSeam } from '../../electron/shell/seam.js';
 
-export const SHIM = fileURLToPath(new URL('./fixtures/parent-port-shim.mjs', import.meta.url));
+const SHIM = fileURLToPath(new URL('./fixtures/parent-port-shim.mjs', import.meta.url));
 
 let nextContentsId = 1;
 let nextProcessId = 1000;
@@ -184,7 +184,7 @@ export class FakeApp extends EventEmitter {
   }
 }
 
-export class FakeIpcMain {
+class FakeIpcMain {
   readonly handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
   readonly listeners = new Map<string, Array<(event: unknown, ...args: unknown[]) => void>>();
 
@@ -207,7 +207,7 @@ export class FakeIpcMain {
   }
 }
 
-export class FakeSession extends EventEmitter {
+class FakeSession extends EventEmitter {
   requestHandler: ((...args: never[]) => void) | null = null;
   checkHandler: ((...args: never[]) => boolean) | null = null;
   deviceHandler: ((...args: never[]) => boolean) | null = null;

@@ -18,8 +18,8 @@ import { forEachState } from './walk.js';
 const VIEW_TYPES: ReadonlySet<string> = new Set(['ArrayView', 'View', 'StructureView', 'ContainerView']);
 const REFERENCE_TYPES: ReadonlySet<string> = new Set(['ArrayReference', 'Reference', 'StructureReference', 'ContainerArrayReference']);
 
-export const isViewType = (type: string): boolean => VIEW_TYPES.has(type);
-export const isReferenceType = (type: string): boolean => REFERENCE_TYPES.has(type);
+const isViewType = (type: string): boolean => VIEW_TYPES.has(type);
+const isReferenceType = (type: string): boolean => REFERENCE_TYPES.has(type);
 /** Views and references: descriptors that name someone else's bytes and allocate none. */
 export const isAliasType = (type: string): boolean => VIEW_TYPES.has(type) || REFERENCE_TYPES.has(type);
 
@@ -143,7 +143,7 @@ function descriptorType(sdfg: Sdfg, name: string): string | null {
 }
 
 /** Id of container `name` of `sdfg` as `TransientInfo.id` writes it, or its bare name for an argument. */
-export function containerId(sdfg: Sdfg, name: string): string {
+function containerId(sdfg: Sdfg, name: string): string {
   const root = sdfg.arrays.get(name.split('.')[0]!);
   if (root?.transient) return `${sdfg.sdfgIndex}:${name}`;
   const parts = name.split('.');

@@ -80,7 +80,7 @@ function childSchedule(parents: ReadonlyArray<string | null>): string | null {
 }
 
 /** _determine_child_storage: like childSchedule, but Sequential scopes do not decide. */
-export function childStorage(parents: ReadonlyArray<string | null>): string {
+function childStorage(parents: ReadonlyArray<string | null>): string {
   for (let i = parents.length - 1; i >= 0; i--) {
     const s = parents[i];
     if (s === null || s === undefined || s === 'Sequential' || s === 'Unrolled') continue;

@@ -6,12 +6,12 @@
 import type { LoopBlock, RangeDim, Sdfg, StateBlock } from '../model/sdfg.js';
 import type { SymbolContext } from './symbols.js';
 
-export function floorDiv(a: bigint, b: bigint): bigint {
+function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
   return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
 }
 
-export function ceilDiv(a: bigint, b: bigint): bigint {
+function ceilDiv(a: bigint, b: bigint): bigint {
   return -floorDiv(-a, b);
 }
 

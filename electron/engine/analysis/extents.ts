@@ -13,7 +13,7 @@ import { evaluate, render, type Expr } from './expr.js';
 import { SymbolContext } from './symbols.js';
 import type { AnalysisOptions } from './types.js';
 
-export interface NegativeExtent {
+interface NegativeExtent {
   sdfg: string;
   array: string;
   jsonPath: string;
@@ -64,7 +64,7 @@ function descriptorsOf(sdfg: Sdfg): Array<{ desc: DataDescriptor; name: string }
 
 const byName = ([a]: [string, bigint], [b]: [string, bigint]): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export function negativeExtents(file: SdfgFile, symbols: SymbolContext, opts: AnalysisOptions): NegativeExtent[] {
+function negativeExtents(file: SdfgFile, symbols: SymbolContext, opts: AnalysisOptions): NegativeExtent[] {
   const found: NegativeExtent[] = [];
   for (const sdfg of file.sdfgs) {
     for (const { desc, name } of descriptorsOf(sdfg)) {

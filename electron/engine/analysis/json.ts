@@ -9,7 +9,7 @@ import type { AllocationJson, AnalysisDoc, ModePlanJson, TransientJson } from '.
 import type { Analysis, AllocationSite, Mode, ModePlan, TransientInfo } from './types.js';
 import { MODES } from './types.js';
 
-export const ANALYSIS_SCHEMA = 'transient-lab/analysis@1';
+const ANALYSIS_SCHEMA = 'transient-lab/analysis@1';
 
 const intRecord = (r: Record<string, bigint | null>): Record<string, JsonInteger | null> =>
   Object.fromEntries(Object.entries(r).map(([k, v]) => [k, jsonInteger(v)]));

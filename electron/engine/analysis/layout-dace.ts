@@ -28,7 +28,7 @@ export function daceLayouts(entries: DaceEntry[]): Record<string, DaceStorageLay
   return out;
 }
 
-export function daceLayout(group: DaceEntry[]): DaceStorageLayout {
+function daceLayout(group: DaceEntry[]): DaceStorageLayout {
   const offsets = new Map<string, bigint | string>();
   let numeric = 0n;
   // The unknown sizes are kept apart from the numeric part so that offsets stay short expressions.

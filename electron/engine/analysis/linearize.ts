@@ -29,7 +29,7 @@ export interface StatePlace {
 }
 
 /** Control-flow code (conditions, assignments, loop statements) with the steps it is attributed to. */
-export interface CodeUse {
+interface CodeUse {
   sdfg: Sdfg;
   code: string;
   first: number;
@@ -60,7 +60,7 @@ export interface LoopSpan {
   contiguous: boolean;
 }
 
-export interface CycleShape {
+interface CycleShape {
   graph: Graph;
   /** Block indices of the cycle in `graph`. */
   members: ReadonlySet<number>;
@@ -77,7 +77,7 @@ export interface ProgramOrder {
   invocations: Map<Sdfg, bigint | null>;
 }
 
-export interface Span {
+interface Span {
   first: number;
   last: number;
 }
@@ -221,7 +221,7 @@ const anchorStart = (s: Span): number => s.first;
 const anchorEnd = (s: Span): number => (s.last >= s.first ? s.last : s.first - 1);
 
 /** Reverse post-order from the start block, then unreachable blocks in file order. */
-export function blockOrder(g: Graph): number[] {
+function blockOrder(g: Graph): number[] {
   const n = g.blocks.length;
   const succ: number[][] = Array.from({ length: n }, () => []);
   for (const e of g.edges) if (e.src >= 0 && e.src < n && e.dst >= 0 && e.dst < n) succ[e.src]!.push(e.dst);
@@ -256,7 +256,7 @@ export function blockOrder(g: Graph): number[] {
  * Tarjan's SCCs; `component[i]` is the cycle index of block i, or -1 when i is on no cycle. With `only`, the
  * subgraph induced by those blocks (other blocks and their edges are left out).
  */
-export function stronglyConnected(g: Graph, only?: number[]): { component: number[]; cycles: number[][] } {
+function stronglyConnected(g: Graph, only?: number[]): { component: number[]; cycles: number[][] } {
   const n = g.blocks.length;
   const succ: number[][] = Array.from({ length: n }, () => []);
   const selfLoop = new Uint8Array(n);

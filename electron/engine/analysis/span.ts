@@ -20,9 +20,9 @@ import type { ControlFlowBlock, InterstateEdge, RegionBlock, Sdfg } from '../mod
 import { parsePythonStatements, statementNames } from '../symbolic/index.js';
 
 /** A region's graph: the SDFG body, a region block, a loop body (the LoopBlock itself) or a branch body. */
-export type Region = Pick<RegionBlock, 'blocks' | 'edges' | 'start' | 'jsonPath' | 'label'>;
+type Region = Pick<RegionBlock, 'blocks' | 'edges' | 'start' | 'jsonPath' | 'label'>;
 
-export interface BlockSpan {
+interface BlockSpan {
   region: Region;
   /** Allocation right before this block runs (after the interstate assignments that lead into it). */
   first: ControlFlowBlock;
@@ -93,7 +93,7 @@ function identifiers(code: string | null): Set<string> {
 const assignedCache = new WeakMap<Sdfg, ReadonlySet<string>>();
 
 /** Symbols an SDFG assigns in its control flow: interstate assignments, loop variables and loop statements. */
-export function assignedSymbols(sdfg: Sdfg): ReadonlySet<string> {
+function assignedSymbols(sdfg: Sdfg): ReadonlySet<string> {
   const hit = assignedCache.get(sdfg);
   if (hit) return hit;
   const out = new Set<string>();

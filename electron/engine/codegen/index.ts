@@ -19,7 +19,7 @@ import { structuralFindings } from './subset.js';
 import { cudaBackend, dryRunCudaBackend } from './cuda/index.js';
 import type { Target } from '../analysis/types.js';
 
-export type { GeneratedProgram, GenerateOptions, GpuProgramInfo, ProgramArg, UnsupportedFinding, ExternalStorage } from './types.js';
+export type { GeneratedProgram, GenerateOptions,   UnsupportedFinding,  } from './types.js';
 
 /**
  * Every reason the SDFG is outside the supported subset of `target`'s generator (empty = generation will

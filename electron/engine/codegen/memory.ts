@@ -16,7 +16,7 @@ import { statesOf } from './graph.js';
 import { cppIdent, ctypeOf } from './names.js';
 import type { Placement, SiteKey } from './placement.js';
 
-export type { AllocationCode, StorageAllocator } from './allocator.js';
+;
 
 const shifted = (ptr: string, startOffset: number, sign: '+' | '-') => (startOffset ? `${ptr} ${sign} ${startOffset}` : ptr);
 
@@ -28,21 +28,21 @@ const CPU_HEAP: StorageAllocator = {
 };
 
 /** The allocator of a storage type: the device backend's for its storages, else host memory. */
-export function allocatorFor(core: EmitCore, storage: string): StorageAllocator {
+function allocatorFor(core: EmitCore, storage: string): StorageAllocator {
   return core.backend?.allocator(storage) ?? CPU_HEAP;
 }
 
 /** DaCe aligns heap arrays to `alignment`, or to 64 bytes when the descriptor says 0. */
-export function alignmentOf(desc: DataDescriptor): number {
+function alignmentOf(desc: DataDescriptor): number {
   return desc.alignment > 0 ? desc.alignment : 64;
 }
 
-export function bytesExpr(core: EmitCore, ctx: FnCtx, env: Env, desc: DataDescriptor): string {
+function bytesExpr(core: EmitCore, ctx: FnCtx, env: Env, desc: DataDescriptor): string {
   return `size_t(${core.sym(ctx, env, desc.totalSize)}) * sizeof(${ctypeOf(desc.dtype)})`;
 }
 
 /** Whether any access node of `name` in `s` has `setzero`. */
-export function setzeroAnywhere(s: Sdfg, name: string): boolean {
+function setzeroAnywhere(s: Sdfg, name: string): boolean {
   for (const st of statesOf(s)) for (const n of st.nodes) if (n.kind === 'access' && n.data === name && n.setzero) return true;
   return false;
 }

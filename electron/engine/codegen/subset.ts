@@ -20,12 +20,12 @@ import type { UnsupportedFinding } from './types.js';
 import { MAX_NESTING } from '../sdfg/nesting.js';
 
 /** Storages of the CPU generator. */
-export const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register']);
+const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register']);
 /** Map schedules of the CPU generator (`Unrolled` exists up to DaCe 1.x and is a plain loop). */
-export const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled']);
+const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled']);
 /** What the CUDA generator (codegen/cuda) adds for GPU programs. */
-export const GPU_STORAGE: ReadonlySet<string> = new Set(['GPU_Global', 'GPU_Shared']);
-export const GPU_SCHEDULES: ReadonlySet<string> = new Set(['GPU_Device', 'GPU_ThreadBlock', 'GPU_Warp']);
+const GPU_STORAGE: ReadonlySet<string> = new Set(['GPU_Global', 'GPU_Shared']);
+const GPU_SCHEDULES: ReadonlySet<string> = new Set(['GPU_Device', 'GPU_ThreadBlock', 'GPU_Warp']);
 /** Region block types emitted as plain labelled blocks. */
 const SUPPORTED_REGIONS: ReadonlySet<string> = new Set(['SDFG', 'ControlFlowRegion', 'NamedRegion', 'FunctionCallRegion', 'UnstructuredControlFlow']);
 /** Identifiers in C++ tasklets that need DaCe's runtime headers, which generated code does not include

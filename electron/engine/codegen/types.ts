@@ -15,7 +15,7 @@ export interface GenerateOptions {
 }
 
 /** What a GPU program (a CUDA translation unit, docs/gpu.md) adds. Absent on CPU programs. */
-export interface GpuProgramInfo {
+interface GpuProgramInfo {
   /** The source is CUDA C++: compile it with nvcc (`.cu`). */
   language: 'cuda';
   /** Some transient allocates from the stream-ordered pool (POOL mode): init sets the release threshold. */
@@ -47,7 +47,7 @@ export interface ProgramArg {
   read: boolean;
 }
 
-export interface ExternalSlot {
+interface ExternalSlot {
   /** Transient id (`<sdfgIndex>:<name>`). */
   id: string;
   bytes: bigint;

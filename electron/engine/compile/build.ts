@@ -28,7 +28,7 @@ import { nativeDir } from '../paths.js';
 import { cacheRoot } from './cache-dir.js';
 import { findCompiler, findNvcc, probeOpenMP, runProcess, type CompilerInfo } from './compiler.js';
 
-export const RUNTIME_HEADER = 'transient_runtime.h';
+const RUNTIME_HEADER = 'transient_runtime.h';
 const CACHE_HINT = ['the build cache can be moved: set TRANSIENT_LAB_CACHE (or XDG_CACHE_HOME) to a folder with room'];
 const ENTRY_FORMAT = 1;
 
@@ -68,7 +68,7 @@ const RESERVED = /^-(o|c|S|E|M|MM|MD|MMD|x|shared|fPIC|fpic|-shared|cudart|-cuda
  * Checks user compiler flags: each must be one option (starting with '-', no white space), and none may
  * take over the build's own output options. Returns the flags, or throws TlabError('usage').
  */
-export function checkCxxflags(flags: readonly string[], what = '--cxxflags'): string[] {
+function checkCxxflags(flags: readonly string[], what = '--cxxflags'): string[] {
   for (const f of flags) {
     if (!f.startsWith('-') || /\s/.test(f) || f.length < 2) {
       throw new TlabError('usage', `${what}: '${f}' is not a compiler option (every flag starts with '-'; write -Dname=value, -Ipath as one word)`);
@@ -148,7 +148,7 @@ interface EntryRecord {
 
 let copyCounter = 0;
 
-export function defaultIncludeDir(): string {
+function defaultIncludeDir(): string {
   return resolve(nativeDir(), 'include');
 }
 
@@ -211,7 +211,7 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
 }
 
 /** Whether the entry is complete and matches its record (size, sha256, ELF magic). */
-export async function isValidEntry(entryDir: string, key: string): Promise<boolean> {
+async function isValidEntry(entryDir: string, key: string): Promise<boolean> {
   try {
     const rec = JSON.parse(await readFile(join(entryDir, 'entry.json'), 'utf8')) as Partial<EntryRecord>;
     if (rec.format !== ENTRY_FORMAT || rec.key !== key) return false;

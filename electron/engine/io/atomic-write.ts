@@ -27,7 +27,7 @@ export interface WriteHandle {
   close(): Promise<void>;
 }
 
-export interface FileStat {
+interface FileStat {
   isFile(): boolean;
   isDirectory(): boolean;
   mode: number;

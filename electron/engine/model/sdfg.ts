@@ -56,7 +56,7 @@ export type Subset =
 /** Descriptor class, normalised: View→ArrayView, Reference→ArrayReference, StructArray→ContainerArray.
  * Unknown classes are kept verbatim (an `ArraySubclass` with strides is treated as Array-like by consumers
  * via `arrayLike`). */
-export type DescriptorType = string;
+type DescriptorType = string;
 
 export interface DataDescriptor {
   name: string;
@@ -157,7 +157,7 @@ export interface ConsumeEntryNode extends NodeBase {
   exitId: number | null;
 }
 
-export interface ConsumeExitNode extends NodeBase {
+interface ConsumeExitNode extends NodeBase {
   kind: 'consume_exit';
   entryId: number | null;
 }
@@ -174,7 +174,7 @@ export interface NestedSdfgNode extends NodeBase {
   deferred?: true;
 }
 
-export interface LibraryNode extends NodeBase {
+interface LibraryNode extends NodeBase {
   kind: 'library';
   /** Full class path (e.g. `dace.libraries.blas.nodes.matmul.MatMul`); G0 node type name if no classpath. */
   classpath: string;
@@ -187,7 +187,7 @@ export interface LibraryNode extends NodeBase {
 }
 
 /** A node type this parser does not know: kept with its connectors so that the graph still renders. */
-export interface UnknownNode extends NodeBase {
+interface UnknownNode extends NodeBase {
   kind: 'unknown';
   type: string;
   attributes: Record<string, unknown>;
@@ -288,7 +288,7 @@ export interface LoopBlock extends Omit<RegionBlock, 'kind' | 'type'> {
   updateBeforeCondition: boolean;
 }
 
-export interface ConditionalBranch {
+interface ConditionalBranch {
   /** Python expression; null = else. */
   condition: string | null;
   body: RegionBlock;

@@ -15,7 +15,7 @@ import { quantile, summaryOf } from './stats.js';
 
 /** One mode's row: its build, the pooled timings and their summary (exact over every timed call), the kept
  * per-call rows (samples.ts), and the checksums of its outputs. */
-export function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]): ModeResult {
+function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]): ModeResult {
   const checksums: Record<string, string> = {};
   if (r.outputs) {
     for (const arg of args) {
@@ -64,7 +64,7 @@ function withInitBytes(m: ModeResult, bytes: bigint | null): ModeResult {
 }
 
 /** Facts about the run that are not warnings: what the numbers mean. */
-export function profileNotes(built: BuiltVariant[]): string[] {
+function profileNotes(built: BuiltVariant[]): string[] {
   const notes: string[] = [];
   const scoped = built.find((v) => v.mode === 'SCOPED');
   const pool = built.find((v) => v.mode === 'POOL');
@@ -86,7 +86,7 @@ export function profileNotes(built: BuiltVariant[]): string[] {
  * two steady states, and another mode with the same code may have drawn differently. `faultMedians`: each
  * timing process's median faults per call, over all its calls (VariantTiming).
  */
-export function allocatorStateWarnings(modes: Array<{ label: string; faultMedians: readonly number[] }>): string[] {
+function allocatorStateWarnings(modes: Array<{ label: string; faultMedians: readonly number[] }>): string[] {
   const out: string[] = [];
   for (const m of modes) {
     const medians = m.faultMedians;

@@ -24,7 +24,7 @@ const FLOAT_PARTS: Record<string, { bytes: number; read: (v: DataView, o: number
 };
 
 /** One element as text, in its own type (floats with full precision so that bit differences show). */
-export function elementText(dtype: string, data: Uint8Array, index: number, elementBytes: number): string {
+function elementText(dtype: string, data: Uint8Array, index: number, elementBytes: number): string {
   const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const o = index * elementBytes;
   switch (dtype) {

@@ -31,7 +31,7 @@ export interface DeviceReport {
 export type DeviceProbe = () => Promise<DeviceReport>;
 
 /** `13.0` from 13000. */
-export function cudaVersionText(v: number): string {
+function cudaVersionText(v: number): string {
   return v ? `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}` : 'none';
 }
 

@@ -32,7 +32,7 @@ export const DIP_NULL: ReadonlyArray<readonly [n: number, q: readonly number[]]>
 /** The most values the test looks at: larger samples are thinned to this many (see `thinSorted`). */
 export const DIP_MAX_N = 2000;
 /** The fewest values the test is run on: the null table starts there. */
-export const DIP_MIN_N = 10;
+const DIP_MIN_N = 10;
 
 /**
  * The dip of an ascending sample (Hartigan's statistic, in [1/(2n), 1/4]; 0 for fewer than four values or a

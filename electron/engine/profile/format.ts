@@ -2,9 +2,9 @@
 import { profileVerdict } from '../view/verdict.js';
 import type { ModeResult, ProfileResult } from './result.js';
 
-export { SIGNIFICANCE } from './significance.js';
+;
 
-export function formatNs(ns: number): string {
+function formatNs(ns: number): string {
   if (!Number.isFinite(ns)) return '-';
   if (ns >= 1e9) return `${(ns / 1e9).toFixed(2)} s`;
   if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
@@ -12,7 +12,7 @@ export function formatNs(ns: number): string {
   return `${ns.toFixed(0)} ns`;
 }
 
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(2)} GiB`;
   if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(2)} MiB`;
   if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(1)} KiB`;

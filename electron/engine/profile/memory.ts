@@ -45,7 +45,7 @@ export interface MemoryNeed {
   totalBytes: bigint;
 }
 
-export function memoryNeed(file: SdfgFile, analysis: Analysis, opts: AnalysisOptions): MemoryNeed {
+function memoryNeed(file: SdfgFile, analysis: Analysis, opts: AnalysisOptions): MemoryNeed {
   const args = argumentSizes(file, opts)
     .filter((a): a is { name: string; bytes: bigint } => a.bytes !== null)
     .map((a) => ({ name: a.name, bytes: a.bytes }));
@@ -61,7 +61,7 @@ export function memoryNeed(file: SdfgFile, analysis: Analysis, opts: AnalysisOpt
 const UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 
 /** `4.00 GiB`, `7.28 TiB`; sizes beyond the units (`N=10^12` squared) as `8.00e+24 B`. */
-export function bytesText(b: bigint | number): string {
+function bytesText(b: bigint | number): string {
   const n = Number(b);
   if (n < 1024) return `${n} B`;
   let unit = -1;

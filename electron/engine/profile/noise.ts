@@ -39,9 +39,9 @@ export function settleCalls(warmup: number): number {
  */
 export const PROCESS_SPREAD = 1.25;
 /** Processes with fewer timed calls than this are not compared (their medians are noise themselves). */
-export const MIN_CALLS_PER_PROCESS = 5;
+const MIN_CALLS_PER_PROCESS = 5;
 
-export type NoiseKind = 'multimodal' | 'processes' | 'warmup';
+type NoiseKind = 'multimodal' | 'processes' | 'warmup';
 
 export interface NoiseFinding {
   mode: string;

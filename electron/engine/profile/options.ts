@@ -35,7 +35,7 @@ export interface ProfileOptions {
   devices?: DeviceProbe;
 }
 
-export type ProfileStage = 'parse' | 'analyse' | 'generate' | 'build' | 'verify' | 'calls' | 'compare';
+type ProfileStage = 'parse' | 'analyse' | 'generate' | 'build' | 'verify' | 'calls' | 'compare';
 
 export interface ProfileProgress {
   stage: ProfileStage;

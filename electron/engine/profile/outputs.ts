@@ -93,7 +93,7 @@ function safeName(name: string): string {
 }
 
 /** Folders tried, in order, when the requested place cannot be written. */
-export function fallbackFolders(): string[] {
+function fallbackFolders(): string[] {
   return [...new Set([tmpdir(), process.cwd()])];
 }
 

@@ -60,7 +60,7 @@ export function planVariants(modes: Mode[], layout: LayoutChoice): Array<{ mode:
   return out;
 }
 
-export function unsupportedError(file: string, findings: UnsupportedFinding[]): TlabError {
+function unsupportedError(file: string, findings: UnsupportedFinding[]): TlabError {
   const first = findings[0]!;
   return new TlabError('unsupported', `${findings.length} element${findings.length === 1 ? '' : 's'} outside the subset Transient Lab can generate code for`, {
     file,
@@ -82,7 +82,7 @@ function sameArgs(a: ProgramArg[], b: ProgramArg[]): boolean {
 }
 
 /** Checks the run's settings before any work: the cheapest failures first. */
-export function checkProfileOptions(options: Pick<ProfileOptions, 'modes' | 'calls'>): void {
+function checkProfileOptions(options: Pick<ProfileOptions, 'modes' | 'calls'>): void {
   if (!options.modes.length) throw new TlabError('usage', 'no modes to profile');
   if (options.calls < 1) throw new TlabError('usage', `--calls must be at least 1, got ${options.calls}`);
   if (options.calls > MAX_CALLS) {
@@ -91,7 +91,7 @@ export function checkProfileOptions(options: Pick<ProfileOptions, 'modes' | 'cal
 }
 
 /** Generates every variant of an already analysed file. */
-export function generateVariants(
+function generateVariants(
   filePath: string,
   file: SdfgFile,
   analysis: Analysis,

@@ -126,7 +126,7 @@ export async function readManifest(dir: string): Promise<BuildManifest> {
   return parseManifest(text, file);
 }
 
-export interface PrebuiltPlan {
+interface PrebuiltPlan {
   manifest: BuildManifest;
   manifestPath: string;
   plan: ProfilePlan;
@@ -138,7 +138,7 @@ export interface PrebuiltPlan {
  * Plans the folder's SDFG again with the manifest's symbols and checks every library against it. `modes`
  * (optional) selects a subset of the folder's variants.
  */
-export async function planPrebuilt(dir: string, runDir: string, opts: { modes?: Mode[] | null; signal?: AbortSignal; devices?: DeviceProbe }, onProgress: OnProfileProgress = () => {}): Promise<PrebuiltPlan> {
+async function planPrebuilt(dir: string, runDir: string, opts: { modes?: Mode[] | null; signal?: AbortSignal; devices?: DeviceProbe }, onProgress: OnProfileProgress = () => {}): Promise<PrebuiltPlan> {
   const manifest = await readManifest(dir);
   const manifestPath = join(dir, MANIFEST_FILE);
   if (manifest.tool.version !== toolVersion()) {

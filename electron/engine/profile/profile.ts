@@ -29,7 +29,7 @@ import { jobInputs, makeRunJob, poolRuns, runRounds } from './rounds.js';
 import { verify } from './verify.js';
 
 export { DEFAULT_PROFILE_OPTIONS } from './options.js';
-export type { OnProfileProgress, ProfileOptions, ProfileProgress, ProfileStage } from './options.js';
+export type { OnProfileProgress, ProfileOptions, ProfileProgress,  } from './options.js';
 
 export async function profile(filePath: string, options: ProfileOptions, onProgress: OnProfileProgress = () => {}): Promise<ProfileResult> {
   // Before anything else: a long run must not be lost to an output folder that cannot be written.

@@ -16,7 +16,7 @@ export type { JsonInteger };
 
 /** One value per kept timed call, column by column (columns.ts PER_CALL_COLUMNS, in that order): every call,
  * or the evenly spaced subsample that `ModeResult.sampling` describes. */
-export type PerCallColumns = NumberColumns;
+type PerCallColumns = NumberColumns;
 
 /** Per-call statistics of one mode's timed calls (engine/profile/stats.ts computes them). */
 export interface CallSummary {
@@ -37,7 +37,7 @@ export interface CallSummary {
 }
 
 /** Present when a mode timed more calls than the result keeps rows for (docs/profile-schema.md, "Sampling"). */
-export interface CallSampling {
+interface CallSampling {
   /** Timed calls measured, every process together: what `summary` and `deviceMedianNs` cover. */
   calls: number;
   /** Rows kept of each process: of its n = settings.calls timed calls, those at indices floor(i·n / k),
@@ -111,7 +111,7 @@ export interface ModeResult {
 }
 
 /** The stream-ordered pool's attributes, read after the mode's timed calls (cudaMemPoolGetAttribute). */
-export interface PoolAttributes {
+interface PoolAttributes {
   /** cudaMemPoolAttrReservedMemHigh / UsedMemHigh, bytes. */
   reservedHighBytes: number;
   usedHighBytes: number;
@@ -145,7 +145,7 @@ export interface ProfileDevice {
   driverVersion: number;
 }
 
-export type VerificationDetailKind = 'divergence' | 'uninitialised-read' | 'guard-overflow' | 'note';
+type VerificationDetailKind = 'divergence' | 'uninitialised-read' | 'guard-overflow' | 'note';
 
 export interface VerificationDetail {
   kind: VerificationDetailKind;

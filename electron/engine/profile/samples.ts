@@ -49,7 +49,7 @@ export function keepRows<T extends AnyTyped>(column: T, k: number): T {
   return out;
 }
 
-export function columnSum(xs: ArrayLike<number>): number {
+function columnSum(xs: ArrayLike<number>): number {
   let s = 0;
   for (let i = 0; i < xs.length; i++) s += xs[i]!;
   return s;

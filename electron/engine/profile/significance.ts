@@ -68,7 +68,7 @@ export interface QuantileInterval {
 }
 
 /** The q quantile of an ascending sample with its distribution-free interval at `confidence`. */
-export function quantileInterval(sorted: ArrayLike<number>, q: number, confidence: number): QuantileInterval {
+function quantileInterval(sorted: ArrayLike<number>, q: number, confidence: number): QuantileInterval {
   const n = sorted.length;
   const pos = (n - 1) * q;
   const a = Math.floor(pos);

@@ -12,7 +12,7 @@ import { TlabError } from '../errors.js';
 import { packageRoot } from '../paths.js';
 import { reportCspSources, type HtmlAssets, type SvgRenderer } from './html.js';
 
-export function reportAssetsDir(): string {
+function reportAssetsDir(): string {
   return join(packageRoot(), 'dist', 'report');
 }
 

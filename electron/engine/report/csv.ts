@@ -20,8 +20,8 @@ export const SUMMARY_COLUMNS = [
 
 /** Added after the columns above when a result ran on a GPU (profile@1's GPU additions); CPU-only reports keep
  * exactly the columns above. */
-export const GPU_CALL_COLUMNS = ['device_ns'] as const;
-export const GPU_SUMMARY_COLUMNS = ['device_median_ns', 'pool_reserved_high_bytes', 'pool_used_high_bytes', 'pool_release_threshold'] as const;
+const GPU_CALL_COLUMNS = ['device_ns'] as const;
+const GPU_SUMMARY_COLUMNS = ['device_median_ns', 'pool_reserved_high_bytes', 'pool_used_high_bytes', 'pool_release_threshold'] as const;
 
 const anyGpu = (results: readonly LabelledResult[]): boolean => results.some(({ result }) => result.modes.some((m) => m.gpu));
 

@@ -34,24 +34,24 @@ export interface HtmlAssets {
  * 1040 px less padding and border), so the static chart and the live one mounted over it lay out alike: at
  * 960 px the lifetime chart's curve legend had no room for its last mode.
  */
-export const STATIC_WIDTH = 974;
+const STATIC_WIDTH = 974;
 /** An analysis view above this size is not embedded (its charts stay static). */
-export const MAX_EMBEDDED_VIEW = 48 * 2 ** 20;
+const MAX_EMBEDDED_VIEW = 48 * 2 ** 20;
 
-export const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** JSON inside `<script type="application/json">`: `<` escaped, so no `</script>` or `<!--` can end it early. */
-export function scriptJson(value: unknown): string {
+function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
 /** An inline script's text: `</script` cannot appear in it (the bundle is checked, not rewritten). */
-export function inlineScript(js: string): string {
+function inlineScript(js: string): string {
   if (/<\/script/i.test(js)) throw new Error('report runtime contains "</script": it cannot be inlined');
   return js;
 }
 
-export const sha256Source = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const sha256Source = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /** The CSP sources that allow the report's inline style and runtime: the report's own policy, and the app's
  * for the export preview (an iframe's srcdoc inherits its parent's policy). */
@@ -59,7 +59,7 @@ export function reportCspSources(runtime: string): { style: string; script: stri
   return { style: sha256Source(REPORT_CSS), script: sha256Source(inlineScript(runtime)) };
 }
 
-export function reportCsp(runtime: string): string {
+function reportCsp(runtime: string): string {
   const s = reportCspSources(runtime);
   return [`default-src 'none'`, `script-src ${s.script}`, `style-src ${s.style}`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`, `object-src 'none'`].join('; ');
 }

@@ -13,9 +13,9 @@ import type { LabelledResult, ReportFormat, ReportInput, ReportModel } from './t
 import { TlabError } from '../errors.js';
 
 export { buildReport } from './model.js';
-export { callsCsv, summaryCsv, summaryPath, parseCsv, CALL_COLUMNS, SUMMARY_COLUMNS } from './csv.js';
-export { renderHtml, reportCsp, reportCspSources, type HtmlAssets, type SvgRenderer } from './html.js';
-export { loadReportAssets, reportPreviewCspSources, transientLabVersion } from './assets.js';
+export { callsCsv, summaryCsv,  parseCsv, CALL_COLUMNS, SUMMARY_COLUMNS } from './csv.js';
+export { renderHtml,   type HtmlAssets,  } from './html.js';
+export { loadReportAssets,  transientLabVersion } from './assets.js';
 export { analyseForReport, sdfgCandidates, NO_ANALYSIS } from './source.js';
 export { embeddedResults, looksLikeHtml } from './embedded.js';
 export { writeFilesAtomic, type OutputFile } from '../io/atomic-write.js';

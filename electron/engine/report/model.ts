@@ -15,7 +15,7 @@ import type { ChartSlot, LabelledResult, MissingChart, ReportInput, ReportModel,
 import { verdictParagraphs } from './verdict-paragraphs.js';
 
 /** Rows of the transients table in a report; the embedded analysis holds them all. */
-export const MAX_TRANSIENT_ROWS = 400;
+const MAX_TRANSIENT_ROWS = 400;
 
 export function summaryRows(results: readonly LabelledResult[]): SummaryRow[] {
   return results.flatMap(({ label, result }, r) =>

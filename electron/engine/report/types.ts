@@ -43,7 +43,7 @@ export interface ReportInput {
  * result it comes from (`median|0|POOL`): the HTML writes them as `<data value>`, and the tests check every
  * shown number against the result.
  */
-export type Run = string | NumberRun;
+type Run = string | NumberRun;
 
 export interface NumberRun {
   /** What is shown: "412 µs", "1.37×". */

@@ -155,7 +155,7 @@ export function decodeUtf8(bytes: Uint8Array, file: string): string {
 }
 
 /** Offset of the first byte that does not belong to a well-formed UTF-8 sequence, or -1. */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
+function firstInvalidUtf8(bytes: Uint8Array): number {
   const n = bytes.length;
   let i = 0;
   while (i < n) {
@@ -213,7 +213,7 @@ function describeJsonSyntaxError(text: string, error: unknown, file: string): Tl
   return new TlabError('input', message, { file, jsonPath: located?.path ?? null, cause: error });
 }
 
-export function lineAndColumn(text: string, position: number): { line: number; column: number } {
+function lineAndColumn(text: string, position: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let k = text.indexOf('\n'); k >= 0 && k < position; k = text.indexOf('\n', k + 1)) {
@@ -235,7 +235,7 @@ interface Frame {
  * JSON.parse failed, so it favours clarity over speed; it is iterative, so nesting depth cannot overflow it.
  * Returns null when it finds no error (JSON.parse failed for another reason).
  */
-export function locateJsonSyntaxError(text: string): { position: number; path: string } | null {
+function locateJsonSyntaxError(text: string): { position: number; path: string } | null {
   const n = text.length;
   const stack: Frame[] = [];
   let i = 0;

@@ -126,7 +126,7 @@ const SIMPLE_FACTOR = /^\$?[A-Za-z_][A-Za-z0-9_]*$/;
 const INTEGER = /^\d+$/;
 
 /** Product of symbolic factors as an expression both grammars accept; integer factors are folded. */
-export function product(factors: readonly Sym[]): Sym {
+function product(factors: readonly Sym[]): Sym {
   let constant = 1n;
   const symbolic: string[] = [];
   for (const factor of factors) {
@@ -141,7 +141,7 @@ export function product(factors: readonly Sym[]): Sym {
 }
 
 /** C-contiguous strides in elements: the last dimension has stride 1. */
-export function contiguousStrides(shape: readonly Sym[]): Sym[] {
+function contiguousStrides(shape: readonly Sym[]): Sym[] {
   const strides: Sym[] = new Array(shape.length);
   for (let i = 0; i < shape.length; i++) strides[i] = i === shape.length - 1 ? '1' : product(shape.slice(i + 1));
   return strides;

@@ -8,7 +8,7 @@ import type { SdfgFile } from '../model/sdfg.js';
 import { decodeUtf8, gunzipContent, gunzipContentAsync, parseJsonText, rejectJsonContent, sniffSdfg } from './bytes.js';
 import { normaliseSdfg } from './normalise.js';
 
-export { sniffSdfg, type SniffResult } from './bytes.js';
+export { sniffSdfg,  } from './bytes.js';
 
 /** A file's JSON bytes, decompressed and checked, before they are parsed (what a preview and the full parse share). */
 export interface DecodedSdfg {

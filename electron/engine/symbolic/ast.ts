@@ -11,7 +11,7 @@ export type BinOp =
   | 'and' | 'or'
   | '&' | '|' | '^' | '<<' | '>>';
 
-export type UnOp = '-' | '+' | 'not' | '~';
+type UnOp = '-' | '+' | 'not' | '~';
 
 export type Expr =
   /** `suffix` keeps a typed-grammar suffix such as `i64` (the value does not depend on it). */
@@ -60,7 +60,6 @@ export function leftSpine(e: Expr, follow: (node: BinExpr) => boolean = () => tr
   }
   return { spine, base: cur };
 }
-export type CallExpr = Extract<Expr, { k: 'call' }>;
 
 /** Tree height (a leaf is 1), with an explicit stack: also for trees built by substitution, deeper than the parser allows. */
 export function exprHeight(e: Expr): number {

@@ -44,7 +44,7 @@ function tooLarge(x: bigint): boolean {
   return x > MAX_MAGNITUDE || x < MIN_MAGNITUDE;
 }
 
-export function rat(n: bigint, d: bigint = 1n): Value {
+function rat(n: bigint, d: bigint = 1n): Value {
   if (d === 0n) throw new Error('division by zero');
   if (tooLarge(n) || tooLarge(d)) throw new Error(`value too large (more than ${MAX_RESULT_BITS} bits)`);
   if (d < 0n) {
@@ -64,16 +64,12 @@ export function floorDiv(n: bigint, d: bigint): bigint {
 }
 
 /** ⌈n/d⌉ for d ≠ 0. */
-export function ceilDiv(n: bigint, d: bigint): bigint {
+function ceilDiv(n: bigint, d: bigint): bigint {
   return -floorDiv(-n, d);
 }
 
-/** Python `%`: the result has the sign of the divisor. */
-export function pyMod(n: bigint, d: bigint): bigint {
-  return n - d * floorDiv(n, d);
-}
 
-export function valueToNumber(v: Value): number {
+function valueToNumber(v: Value): number {
   if (v.k === 'float') return v.v;
   if (v.k === 'bool') return v.v ? 1 : 0;
   if (v.d === 1n) return Number(v.n);
@@ -82,7 +78,7 @@ export function valueToNumber(v: Value): number {
   return Number(v.n >> shift) / Number(v.d >> shift);
 }
 
-export function truthy(v: Value): boolean {
+function truthy(v: Value): boolean {
   if (v.k === 'bool') return v.v;
   if (v.k === 'float') return v.v !== 0;
   return v.n !== 0n;
@@ -100,7 +96,7 @@ function asInteger(v: Value, what: string): bigint {
   throw new Error(`${what} needs integer operands, got ${describeValue(v)}`);
 }
 
-export function describeValue(v: Value): string {
+function describeValue(v: Value): string {
   if (v.k === 'bool') return v.v ? 'True' : 'False';
   if (v.k === 'float') return String(v.v);
   return v.d === 1n ? v.n.toString() : `${v.n}/${v.d}`;
@@ -141,7 +137,7 @@ function power(base: Value, exponent: Value): Value {
   return { k: 'float', v: Math.pow(valueToNumber(b), valueToNumber(e)) };
 }
 
-export function applyBinary(op: BinOp, left: Value, right: Value): Value {
+function applyBinary(op: BinOp, left: Value, right: Value): Value {
   switch (op) {
     case '==': return { k: 'bool', v: compare(left, right) === 0 };
     case '!=': return { k: 'bool', v: compare(left, right) !== 0 };

@@ -7,7 +7,7 @@ import { SymbolicSyntaxError } from './ast.js';
 /** `legacy`/`typed`: symbolic property text; `python`: code strings, with layout tokens when `layout` is set. */
 export type LexMode = 'legacy' | 'typed' | 'python';
 
-export type TokenKind = 'int' | 'float' | 'imag' | 'name' | 'sym' | 'op' | 'newline' | 'indent' | 'dedent' | 'eof';
+type TokenKind = 'int' | 'float' | 'imag' | 'name' | 'sym' | 'op' | 'newline' | 'indent' | 'dedent' | 'eof';
 
 export interface Token {
   kind: TokenKind;

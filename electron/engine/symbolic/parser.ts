@@ -554,7 +554,7 @@ function describe(t: Token): string {
 }
 
 /** `math.exp` for the callee tree of a dotted name, null for anything else. */
-export function dottedName(e: Expr): string | null {
+function dottedName(e: Expr): string | null {
   const parts: string[] = [];
   let cur = e;
   while (cur.k === 'attr') {

@@ -5,7 +5,7 @@ import { leftSpine, type BinOp, type Expr } from './ast.js';
 const P_TERNARY = 1, P_OR = 2, P_AND = 3, P_NOT = 4, P_CMP = 5, P_BOR = 6, P_XOR = 7, P_BAND = 8, P_SHIFT = 9;
 const P_ADD = 10, P_MUL = 11, P_UNARY = 12, P_POW = 13, P_ATOM = 14;
 
-export function binaryPrecedence(op: BinOp): number {
+function binaryPrecedence(op: BinOp): number {
   switch (op) {
     case 'or': return P_OR;
     case 'and': return P_AND;
@@ -30,7 +30,7 @@ function wrap(s: Shown, needParens: boolean): string {
 }
 
 /** Float literal text that re-parses as a float. */
-export function floatText(e: Extract<Expr, { k: 'float' }>): string {
+function floatText(e: Extract<Expr, { k: 'float' }>): string {
   if (/^(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?:\.[0-9]*)?[eE][+-]?[0-9]+|\.[0-9]+[eE][+-]?[0-9]+)$/.test(e.text) && Number(e.text) === e.v) {
     return e.text;
   }

@@ -26,7 +26,7 @@ import {
   type WorkspaceRects,
 } from './types.js';
 
-export { analysisDocument, transientJson } from './analysis-doc.js';
+;
 
 const VIEW_MODES: readonly ViewMode[] = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'];
 
@@ -95,7 +95,7 @@ function allocationKey(a: AllocationJson): string {
 }
 
 /** `jsonPath` column: '' for the usual `<sdfg>.attributes._arrays.<name>`, `~…` relative to the SDFG, else as is. */
-export function encodeJsonPath(path: string, sdfgPath: string | undefined, name: string): string {
+function encodeJsonPath(path: string, sdfgPath: string | undefined, name: string): string {
   if (sdfgPath === undefined || path.startsWith('~') || !path.startsWith(sdfgPath)) return path;
   const rest = path.slice(sdfgPath.length);
   return rest === `.attributes._arrays.${name}` ? '' : `~${rest}`;

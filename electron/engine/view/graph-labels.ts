@@ -45,7 +45,7 @@ export class SymText {
 }
 
 /** One dimension in slice notation: `i`, `0:N`, `0:N:2`. */
-export function dimText(d: RangeDim, sym: SymText): string {
+function dimText(d: RangeDim, sym: SymText): string {
   const start = sym.show(d.start);
   const end = sym.show(d.end);
   if (start === end) return start;
@@ -53,7 +53,7 @@ export function dimText(d: RangeDim, sym: SymText): string {
   return step === '1' ? `${start}:${sym.showPlusOne(d.end)}` : `${start}:${sym.showPlusOne(d.end)}:${step}`;
 }
 
-export function subsetText(subset: Subset, sym: SymText): string {
+function subsetText(subset: Subset, sym: SymText): string {
   switch (subset.kind) {
     case 'range':
       return subset.dims.map((d) => dimText(d, sym)).join(', ');

@@ -15,7 +15,7 @@ export const TOP: Level = -1;
 
 export type Endpoint = { kind: 'node'; node: number } | { kind: 'boundary' };
 
-export interface LevelEdge {
+interface LevelEdge {
   edge: MemletEdge;
   src: Endpoint;
   dst: Endpoint;

@@ -22,7 +22,6 @@ import type {
   GraphNode,
   GraphRegion,
   GraphRegionKind,
-  GraphSummary,
   MemletEdgeView,
   RegionId,
   SearchHit,
@@ -34,7 +33,7 @@ import { searchElements } from './graph-search.js';
 import { dtypeName } from '../analysis/sizes.js';
 
 /** What a RegionId stands for. */
-export type Element =
+type Element =
   | { kind: 'cfg'; sdfg: Sdfg; block: RegionBlock | LoopBlock }
   | { kind: 'conditional'; sdfg: Sdfg; block: ConditionalBlockModel }
   | { kind: 'state'; sdfg: Sdfg; state: StateBlock }
@@ -42,10 +41,10 @@ export type Element =
   /** A NestedSDFG node: its region is the embedded SDFG's control flow. */
   | { kind: 'nested'; sdfg: Sdfg; inner: Sdfg };
 
-export const ROOT_REGION: RegionId = '$';
+const ROOT_REGION: RegionId = '$';
 
 /** Per-file state of the graph view: which ids name what, memoised summaries and label printing. */
-export class GraphModel {
+class GraphModel {
   readonly sym: SymText;
   readonly summaries: Summaries;
   private readonly elements = new Map<RegionId, Element>();
@@ -311,7 +310,7 @@ export class GraphModel {
 const models = new WeakMap<SdfgFile, GraphModel>();
 
 /** The view-model state of a parsed file, created on first use and kept as long as the file is. */
-export function graphModel(file: SdfgFile): GraphModel {
+function graphModel(file: SdfgFile): GraphModel {
   let m = models.get(file);
   if (!m) {
     m = new GraphModel(file);
@@ -330,4 +329,4 @@ export function searchGraph(file: SdfgFile, query: string, limit: number): Searc
   return graphModel(file).search(query, limit);
 }
 
-export type { GraphSummary };
+;

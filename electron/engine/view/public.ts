@@ -12,7 +12,7 @@
 // View models (types.ts) and the schema types they carry.
 export type * from './types.js';
 export { FATES } from './types.js';
-export type { JsonInteger, JsonInteger as JsonInt } from '../json.js';
+export type {  JsonInteger as JsonInt } from '../json.js';
 export type { AllocationEvent, ModeResult, ProfileResult, SampledCall } from '../profile/result.js';
 
 // Pure helpers shared with the CLI and the reports.

@@ -99,7 +99,7 @@ export interface GraphSummary {
   partial?: true;
 }
 
-export type GraphNodeKind = GraphNode['kind'];
+type GraphNodeKind = GraphNode['kind'];
 
 interface GraphNodeBase {
   /** Unique within the doc: the element's JSON path. */
@@ -114,18 +114,18 @@ interface GraphNodeBase {
 }
 
 /** Control-flow blocks (content of 'cfg' and 'conditional' regions). */
-export interface StateNodeView extends GraphNodeBase {
+interface StateNodeView extends GraphNodeBase {
   kind: 'state';
   /** The start block of its region. */
   start: boolean;
 }
-export interface RegionNodeView extends GraphNodeBase {
+interface RegionNodeView extends GraphNodeBase {
   kind: 'region';
   /** `ControlFlowRegion`, `NamedRegion`, `FunctionCallRegion`, `UnstructuredControlFlow`, … as in the file. */
   regionType: string;
   start: boolean;
 }
-export interface LoopNodeView extends GraphNodeBase {
+interface LoopNodeView extends GraphNodeBase {
   kind: 'loop';
   start: boolean;
   /** "" for a while loop without a variable. */
@@ -136,18 +136,18 @@ export interface LoopNodeView extends GraphNodeBase {
   /** do-while: the condition is checked after the body. */
   inverted: boolean;
 }
-export interface ConditionalNodeView extends GraphNodeBase {
+interface ConditionalNodeView extends GraphNodeBase {
   kind: 'conditional';
   start: boolean;
   /** Branch conditions in order; null = else. */
   conditions: Array<string | null>;
 }
-export interface BranchNodeView extends GraphNodeBase {
+interface BranchNodeView extends GraphNodeBase {
   kind: 'branch';
   /** null = else. */
   condition: string | null;
 }
-export interface JumpNodeView extends GraphNodeBase {
+interface JumpNodeView extends GraphNodeBase {
   kind: 'break' | 'continue' | 'return';
   start: boolean;
 }
@@ -157,7 +157,7 @@ interface DataflowNodeBase extends GraphNodeBase {
   inConnectors: string[];
   outConnectors: string[];
 }
-export interface AccessNodeView extends DataflowNodeBase {
+interface AccessNodeView extends DataflowNodeBase {
   kind: 'access';
   /** Container name (possibly a dotted structure member). */
   data: string;
@@ -168,7 +168,7 @@ export interface AccessNodeView extends DataflowNodeBase {
   /** Descriptor class (`Array`, `Scalar`, `ArrayView`, …), dtype name and shape, for the label and tooltip. */
   descriptor: { type: string; dtype: string; shape: string[] } | null;
 }
-export interface TaskletNodeView extends DataflowNodeBase {
+interface TaskletNodeView extends DataflowNodeBase {
   kind: 'tasklet';
   language: string;
   /** The first lines of the code, each cut to a readable width. */
@@ -176,7 +176,7 @@ export interface TaskletNodeView extends DataflowNodeBase {
   /** Lines of the full code (more than `code` shows when larger). */
   codeLines: number;
 }
-export interface ScopeNodeView extends DataflowNodeBase {
+interface ScopeNodeView extends DataflowNodeBase {
   kind: 'map' | 'consume';
   /** Iteration variables with their ranges in Python slice notation (`i = 0:N`), or the consume PE index. */
   params: string[];
@@ -188,7 +188,7 @@ export interface ScopeNodeView extends DataflowNodeBase {
   /** JSON path of the exit node (edges leaving the scope in the file start there), or null if unpaired. */
   exitId: string | null;
 }
-export interface NestedSdfgNodeView extends DataflowNodeBase {
+interface NestedSdfgNodeView extends DataflowNodeBase {
   kind: 'nested_sdfg';
   /** Index of the embedded SDFG, or null when it is only referenced by `ext_sdfg_path` or not read yet. */
   sdfg: number | null;
@@ -197,12 +197,12 @@ export interface NestedSdfgNodeView extends DataflowNodeBase {
   /** Only in a preview: the body is in the file but not read yet (no `expand` until it is). */
   deferred?: true;
 }
-export interface LibraryNodeView extends DataflowNodeBase {
+interface LibraryNodeView extends DataflowNodeBase {
   kind: 'library';
   className: string;
   implementation: string | null;
 }
-export interface UnknownNodeView extends DataflowNodeBase {
+interface UnknownNodeView extends DataflowNodeBase {
   kind: 'unknown';
   /** The node type as written in the file. */
   type: string;
@@ -222,7 +222,7 @@ export type GraphNode =
   | LibraryNodeView
   | UnknownNodeView;
 
-export interface InterstateEdgeView {
+interface InterstateEdgeView {
   kind: 'interstate';
   /** The edge's JSON path. */
   id: string;

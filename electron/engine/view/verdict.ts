@@ -23,14 +23,14 @@ import { compareQuantile, intervalConfidence, mannWhitneyMinCalls, mannWhitneyMi
 import { mannWhitney, quantile } from '../profile/stats.js';
 import { formatBytes, formatCount, formatNs, formatP, formatRatio } from './format.js';
 
-export { SIGNIFICANCE } from '../profile/significance.js';
+;
 
 /** Which figure of each mode's calls a comparison is made on. */
 export type Statistic = 'median' | 'p10';
 /** The robust figure of a noisy run: the 10th percentile of the call times. */
-export const ROBUST_QUANTILE = 0.1;
+const ROBUST_QUANTILE = 0.1;
 
-export type TimeVerdict = 'faster' | 'slower' | 'no-difference' | 'too-few-calls';
+type TimeVerdict = 'faster' | 'slower' | 'no-difference' | 'too-few-calls';
 
 /** Whether `subject` differs in time per call from `baseline`, and by how much. */
 export interface TimeComparison {
@@ -58,13 +58,13 @@ export interface TimeComparison {
 }
 
 /** One side of a comparison: its per-call times and the figures the result records for them. */
-export interface Sample {
+interface Sample {
   calls: ArrayLike<number>;
   median: number;
   p10: number;
 }
 
-export const modeSample = (m: ModeResult): Sample => ({ calls: m.calls.totalNs, median: m.summary.medianNs, p10: m.summary.p10Ns });
+const modeSample = (m: ModeResult): Sample => ({ calls: m.calls.totalNs, median: m.summary.medianNs, p10: m.summary.p10Ns });
 
 const pct = (x: number): string => `${Number((x * 100).toPrecision(3))} %`;
 
@@ -85,7 +85,7 @@ function finish(c: Omit<TimeComparison, 'text'>): TimeComparison {
 }
 
 /** The profiler's test of whether `subject` is faster or slower than `baseline` per call, on `statistic`. */
-export function compareTimes(subject: Sample, baseline: Sample, statistic: Statistic = 'median'): TimeComparison {
+function compareTimes(subject: Sample, baseline: Sample, statistic: Statistic = 'median'): TimeComparison {
   const calls = { subject: subject.calls.length, baseline: baseline.calls.length };
   const medians = { subject: subject.median, baseline: baseline.median };
   const values = statistic === 'p10' ? { subject: subject.p10, baseline: baseline.p10 } : medians;
@@ -122,7 +122,7 @@ export function compareTimes(subject: Sample, baseline: Sample, statistic: Stati
 }
 
 /** A mode's device times per call (GPU results), or null on CPU. */
-export function deviceTimes(m: ModeResult): Sample | null {
+function deviceTimes(m: ModeResult): Sample | null {
   const g = m.gpu;
   if (!g || !Array.isArray(g.deviceNs) || g.deviceNs.length === 0) return null;
   return { calls: g.deviceNs, median: g.deviceMedianNs, p10: quantile(Array.from(sortedOf(g.deviceNs)), ROBUST_QUANTILE) };
@@ -222,7 +222,7 @@ function memoryText(s: HeldMemory, b: HeldMemory): string {
   return `holds ${s.text} vs ${b.text} for transients`;
 }
 
-export const HOST_BASIS = 'host time per call (device synchronised before the clock stops)';
+const HOST_BASIS = 'host time per call (device synchronised before the clock stops)';
 
 const bigWords = (t: TimeComparison): string =>
   t.verdict === 'faster' || t.verdict === 'slower' ? t.claim : t.verdict === 'no-difference' ? (t.statistic === 'p10' ? 'No clear difference at p10' : 'No significant difference per call') : 'Too few calls to test';
@@ -328,7 +328,7 @@ function pairHeadlines(result: ProfileResult, statistic: Statistic, gpu: boolean
 }
 
 /** "Noisy run: …; compared at p10 …" from the findings, grouped by detector so that five modes read as one clause. */
-export function noiseSentence(findings: readonly NoiseFinding[]): string | null {
+function noiseSentence(findings: readonly NoiseFinding[]): string | null {
   if (!findings.length) return null;
   const modes = (kind: NoiseFinding['kind']) => [...new Set(findings.filter((f) => f.kind === kind).map((f) => f.mode))];
   const clauses: string[] = [];

@@ -15,7 +15,7 @@ import { plain, serveStatic } from '../static-files.js';
 import { checkRequest, hardenResponse, hostPort, isWildcard, makeGate, newToken, sessionCookie, type Gate } from '../web-security.js';
 import { MAX_TEXT_FRAME, attachSession, type ServedService } from './socket.js';
 
-export const DEFAULT_HOSTS = ['127.0.0.1', '::1'];
+const DEFAULT_HOSTS = ['127.0.0.1', '::1'];
 /** Pages connected at once (each is a session with its own documents). */
 const MAX_CONNECTIONS = 16;
 
@@ -43,7 +43,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function defaultRendererDir(): string {
+function defaultRendererDir(): string {
   return join(packageRoot(), 'dist', 'renderer');
 }
 

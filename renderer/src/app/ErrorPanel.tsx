@@ -24,14 +24,14 @@ const ADVICE: Record<ContractError['kind'], string> = {
 };
 
 /** What to do: by kind, except a missing file, which is an `input` error with a different remedy. */
-export function adviceFor(e: ContractError): string {
+function adviceFor(e: ContractError): string {
   if (e.kind === 'input' && /does not exist|no such file|ENOENT/i.test(e.message)) {
     return 'Check the name and the folder: in browser mode, paths (and ?open=) are relative to the first `serve --root` folder. Open… browses the folders the host allows.';
   }
   return ADVICE[e.kind];
 }
 
-export function errorText(r: ErrorReport): string {
+function errorText(r: ErrorReport): string {
   const e = r.error;
   return [
     `${r.title}`,

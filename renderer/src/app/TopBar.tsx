@@ -63,7 +63,7 @@ function SymbolInput({ name, dtype }: { name: string; dtype: string }): React.JS
 /** Inputs shown at once in the popover; a file with thousands of symbols is searched, not scrolled. */
 const POPOVER_SYMBOLS = 60;
 
-export function SymbolsEditor({ all, filter = '' }: { all: boolean; filter?: string }): React.JSX.Element | null {
+function SymbolsEditor({ all, filter = '' }: { all: boolean; filter?: string }): React.JSX.Element | null {
   const doc = useSelect(store, (s) => s.doc);
   const fallback = useSelect(store, (s) => s.defaultSymbol);
   const set = useSelect(store, (s) => s.symbols);
@@ -153,7 +153,7 @@ function Select<T extends string>({ value, options, onChange, label, testid }: {
 }
 
 /** Long generated file names keep their start and their end (where the program's name is). */
-export function shortName(name: string, max = 40): string {
+function shortName(name: string, max = 40): string {
   if (name.length <= max) return name;
   const tail = Math.ceil(max * 0.62);
   return `${name.slice(0, max - tail - 1)}…${name.slice(-tail)}`;

@@ -87,7 +87,7 @@ export function growDock(): void {
   store.set((s) => (s.dockHeight < want ? { dockHeight: want } : {}));
 }
 
-export function setTheme(theme: ThemeName): void {
+function setTheme(theme: ThemeName): void {
   try {
     window.localStorage.setItem('tlab:theme', theme);
   } catch {

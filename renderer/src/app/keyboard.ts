@@ -9,15 +9,6 @@ import { graphHandle } from './graph/handle.js';
 import { openProfile } from './profile/open-profile.js';
 import { DOCK_TABS, store } from './state.js';
 
-export const SHORTCUTS: Array<[string, string]> = [
-  ['Ctrl+O', 'Open an SDFG or a result'],
-  ['Ctrl+P', 'Profile tab, the focus on Run'],
-  ['Ctrl+E', 'Export report (HTML, PDF, CSV, JSON) with a preview'],
-  ['Ctrl+F', 'Search the outline and the graph'],
-  ['1 – 5', 'Transients, Lifetimes, Workspace, Profile, Compare'],
-  ['F', 'Fit the graph'],
-  ['Esc', 'Close a dialog, else clear the selection'],
-];
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;

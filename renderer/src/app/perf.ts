@@ -16,7 +16,7 @@ export function registerGraphMetrics(source: (() => unknown) | null): void {
   graphMetrics = source;
 }
 
-export interface PerfProbe {
+interface PerfProbe {
   /** Long tasks since page load: start (ms since navigation) and duration. */
   longTasks(): Array<{ start: number; duration: number }>;
   /** Frame durations (ms) recorded by each view that keeps them (graph, lifetimes). */

@@ -29,7 +29,7 @@ export async function openResultPath(path: string): Promise<void> {
 }
 
 /** An opened result becomes the Profile tab's result and joins the comparison. */
-export function addResult(doc: ResultDoc): void {
+function addResult(doc: ResultDoc): void {
   store.set((s) => ({
     result: doc,
     compare: [...s.compare.filter((r) => !(r.name === doc.name && r.path === doc.path && r.result.program.hash === doc.result.program.hash && r.result === doc.result)), doc],

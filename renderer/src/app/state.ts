@@ -61,7 +61,7 @@ export interface ProfileSettings {
   remote: string | null;
 }
 
-export interface ProfileRun {
+interface ProfileRun {
   job: string;
   doc: string;
   startedAt: number;
@@ -71,7 +71,7 @@ export interface ProfileRun {
   error: ContractError | null;
 }
 
-export interface OpeningState {
+interface OpeningState {
   name: string;
   startedAt: number;
 }
@@ -124,7 +124,7 @@ export interface AppState {
   compare: ResultDoc[];
 }
 
-export const DEFAULT_PROFILE: ProfileSettings = {
+const DEFAULT_PROFILE: ProfileSettings = {
   modes: ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'],
   layout: 'both',
   calls: 30,

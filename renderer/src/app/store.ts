@@ -5,7 +5,7 @@
  */
 import { useSyncExternalStore } from 'react';
 
-export type Patch<S> = Partial<S> | ((s: S) => Partial<S>);
+type Patch<S> = Partial<S> | ((s: S) => Partial<S>);
 
 export interface Store<S> {
   get(): S;

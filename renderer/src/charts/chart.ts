@@ -40,7 +40,7 @@ export interface FrameInput<S> {
   interactive: boolean;
 }
 
-export interface WheelInput {
+interface WheelInput {
   x: number;
   y: number;
   dx: number;

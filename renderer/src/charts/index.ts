@@ -20,9 +20,9 @@ import { seriesChart } from './profile-series.js';
 export type { ChartHandle, ChartOptions, StaticOptions } from './chart.js';
 export type { LifetimeData } from './lifetime-model.js';
 export type { WorkspaceData } from './workspace.js';
-export type { ProfileData, AllocEvent } from './profile-data.js';
-export { profileSeries, sampledCalls } from './profile-data.js';
-export { flushDraws } from './frame.js';
+export type { ProfileData,  } from './profile-data.js';
+;
+;
 
 function entry<D, S, L>(spec: ChartSpec<D, S, L>) {
   return {

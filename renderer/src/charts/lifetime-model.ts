@@ -34,7 +34,7 @@ export interface LifetimeState {
 
 
 /** Row height ceiling in px; rows at least LABEL_ROW tall carry their name and size. */
-export const MAX_ROW = 18;
+const MAX_ROW = 18;
 export const LABEL_ROW = 11;
 /** Drawing order: thick lines first, so that thinner and dashed ones stay visible where curves coincide. */
 export const CURVE_ORDER: ViewMode[] = ['EXTERNAL', 'SCOPED', 'PERSISTENT', 'POOL'];
@@ -220,7 +220,7 @@ const FATE_ORDER = ['external', 'persistent', 'scoped', 'init', 'workspace', 'no
 export const LINE = 16;
 
 /** Where the header's parts go: the fate legend right of the title when it fits whole, else on its own lines. */
-export interface LifetimeHeader {
+interface LifetimeHeader {
   sub: string;
   subX: number;
   legend: Array<{ fill: Fill; stroke: string | null; label: string; x: number; y: number }>;
@@ -263,7 +263,7 @@ function headerOf(model: LifetimeModel, width: number, t: ChartTheme): LifetimeH
 export const CURVE_TITLE = 'Memory over steps';
 
 /** The curves' legend (mode, peak) right of its title, wrapped onto more lines rather than dropping a mode. */
-export interface CurveLegend {
+interface CurveLegend {
   items: Array<{ mode: ViewMode; value: string; same: boolean; x: number; line: number; width: number }>;
   lines: number;
 }

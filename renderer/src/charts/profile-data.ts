@@ -207,9 +207,9 @@ export function sampledCalls(data: ProfileData): SampledCall[] {
  * thread, a first touch) can be half the calls and milliseconds long, and must not squash the medians into
  * one pixel. For normal noise the reach is ~10 σ, so nothing ordinary is ever beyond it.
  */
-export const OUTLIER_SPREAD = 8;
+const OUTLIER_SPREAD = 8;
 
-export function robustHigh(s: Pick<Series, 'q'>): number {
+function robustHigh(s: Pick<Series, 'q'>): number {
   const { p10, p50, max } = s.q;
   const spread = Math.max(p50 - p10, Math.abs(p50) * 0.02);
   return Math.min(max, p50 + OUTLIER_SPREAD * spread);

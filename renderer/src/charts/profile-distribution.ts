@@ -48,7 +48,7 @@ export function distributionDomain(series: readonly Series[], log = false): [num
 }
 
 /** Calls of `s` slower than `hi`. */
-export function callsBeyond(s: Series, hi: number): number {
+function callsBeyond(s: Series, hi: number): number {
   let n = 0;
   for (const v of s.values) if (v > hi) n++;
   return n;

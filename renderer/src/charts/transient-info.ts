@@ -31,7 +31,7 @@ export function sizeText(view: AnalysisView, row: number): string {
 }
 
 /** `view of T`, `view of argument A`, `reference, set at run time` for a view or reference; null otherwise. */
-export function aliasLabel(view: AnalysisView, row: number): string | null {
+function aliasLabel(view: AnalysisView, row: number): string | null {
   const a = aliasOf(view.table, row);
   return a ? aliasText(view.table.dict.type[view.table.type[row]!]!, a.viewOf, a.reason) : null;
 }
@@ -68,13 +68,13 @@ export function aliasesByTarget(view: AnalysisView): ReadonlyMap<number, readonl
   return m;
 }
 
-export function typeText(view: AnalysisView, row: number): string {
+function typeText(view: AnalysisView, row: number): string {
   const t = view.table;
   const shape = t.shape[row]!;
   return `${t.dict.dtype[t.dtype[row]!]}${shape.length ? `[${shape.join(', ')}]` : ''}`;
 }
 
-export function liveText(view: AnalysisView, row: number): string {
+function liveText(view: AnalysisView, row: number): string {
   const first = view.table.first[row]!;
   const last = view.table.last[row]!;
   if (first < 0) return fateOf(view, row) === 'none' ? 'never accessed' : 'no live range: held for the whole call';
@@ -84,7 +84,7 @@ export function liveText(view: AnalysisView, row: number): string {
   return `${formatStepRange(first, last)} (${first === last ? a : `${a} … ${b}`})`;
 }
 
-export function allocationText(a: AllocationJson, executions: number | string | null): string {
+function allocationText(a: AllocationJson, executions: number | string | null): string {
   const times = executions === null ? 'unknown times' : `${formatCount(executions)}× per call`;
   switch (a.kind) {
     case 'sdfg':
@@ -115,7 +115,7 @@ const FATE_NOTE: Record<Fate, string> = {
 };
 
 /** `VT, VV (steps 1–3)`: the views and references of a container, at most three named. */
-export function viewerNames(view: AnalysisView, rows: readonly number[]): string {
+function viewerNames(view: AnalysisView, rows: readonly number[]): string {
   const names = rows.slice(0, 3).map((r) => view.table.name[r]!);
   const more = rows.length > 3 ? ` and ${rows.length - 3} more` : '';
   return `${names.join(', ')}${more}`;

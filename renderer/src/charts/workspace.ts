@@ -55,7 +55,7 @@ export interface WorkspaceLayout {
   theme: ChartTheme;
 }
 
-export function defaultWorkspaceStorage(view: AnalysisView): string | null {
+function defaultWorkspaceStorage(view: AnalysisView): string | null {
   let best: string | null = null;
   let size = -1;
   for (const w of view.workspace) {

@@ -136,7 +136,7 @@ function arrow(ctx: Ctx, pts: Float64Array): void {
 }
 
 /** A point halfway along an edge, where its label goes. */
-export function midpoint(e: SceneEdge): [number, number] {
+function midpoint(e: SceneEdge): [number, number] {
   const p = e.points;
   const n = p.length / 2;
   if (n % 2 === 1) return [p[n - 1]!, p[n]!];

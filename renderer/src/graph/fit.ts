@@ -23,14 +23,14 @@ export interface Camera {
 
 /** Screen size (px) of a block title at the smallest zoom Fit goes to: above lod.ts's MIN_TEXT_PX (5.5), so
  * titles are drawn, and big enough to read a state's name. */
-export const FIT_TITLE_PX = 7;
+const FIT_TITLE_PX = 7;
 export const FIT_MIN_K = FIT_TITLE_PX / FONT_PX.title;
 /** Zoom at which every label of the graph is comfortably readable (the first view of a big file). */
 export const READABLE_K = 0.85;
 const PAD = 24;
 
 /** Zoom at which the whole scene fits the canvas (with a margin). */
-export function wholeScale(scene: Scene | null, width: number, height: number): number {
+function wholeScale(scene: Scene | null, width: number, height: number): number {
   if (!scene || scene.width === 0) return 1;
   return Math.min((width - 2 * PAD) / scene.width, (height - 2 * PAD) / scene.height);
 }
@@ -42,7 +42,7 @@ function centred(scene: Scene, width: number, height: number, k: number): Camera
 /** The graph's start at zoom `k`: the root's topmost element at the top, centred (or the graph centred when its
  * width fits). The layout's top-left corner need not hold the start: with big control-flow regions ordered
  * quickly (flat-layout.ts), velocity_tendencies' start block lay right of it. */
-export function fromTop(scene: Scene, width: number, k: number): Camera {
+function fromTop(scene: Scene, width: number, k: number): Camera {
   let top = -1;
   scene.nodes.forEach((n, i) => {
     if (n.depth === 0 && (top < 0 || n.y < scene.nodes[top]!.y)) top = i;

@@ -55,8 +55,8 @@ export interface FlatLayout {
   labels: Float64Array;
 }
 
-export const NODE_SEP = 28;
-export const RANK_SEP = 42;
+const NODE_SEP = 28;
+const RANK_SEP = 42;
 
 export function layoutFlat(graph: FlatGraph, engine: LayoutEngineName): Promise<FlatLayout> {
   return engine === 'elk' ? layoutElk(graph) : Promise.resolve(layoutDagre(graph));
@@ -249,9 +249,3 @@ export function countCrossings(layout: FlatLayout): number {
   return crossings;
 }
 
-/** Total drawn edge length: long detours make a layout hard to follow. */
-export function edgeLength(layout: FlatLayout): number {
-  let total = 0;
-  for (const pts of layout.edges) for (let k = 0; k + 3 < pts.length; k += 2) total += Math.hypot(pts[k + 2]! - pts[k]!, pts[k + 3]! - pts[k + 1]!);
-  return total;
-}

@@ -5,7 +5,7 @@
 import type { GraphNode } from '../../../electron/engine/view/public.js';
 import { frameLines, LINE_H, nodeLines, type Line, type Measure } from './text.js';
 
-export const CONNECTOR_SPACING = 16;
+const CONNECTOR_SPACING = 16;
 export const CONNECTOR_R = 4;
 /** Room for the memory badge under a collapsed element that holds transients. */
 export const BADGE_H = 18;
@@ -17,7 +17,7 @@ export const SCOPE_FOOTER_H = 22;
 
 const PAD_X = 14;
 /** The widest mode tag (marks.ts), so that marks never need a relayout. */
-export const ACCESS_TAG_SAMPLE = 'PERS (file)';
+const ACCESS_TAG_SAMPLE = 'PERS (file)';
 const PAD_Y = 8;
 
 export interface Size {
@@ -51,7 +51,7 @@ function connectorWidth(node: GraphNode): number {
 export const hasBadge = (node: GraphNode): boolean => (node.summary?.transients.length ?? 0) > 0;
 
 /** The widest text a memory badge holds in practice (the worker sees no counts: see `forLayout`). */
-export const BADGE_SAMPLE = '9999 transients · 999 MiB+';
+const BADGE_SAMPLE = '9999 transients · 999 MiB+';
 
 /** Size of an element drawn as one box (collapsed, or a leaf). */
 export function collapsedSize(node: GraphNode, measure: Measure): Size {

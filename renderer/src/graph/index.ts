@@ -3,7 +3,7 @@
  * it into a container and talks to it through `GraphView`.
  */
 export { createGraphView, prewarmLayoutWorker } from './view.js';
-export type { GraphView, GraphViewOptions, GraphSelection, GraphProgress, GraphMetrics } from './view.js';
-export { transientMarks, fateBytes } from './marks.js';
+export type { GraphView,   GraphProgress,  } from './view.js';
+export { transientMarks,  } from './marks.js';
 export type { TransientMark, TransientMarks } from './marks.js';
-export type { LayoutEngineName } from './flat-layout.js';
+;

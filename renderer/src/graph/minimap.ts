@@ -7,8 +7,8 @@ import { palette, type ThemeName } from '../theme/index.js';
 import type { Scene } from './scene.js';
 import type { Viewport } from './draw.js';
 
-export const MINIMAP_W = 180;
-export const MINIMAP_H = 130;
+const MINIMAP_W = 180;
+const MINIMAP_H = 130;
 
 export class Minimap {
   readonly canvas: HTMLCanvasElement;

@@ -159,7 +159,7 @@ function distToSegment(px: number, py: number, ax: number, ay: number, bx: numbe
   return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
 }
 
-export function distToPolyline(px: number, py: number, pts: Float64Array): number {
+function distToPolyline(px: number, py: number, pts: Float64Array): number {
   let best = Infinity;
   for (let j = 0; j + 3 < pts.length; j += 2) best = Math.min(best, distToSegment(px, py, pts[j]!, pts[j + 1]!, pts[j + 2]!, pts[j + 3]!));
   return best;

@@ -19,7 +19,7 @@ export function roundRect(ctx: Ctx, x: number, y: number, w: number, h: number, 
   ctx.closePath();
 }
 
-export function octagon(ctx: Ctx, x: number, y: number, w: number, h: number): void {
+function octagon(ctx: Ctx, x: number, y: number, w: number, h: number): void {
   const c = Math.min(10, h / 3, w / 4);
   ctx.moveTo(x + c, y);
   ctx.lineTo(x + w - c, y);

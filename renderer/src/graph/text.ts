@@ -36,7 +36,7 @@ export const estimateMeasure: Measure = (text, role) => text.length * FONT_PX[ro
 
 const MAX_CHARS = 64;
 
-export function clip(text: string, max = MAX_CHARS): string {
+function clip(text: string, max = MAX_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 

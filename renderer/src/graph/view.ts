@@ -25,7 +25,7 @@ import { HeldRegions } from './held-regions.js';
 import type { GraphMetrics, GraphProgress, GraphSelection, GraphView, GraphViewOptions } from './api.js';
 import { GraphInput, type InputHost } from './input.js';
 
-export type { GraphMetrics, GraphProgress, GraphSelection, GraphView, GraphViewOptions } from './api.js';
+export type {  GraphProgress,  GraphView, GraphViewOptions } from './api.js';
 export { prewarmLayoutWorker } from './layout-client.js';
 
 export function createGraphView(container: HTMLElement, options: GraphViewOptions): GraphView {

@@ -8,7 +8,11 @@ import type { EventHub } from './events.js';
 
 export type Caller = <M extends MethodName>(method: M, req: RequestOf<M>) => Promise<ResponseOf<M>>;
 
-/** Compile-time check: METHODS lists every method of TransientLabApi. */
+/**
+ * Compile-time check: METHODS lists every method of TransientLabApi. Exported only so that no compiler or linter
+ * calls it unused.
+ * @public
+ */
 export const ALL_METHODS_LISTED: [Exclude<MethodName, (typeof METHODS)[number]>] extends [never] ? true : never = true;
 
 export function clientFromCall(call: Caller, events: Pick<EventHub, 'on'>): TransientLabClient {

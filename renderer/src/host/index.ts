@@ -7,7 +7,7 @@ import type { BridgeApi, EnvironmentInfo, TransientLabClient } from '../../../el
 import { clientFromBridge } from './bridge.js';
 import { connectWebSocket, type WebSocketLike } from './websocket.js';
 
-export { HostError, isContractError } from './errors.js';
+export { HostError,  } from './errors.js';
 
 declare global {
   interface Window {
@@ -16,11 +16,6 @@ declare global {
   }
 }
 
-export type HostKind = 'electron' | 'browser';
-
-export function detectHost(): HostKind {
-  return window.transientLab ? 'electron' : 'browser';
-}
 
 export async function connectHost(): Promise<TransientLabClient> {
   if (window.transientLab) return clientFromBridge(window.transientLab);

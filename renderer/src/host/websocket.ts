@@ -36,7 +36,7 @@ export interface WebSocketClientOptions {
 /** Opening or analysing a 166 MB file takes seconds to tens of seconds on a busy node. */
 const HEAVY_MS = 300_000;
 const LIGHT_MS = 30_000;
-export const DEFAULT_TIMEOUTS: Record<MethodName, number> = {
+const DEFAULT_TIMEOUTS: Record<MethodName, number> = {
   environment: LIGHT_MS,
   listFolder: LIGHT_MS,
   openFile: HEAVY_MS,

@@ -15,7 +15,7 @@
 import { FATES, formatStepRange, num, ownedBytes, type AnalysisView } from '../../../electron/engine/view/public.js';
 import { sizeText } from '../charts/transient-info.js';
 
-export type ColumnKey = 'id' | 'sdfg' | 'type' | 'dtype' | 'shape' | 'bytes' | 'storage' | 'lifetime' | 'persistent' | 'external' | 'reason' | 'live';
+type ColumnKey = 'id' | 'sdfg' | 'type' | 'dtype' | 'shape' | 'bytes' | 'storage' | 'lifetime' | 'persistent' | 'external' | 'reason' | 'live';
 
 export interface Column {
   key: ColumnKey;
@@ -26,7 +26,7 @@ export interface Column {
   text(view: AnalysisView, row: number): string;
 }
 
-export const shapeText = (view: AnalysisView, row: number): string => `[${view.table.shape[row]!.join(', ')}]`;
+const shapeText = (view: AnalysisView, row: number): string => `[${view.table.shape[row]!.join(', ')}]`;
 
 export const COLUMNS: Column[] = [
   { key: 'id', title: 'id', width: 180, align: 'left', text: (v, i) => v.table.id[i]! },

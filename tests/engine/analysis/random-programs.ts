@@ -11,7 +11,7 @@
 import type { ControlFlowBlock, DataDescriptor, InterstateEdge, Sdfg, SdfgFile, StateBlock } from '../../../electron/engine/model/sdfg.js';
 import { access, cond, desc, edge, file, jump, loop, mapEntry, mapExit, memlet, nested, region, sdfg, state, tasklet, type EdgeSpec } from '../../../bench/lib/model-builder.js';
 
-export class Rng {
+class Rng {
   private s: number;
   constructor(seed: number) {
     this.s = (seed * 2654435761) >>> 0 || 1;
@@ -47,7 +47,7 @@ export function writes(label: string, name: string, from: string | null = null, 
 }
 
 /** Reads and rewrites every element of `name` in place (a value carried from before). */
-export const updates = (label: string, name: string): StateBlock =>
+const updates = (label: string, name: string): StateBlock =>
   state(label, [access(name), tasklet(`${label}_t`, 'o = x + 1'), access(name)], [
     memlet(0, 1, name, ['0:N - 1'], { dstConnector: 'x' }),
     memlet(1, 2, name, ['0:N - 1'], { srcConnector: 'o' }),
@@ -61,11 +61,11 @@ export const reads = (label: string, name: string, into: string): StateBlock =>
   ]);
 
 /** Copies all of `from` into `to` (AccessNode to AccessNode). */
-export const copies = (label: string, from: string, to: string): StateBlock =>
+const copies = (label: string, from: string, to: string): StateBlock =>
   state(label, [access(from), access(to)], [memlet(0, 1, from, ['0:N - 1'], { other: ['0:N - 1'] })]);
 
 /** A state that calls `inner` with a ← input and output → b (whole containers). */
-export function calls(label: string, inner: Sdfg, input: string, output: string): StateBlock {
+function calls(label: string, inner: Sdfg, input: string, output: string): StateBlock {
   return state(label, [nested(inner, { N: 'N' }), access(input), access(output)], [
     memlet(1, 0, input, ['0:N - 1'], { dstConnector: 'a' }),
     memlet(0, 2, output, ['0:N - 1'], { srcConnector: 'b' }),

@@ -29,7 +29,7 @@ export function inputFor(p: GeneratedProgram, name: string): Float64Array {
   return inputArray(i, Number(p.args[i]!.totalElements));
 }
 
-export const DRIVER_SOURCE = String.raw`
+const DRIVER_SOURCE = String.raw`
 #include <dlfcn.h>
 #include <cstdint>
 #include <cstdio>

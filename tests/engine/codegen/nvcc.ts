@@ -16,7 +16,7 @@ export function findNvcc(): string | null {
 }
 
 /** DaCe links the shared CUDA runtime; `--extended-lambda` for the kernel bodies (docs/gpu.md). */
-export const NVCC_FLAGS = ['-std=c++17', '-O1', '--extended-lambda', '--expt-relaxed-constexpr', '-shared', '-Xcompiler', '-fPIC', '-cudart', 'shared', '-arch=sm_80'];
+const NVCC_FLAGS = ['-std=c++17', '-O1', '--extended-lambda', '--expt-relaxed-constexpr', '-shared', '-Xcompiler', '-fPIC', '-cudart', 'shared', '-arch=sm_80'];
 
 const CACHE = join(tmpdir(), 'tlab-nvcc-test-cache');
 

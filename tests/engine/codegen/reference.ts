@@ -4,7 +4,7 @@
  */
 
 /** Input value of element `i` of argument number `arg` (same formula in the driver). Always in [0.5, 1.5). */
-export function inputValue(arg: number, i: number): number {
+function inputValue(arg: number, i: number): number {
   return ((i * 37 + arg * 101) % 97) / 97 + 0.5;
 }
 

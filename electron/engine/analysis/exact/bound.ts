@@ -12,7 +12,7 @@ import type { Analysis } from '../types.js';
 import type { SdfgFile } from '../../model/sdfg.js';
 import { interpret, type Trace } from './interpret.js';
 
-export interface ExactStorageBound {
+interface ExactStorageBound {
   storage: string;
   /** The exact bound (aligned sizes). */
   bytes: bigint;
@@ -40,7 +40,7 @@ export function exactBound(file: SdfgFile, analysis: Analysis, limits: { maxPoin
   return boundOf(trace, analysis);
 }
 
-export function boundOf(trace: Trace, analysis: Analysis): ExactBound {
+function boundOf(trace: Trace, analysis: Analysis): ExactBound {
   const points = trace.steps.length;
   const merged = new Map<string, Array<[number, number]>>();
   for (const [id, intervals] of trace.live) merged.set(id, merge(intervals));

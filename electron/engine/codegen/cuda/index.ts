@@ -10,7 +10,7 @@ import { CudaBackend } from './backend.js';
 import { isDeviceStorage, UINT64_MAX } from './common.js';
 
 export { CudaBackend } from './backend.js';
-export { CUDA_STREAM, UINT64_MAX } from './common.js';
+;
 
 /** The storage an SDFG's argument inherits: the outer container its connector's memlet names. */
 function argumentStorage(s: Sdfg, name: string, own: (s: Sdfg, name: string) => string): string | null {

@@ -30,7 +30,7 @@ import { CUDA_STREAM, isDeviceStorage, isProgramArgument, type KernelContext } f
 
 const DEFAULT_BLOCK_THREADS = 256;
 /** Threads of a warp: 32 on every NVIDIA GPU (DaCe's AddWarpMap requires warp maps of exactly 32 points too). */
-export const WARP_LANES = 32;
+const WARP_LANES = 32;
 
 /** Per kernel being emitted: whether its block body runs thread-block maps. */
 interface KernelFrame {
@@ -353,7 +353,7 @@ function nestedBelow(core: EmitCore, s: Sdfg): Sdfg[] {
 }
 
 /** Nested SDFGs whose code runs on the device must not touch host-only state. */
-export function deviceFunctionProblem(core: EmitCore, s: Sdfg): string | null {
+function deviceFunctionProblem(core: EmitCore, s: Sdfg): string | null {
   for (const [name, desc] of s.arrays) {
     if (!desc.transient) continue;
     const p = core.plan.placement(s, name);

@@ -8,7 +8,7 @@ import { openResultPath, openResultUpload } from '../results.js';
 import { store } from '../state.js';
 import { openWith } from './sequence.js';
 
-export { analysisDrawn, closeDocument } from './sequence.js';
+export { analysisDrawn,  } from './sequence.js';
 export { graphFirstFrame, graphMounted } from './graph.js';
 
 /** Opens a file by path (the Open dialog, `?open=`, start-up files, the desktop's `openRequest`): a result `.json`

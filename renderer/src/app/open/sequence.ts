@@ -156,10 +156,3 @@ async function completeDoc(c: TransientLabClient, preview: DocInfo, seq: number)
   return true;
 }
 
-/** Closes the open document: a close supersedes any open still under way. */
-export function closeDocument(): void {
-  const { doc, client: c } = store.get();
-  beginOpen();
-  store.set({ doc: null, rootRegion: null, analysis: null, selection: null, analysing: false, run: null });
-  if (doc && c) void c.closeDoc({ doc: doc.doc }).catch(() => {});
-}

@@ -42,7 +42,7 @@ async function withShelf<T>(fn: (b: ShelfBackend) => Promise<T>): Promise<T> {
   }
 }
 
-export function docShelfKey(doc: DocInfo | null): string | null {
+function docShelfKey(doc: DocInfo | null): string | null {
   return doc?.sha256 ? shelfKey(fileKey(doc), doc.sha256) : null;
 }
 

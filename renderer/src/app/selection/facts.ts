@@ -5,7 +5,7 @@
 import { aliasOf, aliasText, FATES, formatBytes, formatCount, formatSize, formatStepRange, num, ownedBytes, type AllocationJson, type AnalysisView, type Fate, type JsonInt, type ViewMode } from '../../../../electron/engine/view/public.js';
 import { aliasTargetRow, aliasesByTarget } from '../../charts/transient-info.js';
 
-export interface Placement {
+interface Placement {
   storage: string;
   dace: JsonInt | null;
   packed: JsonInt | null;
@@ -14,7 +14,7 @@ export interface Placement {
 const placements = new WeakMap<AnalysisView, Map<number, Placement>>();
 
 /** Row → its offsets in both workspace layouts (memoised per view). */
-export function placementOf(view: AnalysisView, row: number): Placement | null {
+function placementOf(view: AnalysisView, row: number): Placement | null {
   let m = placements.get(view);
   if (!m) {
     m = new Map();
@@ -47,7 +47,7 @@ export function rowOf(view: AnalysisView, id: string | null): number {
   return m.get(id) ?? -1;
 }
 
-export function allocationText(a: AllocationJson, stepLabel: (path: string) => string): string {
+function allocationText(a: AllocationJson, stepLabel: (path: string) => string): string {
   switch (a.kind) {
     case 'sdfg':
       return 'at SDFG entry, every call';
@@ -66,7 +66,7 @@ export function allocationText(a: AllocationJson, stepLabel: (path: string) => s
   }
 }
 
-export const FATE_TEXT: Record<Fate, string> = {
+const FATE_TEXT: Record<Fate, string> = {
   external: 'moves into the caller’s workspace under EXTERNAL',
   persistent: 'moves to init under PERSISTENT; EXTERNAL keeps allocating it',
   scoped: 'allocated on every call in every mode',
@@ -77,7 +77,7 @@ export const FATE_TEXT: Record<Fate, string> = {
 };
 
 /** What a view or reference stands for, and the container it aliases when that is a transient of the table. */
-export interface AliasFacts {
+interface AliasFacts {
   /** `view of T`, `view of argument A`, `reference, set at run time`. */
   text: string;
   /** Why it is not known statically, when it is not. */
@@ -86,7 +86,7 @@ export interface AliasFacts {
   target: { row: number; id: string; name: string; size: string } | null;
 }
 
-export interface ModeLine {
+interface ModeLine {
   mode: ViewMode;
   text: string;
   /** The mode lifts the per-call allocation. */

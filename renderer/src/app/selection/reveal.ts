@@ -8,7 +8,7 @@ import { selectElement } from '../actions.js';
 import { graphHandle } from '../graph/handle.js';
 import { store, type Selection } from '../state.js';
 
-export function sdfgOfElement(sdfgs: readonly SdfgSummary[], id: string): number {
+function sdfgOfElement(sdfgs: readonly SdfgSummary[], id: string): number {
   let best = 0;
   let bestLen = -1;
   for (const s of sdfgs) {

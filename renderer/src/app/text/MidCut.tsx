@@ -8,7 +8,7 @@
 import './mid-cut.css';
 import type { CutPart } from './cut.js';
 
-export { headTail, matchParts, tailLength, type CutPart } from './cut.js';
+export { headTail, matchParts,  type CutPart } from './cut.js';
 
 export function MidCut({ parts, className, title, testid }: { parts: CutPart[]; className?: string; title?: string; testid?: string }): React.JSX.Element {
   return (

@@ -11,7 +11,7 @@ export interface CutPart {
 }
 
 /** Characters of a name's end kept whole: enough for `_d_0_s_4869`-like suffixes, never most of the name. */
-export function tailLength(name: string, max = 12): number {
+function tailLength(name: string, max = 12): number {
   return Math.max(0, Math.min(max, Math.floor(name.length / 2)));
 }
 
