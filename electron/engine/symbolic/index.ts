@@ -11,5 +11,6 @@ export { freeSymbols, substitute, simplify, approxOf, exactOf, isExact, E } from
 export { show } from './show.js';
 export { statementNames } from './names.js';
 ;
-export { toCpp, CPP_SYMBOLIC_HELPERS } from './cpp.js';
+export { toCpp } from './cpp.js';
+export { CPP_SYMBOLIC_HELPERS } from './cpp-helpers.js';
 export { symbolicError } from './errors.js';
