@@ -21,6 +21,8 @@ function isMethodName(name: unknown): name is MethodName {
 
 export type Dispatch = (method: unknown, payload: unknown) => Promise<Reply<unknown>>;
 
+type UntypedMethod = (this: TransientLabApi, req: unknown) => Promise<unknown>;
+
 /** Validates, calls `api`, and turns every outcome into a `Reply`; never throws. */
 export function createDispatcher(api: TransientLabApi, opts: DispatchOptions = {}): Dispatch {
   const schemas: RequestSchemas = requestSchemas(opts.limits);
@@ -33,8 +35,8 @@ export function createDispatcher(api: TransientLabApi, opts: DispatchOptions = {
     if (!parsed.success) return { ok: false, error: validationError(parsed.issues, `${method}: invalid request`) };
     try {
       // The schema's output is RequestOf<method>: calling through an untyped view avoids a per-method switch.
-      const fn = api[method] as unknown as (this: TransientLabApi, req: unknown) => Promise<unknown>;
-      const value = await fn.call(api, parsed.output);
+      // The method is called on `api` in the same expression, so it is never separated from its object.
+      const value = await (api[method] as unknown as UntypedMethod).call(api, parsed.output);
       return { ok: true, value: value === undefined ? null : value };
     } catch (err) {
       if (isInternal(err)) opts.onInternalError?.(method, err);

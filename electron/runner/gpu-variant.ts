@@ -82,7 +82,7 @@ class DeviceMemory {
       this.buffers.push(b);
       return b;
     } catch (err) {
-      throw new Error(`${this.label}: cannot allocate ${bytes} bytes of device memory for ${what}: ${(err as Error).message}`);
+      throw new Error(`${this.label}: cannot allocate ${bytes} bytes of device memory for ${what}: ${(err as Error).message}`, { cause: err });
     }
   }
 
@@ -92,7 +92,7 @@ class DeviceMemory {
       try {
         b.free();
       } catch (err) {
-        if (strict) throw new Error(`${this.label}: ${(err as Error).message}`);
+        if (strict) throw new Error(`${this.label}: ${(err as Error).message}`, { cause: err });
       }
     }
   }
@@ -131,7 +131,7 @@ function deviceArguments(v: VariantJob, inputs: Record<string, Uint8Array>, memo
       try {
         deviceArena.upload(arena.buffer);
       } catch (err) {
-        throw new Error(`${v.label}: copying the arguments (${[...device.keys()].join(', ')}) to the device: ${(err as Error).message}`);
+        throw new Error(`${v.label}: copying the arguments (${[...device.keys()].join(', ')}) to the device: ${(err as Error).message}`, { cause: err });
       }
     },
     checkGuards() {
@@ -141,7 +141,7 @@ function deviceArguments(v: VariantJob, inputs: Record<string, Uint8Array>, memo
           for (const [from, to] of [p.before, p.after]) deviceArena.download(arena.buffer.subarray(from, to), from);
         }
       } catch (err) {
-        throw new Error(`${v.label}: copying the argument guards back from the device: ${(err as Error).message}`);
+        throw new Error(`${v.label}: copying the argument guards back from the device: ${(err as Error).message}`, { cause: err });
       }
       requireIntactArguments(arena, guardByte, v);
     },
@@ -155,7 +155,7 @@ function deviceArguments(v: VariantJob, inputs: Record<string, Uint8Array>, memo
           try {
             d.buffer.download(bytes);
           } catch (err) {
-            throw new Error(`${v.label}: copying argument ${arg.name} back from the device: ${(err as Error).message}`);
+            throw new Error(`${v.label}: copying argument ${arg.name} back from the device: ${(err as Error).message}`, { cause: err });
           }
           out[arg.name] = bytes;
         } else {

@@ -15,12 +15,18 @@ export interface RecentEntry {
 export const MAX_RECENT = 12;
 const FORMAT = 'transient-lab/recent@1';
 
+function isRecentEntry(f: unknown): f is RecentEntry {
+  if (typeof f !== 'object' || f === null) return false;
+  const { path, kind } = f as { path?: unknown; kind?: unknown };
+  return typeof path === 'string' && path.length > 0 && path.length < 4096 && (kind === 'sdfg' || kind === 'result');
+}
+
 function check(x: unknown): RecentEntry[] | null {
   if (typeof x !== 'object' || x === null || (x as { schema?: unknown }).schema !== FORMAT) return null;
   const files = (x as { files?: unknown }).files;
   if (!Array.isArray(files)) return null;
-  return files
-    .filter((f): f is RecentEntry => typeof f === 'object' && f !== null && typeof f.path === 'string' && f.path.length > 0 && f.path.length < 4096 && (f.kind === 'sdfg' || f.kind === 'result'))
+  return (files as unknown[])
+    .filter(isRecentEntry)
     .map((f) => ({ path: f.path, kind: f.kind }))
     .slice(0, MAX_RECENT);
 }

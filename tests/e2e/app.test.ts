@@ -253,7 +253,9 @@ describe('the app through serve, in Chromium', () => {
     expect(await page.locator('[data-testid="profile-progress"] .run-head').textContent()).not.toMatch(/-\d/);
     await shot(page, '12-profile-progress');
     await page.waitForSelector('[data-testid="profile-headline"]', { timeout: 600_000 });
-    expect(await text(page, 'profile-headline')).toMatch(/EXTERNAL|POOL/);
+    // The headline names the winner, or the modes within noise of each other: on a 15-call run on a busy machine
+    // that may be any two of the four, so only EXTERNAL against POOL (below) is pinned down.
+    expect(await text(page, 'profile-headline')).toMatch(/^Fastest mode.*(SCOPED|PERSISTENT|POOL|EXTERNAL)/);
     expect(await text(page, 'verification-badge')).toMatch(/Verified/);
     // With nothing selected, the selection panel leads with the workspace and the measured verdict.
     expect(await text(page, 'overview-measured')).toMatch(/EXTERNAL \(packed\) vs POOL.*(per call|at p10|to test)/);

@@ -30,8 +30,7 @@ export function stripParens(text: string): string {
   }
 }
 
-const COMPARISONS = ['<=', '>=', '<', '>'] as const;
-type Comparison = (typeof COMPARISONS)[number];
+type Comparison = '<=' | '>=' | '<' | '>';
 
 /** Splits `lhs OP rhs` at the one top-level comparison; null for anything more complex. */
 export function splitComparison(text: string): { lhs: string; op: Comparison; rhs: string } | null {

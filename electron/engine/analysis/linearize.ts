@@ -186,7 +186,7 @@ export function linearize(file: SdfgFile, counter: ExecutionCounter): ProgramOrd
   const linearizeGraph = (g: Graph, sdfg: Sdfg, path: string[], mult: bigint | null): Span => {
     const first = steps.length;
     const cyclic = stronglyConnected(g);
-    const spans: Span[] = new Array(g.blocks.length);
+    const spans = new Array<Span>(g.blocks.length);
     for (const idx of blockOrder(g)) {
       // Blocks of a state-machine cycle run an unknown number of times.
       spans[idx] = linearizeBlock(g.blocks[idx]!, sdfg, path, cyclic.component[idx]! >= 0 ? null : mult);

@@ -55,7 +55,7 @@ export function controlFlowReads(order: ProgramOrder, exprs: ExprCache): Map<Sdf
       const top = name.split('.')[0]!;
       if (!arrays.has(top)) continue;
       let table = out.get(use.sdfg);
-      if (!table) out.set(use.sdfg, (table = new Map()));
+      if (!table) out.set(use.sdfg, (table = new Map<string, ControlFlowReads>()));
       let reads = table.get(top);
       if (!reads) table.set(top, (reads = { intervals: [], edges: [], interstate: false }));
       reads.intervals.push({ first: use.first, last: use.last });
@@ -196,7 +196,7 @@ export class Liveness {
    * containers are solved together: one bit-vector dataflow pass over the flow graph.
    */
   liveSets(queries: readonly LiveQuery[]): Array<LiveRange[] | null> {
-    const out: Array<LiveRange[] | null> = new Array(queries.length).fill(null);
+    const out = new Array<LiveRange[] | null>(queries.length).fill(null);
     const solved: number[] = [];
     const uses: Array<ContainerUses & { touched: LiveRange[] }> = [];
     queries.forEach((q, i) => {
@@ -377,7 +377,7 @@ export class Liveness {
   /** Write-first loops of a callee for its connector (§3.1; cycles are left out: see write-first.ts). */
   private keepFor(c: Connector): ReadonlySet<LoopSpan> {
     let table = this.connectorKeep.get(c.sdfg);
-    if (!table) this.connectorKeep.set(c.sdfg, (table = new Map()));
+    if (!table) this.connectorKeep.set(c.sdfg, (table = new Map<string, ReadonlySet<LoopSpan>>()));
     let hit = table.get(c.name);
     if (!hit) table.set(c.name, (hit = this.writeFirst.loopsWithoutWidening(c.sdfg, c.name, c.desc, c.sites, null)));
     return hit;

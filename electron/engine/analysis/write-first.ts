@@ -57,7 +57,7 @@ export class WriteFirstLoops {
   /** What `state`'s own dataflow does to `name` (overwrite.ts `effect`), with callees that overwrite first (§3.4). */
   stateEffect(state: StateBlock, sdfg: Sdfg, name: string, desc: DataDescriptor): 'full' | 'write' | 'read' {
     let table = this.effects.get(state);
-    if (!table) this.effects.set(state, (table = new Map()));
+    if (!table) this.effects.set(state, (table = new Map<string, 'full' | 'write' | 'read'>()));
     let hit = table.get(name);
     if (!hit) table.set(name, (hit = this.overwrite.effect(state, sdfg, name, desc)));
     return hit;
@@ -115,7 +115,7 @@ export class WriteFirstLoops {
   /** Rule of docs/liveness.md §3.1 for one LoopRegion and one container. */
   private isWriteFirst(loop: LoopBlock, sdfg: Sdfg, name: string, desc: DataDescriptor): boolean {
     let table = this.memo.get(loop);
-    if (!table) this.memo.set(loop, (table = new Map()));
+    if (!table) this.memo.set(loop, (table = new Map<string, boolean>()));
     const hit = table.get(name);
     if (hit !== undefined) return hit;
     table.set(name, false); // malformed self-nesting cannot recurse forever
@@ -178,7 +178,7 @@ export class WriteFirstLoops {
     if (desc.type !== 'Array' && desc.type !== 'Scalar') return false;
     if (desc.offset.some((o) => o.trim() !== '0')) return false;
     let table = this.calleeMemo.get(callee);
-    if (!table) this.calleeMemo.set(callee, (table = new Map()));
+    if (!table) this.calleeMemo.set(callee, (table = new Map<string, boolean>()));
     const hit = table.get(connector);
     if (hit !== undefined) return hit;
     table.set(connector, false);

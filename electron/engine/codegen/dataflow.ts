@@ -78,7 +78,7 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
     const start = core.guard(entry.jsonPath, `map ${map.label}`, () => core.sym(ctx, inner, r.start));
     const end = core.guard(entry.jsonPath, `map ${map.label}`, () => core.sym(ctx, inner, r.end));
     const step = core.guard(entry.jsonPath, `map ${map.label}`, () => core.sym(ctx, inner, r.step));
-    let negative = false;
+    let negative: boolean;
     try {
       negative = sizeValue(core.symExpr(r.step), () => null) < 0n;
     } catch {

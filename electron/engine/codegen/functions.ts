@@ -31,7 +31,7 @@ function functionBody(core: EmitCore, ctx: FnCtx, env: Env, locals: string[]): v
     env.names.set(l, c);
     o.line(`${core.symbolCtype(ctx.sdfg, l)} ${c} = 0;`);
   }
-  declareTransients(core, ctx, env);
+  declareTransients(core, ctx);
   emitSiteAllocations(core, ctx, env, (site) => site.kind === 'sdfg');
   emitRegion(core, ctx, env, ctx.sdfg.body, null);
   o.line(`${ctx.exitLabel}: ;`);

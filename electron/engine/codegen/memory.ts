@@ -118,7 +118,7 @@ function allocationCode(core: EmitCore, ctx: FnCtx, name: string, desc: DataDesc
  * Declares the function's transients: aliases of state-struct fields (persistent, workspace), constant
  * arrays, pointers of heap transients, and the stack arrays that several scopes share.
  */
-export function declareTransients(core: EmitCore, ctx: FnCtx, env: Env): void {
+export function declareTransients(core: EmitCore, ctx: FnCtx): void {
   const s = ctx.sdfg;
   const o = core.out;
   for (const [name, desc] of s.arrays) {

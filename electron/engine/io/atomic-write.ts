@@ -209,7 +209,13 @@ async function placeExclusive(fs: WriteFs, temp: string, real: string): Promise<
     const c = code(err);
     if (c === 'EEXIST' || !['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK'].includes(c ?? '')) throw err;
     // A file system without hard links: check, then rename (a race here can only lose to another fallback).
-    const there = await fs.stat(real).then(() => true, (e: unknown) => (code(e) === 'ENOENT' ? false : Promise.reject(e)));
+    const there = await fs.stat(real).then(
+      () => true,
+      (e: unknown) => {
+        if (code(e) === 'ENOENT') return false;
+        throw e;
+      },
+    );
     if (there) throw Object.assign(new Error('it exists already'), { code: 'EEXIST' });
     await fs.rename(temp, real);
     return;
@@ -268,14 +274,14 @@ export async function writeFilesAtomic(files: OutputFile[], o: WriteOptions = {}
       staged.push(await stage(f.path, (h) => writeAll(h, bytes), o));
     }
   } catch (err) {
-    await Promise.all(staged.map((s) => (s.temp ? removeQuietly(fs, s.temp) : undefined)));
+    await Promise.all(staged.map((s) => (s.temp ? removeQuietly(fs, s.temp) : Promise.resolve())));
     throw err;
   }
   for (const [i, s] of staged.entries()) {
     try {
       await commit(s, o);
     } catch (err) {
-      await Promise.all(staged.slice(i + 1).map((t) => (t.temp ? removeQuietly(fs, t.temp) : undefined)));
+      await Promise.all(staged.slice(i + 1).map((t) => (t.temp ? removeQuietly(fs, t.temp) : Promise.resolve())));
       throw err;
     }
   }

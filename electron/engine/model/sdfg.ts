@@ -288,7 +288,7 @@ export interface LoopBlock extends Omit<RegionBlock, 'kind' | 'type'> {
   updateBeforeCondition: boolean;
 }
 
-interface ConditionalBranch {
+export interface ConditionalBranch {
   /** Python expression; null = else. */
   condition: string | null;
   body: RegionBlock;

@@ -113,7 +113,9 @@ function describe(v: Json): string {
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return `'${v.length > 40 ? `${v.slice(0, 40)}…` : v}'`;
   if (typeof v === 'object') return 'an object';
-  return `${typeof v} ${String(v)}`;
+  if (typeof v === 'number' || typeof v === 'boolean') return `${typeof v} ${String(v)}`;
+  // Parsed JSON holds no other kind of value.
+  return typeof v;
 }
 
 const TARGETS: readonly Target[] = ['cpu', 'gpu'];

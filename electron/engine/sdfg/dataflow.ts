@@ -55,10 +55,10 @@ export function readState(
   const nodesRaw = listField(raw, 'nodes', path, ctx);
   const edgesRaw = listField(raw, 'edges', path, ctx);
   const count = nodesRaw.length;
-  const nodes: DataflowNode[] = new Array(count);
+  const nodes = new Array<DataflowNode>(count);
   for (let i = 0; i < count; i++) nodes[i] = readNode(nodesRaw[i], `${path}.nodes[${i}]`, i, count, sdfg, ctx, pending);
   pairScopeNodes(nodes);
-  const edges: MemletEdge[] = new Array(edgesRaw.length);
+  const edges = new Array<MemletEdge>(edgesRaw.length);
   for (let i = 0; i < edgesRaw.length; i++) edges[i] = readMemletEdge(edgesRaw[i], `${path}.edges[${i}]`, i, count, ctx);
   ctx.counts.states++;
   ctx.counts.nodes += count;
@@ -283,7 +283,7 @@ function readConnectors(raw: unknown, path: string, ctx: ParseContext): Connecto
   if (Array.isArray(raw)) {
     ctx.sawListConnectors = true;
     for (let i = 0; i < raw.length; i++) {
-      const name = raw[i];
+      const name: unknown = raw[i];
       if (typeof name !== 'string') ctx.fail(`${path}[${i}]`, `a connector name must be a string, found ${describeValue(name)}`);
       setOwn(connectors, name, null);
     }

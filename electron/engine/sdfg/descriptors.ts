@@ -107,7 +107,7 @@ function readMembers(raw: unknown, path: string, ctx: ParseContext, options: Des
   const members: DataDescriptor[] = [];
   if (Array.isArray(raw)) {
     for (let i = 0; i < raw.length; i++) {
-      const pair = raw[i];
+      const pair: unknown = raw[i];
       if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') {
         ctx.fail(`${path}[${i}]`, 'expected a [member name, descriptor] pair');
       }
@@ -142,7 +142,7 @@ function product(factors: readonly Sym[]): Sym {
 
 /** C-contiguous strides in elements: the last dimension has stride 1. */
 function contiguousStrides(shape: readonly Sym[]): Sym[] {
-  const strides: Sym[] = new Array(shape.length);
+  const strides = new Array<Sym>(shape.length);
   for (let i = 0; i < shape.length; i++) strides[i] = i === shape.length - 1 ? '1' : product(shape.slice(i + 1));
   return strides;
 }

@@ -126,7 +126,7 @@ function readStructFields(raw: unknown, path: string, ctx: ParseContext, depth: 
   if (raw === null || raw === undefined) return fields;
   if (Array.isArray(raw)) {
     for (let i = 0; i < raw.length; i++) {
-      const pair = raw[i];
+      const pair: unknown = raw[i];
       if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') {
         ctx.fail(`${path}[${i}]`, 'expected a [field name, data type] pair');
       }

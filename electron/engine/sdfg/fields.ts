@@ -35,7 +35,7 @@ export function readSymOr(raw: unknown, fallback: Sym, path: string, ctx: ParseC
 export function readSymList(raw: unknown, path: string, ctx: ParseContext, what: string): Sym[] | null {
   if (raw === undefined || raw === null) return null;
   if (!Array.isArray(raw)) ctx.fail(path, `${what} must be a list of expressions, found ${describeValue(raw)}`);
-  const out: Sym[] = new Array(raw.length);
+  const out = new Array<Sym>(raw.length);
   for (let i = 0; i < raw.length; i++) out[i] = readSym(raw[i], `${path}[${i}]`, ctx);
   return out;
 }
@@ -76,9 +76,9 @@ export function readSubset(raw: unknown, path: string, ctx: ParseContext, depth 
 export function readRangeDims(raw: JsonObject, path: string, ctx: ParseContext): RangeDim[] {
   const ranges = raw['ranges'];
   if (!Array.isArray(ranges)) ctx.fail(`${path}.ranges`, `a Range needs a "ranges" list, found ${describeValue(ranges)}`);
-  const dims: RangeDim[] = new Array(ranges.length);
+  const dims = new Array<RangeDim>(ranges.length);
   for (let i = 0; i < ranges.length; i++) {
-    const dim = ranges[i];
+    const dim: unknown = ranges[i];
     const dimPath = `${path}.ranges[${i}]`;
     if (Array.isArray(dim)) {
       // Pre-0.9 writers stored a dimension as [start, end, step(, tile)].

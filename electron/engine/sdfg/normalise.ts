@@ -9,6 +9,7 @@
 import type {
   CodeBlock,
   ConditionalBlockModel,
+  ConditionalBranch,
   ControlFlowBlock,
   DataDescriptor,
   DType,
@@ -141,9 +142,9 @@ class Normaliser {
       const list = raw[key];
       if (!Array.isArray(list)) continue;
       for (let i = 0; i < list.length; i++) {
-        const pair = list[i];
+        const pair: unknown = list[i];
         if (!Array.isArray(pair) || typeof pair[0] !== 'string' || symbols.has(pair[0])) continue;
-        const descriptor = pair[1];
+        const descriptor: unknown = pair[1];
         const dtypeRaw = isPlainObject(descriptor) && isPlainObject(descriptor['attributes']) ? descriptor['attributes']['dtype'] : undefined;
         symbols.set(pair[0], readDType(dtypeRaw, `$.${key}[${i}][1].attributes.dtype`, this.ctx) ?? INT32);
       }
@@ -203,7 +204,7 @@ class Normaliser {
     const edgesRaw = listField(raw, 'edges', path, this.ctx);
     const count = blocksRaw.length;
     region.blocks = new Array<ControlFlowBlock>(count);
-    const edges: InterstateEdge[] = new Array(edgesRaw.length);
+    const edges = new Array<InterstateEdge>(edgesRaw.length);
     for (let i = 0; i < edgesRaw.length; i++) edges[i] = this.readInterstateEdge(edgesRaw[i], `${path}.edges[${i}]`, i, count);
     region.edges = edges;
     this.ctx.counts.edges += edges.length;
@@ -364,7 +365,7 @@ class Normaliser {
       return conditional;
     }
     if (!Array.isArray(branches)) ctx.fail(`${path}.branches`, `"branches" must be a list of [condition, region] pairs, found ${describeValue(branches)}`);
-    conditional.branches = new Array(branches.length);
+    conditional.branches = new Array<ConditionalBranch>(branches.length);
     for (let i = branches.length - 1; i >= 0; i--) {
       this.tasks.push({ kind: 'branch', raw: branches[i], path: `${path}.branches[${i}]`, sdfg, conditional, index: i });
     }

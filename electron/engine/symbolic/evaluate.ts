@@ -199,7 +199,7 @@ function applyBinary(op: BinOp, left: Value, right: Value): Value {
       return { k: 'float', v: r !== 0 && (r < 0) !== (q < 0) ? r + q : r };
     }
   }
-  throw new Error(`unknown operator '${op}'`);
+  throw new Error(`unknown operator '${String(op)}'`);
 }
 
 function floorValue(v: Value): Value {

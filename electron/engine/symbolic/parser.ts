@@ -293,7 +293,7 @@ class Parser {
       if (t.kind === 'name' && this.isOp('=', 1)) {
         this.next();
         this.next();
-        kwargs.push(freeze([t.text, this.parseExpr()]) as [string, Expr]);
+        kwargs.push(freeze<[string, Expr]>([t.text, this.parseExpr()]));
       } else {
         if (t.kind === 'op' && (t.text === '*' || t.text === '**')) this.fail('argument unpacking is not supported');
         if (kwargs.length > 0) this.fail('positional argument after keyword argument');

@@ -73,7 +73,7 @@ function segmentsOf(holes: number[] | null, first: number, last: number): Array<
 /** The `analysis@1` document the view was built from, as `analyze --json` writes it. */
 export function analysisDocument(view: AnalysisView): AnalysisDoc {
   const a = view.analysis;
-  const transients: TransientJson[] = new Array(view.table.count);
+  const transients = new Array<TransientJson>(view.table.count);
   for (let i = 0; i < view.table.count; i++) transients[i] = transientJson(view.table, i, view.sdfgs);
   return {
     schema: a.schema,

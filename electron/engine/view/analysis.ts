@@ -111,29 +111,31 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
   const allocation = new Dict<AllocationJson>(allocationKey);
   const alias = new Dict<AliasJson>((a) => `${a.viewOf === null ? '\u0000' : a.viewOf}|${a.reason ?? ''}`);
   const fateIndex = new Map<Fate, number>(FATES.map((f, i) => [f, i]));
+  // Each column's element type comes from TransientTable; the rows are filled below.
+  const column = <T>(): T[] => new Array<T>(n);
   const t: TransientTable = {
     count: n,
-    id: new Array(n),
-    sdfg: new Array(n),
-    name: new Array(n),
-    type: new Array(n),
-    dtype: new Array(n),
-    shape: new Array(n),
-    storage: new Array(n),
-    effectiveStorage: new Array(n),
-    lifetime: new Array(n),
-    bytes: new Array(n),
-    bytesExpr: new Array(n),
-    eligible: new Array(n),
-    reason: new Array(n),
-    first: new Array(n),
-    last: new Array(n),
-    holes: new Array(n),
-    allocation: new Array(n),
-    executionsPerCall: new Array(n),
-    jsonPath: new Array(n),
-    fate: new Array(n),
-    alias: new Array(n),
+    id: column(),
+    sdfg: column(),
+    name: column(),
+    type: column(),
+    dtype: column(),
+    shape: column(),
+    storage: column(),
+    effectiveStorage: column(),
+    lifetime: column(),
+    bytes: column(),
+    bytesExpr: column(),
+    eligible: column(),
+    reason: column(),
+    first: column(),
+    last: column(),
+    holes: column(),
+    allocation: column(),
+    executionsPerCall: column(),
+    jsonPath: column(),
+    fate: column(),
+    alias: column(),
     dict: { type: type.values, dtype: dtype.values, storage: storage.values, lifetime: lifetime.values, reason: reason.values, allocation: allocation.values, alias: alias.values },
   };
   for (let i = 0; i < n; i++) {
@@ -220,7 +222,7 @@ function storageCurves(members: Member[], steps: number, workspaceBytes: bigint)
     }
   }
   return VIEW_MODES.map((mode, m) => {
-    const values: JsonInteger[] = new Array(steps);
+    const values = new Array<JsonInteger>(steps);
     let live = baseline[m]!;
     let peak = steps > 0 ? -1n : baseline[m]!;
     let peakStep = steps > 0 ? 0 : -1;
