@@ -97,6 +97,7 @@ type Tlab = {
 };
 
 function tlab<T>(page: Page, f: (t: Tlab, arg: string) => T | Promise<T>, arg = ''): Promise<T> {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- page.evaluate cannot hand `f` the page's `tlab` handle, so `f` travels as text and is rebuilt in the harness page (which has no CSP)
   return page.evaluate(([src, a]) => new Function('t', 'a', `return (${src})(t, a)`)((globalThis as unknown as { tlab: Tlab }).tlab, a), [f.toString(), arg] as const) as Promise<T>;
 }
 

@@ -111,7 +111,9 @@ async function measurePacking(path: string, defaultSymbol: bigint): Promise<File
 
 const path = process.argv[2];
 if (path && process.argv[1]?.endsWith('packing-file.js')) {
-  measurePacking(path, BigInt(process.argv[3] ?? '64')).then((result) => {
+  // `void`: the entry point of the child; measurePacking returns its errors in the result, and anything else is an
+  // unhandled rejection that ends the child with a non-zero exit, which the parent reports.
+  void measurePacking(path, BigInt(process.argv[3] ?? '64')).then((result) => {
     if (process.send) process.send(result);
     else process.stdout.write(`${JSON.stringify(result)}\n`);
   });

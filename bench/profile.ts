@@ -105,7 +105,7 @@ export const profileSection: BenchSection = {
       const path = join(dir, name);
       if (statSync(path).size > CORPUS_MAX_BYTES) continue;
       considered++;
-      let inside = false;
+      let inside: boolean;
       try {
         inside = findUnsupported(await readSdfgFile(path)).length === 0;
       } catch {

@@ -44,11 +44,11 @@ const graphMetrics = (): Promise<GraphProbe> => page.evaluate(() => (globalThis 
 const active = (): Promise<string | null> => page.evaluate(() => (globalThis as Dom).document.activeElement?.getAttribute('data-testid') ?? (globalThis as Dom).document.activeElement?.tagName ?? null);
 
 /**
- * Whether `part` (a substring of the element's text) is drawn inside the element's box: every client rect of
- * its characters lies within the element (a cut with an ellipsis moves the cut characters outside it, where
- * `overflow: hidden` hides them). Works whatever the markup: one text node or several spans.
+ * Whether `part` (a substring of the element's text, or 'end': its last `n` characters) is drawn inside the
+ * element's box: every client rect of its characters lies within the element (a cut with an ellipsis moves the cut
+ * characters outside it, where `overflow: hidden` hides them). Works whatever the markup: one text node or several spans.
  */
-async function partVisible(selector: string, index: number, part: 'end' | string, n = 8): Promise<{ text: string; visible: boolean }> {
+async function partVisible(selector: string, index: number, part: string, n = 8): Promise<{ text: string; visible: boolean }> {
   return page.$$eval(
     selector,
     (els: Dom[], [i, what, count]) => {

@@ -38,7 +38,7 @@ async function textMatches(page: Page, selector: string, re: RegExp, timeout = 1
   try {
     await page.waitForFunction(([sel, src]) => new RegExp(src).test((globalThis as unknown as Doc).document.querySelector(sel)?.textContent ?? ''), [selector, re.source] as const, { timeout });
   } catch (e) {
-    throw new Error(`${selector} never matched ${re}: it reads ${JSON.stringify(await page.textContent(selector).catch(() => null))} (${(e as Error).message})`);
+    throw new Error(`${selector} never matched ${re}: it reads ${JSON.stringify(await page.textContent(selector).catch(() => null))} (${(e as Error).message})`, { cause: e });
   }
 }
 

@@ -75,10 +75,16 @@ describe('TransientsTable', () => {
   it('walks rows with the keyboard and reports each as the selection', () => {
     const { el, root, events } = mount(cloudsc);
     const grid = el.querySelector<HTMLElement>('[role="grid"]')!;
-    act(() => grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true })));
-    act(() => grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true })));
+    act(() => {
+      grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+    });
+    act(() => {
+      grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+    });
     expect(events).toEqual([cloudsc.table.id[0], cloudsc.table.id[1]]);
-    act(() => grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })));
+    act(() => {
+      grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    });
     expect(events[2]).toBeNull();
     act(() => root.unmount());
   });

@@ -53,11 +53,11 @@ describe('HTML report in Chromium', () => {
     await page.waitForFunction(`document.querySelectorAll('figure.chart.live').length === ${model.charts.length}`, undefined, { timeout: 30_000 });
 
     // Page scripts as strings, so that this Node-side file needs no DOM types.
-    const charts = (await page.evaluate(`[...document.querySelectorAll('figure.chart')].map((f) => {
+    const charts = await page.evaluate<Array<{ id: string; kind: string; staticMarks: number; liveMarks: number; w: number; h: number }>>(`[...document.querySelectorAll('figure.chart')].map((f) => {
       const live = f.querySelector('.chart-live');
       const box = live.getBoundingClientRect();
       return { id: f.id, kind: f.dataset.chart, staticMarks: f.querySelectorAll('.chart-static svg *').length, liveMarks: live.querySelectorAll('svg *').length, w: box.width, h: box.height };
-    })`)) as Array<{ id: string; kind: string; staticMarks: number; liveMarks: number; w: number; h: number }>;
+    })`);
     expect(charts.map((c) => [c.id, c.kind])).toEqual(model.charts.map((c) => [c.id, c.kind]));
     for (const c of charts) {
       expect(c.staticMarks, `${c.id} static`).toBeGreaterThan(20);
@@ -65,11 +65,9 @@ describe('HTML report in Chromium', () => {
       expect(c.w * c.h, `${c.id} size`).toBeGreaterThan(300 * 100);
     }
 
-    const shown = (await page.evaluate(`[...document.querySelectorAll('#verdict data')].map((d) => ({ key: d.dataset.key, value: Number(d.value), text: d.textContent }))`)) as Array<{
-      key: string;
-      value: number;
-      text: string;
-    }>;
+    const shown = await page.evaluate<Array<{ key: string; value: number; text: string }>>(
+      `[...document.querySelectorAll('#verdict data')].map((d) => ({ key: d.dataset.key, value: Number(d.value), text: d.textContent }))`,
+    );
     const runs = model.verdict.flat().filter((x): x is NumberRun => typeof x !== 'string');
     expect(shown).toEqual(runs.map((r) => ({ key: r.key, value: r.value, text: r.text })));
     // A noisy run: the verdict compares p10.

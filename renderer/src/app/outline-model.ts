@@ -14,7 +14,7 @@ export interface OutlineGroups {
   /** Bytes each row owns, -1 when symbolic or a view or reference (the order's key: those go last). */
   bytes: Float64Array;
   /** Biggest first, symbolic sizes last, then by name: the outline's order of rows. */
-  compare(a: number, b: number): number;
+  compare(this: void, a: number, b: number): number;
   /** The first `k` rows of SDFG `sdfg` in that order (memoised: re-renders do not redo it). */
   top(sdfg: number, k: number): number[];
 }

@@ -8,9 +8,10 @@ import { useSyncExternalStore } from 'react';
 type Patch<S> = Partial<S> | ((s: S) => Partial<S>);
 
 export interface Store<S> {
-  get(): S;
-  set(patch: Patch<S>): void;
-  subscribe(listener: () => void): () => void;
+  // `this: void`: the methods are closures, handed around unbound (useSyncExternalStore takes `subscribe` alone).
+  get(this: void): S;
+  set(this: void, patch: Patch<S>): void;
+  subscribe(this: void, listener: () => void): () => void;
 }
 
 export function createStore<S extends object>(initial: S): Store<S> {

@@ -260,7 +260,7 @@ export function mountChart<D, S, L>(container: HTMLElement, spec: ChartSpec<D, S
         if (!event.sourceEvent || !event.selection || !layout) return;
         const [a, b] = event.selection;
         state = spec.brushed!(opts.data, layout, state, [a, b]);
-        g.call(brush!.move as never, null);
+        g.call((s) => brush!.move(s, null));
         redraw();
       });
     g.call(brush as never);

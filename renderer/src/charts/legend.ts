@@ -20,7 +20,7 @@ export function flowItems(widths: readonly number[], x0: number, x1: number, gap
   let x = x0;
   let line = 0;
   let start = x0;
-  widths.forEach((w, k) => {
+  widths.forEach((w) => {
     if (x > start && x + w > x1) {
       line++;
       start = x = indent;

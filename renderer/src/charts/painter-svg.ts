@@ -87,7 +87,7 @@ export class SvgPainter implements Painter {
   }
 
   private points(xs: ArrayLike<number>, ys: ArrayLike<number>, count: number): string {
-    const parts: string[] = new Array(count);
+    const parts = new Array<string>(count);
     for (let i = 0; i < count; i++) parts[i] = `${n(xs[i]!)},${n(ys[i]!)}`;
     return parts.join(' ');
   }

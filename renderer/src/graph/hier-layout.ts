@@ -362,5 +362,5 @@ export function forLayout(r: GraphRegion): GraphRegion {
   let slim = false;
   for (const n of r.nodes) if ((n.summary?.transients.length ?? 0) > 1) slim = true;
   if (!slim) return r;
-  return { ...r, nodes: r.nodes.map((n) => (n.summary && n.summary.transients.length > 1 ? { ...n, summary: { ...n.summary, transients: n.summary.transients.slice(0, 1) } } : n)) as GraphRegion['nodes'] };
+  return { ...r, nodes: r.nodes.map<GraphRegion['nodes'][number]>((n) => (n.summary && n.summary.transients.length > 1 ? { ...n, summary: { ...n.summary, transients: n.summary.transients.slice(0, 1) } } : n)) };
 }

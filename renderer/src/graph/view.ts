@@ -94,7 +94,7 @@ class CanvasGraphView implements GraphView, InputHost {
     this.client.onLayouts = (layouts) => {
       for (const l of layouts) this.layouts.set(l.id, l);
     };
-    this.held = new HeldRegions(opts.fetchRegion, this.client);
+    this.held = new HeldRegions((id) => opts.fetchRegion(id), this.client);
 
     this.input = new GraphInput(this.canvas, this.tooltip, this, opts);
     this.resizeObserver = new ResizeObserver(() => this.resize());
@@ -266,8 +266,8 @@ class CanvasGraphView implements GraphView, InputHost {
 
   private setTransform(t: ZoomTransform, animate = false): void {
     const sel = select(this.canvas);
-    if (animate) sel.transition().duration(350).call(this.input.zoomer.transform, t);
-    else sel.call(this.input.zoomer.transform, t);
+    if (animate) sel.transition().duration(350).call((tr) => this.input.zoomer.transform(tr, t));
+    else sel.call((s) => this.input.zoomer.transform(s, t));
   }
 
   private camera(c: Camera, animate = false): void {
@@ -281,8 +281,8 @@ class CanvasGraphView implements GraphView, InputHost {
 
   zoom(factor: number, animate = false): void {
     const sel = select(this.canvas);
-    if (animate) sel.transition().duration(200).call(this.input.zoomer.scaleBy, factor);
-    else sel.call(this.input.zoomer.scaleBy, factor);
+    if (animate) sel.transition().duration(200).call((tr) => this.input.zoomer.scaleBy(tr, factor));
+    else sel.call((s) => this.input.zoomer.scaleBy(s, factor));
   }
 
   /** The first view of a document: all of it when that stays readable, else its start at a readable zoom. */

@@ -14,16 +14,22 @@ import { parseSdfgJson, readSdfgFile } from '../../../electron/engine/sdfg/index
 
 const A2 = 'spcl__dace__tests__codegen__a2.sdfgz';
 
+/** The attributes of a2's map entries that these tests edit. */
+interface MapAttributes {
+  range: { ranges: Array<{ end: string; step: string }> };
+  schedule: string;
+}
+
 /** a2 (b_i=0:N:32 device map, w_i=0:32:32 thread-block map, i=0:32 warp map), edited by `edit`. */
-function a2Variant(edit: (nodes: Array<{ id: number; scope_entry: string | null; attributes: Record<string, any> }>) => void) {
+function a2Variant(edit: (nodes: Array<{ id: number; scope_entry: string | null; attributes: MapAttributes }>) => void) {
   const json = JSON.parse(readFileSync(join(corpusDir(), A2), 'utf8'));
   edit(json.nodes[0].nodes);
   const text = JSON.stringify(json);
   return parseSdfgJson(json, `a2-variant.sdfg`, text.length, false);
 }
 
-function setRange(node: { attributes: Record<string, any> }, end: string, step: string) {
-  const r = node.attributes.range.ranges[0];
+function setRange(node: { attributes: MapAttributes }, end: string, step: string) {
+  const r = node.attributes.range.ranges[0]!;
   r.end = end;
   r.step = step;
 }
@@ -57,6 +63,7 @@ function simulate(source: string, N: bigint): { threads: number; hits: Map<bigin
   const body = source.slice(bodyStart, bodyStart + write.index);
   // The tasklet sits inside the guards opened since the launch; close them after recording the element.
   const open = (body.match(/\{/g) ?? []).length - (body.match(/\}/g) ?? []).length;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point of the test: the generated index arithmetic, translated to JavaScript, runs for every block and thread
   const run = new Function(
     'N',
     'tlab_max',

@@ -135,7 +135,7 @@ async function profileAll(path: string): Promise<ProfileResult> {
     return await profile(path, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), layout: 'both', calls: 2, warmup: 0, processes: 1, defaultSymbol: 64n, timeoutMs: 120_000 });
   } catch (err) {
     if (err instanceof TlabError && err.kind === 'build') {
-      throw new Error(`${basename(path)} is inside the supported subset but does not compile: ${err.message}\n${(err.details ?? []).join('\n')}`);
+      throw new Error(`${basename(path)} is inside the supported subset but does not compile: ${err.message}\n${(err.details ?? []).join('\n')}`, { cause: err });
     }
     throw err;
   }

@@ -3,7 +3,18 @@ import { TlabError } from '../../../electron/engine/errors.js';
 import { BUILD_SCHEMA, parseManifest, toolVersion } from '../../../electron/engine/profile/manifest.js';
 
 const sha = 'a'.repeat(64);
-function manifest(): Record<string, unknown> {
+
+/** A manifest as these tests break it: loosely typed where they write values of the wrong type on purpose. */
+interface ManifestJson {
+  [key: string]: unknown;
+  schema: string;
+  target: string;
+  symbols: Record<string, unknown>;
+  sdfg: Record<string, unknown>;
+  variants: Array<Record<string, unknown>>;
+}
+
+function manifest(): ManifestJson {
   return {
     schema: BUILD_SCHEMA,
     tool: { name: 'transient-lab', version: toolVersion() },
@@ -48,19 +59,19 @@ describe('transient-lab/build@1 manifest', () => {
     expect(m.variants[0]!.workspaceBytes).toEqual({ CPU_Heap: 256 });
   });
 
-  it.each<[string, (m: any) => void, string, RegExp]>([
+  it.each<[string, (m: ManifestJson) => void, string, RegExp]>([
     ['schema', (m) => (m.schema = 'transient-lab/build@2'), '$.schema', /another version of Transient Lab/],
     ['target', (m) => (m.target = 'tpu'), '$.target', /expected 'cpu' or 'gpu'/],
     ['symbol', (m) => (m.symbols.N = 1.5), '$.symbols.N', /expected an integer/],
     ['variants', (m) => (m.variants = []), '$.variants', /non-empty array/],
-    ['mode', (m) => (m.variants[0].mode = 'HEAP'), '$.variants[0].mode', /expected one of SCOPED/],
-    ['layout', (m) => (m.variants[0].layout = null), '$.variants[0].layout', /expected 'dace' or 'packed'/],
-    ['escape', (m) => (m.variants[0].library = '../../etc/x.so'), '$.variants[0].library', /inside the build folder/],
+    ['mode', (m) => (m.variants[0]!.mode = 'HEAP'), '$.variants[0].mode', /expected one of SCOPED/],
+    ['layout', (m) => (m.variants[0]!.layout = null), '$.variants[0].layout', /expected 'dace' or 'packed'/],
+    ['escape', (m) => (m.variants[0]!.library = '../../etc/x.so'), '$.variants[0].library', /inside the build folder/],
     ['absolute', (m) => (m.sdfg.file = '/etc/p.sdfg'), '$.sdfg.file', /inside the build folder/],
-    ['hash', (m) => (m.variants[0].sourceSha256 = 'xyz'), '$.variants[0].sourceSha256', /sha256 in hex/],
-    ['missing', (m) => delete m.variants[0].compiler, '$.variants[0].compiler', /missing/],
-    ['target mix', (m) => (m.variants[0].target = 'gpu'), '$.variants[0].target', /the manifest's target/],
-    ['twice', (m) => m.variants.push(m.variants[0]), '$.variants[1]', /appears twice/],
+    ['hash', (m) => (m.variants[0]!.sourceSha256 = 'xyz'), '$.variants[0].sourceSha256', /sha256 in hex/],
+    ['missing', (m) => delete m.variants[0]!.compiler, '$.variants[0].compiler', /missing/],
+    ['target mix', (m) => (m.variants[0]!.target = 'gpu'), '$.variants[0].target', /the manifest's target/],
+    ['twice', (m) => m.variants.push(m.variants[0]!), '$.variants[1]', /appears twice/],
   ])('%s', (_name, mutate, path, message) => {
     const m = manifest();
     mutate(m);

@@ -106,7 +106,10 @@ function pathProblems(model: SdfgFile, raw: unknown): string[] {
     for (const descriptor of sdfg.arrays.values()) checkDescriptor(descriptor);
     for (const block of blocksOf(sdfg.body)) {
       const expected = block.kind === 'region' ? [block.type] : BLOCK_TYPES[block.kind]!;
-      check(block.jsonPath, (value) => expected.includes(String(value['type'] ?? 'ControlFlowRegion')));
+      check(block.jsonPath, (value) => {
+        const type = value['type'] ?? 'ControlFlowRegion';
+        return typeof type === 'string' && expected.includes(type);
+      });
       if (block.kind === 'region' || block.kind === 'loop') checkEdges(block.edges);
       if (block.kind !== 'state') continue;
       for (const node of block.nodes) {

@@ -18,7 +18,7 @@ const cache = new WeakMap<AnalysisView, Map<string, TransientMarks>>();
 /** Resolves with the marks, or null when `stale()` turns true between slices. */
 export async function buildMarks(view: AnalysisView, mode: ModeName | 'ALL', stale: () => boolean): Promise<TransientMarks | null> {
   let byMode = cache.get(view);
-  if (!byMode) cache.set(view, (byMode = new Map()));
+  if (!byMode) cache.set(view, (byMode = new Map<string, TransientMarks>()));
   const hit = byMode.get(mode);
   if (hit) return hit;
   const t = view.table;

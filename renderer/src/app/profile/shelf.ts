@@ -79,14 +79,14 @@ const RESULTS = 'shelf-results';
 function done<T>(r: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
+    r.onerror = () => reject(r.error ?? new Error('the shelf request failed'));
   });
 }
 
 function committed(tx: IDBTransaction): Promise<void> {
   return new Promise((resolve, reject) => {
     tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
+    tx.onerror = () => reject(tx.error ?? new Error('the shelf transaction failed'));
     tx.onabort = () => reject(tx.error ?? new Error('the shelf transaction was aborted'));
   });
 }
@@ -103,7 +103,7 @@ export function indexedDbShelf(): ShelfBackend | null {
         r.result.createObjectStore(RESULTS);
       };
       r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
+      r.onerror = () => reject(r.error ?? new Error('the shelf database could not be opened'));
       r.onblocked = () => reject(new Error('the shelf database is blocked by another window'));
     }));
   const write = async (fn: (index: IDBObjectStore, results: IDBObjectStore) => void): Promise<void> => {
