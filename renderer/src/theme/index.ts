@@ -15,8 +15,7 @@ export const MODE_NAMES = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const;
 export type ModeName = (typeof MODE_NAMES)[number];
 
 /** Storage families the graph tints transients by (StorageType names fold into these, see `storageFamily`). */
-const STORAGE_FAMILIES = ['cpu', 'gpuGlobal', 'gpuShared', 'register', 'other'] as const;
-export type StorageFamily = (typeof STORAGE_FAMILIES)[number];
+export type StorageFamily = 'cpu' | 'gpuGlobal' | 'gpuShared' | 'register' | 'other';
 
 export interface Palette {
   name: ThemeName;
