@@ -61,7 +61,7 @@ export default tseslint.config(
     settings: {
       'import-x/extensions': ['.ts', '.tsx', '.js'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: PROJECTS })],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: PROJECTS, noWarnOnMultipleProjects: true })],
     },
     rules: {
       // An `async` method that implements a Promise-returning interface keeps a throw a rejection; requiring an
