@@ -18,7 +18,18 @@ const ZONES = [
   // The engine is plain Node and knows nothing above it.
   {
     target: './electron/engine',
-    from: ['./electron/ipc', './electron/service', './electron/host-kit', './electron/runner', './electron/preload', './electron/launch.ts', ...ALL_HOSTS, './renderer', './bench', './tests'],
+    from: [
+      './electron/ipc',
+      './electron/service',
+      './electron/host-kit',
+      './electron/runner',
+      './electron/preload',
+      './electron/launch.ts',
+      ...ALL_HOSTS,
+      './renderer',
+      './bench',
+      './tests',
+    ],
     ...because('the engine imports only node:* and electron/engine/** (docs/ARCHITECTURE.md)'),
   },
   // The contract sits on the engine only.
@@ -28,15 +39,39 @@ const ZONES = [
     ...because('the contract (electron/ipc) imports only the engine'),
   },
   // Hosts stand side by side: none imports another.
-  { target: HOSTS.cli, from: [...HOSTS.shell, HOSTS.engineHost], ...because('no host imports another host: share it through electron/host-kit') },
-  { target: HOSTS.shell, from: [HOSTS.cli, HOSTS.engineHost], ...because('no host imports another host: share it through electron/host-kit') },
-  { target: HOSTS.engineHost, from: [HOSTS.cli, ...HOSTS.shell], ...because('no host imports another host: share it through electron/host-kit') },
+  {
+    target: HOSTS.cli,
+    from: [...HOSTS.shell, HOSTS.engineHost],
+    ...because('no host imports another host: share it through electron/host-kit'),
+  },
+  {
+    target: HOSTS.shell,
+    from: [HOSTS.cli, HOSTS.engineHost],
+    ...because('no host imports another host: share it through electron/host-kit'),
+  },
+  {
+    target: HOSTS.engineHost,
+    from: [HOSTS.cli, ...HOSTS.shell],
+    ...because('no host imports another host: share it through electron/host-kit'),
+  },
   // The kit is below every host and the service.
-  { target: './electron/host-kit', from: [...ALL_HOSTS, './electron/service', './electron/runner'], ...because('the host kit imports only the engine, the contract and itself') },
+  {
+    target: './electron/host-kit',
+    from: [...ALL_HOSTS, './electron/service', './electron/runner'],
+    ...because('the host kit imports only the engine, the contract and itself'),
+  },
   // The service is host-neutral: the host injects the runner and the file policy.
-  { target: './electron/service', from: [...ALL_HOSTS, './electron/runner'], ...because('the service imports no host and no runner: the host injects them') },
+  {
+    target: './electron/service',
+    from: [...ALL_HOSTS, './electron/runner'],
+    ...because('the service imports no host and no runner: the host injects them'),
+  },
   // The runner implements the engine's RunnerHost; hosts inject it.
-  { target: './electron/runner', from: [...ALL_HOSTS, './electron/service', './electron/host-kit'], ...because('the runner imports only the engine') },
+  {
+    target: './electron/runner',
+    from: [...ALL_HOSTS, './electron/service', './electron/host-kit'],
+    ...because('the runner imports only the engine'),
+  },
   // The renderer reaches electron/ through three modules only.
   {
     target: './renderer/src',
@@ -52,7 +87,20 @@ const ZONES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'native/build/**', 'assets/**', 'bench/results/**', 'tests/e2e/screenshots/**', '**/*.cjs', '**/*.js', '**/*.mjs', '!eslint.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'native/build/**',
+      'assets/**',
+      'bench/results/**',
+      'tests/e2e/screenshots/**',
+      '**/*.cjs',
+      '**/*.js',
+      '**/*.mjs',
+      '!eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -68,14 +116,25 @@ export default tseslint.config(
       // `await` in it would push callers towards `Promise.resolve` wrappers that throw synchronously instead.
       '@typescript-eslint/require-await': 'off',
       // A leading underscore marks a deliberately unused name: a parameter an interface requires, a destructured rest.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // Type-only cycles are allowed (they vanish at run time); value cycles are not.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': ['error', { zones: ZONES }],
       // Only the seam and the preload load Electron at run time; everything else runs under a fake in tests.
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [{ name: 'electron', allowTypeImports: true, message: 'only electron/shell/electron-seam.ts and electron/preload/index.ts import electron at run time' }] },
+        {
+          paths: [
+            {
+              name: 'electron',
+              allowTypeImports: true,
+              message: 'only electron/shell/electron-seam.ts and electron/preload/index.ts import electron at run time',
+            },
+          ],
+        },
       ],
     },
   },

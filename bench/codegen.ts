@@ -97,7 +97,9 @@ async function measure(dir: string, ex: (typeof EXAMPLES)[number], threads: stri
       symbols: new Map(Object.entries(ex.symbols)),
       cxxflags,
     });
-  const samples = new Map<string, Record<Config, { p10: number[]; median: number[] }>>(MODES.map((m) => [m, { old: { p10: [], median: [] }, reference: { p10: [], median: [] } }]));
+  const samples = new Map<string, Record<Config, { p10: number[]; median: number[] }>>(
+    MODES.map((m) => [m, { old: { p10: [], median: [] }, reference: { p10: [], median: [] } }]),
+  );
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? CONFIGS : [...CONFIGS].reverse();
     for (const c of order) {
@@ -113,7 +115,15 @@ async function measure(dir: string, ex: (typeof EXAMPLES)[number], threads: stri
     const s = samples.get(mode)!;
     const p10 = { old: med(s.old.p10), reference: med(s.reference.p10) };
     const median = { old: med(s.old.median), reference: med(s.reference.median) };
-    return { example: ex.name, mode, threads, p10Ns: p10, medianNs: median, ratio: p10.old / p10.reference, ratioMedian: median.old / median.reference };
+    return {
+      example: ex.name,
+      mode,
+      threads,
+      p10Ns: p10,
+      medianNs: median,
+      ratio: p10.old / p10.reference,
+      ratioMedian: median.old / median.reference,
+    };
   });
 }
 
@@ -130,7 +140,8 @@ export const codegenSection: BenchSection = {
     // TLAB_BENCH_CODEGEN=hdiff,chain limits the section to those examples (a quick check on a busy machine).
     const only = process.env.TLAB_BENCH_CODEGEN?.split(',').filter(Boolean);
     const examples = only?.length ? EXAMPLES.filter((e) => only.includes(e.name)) : EXAMPLES;
-    if (only?.length && examples.length !== only.length) throw new Error(`bench codegen: TLAB_BENCH_CODEGEN names unknown examples; known: ${EXAMPLES.map((e) => e.name).join(', ')}`);
+    if (only?.length && examples.length !== only.length)
+      throw new Error(`bench codegen: TLAB_BENCH_CODEGEN names unknown examples; known: ${EXAMPLES.map((e) => e.name).join(', ')}`);
     const loadBefore = loadavg()[0]!;
     const dir = await mkdtemp(join(tmpdir(), 'tlab-bench-codegen-'));
     const rows: Row[] = [];
@@ -165,11 +176,18 @@ export const codegenSection: BenchSection = {
       result: {
         description: this.description,
         reference: { schedules: 'DaCe (analysis/defaults.ts)', cxxflags: ['-std=c++20', ...DACE_CXXFLAGS, '-fopenmp'] },
-        old: { schedules: 'Default → Sequential, CPU_Multicore collapse(all parameters)', cxxflags: [...OLD_CXXFLAGS, '-fopenmp (parallel maps only)'] },
+        old: {
+          schedules: 'Default → Sequential, CPU_Multicore collapse(all parameters)',
+          cxxflags: [...OLD_CXXFLAGS, '-fopenmp (parallel maps only)'],
+        },
         passes: PASSES.map((t) => ({ OMP_NUM_THREADS: t ?? 'default' })),
         rounds: ROUNDS,
         loadAverage: { before: loadBefore, after: loadAfter, cores: cpus().length },
-        examples: examples.map((e) => ({ name: e.name, symbols: Object.fromEntries(Object.entries(e.symbols).map(([k, v]) => [k, Number(v)])), calls: e.calls })),
+        examples: examples.map((e) => ({
+          name: e.name,
+          symbols: Object.fromEntries(Object.entries(e.symbols).map(([k, v]) => [k, Number(v)])),
+          calls: e.calls,
+        })),
         rows,
       },
       summary: lines,

@@ -42,7 +42,25 @@ export function fuzzCompile(seeds: Seed[], cases: FuzzCase[], limit: number, log
       if (text === null) continue;
       const file = join(dir, `case${check.runs}.sdfg`);
       writeFileSync(file, text);
-      const args = [main, 'profile', file, '--default-symbol', '64', '--layout', 'both', '--calls', '1', '--warmup', '0', '--processes', '1', '--cxxflags', '-O1', '--timeout', '120'];
+      const args = [
+        main,
+        'profile',
+        file,
+        '--default-symbol',
+        '64',
+        '--layout',
+        'both',
+        '--calls',
+        '1',
+        '--warmup',
+        '0',
+        '--processes',
+        '1',
+        '--cxxflags',
+        '-O1',
+        '--timeout',
+        '120',
+      ];
       const t0 = performance.now();
       const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 300_000 });
       check.runs++;
@@ -52,7 +70,9 @@ export function fuzzCompile(seeds: Seed[], cases: FuzzCase[], limit: number, log
       const failed = r.stdout.split('\n').findIndex((l) => l.startsWith('verification FAILED'));
       const message = failed >= 0 ? r.stdout.split('\n').slice(failed, failed + 2) : r.stderr.split('\n');
       const why = `${code}: ${caseJson(c)}: ${message.filter(Boolean).slice(0, 4).join(' | ').slice(0, 600)}`;
-      log(`  profile ${check.runs}: exit ${code} (${((performance.now() - t0) / 1000).toFixed(0)} s) ${seeds[c.seed % seeds.length]!.name}`);
+      log(
+        `  profile ${check.runs}: exit ${code} (${((performance.now() - t0) / 1000).toFixed(0)} s) ${seeds[c.seed % seeds.length]!.name}`,
+      );
       if (r.signal || r.status === 5 || r.status === 70) check.failures.push(why);
       else if (r.status === 6) check.runFailures.push(why);
     }

@@ -27,7 +27,17 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { corpusDir, packageRoot } from '../electron/engine/paths.js';
-import { TEST_SEEDS, caseArb, caseText, describeCrash, loadSeeds, runCase, type FrontEndOptions, type FuzzCase, type Seed } from './lib/fuzz-core.js';
+import {
+  TEST_SEEDS,
+  caseArb,
+  caseText,
+  describeCrash,
+  loadSeeds,
+  runCase,
+  type FrontEndOptions,
+  type FuzzCase,
+  type Seed,
+} from './lib/fuzz-core.js';
 import type { GeneratorReach } from './lib/fuzz-codegen.js';
 import { fuzzCompile } from './fuzz-compile.js';
 
@@ -70,7 +80,13 @@ function stageLabel(at: NonNullable<GeneratorReach['internal']>): string {
 }
 
 /** Runs `cases` generated cases in this process and counts the outcomes. */
-export function fuzzFrontEnd(seeds: Seed[], cases: number, seed: number, onCrash?: (c: FuzzCase, what: string) => void, opts: FrontEndOptions = {}): FuzzCounts {
+export function fuzzFrontEnd(
+  seeds: Seed[],
+  cases: number,
+  seed: number,
+  onCrash?: (c: FuzzCase, what: string) => void,
+  opts: FrontEndOptions = {},
+): FuzzCounts {
   const sampled = fc.sample(caseArb(seeds.length), { numRuns: cases, seed });
   const counts = { ok: 0, tlab: 0, crash: 0 };
   const generator = opts.codegen ? { reached: 0, programs: 0, refused: 0, internal: 0 } : null;
@@ -132,7 +148,8 @@ export function fuzzCli(seeds: Seed[], cases: FuzzCase[]): { runs: number; exitC
       runs++;
       const code = r.signal ? `signal ${r.signal}` : String(r.status);
       exitCodes[code] = (exitCodes[code] ?? 0) + 1;
-      if (r.signal || (r.status !== 0 && r.status !== 2 && r.status !== 3)) crashes.push(`${code}: ${caseJson(c)}: ${r.stderr.split('\n').slice(0, 3).join(' | ')}`);
+      if (r.signal || (r.status !== 0 && r.status !== 2 && r.status !== 3))
+        crashes.push(`${code}: ${caseJson(c)}: ${r.stderr.split('\n').slice(0, 3).join(' | ')}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -176,7 +193,14 @@ function main(argv: string[]): number {
   const cases = Number(option(argv, 'cases') ?? 20_000);
   const seed = Number(option(argv, 'seed') ?? Date.now() % 2 ** 31);
   const filesOpt = option(argv, 'files');
-  const specs = filesOpt === undefined ? TEST_SEEDS : filesOpt === 'all-small' ? smallCorpusSeeds() : filesOpt === 'bench' ? benchSeeds() : filesOpt.split(',');
+  const specs =
+    filesOpt === undefined
+      ? TEST_SEEDS
+      : filesOpt === 'all-small'
+        ? smallCorpusSeeds()
+        : filesOpt === 'bench'
+          ? benchSeeds()
+          : filesOpt.split(',');
   const cliEvery = Number(option(argv, 'cli') ?? 0);
   const saveDir = option(argv, 'save');
   const seeds = loadSeeds(specs);
@@ -200,17 +224,26 @@ function main(argv: string[]): number {
   process.stdout.write(`fuzz: ${cases} cases over ${seeds.length} seed files, fast-check seed ${seed}\n`);
   if (saveDir) mkdirSync(saveDir, { recursive: true });
   let saved = 0;
-  const counts = fuzzFrontEnd(seeds, cases, seed, (c) => {
-    if (!saveDir || saved >= 200) return;
-    const text = caseText(seeds, c);
-    if (text !== null) writeFileSync(join(saveDir, `crash-${++saved}.sdfg`), text);
-  }, { codegen: argv.includes('--codegen') });
+  const counts = fuzzFrontEnd(
+    seeds,
+    cases,
+    seed,
+    (c) => {
+      if (!saveDir || saved >= 200) return;
+      const text = caseText(seeds, c);
+      if (text !== null) writeFileSync(join(saveDir, `crash-${++saved}.sdfg`), text);
+    },
+    { codegen: argv.includes('--codegen') },
+  );
   process.stdout.write(
     `in-process: ${counts.casesPerSecond.toFixed(0)} cases/s; ok ${counts.ok}, TlabError ${counts.tlab}, crashed ${counts.crash}, slower than ${SLOW_MS} ms ${counts.slow}` +
       '\n',
   );
   const g = counts.generator;
-  if (g) process.stdout.write(`generator: ${g.reached} mutants reached it, ${g.programs} programs generated, ${g.refused} variants refused (TlabError), internal errors ${g.internal}\n`);
+  if (g)
+    process.stdout.write(
+      `generator: ${g.reached} mutants reached it, ${g.programs} programs generated, ${g.refused} variants refused (TlabError), internal errors ${g.internal}\n`,
+    );
   if (counts.slowest) process.stdout.write(`  slowest case: ${counts.slowest.ms.toFixed(0)} ms: ${counts.slowest.example}\n`);
   for (const c of counts.crashes) process.stdout.write(`  ${c.count}× ${c.what}\n     e.g. ${c.example}\n`);
   let cliCrashes = 0;
@@ -227,7 +260,9 @@ function main(argv: string[]): number {
     const sampled = fc.sample(caseArb(seeds.length), { numRuns: cases, seed });
     const check = fuzzCompile(seeds, sampled, compileLimit, (line) => process.stdout.write(`${line}\n`));
     compileFailures = check.failures.length;
-    process.stdout.write(`compile + run: ${check.runs} mutants profiled; exit codes ${JSON.stringify(check.exitCodes)}; generator bugs (exit 5/70) ${check.failures.length}, runs that failed (exit 6) ${check.runFailures.length}\n`);
+    process.stdout.write(
+      `compile + run: ${check.runs} mutants profiled; exit codes ${JSON.stringify(check.exitCodes)}; generator bugs (exit 5/70) ${check.failures.length}, runs that failed (exit 6) ${check.runFailures.length}\n`,
+    );
     for (const f of [...check.failures, ...check.runFailures]) process.stdout.write(`  ${f}\n`);
   }
   return counts.crash + cliCrashes + compileFailures > 0 ? 1 : 0;

@@ -105,7 +105,9 @@ function main(argv: string[]): number {
   if (replay !== undefined) {
     const files = option(argv, 'files');
     const seeds = loadSeeds(files === undefined ? TEST_SEEDS : files === 'bench' ? benchSeeds() : files.split(','));
-    const c = JSON.parse(replay, (_k, v: unknown) => (typeof v === 'string' && /^-?\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v)) as FuzzCase;
+    const c = JSON.parse(replay, (_k, v: unknown) =>
+      typeof v === 'string' && /^-?\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v,
+    ) as FuzzCase;
     doc = JSON.parse(caseText(seeds, c)!) as Json;
     defaultSymbol = c.defaultSymbol;
   } else {

@@ -24,18 +24,32 @@ const RUNS = 3;
 const ALL_FILES = [
   { name: 'nbody', file: 'spcl__dace__tests__sdfg_corpus__nbody_nbody.sdfg', sdfvMs: 577, targetMs: 490 },
   { name: 'channel_flow', file: 'phschaad__fuzzyflow__tests__npbench_graphs__channel_flow.sdfg', sdfvMs: 1291, targetMs: 540 },
-  { name: 'cloudsc_simplified', file: 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz', sdfvMs: 2369, targetMs: 1070 },
+  {
+    name: 'cloudsc_simplified',
+    file: 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz',
+    sdfvMs: 2369,
+    targetMs: 1070,
+  },
   { name: 'stage8', file: 'ThrudPrimrose__data_must_flow_artifacts__cloudsc__stage8.sdfgz', sdfvMs: 5593, targetMs: 2000 },
-  { name: 'velocity_tendencies', file: 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz', sdfvMs: 2226, targetMs: 1400 },
+  {
+    name: 'velocity_tendencies',
+    file: 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz',
+    sdfvMs: 2226,
+    targetMs: 1400,
+  },
 ];
 
 /**
  * `TLAB_GRAPH_FILES=nbody,stage8` measures only those files and `TLAB_GRAPH_COMPARE=0` skips dagre vs ELK:
  * on a shared machine the whole section takes many minutes.
  */
-const ONLY = (process.env.TLAB_GRAPH_FILES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const ONLY = (process.env.TLAB_GRAPH_FILES ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const unknownFiles = ONLY.filter((n) => !ALL_FILES.some((f) => f.name === n));
-if (unknownFiles.length) throw new Error(`TLAB_GRAPH_FILES: unknown file(s) ${unknownFiles.join(', ')}; known: ${ALL_FILES.map((f) => f.name).join(', ')}`);
+if (unknownFiles.length)
+  throw new Error(`TLAB_GRAPH_FILES: unknown file(s) ${unknownFiles.join(', ')}; known: ${ALL_FILES.map((f) => f.name).join(', ')}`);
 const FILES = ONLY.length ? ALL_FILES.filter((f) => ONLY.includes(f.name)) : ALL_FILES;
 const COMPARE = process.env.TLAB_GRAPH_COMPARE !== '0';
 
@@ -76,7 +90,20 @@ async function engineRows() {
     t = performance.now();
     const hits = searchGraph(file, 'tmp', 200).length;
     const searchMs = performance.now() - t;
-    rows.push({ name: f.name, jsonMB: file.jsonBytes / 1e6, parseMs, rootMs, rootNodes: root.nodes.length, rootKiB, allRegions: regions, allNodes: nodes, allMs, allMiB: bytes / 2 ** 20, searchMs, searchHits: hits });
+    rows.push({
+      name: f.name,
+      jsonMB: file.jsonBytes / 1e6,
+      parseMs,
+      rootMs,
+      rootNodes: root.nodes.length,
+      rootKiB,
+      allRegions: regions,
+      allNodes: nodes,
+      allMs,
+      allMiB: bytes / 2 ** 20,
+      searchMs,
+      searchHits: hits,
+    });
   }
   return rows;
 }
@@ -85,9 +112,18 @@ type Tlab = {
   open(f: string, o: { marks: boolean }): Promise<{ parseMs: number; firstFrameMs: number; longestTaskMs: number }>;
   panZoom(frames: number): Promise<{ draw: number[]; interval: number[] }>;
   nextFrame(): Promise<void>;
-  compare(engine: string, open: boolean, limit: number): Promise<{ engine: string; ms: number; maxMs: number; crossings: number; area: number; graphs: number; nodes: number }>;
+  compare(
+    engine: string,
+    open: boolean,
+    limit: number,
+  ): Promise<{ engine: string; ms: number; maxMs: number; crossings: number; area: number; graphs: number; nodes: number }>;
   view: {
-    metrics: { open: { fetchMs: number; expandMs: number; layoutMs: number; drawMs: number }; lastLayoutMs: number; visibleNodes: number; scale: number };
+    metrics: {
+      open: { fetchMs: number; expandMs: number; layoutMs: number; drawMs: number };
+      lastLayoutMs: number;
+      visibleNodes: number;
+      scale: number;
+    };
     zoom(factor: number): void;
     fit(): void;
     expandNextLevel(): Promise<{ nodes: number }>;
@@ -98,7 +134,10 @@ type Tlab = {
 
 function tlab<T>(page: Page, f: (t: Tlab, arg: string) => T | Promise<T>, arg = ''): Promise<T> {
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- page.evaluate cannot hand `f` the page's `tlab` handle, so `f` travels as text and is rebuilt in the harness page (which has no CSP)
-  return page.evaluate(([src, a]) => new Function('t', 'a', `return (${src})(t, a)`)((globalThis as unknown as { tlab: Tlab }).tlab, a), [f.toString(), arg] as const) as Promise<T>;
+  return page.evaluate(([src, a]) => new Function('t', 'a', `return (${src})(t, a)`)((globalThis as unknown as { tlab: Tlab }).tlab, a), [
+    f.toString(),
+    arg,
+  ] as const) as Promise<T>;
 }
 
 async function browserRows(lines: string[]) {
@@ -108,7 +147,11 @@ async function browserRows(lines: string[]) {
   }
   if (!existsSync(join(HARNESS_DIR, 'index.html'))) {
     const root = packageRoot();
-    execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/graph-harness.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/graph-harness.config.ts', '--logLevel', 'warn'],
+      { cwd: root, stdio: 'inherit' },
+    );
   }
   const server = await startHarnessServer();
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
@@ -122,7 +165,16 @@ async function browserRows(lines: string[]) {
     await page.goto(server.url);
     const opens = [];
     for (const f of FILES) {
-      const runs: Array<{ parseMs: number; firstFrameMs: number; longestTaskMs: number; fetchMs: number; expandMs: number; layoutMs: number; drawMs: number; nodes: number }> = [];
+      const runs: Array<{
+        parseMs: number;
+        firstFrameMs: number;
+        longestTaskMs: number;
+        fetchMs: number;
+        expandMs: number;
+        layoutMs: number;
+        drawMs: number;
+        nodes: number;
+      }> = [];
       for (let i = 0; i < RUNS; i++) {
         const r = await tlab(page, (t, file) => t.open(file, { marks: false }), f.file);
         const m = await tlab(page, (t) => ({ ...t.view.metrics.open, nodes: t.view.metrics.visibleNodes }));
@@ -158,8 +210,18 @@ async function browserRows(lines: string[]) {
         ratioToSdfv: pick('firstFrameMs') / f.sdfvMs,
         expandNextLevel: next,
         expandAll: all,
-        panZoomAfterExpandAll: { drawP95Ms: p95(frames.draw), drawP50Ms: median(frames.draw), frameIntervalP95Ms: p95(frames.interval), frames: frames.draw.length },
-        panZoomReadable: { drawP95Ms: p95(readable.draw), drawP50Ms: median(readable.draw), frameIntervalP95Ms: p95(readable.interval), frames: readable.draw.length },
+        panZoomAfterExpandAll: {
+          drawP95Ms: p95(frames.draw),
+          drawP50Ms: median(frames.draw),
+          frameIntervalP95Ms: p95(frames.interval),
+          frames: frames.draw.length,
+        },
+        panZoomReadable: {
+          drawP95Ms: p95(readable.draw),
+          drawP50Ms: median(readable.draw),
+          frameIntervalP95Ms: p95(readable.interval),
+          frames: readable.draw.length,
+        },
         runs,
       };
       opens.push(row);
@@ -191,13 +253,19 @@ export const graphSection: BenchSection = {
   async run() {
     const lines: string[] = [];
     const engine = await engineRows();
-    lines.push(`${'engine'.padEnd(20)} ${'JSON MB'.padStart(8)} ${'parse'.padStart(7)} ${'root'.padStart(6)} ${'root KiB'.padStart(9)} ${'all regions'.padStart(12)} ${'all ms'.padStart(7)} ${'search'.padStart(7)}`);
+    lines.push(
+      `${'engine'.padEnd(20)} ${'JSON MB'.padStart(8)} ${'parse'.padStart(7)} ${'root'.padStart(6)} ${'root KiB'.padStart(9)} ${'all regions'.padStart(12)} ${'all ms'.padStart(7)} ${'search'.padStart(7)}`,
+    );
     for (const r of engine) {
-      lines.push(`${r.name.padEnd(20)} ${r.jsonMB.toFixed(1).padStart(8)} ${f0(r.parseMs).padStart(7)} ${f1(r.rootMs).padStart(6)} ${f1(r.rootKiB).padStart(9)} ${String(r.allRegions).padStart(12)} ${f0(r.allMs).padStart(7)} ${f1(r.searchMs).padStart(7)}`);
+      lines.push(
+        `${r.name.padEnd(20)} ${r.jsonMB.toFixed(1).padStart(8)} ${f0(r.parseMs).padStart(7)} ${f1(r.rootMs).padStart(6)} ${f1(r.rootKiB).padStart(9)} ${String(r.allRegions).padStart(12)} ${f0(r.allMs).padStart(7)} ${f1(r.searchMs).padStart(7)}`,
+      );
     }
     const browser = await browserRows(lines);
     if (browser) {
-      lines.push(`${'open→first frame'.padEnd(20)} ${'median'.padStart(7)} ${'parse'.padStart(6)} ${'graph'.padStart(6)} ${'target'.padStart(7)} ${'SDFV'.padStart(6)} ${'×SDFV'.padStart(6)} ${'longest task'.padStart(13)} ${'pan/zoom p95 fit / 0.7'.padStart(24)}`);
+      lines.push(
+        `${'open→first frame'.padEnd(20)} ${'median'.padStart(7)} ${'parse'.padStart(6)} ${'graph'.padStart(6)} ${'target'.padStart(7)} ${'SDFV'.padStart(6)} ${'×SDFV'.padStart(6)} ${'longest task'.padStart(13)} ${'pan/zoom p95 fit / 0.7'.padStart(24)}`,
+      );
       for (const r of browser.opens) {
         lines.push(
           `${r.name.padEnd(20)} ${f0(r.openToFirstFrameMs).padStart(7)} ${f0(r.engineParseMs).padStart(6)} ${f0(r.regionToFirstFrameMs).padStart(6)} ${f0(r.targetMs).padStart(7)} ${f0(r.sdfvMs).padStart(6)} ${r.ratioToSdfv.toFixed(2).padStart(6)} ${f0(r.longestTaskWhileOpeningMs).padStart(13)} ${`${f1(r.panZoomAfterExpandAll.drawP95Ms)} / ${f1(r.panZoomReadable.drawP95Ms)}`.padStart(24)}`,

@@ -32,16 +32,40 @@ export const manyCallsSection: BenchSection = {
       const log = join(dir, 'rss.jsonl');
       const out = join(dir, 'result.json');
       const probe = pathToFileURL(join(root, 'dist', 'bench', 'rss-probe.js')).href;
-      const args = [join(root, 'dist', 'electron', 'cli', 'main.js'), 'profile', join(root, 'assets', 'examples', 'chain.sdfg'), '--symbols', 'N=1', '--modes', 'SCOPED', '--calls', String(CALLS), '--warmup', '0', '--processes', '1', '--timeout', '3600', '--out', out];
+      const args = [
+        join(root, 'dist', 'electron', 'cli', 'main.js'),
+        'profile',
+        join(root, 'assets', 'examples', 'chain.sdfg'),
+        '--symbols',
+        'N=1',
+        '--modes',
+        'SCOPED',
+        '--calls',
+        String(CALLS),
+        '--warmup',
+        '0',
+        '--processes',
+        '1',
+        '--timeout',
+        '3600',
+        '--out',
+        out,
+      ];
       const started = performance.now();
       // One OpenMP thread: on a shared 2-core VM the team's waits make a one-element map cost ~0.7 ms a call, and
       // this section measures memory, not the program.
       const env = { ...process.env, NODE_OPTIONS: `--import=${probe}`, TLAB_RSS_LOG: log, OMP_NUM_THREADS: '1' };
       const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
-        execFile(process.execPath, args, { env, maxBuffer: 1 << 24 }, (err, _stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }));
+        execFile(process.execPath, args, { env, maxBuffer: 1 << 24 }, (err, _stdout, stderr) =>
+          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
+        );
       });
       const wallS = (performance.now() - started) / 1000;
-      const peaks = (await readFile(log, 'utf8').catch(() => '')).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Peak);
+      const peaks = (await readFile(log, 'utf8').catch(() => ''))
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Peak);
       const peakOf = (suffix: string) => peaks.filter((p) => p.entry.endsWith(suffix)).sort((a, b) => b.maxRssKiB - a.maxRssKiB)[0];
       const cli = peakOf(join('cli', 'main.js'));
       const runner = peakOf('runner-entry.js');
@@ -56,7 +80,7 @@ export const manyCallsSection: BenchSection = {
         description: this.description,
         calls: CALLS,
         exitCode: run.code,
-        error: run.code === 0 ? null : run.stderr.trim().split('\n')[0] ?? '',
+        error: run.code === 0 ? null : (run.stderr.trim().split('\n')[0] ?? ''),
         wallS,
         cliPeakRssMiB: mib(cli),
         runnerPeakRssMiB: mib(runner),

@@ -61,10 +61,28 @@ async function buildRows(): Promise<{ rows: BuildRow[]; velocity: AnalysisView |
       let json = '';
       const viewStringifyMs = best(2, () => (json = JSON.stringify(view)));
       const analysisJsonMB = JSON.stringify(toAnalysisJson(a)).length / 1e6;
-      rows.push({ file: name, transients: a.transients.length, steps: a.steps.length, buildMs, viewJsonMB: json.length / 1e6, viewStringifyMs, analysisJsonMB, error: null });
+      rows.push({
+        file: name,
+        transients: a.transients.length,
+        steps: a.steps.length,
+        buildMs,
+        viewJsonMB: json.length / 1e6,
+        viewStringifyMs,
+        analysisJsonMB,
+        error: null,
+      });
       if (name.startsWith('spcl__icon-dace__icon-model__sdfgs__velocity')) velocity = JSON.parse(json) as AnalysisView;
     } catch (err) {
-      rows.push({ file: name, transients: 0, steps: 0, buildMs: NaN, viewJsonMB: NaN, viewStringifyMs: NaN, analysisJsonMB: NaN, error: (err as Error).message });
+      rows.push({
+        file: name,
+        transients: 0,
+        steps: 0,
+        buildMs: NaN,
+        viewJsonMB: NaN,
+        viewStringifyMs: NaN,
+        analysisJsonMB: NaN,
+        error: (err as Error).message,
+      });
     }
   }
   return { rows, velocity };
@@ -85,7 +103,12 @@ function syntheticView(): AnalysisView {
   const root = sdfg(
     'synthetic_30k',
     names.map((name, i) => desc(name, [String(64 + ((i * 31) % 4096))])),
-    touched.map((list, s) => state(`s${s}`, list.map((x) => access(x)))),
+    touched.map((list, s) =>
+      state(
+        `s${s}`,
+        list.map((x) => access(x)),
+      ),
+    ),
   );
   const a = analyze(file(root), { symbols: new Map(), defaultSymbol: null, target: null });
   return JSON.parse(JSON.stringify(buildAnalysisView(a))) as AnalysisView;
@@ -101,7 +124,11 @@ async function chromiumFrames(velocity: AnalysisView | null): Promise<object> {
   const dir = await buildHarness();
   const h = await openHarness(dir, { width: 1500, height: 1000 });
   const call = (method: string, ...args: unknown[]): Promise<unknown> =>
-    h.page.evaluate(([m, json]) => (globalThis as unknown as { tlab: Record<string, (...x: unknown[]) => unknown> }).tlab[m]!(...(JSON.parse(json) as unknown[])), [method, JSON.stringify(args)] as const);
+    h.page.evaluate(
+      ([m, json]) =>
+        (globalThis as unknown as { tlab: Record<string, (...x: unknown[]) => unknown> }).tlab[m]!(...(JSON.parse(json) as unknown[])),
+      [method, JSON.stringify(args)] as const,
+    );
   try {
     const out: Record<string, object> = {};
     const synthetic = syntheticView();
@@ -113,7 +140,13 @@ async function chromiumFrames(velocity: AnalysisView | null): Promise<object> {
       const mountMs = performance.now() - t0;
       const firstDrawMs = ((await call('stats')) as { lastDrawMs: number }).lastDrawMs;
       const f = (await call('frames', 120)) as { drawMs: number[]; frameMs: number[] };
-      out[name] = { rows: rows === 'all' ? view.table.count : view.totals.holdingMemory, mountMs, firstDrawMs, draw: stats(f.drawMs), frame: stats(f.frameMs) };
+      out[name] = {
+        rows: rows === 'all' ? view.table.count : view.totals.holdingMemory,
+        mountMs,
+        firstDrawMs,
+        draw: stats(f.drawMs),
+        frame: stats(f.frameMs),
+      };
     }
     await call('mountTable', velocity ?? synthetic, { theme: 'light', width: 1400, height: 800 });
     const scroll = (await call('tableFrames', 120, 260)) as number[];
@@ -148,13 +181,28 @@ export const memviewsSection: BenchSection = {
       ),
     ];
     if (frames) {
-      const f = frames as Record<string, { rows: number; firstDrawMs: number; draw: ReturnType<typeof stats>; frame: ReturnType<typeof stats>; frameInterval?: ReturnType<typeof stats> }>;
+      const f = frames as Record<
+        string,
+        {
+          rows: number;
+          firstDrawMs: number;
+          draw: ReturnType<typeof stats>;
+          frame: ReturnType<typeof stats>;
+          frameInterval?: ReturnType<typeof stats>;
+        }
+      >;
       for (const k of ['synthetic30k', 'velocityAllRows']) {
         const c = f[k];
-        if (c) lines.push(`lifetime timeline, ${k} (${c.rows} rows): first draw ${ms(c.firstDrawMs)} ms; draw p50 ${ms(c.draw.p50)} / p95 ${ms(c.draw.p95)} ms; event→pixels p50 ${ms(c.frame.p50)} / p95 ${ms(c.frame.p95)} ms (target p95 < 16 ms)`);
+        if (c)
+          lines.push(
+            `lifetime timeline, ${k} (${c.rows} rows): first draw ${ms(c.firstDrawMs)} ms; draw p50 ${ms(c.draw.p50)} / p95 ${ms(c.draw.p95)} ms; event→pixels p50 ${ms(c.frame.p50)} / p95 ${ms(c.frame.p95)} ms (target p95 < 16 ms)`,
+          );
       }
       const t = f['tableScroll'];
-      if (t?.frameInterval) lines.push(`transients table scrolling ${t.rows} rows: frame interval p50 ${ms(t.frameInterval.p50)} / p95 ${ms(t.frameInterval.p95)} ms (60 Hz = 16.7 ms)`);
+      if (t?.frameInterval)
+        lines.push(
+          `transients table scrolling ${t.rows} rows: frame interval p50 ${ms(t.frameInterval.p50)} / p95 ${ms(t.frameInterval.p95)} ms (60 Hz = 16.7 ms)`,
+        );
     } else lines.push(`frames: ${framesError}`);
     // Frame times on a shared VM mean little without the load they were taken under.
     const load = loadavg();

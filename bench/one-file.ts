@@ -57,7 +57,16 @@ function measure(path: string): FileMeasurement {
     });
     return { ...base, jsonParseMs, parseMs, analyseMs, transients, steps, peakRssMiB: process.resourceUsage().maxRSS / 1024, error: null };
   } catch (err) {
-    return { ...base, jsonParseMs, parseMs: NaN, analyseMs: NaN, transients: 0, steps: 0, peakRssMiB: process.resourceUsage().maxRSS / 1024, error: (err as Error).message };
+    return {
+      ...base,
+      jsonParseMs,
+      parseMs: NaN,
+      analyseMs: NaN,
+      transients: 0,
+      steps: 0,
+      peakRssMiB: process.resourceUsage().maxRSS / 1024,
+      error: (err as Error).message,
+    };
   }
 }
 

@@ -81,7 +81,9 @@ async function measurePacking(path: string, defaultSymbol: bigint): Promise<File
       const members = a.transients.filter((t) => packed.offsets.has(t.id));
       const full = { first: 0, last: Math.max(0, a.steps.length - 1) };
       const align = BigInt(packed.alignment);
-      const alignedLowerBound = peakOverlap(members.map((t) => ({ bytes: alignUp(t.bytes!, align), ...(t.live ?? full), segments: t.liveSegments ?? [full] })));
+      const alignedLowerBound = peakOverlap(
+        members.map((t) => ({ bytes: alignUp(t.bytes!, align), ...(t.live ?? full), segments: t.liveSegments ?? [full] })),
+      );
       const widerThanBaseline = members
         .filter((t) => {
           const r = t.live ?? full;
@@ -99,7 +101,9 @@ async function measurePacking(path: string, defaultSymbol: bigint): Promise<File
         exactBytes: exactBytes === null ? null : String(exactBytes),
         lowerBound: String(packed.lowerBound),
         alignedLowerBound: String(alignedLowerBound),
-        ranges: Object.fromEntries(members.map((t) => [t.id, t.liveSegments ? t.liveSegments.map((x): [number, number] => [x.first, x.last]) : null])),
+        ranges: Object.fromEntries(
+          members.map((t) => [t.id, t.liveSegments ? t.liveSegments.map((x): [number, number] => [x.first, x.last]) : null]),
+        ),
         widerThanBaseline,
       });
     }

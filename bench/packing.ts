@@ -32,7 +32,15 @@ function measureInChild(path: string): Promise<FilePacking> {
     child.on('error', reject);
     child.on('exit', (code, signal) =>
       resolvePromise(
-        result ?? { file: path.split('/').pop()!, steps: 0, analyseMs: NaN, storages: [], symbolic: [], exactRefused: null, error: `measuring process exited with ${signal ?? `code ${code}`}` },
+        result ?? {
+          file: path.split('/').pop()!,
+          steps: 0,
+          analyseMs: NaN,
+          storages: [],
+          symbolic: [],
+          exactRefused: null,
+          error: `measuring process exited with ${signal ?? `code ${code}`}`,
+        },
       ),
     );
   });
@@ -69,7 +77,9 @@ export const packingSection: BenchSection = {
   description: `packed workspace vs the peak-live lower bound, the exact bound and DaCe's layout, every corpus file (symbols ${SYMBOL}) and the loop fixtures`,
   async run() {
     const dir = corpusDir();
-    const names = readdirSync(dir).filter((f) => /\.sdfgz?$/.test(f)).sort();
+    const names = readdirSync(dir)
+      .filter((f) => /\.sdfgz?$/.test(f))
+      .sort();
     const rows: FileRow[] = [];
     const failed: Array<{ file: string; error: string }> = [];
     const symbolicOnly: string[] = [];
@@ -110,7 +120,9 @@ export const packingSection: BenchSection = {
         widerThanBaseline: m.storages.flatMap((s) => s.widerThanBaseline),
       });
     }
-    const total = (k: 'daceBytes' | 'packedBytes' | 'baselinePackedBytes' | 'intervalPackedBytes' | 'lowerBound' | 'alignedLowerBound'): bigint => sum(rows.map((r) => BigInt(r[k])));
+    const total = (
+      k: 'daceBytes' | 'packedBytes' | 'baselinePackedBytes' | 'intervalPackedBytes' | 'lowerBound' | 'alignedLowerBound',
+    ): bigint => sum(rows.map((r) => BigInt(r[k])));
     const withExact = rows.filter((r) => r.exactBytes !== null);
     const summary = {
       files: names.length,
@@ -161,7 +173,9 @@ export const packingSection: BenchSection = {
       `aggregate vs the aligned bound (${summary.alignedLowerBound} B): refined ${fmt(summary.packedOverAlignedBound)} (${summary.packedBytes} B), interval ${fmt(summary.intervalOverAlignedBound)} (${summary.intervalPackedBytes} B), baseline ${fmt(summary.baselineOverAlignedBound)} (${summary.baselinePackedBytes} B); worst file ${fmt(summary.worstPackedOverAlignedBound)} refined, ${fmt(summary.worstIntervalOverAlignedBound)} interval, ${fmt(summary.worstBaselineOverAlignedBound)} baseline`,
       `aggregate vs DaCe's back-to-back workspace (${summary.daceBytes} B): refined ${fmt(summary.packedOverDace)}, baseline ${fmt(summary.baselineOverDace)}`,
       `exact bound (reference run) for ${withExact.length} of ${rows.length} corpus files: ${withExact.map((r) => `${r.file.slice(0, 40)} ${fmt(r.packedOverExact)}`).join(', ') || '-'}; the others have data-dependent control flow, library nodes or views`,
-      ...(summary.widerThanBaseline ? [`REFINEMENT BUG: ${summary.widerThanBaseline} refined range(s) outside their baseline or interval range`] : []),
+      ...(summary.widerThanBaseline
+        ? [`REFINEMENT BUG: ${summary.widerThanBaseline} refined range(s) outside their baseline or interval range`]
+        : []),
       ...(failed.length ? [`FAILED: ${failed.map((f) => `${f.file}: ${f.error}`).join('; ')}`] : []),
     ];
     const fixtures = await loopFixtures();
@@ -175,7 +189,8 @@ export const packingSection: BenchSection = {
 /** The packer alone on 30,000 buffers with overlapping lives (a timing target, so it lives here, not in a test). */
 function syntheticPack(): { buffers: number; ms: number; targetMs: number; withinTarget: boolean } {
   const items: PackItem[] = [];
-  for (let i = 0; i < 30_000; i++) items.push({ id: `t${i}`, bytes: BigInt(64 + ((i * 7919) % 5000)), first: i % 500, last: (i % 500) + (i % 7) });
+  for (let i = 0; i < 30_000; i++)
+    items.push({ id: `t${i}`, bytes: BigInt(64 + ((i * 7919) % 5000)), first: i % 500, last: (i % 500) + (i % 7) });
   const t0 = performance.now();
   packLayout(items, 64);
   const ms = performance.now() - t0;

@@ -36,7 +36,14 @@ export const profileSection: BenchSection = {
   async run() {
     const lines: string[] = [];
     const hdiffPath = join(examplesDir(), 'hdiff.sdfg');
-    const hdiff = await profile(hdiffPath, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), layout: 'both', calls: HDIFF_CALLS, warmup: 10, defaultSymbol: HDIFF_SYMBOL });
+    const hdiff = await profile(hdiffPath, {
+      ...DEFAULT_PROFILE_OPTIONS,
+      runner: new NodeRunnerHost(),
+      layout: 'both',
+      calls: HDIFF_CALLS,
+      warmup: 10,
+      defaultSymbol: HDIFF_SYMBOL,
+    });
     const scoped = mode(hdiff, 'SCOPED');
     const externalPacked = mode(hdiff, 'EXTERNAL (packed)');
     const externalDace = mode(hdiff, 'EXTERNAL (dace)');
@@ -48,7 +55,15 @@ export const profileSection: BenchSection = {
     // ratio compares the 10th percentiles: the calls that ran undisturbed, which is where the modes' own costs
     // show. Medians are recorded next to them.
     const single = async (m: 'PERSISTENT' | 'EXTERNAL', layout: 'dace' | 'packed'): Promise<{ p10: number; median: number }> => {
-      const res = await profile(hdiffPath, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), modes: [m], layout, calls: HDIFF_CALLS, warmup: 10, defaultSymbol: HDIFF_SYMBOL });
+      const res = await profile(hdiffPath, {
+        ...DEFAULT_PROFILE_OPTIONS,
+        runner: new NodeRunnerHost(),
+        modes: [m],
+        layout,
+        calls: HDIFF_CALLS,
+        warmup: 10,
+        defaultSymbol: HDIFF_SYMBOL,
+      });
       return { p10: res.modes[0]!.summary.p10Ns, median: res.modes[0]!.summary.medianNs };
     };
     await single('PERSISTENT', 'packed');
@@ -83,24 +98,42 @@ export const profileSection: BenchSection = {
         `hdiff ${m.label.padEnd(18)} median ${us(m.summary.medianNs).padStart(11)}  allocs/call ${m.summary.allocsPerCall.toFixed(1).padStart(6)}  faults/call ${m.summary.minorFaultsPerCall.toFixed(1).padStart(7)}  alloc+free ${(m.summary.allocShare * 100).toFixed(1)}%`,
       );
     }
-    lines.push(`EXTERNAL (packed) allocations per call: ${externalPacked.summary.allocsPerCall} (target 0); EXTERNAL (dace): ${externalDace.summary.allocsPerCall}`);
-    lines.push(`EXTERNAL (packed) / PERSISTENT per-call time = ${ratio.toFixed(3)}× (target ≤ 1.02×); EXTERNAL (dace): ${ratioDace.toFixed(3)}×`);
-    lines.push(`  (10th percentiles, median of ${RATIO_ROUNDS} rounds with rotated order; the same from medians: ${ratioMedians.toFixed(3)}×)`);
-    lines.push(`instrumentation: ${calibration.eventCostNs.toFixed(1)} ns per event; SCOPED hdiff makes ${eventsPerScopedCall.toFixed(0)} events per call = ${(instrumentationShare * 100).toFixed(2)}% of its median call`);
+    lines.push(
+      `EXTERNAL (packed) allocations per call: ${externalPacked.summary.allocsPerCall} (target 0); EXTERNAL (dace): ${externalDace.summary.allocsPerCall}`,
+    );
+    lines.push(
+      `EXTERNAL (packed) / PERSISTENT per-call time = ${ratio.toFixed(3)}× (target ≤ 1.02×); EXTERNAL (dace): ${ratioDace.toFixed(3)}×`,
+    );
+    lines.push(
+      `  (10th percentiles, median of ${RATIO_ROUNDS} rounds with rotated order; the same from medians: ${ratioMedians.toFixed(3)}×)`,
+    );
+    lines.push(
+      `instrumentation: ${calibration.eventCostNs.toFixed(1)} ns per event; SCOPED hdiff makes ${eventsPerScopedCall.toFixed(0)} events per call = ${(instrumentationShare * 100).toFixed(2)}% of its median call`,
+    );
     // The per-call times are taken in C++ around the program call alone, so runner costs never enter them. What
     // the runner adds per call is the bare path (call through the trampoline, timestamps, getrusage, event
     // sums), measured on an empty program; the in-situ figure adds copying the events for the sampled call and, for OpenMP programs,
     // getrusage walking the worker threads.
-    lines.push(`runner overhead per call beyond the bare C call (empty program, same path as run()): ${calibration.callOverheadNs.toFixed(0)} ns (goal < 2000 ns)`);
-    lines.push(`  in situ on hdiff (OpenMP, ${HDIFF_CALLS} calls in one native loop, event copies included): ${runnerOverhead.toFixed(0)} ns per call; never part of the per-call times`);
-    lines.push(`hdiff verification: ${hdiff.verification.ok ? 'all modes agree' : `FAILED: ${hdiff.verification.details.map((d) => d.message).join('; ')}`}`);
+    lines.push(
+      `runner overhead per call beyond the bare C call (empty program, same path as run()): ${calibration.callOverheadNs.toFixed(0)} ns (goal < 2000 ns)`,
+    );
+    lines.push(
+      `  in situ on hdiff (OpenMP, ${HDIFF_CALLS} calls in one native loop, event copies included): ${runnerOverhead.toFixed(0)} ns per call; never part of the per-call times`,
+    );
+    lines.push(
+      `hdiff verification: ${hdiff.verification.ok ? 'all modes agree' : `FAILED: ${hdiff.verification.details.map((d) => d.message).join('; ')}`}`,
+    );
 
     // 'reads-uninitialised': the program itself reads transients before writing them, and the profiler said so
     // (a correct diagnosis, counted apart from failures; see tests/engine/profile/agreement.test.ts).
     const coverage: Array<{ file: string; status: 'ok' | 'reads-uninitialised' | 'failed'; error?: string }> = [];
     let considered = 0;
     const dir = corpusDir();
-    const names = existsSync(dir) ? readdirSync(dir).filter((f) => /\.sdfgz?$/.test(f)).sort() : [];
+    const names = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => /\.sdfgz?$/.test(f))
+          .sort()
+      : [];
     for (const name of names) {
       const path = join(dir, name);
       if (statSync(path).size > CORPUS_MAX_BYTES) continue;
@@ -113,17 +146,30 @@ export const profileSection: BenchSection = {
       }
       if (!inside) continue;
       try {
-        const r = await profile(path, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), layout: 'both', calls: 2, warmup: 0, processes: 1, defaultSymbol: CORPUS_SYMBOL, timeoutMs: 120_000 });
+        const r = await profile(path, {
+          ...DEFAULT_PROFILE_OPTIONS,
+          runner: new NodeRunnerHost(),
+          layout: 'both',
+          calls: 2,
+          warmup: 0,
+          processes: 1,
+          defaultSymbol: CORPUS_SYMBOL,
+          timeoutMs: 120_000,
+        });
         const problems = r.verification.details.filter((d) => d.kind !== 'note');
         const status = r.verification.ok ? 'ok' : problems.some((d) => d.kind === 'uninitialised-read') ? 'reads-uninitialised' : 'failed';
-        coverage.push(status === 'ok' ? { file: name, status } : { file: name, status, error: problems[0]?.message ?? 'verification failed' });
+        coverage.push(
+          status === 'ok' ? { file: name, status } : { file: name, status, error: problems[0]?.message ?? 'verification failed' },
+        );
       } catch (err) {
         coverage.push({ file: name, status: 'failed', error: (err as Error).message });
       }
     }
     const ok = coverage.filter((c) => c.status === 'ok').length;
     const uninitialised = coverage.filter((c) => c.status === 'reads-uninitialised');
-    lines.push(`corpus: ${coverage.length} of ${considered} files (≤ ${CORPUS_MAX_BYTES / 1e6} MB) are inside the subset; ${ok} compile, run and agree in all modes; ${uninitialised.length} read transients before writing them (reported, not a failure)`);
+    lines.push(
+      `corpus: ${coverage.length} of ${considered} files (≤ ${CORPUS_MAX_BYTES / 1e6} MB) are inside the subset; ${ok} compile, run and agree in all modes; ${uninitialised.length} read transients before writing them (reported, not a failure)`,
+    );
     for (const c of uninitialised) lines.push(`  reads uninitialised: ${c.file}`);
     for (const c of coverage.filter((x) => x.status === 'failed')) lines.push(`  FAILED: ${c.file}: ${c.error!.slice(0, 160)}`);
 
@@ -133,7 +179,12 @@ export const profileSection: BenchSection = {
         hdiff: {
           symbols: hdiff.settings.symbols,
           calls: HDIFF_CALLS,
-          modes: hdiff.modes.map((m) => ({ label: m.label, summary: m.summary, workspaceBytes: m.workspaceBytes, runnerOverheadNsPerCall: m.runnerOverheadNsPerCall })),
+          modes: hdiff.modes.map((m) => ({
+            label: m.label,
+            summary: m.summary,
+            workspaceBytes: m.workspaceBytes,
+            runnerOverheadNsPerCall: m.runnerOverheadNsPerCall,
+          })),
           externalAllocsPerCall: externalPacked.summary.allocsPerCall,
           externalOverPersistent: ratio,
           externalDaceOverPersistent: ratioDace,

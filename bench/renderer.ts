@@ -31,10 +31,38 @@ interface Target {
 
 const TARGETS: Target[] = [
   { key: 'nbody', file: 'spcl__dace__tests__sdfg_corpus__nbody_nbody.sdfg', sdfvMs: 577, sdfvHereMs: 1268, targetMs: 490, runs: 3 },
-  { key: 'channel_flow', file: 'phschaad__fuzzyflow__tests__npbench_graphs__channel_flow.sdfg', sdfvMs: 1291, sdfvHereMs: 2120, targetMs: 540, runs: 3 },
-  { key: 'cloudsc_simplified', file: 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz', sdfvMs: 2369, sdfvHereMs: 3664, targetMs: 1070, runs: 3 },
-  { key: 'cloudsc_stage8', file: 'ThrudPrimrose__data_must_flow_artifacts__cloudsc__stage8.sdfgz', sdfvMs: 5593, sdfvHereMs: 8186, targetMs: 2000, runs: 3 },
-  { key: 'velocity_tendencies', file: 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz', sdfvMs: 2226, sdfvHereMs: 5147, targetMs: 1400, runs: 3 },
+  {
+    key: 'channel_flow',
+    file: 'phschaad__fuzzyflow__tests__npbench_graphs__channel_flow.sdfg',
+    sdfvMs: 1291,
+    sdfvHereMs: 2120,
+    targetMs: 540,
+    runs: 3,
+  },
+  {
+    key: 'cloudsc_simplified',
+    file: 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz',
+    sdfvMs: 2369,
+    sdfvHereMs: 3664,
+    targetMs: 1070,
+    runs: 3,
+  },
+  {
+    key: 'cloudsc_stage8',
+    file: 'ThrudPrimrose__data_must_flow_artifacts__cloudsc__stage8.sdfgz',
+    sdfvMs: 5593,
+    sdfvHereMs: 8186,
+    targetMs: 2000,
+    runs: 3,
+  },
+  {
+    key: 'velocity_tendencies',
+    file: 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz',
+    sdfvMs: 2226,
+    sdfvHereMs: 5147,
+    targetMs: 1400,
+    runs: 3,
+  },
 ];
 const LONG_TASK_TARGET_MS = 100;
 /** Chromium's own new-window work before each open (openApp); SDFV was re-timed with the same wait. */
@@ -82,14 +110,16 @@ interface RendererFileResult {
 
 export const rendererSection: BenchSection = {
   name: 'renderer',
-  description: 'serve + headless Chromium: open-start → first frame per corpus file (?open=), ready, longest task; pan/zoom frame p95 on velocity_tendencies',
+  description:
+    'serve + headless Chromium: open-start → first frame per corpus file (?open=), ready, longest task; pan/zoom frame p95 on velocity_tendencies',
   async run() {
     const ok = appE2eReady();
     if (!ok.ok) return { result: { description: this.description, skipped: ok.why }, summary: [`renderer: skipped (${ok.why})`] };
     // A bundle built under NODE_ENV=test (a vitest run before the fix in global-setup) carries React's development
     // runtime: nbody opened 3× slower with it (first frame 3.8 s → 1.2 s, same loaded machine). Measure what users get.
     if (developmentBundle()) {
-      const why = 'dist/renderer holds a development build (React dev runtime); run `npm run build:renderer` with NODE_ENV unset or production';
+      const why =
+        'dist/renderer holds a development build (React dev runtime); run `npm run build:renderer` with NODE_ENV unset or production';
       return { result: { description: this.description, skipped: why }, summary: [`renderer: skipped (${why})`] };
     }
     // A fresh server per open: the host keeps parsed files in memory, and a user's first open of a file is cold.
@@ -97,7 +127,10 @@ export const rendererSection: BenchSection = {
     const browser = await launchChromium();
     const files: Record<string, RendererFileResult> = {};
     const sdfv = sdfvBuild();
-    let frames: { graph: { frames: number; p95Ms: number; maxMs: number }; lifetimes: { frames: number; p95Ms: number; maxMs: number } } | null = null;
+    let frames: {
+      graph: { frames: number; p95Ms: number; maxMs: number };
+      lifetimes: { frames: number; p95Ms: number; maxMs: number };
+    } | null = null;
     try {
       // One throw-away open: Chromium's first page compiles the bundle cold (SDFV's nav numbers show the same).
       {
@@ -107,7 +140,8 @@ export const rendererSection: BenchSection = {
         await warm.close();
         await serve.stop();
       }
-      if ('dir' in sdfv) await timeSdfv(browser, sdfv.dir, join(corpusDir(), TARGETS[0]!.file), { runs: 0, settleMs: SETTLE_MS, warmUp: true });
+      if ('dir' in sdfv)
+        await timeSdfv(browser, sdfv.dir, join(corpusDir(), TARGETS[0]!.file), { runs: 0, settleMs: SETTLE_MS, warmUp: true });
       // TLAB_BENCH_FILES=nbody,channel_flow measures a subset (while working on one file).
       const only = process.env['TLAB_BENCH_FILES']?.split(',').filter(Boolean);
       for (const t of TARGETS.filter((x) => !only?.length || only.includes(x.key))) {
@@ -118,7 +152,11 @@ export const rendererSection: BenchSection = {
         if ('dir' in sdfv) {
           try {
             const r = await timeSdfv(browser, sdfv.dir, join(corpusDir(), t.file), { runs: t.runs, settleMs: SETTLE_MS });
-            sdfvNow = { medianMs: median(r.map((x) => x.dataToFirstFrameMs)), runs: r, longestTaskMs: median(r.map((x) => x.longestTaskMs)) };
+            sdfvNow = {
+              medianMs: median(r.map((x) => x.dataToFirstFrameMs)),
+              runs: r,
+              longestTaskMs: median(r.map((x) => x.longestTaskMs)),
+            };
           } catch (err) {
             errors.push(`SDFV: ${String(err)}`);
           }
@@ -153,7 +191,22 @@ export const rendererSection: BenchSection = {
         const g = (k: 'fetchMs' | 'expandMs' | 'layoutMs' | 'drawMs') => median(runs.map((r) => r.graph?.open[k] ?? NaN));
         const graphSplit = { rootWaitMs: g('fetchMs'), expandMs: g('expandMs'), layoutMs: g('layoutMs'), drawMs: g('drawMs') };
         const sdfvBasisMs = sdfvNow?.medianMs ?? t.sdfvHereMs;
-        files[t.key] = { file: t.file, graphSplit, sdfvMs: t.sdfvMs, sdfvHereMs: t.sdfvHereMs, sdfvNow, sdfvBasis: sdfvNow ? 'this run' : 'recorded', targetMs: t.targetMs, runs, medians: med, longestTaskMs: longest, graphNodes: nodes, meetsTarget: med.firstFrame <= t.targetMs, withinFifthOfSdfvHere: med.firstFrame * 5 <= sdfvBasisMs, errors };
+        files[t.key] = {
+          file: t.file,
+          graphSplit,
+          sdfvMs: t.sdfvMs,
+          sdfvHereMs: t.sdfvHereMs,
+          sdfvNow,
+          sdfvBasis: sdfvNow ? 'this run' : 'recorded',
+          targetMs: t.targetMs,
+          runs,
+          medians: med,
+          longestTaskMs: longest,
+          graphNodes: nodes,
+          meetsTarget: med.firstFrame <= t.targetMs,
+          withinFifthOfSdfvHere: med.firstFrame * 5 <= sdfvBasisMs,
+          errors,
+        };
       }
     } finally {
       await browser.close();
@@ -179,7 +232,17 @@ export const rendererSection: BenchSection = {
       `  (ms from tlab:open-start, medians; "doc" = the host has read and parsed the file; SDFV = its data→first frame, viz-anchors §2.1b; SDFV here = ${'dir' in sdfv ? 'timed in this run, same Chromium, just before ours' : `recorded on another VM (*: ${sdfv.why}; see docs/renderer.md)`}, ÷ = SDFV here / 1st frame (goal ≥ 5); nav→ = from the page's navigation)`,
       `graph split (root wait / expand fetches / worker layout / draw, ms): ${rows.map(([k, r]) => `${k} ${ms(r.graphSplit.rootWaitMs)}/${ms(r.graphSplit.expandMs)}/${ms(r.graphSplit.layoutMs)}/${ms(r.graphSplit.drawMs)}`).join(', ')}`,
       `longest main-thread task while opening: ${ms(longest)} ms (target ≤ ${LONG_TASK_TARGET_MS} ms)`,
-      ...rows.map(([k, r]) => `  ${k}: longest tasks ${r.runs.flatMap((x) => x.longest ?? []).sort((a, b) => b.ms - a.ms).slice(0, 3).map((t) => `${t.ms} ms at +${t.at} (${t.phase}${t.measures.length ? `; ${t.measures.join(', ')}` : ''})`).join(', ') || 'none'}`),
+      ...rows.map(
+        ([k, r]) =>
+          `  ${k}: longest tasks ${
+            r.runs
+              .flatMap((x) => x.longest ?? [])
+              .sort((a, b) => b.ms - a.ms)
+              .slice(0, 3)
+              .map((t) => `${t.ms} ms at +${t.at} (${t.phase}${t.measures.length ? `; ${t.measures.join(', ')}` : ''})`)
+              .join(', ') || 'none'
+          }`,
+      ),
       frames
         ? `velocity_tendencies pan/zoom frames: graph p95 ${frames.graph.p95Ms.toFixed(1)} ms over ${frames.graph.frames} frames, timeline p95 ${frames.lifetimes.p95Ms.toFixed(1)} ms over ${frames.lifetimes.frames} frames (target < ${FRAME_TARGET_MS} ms)`
         : `pan/zoom frames: not measured (${files['velocity_tendencies'] ? 'the velocity_tendencies open failed' : 'velocity_tendencies was not opened in this run'})`,
@@ -191,8 +254,11 @@ export const rendererSection: BenchSection = {
 type Page = Awaited<ReturnType<typeof openApp>>['page'];
 
 /** Wheel-zooms and drags the graph, then the timeline, and reads the frame times each view recorded. */
-async function measureFrames(page: Page): Promise<{ graph: { frames: number; p95Ms: number; maxMs: number }; lifetimes: { frames: number; p95Ms: number; maxMs: number } }> {
-  const read = async (name: string): Promise<number[]> => page.evaluate(`(window.tlabPerf?.frames()[${JSON.stringify(name)}] ?? []).slice()`);
+async function measureFrames(
+  page: Page,
+): Promise<{ graph: { frames: number; p95Ms: number; maxMs: number }; lifetimes: { frames: number; p95Ms: number; maxMs: number } }> {
+  const read = async (name: string): Promise<number[]> =>
+    page.evaluate(`(window.tlabPerf?.frames()[${JSON.stringify(name)}] ?? []).slice()`);
   const box = await page.locator('[data-testid="graph"]').boundingBox();
   const before = (await read('graph')).length;
   if (box) {

@@ -9,7 +9,11 @@ import { appendFileSync } from 'node:fs';
 
 const log = process.env.TLAB_RSS_LOG;
 if (log) {
-  const write = () => appendFileSync(log, `${JSON.stringify({ pid: process.pid, entry: process.argv[1] ?? '', maxRssKiB: process.resourceUsage().maxRSS })}\n`);
+  const write = () =>
+    appendFileSync(
+      log,
+      `${JSON.stringify({ pid: process.pid, entry: process.argv[1] ?? '', maxRssKiB: process.resourceUsage().maxRSS })}\n`,
+    );
   process.on('exit', write);
   const send = process.send?.bind(process);
   if (send) {

@@ -60,7 +60,9 @@ export const analysisSection: BenchSection = {
   description: 'parse + analyse every corpus file (--default-symbol 64), one child process per file',
   async run() {
     const dir = corpusDir();
-    const names = readdirSync(dir).filter((f) => /\.sdfgz?$/.test(f)).sort();
+    const names = readdirSync(dir)
+      .filter((f) => /\.sdfgz?$/.test(f))
+      .sort();
     const rows: Array<FileMeasurement & { mbPerS: number }> = [];
     for (const name of names) {
       const m = await measureInChild(join(dir, name));
@@ -86,7 +88,15 @@ export const analysisSection: BenchSection = {
       ratioToJsonParse: totalParseAnalyse / totalJsonParse,
       ratioTarget: 2,
       velocityTendencies: velocity
-        ? { file: velocity.file, jsonMB: velocity.jsonBytes / 1e6, parseMs: velocity.parseMs, analyseMs: velocity.analyseMs, totalMs: velocity.parseMs + velocity.analyseMs, targetMs: 3000, peakRssMiB: velocity.peakRssMiB }
+        ? {
+            file: velocity.file,
+            jsonMB: velocity.jsonBytes / 1e6,
+            parseMs: velocity.parseMs,
+            analyseMs: velocity.analyseMs,
+            totalMs: velocity.parseMs + velocity.analyseMs,
+            targetMs: 3000,
+            peakRssMiB: velocity.peakRssMiB,
+          }
         : null,
       maxPeakRssMiB: Math.max(...ok.map((r) => r.peakRssMiB)),
     };
@@ -110,7 +120,18 @@ export const analysisSection: BenchSection = {
 };
 
 /** Every section `npm run bench` knows; later sections (profile, …) append themselves here. */
-export const SECTIONS: BenchSection[] = [analysisSection, profileSection, graphSection, memviewsSection, rendererSection, packingSection, codegenSection, runnerVsBareSection, manyCallsSection, fuzzSection];
+export const SECTIONS: BenchSection[] = [
+  analysisSection,
+  profileSection,
+  graphSection,
+  memviewsSection,
+  rendererSection,
+  packingSection,
+  codegenSection,
+  runnerVsBareSection,
+  manyCallsSection,
+  fuzzSection,
+];
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));
@@ -120,7 +141,15 @@ export async function runBench(selected: string[]): Promise<void> {
   const report = {
     schema: 'transient-lab/bench@1',
     createdAt: new Date().toISOString(),
-    machine: { platform: platform(), release: release(), arch: arch(), cpu: cpu[0]?.model ?? 'unknown', cores: cpu.length, memoryGiB: totalmem() / 2 ** 30, node: process.version },
+    machine: {
+      platform: platform(),
+      release: release(),
+      arch: arch(),
+      cpu: cpu[0]?.model ?? 'unknown',
+      cores: cpu.length,
+      memoryGiB: totalmem() / 2 ** 30,
+      node: process.version,
+    },
     sections: {} as Record<string, object>,
   };
   for (const section of chosen) {

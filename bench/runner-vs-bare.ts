@@ -32,10 +32,15 @@ const ALL_EXAMPLES: Array<{ file: string; symbols: Record<string, bigint> }> = [
 ];
 /** TLAB_BENCH_RVB_EXAMPLES=chain,hdiff limits the section to those examples (a quick check on a busy machine). */
 const EXAMPLES = (() => {
-  const only = process.env.TLAB_BENCH_RVB_EXAMPLES?.split(',').map((s) => s.trim().replace(/\.sdfg$/, '')).filter(Boolean);
+  const only = process.env.TLAB_BENCH_RVB_EXAMPLES?.split(',')
+    .map((s) => s.trim().replace(/\.sdfg$/, ''))
+    .filter(Boolean);
   if (!only?.length) return ALL_EXAMPLES;
   const unknown = only.filter((n) => !ALL_EXAMPLES.some((e) => e.file === `${n}.sdfg`));
-  if (unknown.length) throw new Error(`TLAB_BENCH_RVB_EXAMPLES: unknown example(s) ${unknown.join(', ')}; known: ${ALL_EXAMPLES.map((e) => e.file.replace(/\.sdfg$/, '')).join(', ')}`);
+  if (unknown.length)
+    throw new Error(
+      `TLAB_BENCH_RVB_EXAMPLES: unknown example(s) ${unknown.join(', ')}; known: ${ALL_EXAMPLES.map((e) => e.file.replace(/\.sdfg$/, '')).join(', ')}`,
+    );
   return ALL_EXAMPLES.filter((e) => only.includes(e.file.replace(/\.sdfg$/, '')));
 })();
 const ROUNDS = Number(process.env.TLAB_BENCH_RVB_ROUNDS ?? 3);
@@ -73,17 +78,34 @@ async function buildDriver(dir: string): Promise<string> {
   const compiler = await findCompiler();
   const out = join(dir, 'bare-driver');
   const src = join(packageRoot(), 'bench', 'driver', 'bare-driver.cc');
-  const r = await runProcess([...compiler.command, '-std=c++17', '-O2', '-I', join(packageRoot(), 'native', 'include'), src, '-o', out, '-ldl'], { timeoutMs: 120_000 });
+  const r = await runProcess(
+    [...compiler.command, '-std=c++17', '-O2', '-I', join(packageRoot(), 'native', 'include'), src, '-o', out, '-ldl'],
+    { timeoutMs: 120_000 },
+  );
   if (r.code !== 0) throw new Error(`bench: cannot build ${src}: ${r.stderr}`);
   return out;
 }
 
-async function runBare(driver: string, dir: string, v: VariantJob, argFiles: Array<{ bytes: number; path: string }>, tag: string): Promise<Series> {
+async function runBare(
+  driver: string,
+  dir: string,
+  v: VariantJob,
+  argFiles: Array<{ bytes: number; path: string }>,
+  tag: string,
+): Promise<Series> {
   const spec = join(dir, `${tag}.spec`);
   const out = join(dir, `${tag}.out`);
   await writeFile(
     spec,
-    [`lib ${v.libPath}`, `init ${v.initSymbols.join(' ')}`, ...argFiles.map((a) => `arg ${a.bytes} ${a.path}`), ...v.externals.map((e) => `external ${e.storage}`), `warmup ${WARMUP}`, `settle ${settleCalls(WARMUP)}`, `calls ${CALLS}`].join('\n') + '\n',
+    [
+      `lib ${v.libPath}`,
+      `init ${v.initSymbols.join(' ')}`,
+      ...argFiles.map((a) => `arg ${a.bytes} ${a.path}`),
+      ...v.externals.map((e) => `external ${e.storage}`),
+      `warmup ${WARMUP}`,
+      `settle ${settleCalls(WARMUP)}`,
+      `calls ${CALLS}`,
+    ].join('\n') + '\n',
   );
   const r = await runProcess([driver, spec, out], { timeoutMs: 600_000 });
   if (r.code !== 0) throw new Error(`bench: bare driver failed on ${v.label} (${r.signal ?? `exit ${r.code}`}): ${r.stderr}`);
@@ -98,7 +120,11 @@ async function runRunner(job: RunJob, v: VariantJob): Promise<Series> {
   // Exactly a profile's timing process: one fresh child, this one mode, no verification.
   const [r] = await new NodeRunnerHost().run({ ...job, variants: [v], skipVerification: true }, { timeoutMs: 600_000 });
   // Every call is kept at the bench's call counts (≤ MAX_KEPT_CALLS).
-  return { totalNs: Array.from(r!.timing.totalNs), minorFaults: Array.from(r!.timing.kept.minorFaults), warmupCalls: r!.timing.warmupCalls };
+  return {
+    totalNs: Array.from(r!.timing.totalNs),
+    minorFaults: Array.from(r!.timing.kept.minorFaults),
+    warmupCalls: r!.timing.warmupCalls,
+  };
 }
 
 const fmt = (ns: number) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`);
@@ -110,10 +136,25 @@ export const runnerVsBareSection: BenchSection = {
     const dir = await mkdtemp(join(tmpdir(), 'tlab-bench-rvb-'));
     try {
       const driver = await buildDriver(dir);
-      const rows: Array<{ example: string; mode: string; runner: Distribution; bare: Distribution; medianRatio: number; p90Ratio: number; roundMedianRatios: number[]; roundP90Ratios: number[] }> = [];
+      const rows: Array<{
+        example: string;
+        mode: string;
+        runner: Distribution;
+        bare: Distribution;
+        medianRatio: number;
+        p90Ratio: number;
+        roundMedianRatios: number[];
+        roundP90Ratios: number[];
+      }> = [];
       for (const example of EXAMPLES) {
         const path = join(examplesDir(), example.file);
-        const plan = await planProfile(path, { modes: ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'], layout: 'both', calls: CALLS, symbols: new Map(Object.entries(example.symbols)), defaultSymbol: null });
+        const plan = await planProfile(path, {
+          modes: ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'],
+          layout: 'both',
+          calls: CALLS,
+          symbols: new Map(Object.entries(example.symbols)),
+          defaultSymbol: null,
+        });
         const built = await buildVariants(plan.variants, { runDir: dir, sdfgFile: path });
         const prepared = await prepareInputs(plan.args, plan.symbols, { seed: 0n, files: new Map() });
         const job = makeRunJob(built, jobInputs(prepared), { calls: CALLS, warmup: WARMUP, sdfgFile: path });
@@ -138,7 +179,11 @@ export const runnerVsBareSection: BenchSection = {
           }
         }
         for (const [i, v] of job.variants.entries()) {
-          const pooled = (s: Series[]): Series => ({ totalNs: s.flatMap((x) => x.totalNs), minorFaults: s.flatMap((x) => x.minorFaults), warmupCalls: s.flatMap((x) => x.warmupCalls) });
+          const pooled = (s: Series[]): Series => ({
+            totalNs: s.flatMap((x) => x.totalNs),
+            minorFaults: s.flatMap((x) => x.minorFaults),
+            warmupCalls: s.flatMap((x) => x.warmupCalls),
+          });
           const r = distribution(pooled(runner[i]!));
           const b = distribution(pooled(bare[i]!));
           const perRound = runner[i]!.map((rs, k) => [distribution(rs), distribution(bare[i]![k]!)] as const);
@@ -164,7 +209,18 @@ export const runnerVsBareSection: BenchSection = {
         ),
         `${within} of ${rows.length} modes within ${((GOAL - 1) * 100).toFixed(0)}% on both median and p90 (runner ÷ bare; ${ROUNDS} interleaved rounds × ${CALLS} calls each side, pooled)`,
       ];
-      return { result: { description: this.description, rounds: ROUNDS, callsPerProcess: CALLS, warmup: WARMUP, goalRatio: GOAL, withinGoal: within, rows }, summary: lines };
+      return {
+        result: {
+          description: this.description,
+          rounds: ROUNDS,
+          callsPerProcess: CALLS,
+          warmup: WARMUP,
+          goalRatio: GOAL,
+          withinGoal: within,
+          rows,
+        },
+        summary: lines,
+      };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -20,7 +20,8 @@ import type { Browser } from 'playwright-core';
 export function sdfvBuild(): { dir: string } | { why: string } {
   const dir = process.env['TLAB_SDFV_DIR'];
   if (!dir) return { why: 'TLAB_SDFV_DIR is not set' };
-  if (!existsSync(join(dir, 'index.html')) || !existsSync(join(dir, 'dist', 'sdfv.js'))) return { why: `TLAB_SDFV_DIR=${dir} holds no SDFV build (index.html and dist/sdfv.js)` };
+  if (!existsSync(join(dir, 'index.html')) || !existsSync(join(dir, 'dist', 'sdfv.js')))
+    return { why: `TLAB_SDFV_DIR=${dir} holds no SDFV build (index.html and dist/sdfv.js)` };
   return { dir: resolve(dir) };
 }
 
@@ -31,7 +32,18 @@ export interface SdfvRun {
   longestTaskMs: number;
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.sdfg': 'application/json', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.svg': 'image/svg+xml', '.png': 'image/png' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.sdfg': 'application/json',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
 
 /** A static server for the SDFV build at `/` and the one file under test at `/data/input.sdfg`. */
 function serveSdfv(appDir: string, dataFile: string): Promise<Server> {
@@ -82,7 +94,12 @@ const INIT = `(() => {
  * (`warmUp`: one untimed open first, which compiles SDFV's bundle, as the renderer bench's throw-away open does
  * for ours). `.sdfgz` is gunzipped first: SDFV's `?url=` reads text.
  */
-export async function timeSdfv(browser: Browser, appDir: string, file: string, opts: { runs: number; settleMs: number; warmUp?: boolean }): Promise<SdfvRun[]> {
+export async function timeSdfv(
+  browser: Browser,
+  appDir: string,
+  file: string,
+  opts: { runs: number; settleMs: number; warmUp?: boolean },
+): Promise<SdfvRun[]> {
   const tmp = mkdtempSync(join(tmpdir(), 'tlab-sdfv-'));
   const dataFile = join(tmp, 'input.sdfg');
   if (file.endsWith('.sdfgz')) writeFileSync(dataFile, gunzipSync(readFileSync(file)));

@@ -26,10 +26,20 @@ export function binaryStatus(pkgDir: string, env: NodeJS.ProcessEnv = process.en
   const version = (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version: string }).version;
   const how = `on a machine with internet run \`npx install-electron\` (or \`node node_modules/electron/install.js\`) in ${packageRoot()}, or set ELECTRON_OVERRIDE_DIST_PATH to an unpacked Electron ${version}`;
   const pathFile = join(pkgDir, 'path.txt');
-  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : process.platform === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : process.platform === 'win32' ? 'electron.exe' : 'electron';
+  const relative = existsSync(pathFile)
+    ? readFileSync(pathFile, 'utf8').trim()
+    : process.platform === 'darwin'
+      ? 'Electron.app/Contents/MacOS/Electron'
+      : process.platform === 'win32'
+        ? 'electron.exe'
+        : 'electron';
   const override = env.ELECTRON_OVERRIDE_DIST_PATH;
   const binary = override ? join(override, relative) : join(pkgDir, 'dist', relative);
-  if (!existsSync(binary)) return { ok: false, message: `Transient Lab: the Electron ${version} binary is not installed (${binary} is missing): ${how}, then run this again.` };
+  if (!existsSync(binary))
+    return {
+      ok: false,
+      message: `Transient Lab: the Electron ${version} binary is not installed (${binary} is missing): ${how}, then run this again.`,
+    };
   return { ok: true, binary, version };
 }
 
@@ -41,7 +51,13 @@ export function startFiles(args: string[], cwd: string = process.env.INIT_CWD ??
 
 /** The build outputs the app needs; the first missing one, or null. */
 export function missingBuild(root: string): string | null {
-  const needed = ['dist/electron/main.js', 'dist/preload/preload.cjs', 'dist/renderer/index.html', 'dist/electron/engine-host/entry.js', 'native/build/Release/transient_native.node'];
+  const needed = [
+    'dist/electron/main.js',
+    'dist/preload/preload.cjs',
+    'dist/renderer/index.html',
+    'dist/electron/engine-host/entry.js',
+    'native/build/Release/transient_native.node',
+  ];
   const missing = needed.find((p) => !existsSync(join(root, p)));
   return missing ? join(root, missing) : null;
 }
@@ -97,8 +113,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then((code) => process.exit(code), (err: unknown) => {
-    process.stderr.write(`Transient Lab: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  });
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`Transient Lab: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  );
 }

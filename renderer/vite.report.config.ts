@@ -21,7 +21,12 @@ export default defineConfig(({ mode }) => {
       sourcemap: false,
       reportCompressedSize: false,
       lib: runtime
-        ? { entry: fileURLToPath(new URL('src/report/runtime.ts', import.meta.url)), formats: ['iife'], name: 'TransientLabReport', fileName: () => 'report-runtime.js' }
+        ? {
+            entry: fileURLToPath(new URL('src/report/runtime.ts', import.meta.url)),
+            formats: ['iife'],
+            name: 'TransientLabReport',
+            fileName: () => 'report-runtime.js',
+          }
         : { entry: fileURLToPath(new URL('src/report/svg.ts', import.meta.url)), formats: ['es'], fileName: () => 'charts-svg.js' },
     },
   };

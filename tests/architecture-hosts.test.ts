@@ -22,7 +22,12 @@ function hostOf(path: string): string | null {
   return null;
 }
 
-const hostFiles = (): string[] => [...sourceFiles('electron/cli'), ...sourceFiles('electron/shell'), 'electron/main.ts', ...sourceFiles('electron/engine-host')];
+const hostFiles = (): string[] => [
+  ...sourceFiles('electron/cli'),
+  ...sourceFiles('electron/shell'),
+  'electron/main.ts',
+  ...sourceFiles('electron/engine-host'),
+];
 
 /** What a host may import from electron/: itself, the kit, the service, the contract, the runner (which it injects) and the engine. */
 const HOST_MAY_IMPORT = /^electron\/(host-kit|service|ipc|runner|engine)\//;
@@ -34,20 +39,30 @@ function hostViolations(edges: readonly ImportEdge[]): string[] {
     const from = hostOf(e.file);
     const to = hostOf(e.target);
     if (from === null || !e.target.startsWith('electron/')) continue;
-    if (to !== null && to !== from) bad.push(`${describeEdge(e)}: the ${from} host imports the ${to} host; what two hosts share belongs in electron/host-kit/`);
-    else if (to === null && !HOST_MAY_IMPORT.test(e.target)) bad.push(`${describeEdge(e)}: a host imports only its own modules, host-kit, service, ipc, runner and engine`);
+    if (to !== null && to !== from)
+      bad.push(`${describeEdge(e)}: the ${from} host imports the ${to} host; what two hosts share belongs in electron/host-kit/`);
+    else if (to === null && !HOST_MAY_IMPORT.test(e.target))
+      bad.push(`${describeEdge(e)}: a host imports only its own modules, host-kit, service, ipc, runner and engine`);
   }
   return bad;
 }
 
 function violations(files: readonly string[], ok: (e: ImportEdge) => boolean): string[] {
-  return files.flatMap((f) => importsOf(f).filter((e) => !ok(e)).map(describeEdge));
+  return files.flatMap((f) =>
+    importsOf(f)
+      .filter((e) => !ok(e))
+      .map(describeEdge),
+  );
 }
 
 describe('architecture of the hosts', () => {
   it('finds the hosts and the kit', () => {
-    expect(hostFiles()).toEqual(expect.arrayContaining(['electron/cli/main.ts', 'electron/shell/app.ts', 'electron/main.ts', 'electron/engine-host/entry.ts']));
-    expect(sourceFiles('electron/host-kit')).toEqual(expect.arrayContaining(['electron/host-kit/web-server/server.ts', 'electron/host-kit/web-security.ts', 'electron/host-kit/pdf.ts']));
+    expect(hostFiles()).toEqual(
+      expect.arrayContaining(['electron/cli/main.ts', 'electron/shell/app.ts', 'electron/main.ts', 'electron/engine-host/entry.ts']),
+    );
+    expect(sourceFiles('electron/host-kit')).toEqual(
+      expect.arrayContaining(['electron/host-kit/web-server/server.ts', 'electron/host-kit/web-security.ts', 'electron/host-kit/pdf.ts']),
+    );
   });
 
   it('no host imports another host, type imports included', () => {
@@ -57,7 +72,7 @@ describe('architecture of the hosts', () => {
   it('the check reads every form of import and names the offending one', () => {
     const text = [
       "// import { A } from '../shell/comment.js';",
-      "const s = \"import { B } from '../shell/string.js'\";",
+      'const s = "import { B } from \'../shell/string.js\'";',
       "import type { C } from '../shell/c.js';",
       "import { type D, type E } from '../engine-host/d.js';",
       'import {',
@@ -88,24 +103,41 @@ describe('architecture of the hosts', () => {
     ]);
     const bad = hostViolations(edges);
     expect(bad).toHaveLength(9);
-    expect(bad[0]).toBe("electron/cli/fixture.ts:3 imports '../shell/c.js' (type only): the cli host imports the shell host; what two hosts share belongs in electron/host-kit/");
+    expect(bad[0]).toBe(
+      "electron/cli/fixture.ts:3 imports '../shell/c.js' (type only): the cli host imports the shell host; what two hosts share belongs in electron/host-kit/",
+    );
     expect(bad.at(-1)).toMatch(/^electron\/cli\/fixture\.ts:15 imports '\.\.\/preload\/j\.js' \(type only\): a host imports only/);
   });
 
   it('the host kit imports no host, no service, no runner and not electron', () => {
-    expect(violations(sourceFiles('electron/host-kit'), (e) => (e.target.startsWith('electron/') ? /^electron\/(host-kit|ipc|engine)\//.test(e.target) : e.target !== 'electron'))).toEqual([]);
+    expect(
+      violations(sourceFiles('electron/host-kit'), (e) =>
+        e.target.startsWith('electron/') ? /^electron\/(host-kit|ipc|engine)\//.test(e.target) : e.target !== 'electron',
+      ),
+    ).toEqual([]);
   });
 
-  it('the service imports only node, valibot, the engine, the contract modules and the kit\'s file rules and result files', () => {
+  it("the service imports only node, valibot, the engine, the contract modules and the kit's file rules and result files", () => {
     expect(
-      violations(sourceFiles('electron/service'), ({ target: s }) =>
-        s.startsWith('node:') || s === 'valibot' || /^electron\/(engine|service)\//.test(s) || /^electron\/ipc\/(contract|contract-schema|result-schema|errors)\.ts$/.test(s) || /^electron\/host-kit\/(file-access|result-files)\.ts$/.test(s),
+      violations(
+        sourceFiles('electron/service'),
+        ({ target: s }) =>
+          s.startsWith('node:') ||
+          s === 'valibot' ||
+          /^electron\/(engine|service)\//.test(s) ||
+          /^electron\/ipc\/(contract|contract-schema|result-schema|errors)\.ts$/.test(s) ||
+          /^electron\/host-kit\/(file-access|result-files)\.ts$/.test(s),
       ),
     ).toEqual([]);
   });
 
   it('the runner imports no host, no kit and no service: the hosts inject it', () => {
-    expect(violations(sourceFiles('electron/runner'), (e) => !/^electron\/(cli|shell|engine-host|host-kit|service)\/|^electron\/main\.ts$/.test(e.target))).toEqual([]);
+    expect(
+      violations(
+        sourceFiles('electron/runner'),
+        (e) => !/^electron\/(cli|shell|engine-host|host-kit|service)\/|^electron\/main\.ts$/.test(e.target),
+      ),
+    ).toEqual([]);
   });
 
   it('no import cycle among the hosts, the kit, the service and the contract, type imports included', () => {

@@ -46,7 +46,13 @@ function resolveSpec(file: string, spec: string): string {
 
 /** The import edges of `text`, as if it were the file `file` (root-relative). */
 export function importsOfText(file: string, text: string): ImportEdge[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const edges: ImportEdge[] = [];
   const add = (node: ts.Node, specifier: ts.Expression | undefined, typeOnly: boolean) => {
     if (!specifier || !ts.isStringLiteralLike(specifier)) return;
@@ -57,7 +63,9 @@ export function importsOfText(file: string, text: string): ImportEdge[] {
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
       const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : null;
-      const typeOnly = clause !== undefined && (clause.isTypeOnly || (!clause.name && named !== null && named.length > 0 && named.every((e) => e.isTypeOnly)));
+      const typeOnly =
+        clause !== undefined &&
+        (clause.isTypeOnly || (!clause.name && named !== null && named.length > 0 && named.every((e) => e.isTypeOnly)));
       add(node, node.moduleSpecifier, typeOnly);
     } else if (ts.isExportDeclaration(node)) {
       const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : null;
@@ -86,7 +94,18 @@ export function describeEdge(e: ImportEdge): string {
 /** Every cycle of the import graph over `files` (type imports included), each as `a → b → a`. */
 export function importCycles(files: readonly string[]): string[] {
   const known = new Set(files);
-  const graph = new Map(files.map((f) => [f, [...new Set(importsOf(f).map((e) => e.target).filter((t) => known.has(t)))]]));
+  const graph = new Map(
+    files.map((f) => [
+      f,
+      [
+        ...new Set(
+          importsOf(f)
+            .map((e) => e.target)
+            .filter((t) => known.has(t)),
+        ),
+      ],
+    ]),
+  );
   const cycles: string[] = [];
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];

@@ -31,7 +31,11 @@ function runtimeImports(file: string): string[] {
   for (const m of text.matchAll(/^\s*(import|export)(\s+type)?\s+([^'";]*?)\s*from\s+['"]([^'"]+)['"]/gm)) {
     if (m[2]) continue;
     // `import { type A, type B } from` is type-only too.
-    const names = m[3]!.replace(/[{}]/g, '').split(',').map((s) => s.trim()).filter(Boolean);
+    const names = m[3]!
+      .replace(/[{}]/g, '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (m[3]!.includes('{') && names.every((n) => n.startsWith('type '))) continue;
     specs.push(m[4]!);
   }
@@ -57,7 +61,8 @@ describe('architecture of the desktop app', () => {
   it('the main process loads no parser, analysis, code generator, compiler driver, service or addon', () => {
     const graph = [...runtimeGraph('electron/main.ts')];
     expect(graph).toContain('electron/shell/app.ts');
-    const forbidden = /^electron\/(engine\/(sdfg|analysis\/(?!types)|codegen|compile|profile\/(?!runner-host|columns))|service\/(service|session|models|views)|runner\/(native|runner-entry)|engine-host\/entry)/;
+    const forbidden =
+      /^electron\/(engine\/(sdfg|analysis\/(?!types)|codegen|compile|profile\/(?!runner-host|columns))|service\/(service|session|models|views)|runner\/(native|runner-entry)|engine-host\/entry)/;
     expect(graph.filter((f) => forbidden.test(f))).toEqual([]);
   });
 
@@ -65,7 +70,12 @@ describe('architecture of the desktop app', () => {
     const builder = JSON.parse(readFileSync(join(root, 'electron', 'packaging', 'electron-builder.json'), 'utf8')) as { files: string[] };
     const leftOut = builder.files.flatMap((f) => /^!dist\/(electron\/.+\/)\*\*$/.exec(f)?.[1] ?? []);
     expect(leftOut).toContain('electron/cli/');
-    const entries = ['electron/main.ts', 'electron/engine-host/entry.ts', 'electron/runner/runner-entry.ts', 'electron/runner/device-probe-entry.ts'];
+    const entries = [
+      'electron/main.ts',
+      'electron/engine-host/entry.ts',
+      'electron/runner/runner-entry.ts',
+      'electron/runner/device-probe-entry.ts',
+    ];
     for (const entry of entries) {
       const missing = [...runtimeGraph(entry)].filter((f) => leftOut.some((dir) => f.startsWith(dir)));
       expect(missing, `${entry} loads modules the packaged app does not hold`).toEqual([]);
@@ -85,16 +95,27 @@ describe('architecture of the desktop app', () => {
 
   it('the preload imports only electron and the contract', () => {
     for (const f of sources('electron/preload')) {
-      for (const s of runtimeImports(f)) expect(s === 'electron' || s === 'electron/ipc/contract.ts' || s.startsWith('electron/preload/'), `${f} imports ${s}`).toBe(true);
+      for (const s of runtimeImports(f))
+        expect(s === 'electron' || s === 'electron/ipc/contract.ts' || s.startsWith('electron/preload/'), `${f} imports ${s}`).toBe(true);
     }
   });
 
   it('the engine host, the runner and everything below never import electron or the shell', () => {
-    for (const dir of ['electron/engine-host', 'electron/runner', 'electron/engine', 'electron/service', 'electron/host-kit', 'electron/ipc']) {
+    for (const dir of [
+      'electron/engine-host',
+      'electron/runner',
+      'electron/engine',
+      'electron/service',
+      'electron/host-kit',
+      'electron/ipc',
+    ]) {
       for (const f of sources(dir)) {
         const text = readFileSync(join(root, f), 'utf8');
         expect(text, f).not.toMatch(/from\s+['"]electron['"]/);
-        expect(runtimeImports(f).filter((s) => s.startsWith('electron/shell/') || s === 'electron/main.ts'), f).toEqual([]);
+        expect(
+          runtimeImports(f).filter((s) => s.startsWith('electron/shell/') || s === 'electron/main.ts'),
+          f,
+        ).toEqual([]);
       }
     }
   });

@@ -24,7 +24,10 @@ function sources(dir: string, ext = /\.ts$/): string[] {
 /** Every module specifier a file imports or re-exports, with relative ones resolved to repo paths. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm), ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!);
+  const specs = [
+    ...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]!);
   return specs.map((s) => (s.startsWith('.') ? relative(root, resolve(dirname(file), s)) : s));
 }
 
@@ -53,7 +56,10 @@ describe('architecture', () => {
     for (const [, what, spec] of imports) {
       expect(what!.trim().startsWith('type '), `result.ts: import ${what} from '${spec}' must be a type import`).toBe(true);
       const target = relative(root, resolve(dirname(file), spec!));
-      expect(!target.startsWith('electron/engine/profile/') || target === 'electron/engine/profile/columns.js', `result.ts imports ${spec}`).toBe(true);
+      expect(
+        !target.startsWith('electron/engine/profile/') || target === 'electron/engine/profile/columns.js',
+        `result.ts imports ${spec}`,
+      ).toBe(true);
     }
     expect(importsOf(join(root, 'electron', 'engine', 'profile', 'columns.ts'))).toEqual([]);
     // Schema types and the schema's name, nothing else: no function, class or other value.
@@ -68,7 +74,10 @@ describe('architecture', () => {
     const known = new Set(files.map((f) => relative(root, f).replace(/\.ts$/, '.js')));
     const graph = new Map<string, string[]>();
     for (const f of files) {
-      graph.set(relative(root, f).replace(/\.ts$/, '.js'), importsOf(f).filter((s) => known.has(s)));
+      graph.set(
+        relative(root, f).replace(/\.ts$/, '.js'),
+        importsOf(f).filter((s) => known.has(s)),
+      );
     }
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
@@ -88,7 +97,9 @@ describe('architecture', () => {
   });
 
   it('the engine never names a concrete runner host: hosts inject one', () => {
-    const named = engine.filter((f) => /\bNodeRunnerHost\b|host-node/.test(readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
+    const named = engine.filter((f) =>
+      /\bNodeRunnerHost\b|host-node/.test(readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')),
+    );
     expect(named.map((f) => relative(root, f))).toEqual([]);
   });
 
@@ -114,7 +125,8 @@ describe('architecture', () => {
  */
 describe('architecture of tests and the bench', () => {
   const code = /\.tsx?$/;
-  const edges = (dir: string) => sources(join(root, dir), code).flatMap((f) => importsOf(f).map((spec) => ({ from: relative(root, f), spec })));
+  const edges = (dir: string) =>
+    sources(join(root, dir), code).flatMap((f) => importsOf(f).map((spec) => ({ from: relative(root, f), spec })));
   const show = (xs: Array<{ from: string; spec: string }>) => xs.map((x) => `${x.from} imports '${x.spec}'`);
 
   it('the product never imports tests/ or bench/', () => {
@@ -149,10 +161,16 @@ describe('architecture of the renderer', () => {
   /** Module specifiers a file imports or re-exports, relative ones as repo paths; `typeOnly` marks `import type`. */
   function typedImportsOf(file: string): Array<{ spec: string; typeOnly: boolean }> {
     const text = readFileSync(file, 'utf8');
-    const found = [...text.matchAll(/^\s*(import|export)(\s+type)?\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => ({ spec: m[3]!, typeOnly: Boolean(m[2]) }));
+    const found = [...text.matchAll(/^\s*(import|export)(\s+type)?\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => ({
+      spec: m[3]!,
+      typeOnly: Boolean(m[2]),
+    }));
     for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ spec: m[1]!, typeOnly: false });
     for (const m of text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)) found.push({ spec: m[1]!, typeOnly: false });
-    return found.map(({ spec, typeOnly }) => ({ spec: spec.startsWith('.') ? relative(root, resolve(dirname(file), spec)) : spec, typeOnly }));
+    return found.map(({ spec, typeOnly }) => ({
+      spec: spec.startsWith('.') ? relative(root, resolve(dirname(file), spec)) : spec,
+      typeOnly,
+    }));
   }
 
   /** An engine module whose whole runtime import graph stays inside electron/engine and never reaches Node. */
@@ -189,20 +207,44 @@ describe('architecture of the renderer', () => {
   });
 
   it('the rule refuses what it must: another engine module, a Node module, a repo path outside renderer/src', () => {
-    for (const spec of ['electron/engine/view/format.js', 'electron/engine/view/types.js', 'electron/ipc/contract-schema.js', 'node:fs', 'fs', 'electron', 'bench/browser.js']) expect(rendererMay(spec), spec).toBe(false);
+    for (const spec of [
+      'electron/engine/view/format.js',
+      'electron/engine/view/types.js',
+      'electron/ipc/contract-schema.js',
+      'node:fs',
+      'fs',
+      'electron',
+      'bench/browser.js',
+    ])
+      expect(rendererMay(spec), spec).toBe(false);
     for (const spec of ['react', 'd3', 'renderer/src/app/store.js', ...RENDERER_GATES]) expect(rendererMay(spec), spec).toBe(true);
   });
 
   it('engine/view/public.ts is pure: its runtime import graph stays in the engine and reaches no Node module', () => {
     expect(pureEngineModule('electron/engine/view/public.js')).toBe(true);
     // The one verdict the CLI, the window and the reports render: the renderer runs it, so it must stay pure.
-    for (const m of ['view/format.js', 'view/verdict.js', 'view/gpu.js', 'view/analysis-doc.js', 'view/public.js', 'profile/stats.js', 'profile/columns.js', 'profile/noise.js', 'profile/dip.js', 'profile/significance.js', 'json.js']) expect(pureEngineModule(`electron/engine/${m}`), m).toBe(true);
+    for (const m of [
+      'view/format.js',
+      'view/verdict.js',
+      'view/gpu.js',
+      'view/analysis-doc.js',
+      'view/public.js',
+      'profile/stats.js',
+      'profile/columns.js',
+      'profile/noise.js',
+      'profile/dip.js',
+      'profile/significance.js',
+      'json.js',
+    ])
+      expect(pureEngineModule(`electron/engine/${m}`), m).toBe(true);
     expect(pureEngineModule('electron/engine/sdfg/index.js')).toBe(false);
   });
 
   it('the contract and the wire codec carry no runtime import into the engine', () => {
     for (const gate of ['electron/ipc/contract.ts', 'electron/ipc/wire.ts']) {
-      const runtime = typedImportsOf(join(root, gate)).filter((i) => !i.typeOnly).map((i) => i.spec);
+      const runtime = typedImportsOf(join(root, gate))
+        .filter((i) => !i.typeOnly)
+        .map((i) => i.spec);
       expect(runtime, gate).toEqual([]);
     }
   });

@@ -99,9 +99,16 @@ export default function setup(): void {
     try {
       // Vitest sets NODE_ENV=test, and Vite builds React's development runtime under anything but production:
       // the tests and `npm run bench renderer` must run the bundle users get.
-      execFileSync(npm, ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+      execFileSync(npm, ['run', '--silent', 'build:renderer'], {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
     } catch (error) {
-      if (process.env['CI']) throw new SetupFailure(`\`npm run build:renderer\` failed in CI (${(error as Error).message.split('\n')[0]}): fix the errors above.`);
+      if (process.env['CI'])
+        throw new SetupFailure(
+          `\`npm run build:renderer\` failed in CI (${(error as Error).message.split('\n')[0]}): fix the errors above.`,
+        );
       process.stderr.write('global-setup: WARNING: build:renderer failed; the browser-mode tests will fail\n');
     }
   }
@@ -116,7 +123,11 @@ export default function setup(): void {
   );
   if (mtime(runtime) < reportSrc) {
     try {
-      execFileSync(npm, ['run', '--silent', 'build:report'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+      execFileSync(npm, ['run', '--silent', 'build:report'], {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
     } catch {
       process.stderr.write('global-setup: build:report failed; report tests will fail\n');
     }
@@ -127,10 +138,14 @@ export default function setup(): void {
     try {
       execFileSync(npm, ['run', '--silent', 'build:native'], { cwd: root, stdio: 'inherit' });
     } catch (error) {
-      throw new SetupFailure(`\`npm run build:native\` failed (${(error as Error).message.split('\n')[0]}): the native and end-to-end tests need the addon. Fix the build errors above (g++, make and python3 are needed; see README).`);
+      throw new SetupFailure(
+        `\`npm run build:native\` failed (${(error as Error).message.split('\n')[0]}): the native and end-to-end tests need the addon. Fix the build errors above (g++, make and python3 are needed; see README).`,
+      );
     }
   }
   if (!existsSync(addon)) {
-    throw new SetupFailure(`the native addon ${addon} does not exist: the native and end-to-end tests need it. Build it with \`npm run build:native\` (or \`npm ci\`).`);
+    throw new SetupFailure(
+      `the native addon ${addon} does not exist: the native and end-to-end tests need it. Build it with \`npm run build:native\` (or \`npm ci\`).`,
+    );
   }
 }

@@ -84,10 +84,12 @@ describe('no test skips silently', () => {
     const offending: string[] = [];
     for (const file of files) {
       if (file.endsWith('setup.test.ts')) continue;
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        const m = /\.(skipIf|runIf)\((.*?)\)\(|\b(it|describe|test)\.skip\(|console\.warn\([^)]*skip/.exec(line);
-        if (m && !ALLOWED_CONDITIONS.some((c) => c.test(line))) offending.push(`${relative(root, file)}:${i + 1}: ${line.trim()}`);
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          const m = /\.(skipIf|runIf)\((.*?)\)\(|\b(it|describe|test)\.skip\(|console\.warn\([^)]*skip/.exec(line);
+          if (m && !ALLOWED_CONDITIONS.some((c) => c.test(line))) offending.push(`${relative(root, file)}:${i + 1}: ${line.trim()}`);
+        });
     }
     expect(offending).toEqual([]);
   });

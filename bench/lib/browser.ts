@@ -26,12 +26,16 @@ export interface Serve {
 export function appE2eReady(): { ok: boolean; why: string } {
   if (!existsSync(CHROMIUM)) return { ok: false, why: `no Chromium at ${CHROMIUM}` };
   if (!existsSync(CLI)) return { ok: false, why: 'dist/ is not built (npm run build)' };
-  if (!existsSync(join(packageRoot(), 'dist', 'renderer', 'index.html'))) return { ok: false, why: 'the renderer is not built (npm run build:renderer)' };
+  if (!existsSync(join(packageRoot(), 'dist', 'renderer', 'index.html')))
+    return { ok: false, why: 'the renderer is not built (npm run build:renderer)' };
   return { ok: true, why: '' };
 }
 
 export function startServe(args: string[]): Promise<Serve> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--no-open', ...args], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--no-open', ...args], {
+    cwd: packageRoot(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
@@ -59,7 +63,11 @@ export function startServe(args: string[]): Promise<Serve> {
 
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--disable-gpu', '--font-render-hinting=none', '--disable-background-networking'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--disable-gpu', '--font-render-hinting=none', '--disable-background-networking'],
+  });
 }
 
 export interface AppPage {
@@ -78,7 +86,11 @@ export interface AppPage {
  * half a second and, on 2 cores, lands in the middle of a `?open=` open (a trace showed that renderer busy for
  * 38 ms of CPU in a 94 ms open). A user's window does not do that while a file opens, so the bench lets it settle.
  */
-export async function openApp(browser: Browser, serve: Serve, opts: { theme?: 'light' | 'dark'; query?: string; viewport?: { width: number; height: number }; settleMs?: number } = {}): Promise<AppPage> {
+export async function openApp(
+  browser: Browser,
+  serve: Serve,
+  opts: { theme?: 'light' | 'dark'; query?: string; viewport?: { width: number; height: number }; settleMs?: number } = {},
+): Promise<AppPage> {
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1600, height: 1000 },
     deviceScaleFactor: 1,
@@ -138,7 +150,10 @@ export async function waitForMark(page: Page, name: string, timeoutMs = 120_000)
     timer = setTimeout(() => reject(new Error(`waitForMark: no ${name} mark after ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    const r = await Promise.race([(await session).send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }), timeout]);
+    const r = await Promise.race([
+      (await session).send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }),
+      timeout,
+    ]);
     if (r.exceptionDetails) throw new Error(`waitForMark ${name}: ${r.exceptionDetails.text}`);
   } finally {
     clearTimeout(timer);
@@ -169,7 +184,11 @@ export interface OpenTimes {
   longest: Array<{ at: number; ms: number; phase: string; measures: string[] }>;
   /** The graph module's own split of its open (root fetch wait, auto-expansion fetches, worker layout, first draw)
    * and what the first frame shows. */
-  graph: { open: { fetchMs: number; expandMs: number; layoutMs: number; drawMs: number }; visibleNodes: number; visibleEdges: number } | null;
+  graph: {
+    open: { fetchMs: number; expandMs: number; layoutMs: number; drawMs: number };
+    visibleNodes: number;
+    visibleEdges: number;
+  } | null;
 }
 
 /** The marks of the page's current open and the long tasks inside it. */

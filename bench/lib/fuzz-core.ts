@@ -172,7 +172,7 @@ const HOSTILE: ReadonlyArray<() => Json> = [
   () => 'N ** N ** N',
   () => '10 ** 10 ** 10',
   () => 'Max(' + 'N, '.repeat(5000) + '1)',
-  () => 'f(' .repeat(3000) + ')'.repeat(3000),
+  () => 'f('.repeat(3000) + ')'.repeat(3000),
   () => 'a[' + '['.repeat(3000),
   () => 'int_ceil(N, 0)',
   () => '1 / 0',
@@ -193,7 +193,7 @@ const HOSTILE: ReadonlyArray<() => Json> = [
   () => 'é'.repeat(100),
   () => 'a'.repeat(100_000),
   () => '{'.repeat(2000),
-  () => '[' .repeat(5000) + ']'.repeat(5000),
+  () => '['.repeat(5000) + ']'.repeat(5000),
   () => '{"type": "SDFG", "nodes": {"toString": 1}}',
   () => 'Range',
   () => 'Indices',
@@ -275,9 +275,20 @@ const slotIndex = fc.nat({ max: 0x7fffffff });
 const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ op: fc.constant('replace' as const), slot: slotIndex, value: fc.nat({ max: HOSTILE.length - 1 }) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), slot: slotIndex }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('wrap' as const), slot: slotIndex, depth: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constantFrom(3000, 10_000)), inObject: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('wrap' as const),
+      slot: slotIndex,
+      depth: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constantFrom(3000, 10_000)),
+      inObject: fc.boolean(),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('transplant' as const), slot: slotIndex, from: slotIndex }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('rename' as const), slot: slotIndex, key: fc.nat({ max: HOSTILE_KEYS.length - 1 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('rename' as const), slot: slotIndex, key: fc.nat({ max: HOSTILE_KEYS.length - 1 }) }),
+  },
 );
 
 export function caseArb(seeds: number): fc.Arbitrary<FuzzCase> {
@@ -385,7 +396,9 @@ function contains(root: Json, target: Container): boolean {
 }
 
 /** `generator`: set when the case reached the generator stage (bench/fuzz-codegen.ts). `stage`: where a crash happened. */
-export type Outcome = ({ kind: 'ok' } | { kind: 'tlab'; error: TlabError } | { kind: 'crash'; error: unknown; stage: 'front' | 'generator' }) & {
+export type Outcome = (
+  { kind: 'ok' } | { kind: 'tlab'; error: TlabError } | { kind: 'crash'; error: unknown; stage: 'front' | 'generator' }
+) & {
   generator?: GeneratorReach;
 };
 
@@ -447,6 +460,10 @@ export function caseText(seeds: Seed[], c: FuzzCase): string | null {
 /** A one-line description of a crash for reports: error class, message and the first engine frame. */
 export function describeCrash(error: unknown): string {
   const e = error as Error;
-  const frame = (e?.stack ?? '').split('\n').find((l) => /electron\/engine|electron\/cli/.test(l))?.trim() ?? '';
+  const frame =
+    (e?.stack ?? '')
+      .split('\n')
+      .find((l) => /electron\/engine|electron\/cli/.test(l))
+      ?.trim() ?? '';
   return `${e?.name ?? typeof error}: ${String(e?.message ?? error).slice(0, 160)} ${frame}`;
 }

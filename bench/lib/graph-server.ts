@@ -33,7 +33,8 @@ export interface HarnessServer {
 }
 
 export async function startHarnessServer(): Promise<HarnessServer> {
-  if (!existsSync(join(HARNESS_DIR, 'index.html'))) throw new Error(`the graph harness is not built (${HARNESS_DIR}); run: npx vite build --config renderer/graph-harness.config.ts`);
+  if (!existsSync(join(HARNESS_DIR, 'index.html')))
+    throw new Error(`the graph harness is not built (${HARNESS_DIR}); run: npx vite build --config renderer/graph-harness.config.ts`);
   const docs = new Map<string, SdfgFile>();
   const analyses = new Map<string, object>();
   const timings: HarnessServer['timings'] = [];
@@ -90,7 +91,8 @@ export async function startHarnessServer(): Promise<HarnessServer> {
           default: {
             const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
             const path = resolve(HARNESS_DIR, rel);
-            if (!path.startsWith(HARNESS_DIR + sep) || !existsSync(path) || !statSync(path).isFile()) return send(404, 'not found', 'text/plain');
+            if (!path.startsWith(HARNESS_DIR + sep) || !existsSync(path) || !statSync(path).isFile())
+              return send(404, 'not found', 'text/plain');
             return send(200, readFileSync(path, 'utf8'), TYPES[extname(path)] ?? 'application/octet-stream');
           }
         }

@@ -71,7 +71,13 @@ export function access(data: string, scope: number | null = null): NodeSpec {
   return { ...base, kind: 'access', label: data, data, setzero: false, scopeEntry: scope } as Omit<AccessNode, 'id' | 'jsonPath'>;
 }
 
-export function mapEntry(label: string, params: string[], ranges: Array<[string, string]>, schedule = 'Default', scope: number | null = null): NodeSpec {
+export function mapEntry(
+  label: string,
+  params: string[],
+  ranges: Array<[string, string]>,
+  schedule = 'Default',
+  scope: number | null = null,
+): NodeSpec {
   return {
     ...base,
     kind: 'map_entry',
@@ -191,7 +197,15 @@ export function region(label: string, blocks: ControlFlowBlock[], edges?: Inters
   };
 }
 
-export function loop(label: string, v: string, init: string | null, condition: string | null, update: string | null, blocks: ControlFlowBlock[], inverted = false): LoopBlock {
+export function loop(
+  label: string,
+  v: string,
+  init: string | null,
+  condition: string | null,
+  update: string | null,
+  blocks: ControlFlowBlock[],
+  inverted = false,
+): LoopBlock {
   const r = region(label, blocks);
   return { ...r, kind: 'loop', loopVariable: v, init, condition, update, inverted, updateBeforeCondition: false };
 }
@@ -209,7 +223,12 @@ export function cond(label: string, branches: Array<[string | null, ControlFlowB
 
 export const jump = (kind: JumpBlock['kind']): JumpBlock => ({ kind, id: null, label: kind, jsonPath: '' });
 
-export function sdfg(name: string, arrays: DataDescriptor[], blocks: ControlFlowBlock[], o: { edges?: InterstateEdge[]; symbols?: string[]; start?: number } = {}): Sdfg {
+export function sdfg(
+  name: string,
+  arrays: DataDescriptor[],
+  blocks: ControlFlowBlock[],
+  o: { edges?: InterstateEdge[]; symbols?: string[]; start?: number } = {},
+): Sdfg {
   const body = region(name, blocks, o.edges);
   body.type = 'SDFG';
   if (o.start !== undefined) body.start = o.start;

@@ -68,7 +68,7 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
       const opts: AnalysisOptions = {
         symbols,
         defaultSymbol: def === undefined ? null : parseInteger('analyze', 'default-symbol', def),
-        target: (targetText) ?? null,
+        target: targetText ?? null,
       };
       const path = args.positionals[0]!;
       // Progress only for people at a terminal: pipes and CI logs get the result alone.
@@ -163,7 +163,9 @@ export function humanReport(a: Analysis, width: number | null, showAll = false):
       }),
     );
     if (shown.length < a.transients.length) {
-      out.push(`(${a.transients.length - shown.length} more transient(s) not shown (the ${shown.length} largest allocating ones are); use --all or --json)`);
+      out.push(
+        `(${a.transients.length - shown.length} more transient(s) not shown (the ${shown.length} largest allocating ones are); use --all or --json)`,
+      );
     }
   }
   out.push('');

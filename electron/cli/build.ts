@@ -52,7 +52,8 @@ Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 130 
 
 export const buildCommand: Command = {
   name: NAME,
-  usage: 'build FILE --out DIR [--modes …] [--layout dace|packed|both] [--symbols N=V,…] [--default-symbol V] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max]',
+  usage:
+    'build FILE --out DIR [--modes …] [--layout dace|packed|both] [--symbols N=V,…] [--default-symbol V] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max]',
   async run(argv: string[]): Promise<number> {
     const args = parseArgs(NAME, argv, SPEC);
     if (args.flags.has('help')) {
@@ -60,7 +61,10 @@ export const buildCommand: Command = {
       return 0;
     }
     if (args.positionals.length !== 1) {
-      throw new TlabError('usage', `${NAME}: expected exactly one SDFG file, got ${args.positionals.length}${args.positionals.length ? ` (${args.positionals.join(' ')})` : ''}`);
+      throw new TlabError(
+        'usage',
+        `${NAME}: expected exactly one SDFG file, got ${args.positionals.length}${args.positionals.length ? ` (${args.positionals.join(' ')})` : ''}`,
+      );
     }
     const outDir = optionValue(args, 'out');
     if (!outDir) throw new TlabError('usage', `${NAME}: --out DIR is required (the folder that receives the libraries and manifest.json)`);
@@ -94,9 +98,13 @@ export const buildCommand: Command = {
       );
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
       const rel = (p: string) => relative(process.cwd(), p) || '.';
-      const lines = [`${manifest.sdfg.name} (${manifest.target.toUpperCase()}): ${manifest.variants.length} librar${manifest.variants.length === 1 ? 'y' : 'ies'} in ${rel(outDir)}`];
+      const lines = [
+        `${manifest.sdfg.name} (${manifest.target.toUpperCase()}): ${manifest.variants.length} librar${manifest.variants.length === 1 ? 'y' : 'ies'} in ${rel(outDir)}`,
+      ];
       for (const v of manifest.variants) {
-        const ws = Object.entries(v.workspaceBytes).map(([s, b]) => `${s} ${b} B`).join(', ');
+        const ws = Object.entries(v.workspaceBytes)
+          .map(([s, b]) => `${s} ${b} B`)
+          .join(', ');
         lines.push(`  ${v.label.padEnd(20)} ${v.library.padEnd(24)} ${v.source}${ws ? `   workspace ${ws}` : ''}`);
       }
       lines.push(`manifest: ${rel(manifestPath)}`);

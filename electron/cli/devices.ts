@@ -18,7 +18,9 @@ export const devicesCommand: Command = {
   async run(argv: string[]): Promise<number> {
     const args = parseArgs(NAME, argv, SPEC);
     if (args.flags.has('help')) {
-      process.stdout.write('Usage: transient-lab devices [--json]\n\nLists CUDA devices (name, memory, compute capability, driver).\nExit codes: 0 a device is present, 4 none.\n');
+      process.stdout.write(
+        'Usage: transient-lab devices [--json]\n\nLists CUDA devices (name, memory, compute capability, driver).\nExit codes: 0 a device is present, 4 none.\n',
+      );
       return 0;
     }
     if (args.positionals.length) throw new TlabError('usage', `${NAME}: takes no arguments, got ${args.positionals.join(' ')}`);

@@ -18,7 +18,14 @@ const COMMANDS: Command[] = [analyzeCommand, profileCommand, buildCommand, devic
 
 function usage(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}`);
-  return ['Usage: transient-lab <command> [options]', '', 'Commands:', ...lines, '', 'Run `transient-lab <command> --help` for details.'].join('\n');
+  return [
+    'Usage: transient-lab <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Run `transient-lab <command> --help` for details.',
+  ].join('\n');
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -130,12 +130,23 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   if (args.flags.has('help')) return 'help';
   const prebuilt = optionValue(args, 'prebuilt') ?? null;
   if (prebuilt !== null) {
-    if (args.positionals.length) throw new TlabError('usage', `${NAME}: --prebuilt DIR runs the SDFG built into DIR; give no FILE (got ${args.positionals.join(' ')})`);
+    if (args.positionals.length)
+      throw new TlabError(
+        'usage',
+        `${NAME}: --prebuilt DIR runs the SDFG built into DIR; give no FILE (got ${args.positionals.join(' ')})`,
+      );
     for (const fixed of ['layout', 'symbols', 'default-symbol', 'cxxflags', 'pool-release-threshold']) {
-      if (args.options.has(fixed)) throw new TlabError('usage', `${NAME}: --${fixed} cannot be used with --prebuilt: the folder was built for fixed ones (see its manifest.json)`);
+      if (args.options.has(fixed))
+        throw new TlabError(
+          'usage',
+          `${NAME}: --${fixed} cannot be used with --prebuilt: the folder was built for fixed ones (see its manifest.json)`,
+        );
     }
   } else if (args.positionals.length !== 1) {
-    throw new TlabError('usage', `${NAME}: expected exactly one SDFG file, got ${args.positionals.length}${args.positionals.length ? ` (${args.positionals.join(' ')})` : ''}`);
+    throw new TlabError(
+      'usage',
+      `${NAME}: expected exactly one SDFG file, got ${args.positionals.length}${args.positionals.length ? ` (${args.positionals.join(' ')})` : ''}`,
+    );
   }
   const options: Omit<ProfileOptions, 'signal' | 'runner'> = { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map(), inputs: new Map() };
   const modesText = optionValue(args, 'modes');
@@ -174,7 +185,8 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   const timeout = optionValue(args, 'timeout');
   if (timeout !== undefined) {
     const t = Number(timeout);
-    if (!/^\d+(\.\d+)?$/.test(timeout.trim()) || !Number.isFinite(t)) throw new TlabError('usage', `${NAME}: --timeout expects seconds, got '${timeout}'`);
+    if (!/^\d+(\.\d+)?$/.test(timeout.trim()) || !Number.isFinite(t))
+      throw new TlabError('usage', `${NAME}: --timeout expects seconds, got '${timeout}'`);
     options.timeoutMs = Math.round(t * 1000);
   }
   const cxxflags = optionValue(args, 'cxxflags');
@@ -184,8 +196,13 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   const target = optionValue(args, 'remote');
   let remote: RemoteOptions | null = null;
   if (target !== undefined) {
-    if (prebuilt !== null) throw new TlabError('usage', `${NAME}: --prebuilt and --remote cannot be combined yet: build and run on the remote machine with --remote FILE`);
-    if (options.saveOutputs) throw new TlabError('usage', `${NAME}: --save-outputs cannot be used with --remote (the outputs stay on the remote machine)`);
+    if (prebuilt !== null)
+      throw new TlabError(
+        'usage',
+        `${NAME}: --prebuilt and --remote cannot be combined yet: build and run on the remote machine with --remote FILE`,
+      );
+    if (options.saveOutputs)
+      throw new TlabError('usage', `${NAME}: --save-outputs cannot be used with --remote (the outputs stay on the remote machine)`);
     checkRemoteTarget(target);
     remote = { target, sshOptions: args.options.get('ssh-option') ?? [], remoteCommand: optionValue(args, 'remote-command') };
   } else if (args.options.has('ssh-option') || args.options.has('remote-command')) {
@@ -195,7 +212,11 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   let report: ParsedProfileArgs['report'] = null;
   if (reportPath !== undefined) {
     const format = formatFromPath(reportPath);
-    if (!format) throw new TlabError('usage', `${NAME}: --report ${reportPath}: the name must end in .html, .pdf, .csv or .json (the format of the report)`);
+    if (!format)
+      throw new TlabError(
+        'usage',
+        `${NAME}: --report ${reportPath}: the name must end in .html, .pdf, .csv or .json (the format of the report)`,
+      );
     report = { path: reportPath, format, chromium: optionValue(args, 'chromium') ?? null };
   }
   return { file: prebuilt ?? args.positionals[0]!, options, out: optionValue(args, 'out') ?? null, prebuilt, remote, report };
@@ -211,7 +232,8 @@ function progressPrinter(): (p: ProfileProgress) => void {
 
 export const profileCommand: Command = {
   name: NAME,
-  usage: 'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--prebuilt DIR] [--remote [USER@]HOST]',
+  usage:
+    'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--prebuilt DIR] [--remote [USER@]HOST]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {
@@ -248,7 +270,9 @@ export const profileCommand: Command = {
       if (parsed.out) {
         const saved = await writeWithFallback(parsed.out, `${JSON.stringify(result, null, 2)}\n`, 'result', result.program.name);
         if (saved.fallbackReason) {
-          process.stderr.write(`transient-lab ${NAME}: cannot write --out ${parsed.out} (${saved.fallbackReason}); the result was saved to ${saved.path} instead\n`);
+          process.stderr.write(
+            `transient-lab ${NAME}: cannot write --out ${parsed.out} (${saved.fallbackReason}); the result was saved to ${saved.path} instead\n`,
+          );
           lost = true;
         }
       }
@@ -263,7 +287,9 @@ export const profileCommand: Command = {
         process.stdout.write(`report: ${written.map((w) => resolve(w)).join(', ')}\n`);
       }
       if (result.savedOutputs?.fallbackReason) {
-        process.stderr.write(`transient-lab ${NAME}: cannot write --save-outputs ${result.savedOutputs.requested} (${result.savedOutputs.fallbackReason}); the outputs were saved to ${result.savedOutputs.dir} instead\n`);
+        process.stderr.write(
+          `transient-lab ${NAME}: cannot write --save-outputs ${result.savedOutputs.requested} (${result.savedOutputs.fallbackReason}); the outputs were saved to ${result.savedOutputs.dir} instead\n`,
+        );
         lost = true;
       }
       // A result that is not where it was asked for is a failed request (exit 2), even though nothing is lost.

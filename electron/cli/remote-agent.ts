@@ -73,7 +73,15 @@ export const remoteAgentCommand: Command = {
     try {
       work = await withFileErrors('run', 'create a folder in', tmpdir(), () => mkdtemp(join(tmpdir(), 'tlab-remote-')));
     } catch (err) {
-      send({ type: 'error', kind: 'run', message: err instanceof TlabError ? err.message : String(err), file: null, jsonPath: null, details: [], cancelled: false });
+      send({
+        type: 'error',
+        kind: 'run',
+        message: err instanceof TlabError ? err.message : String(err),
+        file: null,
+        jsonPath: null,
+        details: [],
+        cancelled: false,
+      });
       return 1;
     }
     try {
@@ -87,7 +95,14 @@ export const remoteAgentCommand: Command = {
       }
       const result = await profile(
         file,
-        { ...req.options, inputs, saveOutputs: null, signal: controller.signal, runner: new NodeRunnerHost(), devices: () => probeDevices() },
+        {
+          ...req.options,
+          inputs,
+          saveOutputs: null,
+          signal: controller.signal,
+          runner: new NodeRunnerHost(),
+          devices: () => probeDevices(),
+        },
         (progress) => send({ type: 'progress', progress }),
       );
       send({ type: 'result', result });
@@ -96,13 +111,24 @@ export const remoteAgentCommand: Command = {
       const cancelled = err instanceof RunCancelled || controller.signal.aborted;
       if (err instanceof TlabError) {
         // Name files as the user knows them, not by this agent's temporary copies.
-        const local = new Map<string, string>([[join(work, basename(req.fileName)), req.fileName], ...req.inputs.map((input, i): [string, string] => [join(work, `input-${i}-${basename(input.fileName)}`), input.fileName])]);
+        const local = new Map<string, string>([
+          [join(work, basename(req.fileName)), req.fileName],
+          ...req.inputs.map((input, i): [string, string] => [join(work, `input-${i}-${basename(input.fileName)}`), input.fileName]),
+        ]);
         const file = err.file === null ? null : (local.get(err.file) ?? err.file);
         const details = err.details.map((d) => [...local].reduce((text, [from, to]) => text.split(from).join(to), d));
         send({ type: 'error', kind: err.kind, message: err.message, file, jsonPath: err.jsonPath, details, cancelled });
         return 1;
       }
-      send({ type: 'error', kind: 'run', message: `internal error on the remote machine: ${(err as Error)?.stack ?? String(err)}`, file: null, jsonPath: null, details: [], cancelled });
+      send({
+        type: 'error',
+        kind: 'run',
+        message: `internal error on the remote machine: ${(err as Error)?.stack ?? String(err)}`,
+        file: null,
+        jsonPath: null,
+        details: [],
+        cancelled,
+      });
       return 70;
     } finally {
       await rm(work, { recursive: true, force: true });

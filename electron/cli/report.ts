@@ -84,23 +84,37 @@ interface ReportArgs {
 
 function parseReportArgs(argv: string[]): ReportArgs | 'help' {
   // `-o FILE` is the one short option: the usual spelling for an output file.
-  const args = parseArgs(NAME, argv.map((a) => (a === '-o' ? '--out' : a.startsWith('-o=') ? `--out=${a.slice(3)}` : a)), SPEC);
+  const args = parseArgs(
+    NAME,
+    argv.map((a) => (a === '-o' ? '--out' : a.startsWith('-o=') ? `--out=${a.slice(3)}` : a)),
+    SPEC,
+  );
   if (args.flags.has('help')) return 'help';
-  if (!args.positionals.length) throw new TlabError('usage', `${NAME}: expected at least one RESULT file (a profile@1 JSON or an HTML report)`);
+  if (!args.positionals.length)
+    throw new TlabError('usage', `${NAME}: expected at least one RESULT file (a profile@1 JSON or an HTML report)`);
   const out = optionValue(args, 'out');
   if (!out) throw new TlabError('usage', `${NAME}: -o OUT is required (e.g. -o report.html)`);
   const given = optionValue(args, 'format');
   let format: ReportFormat;
   if (given !== undefined) {
-    if (!(REPORT_FORMATS as readonly string[]).includes(given)) throw new TlabError('usage', `${NAME}: --format expects ${REPORT_FORMATS.join(', ')}, got '${given}'`);
+    if (!(REPORT_FORMATS as readonly string[]).includes(given))
+      throw new TlabError('usage', `${NAME}: --format expects ${REPORT_FORMATS.join(', ')}, got '${given}'`);
     format = given as ReportFormat;
   } else {
     const inferred = formatFromPath(out);
-    if (!inferred) throw new TlabError('usage', `${NAME}: cannot tell the format from '${basename(out)}': give --format ${REPORT_FORMATS.join('|')} or an OUT ending in .html, .pdf, .csv or .json`);
+    if (!inferred)
+      throw new TlabError(
+        'usage',
+        `${NAME}: cannot tell the format from '${basename(out)}': give --format ${REPORT_FORMATS.join('|')} or an OUT ending in .html, .pdf, .csv or .json`,
+      );
     format = inferred;
   }
   const labels = args.options.get('label') ?? [];
-  if (labels.length > args.positionals.length) throw new TlabError('usage', `${NAME}: ${labels.length} --label for ${args.positionals.length} result${args.positionals.length === 1 ? '' : 's'}`);
+  if (labels.length > args.positionals.length)
+    throw new TlabError(
+      'usage',
+      `${NAME}: ${labels.length} --label for ${args.positionals.length} result${args.positionals.length === 1 ? '' : 's'}`,
+    );
   return {
     results: args.positionals,
     out,
@@ -119,16 +133,22 @@ async function readResults(paths: string[], labels: string[]): Promise<LabelledR
     try {
       const st = await stat(path);
       if (st.isDirectory()) throw new TlabError('input', 'this is a folder, not a result file', { file: path });
-      if (st.size > MAX_INPUT_BYTES) throw new TlabError('input', `the file is ${st.size} bytes, more than a result can be (${MAX_INPUT_BYTES})`, { file: path });
+      if (st.size > MAX_INPUT_BYTES)
+        throw new TlabError('input', `the file is ${st.size} bytes, more than a result can be (${MAX_INPUT_BYTES})`, { file: path });
       bytes = await readFile(path);
     } catch (err) {
       if (err instanceof TlabError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
-      throw new TlabError('input', `cannot read: ${code === 'ENOENT' ? 'the file does not exist' : code === 'EACCES' ? 'permission denied' : (err as Error).message}`, { file: path });
+      throw new TlabError(
+        'input',
+        `cannot read: ${code === 'ENOENT' ? 'the file does not exist' : code === 'EACCES' ? 'permission denied' : (err as Error).message}`,
+        { file: path },
+      );
     }
     const docs = parseResultDocuments(bytes, path);
     for (const [i, d] of docs.entries()) {
-      const fallback = docs.length > 1 ? `${basename(path)} (${d.label ?? i + 1})` : (d.label ?? basename(path).replace(/\.(json|html?)$/i, ''));
+      const fallback =
+        docs.length > 1 ? `${basename(path)} (${d.label ?? i + 1})` : (d.label ?? basename(path).replace(/\.(json|html?)$/i, ''));
       out.push({ label: fallback, result: d.result, source: path });
     }
   }
@@ -162,7 +182,12 @@ export async function writeReport(results: LabelledResult[], o: WriteReportOptio
   else if (o.format === 'csv') files = reportCsvFiles(results, o.out);
   else {
     const chromium = o.format === 'pdf' ? findChromium(o.chromium) : null;
-    const { html } = await reportHtml({ results, analysis: o.analysis, generatedAt: new Date().toISOString(), version: transientLabVersion() });
+    const { html } = await reportHtml({
+      results,
+      analysis: o.analysis,
+      generatedAt: new Date().toISOString(),
+      version: transientLabVersion(),
+    });
     files = [{ path: o.out, data: chromium ? await printPdf(html, chromium) : html }];
   }
   await writeFilesAtomic(files);
@@ -172,7 +197,9 @@ export async function writeReport(results: LabelledResult[], o: WriteReportOptio
 async function reportAnalysis(results: LabelledResult[], sdfg: string | null, enabled: boolean): Promise<ReportAnalysis> {
   if (!enabled) return NO_ANALYSIS;
   const first = results[0]!;
-  return sdfg ? analyseForReport(first.result, [sdfg], { explicit: true }) : analyseForReport(first.result, sdfgCandidates(first.result, first.source));
+  return sdfg
+    ? analyseForReport(first.result, [sdfg], { explicit: true })
+    : analyseForReport(first.result, sdfgCandidates(first.result, first.source));
 }
 
 function sizeText(bytes: number): string {
@@ -192,10 +219,12 @@ export const reportCommand: Command = {
       // Fail before any work when the PDF cannot be printed.
       if (parsed.format === 'pdf') findChromium(parsed.chromium);
       const results = await readResults(parsed.results, parsed.labels);
-      const analysis = parsed.format === 'html' || parsed.format === 'pdf' ? await reportAnalysis(results, parsed.sdfg, parsed.analysis) : NO_ANALYSIS;
+      const analysis =
+        parsed.format === 'html' || parsed.format === 'pdf' ? await reportAnalysis(results, parsed.sdfg, parsed.analysis) : NO_ANALYSIS;
       const written = await writeReport(results, { format: parsed.format, out: parsed.out, analysis, chromium: parsed.chromium });
       for (const path of written) process.stdout.write(`${path} (${sizeText((await stat(path)).size)})\n`);
-      if ((parsed.format === 'html' || parsed.format === 'pdf') && !analysis.view) process.stderr.write(`transient-lab ${NAME}: note: ${analysis.note}\n`);
+      if ((parsed.format === 'html' || parsed.format === 'pdf') && !analysis.view)
+        process.stderr.write(`transient-lab ${NAME}: note: ${analysis.note}\n`);
       return 0;
     } catch (err) {
       if (err instanceof NoChromium) {

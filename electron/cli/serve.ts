@@ -21,7 +21,8 @@ import { killDescendants } from './children.js';
 import type { Command } from './command.js';
 
 const NAME = 'serve';
-const USAGE = 'serve [FILE…] [--port P] [--root DIR …] [--host H] [--no-open] [--remote [USER@]HOST …] [--ssh-option OPT …] [--remote-command CMD]';
+const USAGE =
+  'serve [FILE…] [--port P] [--root DIR …] [--host H] [--no-open] [--remote [USER@]HOST …] [--ssh-option OPT …] [--remote-command CMD]';
 /** Tried in turn when no --port is given (an explicit port is used exactly, 0 = any free port). */
 const DEFAULT_PORT = 8686;
 const PORT_TRIES = 10;
@@ -130,7 +131,8 @@ export const serveCommand: Command = {
       try {
         openAtStart.push(await files.resolveRead(resolve(file), 'sdfg'));
       } catch (err) {
-        if (err instanceof ContractFailure) throw new TlabError('usage', `${NAME}: ${file} is not inside the --root folders (${files.roots.join(', ')})`);
+        if (err instanceof ContractFailure)
+          throw new TlabError('usage', `${NAME}: ${file} is not inside the --root folders (${files.roots.join(', ')})`);
         throw err;
       }
     }
@@ -149,7 +151,11 @@ export const serveCommand: Command = {
     const sshOptions = args.options.get('ssh-option') ?? [];
     const remoteCommand = optionValue(args, 'remote-command');
     const remote = remoteHosts.length
-      ? { hosts: remoteHosts, run: (file: string, options: ProfileOptions, target: string, onProgress: OnProfileProgress) => profileRemote(file, options, { target, sshOptions, remoteCommand }, onProgress) }
+      ? {
+          hosts: remoteHosts,
+          run: (file: string, options: ProfileOptions, target: string, onProgress: OnProfileProgress) =>
+            profileRemote(file, options, { target, sshOptions, remoteCommand }, onProgress),
+        }
       : null;
     const service = await TransientLabService.create({
       host: 'browser',
@@ -168,8 +174,10 @@ export const serveCommand: Command = {
     } catch (err) {
       await service.dispose();
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new TlabError('usage', `${NAME}: port ${port ?? DEFAULT_PORT} is in use: choose another with --port (0 = any free port)`);
-      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new TlabError('usage', `${NAME}: cannot bind --host ${host}: no such address on this machine`);
+      if (code === 'EADDRINUSE')
+        throw new TlabError('usage', `${NAME}: port ${port ?? DEFAULT_PORT} is in use: choose another with --port (0 = any free port)`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+        throw new TlabError('usage', `${NAME}: cannot bind --host ${host}: no such address on this machine`);
       throw err;
     }
     if (host && !isLoopback(host)) {

@@ -47,7 +47,18 @@ async function init(config: EngineConfig): Promise<Reply<unknown>> {
     ...(config.previewMinJsonBytes !== undefined ? { previewMinJsonBytes: config.previewMinJsonBytes } : {}),
     printPdf: hostPdfPrinter('on this machine (the desktop app prints through a Chromium on the PATH)'),
     // ssh runs from this process, as `profile --remote` does from the CLI: nothing of the run happens in main.
-    remote: config.remote?.hosts.length ? { hosts: config.remote.hosts, run: (file, options, target, onProgress) => profileRemote(file, options, { target, sshOptions: config.remote?.sshOptions, remoteCommand: config.remote?.remoteCommand }, onProgress) } : null,
+    remote: config.remote?.hosts.length
+      ? {
+          hosts: config.remote.hosts,
+          run: (file, options, target, onProgress) =>
+            profileRemote(
+              file,
+              options,
+              { target, sshOptions: config.remote?.sshOptions, remoteCommand: config.remote?.remoteCommand },
+              onProgress,
+            ),
+        }
+      : null,
   });
   return { ok: true, value: { limits: service.limits } };
 }
@@ -62,7 +73,8 @@ function openSession(id: number): Reply<unknown> {
   });
   const dispatch = createDispatcher(session, {
     limits: service.limits,
-    onInternalError: (method, err) => log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+    onInternalError: (method, err) =>
+      log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
   });
   sessions.set(id, { session, dispatch });
   return { ok: true, value: null };
@@ -82,7 +94,14 @@ async function approve(path: string, write: boolean): Promise<Reply<unknown>> {
     return { ok: true, value: await approved.approve(path) };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' ? 'a part of the path is not a folder' : (err as Error).message;
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'ENOTDIR'
+            ? 'a part of the path is not a folder'
+            : (err as Error).message;
     throw new TlabError('input', `cannot open: ${why}`, { file: path });
   }
 }
@@ -90,7 +109,8 @@ async function approve(path: string, write: boolean): Promise<Reply<unknown>> {
 async function handle(msg: MainToEngine): Promise<Reply<unknown>> {
   switch (msg.type) {
     case 'init':
-      if (msg.protocol !== ENGINE_PROTOCOL_VERSION) return fail('internal', `engine host protocol ${ENGINE_PROTOCOL_VERSION}, main sent ${msg.protocol}: rebuild with npm run build`);
+      if (msg.protocol !== ENGINE_PROTOCOL_VERSION)
+        return fail('internal', `engine host protocol ${ENGINE_PROTOCOL_VERSION}, main sent ${msg.protocol}: rebuild with npm run build`);
       return init(msg.config);
     case 'open-session':
       return openSession(msg.session);
@@ -128,7 +148,8 @@ port.onMessage((msg) => {
   handle(msg).then(
     (reply) => port.send({ type: 'reply', id, reply }),
     (err: unknown) => {
-      if (!(err instanceof TlabError || err instanceof ContractFailure)) log(`engine host: ${msg.type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      if (!(err instanceof TlabError || err instanceof ContractFailure))
+        log(`engine host: ${msg.type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       port.send({ type: 'reply', id, reply: { ok: false, error: toContractError(err) } });
     },
   );

@@ -3,7 +3,14 @@
  * utilityProcess (only main can) and supervises it (crash, timeout, cancel). Progress and the outcome come
  * back as messages; a cancellation rejects at once, as NodeRunnerHost's does, and main kills the process.
  */
-import { RunCancelled, type RunJob, type RunnerHost, type RunnerProgress, type RunOptions, type VariantResult } from '../engine/profile/runner-host.js';
+import {
+  RunCancelled,
+  type RunJob,
+  type RunnerHost,
+  type RunnerProgress,
+  type RunOptions,
+  type VariantResult,
+} from '../engine/profile/runner-host.js';
 import { reviveError } from '../host-kit/engine-errors.js';
 import type { EngineToMain, SerializedError } from '../host-kit/engine-protocol.js';
 

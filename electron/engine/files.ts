@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
  */
 export async function makeDirectory(path: string): Promise<void> {
   const missing: string[] = [];
-  for (let dir = resolve(path); ; ) {
+  for (let dir = resolve(path); ;) {
     try {
       if (!(await stat(dir)).isDirectory()) throw Object.assign(new Error(`${dir} exists and is not a directory`), { code: 'ENOTDIR' });
       break;

@@ -16,7 +16,8 @@ export function jsonInteger(v: bigint | null): JsonInteger | null {
   return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v.toString();
 }
 
-type TypedNumbers = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array | Uint8ClampedArray;
+type TypedNumbers =
+  Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array | Uint8ClampedArray;
 
 /** Keys whose value may be undefined: JSON.stringify leaves them out, so they are optional in JSON. */
 type MaybeUndefinedKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];

@@ -38,7 +38,13 @@ function kindOf(name: string): FolderEntry['kind'] {
 
 function fsReason(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' ? 'does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' ? 'a part of the path is not a folder' : ((err as Error).message ?? String(err));
+  return code === 'ENOENT'
+    ? 'does not exist'
+    : code === 'EACCES' || code === 'EPERM'
+      ? 'permission denied'
+      : code === 'ENOTDIR'
+        ? 'a part of the path is not a folder'
+        : ((err as Error).message ?? String(err));
 }
 
 /** Browser mode: files inside the `--root` folders only. */
@@ -69,7 +75,11 @@ export class RootsFileAccess implements FileAccess {
   }
 
   private refuse(path: string): never {
-    throw new ContractFailure('refused', `outside the folders this server may read (${this.roots.join(', ')}); restart \`transient-lab serve\` with --root to allow another folder`, { file: path });
+    throw new ContractFailure(
+      'refused',
+      `outside the folders this server may read (${this.roots.join(', ')}); restart \`transient-lab serve\` with --root to allow another folder`,
+      { file: path },
+    );
   }
 
   /** Absolute path, relative ones from the first root; refused unless lexically inside a root. */
@@ -185,14 +195,16 @@ export class ApprovedFileAccess implements FileAccess {
   }
 
   async resolveRead(path: string, purpose: FilePurpose): Promise<string> {
-    if (purpose === 'folder') throw new ContractFailure('refused', 'the desktop app opens files through its Open dialog, not by browsing', { file: path });
+    if (purpose === 'folder')
+      throw new ContractFailure('refused', 'the desktop app opens files through its Open dialog, not by browsing', { file: path });
     let real: string;
     try {
       real = await realpath(resolve(path));
     } catch (err) {
       throw new TlabError('input', `cannot open: ${fsReason(err)}`, { file: path });
     }
-    if (!this.readable.has(real)) throw new ContractFailure('refused', 'this file was not chosen in an Open dialog or dropped on the window', { file: path });
+    if (!this.readable.has(real))
+      throw new ContractFailure('refused', 'this file was not chosen in an Open dialog or dropped on the window', { file: path });
     return real;
   }
 

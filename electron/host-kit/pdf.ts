@@ -71,15 +71,24 @@ export function hostPdfPrinter(where: string): (html: string) => Promise<Uint8Ar
       exe = findChromium(null);
     } catch (err) {
       if (!(err instanceof NoChromium)) throw err;
-      throw new TlabError('unsupported', `PDF needs Chromium ${where}, and none was found on its PATH (looked for ${CHROMIUM_NAMES.join(', ')})`, {
-        details: ['Install one there (Debian: apt-get install chromium), or export HTML and print it from a browser; HTML, CSV and JSON need nothing.'],
-      });
+      throw new TlabError(
+        'unsupported',
+        `PDF needs Chromium ${where}, and none was found on its PATH (looked for ${CHROMIUM_NAMES.join(', ')})`,
+        {
+          details: [
+            'Install one there (Debian: apt-get install chromium), or export HTML and print it from a browser; HTML, CSV and JSON need nothing.',
+          ],
+        },
+      );
     }
     try {
       // A development dependency: a packaged desktop app does not carry it (Electron's printToPDF is not wired yet).
       await import('playwright-core');
     } catch {
-      throw new TlabError('unsupported', 'PDF printing is not part of this build (playwright-core, which drives Chromium, is not installed): export HTML and print it from a browser');
+      throw new TlabError(
+        'unsupported',
+        'PDF printing is not part of this build (playwright-core, which drives Chromium, is not installed): export HTML and print it from a browser',
+      );
     }
     return printPdf(html, exe);
   };

@@ -20,17 +20,30 @@ function checkProfileDocument(doc: unknown, file: string): ProfileResult {
   }
   const schema = (doc as Record<string, unknown>).schema;
   if (typeof schema !== 'string') {
-    throw new TlabError('input', `not a Transient Lab result file: it has no "schema" field (results start with "schema": "${CURRENT}")`, { file, jsonPath: '$.schema' });
+    throw new TlabError('input', `not a Transient Lab result file: it has no "schema" field (results start with "schema": "${CURRENT}")`, {
+      file,
+      jsonPath: '$.schema',
+    });
   }
   const versioned = /^transient-lab\/profile@(\d+)$/.exec(schema);
   if (versioned && Number(versioned[1]) > PROFILE_SCHEMA_VERSION) {
-    throw new TlabError('input', `written by a newer Transient Lab (${schema}); this version reads ${CURRENT}: update Transient Lab to open it`, { file, jsonPath: '$.schema' });
+    throw new TlabError(
+      'input',
+      `written by a newer Transient Lab (${schema}); this version reads ${CURRENT}: update Transient Lab to open it`,
+      { file, jsonPath: '$.schema' },
+    );
   }
   if (schema.startsWith('transient-lab/analysis@')) {
-    throw new TlabError('input', `this is an analysis document (${schema}, from \`analyze --json\`), not a profile result`, { file, jsonPath: '$.schema' });
+    throw new TlabError('input', `this is an analysis document (${schema}, from \`analyze --json\`), not a profile result`, {
+      file,
+      jsonPath: '$.schema',
+    });
   }
   if (schema !== CURRENT) {
-    throw new TlabError('input', `not a Transient Lab result file: schema "${schema.slice(0, 80)}" (expected ${CURRENT})`, { file, jsonPath: '$.schema' });
+    throw new TlabError('input', `not a Transient Lab result file: schema "${schema.slice(0, 80)}" (expected ${CURRENT})`, {
+      file,
+      jsonPath: '$.schema',
+    });
   }
   const parsed = v.safeParse(profileResultSchema, doc);
   if (!parsed.success) {
@@ -58,7 +71,11 @@ export function parseResultDocuments(bytes: Uint8Array, file: string): Array<{ l
   try {
     doc = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (err) {
-    throw new TlabError('input', `not a Transient Lab result file: ${err instanceof SyntaxError ? `invalid JSON (${err.message})` : 'not UTF-8 text'}`, { file });
+    throw new TlabError(
+      'input',
+      `not a Transient Lab result file: ${err instanceof SyntaxError ? `invalid JSON (${err.message})` : 'not UTF-8 text'}`,
+      { file },
+    );
   }
   return [{ label: null, result: checkProfileDocument(doc, file) }];
 }
@@ -70,7 +87,8 @@ export function parseProfileBytes(bytes: Uint8Array, file: string): ProfileResul
 
 export async function readProfileFile(path: string, maxBytes: number): Promise<ProfileResult> {
   const st = await stat(path);
-  if (st.size > maxBytes) throw new TlabError('input', `the file is ${st.size} bytes, more than the host reads (${maxBytes})`, { file: path });
+  if (st.size > maxBytes)
+    throw new TlabError('input', `the file is ${st.size} bytes, more than the host reads (${maxBytes})`, { file: path });
   return parseProfileBytes(await readFile(path), path);
 }
 
@@ -82,7 +100,10 @@ export async function writeProfileFile(target: string, result: ProfileResult, ma
   try {
     await readProfileFile(target, maxExistingBytes);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ContractFailure('refused', 'a file of that name exists and is not a Transient Lab result: choose another name', { file: target });
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new ContractFailure('refused', 'a file of that name exists and is not a Transient Lab result: choose another name', {
+        file: target,
+      });
   }
   await writeFileAtomic(target, `${JSON.stringify(result, null, 1)}\n`, { mode: 0o644 });
 }

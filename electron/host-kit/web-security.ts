@@ -80,14 +80,17 @@ export type Verdict = { ok: true; fromQuery: boolean } | { ok: false; status: nu
 /** Host, Origin, Sec-Fetch-Site, then the token (query first, then cookie). */
 export function checkRequest(gate: Gate, headers: IncomingHttpHeaders, queryToken: string | null): Verdict {
   const host = (header(headers, 'host') ?? '').toLowerCase();
-  if (!gate.hosts.has(host)) return { ok: false, status: 403, reason: `Host '${host.slice(0, 100)}' is not this server (DNS rebinding is refused)` };
+  if (!gate.hosts.has(host))
+    return { ok: false, status: 403, reason: `Host '${host.slice(0, 100)}' is not this server (DNS rebinding is refused)` };
   const origin = header(headers, 'origin');
-  if (origin !== null && origin.toLowerCase() !== `http://${host}`) return { ok: false, status: 403, reason: 'requests from other origins are refused' };
+  if (origin !== null && origin.toLowerCase() !== `http://${host}`)
+    return { ok: false, status: 403, reason: 'requests from other origins are refused' };
   // A link followed from elsewhere (a notebook on another port) is a harmless GET of our page; everything else
   // a browser sends for another site's page (fetches, sockets, subresources) is refused.
   const site = header(headers, 'sec-fetch-site');
   const navigation = header(headers, 'sec-fetch-mode') === 'navigate';
-  if (site !== null && site !== 'same-origin' && site !== 'none' && !navigation) return { ok: false, status: 403, reason: 'requests from other sites are refused' };
+  if (site !== null && site !== 'same-origin' && site !== 'none' && !navigation)
+    return { ok: false, status: 403, reason: 'requests from other sites are refused' };
   if (queryToken !== null) {
     return tokenMatches(queryToken, gate.token) ? { ok: true, fromQuery: true } : { ok: false, status: 403, reason: 'wrong token' };
   }

@@ -28,7 +28,12 @@ const INTEGER_TEXT = /^-?\d{1,39}$/;
 const HANDLE = /^[A-Za-z0-9_-]+$/;
 
 const handle = (what: string) =>
-  v.pipe(v.string(`${what} must be a string`), v.minLength(1, `${what} is empty`), v.maxLength(64, `${what} is longer than 64 characters`), v.regex(HANDLE, `${what} may only hold letters, digits, _ and -`));
+  v.pipe(
+    v.string(`${what} must be a string`),
+    v.minLength(1, `${what} is empty`),
+    v.maxLength(64, `${what} is longer than 64 characters`),
+    v.regex(HANDLE, `${what} may only hold letters, digits, _ and -`),
+  );
 
 function pathText(limits: HostLimits) {
   return v.pipe(
@@ -55,15 +60,30 @@ function uploadBytes(limits: HostLimits) {
   );
 }
 
-const integerText = v.pipe(v.string('an integer value must be a decimal string'), v.regex(INTEGER_TEXT, 'expected a decimal integer such as 128'));
+const integerText = v.pipe(
+  v.string('an integer value must be a decimal string'),
+  v.regex(INTEGER_TEXT, 'expected a decimal integer such as 128'),
+);
 
 const symbolValues = v.pipe(
-  v.record(v.pipe(v.string(), v.maxLength(256, 'a symbol name is longer than 256 characters'), v.regex(IDENT, 'a symbol name must be an identifier')), integerText),
+  v.record(
+    v.pipe(
+      v.string(),
+      v.maxLength(256, 'a symbol name is longer than 256 characters'),
+      v.regex(IDENT, 'a symbol name must be an identifier'),
+    ),
+    integerText,
+  ),
   v.maxEntries(MAX_SYMBOLS, `more than ${MAX_SYMBOLS} symbol values`),
 );
 
 const boundedInt = (what: string, min: number, max: number) =>
-  v.pipe(v.number(`${what} must be a number`), v.integer(`${what} must be an integer`), v.minValue(min, `${what} must be at least ${min}`), v.maxValue(max, `${what} must be at most ${max}`));
+  v.pipe(
+    v.number(`${what} must be a number`),
+    v.integer(`${what} must be an integer`),
+    v.minValue(min, `${what} must be at least ${min}`),
+    v.maxValue(max, `${what} must be at most ${max}`),
+  );
 
 function profileRequest(limits: HostLimits) {
   return v.pipe(
@@ -93,7 +113,15 @@ function profileRequest(limits: HostLimits) {
       ),
       timeoutS: boundedInt('timeoutS', 0, 7 * 24 * 3600),
       // Only the shape here; whether the host allows it is the service's decision (its `remoteHosts`).
-      remote: v.optional(v.nullable(v.pipe(v.string('remote must be a host name'), v.minLength(1, 'remote is empty'), v.maxLength(255, 'remote is longer than 255 characters')))),
+      remote: v.optional(
+        v.nullable(
+          v.pipe(
+            v.string('remote must be a host name'),
+            v.minLength(1, 'remote is empty'),
+            v.maxLength(255, 'remote is longer than 255 characters'),
+          ),
+        ),
+      ),
     }),
     v.check((r) => r.calls * r.processes <= limits.profileCalls, `calls × processes must be at most ${limits.profileCalls}`),
   );
@@ -118,10 +146,17 @@ export function requestSchemas(limits: HostLimits = DEFAULT_LIMITS): RequestSche
       defaultSymbol: v.nullable(integerText),
       target: v.nullable(v.picklist(['cpu', 'gpu'], 'target must be cpu, gpu or null')),
     }),
-    graph: v.strictObject({ doc: handle('doc'), region: v.nullable(v.pipe(v.string('region must be a string or null'), v.maxLength(limits.pathChars))) }),
+    graph: v.strictObject({
+      doc: handle('doc'),
+      region: v.nullable(v.pipe(v.string('region must be a string or null'), v.maxLength(limits.pathChars))),
+    }),
     search: v.strictObject({
       doc: handle('doc'),
-      query: v.pipe(v.string('query must be a string'), v.minLength(1, 'the query is empty'), v.maxLength(256, 'the query is longer than 256 characters')),
+      query: v.pipe(
+        v.string('query must be a string'),
+        v.minLength(1, 'the query is empty'),
+        v.maxLength(256, 'the query is longer than 256 characters'),
+      ),
       limit: boundedInt('limit', 1, 1000),
     }),
     profile: profileRequest(limits),
@@ -133,7 +168,16 @@ export function requestSchemas(limits: HostLimits = DEFAULT_LIMITS): RequestSche
     saveResult: v.strictObject({ path, result: profileResultSchema }),
     exportReport: v.strictObject({
       results: v.pipe(
-        v.array(v.strictObject({ label: v.pipe(v.string('a label must be a string'), v.minLength(1, 'a label is empty'), v.maxLength(200, 'a label is longer than 200 characters')), result: profileResultSchema })),
+        v.array(
+          v.strictObject({
+            label: v.pipe(
+              v.string('a label must be a string'),
+              v.minLength(1, 'a label is empty'),
+              v.maxLength(200, 'a label is longer than 200 characters'),
+            ),
+            result: profileResultSchema,
+          }),
+        ),
         v.minLength(1, 'give at least one result'),
         v.maxLength(MAX_REPORT_RESULTS, `a report compares at most ${MAX_REPORT_RESULTS} results`),
       ),

@@ -11,7 +11,11 @@ import type { ContractError } from './contract.js';
 export class ContractFailure extends Error {
   readonly error: ContractError;
 
-  constructor(kind: ContractError['kind'], message: string, opts: { file?: string | null; jsonPath?: string | null; details?: string[] } = {}) {
+  constructor(
+    kind: ContractError['kind'],
+    message: string,
+    opts: { file?: string | null; jsonPath?: string | null; details?: string[] } = {},
+  ) {
     super(message);
     this.name = 'ContractFailure';
     this.error = { kind, message, file: opts.file ?? null, jsonPath: opts.jsonPath ?? null, details: opts.details ?? [] };
@@ -66,7 +70,13 @@ export function toContractError(err: unknown): ContractError {
   }
   if (err instanceof ValiError) return validationError(err.issues, 'invalid request');
   const text = err instanceof Error ? err.message : String(err);
-  return { kind: 'internal', message: `internal error: ${clip(text.split('\n', 1)[0] ?? '', 300)}`, file: null, jsonPath: null, details: [] };
+  return {
+    kind: 'internal',
+    message: `internal error: ${clip(text.split('\n', 1)[0] ?? '', 300)}`,
+    file: null,
+    jsonPath: null,
+    details: [],
+  };
 }
 
 /** Whether a thrown value is a bug (to be logged with its stack by the host) rather than bad input. */

@@ -21,14 +21,23 @@ const series = v.array(v.number());
 
 const columns = v.pipe(
   v.looseObject(Object.fromEntries(PER_CALL_COLUMNS.map(({ name }) => [name, series])) as Record<PerCallColumn, typeof series>),
-  v.check((c) => PER_CALL_COLUMNS.every(({ name }) => c[name].length === c.totalNs.length), 'every per-call column must have one entry per timed call'),
+  v.check(
+    (c) => PER_CALL_COLUMNS.every(({ name }) => c[name].length === c.totalNs.length),
+    'every per-call column must have one entry per timed call',
+  ),
 );
 
 /** profile@1's GPU additions (docs/profile-schema.md): optional, checked when present. */
 const gpuMode = v.looseObject({
   deviceNs: series,
   deviceMedianNs: numOrNull,
-  pool: v.nullable(v.looseObject({ reservedHighBytes: num, usedHighBytes: num, releaseThreshold: v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'expected a decimal integer')) })),
+  pool: v.nullable(
+    v.looseObject({
+      reservedHighBytes: num,
+      usedHighBytes: num,
+      releaseThreshold: v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'expected a decimal integer')),
+    }),
+  ),
 });
 
 const device = v.looseObject({
@@ -42,33 +51,34 @@ const device = v.looseObject({
   driverVersion: num,
 });
 
-const modeResult = v.pipe(v.looseObject({
-  mode,
-  layout: v.nullable(v.picklist(['dace', 'packed'])),
-  label: text,
-  build: v.looseObject({ ms: num, cached: v.boolean() }),
-  initNs: numOrNull,
-  exitNs: numOrNull,
-  firstCallNs: numOrNull,
-  calls: columns,
-  // Additive: present when the columns keep a subsample of the timed calls (docs/profile-schema.md, "Sampling").
-  sampling: v.optional(v.looseObject({ calls: num, keptPerProcess: num })),
-  eventsOverflowed: v.boolean(),
-  runnerOverheadNsPerCall: numOrNull,
-  summary: v.looseObject({
-    medianNs: numOrNull,
-    p10Ns: numOrNull,
-    p90Ns: numOrNull,
-    meanNs: numOrNull,
-    allocsPerCall: numOrNull,
-    allocShare: numOrNull,
-    minorFaultsPerCall: numOrNull,
+const modeResult = v.pipe(
+  v.looseObject({
+    mode,
+    layout: v.nullable(v.picklist(['dace', 'packed'])),
+    label: text,
+    build: v.looseObject({ ms: num, cached: v.boolean() }),
+    initNs: numOrNull,
+    exitNs: numOrNull,
+    firstCallNs: numOrNull,
+    calls: columns,
+    // Additive: present when the columns keep a subsample of the timed calls (docs/profile-schema.md, "Sampling").
+    sampling: v.optional(v.looseObject({ calls: num, keptPerProcess: num })),
+    eventsOverflowed: v.boolean(),
+    runnerOverheadNsPerCall: numOrNull,
+    summary: v.looseObject({
+      medianNs: numOrNull,
+      p10Ns: numOrNull,
+      p90Ns: numOrNull,
+      meanNs: numOrNull,
+      allocsPerCall: numOrNull,
+      allocShare: numOrNull,
+      minorFaultsPerCall: numOrNull,
+    }),
+    workspaceBytes: v.record(v.string(), num),
+    initBytes: v.optional(v.pipe(num, v.minValue(0, 'expected a byte count'))),
+    outputChecksums: v.record(v.string(), v.string()),
+    gpu: v.optional(gpuMode),
   }),
-  workspaceBytes: v.record(v.string(), num),
-  initBytes: v.optional(v.pipe(num, v.minValue(0, 'expected a byte count'))),
-  outputChecksums: v.record(v.string(), v.string()),
-  gpu: v.optional(gpuMode),
-}),
   v.check((m) => !m.gpu || m.gpu.deviceNs.length === m.calls.totalNs.length, 'gpu.deviceNs must have one entry per timed call'),
   v.check((m) => !m.sampling || m.calls.totalNs.length <= m.sampling.calls, 'sampling.calls must count at least the kept calls'),
 );

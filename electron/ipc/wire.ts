@@ -72,14 +72,16 @@ function checkMessage(m: unknown): WireMessage {
       return { t: 'call', id: id as number, method: m.method, req: m.req };
     case 'reply': {
       const reply = m.reply;
-      if (!Number.isSafeInteger(id) || !isRecord(reply) || typeof reply.ok !== 'boolean') throw new WireError('a reply needs an integer id and an envelope');
+      if (!Number.isSafeInteger(id) || !isRecord(reply) || typeof reply.ok !== 'boolean')
+        throw new WireError('a reply needs an integer id and an envelope');
       return m as WireMessage;
     }
     case 'event':
       if (typeof m.event !== 'string') throw new WireError('an event needs a name');
       return m as WireMessage;
     case 'part':
-      if (!Number.isSafeInteger(id) || !Number.isSafeInteger(m.k) || (m.k as number) < 0 || !Array.isArray(m.v)) throw new WireError('a part needs an integer id, an index and an array');
+      if (!Number.isSafeInteger(id) || !Number.isSafeInteger(m.k) || (m.k as number) < 0 || !Array.isArray(m.v))
+        throw new WireError('a part needs an integer id, an index and an array');
       return { t: 'part', id: id as number, k: m.k as number, v: m.v };
     default:
       throw new WireError(`unknown message type ${JSON.stringify(String(m.t)).slice(0, 40)}`);
@@ -125,7 +127,8 @@ export function decodeWire(data: string | Uint8Array): WireMessage {
     const keys = Object.keys(x);
     if (keys.length === 1 && keys[0] === PLACEHOLDER) {
       const i = x[PLACEHOLDER];
-      if (!Number.isSafeInteger(i) || (i as number) < 0 || (i as number) >= blobs.length) throw new WireError('a placeholder names a missing blob');
+      if (!Number.isSafeInteger(i) || (i as number) < 0 || (i as number) >= blobs.length)
+        throw new WireError('a placeholder names a missing blob');
       return blobs[i as number];
     }
     // In place: an own "__proto__" key from JSON.parse stays a plain data property.

@@ -52,7 +52,11 @@ export function createBridge(ipc: IpcRendererLike): BridgeApi {
 }
 
 /** Forwards trusted drops of files that all have a path on disk; others are left to the page (uploads). */
-export function forwardDrops(target: Pick<EventTarget, 'addEventListener'>, pathOf: (file: File) => string, ipc: Pick<IpcRendererLike, 'send'>): void {
+export function forwardDrops(
+  target: Pick<EventTarget, 'addEventListener'>,
+  pathOf: (file: File) => string,
+  ipc: Pick<IpcRendererLike, 'send'>,
+): void {
   target.addEventListener(
     'drop',
     (ev) => {

@@ -82,7 +82,9 @@ class DeviceMemory {
       this.buffers.push(b);
       return b;
     } catch (err) {
-      throw new Error(`${this.label}: cannot allocate ${bytes} bytes of device memory for ${what}: ${(err as Error).message}`, { cause: err });
+      throw new Error(`${this.label}: cannot allocate ${bytes} bytes of device memory for ${what}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   }
 
@@ -104,7 +106,10 @@ function deviceArguments(v: VariantJob, inputs: Record<string, Uint8Array>, memo
   const views: Array<ArrayBufferView | DeviceBuffer> = [];
   const host = new Map<string, { src: Uint8Array; bytes: Uint8Array }>();
   const device = new Map<string, { src: Uint8Array; buffer: DeviceBuffer }>();
-  const arena: ArgumentArena = { buffer: new Uint8Array(0), layout: arenaLayout({ ...v, args: v.args.filter(onDevice) }, inputs, DEVICE_EXTERNAL_ALIGN) };
+  const arena: ArgumentArena = {
+    buffer: new Uint8Array(0),
+    layout: arenaLayout({ ...v, args: v.args.filter(onDevice) }, inputs, DEVICE_EXTERNAL_ALIGN),
+  };
   arena.buffer = retain(new Uint8Array(arena.layout.size));
   fillArena(arena, inputs, guardByte);
   const deviceArena = arena.layout.size > 0 ? memory.alloc(arena.layout.size, 'the argument arrays and their guards') : null;
@@ -131,7 +136,9 @@ function deviceArguments(v: VariantJob, inputs: Record<string, Uint8Array>, memo
       try {
         deviceArena.upload(arena.buffer);
       } catch (err) {
-        throw new Error(`${v.label}: copying the arguments (${[...device.keys()].join(', ')}) to the device: ${(err as Error).message}`, { cause: err });
+        throw new Error(`${v.label}: copying the arguments (${[...device.keys()].join(', ')}) to the device: ${(err as Error).message}`, {
+          cause: err,
+        });
       }
     },
     checkGuards() {
@@ -176,7 +183,9 @@ function checkCuda(lib: Library, label: string, step: string): void {
 export function runGpuVariant(lib: Library, v: VariantJob, job: RunJob, ctx: VariantContext): VariantResult {
   const gpu = lib.gpu;
   if (!gpu) {
-    throw new Error(`${v.label}: ${lib.path} is not a GPU program library (it does not export __tlab_gpu_timed_program, docs/gpu.md), but the job says the program is a GPU program`);
+    throw new Error(
+      `${v.label}: ${lib.path} is not a GPU program library (it does not export __tlab_gpu_timed_program, docs/gpu.md), but the job says the program is a GPU program`,
+    );
   }
   const memory = new DeviceMemory(lib, v.label);
   let ok = false;
@@ -189,7 +198,14 @@ export function runGpuVariant(lib: Library, v: VariantJob, job: RunJob, ctx: Var
   }
 }
 
-function runVariant(lib: Library, gpu: NonNullable<Library['gpu']>, v: VariantJob, job: RunJob, ctx: VariantContext, memory: DeviceMemory): VariantResult {
+function runVariant(
+  lib: Library,
+  gpu: NonNullable<Library['gpu']>,
+  v: VariantJob,
+  job: RunJob,
+  ctx: VariantContext,
+  memory: DeviceMemory,
+): VariantResult {
   const symbols = BigInt64Array.from(v.initSymbols);
   const verify = !job.skipVerification;
   // Poison before init so PERSISTENT device buffers (allocated in init) start as garbage too.
@@ -248,7 +264,11 @@ function runVariant(lib: Library, gpu: NonNullable<Library['gpu']>, v: VariantJo
   // The library's own layout for timing, in a fresh workspace per storage (device memory for GPU storage).
   for (const ext of v.externals) {
     const bytes = Number(workspaceBytes[ext.storage]!);
-    lib.setExternal(ext.storage, isDeviceStorage(ext.storage) ? memory.alloc(bytes, `the ${ext.storage} workspace`) : retain(new Uint8Array(bytes)), symbols);
+    lib.setExternal(
+      ext.storage,
+      isDeviceStorage(ext.storage) ? memory.alloc(bytes, `the ${ext.storage} workspace`) : retain(new Uint8Array(bytes)),
+      symbols,
+    );
   }
   let timing = emptyTiming();
   let timed: ReturnType<Library['timeCalls']> | null = null;
@@ -265,11 +285,14 @@ function runVariant(lib: Library, gpu: NonNullable<Library['gpu']>, v: VariantJo
     args.checkGuards();
     timing = processTiming(timed.stats, keepCalls(job), timed.loopWallNs, timed.warmupCalls);
     const s = timed.stats;
-    if (!s.deviceNs || !s.hostReturnNs || !s.hostSyncNs) throw new Error(`${v.label}: the addon returned no device times for a GPU library (stale build? run npm run build:native)`);
+    if (!s.deviceNs || !s.hostReturnNs || !s.hostSyncNs)
+      throw new Error(`${v.label}: the addon returned no device times for a GPU library (stale build? run npm run build:native)`);
     gpuTiming = processGpuTiming(
       { deviceNs: s.deviceNs, hostReturnNs: s.hostReturnNs, hostSyncNs: s.hostSyncNs },
       keepCalls(job),
-      pool ? { reservedHighBytes: pool.reservedHighBytes, usedHighBytes: pool.usedHighBytes, releaseThreshold: gpu.releaseThreshold } : null,
+      pool
+        ? { reservedHighBytes: pool.reservedHighBytes, usedHighBytes: pool.usedHighBytes, releaseThreshold: gpu.releaseThreshold }
+        : null,
     );
     ctx.timedDone(job.calls, job.calls);
   }

@@ -40,10 +40,12 @@ export interface GuardedLayout {
 const alignUp = (n: number, a: number): number => Math.ceil(n / a) * a;
 
 export function guardedLayout(slots: readonly LayoutSlot[], guardBytes: number, alignment: number): GuardedLayout {
-  const order = slots.map((_, i) => i).sort((a, b) => {
-    const d = slots[a]!.offset - slots[b]!.offset;
-    return d < 0n ? -1 : d > 0n ? 1 : a - b;
-  });
+  const order = slots
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const d = slots[a]!.offset - slots[b]!.offset;
+      return d < 0n ? -1 : d > 0n ? 1 : a - b;
+    });
   // Group by overlap of [offset, offset + bytes); an empty slot shares nothing.
   const groups: number[][] = [];
   let groupEnd = -1n;
@@ -114,12 +116,20 @@ function argumentGuardBytes(bytes: number): number {
 
 /** `maxSize`: the largest buffer the arena may be (a typed array's limit); guards shrink to ARG_GUARD_MIN when
  * the usual ones would pass it. */
-export function argumentLayout(arrays: ReadonlyArray<{ name: string; bytes: number }>, alignment: number, maxSize = Infinity): ArgumentLayout {
+export function argumentLayout(
+  arrays: ReadonlyArray<{ name: string; bytes: number }>,
+  alignment: number,
+  maxSize = Infinity,
+): ArgumentLayout {
   const usual = placeArguments(arrays, alignment, argumentGuardBytes);
   return usual.size <= maxSize ? usual : placeArguments(arrays, alignment, () => ARG_GUARD_MIN);
 }
 
-function placeArguments(arrays: ReadonlyArray<{ name: string; bytes: number }>, alignment: number, guardFor: (bytes: number) => number): ArgumentLayout {
+function placeArguments(
+  arrays: ReadonlyArray<{ name: string; bytes: number }>,
+  alignment: number,
+  guardFor: (bytes: number) => number,
+): ArgumentLayout {
   const placed: ArgumentPlacement[] = [];
   let cursor = 0;
   for (const a of arrays) {

@@ -16,7 +16,7 @@ import { RUNNER_PARENT_ENV, type HostToRunner, type RunnerToHost } from './messa
 import { SupervisedRunnerHost, type RunnerChild } from './supervised-host.js';
 
 export { RunCancelled } from '../engine/profile/runner-host.js';
-export type {  RunnerProgress,  } from '../engine/profile/runner-host.js';
+export type { RunnerProgress } from '../engine/profile/runner-host.js';
 
 export function defaultRunnerEntry(): string {
   return join(packageRoot(), 'dist', 'electron', 'runner', 'runner-entry.js');

@@ -32,7 +32,14 @@ export class JobFiles {
   }
 
   message(jobId: number): HostToRunner {
-    return { type: 'job', protocol: RUNNER_PROTOCOL_VERSION, jobId, job: { ...this.job, inputs: {} }, inputsFile: this.inputs, progressFile: this.progressFile.path };
+    return {
+      type: 'job',
+      protocol: RUNNER_PROTOCOL_VERSION,
+      jobId,
+      job: { ...this.job, inputs: {} },
+      inputsFile: this.inputs,
+      progressFile: this.progressFile.path,
+    };
   }
 
   dispose(): void {
@@ -47,7 +54,7 @@ function writeInputs(path: string, inputs: Record<string, Uint8Array>): InputsFi
   try {
     let offset = 0;
     for (const [name, bytes] of Object.entries(inputs)) {
-      for (let done = 0; done < bytes.byteLength; ) done += writeSync(fd, bytes, done, bytes.byteLength - done, offset + done);
+      for (let done = 0; done < bytes.byteLength;) done += writeSync(fd, bytes, done, bytes.byteLength - done, offset + done);
       entries.push({ name, offset, bytes: bytes.byteLength });
       offset = Math.ceil((offset + bytes.byteLength) / ALIGN) * ALIGN;
     }

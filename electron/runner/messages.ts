@@ -9,19 +9,7 @@
  */
 import type { Calibration, Phase, RunJob, VariantResult } from '../engine/profile/runner-host.js';
 
-export type {
-  
-  GuardViolation,
-  Phase,
-  RunJob,
-  
-  
-  
-  VariantJob,
-  VariantGpuTiming,
-  VariantResult,
-  
-} from '../engine/profile/runner-host.js';
+export type { GuardViolation, Phase, RunJob, VariantJob, VariantGpuTiming, VariantResult } from '../engine/profile/runner-host.js';
 export { variantLabel } from '../engine/profile/runner-host.js';
 
 export const RUNNER_PROTOCOL_VERSION = 3;

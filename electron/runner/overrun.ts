@@ -30,7 +30,8 @@ function symbolWords(v: Pick<VariantJob, 'symbols'> | undefined): string {
 }
 
 /** The advice every out-of-bounds report ends with. */
-const OVERRUN_ADVICE = "these sizes may not fit the program's tiling or loop bounds; try larger symbol values (--symbols NAME=V, --default-symbol V)";
+const OVERRUN_ADVICE =
+  "these sizes may not fit the program's tiling or loop bounds; try larger symbol values (--symbols NAME=V, --default-symbol V)";
 
 /** The error an argument overrun stops the variant with (one line; the host prefixes the mode and the step). */
 export function argumentOverrunMessage(found: readonly ArgumentOverrun[], v: Pick<VariantJob, 'symbols'>): string {
@@ -42,7 +43,8 @@ export function argumentOverrunMessage(found: readonly ArgumentOverrun[], v: Pic
 
 const CALL_PHASES: ReadonlySet<Phase> = new Set(['verify-1', 'verify-2', 'first-call', 'warmup', 'calls']);
 /** What glibc prints when it finds its heap metadata overwritten (malloc.c's malloc_printerr messages). */
-const HEAP_CORRUPTION = /(free|malloc|realloc|calloc|munmap_chunk|malloc_consolidate)\(\)[^\n]*|double free or corruption[^\n]*|corrupted (size|double-linked list|top size|unsorted chunks)[^\n]*/;
+const HEAP_CORRUPTION =
+  /(free|malloc|realloc|calloc|munmap_chunk|malloc_consolidate)\(\)[^\n]*|double free or corruption[^\n]*|corrupted (size|double-linked list|top size|unsorted chunks)[^\n]*/;
 
 /**
  * After a child died of `signal` in a program call: why, when it is likely an out-of-bounds access (glibc's

@@ -46,9 +46,15 @@ export function checkRemoteTarget(target: string): void {
   }
 }
 
-export async function profileRemote(file: string, options: ProfileOptions, remote: RemoteOptions, onProgress: OnProfileProgress = () => {}): Promise<ProfileResult> {
+export async function profileRemote(
+  file: string,
+  options: ProfileOptions,
+  remote: RemoteOptions,
+  onProgress: OnProfileProgress = () => {},
+): Promise<ProfileResult> {
   checkRemoteTarget(remote.target);
-  if (options.saveOutputs) throw new TlabError('usage', 'profile: --save-outputs cannot be used with --remote (the outputs stay on the remote machine)');
+  if (options.saveOutputs)
+    throw new TlabError('usage', 'profile: --save-outputs cannot be used with --remote (the outputs stay on the remote machine)');
   const fileBytes = await readFile(file).catch((cause: unknown) => {
     throw new TlabError('input', `cannot read: ${(cause as Error).message}`, { file, cause });
   });
@@ -62,7 +68,15 @@ export async function profileRemote(file: string, options: ProfileOptions, remot
   if (options.signal?.aborted) throw new RunCancelled('before the remote run started');
 
   const remoteCommand = remote.remoteCommand ?? 'transient-lab';
-  const sshArgs = ['-T', '-o', 'BatchMode=yes', ...(remote.sshOptions ?? []).flatMap((o) => ['-o', o]), remote.target, '--', `${remoteCommand} remote-agent`];
+  const sshArgs = [
+    '-T',
+    '-o',
+    'BatchMode=yes',
+    ...(remote.sshOptions ?? []).flatMap((o) => ['-o', o]),
+    remote.target,
+    '--',
+    `${remoteCommand} remote-agent`,
+  ];
   const child = spawn(remote.ssh ?? 'ssh', sshArgs, { stdio: ['pipe', 'pipe', 'pipe'] });
   if (child.pid !== undefined) remote.onStarted?.(child.pid);
   const host = remote.target.replace(/^.*@/, '');
@@ -101,10 +115,25 @@ export async function profileRemote(file: string, options: ProfileOptions, remot
     const onAbort = () => hangUp(new RunCancelled(`on ${host} during ${stage}`));
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const timer = options.timeoutMs
-      ? setTimeout(() => hangUp(new TlabError('run', `timed out after ${(options.timeoutMs / 1000).toFixed(1)} s on ${host} during ${stage}; the remote run was stopped`)), options.timeoutMs)
+      ? setTimeout(
+          () =>
+            hangUp(
+              new TlabError(
+                'run',
+                `timed out after ${(options.timeoutMs / 1000).toFixed(1)} s on ${host} during ${stage}; the remote run was stopped`,
+              ),
+            ),
+          options.timeoutMs,
+        )
       : undefined;
     const helloTimer = setTimeout(() => {
-      if (!hello) hangUp(new TlabError('run', `${host} did not answer within ${HELLO_TIMEOUT_MS / 1000} s: is \`${remoteCommand} remote-agent\` a Transient Lab there?`));
+      if (!hello)
+        hangUp(
+          new TlabError(
+            'run',
+            `${host} did not answer within ${HELLO_TIMEOUT_MS / 1000} s: is \`${remoteCommand} remote-agent\` a Transient Lab there?`,
+          ),
+        );
     }, HELLO_TIMEOUT_MS);
 
     const send = (m: HostToAgent) => child.stdin.write(encodeFrame(m));
@@ -130,7 +159,10 @@ export async function profileRemote(file: string, options: ProfileOptions, remot
           remote.onAgent?.(m.pid);
           if (m.protocol !== REMOTE_PROTOCOL_VERSION || m.version !== toolVersion()) {
             hangUp(
-              new TlabError('run', `${host} runs Transient Lab ${m.version} (remote protocol ${m.protocol}), this is ${toolVersion()} (protocol ${REMOTE_PROTOCOL_VERSION}): install the same version there`),
+              new TlabError(
+                'run',
+                `${host} runs Transient Lab ${m.version} (remote protocol ${m.protocol}), this is ${toolVersion()} (protocol ${REMOTE_PROTOCOL_VERSION}): install the same version there`,
+              ),
             );
             return;
           }
@@ -146,7 +178,10 @@ export async function profileRemote(file: string, options: ProfileOptions, remot
           const result = m.result;
           result.program.file = file;
           result.settings.inputs = Object.fromEntries(options.inputs);
-          result.notes = [...result.notes, `built and run on ${remote.target} over ssh (Transient Lab ${toolVersion()}); machine describes that host`];
+          result.notes = [
+            ...result.notes,
+            `built and run on ${remote.target} over ssh (Transient Lab ${toolVersion()}); machine describes that host`,
+          ];
           finish(null, result);
         } else if (m.type === 'error') {
           child.stdin.end();
@@ -163,14 +198,23 @@ export async function profileRemote(file: string, options: ProfileOptions, remot
       if (!hello && (code === NOT_FOUND || /command not found|not found|No such file/i.test(stderr)) && code !== SSH_FAILED) {
         finish(
           new TlabError('run', `Transient Lab is not installed on ${host}: \`${remoteCommand}\` was not found there`, {
-            details: ['install Transient Lab there (npm ci && npm run build in a checkout, with `transient-lab` on the PATH), or give --remote-command "node /path/to/dist/electron/cli/main.js"', ...last],
+            details: [
+              'install Transient Lab there (npm ci && npm run build in a checkout, with `transient-lab` on the PATH), or give --remote-command "node /path/to/dist/electron/cli/main.js"',
+              ...last,
+            ],
           }),
         );
       } else if (!hello && code === SSH_FAILED) {
         finish(new TlabError('run', `cannot connect to ${remote.target} with ssh`, { details: last }));
       } else {
         const why = signal ? `ssh ended by ${signal}` : `ssh exited with ${code}`;
-        finish(new TlabError('run', `the connection to ${host} dropped during ${stage} (${why}); the remote run stops when its connection closes`, { details: last }));
+        finish(
+          new TlabError(
+            'run',
+            `the connection to ${host} dropped during ${stage} (${why}); the remote run stops when its connection closes`,
+            { details: last },
+          ),
+        );
       }
     });
   });

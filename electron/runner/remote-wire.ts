@@ -30,7 +30,15 @@ export type AgentToHost =
   | { type: 'hello'; protocol: number; version: string; pid: number }
   | { type: 'progress'; progress: ProfileProgress }
   | { type: 'result'; result: ProfileResult }
-  | { type: 'error'; kind: ErrorKind; message: string; file: string | null; jsonPath: string | null; details: string[]; cancelled: boolean };
+  | {
+      type: 'error';
+      kind: ErrorKind;
+      message: string;
+      file: string | null;
+      jsonPath: string | null;
+      details: string[];
+      cancelled: boolean;
+    };
 
 export function encodeFrame(message: HostToAgent | AgentToHost): Buffer {
   const body = serialize(message);

@@ -24,7 +24,17 @@ import {
   type VariantResult,
 } from './messages.js';
 import { emptyTiming, processTiming } from '../engine/profile/samples.js';
-import { checkGuards, freshArgs, guardedWorkspace, keepCalls, requireIntactArguments, retain, sampledCall, snapshotArrays, workspaceSizes } from './runner-helpers.js';
+import {
+  checkGuards,
+  freshArgs,
+  guardedWorkspace,
+  keepCalls,
+  requireIntactArguments,
+  retain,
+  sampledCall,
+  snapshotArrays,
+  workspaceSizes,
+} from './runner-helpers.js';
 
 type Addon = ReturnType<typeof loadNativeAddon>;
 type Library = ReturnType<Addon['load']>;
@@ -54,7 +64,10 @@ class JobRunner {
         this.port.send({
           type: 'calibration',
           jobId: this.jobId,
-          calibration: { eventCostNs: this.addon.measureEventCostNs(job.calibrate), callOverheadNs: this.addon.measureCallOverheadNs(job.calibrate) },
+          calibration: {
+            eventCostNs: this.addon.measureEventCostNs(job.calibrate),
+            callOverheadNs: this.addon.measureCallOverheadNs(job.calibrate),
+          },
         });
       }
       for (const v of job.variants) {
@@ -181,7 +194,7 @@ function readInputs(file: InputsFile | null): Record<string, Uint8Array> {
   try {
     for (const entry of file.entries) {
       const bytes = retain(new Uint8Array(entry.bytes));
-      for (let done = 0; done < entry.bytes; ) {
+      for (let done = 0; done < entry.bytes;) {
         const n = readSync(fd, bytes, done, entry.bytes - done, entry.offset + done);
         if (n === 0) throw new Error(`the inputs file ${file.path} ends before input ${entry.name} (${done} of ${entry.bytes} bytes)`);
         done += n;
@@ -216,7 +229,8 @@ function main(): void {
   const fail = (jobId: number, message: string) => port.send({ type: 'failed', jobId, variant: null, phase: null, message, details: [] });
   port.onMessage((msg) => {
     if (msg.type !== 'job') return;
-    if (msg.protocol !== RUNNER_PROTOCOL_VERSION) return fail(msg.jobId, `runner protocol ${RUNNER_PROTOCOL_VERSION}, host sent ${msg.protocol}`);
+    if (msg.protocol !== RUNNER_PROTOCOL_VERSION)
+      return fail(msg.jobId, `runner protocol ${RUNNER_PROTOCOL_VERSION}, host sent ${msg.protocol}`);
     let inputs: Record<string, Uint8Array>;
     try {
       inputs = readInputs(msg.inputsFile);

@@ -43,27 +43,39 @@ export function argView(arg: ProgramArg, bytes: Uint8Array): ArrayBufferView {
   const copy = new Uint8Array(new ArrayBuffer(Math.max(8, bytes.length)));
   copy.set(bytes);
   switch (arg.dtype) {
-    case 'float64': return new Float64Array(copy.buffer, 0, 1);
-    case 'float32': return new Float32Array(copy.buffer, 0, 1);
-    case 'int64': return new BigInt64Array(copy.buffer, 0, 1);
-    case 'uint64': return new BigUint64Array(copy.buffer, 0, 1);
-    case 'int32': return new Int32Array(copy.buffer, 0, 1);
-    case 'uint32': return new Uint32Array(copy.buffer, 0, 1);
-    case 'int16': return new Int16Array(copy.buffer, 0, 1);
-    case 'uint16': return new Uint16Array(copy.buffer, 0, 1);
-    case 'int8': return new Int8Array(copy.buffer, 0, 1);
-    default: return new Uint8Array(copy.buffer, 0, bytes.length);
+    case 'float64':
+      return new Float64Array(copy.buffer, 0, 1);
+    case 'float32':
+      return new Float32Array(copy.buffer, 0, 1);
+    case 'int64':
+      return new BigInt64Array(copy.buffer, 0, 1);
+    case 'uint64':
+      return new BigUint64Array(copy.buffer, 0, 1);
+    case 'int32':
+      return new Int32Array(copy.buffer, 0, 1);
+    case 'uint32':
+      return new Uint32Array(copy.buffer, 0, 1);
+    case 'int16':
+      return new Int16Array(copy.buffer, 0, 1);
+    case 'uint16':
+      return new Uint16Array(copy.buffer, 0, 1);
+    case 'int8':
+      return new Int8Array(copy.buffer, 0, 1);
+    default:
+      return new Uint8Array(copy.buffer, 0, bytes.length);
   }
 }
 
 /** Where a variant's array arguments go in its argument arena (guarded-layout.ts), by their input sizes. */
 export function arenaLayout(variant: VariantJob, inputs: Record<string, Uint8Array>, align: number): ArgumentLayout {
   return argumentLayout(
-    variant.args.filter((a) => a.kind === 'array').map((a) => {
-      const src = inputs[a.name];
-      if (!src) throw new Error(`no input bytes for argument ${a.name}`);
-      return { name: a.name, bytes: src.length };
-    }),
+    variant.args
+      .filter((a) => a.kind === 'array')
+      .map((a) => {
+        const src = inputs[a.name];
+        if (!src) throw new Error(`no input bytes for argument ${a.name}`);
+        return { name: a.name, bytes: src.length };
+      }),
     align,
     // One typed array holds the whole arena (its host image, for a device arena).
     bufferConstants.MAX_LENGTH,
@@ -86,7 +98,11 @@ export function fillArena(arena: ArgumentArena, inputs: Record<string, Uint8Arra
  * Fresh argument buffers from the job's inputs (the program may write any of them): every array in a new
  * guarded arena of this child's own (never freed, see `retain`), scalars and symbols in values of their C type.
  */
-export function freshArgs(variant: VariantJob, inputs: Record<string, Uint8Array>, guardByte: number): { views: ArrayBufferView[]; arrays: Map<string, Uint8Array>; arena: ArgumentArena } {
+export function freshArgs(
+  variant: VariantJob,
+  inputs: Record<string, Uint8Array>,
+  guardByte: number,
+): { views: ArrayBufferView[]; arrays: Map<string, Uint8Array>; arena: ArgumentArena } {
   const layout = arenaLayout(variant, inputs, EXTERNAL_ALIGN);
   const arena = { buffer: retain(new Uint8Array(layout.size)), layout };
   fillArena(arena, inputs, guardByte);
@@ -180,7 +196,12 @@ export interface GuardedWorkspace {
  * Regions separated (and surrounded) by ≥ guardBytes of guard pattern, slot memory filled with poison. Slots
  * that share bytes in the library's own layout share them here too (guarded-layout.ts).
  */
-export function guardedWorkspace(storage: VariantJob['externals'][number], job: RunJob, poison: number, align = EXTERNAL_ALIGN): { ws: GuardedWorkspace; offsets: BigUint64Array } {
+export function guardedWorkspace(
+  storage: VariantJob['externals'][number],
+  job: RunJob,
+  poison: number,
+  align = EXTERNAL_ALIGN,
+): { ws: GuardedWorkspace; offsets: BigUint64Array } {
   const layout = guardedLayout(storage.slots, job.guardBytes, align);
   const buffer = retain(new Uint8Array(layout.size)).fill(job.guardByte);
   for (const r of layout.regions) buffer.fill(poison, r.start, r.end);
@@ -209,7 +230,9 @@ export function workspaceSizes(lib: Library, v: VariantJob, symbols: BigInt64Arr
   for (const ext of v.externals) {
     const size = lib.externalSize(ext.storage, symbols);
     if (size !== ext.bytes) {
-      throw new Error(`${v.label}: __dace_get_external_memory_size_${ext.storage} returned ${size} bytes, the generator planned ${ext.bytes}`);
+      throw new Error(
+        `${v.label}: __dace_get_external_memory_size_${ext.storage} returned ${size} bytes, the generator planned ${ext.bytes}`,
+      );
     }
     bytes[ext.storage] = size;
   }
@@ -237,4 +260,3 @@ export function sampledCall(sample: NonNullable<Stats['sample']>, transientIds: 
     })),
   };
 }
-

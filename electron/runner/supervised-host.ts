@@ -8,7 +8,15 @@
 import { tmpdir } from 'node:os';
 import { TlabError } from '../engine/errors.js';
 import { fsCause } from '../engine/io/fs-errors.js';
-import { RunCancelled, type Calibration, type Phase, type RunJob, type RunnerHost, type RunOptions, type VariantResult } from '../engine/profile/runner-host.js';
+import {
+  RunCancelled,
+  type Calibration,
+  type Phase,
+  type RunJob,
+  type RunnerHost,
+  type RunOptions,
+  type VariantResult,
+} from '../engine/profile/runner-host.js';
 import type { ChildEnd, SupervisedChild } from './child.js';
 import { JobFiles } from './job-files.js';
 import { RUNNER_PROTOCOL_VERSION, type HostToRunner, type RunnerToHost } from './messages.js';
@@ -54,7 +62,17 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
 
   /** The addon's own costs (event recording, bare call), measured in a runner child. */
   async calibrate(iterations: number, opts: RunOptions = {}): Promise<Calibration> {
-    const job: RunJob = { variants: [], inputs: {}, calls: 0, warmup: 0, settle: 0, poison: [0, 0], guardByte: 0, guardBytes: 64, calibrate: iterations };
+    const job: RunJob = {
+      variants: [],
+      inputs: {},
+      calls: 0,
+      warmup: 0,
+      settle: 0,
+      poison: [0, 0],
+      guardByte: 0,
+      guardBytes: 64,
+      calibrate: iterations,
+    };
     const { calibration } = await this.runWithCalibration(job, opts);
     if (!calibration) throw new TlabError('run', 'the runner did not report a calibration');
     return calibration;
@@ -74,7 +92,11 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
       child = this.spawn();
     } catch (err) {
       files.dispose();
-      return Promise.reject(err instanceof TlabError ? err : new TlabError('run', `cannot start the runner: ${(err as Error).message ?? String(err)}`, { cause: err }));
+      return Promise.reject(
+        err instanceof TlabError
+          ? err
+          : new TlabError('run', `cannot start the runner: ${(err as Error).message ?? String(err)}`, { cause: err }),
+      );
     }
     const jobId = this.nextJobId++;
     this.child = child;
@@ -102,7 +124,11 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
         const reading = progress.poll();
         if (!reading || !variant || !(phase === 'first-call' || phase === 'warmup' || phase === 'calls')) return;
         phase = reading.phase;
-        opts.onProgress?.({ variant, phase: reading.phase, ...(reading.phase === 'calls' ? { done: reading.done, total: reading.total } : {}) });
+        opts.onProgress?.({
+          variant,
+          phase: reading.phase,
+          ...(reading.phase === 'calls' ? { done: reading.done, total: reading.total } : {}),
+        });
       };
       const poller = setInterval(pollProgress, PROGRESS_POLL_MS);
       const finish = (err: Error | null) => {
@@ -125,11 +151,16 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
       const timer = opts.timeoutMs
         ? setTimeout(() => {
             pollProgress();
-            finish(new TlabError('run', `timed out after ${(opts.timeoutMs! / 1000).toFixed(1)} s in ${where()}; the runner was killed`, { details: tailDetails() }));
+            finish(
+              new TlabError('run', `timed out after ${(opts.timeoutMs! / 1000).toFixed(1)} s in ${where()}; the runner was killed`, {
+                details: tailDetails(),
+              }),
+            );
           }, opts.timeoutMs)
         : undefined;
       const readyTimer = setTimeout(() => {
-        if (!ready) finish(new TlabError('run', `the runner process did not start within ${READY_TIMEOUT_MS / 1000} s`, { details: tailDetails() }));
+        if (!ready)
+          finish(new TlabError('run', `the runner process did not start within ${READY_TIMEOUT_MS / 1000} s`, { details: tailDetails() }));
       }, READY_TIMEOUT_MS);
 
       child.onMessage((msg) => {
@@ -138,7 +169,12 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
           ready = true;
           clearTimeout(readyTimer);
           if (msg.protocol !== RUNNER_PROTOCOL_VERSION) {
-            finish(new TlabError('run', `runner speaks protocol ${msg.protocol}, host ${RUNNER_PROTOCOL_VERSION}: rebuild with npm run build:ts`));
+            finish(
+              new TlabError(
+                'run',
+                `runner speaks protocol ${msg.protocol}, host ${RUNNER_PROTOCOL_VERSION}: rebuild with npm run build:ts`,
+              ),
+            );
             return;
           }
           child.send(files.message(jobId));
@@ -188,9 +224,18 @@ export abstract class SupervisedRunnerHost implements RunnerHost {
             finish(new RunCancelled(`(${signal}): ${where()}`));
           } else if (signal) {
             const during = phase ? ` during ${PHASE_WORDS[phase]}` : '';
-            const what = variant ? `mode ${variant} crashed with ${signal}${during}` : `the runner crashed with ${signal} before any mode started`;
+            const what = variant
+              ? `mode ${variant} crashed with ${signal}${during}`
+              : `the runner crashed with ${signal} before any mode started`;
             // glibc's words alone ("free(): invalid size") do not say what to change.
-            const hint = variant ? crashHint(signal, phase, outputTail, job.variants.find((v) => v.label === variant)) : null;
+            const hint = variant
+              ? crashHint(
+                  signal,
+                  phase,
+                  outputTail,
+                  job.variants.find((v) => v.label === variant),
+                )
+              : null;
             finish(new TlabError('run', hint ? `${what}: ${hint}` : what, { details: tailDetails() }));
           } else {
             finish(new TlabError('run', `the runner exited with code ${code} in ${where()} before finishing`, { details: tailDetails() }));

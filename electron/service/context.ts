@@ -20,7 +20,12 @@ export type PdfPrinter = (html: string) => Promise<Uint8Array>;
 
 /** Runs one profile on another machine over ssh (the CLI's `profileRemote`, injected by the host: the service
  * starts no process of its own). Same options, progress and cancel (`options.signal`) as a local run. */
-export type RemoteProfiler = (file: string, options: ProfileOptions, target: string, onProgress: OnProfileProgress) => Promise<ProfileResult>;
+export type RemoteProfiler = (
+  file: string,
+  options: ProfileOptions,
+  target: string,
+  onProgress: OnProfileProgress,
+) => Promise<ProfileResult>;
 
 /** The remote machines this host process was told it may use, and how to reach them. */
 export interface RemoteAccess {

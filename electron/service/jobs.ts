@@ -32,21 +32,29 @@ export class JobRegistry {
     if (this.jobs.has(key)) throw new ContractFailure('usage', `a job named '${id}' is already running: give each run its own job id`);
     if (this.jobs.size >= this.maxConcurrent) {
       const running = [...this.jobs.values()].map((j) => j.id).join(', ');
-      throw new ContractFailure('refused', `another profile is running (${running}): one runs at a time, so that their timings do not disturb each other. Wait for it, or cancel it.`);
+      throw new ContractFailure(
+        'refused',
+        `another profile is running (${running}): one runs at a time, so that their timings do not disturb each other. Wait for it, or cancel it.`,
+      );
     }
     const controller = new AbortController();
     let timedOut = false;
-    const timer = timeoutMs > 0 ? setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs) : undefined;
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, timeoutMs)
+        : undefined;
     const done = work(controller.signal);
     this.jobs.set(key, { owner, id, controller, done: done.catch(() => undefined) });
     try {
       return await done;
     } catch (err) {
       if (timedOut) {
-        throw new TlabError('run', `timed out after ${(timeoutMs / 1000).toFixed(0)} s (the limit of this run); the runner was stopped`, { cause: err });
+        throw new TlabError('run', `timed out after ${(timeoutMs / 1000).toFixed(0)} s (the limit of this run); the runner was stopped`, {
+          cause: err,
+        });
       }
       throw err;
     } finally {

@@ -46,7 +46,9 @@ export async function runProfileJob(input: ProfileJobInput): Promise<ProfileResu
   };
   try {
     const onProgress = (p: Parameters<OnProfileProgress>[0]) => input.onProgress({ job: req.job, ...p });
-    const result = input.remote ? await input.remote.run(input.sdfgPath, options, input.remote.target, onProgress) : await profile(input.sdfgPath, options, onProgress);
+    const result = input.remote
+      ? await input.remote.run(input.sdfgPath, options, input.remote.target, onProgress)
+      : await profile(input.sdfgPath, options, onProgress);
     return input.sdfgPath === input.display ? result : { ...result, program: { ...result.program, file: input.display } };
   } catch (err) {
     if (input.sdfgPath === input.display) throw err;
@@ -54,6 +56,10 @@ export async function runProfileJob(input: ProfileJobInput): Promise<ProfileResu
     if (e.kind === 'internal') throw err;
     // An upload is compiled from a private copy: its path means nothing to the user, its name does.
     const rename = (s: string): string => s.split(input.sdfgPath).join(input.display);
-    throw new ContractFailure(e.kind, rename(e.message), { file: e.file === null ? null : rename(e.file), jsonPath: e.jsonPath, details: e.details.map(rename) });
+    throw new ContractFailure(e.kind, rename(e.message), {
+      file: e.file === null ? null : rename(e.file),
+      jsonPath: e.jsonPath,
+      details: e.details.map(rename),
+    });
   }
 }

@@ -4,7 +4,15 @@
  * downloads the files (the desktop app turns the download into its Save dialog). The program's analysis is
  * taken from the open document only when its bytes still have the profiled file's sha256 (`analyseForReport`).
  */
-import { analyseForReport, reportCsvFiles, reportHtml, reportJson, transientLabVersion, type LabelledResult, type ReportAnalysis } from '../engine/report/index.js';
+import {
+  analyseForReport,
+  reportCsvFiles,
+  reportHtml,
+  reportJson,
+  transientLabVersion,
+  type LabelledResult,
+  type ReportAnalysis,
+} from '../engine/report/index.js';
 import { TlabError } from '../engine/errors.js';
 import type { ExportReportRequest, ReportExport, ReportFile } from '../ipc/contract.js';
 import type { PdfPrinter } from './context.js';
@@ -13,7 +21,11 @@ const MIME = { html: 'text/html;charset=utf-8', pdf: 'application/pdf', csv: 'te
 
 /** A file name stem from the program's name: letters, digits, `.`, `_`, `-` only. */
 function reportStem(results: ExportReportRequest['results']): string {
-  const name = results[0]!.result.program.name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 80) || 'program';
+  const name =
+    results[0]!.result.program.name
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^[._]+/, '')
+      .slice(0, 80) || 'program';
   return results.length > 1 ? `${name}-comparison` : `${name}-report`;
 }
 
@@ -30,12 +42,19 @@ export interface ExportSource {
 
 export async function exportReport(req: ExportReportRequest, source: ExportSource, printPdf: PdfPrinter | null): Promise<ReportExport> {
   if (req.format === 'pdf' && !printPdf) {
-    throw new TlabError('unsupported', 'PDF needs Chromium on the host, and this host has none: export HTML and print it from a browser, or install Chromium where Transient Lab runs (Debian: apt-get install chromium)');
+    throw new TlabError(
+      'unsupported',
+      'PDF needs Chromium on the host, and this host has none: export HTML and print it from a browser, or install Chromium where Transient Lab runs (Debian: apt-get install chromium)',
+    );
   }
   const results: LabelledResult[] = req.results.map((r) => ({ label: r.label, result: r.result, source: null }));
   const stem = reportStem(req.results);
   if (req.format === 'json') {
-    return { format: 'json', files: [{ name: `${stem}.json`, mime: MIME.json, bytes: utf8(reportJson(results)) }], analysisNote: 'A JSON report is the result itself: no analysis.' };
+    return {
+      format: 'json',
+      files: [{ name: `${stem}.json`, mime: MIME.json, bytes: utf8(reportJson(results)) }],
+      analysisNote: 'A JSON report is the result itself: no analysis.',
+    };
   }
   if (req.format === 'csv') {
     const files: ReportFile[] = reportCsvFiles(results, `${stem}.csv`).map((f) => ({ name: f.path, mime: MIME.csv, bytes: utf8(f.data) }));
@@ -47,7 +66,8 @@ export async function exportReport(req: ExportReportRequest, source: ExportSourc
     analysis = { ...analysis, note: analysis.note.split(source.sdfgPath).join(source.display) };
   }
   const { html } = await reportHtml({ results, analysis, generatedAt: new Date().toISOString(), version: transientLabVersion() });
-  if (req.format === 'html') return { format: 'html', files: [{ name: `${stem}.html`, mime: MIME.html, bytes: utf8(html) }], analysisNote: analysis.note };
+  if (req.format === 'html')
+    return { format: 'html', files: [{ name: `${stem}.html`, mime: MIME.html, bytes: utf8(html) }], analysisNote: analysis.note };
   const pdf = await printPdf!(html);
   return { format: 'pdf', files: [{ name: `${stem}.pdf`, mime: MIME.pdf, bytes: pdf }], analysisNote: analysis.note };
 }

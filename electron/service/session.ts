@@ -13,7 +13,18 @@ import { decodeWithPreview } from '../engine/sdfg/preview.js';
 import { buildDocInfo } from '../engine/view/doc.js';
 import type { AnalysisView, DocInfo, GraphRegion, SearchHit } from '../engine/view/types.js';
 import { parseProfileBytes, readProfileFile, writeProfileFile } from '../host-kit/result-files.js';
-import type { AnalyzeRequest, EnvironmentInfo, EventSink, ExportReportRequest, FolderListing, ProfileRequest, ReportExport, RequestOf, ResultDoc, TransientLabApi } from '../ipc/contract.js';
+import type {
+  AnalyzeRequest,
+  EnvironmentInfo,
+  EventSink,
+  ExportReportRequest,
+  FolderListing,
+  ProfileRequest,
+  ReportExport,
+  RequestOf,
+  ResultDoc,
+  TransientLabApi,
+} from '../ipc/contract.js';
 import { ContractFailure } from '../ipc/errors.js';
 import type { RemoteProfiler, ServiceContext } from './context.js';
 import { runProfileJob } from './profile-job.js';
@@ -70,14 +81,23 @@ export class Session implements TransientLabApi {
   }
 
   /** `started`: when reading began (an upload is parsed before it is registered). */
-  private async register(source: DocSource, name: string, load: () => Promise<SdfgFile>, started = performance.now(), bytes?: Uint8Array): Promise<DocInfo> {
+  private async register(
+    source: DocSource,
+    name: string,
+    load: () => Promise<SdfgFile>,
+    started = performance.now(),
+    bytes?: Uint8Array,
+  ): Promise<DocInfo> {
     this.live();
     if (this.docs.size >= this.ctx.options.maxDocsPerSession) {
       throw new ContractFailure('refused', `${this.docs.size} documents are open in this window: close one first`);
     }
     const file = await this.ctx.models.get(source.key, load);
     const doc = `d${this.nextDoc++}`;
-    const info: DocInfo = { ...buildDocInfo(file, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started }), sha256: await sourceSha256(source, bytes) };
+    const info: DocInfo = {
+      ...buildDocInfo(file, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started }),
+      sha256: await sourceSha256(source, bytes),
+    };
     this.docs.set(doc, { info, source, memo: null, preview: null });
     return info;
   }
@@ -106,10 +126,12 @@ export class Session implements TransientLabApi {
       release();
     };
     // Errors of the full parse reach the requests that wait for it (docInfo, analyze, …), not this one.
-    this.ctx.models.get(source.key, async () => {
-      await gate;
-      return parseDecodedSdfg(await decoded());
-    }).catch(() => {});
+    this.ctx.models
+      .get(source.key, async () => {
+        await gate;
+        return parseDecodedSdfg(await decoded());
+      })
+      .catch(() => {});
     const doc = `d${this.nextDoc++}`;
     const info = buildDocInfo(preview, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started });
     this.docs.set(doc, { info, source, memo: null, preview: { file: preview, readAll } });
@@ -123,7 +145,16 @@ export class Session implements TransientLabApi {
     const file = await this.model(d);
     if (d.info.preview) {
       const sha256 = await sourceSha256(d.source);
-      d.info = { ...buildDocInfo(file, { doc: d.info.doc, name: d.info.name, path: d.info.path, fileBytes: d.info.fileBytes, parseMs: d.info.parseMs + performance.now() - started }), sha256 };
+      d.info = {
+        ...buildDocInfo(file, {
+          doc: d.info.doc,
+          name: d.info.name,
+          path: d.info.path,
+          fileBytes: d.info.fileBytes,
+          parseMs: d.info.parseMs + performance.now() - started,
+        }),
+        sha256,
+      };
     }
     return d.info;
   }
@@ -153,7 +184,15 @@ export class Session implements TransientLabApi {
     // Parse before anything is stored: a malformed upload leaves nothing behind.
     const file = await this.ctx.models.get(key, async () => parseSdfgBytes(req.bytes, req.name));
     const { path } = await this.ctx.uploads.add(req.bytes, hash, file.compressed);
-    const source: DocSource = { readPath: path, display: req.name, shownPath: null, key, size: req.bytes.byteLength, mtimeMs: 0, upload: hash };
+    const source: DocSource = {
+      readPath: path,
+      display: req.name,
+      shownPath: null,
+      key,
+      size: req.bytes.byteLength,
+      mtimeMs: 0,
+      upload: hash,
+    };
     try {
       return await this.register(source, req.name, () => loadSource(source), started);
     } catch (err) {
@@ -165,7 +204,8 @@ export class Session implements TransientLabApi {
   async openExample(req: RequestOf<'openExample'>): Promise<DocInfo> {
     this.live();
     const example = this.ctx.examples.find((e) => e.id === req.id);
-    if (!example) throw new ContractFailure('usage', `no example '${req.id}' (examples: ${this.ctx.examples.map((e) => e.id).join(', ') || 'none'})`);
+    if (!example)
+      throw new ContractFailure('usage', `no example '${req.id}' (examples: ${this.ctx.examples.map((e) => e.id).join(', ') || 'none'})`);
     // The host's own files: not subject to the user's file policy.
     const source = await fileSource(example.path);
     return this.registerFile(source, basename(example.path));
@@ -224,7 +264,9 @@ export class Session implements TransientLabApi {
       const allowed = remote?.hosts.length ? `only ${remote.hosts.join(', ')}` : 'none';
       throw new ContractFailure('refused', `this host does not allow profiling on '${target}' (allowed remote hosts: ${allowed})`, {
         jsonPath: '$.remote',
-        details: ['Remote hosts are chosen where Transient Lab is started: `transient-lab serve --remote HOST` (repeatable), or the desktop app started with `--remote=HOST`.'],
+        details: [
+          'Remote hosts are chosen where Transient Lab is started: `transient-lab serve --remote HOST` (repeatable), or the desktop app started with `--remote=HOST`.',
+        ],
       });
     }
     return { target, run: remote.run };
@@ -239,7 +281,9 @@ export class Session implements TransientLabApi {
       // The profiler compiles what is on disk now: it must be what the renderer has been looking at.
       const st = await stat(d.source.readPath);
       if (st.size !== d.source.size || st.mtimeMs !== d.source.mtimeMs) {
-        throw new TlabError('input', 'the file changed on disk since it was opened: open it again before profiling', { file: d.source.display });
+        throw new TlabError('input', 'the file changed on disk since it was opened: open it again before profiling', {
+          file: d.source.display,
+        });
       }
     }
     const limit = req.timeoutS > 0 ? Math.min(req.timeoutS * 1000, this.ctx.options.maxProfileMs) : this.ctx.options.maxProfileMs;
@@ -286,7 +330,12 @@ export class Session implements TransientLabApi {
     const d = req.doc === null ? null : this.doc(req.doc);
     const source = d
       ? { sdfgPath: d.source.readPath, display: d.source.display, missing: '' }
-      : { sdfgPath: null, display: '', missing: 'The report was exported without the profiled program open, so the lifetimes, the workspace map and the transients table are left out (open the SDFG and export again).' };
+      : {
+          sdfgPath: null,
+          display: '',
+          missing:
+            'The report was exported without the profiled program open, so the lifetimes, the workspace map and the transients table are left out (open the SDFG and export again).',
+        };
     return exportReport(req, source, this.ctx.printPdf);
   }
 

@@ -27,7 +27,15 @@ export interface DocSource {
 
 export async function fileSource(realPath: string): Promise<DocSource> {
   const st = await stat(realPath);
-  return { readPath: realPath, display: realPath, shownPath: realPath, key: `file:${st.size}:${st.mtimeMs}:${realPath}`, size: st.size, mtimeMs: st.mtimeMs, upload: null };
+  return {
+    readPath: realPath,
+    display: realPath,
+    shownPath: realPath,
+    key: `file:${st.size}:${st.mtimeMs}:${realPath}`,
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    upload: null,
+  };
 }
 
 /** Reads and parses `source`; a file changed since it was opened is an error, not a silent switch. */
@@ -79,7 +87,9 @@ export async function sourceSha256(source: DocSource, bytes?: Uint8Array): Promi
   if (source.upload !== null) return source.upload;
   const known = hashes.get(source.key);
   if (known) return known;
-  const hash = createHash('sha256').update(bytes ?? (await readSourceBytes(source))).digest('hex');
+  const hash = createHash('sha256')
+    .update(bytes ?? (await readSourceBytes(source)))
+    .digest('hex');
   if (hashes.size >= MAX_HASHES) hashes.delete(hashes.keys().next().value!);
   hashes.set(source.key, hash);
   return hash;

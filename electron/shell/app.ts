@@ -83,14 +83,35 @@ export async function startShell(o: ShellOptions): Promise<Shell | null> {
   const engine = new EngineClient({
     spawn: () => {
       const serviceName = `Transient Lab engine ${++engines}`;
-      const child = electron.utilityProcess.fork(paths.engineEntry, [], { serviceName, stdio: 'pipe', execArgv: ENGINE_EXEC_ARGV, env: runnerEnv() });
+      const child = electron.utilityProcess.fork(paths.engineEntry, [], {
+        serviceName,
+        stdio: 'pipe',
+        execArgv: ENGINE_EXEC_ARGV,
+        env: runnerEnv(),
+      });
       return fromUtilityProcess<MainToEngine, EngineToMain>(child, () => gone.wait(serviceName));
     },
-    config: { host: 'electron', files: { kind: 'approved' }, openAtStart: [], limits: DEFAULT_LIMITS, remote: { hosts: remoteHostsFromArgv(o.argv) } },
-    createRunner: () => new UtilityProcessRunnerHost({ fork: electron.utilityProcess.fork, goneDetails: gone.wait, entry: paths.runnerEntry }),
+    config: {
+      host: 'electron',
+      files: { kind: 'approved' },
+      openAtStart: [],
+      limits: DEFAULT_LIMITS,
+      remote: { hosts: remoteHostsFromArgv(o.argv) },
+    },
+    createRunner: () =>
+      new UtilityProcessRunnerHost({ fork: electron.utilityProcess.fork, goneDetails: gone.wait, entry: paths.runnerEntry }),
     log,
   });
-  const windows = new Windows({ electron, backend: engine, limits: DEFAULT_LIMITS, preload: paths.preload, devTools: isDev, icon: paths.icon, state, log });
+  const windows = new Windows({
+    electron,
+    backend: engine,
+    limits: DEFAULT_LIMITS,
+    preload: paths.preload,
+    devTools: isDev,
+    icon: paths.icon,
+    state,
+    log,
+  });
   opener = new Opener({ electron, approver: engine, windows, recent, log });
   const open = opener;
   installContractHandlers({ ipcMain: electron.ipcMain, windows, onDrop: (w, dropped) => void open.openPaths(dropped, w), log });
@@ -113,7 +134,12 @@ export async function startShell(o: ShellOptions): Promise<Shell | null> {
   };
   const rebuildMenu = () =>
     electron.menu.setApplicationMenu(
-      electron.menu.build(menuTemplate({ isDev, isMac: platform === 'darwin', recent: recent.list(), reportsReady: true, version: app.getVersion() }, actions)),
+      electron.menu.build(
+        menuTemplate(
+          { isDev, isMac: platform === 'darwin', recent: recent.list(), reportsReady: true, version: app.getVersion() },
+          actions,
+        ),
+      ),
     );
   recent.onChange(rebuildMenu);
   rebuildMenu();

@@ -27,7 +27,11 @@ export function acceptableDownload(url: string, filename: string): boolean {
   return url.startsWith(`blob:${APP_ORIGIN}/`) && extension(filename) !== null;
 }
 
-function handleDownload(item: Electron.DownloadItem, contents: Electron.WebContents, deps: { windows: Windows; recent: RecentFiles; log: (line: string) => void }): void {
+function handleDownload(
+  item: Electron.DownloadItem,
+  contents: Electron.WebContents,
+  deps: { windows: Windows; recent: RecentFiles; log: (line: string) => void },
+): void {
   if (!deps.windows.byWebContents(contents.id) || !acceptableDownload(item.getURL(), item.getFilename())) {
     deps.log(`download refused: ${item.getURL().slice(0, 200)}`);
     item.cancel();
@@ -41,10 +45,14 @@ function handleDownload(item: Electron.DownloadItem, contents: Electron.WebConte
   });
   item.once('done', (_event, state) => {
     // Only results re-open as results; reports are not recent files.
-    if (state === 'completed' && ext === 'json' && !/-report\.json$/i.test(item.getFilename())) void deps.recent.add(item.getSavePath(), 'result');
+    if (state === 'completed' && ext === 'json' && !/-report\.json$/i.test(item.getFilename()))
+      void deps.recent.add(item.getSavePath(), 'result');
   });
 }
 
-export function installDownloads(electron: ElectronSeam, deps: { windows: Windows; recent: RecentFiles; log: (line: string) => void }): void {
+export function installDownloads(
+  electron: ElectronSeam,
+  deps: { windows: Windows; recent: RecentFiles; log: (line: string) => void },
+): void {
   electron.defaultSession().on('will-download', (_event, item, contents) => handleDownload(item, contents, deps));
 }

@@ -64,7 +64,10 @@ class Link {
       markReady = resolve;
       failReady = reject;
     });
-    const timer = setTimeout(() => failReady(new Error(`the engine process did not start within ${(opts.readyTimeoutMs ?? READY_MS) / 1000} s`)), opts.readyTimeoutMs ?? READY_MS);
+    const timer = setTimeout(
+      () => failReady(new Error(`the engine process did not start within ${(opts.readyTimeoutMs ?? READY_MS) / 1000} s`)),
+      opts.readyTimeoutMs ?? READY_MS,
+    );
     for (const stream of child.output) {
       stream?.setEncoding('utf8');
       stream?.on('data', (text: string) => {
@@ -75,7 +78,10 @@ class Link {
       switch (msg.type) {
         case 'ready':
           clearTimeout(timer);
-          if (msg.protocol !== ENGINE_PROTOCOL_VERSION) failReady(new Error(`the engine host speaks protocol ${msg.protocol}, main ${ENGINE_PROTOCOL_VERSION}: rebuild with npm run build`));
+          if (msg.protocol !== ENGINE_PROTOCOL_VERSION)
+            failReady(
+              new Error(`the engine host speaks protocol ${msg.protocol}, main ${ENGINE_PROTOCOL_VERSION}: rebuild with npm run build`),
+            );
           else markReady();
           return;
         case 'reply': {
@@ -106,7 +112,8 @@ class Link {
       for (const host of this.runs.values()) host.cancel();
       this.runs.clear();
       const message = `the engine process stopped unexpectedly (${why}); it starts again with the next request, and the files open before must be opened again`;
-      for (const resolve of this.pending.values()) resolve({ ok: false, error: { kind: 'internal', message, file: null, jsonPath: null, details: [] } });
+      for (const resolve of this.pending.values())
+        resolve({ ok: false, error: { kind: 'internal', message, file: null, jsonPath: null, details: [] } });
       this.pending.clear();
       onEnd(this);
       this.markExited();
@@ -125,13 +132,29 @@ class Link {
   }
 
   request(body: Request, timeoutMs = 0): Promise<Reply<unknown>> {
-    if (this.ended !== null) return Promise.resolve({ ok: false, error: { kind: 'internal', message: `the engine process has stopped (${this.ended})`, file: null, jsonPath: null, details: [] } });
+    if (this.ended !== null)
+      return Promise.resolve({
+        ok: false,
+        error: { kind: 'internal', message: `the engine process has stopped (${this.ended})`, file: null, jsonPath: null, details: [] },
+      });
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = timeoutMs > 0 ? setTimeout(() => {
-        this.pending.delete(id);
-        resolve({ ok: false, error: { kind: 'internal', message: `the engine did not answer ${body.type} within ${timeoutMs / 1000} s`, file: null, jsonPath: null, details: [] } });
-      }, timeoutMs) : undefined;
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => {
+              this.pending.delete(id);
+              resolve({
+                ok: false,
+                error: {
+                  kind: 'internal',
+                  message: `the engine did not answer ${body.type} within ${timeoutMs / 1000} s`,
+                  file: null,
+                  jsonPath: null,
+                  details: [],
+                },
+              });
+            }, timeoutMs)
+          : undefined;
       this.pending.set(id, (reply) => {
         clearTimeout(timer);
         resolve(reply);
@@ -201,11 +224,19 @@ export class EngineClient implements SessionBackend, PathApprover {
     try {
       child = this.opts.spawn();
     } catch (err) {
-      return Promise.reject(new ContractFailure('internal', `the engine process could not be started: ${(err as Error).message ?? String(err)}`));
+      return Promise.reject(
+        new ContractFailure('internal', `the engine process could not be started: ${(err as Error).message ?? String(err)}`),
+      );
     }
-    const link = new Link(child, generation, this.opts, (g, s, e, p) => this.sinks.get(`${g}:${s}`)?.emit(e, p as HostEvents[typeof e]), (l) => {
-      if (!this.disposed) this.opts.log(`engine process ended: ${l.ended}`);
-    });
+    const link = new Link(
+      child,
+      generation,
+      this.opts,
+      (g, s, e, p) => this.sinks.get(`${g}:${s}`)?.emit(e, p as HostEvents[typeof e]),
+      (l) => {
+        if (!this.disposed) this.opts.log(`engine process ended: ${l.ended}`);
+      },
+    );
     this.link = link;
     this.started = (async () => {
       try {

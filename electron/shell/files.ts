@@ -83,7 +83,8 @@ export class Opener {
   private routeResult(path: string, target: ShellWindow | null): void {
     const w = target ?? this.deps.windows.focused();
     if (w && w.hasDocument && !w.win.isDestroyed()) this.request(w, path);
-    else if (w && !w.win.isDestroyed()) void w.win.loadURL(pageUrl([path])).catch((err: unknown) => this.deps.log(`loading ${path}: ${String(err)}`));
+    else if (w && !w.win.isDestroyed())
+      void w.win.loadURL(pageUrl([path])).catch((err: unknown) => this.deps.log(`loading ${path}: ${String(err)}`));
     else this.deps.windows.open([path]);
   }
 
@@ -94,11 +95,16 @@ export class Opener {
       properties: ['openFile', 'multiSelections'] as Array<'openFile' | 'multiSelections'>,
       filters:
         kind === 'sdfg'
-          ? [{ name: 'SDFG programs', extensions: SDFG_EXTENSIONS }, { name: 'All files', extensions: ['*'] }]
+          ? [
+              { name: 'SDFG programs', extensions: SDFG_EXTENSIONS },
+              { name: 'All files', extensions: ['*'] },
+            ]
           : [{ name: 'Transient Lab results', extensions: RESULT_EXTENSIONS }],
     };
     const parent = this.deps.windows.focused()?.win;
-    const r = parent ? await this.deps.electron.dialog.showOpenDialog(parent, options) : await this.deps.electron.dialog.showOpenDialog(options);
+    const r = parent
+      ? await this.deps.electron.dialog.showOpenDialog(parent, options)
+      : await this.deps.electron.dialog.showOpenDialog(options);
     if (!r.canceled) await this.openPaths(r.filePaths, null);
   }
 }

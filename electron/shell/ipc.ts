@@ -30,7 +30,13 @@ function trustedWindow(event: SenderEvent, windows: Windows): ShellWindow | null
 
 const REFUSED_SENDER: Reply<never> = {
   ok: false,
-  error: { kind: 'refused', message: 'this page is not a Transient Lab window: the call is refused', file: null, jsonPath: null, details: [] },
+  error: {
+    kind: 'refused',
+    message: 'this page is not a Transient Lab window: the call is refused',
+    file: null,
+    jsonPath: null,
+    details: [],
+  },
 };
 
 /** The paths of a drop message, or null when it is not a short list of absolute paths. */

@@ -42,7 +42,11 @@ const DOC_TITLES: Record<string, string> = {
 export function menuTemplate(state: MenuState, actions: MenuActions): Electron.MenuItemConstructorOptions[] {
   const recent: Electron.MenuItemConstructorOptions[] = state.recent.length
     ? [
-        ...state.recent.map((r) => ({ label: `${basename(r.path)}${r.kind === 'result' ? ' (result)' : ''}`, sublabel: r.path, click: () => actions.openRecent(r.path) })),
+        ...state.recent.map((r) => ({
+          label: `${basename(r.path)}${r.kind === 'result' ? ' (result)' : ''}`,
+          sublabel: r.path,
+          click: () => actions.openRecent(r.path),
+        })),
         { type: 'separator' as const },
         { label: 'Clear Recent', click: () => actions.clearRecent() },
       ]
@@ -64,7 +68,15 @@ export function menuTemplate(state: MenuState, actions: MenuActions): Electron.M
   };
   const edit: Electron.MenuItemConstructorOptions = {
     label: '&Edit',
-    submenu: [{ role: 'undo' }, { role: 'redo' }, { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }],
+    submenu: [
+      { role: 'undo' },
+      { role: 'redo' },
+      { type: 'separator' },
+      { role: 'cut' },
+      { role: 'copy' },
+      { role: 'paste' },
+      { role: 'selectAll' },
+    ],
   };
   const view: Electron.MenuItemConstructorOptions = {
     label: '&View',
@@ -77,7 +89,12 @@ export function menuTemplate(state: MenuState, actions: MenuActions): Electron.M
       { type: 'separator' },
       { label: 'Toggle Theme', accelerator: 'CmdOrCtrl+Shift+T', click: () => actions.command('toggleTheme') },
       { role: 'togglefullscreen' },
-      ...(state.isDev ? [{ type: 'separator' as const }, { label: 'Toggle Developer Tools', accelerator: 'CmdOrCtrl+Shift+I', role: 'toggleDevTools' as const }] : []),
+      ...(state.isDev
+        ? [
+            { type: 'separator' as const },
+            { label: 'Toggle Developer Tools', accelerator: 'CmdOrCtrl+Shift+I', role: 'toggleDevTools' as const },
+          ]
+        : []),
     ],
   };
   const run: Electron.MenuItemConstructorOptions = {
@@ -90,7 +107,20 @@ export function menuTemplate(state: MenuState, actions: MenuActions): Electron.M
     submenu: [...DOC_LINKS].map((url) => ({ label: DOC_TITLES[url] ?? url, click: () => actions.openDocs(url) })),
   };
   const appMenu: Electron.MenuItemConstructorOptions[] = state.isMac
-    ? [{ label: 'Transient Lab', submenu: [{ role: 'about' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }] }]
+    ? [
+        {
+          label: 'Transient Lab',
+          submenu: [
+            { role: 'about' },
+            { type: 'separator' },
+            { role: 'hide' },
+            { role: 'hideOthers' },
+            { role: 'unhide' },
+            { type: 'separator' },
+            { role: 'quit' },
+          ],
+        },
+      ]
     : [];
   return [...appMenu, file, edit, view, run, ...(state.isMac ? [{ role: 'windowMenu' as const }] : []), help];
 }

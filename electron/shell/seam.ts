@@ -13,14 +13,27 @@ import type { ParentPortLike } from '../runner/parent-port.js';
 export interface ElectronSeam {
   app: Pick<
     Electron.App,
-    'on' | 'once' | 'whenReady' | 'quit' | 'exit' | 'getPath' | 'isPackaged' | 'getVersion' | 'requestSingleInstanceLock' | 'addRecentDocument' | 'clearRecentDocuments'
+    | 'on'
+    | 'once'
+    | 'whenReady'
+    | 'quit'
+    | 'exit'
+    | 'getPath'
+    | 'isPackaged'
+    | 'getVersion'
+    | 'requestSingleInstanceLock'
+    | 'addRecentDocument'
+    | 'clearRecentDocuments'
   >;
   /** `new BrowserWindow(options)`. */
   createWindow(options: Electron.BrowserWindowConstructorOptions): Electron.BrowserWindow;
   ipcMain: Pick<Electron.IpcMain, 'handle' | 'on'>;
   protocol: Pick<Electron.Protocol, 'handle' | 'registerSchemesAsPrivileged'>;
   /** `session.defaultSession` (only valid once the app is ready). */
-  defaultSession(): Pick<Electron.Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler' | 'on'>;
+  defaultSession(): Pick<
+    Electron.Session,
+    'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler' | 'on'
+  >;
   dialog: Pick<Electron.Dialog, 'showOpenDialog' | 'showSaveDialog' | 'showMessageBox' | 'showErrorBox'>;
   menu: {
     build(template: Electron.MenuItemConstructorOptions[]): Electron.Menu;

@@ -44,7 +44,9 @@ type Rect = { x: number; y: number; width: number; height: number };
 export function onScreen(state: WindowState, displays: readonly Pick<Electron.Display, 'workArea'>[]): WindowState {
   if (state.x === null || state.y === null) return state;
   const { x, y } = state;
-  const visible = displays.some(({ workArea: a }: { workArea: Rect }) => x + 80 > a.x && x < a.x + a.width - 80 && y >= a.y - 10 && y < a.y + a.height - 60);
+  const visible = displays.some(
+    ({ workArea: a }: { workArea: Rect }) => x + 80 > a.x && x < a.x + a.width - 80 && y >= a.y - 10 && y < a.y + a.height - 60,
+  );
   return visible ? state : { ...state, x: null, y: null };
 }
 
@@ -66,7 +68,13 @@ export class WindowStateStore {
 
   /** Records a window's bounds (normal bounds when maximised) and writes them. */
   remember(bounds: Rect, maximized: boolean): Promise<void> {
-    this.current = { x: bounds.x, y: bounds.y, width: Math.max(MIN.width, bounds.width), height: Math.max(MIN.height, bounds.height), maximized };
+    this.current = {
+      x: bounds.x,
+      y: bounds.y,
+      width: Math.max(MIN.width, bounds.width),
+      height: Math.max(MIN.height, bounds.height),
+      maximized,
+    };
     return this.file.save({ schema: FORMAT, ...this.current });
   }
 

@@ -77,7 +77,8 @@ export class ShellWindow {
     ) as unknown as TransientLabApi;
     this.dispatch = createDispatcher(api, {
       limits: deps.limits,
-      onInternalError: (method, err) => deps.log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+      onInternalError: (method, err) =>
+        deps.log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });
   }
 
@@ -142,7 +143,8 @@ export class Windows {
     if (saved.maximized && !last) win.maximize();
     win.once('ready-to-show', () => win.show());
     const remember = () => {
-      if (!win.isDestroyed() && !win.isMinimized()) void state.remember(win.isMaximized() ? win.getNormalBounds() : win.getBounds(), win.isMaximized());
+      if (!win.isDestroyed() && !win.isMinimized())
+        void state.remember(win.isMaximized() ? win.getNormalBounds() : win.getBounds(), win.isMaximized());
     };
     win.on('resized', remember);
     win.on('moved', remember);

@@ -49,7 +49,11 @@ describe('analyze command', () => {
     // pack_cycle, N = 16: carry is dead between its read (step 4) and its rewrite (7); docs/liveness.md §4.
     const c = capture();
     expect(await c.cmd.run([join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'pack_cycle.sdfg'), '--symbols', 'N=16', '--all'])).toBe(0);
-    const row = (id: string) => c.out().split('\n').find((l) => l.startsWith(`${id} `)) ?? '';
+    const row = (id: string) =>
+      c
+        .out()
+        .split('\n')
+        .find((l) => l.startsWith(`${id} `)) ?? '';
     expect(row('0:carry')).toMatch(/ 1-4,7-8 /);
     expect(row('0:last')).toMatch(/ 1,8-9 /);
     expect(row('0:g')).toMatch(/ 1-2 /);
@@ -83,7 +87,10 @@ describe('analyze command', () => {
   it('fits a TTY width and does not truncate piped output', async () => {
     const tty = capture(100);
     await tty.cmd.run([LOOPS, '--default-symbol', '64']);
-    const rows = tty.out().split('\n').filter((l) => /^\d+:/.test(l));
+    const rows = tty
+      .out()
+      .split('\n')
+      .filter((l) => /^\d+:/.test(l));
     expect(rows.length).toBeGreaterThan(0);
     const piped = capture();
     await piped.cmd.run([LOOPS, '--default-symbol', '64']);
@@ -115,7 +122,14 @@ describe('analyze command', () => {
   });
 
   it('bad usage is a usage error (exit 2)', async () => {
-    for (const argv of [[], [SAMPLE, SAMPLE], [SAMPLE, '--bogus'], [SAMPLE, '--target', 'tpu'], [SAMPLE, '--symbols', 'N=x'], [SAMPLE, '--default-symbol', 'big']]) {
+    for (const argv of [
+      [],
+      [SAMPLE, SAMPLE],
+      [SAMPLE, '--bogus'],
+      [SAMPLE, '--target', 'tpu'],
+      [SAMPLE, '--symbols', 'N=x'],
+      [SAMPLE, '--default-symbol', 'big'],
+    ]) {
       const e = await failure(argv);
       expect(e.kind, argv.join(' ')).toBe('usage');
       expect(EXIT_CODES[e.kind]).toBe(2);
@@ -143,7 +157,16 @@ describe('format helpers', () => {
     expect(humanBytes(1n << 60n)).toBe('1.00 EiB');
     expect(humanBytes(null)).toBe('?');
     expect(percent(1n, 3n)).toBe('33.3%');
-    expect(table(['a', 'num'], [['x', '1'], ['long', '22']], { align: ['left', 'right'] })).toEqual(['a     num', '----  ---', 'x       1', 'long   22']);
+    expect(
+      table(
+        ['a', 'num'],
+        [
+          ['x', '1'],
+          ['long', '22'],
+        ],
+        { align: ['left', 'right'] },
+      ),
+    ).toEqual(['a     num', '----  ---', 'x       1', 'long   22']);
     expect(table(['a', 'text'], [['x', 'abcdefghij']], { maxWidth: 9, flexColumn: 1 })[2]).toBe('x  abcde…');
   });
 });

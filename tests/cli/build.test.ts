@@ -26,9 +26,14 @@ afterAll(async () => {
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [main, ...args], { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 300_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [main, ...args],
+      { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 300_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -65,50 +70,62 @@ const haveNvcc = await findNvcc().then(
 );
 
 describe('build of a GPU program (nvcc, no device needed)', () => {
-  it.skipIf(!haveNvcc)('compiles every mode with nvcc into a folder that profile --prebuilt refuses here with the no-device message', async () => {
-    const gpuOut = join(dir, 'chain-gpu');
-    const chainGpu = join(examplesDir(), 'gpu', 'chain_gpu.sdfg');
-    const r = await cli(['build', chainGpu, '--default-symbol', '64', '--out', gpuOut]);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/\(GPU\): 4 libraries in /);
-    const m = parseManifest(await readFile(join(gpuOut, 'manifest.json'), 'utf8'), 'manifest.json');
-    expect(m.target).toBe('gpu');
-    expect(m.variants.map((v) => v.label)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL (packed)']);
-    for (const v of m.variants) {
-      expect(v.target).toBe('gpu');
-      expect(v.source).toMatch(/\.cu$/);
-      expect(v.compiler.name).toBe('nvcc');
-      expect(v.flags).toEqual(expect.arrayContaining(['-std=c++17', '-O3', '--use_fast_math', '--extended-lambda', '-cudart=shared', `-arch=${DEFAULT_CUDA_ARCH}`]));
-      const lib = await readFile(join(gpuOut, v.library));
-      expect([...lib.subarray(0, 4)]).toEqual([0x7f, 0x45, 0x4c, 0x46]);
-      // The library carries device code for the architecture it was built for (an ELF section nvcc adds).
-      expect(lib.includes(Buffer.from('.nv_fatbin'))).toBe(true);
-      const source = await readFile(join(gpuOut, v.source), 'utf8');
-      expect(source).toContain('#include "transient_cuda_runtime.h"');
-    }
-    const pool = await readFile(join(gpuOut, m.variants.find((v) => v.mode === 'POOL')!.source), 'utf8');
-    expect(pool).toMatch(/tlab_cuda_malloc_async\(/);
-    const external = m.variants.find((v) => v.mode === 'EXTERNAL')!;
-    expect(Number(external.workspaceBytes.GPU_Global)).toBeGreaterThan(0);
+  it.skipIf(!haveNvcc)(
+    'compiles every mode with nvcc into a folder that profile --prebuilt refuses here with the no-device message',
+    async () => {
+      const gpuOut = join(dir, 'chain-gpu');
+      const chainGpu = join(examplesDir(), 'gpu', 'chain_gpu.sdfg');
+      const r = await cli(['build', chainGpu, '--default-symbol', '64', '--out', gpuOut]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/\(GPU\): 4 libraries in /);
+      const m = parseManifest(await readFile(join(gpuOut, 'manifest.json'), 'utf8'), 'manifest.json');
+      expect(m.target).toBe('gpu');
+      expect(m.variants.map((v) => v.label)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL (packed)']);
+      for (const v of m.variants) {
+        expect(v.target).toBe('gpu');
+        expect(v.source).toMatch(/\.cu$/);
+        expect(v.compiler.name).toBe('nvcc');
+        expect(v.flags).toEqual(
+          expect.arrayContaining([
+            '-std=c++17',
+            '-O3',
+            '--use_fast_math',
+            '--extended-lambda',
+            '-cudart=shared',
+            `-arch=${DEFAULT_CUDA_ARCH}`,
+          ]),
+        );
+        const lib = await readFile(join(gpuOut, v.library));
+        expect([...lib.subarray(0, 4)]).toEqual([0x7f, 0x45, 0x4c, 0x46]);
+        // The library carries device code for the architecture it was built for (an ELF section nvcc adds).
+        expect(lib.includes(Buffer.from('.nv_fatbin'))).toBe(true);
+        const source = await readFile(join(gpuOut, v.source), 'utf8');
+        expect(source).toContain('#include "transient_cuda_runtime.h"');
+      }
+      const pool = await readFile(join(gpuOut, m.variants.find((v) => v.mode === 'POOL')!.source), 'utf8');
+      expect(pool).toMatch(/tlab_cuda_malloc_async\(/);
+      const external = m.variants.find((v) => v.mode === 'EXTERNAL')!;
+      expect(Number(external.workspaceBytes.GPU_Global)).toBeGreaterThan(0);
 
-    // Same SDFG, symbols and flags: the second build comes from the cache (the key holds nvcc and its flags).
-    const again = await cli(['build', chainGpu, '--default-symbol', '64', '--out', join(dir, 'chain-gpu-2')]);
-    expect(again.code).toBe(0);
-    const m2 = parseManifest(await readFile(join(dir, 'chain-gpu-2', 'manifest.json'), 'utf8'), 'manifest.json');
-    expect(m2.variants.map((v) => v.librarySha256)).toEqual(m.variants.map((v) => v.librarySha256));
+      // Same SDFG, symbols and flags: the second build comes from the cache (the key holds nvcc and its flags).
+      const again = await cli(['build', chainGpu, '--default-symbol', '64', '--out', join(dir, 'chain-gpu-2')]);
+      expect(again.code).toBe(0);
+      const m2 = parseManifest(await readFile(join(dir, 'chain-gpu-2', 'manifest.json'), 'utf8'), 'manifest.json');
+      expect(m2.variants.map((v) => v.librarySha256)).toEqual(m.variants.map((v) => v.librarySha256));
 
-    // Without a CUDA device, running the folder stops with the device probe's message, before anything loads;
-    // with one it runs (tests/engine/profile/gpu-device.test.ts checks that run).
-    const p = await cli(['profile', '--prebuilt', gpuOut, '--calls', '1']);
-    if ((await probeDevices()).devices.length) {
-      expect(p.code).toBe(0);
-      return;
-    }
-    expect(p.code).toBe(4);
-    expect(p.stderr).toMatch(/this is a GPU program and this machine has no CUDA device/);
-    expect(p.stderr).not.toMatch(/^\s+at .*\.js:\d+/m);
-  });
+      // Without a CUDA device, running the folder stops with the device probe's message, before anything loads;
+      // with one it runs (tests/engine/profile/gpu-device.test.ts checks that run).
+      const p = await cli(['profile', '--prebuilt', gpuOut, '--calls', '1']);
+      if ((await probeDevices()).devices.length) {
+        expect(p.code).toBe(0);
+        return;
+      }
+      expect(p.code).toBe(4);
+      expect(p.stderr).toMatch(/this is a GPU program and this machine has no CUDA device/);
+      expect(p.stderr).not.toMatch(/^\s+at .*\.js:\d+/m);
+    },
+  );
 });
 
 describe('build, then profile --prebuilt', () => {
@@ -139,7 +156,22 @@ describe('build, then profile --prebuilt', () => {
     const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
-        [main, 'profile', '--prebuilt', out, '--modes', 'scoped,external', '--calls', '2', '--warmup', '0', '--processes', '1', '--out', result],
+        [
+          main,
+          'profile',
+          '--prebuilt',
+          out,
+          '--modes',
+          'scoped,external',
+          '--calls',
+          '2',
+          '--warmup',
+          '0',
+          '--processes',
+          '1',
+          '--out',
+          result,
+        ],
         { env: { ...process.env, CXX: '/nonexistent/c++', TRANSIENT_LAB_CACHE: join(dir, 'empty-cache') }, timeout: 300_000 },
         (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
       );

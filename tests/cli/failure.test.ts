@@ -9,12 +9,22 @@ import { FileError } from '../../electron/engine/io/fs-errors.js';
 import { describeFailure } from '../../electron/cli/failure.js';
 
 function errno(code: string, syscall: string, path?: string, dest?: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`${code}: raw, ${syscall}`), { code, syscall, errno: -1, ...(path ? { path } : {}), ...(dest ? { dest } : {}) });
+  return Object.assign(new Error(`${code}: raw, ${syscall}`), {
+    code,
+    syscall,
+    errno: -1,
+    ...(path ? { path } : {}),
+    ...(dest ? { dest } : {}),
+  });
 }
 
 describe('describeFailure', () => {
   it.each([
-    ['EFBIG on copyfile', errno('EFBIG', 'copyfile', '/cache/program.so', '/tmp/run/x.so'), 'cannot copyfile /cache/program.so -> /tmp/run/x.so: the file is larger than this process may write (its file-size limit, ulimit -f) or than the file system allows'],
+    [
+      'EFBIG on copyfile',
+      errno('EFBIG', 'copyfile', '/cache/program.so', '/tmp/run/x.so'),
+      'cannot copyfile /cache/program.so -> /tmp/run/x.so: the file is larger than this process may write (its file-size limit, ulimit -f) or than the file system allows',
+    ],
     ['ENOSPC on write', errno('ENOSPC', 'write'), 'cannot write: no space left on the device'],
     ['EDQUOT on open', errno('EDQUOT', 'open', '/home/u/r.json'), 'cannot open /home/u/r.json: the disk quota is used up'],
     ['EMFILE on open', errno('EMFILE', 'open', '/x'), 'cannot open /x: too many open files in this process (ulimit -n)'],
@@ -32,12 +42,17 @@ describe('describeFailure', () => {
 
   it('a FileError is a TlabError: its kind gives the exit code', () => {
     const { text, code } = describeFailure('profile', new FileError('build', 'write', '/tmp/run/x.so', errno('EFBIG', 'write')));
-    expect(text).toBe('transient-lab profile: cannot write /tmp/run/x.so: the file is larger than this process may write (its file-size limit, ulimit -f) or than the file system allows\n');
+    expect(text).toBe(
+      'transient-lab profile: cannot write /tmp/run/x.so: the file is larger than this process may write (its file-size limit, ulimit -f) or than the file system allows\n',
+    );
     expect(code).toBe(5);
   });
 
   it('a TlabError keeps its form; anything else is an internal error with its stack (70)', () => {
-    expect(describeFailure('report', new TlabError('input', 'not a result', { file: 'r.json' }))).toEqual({ text: 'transient-lab report: r.json: not a result\n', code: 3 });
+    expect(describeFailure('report', new TlabError('input', 'not a result', { file: 'r.json' }))).toEqual({
+      text: 'transient-lab report: r.json: not a result\n',
+      code: 3,
+    });
     const bug = describeFailure('report', new TypeError('x is undefined'));
     expect(bug.code).toBe(70);
     expect(bug.text).toMatch(/^transient-lab report: internal error: TypeError: x is undefined\n\s+at /);

@@ -29,9 +29,14 @@ function profileWith(args: string[], o: { limitKiB?: number; cache: string }): P
   return new Promise((resolve) => {
     // TMPDIR: the run folder and the fallbacks; cwd: the last fallback place. Both inside the test's folder.
     const env = { ...process.env, TRANSIENT_LAB_CACHE: o.cache, TMPDIR: temp };
-    execFile('bash', ['-c', `${limit}exec "$0" "$@"`, process.execPath, main, 'profile', ...args], { env, cwd: dir, timeout: 300_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      'bash',
+      ['-c', `${limit}exec "$0" "$@"`, process.execPath, main, 'profile', ...args],
+      { env, cwd: dir, timeout: 300_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -59,19 +64,25 @@ afterAll(async () => {
 describe('a file-size limit (real EFBIG)', () => {
   it('writing the generated source into a cold build cache: one line, exit 5', async () => {
     const r = await profileWith([...RUN, '--calls', '3'], { limitKiB: 8, cache: join(dir, 'cold-cache') });
-    expect(oneLineNoStack(r.stderr)).toMatch(new RegExp(`^transient-lab profile: cannot write ${join(dir, 'cold-cache', 'libs')}/\\.tmp-[^/]+/program\\.cpp: ${EFBIG_WORDS.replace(/[()]/g, '\\$&')}$`));
+    expect(oneLineNoStack(r.stderr)).toMatch(
+      new RegExp(
+        `^transient-lab profile: cannot write ${join(dir, 'cold-cache', 'libs')}/\\.tmp-[^/]+/program\\.cpp: ${EFBIG_WORDS.replace(/[()]/g, '\\$&')}$`,
+      ),
+    );
     expect(r.stderr).toContain('set TRANSIENT_LAB_CACHE');
     expect(r.code).toBe(5);
   });
 
   it('copying a cached library into the run folder: one line, exit 5', async () => {
     const r = await profileWith([...RUN, '--calls', '3'], { limitKiB: 16, cache: warmCache });
-    expect(oneLineNoStack(r.stderr)).toMatch(new RegExp(`^transient-lab profile: cannot write ${temp}/tlab-run-\\w+/SCOPED-\\w+-\\d+-\\d+\\.so: the file is larger`));
+    expect(oneLineNoStack(r.stderr)).toMatch(
+      new RegExp(`^transient-lab profile: cannot write ${temp}/tlab-run-\\w+/SCOPED-\\w+-\\d+-\\d+\\.so: the file is larger`),
+    );
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.code).toBe(5);
   });
 
-  it('writing the runner\'s job files (the inputs): one line, exit 6', async () => {
+  it("writing the runner's job files (the inputs): one line, exit 6", async () => {
     // The library (~21 KB) fits under 64 KiB; the inputs of I=16,J=16,K=8 do not.
     const r = await profileWith([...RUN, '--calls', '3'], { limitKiB: 64, cache: warmCache });
     expect(oneLineNoStack(r.stderr)).toBe(`transient-lab profile: cannot write the runner's job files in ${temp}: ${EFBIG_WORDS}`);
@@ -86,7 +97,9 @@ describe('a file-size limit (real EFBIG)', () => {
     const r = await profileWith([...RUN, '--calls', '2000', '--out', target], { limitKiB: 128, cache: warmCache });
     expect(Buffer.compare(await readFile(target), await readFile(older))).toBe(0);
     expect(await readdir(join(dir, 'out'))).toEqual(['result.json']);
-    expect(oneLineNoStack(r.stderr)).toBe(`transient-lab profile: cannot write ${target}: ${EFBIG_WORDS}; no fallback place was writable either`);
+    expect(oneLineNoStack(r.stderr)).toBe(
+      `transient-lab profile: cannot write ${target}: ${EFBIG_WORDS}; no fallback place was writable either`,
+    );
     expect(r.code).toBe(2);
   });
 });
@@ -117,7 +130,10 @@ describe('a full disk under --out (a 64 KiB tmpfs, where mount is allowed)', () 
     await writeFile(join(mnt, 'fill'), Buffer.alloc(64 * 1024)).catch(() => undefined);
     const r = await profileWith([...RUN, '--calls', '2000', '--out', target], { cache: warmCache });
     expect(Buffer.compare(await readFile(target), await readFile(older))).toBe(0);
-    const m = /^transient-lab profile: cannot write --out (\S+) \(no space left on the device\); the result was saved to (\S+) instead$/m.exec(r.stderr);
+    const m =
+      /^transient-lab profile: cannot write --out (\S+) \(no space left on the device\); the result was saved to (\S+) instead$/m.exec(
+        r.stderr,
+      );
     expect(m, r.stderr).not.toBeNull();
     expect(m![1]).toBe(target);
     expect(m![2]!.startsWith(join(temp, 'transient-lab-result-hdiff-'))).toBe(true);
@@ -128,7 +144,7 @@ describe('a full disk under --out (a 64 KiB tmpfs, where mount is allowed)', () 
 });
 
 describe('other file-system failures in plain words', () => {
-  it('an --input that is a folder: exit 3, the cause in words, not Node\'s', async () => {
+  it("an --input that is a folder: exit 3, the cause in words, not Node's", async () => {
     const r = await profileWith([...RUN, '--calls', '1', '--input', `in_field=${dir}`], { cache: warmCache });
     expect(oneLineNoStack(r.stderr)).toBe(`transient-lab profile: ${dir}: cannot read: it is a folder`);
     expect(r.code).toBe(3);
@@ -136,8 +152,11 @@ describe('other file-system failures in plain words', () => {
 
   it('build --out naming a file: exit 2', async () => {
     const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile(process.execPath, [main, 'build', hdiff, '--symbols', 'I=16,J=16,K=8', '--out', older], { env: { ...process.env, TRANSIENT_LAB_CACHE: warmCache }, cwd: dir }, (err, _out, stderr) =>
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stderr }),
+      execFile(
+        process.execPath,
+        [main, 'build', hdiff, '--symbols', 'I=16,J=16,K=8', '--out', older],
+        { env: { ...process.env, TRANSIENT_LAB_CACHE: warmCache }, cwd: dir },
+        (err, _out, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stderr }),
       ),
     );
     expect(r.stderr).toBe(`transient-lab build: cannot create --out ${older}: it exists and is not a folder\n`);

@@ -32,7 +32,14 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tlab-cli-gpu-'));
   env = { ...fakeCudaDevice(join(dir, 'cuda')).env, TRANSIENT_LAB_CACHE: join(dir, 'cache') };
   folder = join(dir, 'chain-gpu');
-  await buildFolder(CHAIN_GPU, { modes: ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'], layout: 'both', symbols: new Map([['N', 256n]]), defaultSymbol: null, outDir: folder, build: chainDoubleBuilder() });
+  await buildFolder(CHAIN_GPU, {
+    modes: ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'],
+    layout: 'both',
+    symbols: new Map([['N', 256n]]),
+    defaultSymbol: null,
+    outDir: folder,
+    build: chainDoubleBuilder(),
+  });
 }, 120_000);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -64,7 +71,15 @@ describe('profile on a GPU program, with a test-double device', () => {
     const result = JSON.parse(await readFile(out, 'utf8')) as ProfileResult;
     // What the window and the reports accept (openResult's schema) takes this GPU result as it is.
     expect(v.safeParse(profileResultSchema, result).issues).toBeUndefined();
-    expect(result.device).toMatchObject({ index: 0, name: 'Transient Lab host-memory test device', computeCapability: '9.0', multiprocessors: 4, memoryPools: true, runtimeVersion: 13000, driverVersion: 13000 });
+    expect(result.device).toMatchObject({
+      index: 0,
+      name: 'Transient Lab host-memory test device',
+      computeCapability: '9.0',
+      multiprocessors: 4,
+      memoryPools: true,
+      runtimeVersion: 13000,
+      driverVersion: 13000,
+    });
     expect(result.settings.poolReleaseThreshold).toBe(MAX);
     expect(result.modes.map((m) => m.label)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL (dace)', 'EXTERNAL (packed)']);
     expect(result.verification).toMatchObject({ ok: true, identical: true, compared: ['out'] });
@@ -81,7 +96,9 @@ describe('profile on a GPU program, with a test-double device', () => {
     expect(mode('POOL').gpu!.pool).toEqual({ reservedHighBytes: 4096, usedHighBytes: 4096, releaseThreshold: MAX });
     expect(mode('SCOPED').gpu!.pool).toBeNull();
     expect(mode('SCOPED').summary.allocsPerCall).toBe(4);
-    expect(mode('SCOPED').sampledCall!.events.every((e) => e.device === true && e.startNs + e.durationNs <= mode('SCOPED').sampledCall!.totalNs)).toBe(true);
+    expect(
+      mode('SCOPED').sampledCall!.events.every((e) => e.device === true && e.startNs + e.durationNs <= mode('SCOPED').sampledCall!.totalNs),
+    ).toBe(true);
     expect(mode('EXTERNAL (dace)').workspaceBytes).toEqual({ GPU_Global: 4 * 2048 });
     expect(mode('EXTERNAL (packed)').workspaceBytes).toEqual({ GPU_Global: 2 * 2048 });
   });
@@ -100,7 +117,15 @@ describe('profile on a GPU program, with a test-double device', () => {
 
   it('a folder built with a release threshold runs with it, and the result records it', async () => {
     const zero = join(dir, 'chain-gpu-zero');
-    await buildFolder(CHAIN_GPU, { modes: ['POOL'], layout: 'packed', symbols: new Map([['N', 64n]]), defaultSymbol: null, outDir: zero, poolReleaseThreshold: 0n, build: chainDoubleBuilder() });
+    await buildFolder(CHAIN_GPU, {
+      modes: ['POOL'],
+      layout: 'packed',
+      symbols: new Map([['N', 64n]]),
+      defaultSymbol: null,
+      outDir: zero,
+      poolReleaseThreshold: 0n,
+      build: chainDoubleBuilder(),
+    });
     const out = join(dir, 'chain-gpu-zero.json');
     const r = await cli(['profile', '--prebuilt', zero, '--calls', '3', '--processes', '1', '--out', out]);
     expect(r.code).toBe(0);

@@ -41,11 +41,15 @@ const nothingBuilt = async (): Promise<void> => expect(existsSync(cache) ? await
 
 describe('bad symbol values (exit 2, before anything is built)', () => {
   it.each([
-    ['N=-1', [chain, '--symbols', 'N=-1'], /negative array extent: with N=-1, 6 arrays \(inp, out, t1, t2 and 2 more\) would have a negative size/],
+    [
+      'N=-1',
+      [chain, '--symbols', 'N=-1'],
+      /negative array extent: with N=-1, 6 arrays \(inp, out, t1, t2 and 2 more\) would have a negative size/,
+    ],
     ['N=10^12', [chain, '--symbols', 'N=1000000000000'], /arguments inp \(7\.28 TiB\), out \(7\.28 TiB\) cannot be allocated/],
     ['I=-4,J=-4', [hdiff, '--symbols', 'I=-4,J=-4,K=8'], /negative array extent: with I=-4, J=-4, 5 arrays/],
   ])('%s', async (_name, args, message) => {
-    const r = await cli([...(args), '--calls', '1']);
+    const r = await cli([...args, '--calls', '1']);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/internal error|RangeError| {4}at /);
     expect(r.code).toBe(2);
@@ -78,12 +82,31 @@ describe('nothing lost at the end of a run', () => {
     const outputs = join(dir, 'outputs');
     await mkdir(outputs);
     await writeFile(join(outputs, 'SCOPED'), '');
-    const r = await cli([chain, '--symbols', 'N=64', '--modes', 'scoped', '--calls', '2', '--warmup', '0', '--processes', '1', '--out', '/dev/full', '--save-outputs', outputs]);
+    const r = await cli([
+      chain,
+      '--symbols',
+      'N=64',
+      '--modes',
+      'scoped',
+      '--calls',
+      '2',
+      '--warmup',
+      '0',
+      '--processes',
+      '1',
+      '--out',
+      '/dev/full',
+      '--save-outputs',
+      outputs,
+    ]);
     expect(r.stdout).toMatch(/^SCOPED /m);
     const out = /cannot write --out \/dev\/full \(no space left on the device\); the result was saved to (\S+) instead/.exec(r.stderr);
     expect(out, r.stderr).not.toBeNull();
     expect(out![1]!.startsWith(join(temp, 'transient-lab-result-'))).toBe(true);
-    const result = JSON.parse(await readFile(out![1]!, 'utf8')) as { schema: string; savedOutputs: { dir: string; fallbackReason: string } };
+    const result = JSON.parse(await readFile(out![1]!, 'utf8')) as {
+      schema: string;
+      savedOutputs: { dir: string; fallbackReason: string };
+    };
     expect(result.schema).toBe('transient-lab/profile@1');
     const saved = new RegExp(`cannot write --save-outputs ${outputs} \\(.*\\); the outputs were saved to (\\S+) instead`).exec(r.stderr);
     expect(saved, r.stderr).not.toBeNull();

@@ -29,10 +29,15 @@ afterAll(async () => {
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [main, 'profile', ...args], { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache'), ...env }, timeout: 300_000, maxBuffer: 1 << 24 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [main, 'profile', ...args],
+      { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache'), ...env }, timeout: 300_000, maxBuffer: 1 << 24 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -46,7 +51,10 @@ describe('profile with many calls', () => {
   it('times 300,000 calls: exact summary over all, 100,000 evenly spaced rows kept', async () => {
     const out = join(dir, 'many.json');
     // One OpenMP thread: on a busy shared machine a team's waits would make each of these tiny calls slow.
-    const r = await cli([chain, '--symbols', 'N=1', '--modes', 'SCOPED', '--calls', '300000', '--warmup', '0', '--processes', '1', '--out', out], { OMP_NUM_THREADS: '1' });
+    const r = await cli(
+      [chain, '--symbols', 'N=1', '--modes', 'SCOPED', '--calls', '300000', '--warmup', '0', '--processes', '1', '--out', out],
+      { OMP_NUM_THREADS: '1' },
+    );
     expect(r.stderr).not.toMatch(/call stack/);
     expect(r.code).toBe(0);
     const result = JSON.parse(await readFile(out, 'utf8')) as ProfileResult;
@@ -69,7 +77,9 @@ describe('profile of a program that writes past an argument', () => {
     expect(r.code).toBe(6);
     const label = mode === 'EXTERNAL' ? 'EXTERNAL \\(packed\\)' : mode;
     expect(r.stderr).toMatch(
-      new RegExp(`mode ${label} during verification call 1 failed: out-of-bounds write: the program wrote 8 bytes past the end of argument B \\(B has 512 bytes\\) with symbols N=64: these sizes may not fit the program's tiling or loop bounds; try larger symbol values`),
+      new RegExp(
+        `mode ${label} during verification call 1 failed: out-of-bounds write: the program wrote 8 bytes past the end of argument B \\(B has 512 bytes\\) with symbols N=64: these sizes may not fit the program's tiling or loop bounds; try larger symbol values`,
+      ),
     );
     expect(r.stderr).not.toMatch(/free\(\)|munmap_chunk|corrupted|SIGABRT/);
   });
@@ -77,7 +87,9 @@ describe('profile of a program that writes past an argument', () => {
   it('gemm_expanded_pure_tiled at --default-symbol 16: the tiles overrun C, said as such', async () => {
     const r = await cli([gemmTiled, '--default-symbol', '16', '--modes', 'SCOPED', '--calls', '3', '--processes', '1']);
     expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(/mode SCOPED during verification call 1 failed: out-of-bounds write: the program wrote [\d,]+ bytes past the end of argument C \(C has 2,048 bytes\) with symbols K=16, M=16, N=16: these sizes may not fit the program's tiling or loop bounds; try larger symbol values/);
+    expect(r.stderr).toMatch(
+      /mode SCOPED during verification call 1 failed: out-of-bounds write: the program wrote [\d,]+ bytes past the end of argument C \(C has 2,048 bytes\) with symbols K=16, M=16, N=16: these sizes may not fit the program's tiling or loop bounds; try larger symbol values/,
+    );
     expect(r.stderr).not.toMatch(/free\(\)|munmap_chunk|SIGABRT/);
   });
 });

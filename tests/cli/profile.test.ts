@@ -21,10 +21,15 @@ afterAll(async () => {
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [main, 'profile', ...args], { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 300_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [main, 'profile', ...args],
+      { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 300_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -73,7 +78,23 @@ describe('profile CLI input errors (exit 3)', () => {
 describe('profile CLI --cxxflags', () => {
   it('builds every mode with the given flags and records them', async () => {
     const out = join(dir, 'o1.json');
-    const r = await cli([example, '--default-symbol', '8', '--calls', '2', '--warmup', '0', '--processes', '1', '--modes', 'scoped,external', '--cxxflags', '-O1 -fno-tree-vectorize', '--out', out]);
+    const r = await cli([
+      example,
+      '--default-symbol',
+      '8',
+      '--calls',
+      '2',
+      '--warmup',
+      '0',
+      '--processes',
+      '1',
+      '--modes',
+      'scoped,external',
+      '--cxxflags',
+      '-O1 -fno-tree-vectorize',
+      '--out',
+      out,
+    ]);
     expect(r.code).toBe(0);
     const result = JSON.parse(await readFile(out, 'utf8'));
     expect(result.settings.cxxflags).toEqual(['-O1', '-fno-tree-vectorize']);
@@ -98,21 +119,49 @@ describe('profile CLI success (exit 0)', () => {
   it('prints the table, writes --out and --save-outputs', async () => {
     const out = join(dir, 'result.json');
     const saved = join(dir, 'outputs');
-    const r = await cli([example, '--default-symbol', '8', '--calls', '4', '--warmup', '1', '--processes', '2', '--layout', 'both', '--seed', '3', '--out', out, '--save-outputs', saved]);
+    const r = await cli([
+      example,
+      '--default-symbol',
+      '8',
+      '--calls',
+      '4',
+      '--warmup',
+      '1',
+      '--processes',
+      '2',
+      '--layout',
+      'both',
+      '--seed',
+      '3',
+      '--out',
+      out,
+      '--save-outputs',
+      saved,
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^mode\s+median\/call\s+p10\s+p90\s+allocs\/call\s+alloc\+free\s+faults\/call\s+workspace\s+vs SCOPED$/m);
     expect(r.stdout).toMatch(/^EXTERNAL \(packed\)\s/m);
     expect(r.stdout).toMatch(/^init \/ first call: SCOPED [\d.]+ [nµm]?s \/ [\d.]+ [nµm]?s; PERSISTENT /m);
     // The verdict the window and the reports give (view/verdict.ts), then EXTERNAL against POOL.
-    expect(r.stdout).toMatch(/^verdict: (Noisy run: .+\. )?(\S.* is fastest( at p10)?: .+ than the runner-up, .+|No clear winner( at p10)?: .+ within the noise .+)\.$/m);
-    expect(r.stdout).toMatch(/^EXTERNAL \(packed\) vs POOL: .+, (the same allocations per call \(\d+\)|\d+ fewer allocations per call \(\d+ → 0\)), holds .+ for transients\.$/m);
+    expect(r.stdout).toMatch(
+      /^verdict: (Noisy run: .+\. )?(\S.* is fastest( at p10)?: .+ than the runner-up, .+|No clear winner( at p10)?: .+ within the noise .+)\.$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^EXTERNAL \(packed\) vs POOL: .+, (the same allocations per call \(\d+\)|\d+ fewer allocations per call \(\d+ → 0\)), holds .+ for transients\.$/m,
+    );
     expect(r.stdout).toContain('note: POOL generated the same code as SCOPED');
     const result = JSON.parse(await readFile(out, 'utf8'));
     expect(result.schema).toBe('transient-lab/profile@1');
     expect(result.program.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(result.settings).toMatchObject({ calls: 4, warmup: 1, processes: 2, layout: 'both', seed: 3, symbols: { N: 8 } });
-    expect(result.modes.map((m: { label: string }) => m.label)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL (dace)', 'EXTERNAL (packed)']);
+    expect(result.modes.map((m: { label: string }) => m.label)).toEqual([
+      'SCOPED',
+      'PERSISTENT',
+      'POOL',
+      'EXTERNAL (dace)',
+      'EXTERNAL (packed)',
+    ]);
     for (const m of result.modes) {
       // 4 timed calls in each of 2 processes, pooled.
       expect(m.calls.totalNs).toHaveLength(8);
@@ -125,7 +174,14 @@ describe('profile CLI success (exit 0)', () => {
     for (const m of result.modes) expect(typeof m.initBytes).toBe('number');
     expect(initBytes('PERSISTENT')).toBeGreaterThanOrEqual(initBytes('SCOPED'));
     // DaCe's default CPU flags, recorded for the run and for each library.
-    expect(result.settings.cxxflags).toEqual(['-O3', '-march=native', '-fno-math-errno', '-fno-trapping-math', '-fno-signed-zeros', '-freciprocal-math']);
+    expect(result.settings.cxxflags).toEqual([
+      '-O3',
+      '-march=native',
+      '-fno-math-errno',
+      '-fno-trapping-math',
+      '-fno-signed-zeros',
+      '-freciprocal-math',
+    ]);
     for (const m of result.modes) expect(m.build.flags).toEqual(expect.arrayContaining(['-std=c++20', ...result.settings.cxxflags]));
     expect(r.stdout.split('\n')[0]).toContain('-O3 -march=native');
     const checksums = result.modes.map((m: { outputChecksums: Record<string, string> }) => JSON.stringify(m.outputChecksums));
@@ -141,8 +197,12 @@ describe('profile CLI with too few calls', () => {
   it('says there are too few calls to test and how many would do, instead of "no significant difference"', async () => {
     const r = await cli([example, '--default-symbol', '8', '--calls', '2', '--warmup', '1', '--processes', '1']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('verdict: Too few calls to test which mode is fastest: 2 timed calls per mode can reach p = 0.25 at best, not p < 0.01; 6 per mode would.\n');
-    expect(r.stdout).toMatch(/^EXTERNAL \(packed\) vs POOL: too few calls to test \(2 timed calls per mode can reach p = 0\.25 at best, not p < 0\.01; 6 per mode would\)/m);
+    expect(r.stdout).toContain(
+      'verdict: Too few calls to test which mode is fastest: 2 timed calls per mode can reach p = 0.25 at best, not p < 0.01; 6 per mode would.\n',
+    );
+    expect(r.stdout).toMatch(
+      /^EXTERNAL \(packed\) vs POOL: too few calls to test \(2 timed calls per mode can reach p = 0\.25 at best, not p < 0\.01; 6 per mode would\)/m,
+    );
     expect(r.stdout).not.toMatch(/no significant difference/);
   });
 });

@@ -23,7 +23,9 @@ contractSuite({
       },
     });
     const dispatch = createDispatcher(session, { limits: service.limits });
-    const methods = Object.fromEntries(METHODS.map((m) => [m, async (req: unknown) => structuredClone(await dispatch(m, structuredClone(req)))]));
+    const methods = Object.fromEntries(
+      METHODS.map((m) => [m, async (req: unknown) => structuredClone(await dispatch(m, structuredClone(req)))]),
+    );
     const bridge = { ...methods, on: hub.on } as unknown as BridgeApi;
     return { client: clientFromBridge(bridge), close: () => session.dispose() };
   },
@@ -45,6 +47,9 @@ describe('the bridge client and paged replies', () => {
       .analyze({ doc: 'd1', symbols: {}, defaultSymbol: null, target: null })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HostError);
-    expect(err).toMatchObject({ kind: 'transport', message: expect.stringMatching(/^analyze: the desktop host sent a malformed paged reply/) });
+    expect(err).toMatchObject({
+      kind: 'transport',
+      message: expect.stringMatching(/^analyze: the desktop host sent a malformed paged reply/),
+    });
   });
 });

@@ -22,7 +22,13 @@ export interface Scratch {
 }
 
 /** The malformed SDFG: a state whose node list is not a list (the parser names `$.nodes[0].nodes`). */
-const BROKEN_SDFG = JSON.stringify({ type: 'SDFG', attributes: { name: 'broken', _arrays: {} }, nodes: [{ type: 'SDFGState', label: 's0', id: 0, nodes: 7, edges: [] }], edges: [], start_block: 0 });
+const BROKEN_SDFG = JSON.stringify({
+  type: 'SDFG',
+  attributes: { name: 'broken', _arrays: {} },
+  nodes: [{ type: 'SDFGState', label: 's0', id: 0, nodes: 7, edges: [] }],
+  edges: [],
+  start_block: 0,
+});
 
 /** 3 nested SDFGs in 2 levels, 91% of the JSON (read from ../shared/corpus at test time, never kept here). */
 const NESTED_CORPUS_FILE = 'spcl__dace__tests__sdfg_corpus__nestinger_1.sdfgz';

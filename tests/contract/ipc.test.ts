@@ -34,7 +34,13 @@ import { makeScratch, makeService } from './fixtures.js';
 import { contractSuite, type Connected } from './suite.js';
 
 /** A window of the shell over `backend`, and the page's side of it: the real preload on a fake ipcRenderer. */
-async function openWindow(electron: FakeElectron, backend: SessionBackend, service: TransientLabService, userData: string, answers?: unknown[]): Promise<{ bridge: BridgeApi; close(): void }> {
+async function openWindow(
+  electron: FakeElectron,
+  backend: SessionBackend,
+  service: TransientLabService,
+  userData: string,
+  answers?: unknown[],
+): Promise<{ bridge: BridgeApi; close(): void }> {
   const windows = new Windows({
     electron: electron.seam,
     backend,
@@ -97,7 +103,14 @@ contractSuite({
         const child = fork(shellPaths().engineEntry, [], { serviceName, stdio: 'pipe', execArgv: [] });
         return fromUtilityProcess<MainToEngine, EngineToMain>(child, () => gone.wait(serviceName));
       },
-      config: { host: env.host, files: { kind: 'roots', roots: env.roots }, openAtStart: env.openAtStart, limits: env.limits, previewMinJsonBytes: 0, remote: { hosts: env.remoteHosts, sshOptions: remote.sshOptions, remoteCommand: remote.remoteCommand } },
+      config: {
+        host: env.host,
+        files: { kind: 'roots', roots: env.roots },
+        openAtStart: env.openAtStart,
+        limits: env.limits,
+        previewMinJsonBytes: 0,
+        remote: { hosts: env.remoteHosts, sshOptions: remote.sshOptions, remoteCommand: remote.remoteCommand },
+      },
       createRunner: () => new UtilityProcessRunnerHost({ fork, goneDetails: gone.wait }),
       log: () => {},
     });

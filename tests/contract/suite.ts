@@ -14,7 +14,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisDocument } from '../../electron/engine/view/analysis-doc.js';
-import { CONTRACT_VERSION, type ContractError, type HostEvents, type ProfileRequest, type TransientLabClient } from '../../electron/ipc/contract.js';
+import {
+  CONTRACT_VERSION,
+  type ContractError,
+  type HostEvents,
+  type ProfileRequest,
+  type TransientLabClient,
+} from '../../electron/ipc/contract.js';
 import type { TransientLabService } from '../../electron/service/index.js';
 import { parseCsv } from '../../electron/engine/report/csv.js';
 import { parseProfileBytes } from '../../electron/host-kit/result-files.js';
@@ -62,7 +68,6 @@ function loose(client: TransientLabClient): Record<string, (req: unknown) => Pro
   return client as unknown as Record<string, (req: unknown) => Promise<unknown>>;
 }
 
-
 function profileRequest(doc: string, job: string, over: Partial<ProfileRequest> = {}): ProfileRequest {
   return {
     doc,
@@ -101,7 +106,11 @@ export function contractSuite(transport: TransportFactory): void {
       sshd = await startTestSshd();
       remote = { hosts: [sshd.target], sshOptions: sshd.sshOptions, remoteCommand: sshd.remoteCommand };
       service = await makeService(scratch, {
-        remote: { hosts: remote.hosts, run: (file, options, target, onProgress) => profileRemote(file, options, { target, sshOptions: remote.sshOptions, remoteCommand: remote.remoteCommand }, onProgress) },
+        remote: {
+          hosts: remote.hosts,
+          run: (file, options, target, onProgress) =>
+            profileRemote(file, options, { target, sshOptions: remote.sshOptions, remoteCommand: remote.remoteCommand }, onProgress),
+        },
       });
       conn = await transport.connect(service, remote);
       client = conn.client;
@@ -175,7 +184,14 @@ export function contractSuite(transport: TransportFactory): void {
       });
 
       it('openFile refuses paths out of the roots: .., absolute, links out, and never decodes %2e%2e', async () => {
-        for (const path of ['../outside/secret.sdfg', 'sub/../../outside/secret.sdfg', join(scratch.outside, 'secret.sdfg'), '/etc/passwd', 'link-out.sdfg', 'dir-out/secret.sdfg']) {
+        for (const path of [
+          '../outside/secret.sdfg',
+          'sub/../../outside/secret.sdfg',
+          join(scratch.outside, 'secret.sdfg'),
+          '/etc/passwd',
+          'link-out.sdfg',
+          'dir-out/secret.sdfg',
+        ]) {
           const e = await failure(client.openFile({ path }));
           expect(e.kind, path).toBe('refused');
           expect(e.file).toBe(path);
@@ -303,7 +319,11 @@ export function contractSuite(transport: TransportFactory): void {
           ['openResult', { name: 'r.json' }, '$'],
           ['saveResult', { path: 'r.json', result: { schema: 'transient-lab/profile@1' } }, '$.result.program'],
           ['exportReport', { results: [], format: 'html', doc: null }, '$.results'],
-          ['exportReport', { results: [{ label: 'a', result: { schema: 'transient-lab/profile@1' } }], format: 'html', doc: null }, '$.results[0].result.program'],
+          [
+            'exportReport',
+            { results: [{ label: 'a', result: { schema: 'transient-lab/profile@1' } }], format: 'html', doc: null },
+            '$.results[0].result.program',
+          ],
           ['exportReport', { results: [], format: 'docx', doc: null }, '$.results'],
           ['exportReport', { results: [], format: 'html', doc: null, path: '/tmp/x' }, '$.results'],
         ];
@@ -416,7 +436,10 @@ export function contractSuite(transport: TransportFactory): void {
       });
 
       it('refuses a newer schema and foreign JSON with a clear error', async () => {
-        const text = (await readFile(join(scratch.root, 'sub', 'run-1.json'), 'utf8')).replace('transient-lab/profile@1', 'transient-lab/profile@2');
+        const text = (await readFile(join(scratch.root, 'sub', 'run-1.json'), 'utf8')).replace(
+          'transient-lab/profile@1',
+          'transient-lab/profile@2',
+        );
         await writeFile(join(scratch.root, 'newer.json'), text);
         const newer = await failure(client.openResult({ path: 'newer.json' }));
         expect(newer).toMatchObject({ kind: 'input', jsonPath: '$.schema', file: join(scratch.root, 'newer.json') });
@@ -485,7 +508,9 @@ export function contractSuite(transport: TransportFactory): void {
         const doc = await client.openExample({ id: 'hdiff' });
         const stages: string[] = [];
         const off = client.on('profileProgress', (e) => e.job === 'r-ok' && stages.push(e.stage));
-        const result = await client.profile(profileRequest(doc.doc, 'r-ok', { modes: ['SCOPED', 'EXTERNAL'], symbols: { I: '32', J: '32', K: '8' }, remote: '127.0.0.1' }));
+        const result = await client.profile(
+          profileRequest(doc.doc, 'r-ok', { modes: ['SCOPED', 'EXTERNAL'], symbols: { I: '32', J: '32', K: '8' }, remote: '127.0.0.1' }),
+        );
         off();
         expect(result.modes.map((m) => m.label)).toEqual(['SCOPED', 'EXTERNAL (packed)']);
         expect(result.verification.ok).toBe(true);

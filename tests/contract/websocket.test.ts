@@ -19,7 +19,8 @@ import { contractSuite, failure, type Connected } from './suite.js';
 async function connectClient(server: RunningServer): Promise<Connected & { client: Awaited<ReturnType<typeof connectWebSocket>> }> {
   const origin = `http://127.0.0.1:${server.port}`;
   const client = await connectWebSocket(`ws://127.0.0.1:${server.port}/ws`, {
-    create: (url) => new WebSocket(url, { headers: { Origin: origin, Cookie: `tlab_token_${server.port}=${server.token}` } }) as unknown as WebSocketLike,
+    create: (url) =>
+      new WebSocket(url, { headers: { Origin: origin, Cookie: `tlab_token_${server.port}=${server.token}` } }) as unknown as WebSocketLike,
   });
   return { client, close: async () => client.close() };
 }
@@ -124,7 +125,10 @@ describe('WebSocket transport', () => {
   it('a call that outlives its time limit fails as a transport error', async () => {
     const origin = `http://127.0.0.1:${server.port}`;
     const client = await connectWebSocket(`ws://127.0.0.1:${server.port}/ws`, {
-      create: (url) => new WebSocket(url, { headers: { Origin: origin, Cookie: `tlab_token_${server.port}=${server.token}` } }) as unknown as WebSocketLike,
+      create: (url) =>
+        new WebSocket(url, {
+          headers: { Origin: origin, Cookie: `tlab_token_${server.port}=${server.token}` },
+        }) as unknown as WebSocketLike,
       timeouts: { openExample: 1 },
     });
     const e = await failure(client.openExample({ id: 'vadv' }));

@@ -11,7 +11,17 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, markSpan, nextFrames, openApp, startServe, waitForMark, type AppPage, type Serve } from '../../bench/lib/browser.js';
+import {
+  appE2eReady,
+  launchChromium,
+  markSpan,
+  nextFrames,
+  openApp,
+  startServe,
+  waitForMark,
+  type AppPage,
+  type Serve,
+} from '../../bench/lib/browser.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'app');
 const ready = appE2eReady();
@@ -57,7 +67,9 @@ async function openThroughDialog(page: Page, name: string, root = 0): Promise<vo
   await page.keyboard.press('Control+o');
   await page.waitForSelector('[data-testid="open-dialog"]');
   if (root > 0) {
-    const roots = await page.$$eval('.open-dialog select option', (o) => o.map((x) => (x as unknown as { value: string }).value).filter(Boolean));
+    const roots = await page.$$eval('.open-dialog select option', (o) =>
+      o.map((x) => (x as unknown as { value: string }).value).filter(Boolean),
+    );
     await page.selectOption('.open-dialog select', roots[root]!);
   }
   await page.fill('[data-testid="open-filter"]', name);
@@ -74,7 +86,11 @@ async function openExampleHdiff(a: AppPage): Promise<void> {
 /** Distinct colours on the first canvas inside `selector`: a blank canvas has one or two. */
 async function canvasColours(page: Page, selector: string): Promise<number> {
   return page.$eval(`${selector} canvas`, (c) => {
-    const cv = c as unknown as { width: number; height: number; getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+    const cv = c as unknown as {
+      width: number;
+      height: number;
+      getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+    };
     const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
     const seen = new Set<number>();
     for (let i = 0; i < d.length; i += 4 * 13) seen.add((d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!);
@@ -88,7 +104,10 @@ interface Doc {
 
 /** Waits until `selector` matches `n` elements (a function, not a string: the page's CSP forbids eval). */
 async function countIs(page: Page, selector: string, n: number): Promise<void> {
-  await page.waitForFunction(([sel, k]) => (globalThis as unknown as Doc).document.querySelectorAll(sel).length === k, [selector, n] as const);
+  await page.waitForFunction(([sel, k]) => (globalThis as unknown as Doc).document.querySelectorAll(sel).length === k, [
+    selector,
+    n,
+  ] as const);
 }
 
 const text = async (page: Page, testid: string): Promise<string> => (await page.textContent(`[data-testid="${testid}"]`)) ?? '';
@@ -99,7 +118,10 @@ describe('the app through serve, in Chromium', () => {
     if (!ready.ok) throw new Error(`the app e2e test cannot run: ${ready.why}`);
     mkdirSync(SHOTS, { recursive: true });
     scratch = mkdtempSync(join(tmpdir(), 'tlab-app-e2e-'));
-    writeFileSync(join(scratch, 'broken.sdfg'), '{"type": "SDFG", "attributes": {"name": "broken", "_arrays": {}}, "nodes": [{"type": "SDFGState", "nodes": [');
+    writeFileSync(
+      join(scratch, 'broken.sdfg'),
+      '{"type": "SDFG", "attributes": {"name": "broken", "_arrays": {}}, "nodes": [{"type": "SDFGState", "nodes": [',
+    );
     writeFileSync(join(scratch, 'not-an-sdfg.sdfg'), '{"type": "Flowchart", "nodes": []}');
     copyFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu.json'), join(scratch, 'hdiff-cpu.json'));
     [serve, browser] = await Promise.all([startServe(['--root', corpusDir(), '--root', scratch]), launchChromium()]);
@@ -154,7 +176,10 @@ describe('the app through serve, in Chromium', () => {
     await nextFrames(page);
 
     // Esc clears the selection everywhere.
-    await page.locator('body').click({ position: { x: 5, y: 200 } }).catch(() => {});
+    await page
+      .locator('body')
+      .click({ position: { x: 5, y: 200 } })
+      .catch(() => {});
     await page.keyboard.press('Escape');
     await page.waitForSelector('[data-testid="selection-overview"]');
     expect(await text(page, 'overview-workspace')).toMatch(/EXTERNAL workspace · CPU_Heap\s*[\d.]+ MiB/);
@@ -172,7 +197,10 @@ describe('the app through serve, in Chromium', () => {
     await page.fill('[data-testid="outline-search"]', '');
 
     // Every dock tab by its number key.
-    await page.locator('[data-testid="graph"] canvas').first().click({ position: { x: 20, y: 20 } });
+    await page
+      .locator('[data-testid="graph"] canvas')
+      .first()
+      .click({ position: { x: 20, y: 20 } });
     await page.keyboard.press('2');
     await page.waitForSelector('[data-testid="lifetime-chart"] canvas');
     await nextFrames(page);
@@ -223,7 +251,11 @@ describe('the app through serve, in Chromium', () => {
     const before = await text(page, 'selection-size');
     const rowBefore = await page.textContent('[data-testid="transients-table"] [role="row"][aria-selected="true"]');
     await page.fill('[data-testid="symbol-I"]', '512');
-    await page.waitForFunction((b) => (globalThis as unknown as Doc).document.querySelector('[data-testid="selection-size"]')?.textContent !== b, before, { timeout: 60_000 });
+    await page.waitForFunction(
+      (b) => (globalThis as unknown as Doc).document.querySelector('[data-testid="selection-size"]')?.textContent !== b,
+      before,
+      { timeout: 60_000 },
+    );
     const after = await text(page, 'selection-size');
     expect(after).not.toBe(before);
     expect(await page.textContent('[data-testid="transients-table"] [role="row"][aria-selected="true"]')).not.toBe(rowBefore);
@@ -240,7 +272,12 @@ describe('the app through serve, in Chromium', () => {
     const a = await app('light');
     const { page } = a;
     await openExampleHdiff(a);
-    for (const [k, v] of [['I', '32'], ['J', '32'], ['K', '8']] as const) await page.fill(`[data-testid="symbol-${k}"]`, v);
+    for (const [k, v] of [
+      ['I', '32'],
+      ['J', '32'],
+      ['K', '8'],
+    ] as const)
+      await page.fill(`[data-testid="symbol-${k}"]`, v);
     await page.keyboard.press('Control+p');
     await page.waitForSelector('[data-testid="profile-form"]');
     await page.fill('[data-testid="profile-calls"]', '15');
@@ -301,7 +338,12 @@ describe('the app through serve, in Chromium', () => {
     const a = await app('light');
     const { page } = a;
     await openExampleHdiff(a);
-    for (const [k, v] of [['I', '32'], ['J', '32'], ['K', '8']] as const) await page.fill(`[data-testid="symbol-${k}"]`, v);
+    for (const [k, v] of [
+      ['I', '32'],
+      ['J', '32'],
+      ['K', '8'],
+    ] as const)
+      await page.fill(`[data-testid="symbol-${k}"]`, v);
     await page.keyboard.press('Control+p');
     await page.fill('[data-testid="profile-calls"]', '100000');
     await page.fill('[data-testid="profile-processes"]', '1');
@@ -310,7 +352,11 @@ describe('the app through serve, in Chromium', () => {
     await page.click('[data-testid="profile-mode-EXTERNAL"]');
     await page.click('[data-testid="profile-run"]');
     await page.waitForSelector('[data-testid="profile-cancel"]');
-    await page.waitForFunction(() => /Verify|Timed calls/.test((globalThis as unknown as Doc).document.querySelector('.stages .now')?.textContent ?? ''), undefined, { timeout: 300_000 });
+    await page.waitForFunction(
+      () => /Verify|Timed calls/.test((globalThis as unknown as Doc).document.querySelector('.stages .now')?.textContent ?? ''),
+      undefined,
+      { timeout: 300_000 },
+    );
     await page.click('[data-testid="profile-cancel"]');
     await page.waitForSelector('.run-title:has-text("Cancelled")', { timeout: 60_000 });
     expect(await page.isEnabled('[data-testid="profile-run"]')).toBe(true);
@@ -324,7 +370,10 @@ describe('the app through serve, in Chromium', () => {
     const { page } = a;
     await openExampleHdiff(a);
     await page.keyboard.press('Control+p');
-    await page.setInputFiles('[data-testid="profile-open-result-input"]', join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu-sampled.json'));
+    await page.setInputFiles(
+      '[data-testid="profile-open-result-input"]',
+      join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu-sampled.json'),
+    );
     await page.waitForSelector('[data-testid="chart-gantt"] canvas');
     expect(await canvasColours(page, '[data-testid="chart-gantt"]')).toBeGreaterThan(4);
     await page.click('[data-testid="outline-transient"][data-transient="0:lap"]');
@@ -401,13 +450,21 @@ describe('the app through serve, in Chromium', () => {
     await page.waitForSelector('[data-testid="empty-state"]');
 
     // An upload that is JSON but not an SDFG: the engine's message, with the upload's name.
-    await page.setInputFiles('[data-testid="empty-upload-input"]', { name: 'flowchart.sdfg', mimeType: 'application/json', buffer: Buffer.from('{"type": "Flowchart", "nodes": []}') });
+    await page.setInputFiles('[data-testid="empty-upload-input"]', {
+      name: 'flowchart.sdfg',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"type": "Flowchart", "nodes": []}'),
+    });
     await page.waitForSelector('[data-testid="error-panel"]');
     expect(await text(page, 'error-file')).toContain('flowchart.sdfg');
     await page.keyboard.press('Escape');
 
     // A result file that is not a result.
-    await page.setInputFiles('[data-testid="empty-upload-input"]', { name: 'not-a-result.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
+    await page.setInputFiles('[data-testid="empty-upload-input"]', {
+      name: 'not-a-result.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"hello": 1}'),
+    });
     await page.waitForSelector('[data-testid="error-panel"]');
     await shot(page, '18-error-result');
     await page.keyboard.press('Escape');
@@ -418,4 +475,3 @@ describe('the app through serve, in Chromium', () => {
     await a.close();
   });
 });
-

@@ -12,7 +12,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../electron/engine/paths.js';
 import { parseResultDocuments } from '../../electron/host-kit/result-files.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, waitForMark, type AppPage, type Serve } from '../../bench/lib/browser.js';
+import {
+  appE2eReady,
+  launchChromium,
+  nextFrames,
+  openApp,
+  startServe,
+  waitForMark,
+  type AppPage,
+  type Serve,
+} from '../../bench/lib/browser.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'export');
 const FIXTURE = join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu.json');
@@ -96,9 +105,17 @@ describe('Export report… in browser mode, in Chromium', () => {
     });
   }
 
-  it('exports PDF through the server\'s Chromium, or says that PDF needs one on the server', { timeout: 300_000 }, async () => {
+  it("exports PDF through the server's Chromium, or says that PDF needs one on the server", { timeout: 300_000 }, async () => {
     // This server runs with the test's PATH; only check the message when no Chromium is on it.
-    const onPath = (process.env.PATH ?? '').split(':').some((d) => ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].some((n) => { try { return readFileSync(join(d, n)).length > 0; } catch { return false; } }));
+    const onPath = (process.env.PATH ?? '').split(':').some((d) =>
+      ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].some((n) => {
+        try {
+          return readFileSync(join(d, n)).length > 0;
+        } catch {
+          return false;
+        }
+      }),
+    );
     const a = await openApp(browser, serve, { theme: 'light' });
     try {
       const { page } = a;
@@ -112,7 +129,10 @@ describe('Export report… in browser mode, in Chromium', () => {
       expect(await page.textContent('[data-testid="export-analysis-note"]')).toMatch(/without the profiled program open/);
       await page.selectOption('[data-testid="export-format"]', 'pdf');
       if (onPath) {
-        const [download] = await Promise.all([page.waitForEvent('download', { timeout: 240_000 }), page.click('[data-testid="export-save"]')]);
+        const [download] = await Promise.all([
+          page.waitForEvent('download', { timeout: 240_000 }),
+          page.click('[data-testid="export-save"]'),
+        ]);
         expect(download.suggestedFilename()).toBe('hdiff-report.pdf');
         const saved = join(scratch, 'downloaded.pdf');
         await download.saveAs(saved);

@@ -11,7 +11,16 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, waitForMark, type AppPage, type Serve } from '../../bench/lib/browser.js';
+import {
+  appE2eReady,
+  launchChromium,
+  nextFrames,
+  openApp,
+  startServe,
+  waitForMark,
+  type AppPage,
+  type Serve,
+} from '../../bench/lib/browser.js';
 import { SYNTHETIC_GPU_FILE } from '../fixtures/synthetic-gpu.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'gpu');
@@ -41,7 +50,10 @@ describe('GPU results and remote hosts in the window', () => {
     scratch = mkdtempSync(join(tmpdir(), 'tlab-gpu-e2e-'));
     copyFileSync(SYNTHETIC_GPU_FILE, join(scratch, 'SYNTHETIC-gpu-hdiff.json'));
     copyFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu-sampled.json'), join(scratch, 'hdiff-cpu-sampled.json'));
-    [serve, browser] = await Promise.all([startServe(['--root', scratch, '--root', examplesDir(), '--remote', 'me@gpu-node', '--remote', 'gpu2']), launchChromium()]);
+    [serve, browser] = await Promise.all([
+      startServe(['--root', scratch, '--root', examplesDir(), '--remote', 'me@gpu-node', '--remote', 'gpu2']),
+      launchChromium(),
+    ]);
   }, 120_000);
 
   afterAll(async () => {
@@ -70,15 +82,22 @@ describe('GPU results and remote hosts in the window', () => {
       const sizes = await page.$$eval('body *', (els) =>
         (els as unknown as El[])
           .filter((e) => e.childElementCount === 0 && (e.textContent ?? '').trim().length > 0)
-          .map((e) => ({ size: parseFloat((globalThis as unknown as { getComputedStyle(x: El): { fontSize: string } }).getComputedStyle(e).fontSize), cls: String(e.className) })),
+          .map((e) => ({
+            size: parseFloat((globalThis as unknown as { getComputedStyle(x: El): { fontSize: string } }).getComputedStyle(e).fontSize),
+            cls: String(e.className),
+          })),
       );
       const biggest = sizes.reduce((m, s) => (s.size > m.size ? s : m), { size: 0, cls: '' });
       expect(biggest.cls).toContain('headline-big');
       await shot(page, `01-gpu-result-${theme}`);
       // The charts, scrolled into view inside the dock.
-      await page.$eval('[data-testid="chart-distribution"]', (e) => (e as unknown as { scrollIntoView(o: unknown): void }).scrollIntoView({ block: 'start' }));
+      await page.$eval('[data-testid="chart-distribution"]', (e) =>
+        (e as unknown as { scrollIntoView(o: unknown): void }).scrollIntoView({ block: 'start' }),
+      );
       await shot(page, `02-gpu-charts-${theme}`);
-      await page.$eval('[data-testid="chart-calls"]', (e) => (e as unknown as { scrollIntoView(o: unknown): void }).scrollIntoView({ block: 'start' }));
+      await page.$eval('[data-testid="chart-calls"]', (e) =>
+        (e as unknown as { scrollIntoView(o: unknown): void }).scrollIntoView({ block: 'start' }),
+      );
       await shot(page, `03-gpu-calls-${theme}`);
       clean(a);
       await a.close();
@@ -86,13 +105,21 @@ describe('GPU results and remote hosts in the window', () => {
   }
 
   it('compares a CPU and a GPU result without mixing them up', { timeout: 240_000 }, async () => {
-    const a = await openApp(browser, serve, { theme: 'light', query: `open=${encodeURIComponent(join(scratch, 'SYNTHETIC-gpu-hdiff.json'))}` });
+    const a = await openApp(browser, serve, {
+      theme: 'light',
+      query: `open=${encodeURIComponent(join(scratch, 'SYNTHETIC-gpu-hdiff.json'))}`,
+    });
     const { page } = a;
     await page.waitForSelector('[data-testid="profile-headline"]');
     await page.click('[data-testid="tab-compare"]');
     await page.setInputFiles('[data-testid="compare-add-input"]', join(scratch, 'hdiff-cpu-sampled.json'));
     // An opened result is shown on the Profile tab: go back to Compare.
-    await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('.save-name')?.textContent?.includes('hdiff-cpu-sampled.json') ?? false);
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document
+          .querySelector('.save-name')
+          ?.textContent?.includes('hdiff-cpu-sampled.json') ?? false,
+    );
     await page.click('[data-testid="tab-compare"]');
     await page.waitForSelector('[data-testid="compare-changes"]');
     const targets = await page.$$eval('[data-testid="compare-target"]', (els) => els.map((e) => e.textContent));
@@ -111,7 +138,9 @@ describe('GPU results and remote hosts in the window', () => {
     await page.click('[data-testid="example-hdiff"]');
     await waitForMark(page, 'tlab:first-frame', 200_000);
     await page.click('[data-testid="tab-profile"]');
-    const options = await page.$$eval('[data-testid="profile-remote"] option', (els) => els.map((e) => (e as unknown as { value: string }).value));
+    const options = await page.$$eval('[data-testid="profile-remote"] option', (els) =>
+      els.map((e) => (e as unknown as { value: string }).value),
+    );
     expect(options).toEqual(['', 'me@gpu-node', 'gpu2']);
     await page.selectOption('[data-testid="profile-remote"]', 'me@gpu-node');
     expect(await text(page, 'profile-run')).toContain('on me@gpu-node');

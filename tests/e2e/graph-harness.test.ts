@@ -43,11 +43,18 @@ type Tlab = {
 };
 const tlab = <T>(f: (t: Tlab, arg: string) => T | Promise<T>, arg = ''): Promise<T> =>
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- page.evaluate cannot hand `f` the page's `tlab` handle, so `f` travels as text and is rebuilt in the harness page (which has no CSP)
-  page.evaluate(([src, a]) => new Function('t', 'a', `return (${src})(t, a)`)((globalThis as unknown as { tlab: Tlab }).tlab, a), [f.toString(), arg] as const) as Promise<T>;
+  page.evaluate(([src, a]) => new Function('t', 'a', `return (${src})(t, a)`)((globalThis as unknown as { tlab: Tlab }).tlab, a), [
+    f.toString(),
+    arg,
+  ] as const) as Promise<T>;
 const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? NaN;
 
 export function buildHarness(): void {
-  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/graph-harness.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/graph-harness.config.ts', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
 }
 
 let server: HarnessServer;

@@ -31,8 +31,16 @@ beforeAll(async () => {
   views['chain'] = await viewOf(ex('chain'), { N: 2000000 });
   views['chain-symbolic'] = await viewOf(ex('chain'));
   views['channel_flow'] = await viewOf(join(corpusDir(), 'phschaad__fuzzyflow__tests__npbench_graphs__channel_flow.sdfg'), {}, 64n);
-  views['cloudsc'] = await viewOf(join(corpusDir(), 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz'), {}, 64n);
-  views['velocity_tendencies'] = await viewOf(join(corpusDir(), 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz'), {}, 64n);
+  views['cloudsc'] = await viewOf(
+    join(corpusDir(), 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz'),
+    {},
+    64n,
+  );
+  views['velocity_tendencies'] = await viewOf(
+    join(corpusDir(), 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz'),
+    {},
+    64n,
+  );
   const fixture = (n: string) => JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', n), 'utf8')) as ProfileResult;
   result = fixture('hdiff-cpu.json');
   rerun = fixture('hdiff-cpu-rerun.json');
@@ -65,12 +73,17 @@ async function canvasColours(): Promise<number> {
 /** Calls `window.tlab[method](...args)` in the page; arguments cross as one JSON string (fast for MBs). */
 async function call<T = unknown>(method: string, ...args: unknown[]): Promise<T> {
   return h.page.evaluate(
-    ([m, json]) => (globalThis as unknown as { tlab: Record<string, (...x: unknown[]) => unknown> }).tlab[m]!(...(JSON.parse(json) as unknown[])),
+    ([m, json]) =>
+      (globalThis as unknown as { tlab: Record<string, (...x: unknown[]) => unknown> }).tlab[m]!(...(JSON.parse(json) as unknown[])),
     [method, JSON.stringify(args)] as const,
   ) as Promise<T>;
 }
 
-async function mount(kind: string, data: unknown, o: { theme: string; width: number; height?: number; selected?: string | null; backend?: string }): Promise<void> {
+async function mount(
+  kind: string,
+  data: unknown,
+  o: { theme: string; width: number; height?: number; selected?: string | null; backend?: string },
+): Promise<void> {
   await call('mountChart', kind, data, o);
 }
 
@@ -136,7 +149,12 @@ describe('memory views in Chromium', () => {
     it(`draws the profile charts of a real hdiff result and a comparison of two runs (${theme})`, async () => {
       if (only && !only.has('profile')) return;
       const single = { results: [{ label: 'run 1', result }] };
-      const both = { results: [{ label: 'run 1', result }, { label: 'run 2', result: rerun }] };
+      const both = {
+        results: [
+          { label: 'run 1', result },
+          { label: 'run 2', result: rerun },
+        ],
+      };
       for (const kind of ['distribution', 'calls', 'breakdown', 'gantt']) {
         await mount(kind, single, { theme, width: 1100 });
         expect(await canvasColours()).toBeGreaterThan(kind === 'gantt' ? 2 : 8);

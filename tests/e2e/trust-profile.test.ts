@@ -12,7 +12,16 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, waitForMark, type AppPage, type Serve } from '../../bench/lib/browser.js';
+import {
+  appE2eReady,
+  launchChromium,
+  nextFrames,
+  openApp,
+  startServe,
+  waitForMark,
+  type AppPage,
+  type Serve,
+} from '../../bench/lib/browser.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'trust');
 const FILE = 'spcl__dace__doc___static__sdfg__example.sdfg';
@@ -41,7 +50,8 @@ async function setTheme(theme: 'light' | 'dark'): Promise<void> {
   await page.waitForFunction((t) => (globalThis as Dom).document.documentElement.dataset['theme'] === t, theme);
 }
 
-const active = (): Promise<string | null> => page.evaluate(() => (globalThis as Dom).document.activeElement?.getAttribute('data-testid') ?? null);
+const active = (): Promise<string | null> =>
+  page.evaluate(() => (globalThis as Dom).document.activeElement?.getAttribute('data-testid') ?? null);
 const dockHeight = async (): Promise<number> => Math.round((await page.locator('section.dock').boundingBox())!.height);
 
 /** Whether `selector` is wholly on screen: inside the viewport and inside every scrolling box around it. */
@@ -81,14 +91,17 @@ async function loadPage(): Promise<void> {
 async function profileWith(n: string): Promise<void> {
   await page.fill('[data-testid="symbol-N"]', n);
   await page.keyboard.press('Control+p');
-  for (const m of ['PERSISTENT', 'POOL']) if (await page.isChecked(`[data-testid="profile-mode-${m}"]`)) await page.click(`[data-testid="profile-mode-${m}"]`);
+  for (const m of ['PERSISTENT', 'POOL'])
+    if (await page.isChecked(`[data-testid="profile-mode-${m}"]`)) await page.click(`[data-testid="profile-mode-${m}"]`);
   await page.click('label:has([data-testid="profile-layout-packed"])');
   await page.fill('[data-testid="profile-calls"]', '5');
   await page.fill('[data-testid="profile-processes"]', '1');
   await page.fill('[data-testid="profile-warmup"]', '1');
   await page.click('[data-testid="profile-run"]');
   await page.waitForSelector('[data-testid="profile-progress"]');
-  await page.waitForFunction(() => !(globalThis as Dom).document.querySelector('[data-testid="profile-cancel"]'), undefined, { timeout: 300_000 });
+  await page.waitForFunction(() => !(globalThis as Dom).document.querySelector('[data-testid="profile-cancel"]'), undefined, {
+    timeout: 300_000,
+  });
   expect(await page.$('[data-testid="profile-error"]')).toBeNull();
   await page.waitForSelector('[data-testid="profile-headline"]');
 }
@@ -243,7 +256,12 @@ describe('profiling without a fight: the form, the dock, last results, Compare',
     }
     await setTheme('light');
     await page.click('[data-testid="compare-log"]');
-    await page.waitForFunction(() => !((globalThis as Dom).document.querySelector('[data-testid="compare-distribution"] [role="img"]')?.getAttribute('aria-label') ?? '').includes('log'));
+    await page.waitForFunction(
+      () =>
+        !(
+          (globalThis as Dom).document.querySelector('[data-testid="compare-distribution"] [role="img"]')?.getAttribute('aria-label') ?? ''
+        ).includes('log'),
+    );
     await shot('16-compare-linear-light');
     await page.locator('[data-testid="compare-distribution"]').screenshot({ path: join(SHOTS, '16b-compare-linear-chart-light.png') });
     await page.click('[data-testid="compare-log"]');

@@ -10,7 +10,16 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, waitForMark, type AppPage, type Serve } from '../../bench/lib/browser.js';
+import {
+  appE2eReady,
+  launchChromium,
+  nextFrames,
+  openApp,
+  startServe,
+  waitForMark,
+  type AppPage,
+  type Serve,
+} from '../../bench/lib/browser.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'trust');
 const VELOCITY = 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz';
@@ -41,7 +50,13 @@ interface GraphProbe {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Dom = any;
 const graphMetrics = (): Promise<GraphProbe> => page.evaluate(() => (globalThis as Dom).tlabPerf.graph());
-const active = (): Promise<string | null> => page.evaluate(() => (globalThis as Dom).document.activeElement?.getAttribute('data-testid') ?? (globalThis as Dom).document.activeElement?.tagName ?? null);
+const active = (): Promise<string | null> =>
+  page.evaluate(
+    () =>
+      (globalThis as Dom).document.activeElement?.getAttribute('data-testid') ??
+      (globalThis as Dom).document.activeElement?.tagName ??
+      null,
+  );
 
 /**
  * Whether `part` (a substring of the element's text, or 'end': its last `n` characters) is drawn inside the
@@ -58,8 +73,8 @@ async function partVisible(selector: string, index: number, part: string, n = 8)
       const nodes: Dom[] = [];
       for (let t = walker.nextNode(); t; t = walker.nextNode()) nodes.push(t);
       const text: string = nodes.map((t) => t.data as string).join('');
-      const at = what === 'end' ? text.length - (count) : text.toLowerCase().indexOf((what).toLowerCase());
-      const len = what === 'end' ? (count) : (what).length;
+      const at = what === 'end' ? text.length - count : text.toLowerCase().indexOf(what.toLowerCase());
+      const len = what === 'end' ? count : what.length;
       if (at < 0) return { text, visible: false };
       const box = el.getBoundingClientRect();
       let pos = 0;
@@ -71,7 +86,12 @@ async function partVisible(selector: string, index: number, part: string, n = 8)
           const r = d.createRange();
           r.setStart(t, a - pos);
           r.setEnd(t, b - pos);
-          for (const c of r.getClientRects() as Dom[]) if (c.width > 0 && (c.left < box.left - 0.5 || c.right > box.right + 0.5 || c.top < box.top - 0.5 || c.bottom > box.bottom + 0.5)) visible = false;
+          for (const c of r.getClientRects() as Dom[])
+            if (
+              c.width > 0 &&
+              (c.left < box.left - 0.5 || c.right > box.right + 0.5 || c.top < box.top - 0.5 || c.bottom > box.bottom + 0.5)
+            )
+              visible = false;
         }
         pos += t.data.length;
       }
@@ -86,7 +106,11 @@ describe('velocity_tendencies in the window: keys, truncation, fit', () => {
     if (!ready.ok) throw new Error(`the e2e test cannot run: ${ready.why}`);
     mkdirSync(SHOTS, { recursive: true });
     [serve, browser] = await Promise.all([startServe(['--root', corpusDir()]), launchChromium()]);
-    app = await openApp(browser, serve, { theme: 'light', query: `open=${encodeURIComponent(VELOCITY)}`, viewport: { width: 1440, height: 900 } });
+    app = await openApp(browser, serve, {
+      theme: 'light',
+      query: `open=${encodeURIComponent(VELOCITY)}`,
+      viewport: { width: 1440, height: 900 },
+    });
     page = app.page;
     await waitForMark(page, 'tlab:first-frame', 600_000);
     await waitForMark(page, 'tlab:ready', 600_000);
@@ -106,7 +130,10 @@ describe('velocity_tendencies in the window: keys, truncation, fit', () => {
   });
 
   it('Ctrl+F focuses the search even from the focused graph, and typing f there does not fit the graph', async () => {
-    await page.locator('[data-testid="graph"] canvas').first().click({ position: { x: 30, y: 30 } });
+    await page
+      .locator('[data-testid="graph"] canvas')
+      .first()
+      .click({ position: { x: 30, y: 30 } });
     expect(await active()).toBe('CANVAS');
     await page.keyboard.press('Control+f');
     expect(await active()).toBe('outline-search');
@@ -133,7 +160,10 @@ describe('velocity_tendencies in the window: keys, truncation, fit', () => {
       expect(n).toBeGreaterThan(40);
       const names: string[] = [];
       for (let i = 0; i < n; i++) {
-        const title = (await labels.nth(i).getAttribute('title')) ?? (await labels.nth(i).locator('xpath=ancestor::label[1]').getAttribute('title')) ?? '';
+        const title =
+          (await labels.nth(i).getAttribute('title')) ??
+          (await labels.nth(i).locator('xpath=ancestor::label[1]').getAttribute('title')) ??
+          '';
         const full = title.split(':')[0]!;
         expect(full.length).toBeGreaterThan(10);
         names.push(full);
@@ -181,7 +211,9 @@ describe('velocity_tendencies in the window: keys, truncation, fit', () => {
       for (let i = 0; i < Math.min(10, await hits.count()); i++) {
         const text = (await hits.nth(i).textContent()) ?? '';
         if (!text.toLowerCase().includes('tangent')) continue; // a hit in code or a memlet: its label need not match
-        expect((await partVisible('[data-testid="outline-hit"] .ol-name', i, 'tangent')).visible, `"tangent" is hidden in ${text}`).toBe(true);
+        expect((await partVisible('[data-testid="outline-hit"] .ol-name', i, 'tangent')).visible, `"tangent" is hidden in ${text}`).toBe(
+          true,
+        );
       }
       if (theme === 'light') await shot('03-outline-graph-hits-light');
       await page.fill('[data-testid="outline-search"]', '');

@@ -28,7 +28,10 @@ async function biggestText(page: Page): Promise<string> {
   const sizes = await page.$$eval('body *', (els) =>
     (els as unknown as El[])
       .filter((e) => e.childElementCount === 0 && (e.textContent ?? '').trim().length > 0)
-      .map((e) => ({ size: parseFloat((globalThis as unknown as { getComputedStyle(x: El): { fontSize: string } }).getComputedStyle(e).fontSize), cls: String(e.className) })),
+      .map((e) => ({
+        size: parseFloat((globalThis as unknown as { getComputedStyle(x: El): { fontSize: string } }).getComputedStyle(e).fontSize),
+        cls: String(e.className),
+      })),
   );
   return sizes.reduce((m, s) => (s.size > m.size ? s : m), { size: 0, cls: '' }).cls;
 }
@@ -53,23 +56,34 @@ describe('the verdict in the window', () => {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('a quiet run: the fastest mode in the largest type, EXTERNAL against POOL under it, no noise banner', { timeout: 240_000 }, async () => {
-    const a = await openApp(browser, serve, { theme: 'light', query: `open=${encodeURIComponent(join(scratch, 'vadv-cpu-clean.json'))}` });
-    const { page } = a;
-    await page.waitForSelector('[data-testid="profile-headline"]');
-    expect(await text(page, 'headline-big')).toBe('PERSISTENT 1.06× faster per call');
-    expect(await text(page, 'headline-detail')).toBe('than the runner-up, EXTERNAL (packed) (p < 0.001)');
-    expect(await page.$('[data-testid="headline-noise"]')).toBeNull();
-    expect(await text(page, 'headline-pair')).toMatch(/^EXTERNAL \(packed\) vs POOL: 1\.63× faster per call \(p < 0\.001\)/);
-    expect(await biggestText(page)).toContain('headline-big');
-    // In the winner's colour, the one the table and the charts give PERSISTENT.
-    const colour = (selector: string) => page.$eval(selector, (e) => (globalThis as unknown as { getComputedStyle(x: unknown): { color: string } }).getComputedStyle(e).color);
-    expect(await colour('[data-testid="headline-big"]')).toBe(await colour('.mode-tag.mode-persistent'));
-    await nextFrames(page);
-    await (await page.$('[data-testid="profile-result"]'))!.screenshot({ path: join(SHOTS, '01-clean-light.png') });
-    clean(a);
-    await a.close();
-  });
+  it(
+    'a quiet run: the fastest mode in the largest type, EXTERNAL against POOL under it, no noise banner',
+    { timeout: 240_000 },
+    async () => {
+      const a = await openApp(browser, serve, {
+        theme: 'light',
+        query: `open=${encodeURIComponent(join(scratch, 'vadv-cpu-clean.json'))}`,
+      });
+      const { page } = a;
+      await page.waitForSelector('[data-testid="profile-headline"]');
+      expect(await text(page, 'headline-big')).toBe('PERSISTENT 1.06× faster per call');
+      expect(await text(page, 'headline-detail')).toBe('than the runner-up, EXTERNAL (packed) (p < 0.001)');
+      expect(await page.$('[data-testid="headline-noise"]')).toBeNull();
+      expect(await text(page, 'headline-pair')).toMatch(/^EXTERNAL \(packed\) vs POOL: 1\.63× faster per call \(p < 0\.001\)/);
+      expect(await biggestText(page)).toContain('headline-big');
+      // In the winner's colour, the one the table and the charts give PERSISTENT.
+      const colour = (selector: string) =>
+        page.$eval(
+          selector,
+          (e) => (globalThis as unknown as { getComputedStyle(x: unknown): { color: string } }).getComputedStyle(e).color,
+        );
+      expect(await colour('[data-testid="headline-big"]')).toBe(await colour('.mode-tag.mode-persistent'));
+      await nextFrames(page);
+      await (await page.$('[data-testid="profile-result"]'))!.screenshot({ path: join(SHOTS, '01-clean-light.png') });
+      clean(a);
+      await a.close();
+    },
+  );
 
   for (const theme of ['light', 'dark'] as const) {
     it(`a noisy run says so and why inside the headline, and compares p10 (${theme})`, { timeout: 240_000 }, async () => {
@@ -77,7 +91,9 @@ describe('the verdict in the window', () => {
       const { page } = a;
       await page.waitForSelector('[data-testid="profile-headline"]');
       const noise = await text(page, 'headline-noise');
-      expect(noise).toMatch(/^\s*Noisy run: call times fall into separate groups in .+ Compared at p10 \(the fastest tenth of the calls\), not at the median\.$/);
+      expect(noise).toMatch(
+        /^\s*Noisy run: call times fall into separate groups in .+ Compared at p10 \(the fastest tenth of the calls\), not at the median\.$/,
+      );
       // Inside the headline block, above the verdict it qualifies.
       expect(await page.$('[data-testid="profile-headline"] [data-testid="headline-noise"]')).not.toBeNull();
       expect(await text(page, 'headline-big')).toBe('No clear winner');
@@ -90,25 +106,37 @@ describe('the verdict in the window', () => {
     });
   }
 
-  it('Compare: a noisy side is compared at p10 and says why; the sentence under the list says how differences are decided', { timeout: 240_000 }, async () => {
-    const a = await openApp(browser, serve, { theme: 'light', query: `open=${encodeURIComponent(join(scratch, 'vadv-cpu-clean.json'))}` });
-    const { page } = a;
-    await page.waitForSelector('[data-testid="profile-headline"]');
-    await page.click('[data-testid="tab-compare"]');
-    await page.setInputFiles('[data-testid="compare-add-input"]', join(scratch, 'vadv-cpu-noisy.json'));
-    // An opened result is shown on the Profile tab: go back to Compare.
-    await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('.save-name')?.textContent?.includes('vadv-cpu-noisy.json') ?? false);
-    await page.click('[data-testid="tab-compare"]');
-    await page.waitForSelector('[data-testid="compare-changes"]');
-    const noisy = await page.$$eval('[data-testid="compare-noise"]', (els) => els.map((e) => e.textContent ?? ''));
-    expect(noisy.length).toBeGreaterThan(0);
-    for (const n of noisy) expect(n).toMatch(/noisy \(vadv-cpu-noisy\.json: .+\), so compared at p10$/);
-    const how = await text(page, 'compare-significance');
-    expect(how).toContain('A difference is claimed only when a two-sided Mann–Whitney test over every timed call gives p < 0.01');
-    expect(how).toContain('A noisy sample is compared at p10');
-    await nextFrames(page);
-    await (await page.$('[data-testid="compare-changes"]'))!.screenshot({ path: join(SHOTS, '03-compare-light.png') });
-    clean(a);
-    await a.close();
-  });
+  it(
+    'Compare: a noisy side is compared at p10 and says why; the sentence under the list says how differences are decided',
+    { timeout: 240_000 },
+    async () => {
+      const a = await openApp(browser, serve, {
+        theme: 'light',
+        query: `open=${encodeURIComponent(join(scratch, 'vadv-cpu-clean.json'))}`,
+      });
+      const { page } = a;
+      await page.waitForSelector('[data-testid="profile-headline"]');
+      await page.click('[data-testid="tab-compare"]');
+      await page.setInputFiles('[data-testid="compare-add-input"]', join(scratch, 'vadv-cpu-noisy.json'));
+      // An opened result is shown on the Profile tab: go back to Compare.
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document
+            .querySelector('.save-name')
+            ?.textContent?.includes('vadv-cpu-noisy.json') ?? false,
+      );
+      await page.click('[data-testid="tab-compare"]');
+      await page.waitForSelector('[data-testid="compare-changes"]');
+      const noisy = await page.$$eval('[data-testid="compare-noise"]', (els) => els.map((e) => e.textContent ?? ''));
+      expect(noisy.length).toBeGreaterThan(0);
+      for (const n of noisy) expect(n).toMatch(/noisy \(vadv-cpu-noisy\.json: .+\), so compared at p10$/);
+      const how = await text(page, 'compare-significance');
+      expect(how).toContain('A difference is claimed only when a two-sided Mann–Whitney test over every timed call gives p < 0.01');
+      expect(how).toContain('A noisy sample is compared at p10');
+      await nextFrames(page);
+      await (await page.$('[data-testid="compare-changes"]'))!.screenshot({ path: join(SHOTS, '03-compare-light.png') });
+      clean(a);
+      await a.close();
+    },
+  );
 });

@@ -11,7 +11,16 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, waitForMark, type AppPage, type Serve } from '../../bench/lib/browser.js';
+import {
+  appE2eReady,
+  launchChromium,
+  nextFrames,
+  openApp,
+  startServe,
+  waitForMark,
+  type AppPage,
+  type Serve,
+} from '../../bench/lib/browser.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'views');
 const FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'sdfg');
@@ -36,14 +45,24 @@ const text = async (page: Page, selector: string): Promise<string> => (await pag
 /** Waits until the text of `selector` matches `re` (a function, not a string: the page's CSP forbids eval). */
 async function textMatches(page: Page, selector: string, re: RegExp, timeout = 120_000): Promise<void> {
   try {
-    await page.waitForFunction(([sel, src]) => new RegExp(src).test((globalThis as unknown as Doc).document.querySelector(sel)?.textContent ?? ''), [selector, re.source] as const, { timeout });
+    await page.waitForFunction(
+      ([sel, src]) => new RegExp(src).test((globalThis as unknown as Doc).document.querySelector(sel)?.textContent ?? ''),
+      [selector, re.source] as const,
+      { timeout },
+    );
   } catch (e) {
-    throw new Error(`${selector} never matched ${re}: it reads ${JSON.stringify(await page.textContent(selector).catch(() => null))} (${(e as Error).message})`, { cause: e });
+    throw new Error(
+      `${selector} never matched ${re}: it reads ${JSON.stringify(await page.textContent(selector).catch(() => null))} (${(e as Error).message})`,
+      { cause: e },
+    );
   }
 }
 
 async function ariaMatches(page: Page, selector: string, re: RegExp): Promise<string> {
-  await page.waitForFunction(([sel, src]) => new RegExp(src).test((globalThis as unknown as Doc).document.querySelector(sel)?.getAttribute('aria-label') ?? ''), [selector, re.source] as const);
+  await page.waitForFunction(
+    ([sel, src]) => new RegExp(src).test((globalThis as unknown as Doc).document.querySelector(sel)?.getAttribute('aria-label') ?? ''),
+    [selector, re.source] as const,
+  );
   return (await page.getAttribute(selector, 'aria-label')) ?? '';
 }
 
@@ -80,7 +99,9 @@ describe('views and references in the app', () => {
 
     await page.fill('[aria-label="Filter transients"]', 'v_p_diag_ddt_vn_apc_pc');
     await textMatches(page, '[data-testid="table-total"]', /^0 B own · 2 views or references not counted$/);
-    const cells = await page.$$eval('[data-testid="transients-table"] [data-alias]', (els) => els.map((e) => (e as unknown as { textContent: string }).textContent));
+    const cells = await page.$$eval('[data-testid="transients-table"] [data-alias]', (els) =>
+      els.map((e) => (e as unknown as { textContent: string }).textContent),
+    );
     expect(cells).toEqual(['view of argument p_diag.ddt_vn_apc_pc', 'view of argument p_diag.ddt_vn_apc_pc']);
     // No 128 MiB anywhere in the table: the view's extent is in the cell's title only.
     expect(await text(page, '[data-testid="transients-table"] [role="grid"]')).not.toContain('128 MiB');
@@ -115,7 +136,10 @@ describe('views and references in the app', () => {
     await textMatches(page, '[data-testid="selection-size"]', /^128 B/);
     expect(await text(page, '[data-testid="selection-viewed-by"]')).toBe('VT, VV, R');
     await shot(page, 'fixture-table');
-    await page.locator('[data-testid="graph"] canvas').first().click({ position: { x: 20, y: 20 } });
+    await page
+      .locator('[data-testid="graph"] canvas')
+      .first()
+      .click({ position: { x: 20, y: 20 } });
     await page.keyboard.press('2');
     await page.waitForSelector('[data-testid="lifetime-chart"] canvas');
     await page.selectOption('[data-testid="lifetime-rows"]', 'all');
@@ -125,7 +149,9 @@ describe('views and references in the app', () => {
     await shot(page, 'fixture-lifetimes-all');
     await page.keyboard.press('3');
     await page.waitForSelector('[data-testid="workspace-chart"] canvas');
-    expect(await ariaMatches(page, '[data-testid="workspace-chart"] [aria-label]', /hatched/)).toBe("Workspace of CPU_Heap: packed 768 B, DaCe's layout 768 B; 2 blocks hatched where views or references alias them.");
+    expect(await ariaMatches(page, '[data-testid="workspace-chart"] [aria-label]', /hatched/)).toBe(
+      "Workspace of CPU_Heap: packed 768 B, DaCe's layout 768 B; 2 blocks hatched where views or references alias them.",
+    );
     await shot(page, 'fixture-workspace');
     expect(a.errors).toEqual([]);
     expect(a.foreign).toEqual([]);

@@ -44,8 +44,18 @@ describe('Jsonified<T>', () => {
     // A bigint written as a decimal string (a pool's release threshold, a seed in a request).
     expectTypeOf<Jsonified<{ threshold: bigint }, string>>().toEqualTypeOf<{ threshold: string }>();
     // The analysis@1 forms derived from the engine's types (engine/view/types.ts).
-    expectTypeOf<Jsonified<PackedStorageLayout>>().toEqualTypeOf<{ bytes: JsonInteger; alignment: number; offsets: Record<string, JsonInteger>; lowerBound: JsonInteger; alignedSum: JsonInteger }>();
-    expectTypeOf<Jsonified<ModePlan>['perCall']>().toEqualTypeOf<{ allocs: JsonInteger | null; frees: JsonInteger | null; bytes: JsonInteger | null }>();
+    expectTypeOf<Jsonified<PackedStorageLayout>>().toEqualTypeOf<{
+      bytes: JsonInteger;
+      alignment: number;
+      offsets: Record<string, JsonInteger>;
+      lowerBound: JsonInteger;
+      alignedSum: JsonInteger;
+    }>();
+    expectTypeOf<Jsonified<ModePlan>['perCall']>().toEqualTypeOf<{
+      allocs: JsonInteger | null;
+      frees: JsonInteger | null;
+      bytes: JsonInteger | null;
+    }>();
     // What JSON really does with such a value.
     const written = JSON.parse(JSON.stringify({ optional: undefined, describe: () => 'x', names: ['a'] })) as object;
     expect(written).toEqual({ names: ['a'] });

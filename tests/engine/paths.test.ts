@@ -17,15 +17,19 @@ afterAll(async () => {
 
 describe('engine paths', () => {
   it('unpackedPath maps a path inside app.asar to app.asar.unpacked, and leaves others alone', () => {
-    expect(unpackedPath('/opt/Transient Lab/resources/app.asar/native/include')).toBe('/opt/Transient Lab/resources/app.asar.unpacked/native/include');
+    expect(unpackedPath('/opt/Transient Lab/resources/app.asar/native/include')).toBe(
+      '/opt/Transient Lab/resources/app.asar.unpacked/native/include',
+    );
     expect(unpackedPath('/opt/x/resources/app.asar')).toBe('/opt/x/resources/app.asar.unpacked');
-    expect(unpackedPath('C:\\Program Files\\TL\\resources\\app.asar\\native')).toBe('C:\\Program Files\\TL\\resources\\app.asar.unpacked\\native');
+    expect(unpackedPath('C:\\Program Files\\TL\\resources\\app.asar\\native')).toBe(
+      'C:\\Program Files\\TL\\resources\\app.asar.unpacked\\native',
+    );
     expect(unpackedPath('/home/me/app.asarx/native')).toBe('/home/me/app.asarx/native');
     expect(unpackedPath('/home/me/my-app.asar/native')).toBe('/home/me/my-app.asar/native');
     expect(unpackedPath('/repo/native')).toBe('/repo/native');
   });
 
-  it('in a checkout, native/ and the examples are the package\'s own', () => {
+  it("in a checkout, native/ and the examples are the package's own", () => {
     expect(nativeDir()).toBe(join(packageRoot(), 'native'));
     expect(examplesDir()).toBe(join(packageRoot(), 'assets', 'examples'));
   });
@@ -40,7 +44,9 @@ describe('engine paths', () => {
     await writeFile(join(asar, 'package.json'), '{"type":"module"}');
     const built = await readFile(join(packageRoot(), 'dist', 'electron', 'engine', 'paths.js'), 'utf8');
     await writeFile(join(asar, 'dist', 'electron', 'engine', 'paths.js'), built.replace(/^\/\/# sourceMappingURL=.*$/m, ''));
-    const packaged = (await import(pathToFileURL(join(asar, 'dist', 'electron', 'engine', 'paths.js')).href)) as typeof import('../../electron/engine/paths.js');
+    const packaged = (await import(
+      pathToFileURL(join(asar, 'dist', 'electron', 'engine', 'paths.js')).href
+    )) as typeof import('../../electron/engine/paths.js');
     expect(packaged.packageRoot()).toBe(asar);
     expect(packaged.nativeDir()).toBe(join(base, 'resources', 'app.asar.unpacked', 'native'));
     expect(packaged.examplesDir()).toBe(join(base, 'resources', 'app.asar.unpacked', 'assets', 'examples'));

@@ -19,7 +19,8 @@ describe('request schemas', () => {
   });
 
   it('accepts decimal symbol values of any size, nothing else', () => {
-    const ok = (symbols: Record<string, string>) => v.safeParse(schemas.analyze, { doc: 'd1', symbols, defaultSymbol: null, target: null }).success;
+    const ok = (symbols: Record<string, string>) =>
+      v.safeParse(schemas.analyze, { doc: 'd1', symbols, defaultSymbol: null, target: null }).success;
     expect(ok({ N: '128', M: '-3', HUGE: '123456789012345678901234567890' })).toBe(true);
     for (const bad of ['1.5', '1e3', '', ' 1', '0x10', '1'.repeat(40)]) expect(ok({ N: bad }), bad).toBe(false);
     expect(ok({ '1N': '1' })).toBe(false);
@@ -28,7 +29,20 @@ describe('request schemas', () => {
   it('bounds path lengths, calls, processes and their product', () => {
     expect(v.safeParse(schemas.openFile, { path: 'x'.repeat(100) }).success).toBe(true);
     expect(v.safeParse(schemas.openFile, { path: 'x'.repeat(101) }).success).toBe(false);
-    const req = { doc: 'd1', job: 'j', modes: ['SCOPED'], layout: 'packed', calls: 500, warmup: 0, processes: 2, symbols: {}, defaultSymbol: null, seed: '18446744073709551615', inputs: {}, timeoutS: 0 };
+    const req = {
+      doc: 'd1',
+      job: 'j',
+      modes: ['SCOPED'],
+      layout: 'packed',
+      calls: 500,
+      warmup: 0,
+      processes: 2,
+      symbols: {},
+      defaultSymbol: null,
+      seed: '18446744073709551615',
+      inputs: {},
+      timeoutS: 0,
+    };
     expect(v.safeParse(schemas.profile, req).success).toBe(true);
     expect(v.safeParse(schemas.profile, { ...req, processes: 3 }).success).toBe(false);
     expect(v.safeParse(schemas.profile, { ...req, seed: '18446744073709551616' }).success).toBe(false);
@@ -41,14 +55,31 @@ describe('profile result schema', () => {
     schema: 'transient-lab/profile@1',
     program: { name: 'p', file: 'p.sdfg', hash: 'h' },
     machine: { cpu: 'c', cores: 2, compiler: 'g++', os: 'Linux', node: 'v20' },
-    settings: { modes: ['SCOPED'], layout: 'packed', calls: 1, warmup: 0, processes: 1, symbols: { N: 4, BIG: '99999999999999999999' }, seed: 0, inputs: {} },
+    settings: {
+      modes: ['SCOPED'],
+      layout: 'packed',
+      calls: 1,
+      warmup: 0,
+      processes: 1,
+      symbols: { N: 4, BIG: '99999999999999999999' },
+      seed: 0,
+      inputs: {},
+    },
     modes: [
       {
-        mode: 'SCOPED', layout: null, label: 'SCOPED', build: { ms: 1, cached: true }, initNs: 1, exitNs: 1, firstCallNs: 1,
+        mode: 'SCOPED',
+        layout: null,
+        label: 'SCOPED',
+        build: { ms: 1, cached: true },
+        initNs: 1,
+        exitNs: 1,
+        firstCallNs: 1,
         calls: { totalNs: [5], allocNs: [1], freeNs: [1], allocs: [1], frees: [1], allocBytes: [8], minorFaults: [0] },
-        eventsOverflowed: false, runnerOverheadNsPerCall: null,
+        eventsOverflowed: false,
+        runnerOverheadNsPerCall: null,
         summary: { medianNs: 5, p10Ns: 5, p90Ns: 5, meanNs: 5, allocsPerCall: 1, allocShare: 0.4, minorFaultsPerCall: 0 },
-        workspaceBytes: {}, outputChecksums: {},
+        workspaceBytes: {},
+        outputChecksums: {},
         allocationEvents: [{ transient: '0:t', kind: 'alloc', startNs: 0, durationNs: 10, bytes: 8 }],
       },
     ],
@@ -78,8 +109,21 @@ describe('profile result schema', () => {
 
   it('checks the GPU additions when present (device, per-mode device times and pool)', () => {
     const gpu = structuredClone(result) as typeof result & { device?: unknown; modes: Array<Record<string, unknown>> };
-    gpu.device = { index: 0, name: 'd', totalMemoryBytes: 1, computeCapability: '9.0', multiprocessors: 1, memoryPools: true, runtimeVersion: 13000, driverVersion: 13000 };
-    gpu.modes[0]!.gpu = { deviceNs: [3], deviceMedianNs: 3, pool: { reservedHighBytes: 8, usedHighBytes: 8, releaseThreshold: '18446744073709551615' } };
+    gpu.device = {
+      index: 0,
+      name: 'd',
+      totalMemoryBytes: 1,
+      computeCapability: '9.0',
+      multiprocessors: 1,
+      memoryPools: true,
+      runtimeVersion: 13000,
+      driverVersion: 13000,
+    };
+    gpu.modes[0]!.gpu = {
+      deviceNs: [3],
+      deviceMedianNs: 3,
+      pool: { reservedHighBytes: 8, usedHighBytes: 8, releaseThreshold: '18446744073709551615' },
+    };
     expect(v.safeParse(profileResultSchema, gpu).success).toBe(true);
     const short = structuredClone(gpu);
     (short.modes[0]!.gpu as { deviceNs: number[] }).deviceNs = [];

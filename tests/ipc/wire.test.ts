@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { assembleParts, decodePagedReply, decodeWire, encodeWire, encodeWirePaged, isPagedReply, pageReplyForIpc, WireError } from '../../electron/ipc/wire.js';
+import {
+  assembleParts,
+  decodePagedReply,
+  decodeWire,
+  encodeWire,
+  encodeWirePaged,
+  isPagedReply,
+  pageReplyForIpc,
+  WireError,
+} from '../../electron/ipc/wire.js';
 import type { WireMessage } from '../../electron/ipc/contract.js';
 
 describe('wire codec', () => {
@@ -25,7 +34,16 @@ describe('wire codec', () => {
 
   it('round-trips any JSON-like request with bytes inside (property)', () => {
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.uint8Array({ maxLength: 64 }), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), tie('node'), { maxKeys: 4 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.string(),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.uint8Array({ maxLength: 64 }),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(fc.string({ maxLength: 8 }), tie('node'), { maxKeys: 4 }),
+      ),
     })).node;
     fc.assert(
       fc.property(value, (req) => {
@@ -86,7 +104,12 @@ describe('wire codec', () => {
   it('pages a big reply into parts of at most a page, each JSON of its own, and assembles it back', () => {
     const n = 20_000;
     const value = {
-      table: { count: n, id: Array.from({ length: n }, (_, i) => `0:t${i}`), bytes: Array.from({ length: n }, (_, i) => (i % 7 ? i * 8 : `${i}0000000000000000000`)), small: [1, 2, 3] },
+      table: {
+        count: n,
+        id: Array.from({ length: n }, (_, i) => `0:t${i}`),
+        bytes: Array.from({ length: n }, (_, i) => (i % 7 ? i * 8 : `${i}0000000000000000000`)),
+        small: [1, 2, 3],
+      },
       rows: [{ big: Array.from({ length: 5000 }, (_, i) => ({ i, s: 'x'.repeat(i % 20) })) }, { tiny: true }],
       text: 'y'.repeat(300),
     };
@@ -106,7 +129,11 @@ describe('wire codec', () => {
     expect(encodeWirePaged(reply)).toEqual([encodeWire(reply)]);
     const event: WireMessage = { t: 'event', event: 'profileProgress', payload: { list: Array.from({ length: 100_000 }, (_, i) => i) } };
     expect(encodeWirePaged(event, 1024)).toEqual([encodeWire(event)]);
-    const files: WireMessage = { t: 'reply', id: 2, reply: { ok: true, value: { files: [{ name: 'r.pdf', bytes: new Uint8Array(50_000).fill(3) }] } } };
+    const files: WireMessage = {
+      t: 'reply',
+      id: 2,
+      reply: { ok: true, value: { files: [{ name: 'r.pdf', bytes: new Uint8Array(50_000).fill(3) }] } },
+    };
     const frames = encodeWirePaged(files, 1024);
     expect(frames).toHaveLength(1);
     expect(decodeWire(frames[0]!)).toEqual(files);
@@ -114,7 +141,15 @@ describe('wire codec', () => {
 
   it('pages any JSON-like reply and assembles it to an equal value (property)', () => {
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('node'), { maxLength: 12 }), fc.dictionary(fc.string({ maxLength: 8 }), tie('node'), { maxKeys: 4 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.string(),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('node'), { maxLength: 12 }),
+        fc.dictionary(fc.string({ maxLength: 8 }), tie('node'), { maxKeys: 4 }),
+      ),
     })).node;
     fc.assert(
       fc.property(value, fc.integer({ min: 8, max: 200 }), (v, page) => {
@@ -135,7 +170,10 @@ describe('wire codec', () => {
 
 describe('paged replies over the desktop IPC', () => {
   const tick = () => Promise.resolve();
-  const big = { ok: true as const, value: { rows: Array.from({ length: 4000 }, (_, i) => ({ i, name: `t${i}` })), order: Array.from({ length: 4000 }, (_, i) => i) } };
+  const big = {
+    ok: true as const,
+    value: { rows: Array.from({ length: 4000 }, (_, i) => ({ i, name: `t${i}` })), order: Array.from({ length: 4000 }, (_, i) => i) },
+  };
 
   it('a big reply becomes text pages and comes back whole; a small one stays a Reply', async () => {
     const paged = pageReplyForIpc(big, 4096);

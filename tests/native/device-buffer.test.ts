@@ -25,7 +25,11 @@ let cpuBuilds: ReturnType<typeof fixtureBuilds>;
 beforeAll(async () => {
   addon = loadNativeAddon();
   dir = mkdtempSync(join(tmpdir(), 'tlab-native-gpu-'));
-  for (const [name, mode, fault] of [['scoped', 'SCOPED', 'none'], ['external', 'EXTERNAL', 'none'], ['failing', 'SCOPED', 'cuda-error']] as const) {
+  for (const [name, mode, fault] of [
+    ['scoped', 'SCOPED', 'none'],
+    ['external', 'EXTERNAL', 'none'],
+    ['failing', 'SCOPED', 'cuda-error'],
+  ] as const) {
     libs[name] = join(dir, `${name}.so`);
     compileChainDouble(await chainGpuProgram(mode, { n: N }), libs[name], fault);
   }
@@ -38,7 +42,10 @@ afterAll(() => {
 });
 
 const symbols = BigInt64Array.of(BigInt(N));
-function argsOn(lib: ProgramLibrary, x: Float64Array): { inp: DeviceBuffer; out: DeviceBuffer; argv: [DeviceBuffer, DeviceBuffer, Int32Array] } {
+function argsOn(
+  lib: ProgramLibrary,
+  x: Float64Array,
+): { inp: DeviceBuffer; out: DeviceBuffer; argv: [DeviceBuffer, DeviceBuffer, Int32Array] } {
   const inp = lib.deviceAlloc(N * 8);
   const out = lib.deviceAlloc(N * 8);
   inp.upload(x);
@@ -56,7 +63,9 @@ describe('native addon: GPU program libraries', () => {
 
   it('refuses a library that has the timing hook but not the rest of the GPU runner ABI', () => {
     const src = join(dir, 'partial.cc');
-    writeFileSync(src, `#include "transient_runtime.h"
+    writeFileSync(
+      src,
+      `#include "transient_runtime.h"
 extern "C" {
 void *__tlab_init(const int64_t *) { return nullptr; }
 void __tlab_program(void *, void *const *) {}
@@ -67,10 +76,13 @@ uint32_t __tlab_external_slot_count(const char *) { return 0; }
 int __tlab_set_external_offsets(void *, const char *, char *, const uint64_t *, uint32_t) { return -1; }
 int __tlab_gpu_timed_program(void *, void *const *, uint64_t *, float *) { return 0; }
 }
-`);
+`,
+    );
     const so = join(dir, 'libpartial.so');
     execFileSync('g++', ['-std=c++17', '-shared', '-fPIC', '-I', join(packageRoot(), 'native', 'include'), src, '-o', so]);
-    expect(() => addon.load(so)).toThrow(/exports __tlab_gpu_timed_program but not __tlab_gpu_last_error, __tlab_gpu_error_string, .*__tlab_cuda_runtime_version/);
+    expect(() => addon.load(so)).toThrow(
+      /exports __tlab_gpu_timed_program but not __tlab_gpu_last_error, __tlab_gpu_error_string, .*__tlab_cuda_runtime_version/,
+    );
   });
 
   it('runs through the timed hook on device buffers and returns device times per call', () => {
@@ -97,7 +109,9 @@ int __tlab_gpu_timed_program(void *, void *const *, uint64_t *, float *) { retur
   it('the double is honest: host memory where the program needs device pointers is an illegal address', () => {
     const lib = addon.load(libs.scoped!);
     lib.init(symbols);
-    expect(() => lib.run([new Float64Array(N), new Float64Array(N), Int32Array.of(N)], 1)).toThrow(/^CUDA error in call 1 of 1 of __program_chain_gpu: cudaError 700: an illegal memory access was encountered/);
+    expect(() => lib.run([new Float64Array(N), new Float64Array(N), Int32Array.of(N)], 1)).toThrow(
+      /^CUDA error in call 1 of 1 of __program_chain_gpu: cudaError 700: an illegal memory access was encountered/,
+    );
     lib.exit();
   });
 
@@ -112,10 +126,16 @@ int __tlab_gpu_timed_program(void *, void *const *, uint64_t *, float *) { retur
     b.fill(7);
     b.download(back);
     expect(Array.from(back)).toEqual([7, 7, 7, 7]);
-    expect(() => b.upload(new Uint8Array(8), 12)).toThrow(/^usage: upload\(source: ArrayBufferView, offset\?: number\): void — 8 bytes at offset 12 do not fit the 16-byte device buffer/);
+    expect(() => b.upload(new Uint8Array(8), 12)).toThrow(
+      /^usage: upload\(source: ArrayBufferView, offset\?: number\): void — 8 bytes at offset 12 do not fit the 16-byte device buffer/,
+    );
     expect(() => b.download(new Uint8Array(17))).toThrow(/do not fit the 16-byte device buffer/);
-    expect(() => (b as unknown as { fill(x: unknown): void }).fill(256)).toThrow(/^usage: fill\(byte: number\): void — byte must be an integer between 0 and 255/);
-    expect(() => (lib as unknown as { deviceAlloc(x: unknown): void }).deviceAlloc(-1)).toThrow(/^usage: deviceAlloc\(bytes: number\): DeviceBuffer — bytes must be an integer/);
+    expect(() => (b as unknown as { fill(x: unknown): void }).fill(256)).toThrow(
+      /^usage: fill\(byte: number\): void — byte must be an integer between 0 and 255/,
+    );
+    expect(() => (lib as unknown as { deviceAlloc(x: unknown): void }).deviceAlloc(-1)).toThrow(
+      /^usage: deviceAlloc\(bytes: number\): DeviceBuffer — bytes must be an integer/,
+    );
     b.free();
     expect(() => b.free()).toThrow(/DeviceBuffer.free\(\) called twice/);
     expect(() => b.upload(new Uint8Array(1))).toThrow(/DeviceBuffer.upload\(\) called after free\(\)/);
@@ -144,7 +164,9 @@ int __tlab_gpu_timed_program(void *, void *const *, uint64_t *, float *) { retur
     arena.download(whole);
     expect(whole.subarray(0, 64).every((b) => b === 0x5a) && whole.subarray(64 + N * 8, 128 + N * 8).every((b) => b === 0x5a)).toBe(true);
     expect(new Float64Array(whole.slice(64, 64 + N * 8).buffer)[5]).toBe(5);
-    expect(() => arena.slice(arena.byteLength - 8, 16)).toThrow(/^usage: slice\(offset: number, bytes: number\): DeviceBuffer — 16 bytes at offset \d+ do not fit/);
+    expect(() => arena.slice(arena.byteLength - 8, 16)).toThrow(
+      /^usage: slice\(offset: number, bytes: number\): DeviceBuffer — 16 bytes at offset \d+ do not fit/,
+    );
     expect(() => inp.free()).toThrow(/free\(\) called on a slice; free the buffer it was sliced from/);
     arena.free();
     expect(() => inp.upload(x)).toThrow(/DeviceBuffer.upload\(\) called after free\(\)/);
@@ -157,9 +179,15 @@ int __tlab_gpu_timed_program(void *, void *const *, uint64_t *, float *) { retur
     lib.init(symbols);
     const bytes = Number(lib.externalSize('GPU_Global', symbols));
     expect(bytes).toBe(2 * N * 8);
-    expect(() => lib.setExternal('GPU_Global', new Uint8Array(bytes), symbols)).toThrow(/storage 'GPU_Global' is device memory; pass a DeviceBuffer/);
-    expect(() => lib.setExternal('CPU_Heap', lib.deviceAlloc(8), symbols)).toThrow(/storage 'CPU_Heap' is host memory; pass an ArrayBufferView, not a DeviceBuffer/);
-    expect(() => lib.setExternal('GPU_Global', lib.deviceAlloc(bytes - 8), symbols)).toThrow(/workspace for storage 'GPU_Global' is too small/);
+    expect(() => lib.setExternal('GPU_Global', new Uint8Array(bytes), symbols)).toThrow(
+      /storage 'GPU_Global' is device memory; pass a DeviceBuffer/,
+    );
+    expect(() => lib.setExternal('CPU_Heap', lib.deviceAlloc(8), symbols)).toThrow(
+      /storage 'CPU_Heap' is host memory; pass an ArrayBufferView, not a DeviceBuffer/,
+    );
+    expect(() => lib.setExternal('GPU_Global', lib.deviceAlloc(bytes - 8), symbols)).toThrow(
+      /workspace for storage 'GPU_Global' is too small/,
+    );
     const ws = lib.deviceAlloc(bytes);
     lib.setExternal('GPU_Global', ws, symbols);
     const { argv } = argsOn(lib, new Float64Array(N));
@@ -172,7 +200,9 @@ int __tlab_gpu_timed_program(void *, void *const *, uint64_t *, float *) { retur
     lib.init(symbols);
     const { argv } = argsOn(lib, new Float64Array(N));
     // The double fails its third call of the process.
-    expect(() => lib.run(argv, 5)).toThrow(/^CUDA error in call 3 of 5 of __program_chain_gpu: cudaError 700: an illegal memory access was encountered \(library /);
+    expect(() => lib.run(argv, 5)).toThrow(
+      /^CUDA error in call 3 of 5 of __program_chain_gpu: cudaError 700: an illegal memory access was encountered \(library /,
+    );
     lib.exit();
     // A fresh copy (dlopen caches by path, and the call counter is the library's): the first call, then timed
     // call 2 of 5 is the third call.
@@ -181,7 +211,9 @@ int __tlab_gpu_timed_program(void *, void *const *, uint64_t *, float *) { retur
     const fresh = addon.load(copy);
     fresh.init(symbols);
     const second = argsOn(fresh, new Float64Array(N));
-    expect(() => fresh.timeCalls(second.argv, 0, 0, 5, null)).toThrow(/^CUDA error in timed call 2 of 5 of __program_chain_gpu: cudaError 700: an illegal memory access was encountered/);
+    expect(() => fresh.timeCalls(second.argv, 0, 0, 5, null)).toThrow(
+      /^CUDA error in timed call 2 of 5 of __program_chain_gpu: cudaError 700: an illegal memory access was encountered/,
+    );
     fresh.exit();
   });
 });

@@ -30,7 +30,10 @@ describe('native addon loader', () => {
       expect(error.message).toContain(missing);
       expect(error.message).toContain(broken);
       expect(error.message).toContain('run `npm run build:native`');
-      expect(error.details).toEqual([`tried ${missing}: not found`, expect.stringMatching(new RegExp(`^tried ${broken}: .*(invalid ELF header|file too short)`))]);
+      expect(error.details).toEqual([
+        `tried ${missing}: not found`,
+        expect.stringMatching(new RegExp(`^tried ${broken}: .*(invalid ELF header|file too short)`)),
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -16,7 +16,10 @@ class FakeProgram {
   readonly args: ArgVector;
   readonly alpha = 3;
 
-  constructor(readonly n: number, behaviour = 0) {
+  constructor(
+    readonly n: number,
+    behaviour = 0,
+  ) {
     this.A = Float64Array.from({ length: n }, (_, i) => i * 0.5);
     this.B = new Float64Array(n);
     this.symbols = new BigInt64Array([BigInt(n), BigInt(behaviour)]);
@@ -75,9 +78,7 @@ describe('native addon: ProgramLibrary', () => {
     const initNs = library.init(program.symbols);
     expect(initNs).toBeGreaterThan(0);
     // The persistent transient is allocated in init: lastEvents() shows init's events until the next call.
-    expect(library.lastEvents()).toEqual([
-      expect.objectContaining({ kind: 'alloc', transient: 3, bytes: 1001 * 8 }),
-    ]);
+    expect(library.lastEvents()).toEqual([expect.objectContaining({ kind: 'alloc', transient: 3, bytes: 1001 * 8 })]);
 
     expect(library.externalSize('CPU_Heap', program.symbols)).toBe(BigInt(program.workspaceBytes));
     const workspace = new Uint8Array(program.workspaceBytes);
@@ -265,14 +266,18 @@ describe('native addon: ProgramLibrary', () => {
     expect(timed.stats.sample!.events).toHaveLength(2 + 2 * team);
     // The page: magic, phase 4 (done), 5 of 5.
     const bytes = readFileSync(page);
-    expect([bytes.readUInt32LE(0), bytes.readUInt32LE(4), Number(bytes.readBigUInt64LE(8)), Number(bytes.readBigUInt64LE(16))]).toEqual([0x47504c54, 4, 5, 5]);
+    expect([bytes.readUInt32LE(0), bytes.readUInt32LE(4), Number(bytes.readBigUInt64LE(8)), Number(bytes.readBigUInt64LE(16))]).toEqual([
+      0x47504c54, 4, 5, 5,
+    ]);
     // Without a page, and with no warm-up.
     expect(library.timeCalls(program.args, 0, 0, 2, null).stats.totalNs).toHaveLength(2);
     expect(() => library.timeCalls(program.args, 0, 0, 1, join(builds.dir, 'missing'))).toThrow(/cannot open the progress file .*missing/);
     const short = join(builds.dir, 'short');
     writeFileSync(short, Buffer.alloc(8));
     expect(() => library.timeCalls(program.args, 0, 0, 1, short)).toThrow(/shorter than 24 bytes/);
-    const usage = usagePattern('timeCalls(args: Array<ArrayBufferView | DeviceBuffer>, warmup: number, settle: number, calls: number, progressFile: string | null): TimedCalls');
+    const usage = usagePattern(
+      'timeCalls(args: Array<ArrayBufferView | DeviceBuffer>, warmup: number, settle: number, calls: number, progressFile: string | null): TimedCalls',
+    );
     expect(() => loose(library).timeCalls(program.args, 0, 1, null)).toThrow(usage);
     expect(() => loose(library).timeCalls(program.args, -1, 0, 1, null)).toThrow(usage);
     expect(() => loose(library).timeCalls(program.args, 0, -1, 1, null)).toThrow(usage);
@@ -339,7 +344,10 @@ describe('native addon: ProgramLibrary', () => {
       ['init(symbols: BigInt64Array): number', () => loose(library).init()],
       ['externalSize(storage: string, symbols: BigInt64Array): bigint', () => loose(library).externalSize(1, program.symbols)],
       ['externalSize(storage: string, symbols: BigInt64Array): bigint', () => loose(library).externalSize('', program.symbols)],
-      ['externalSize(storage: string, symbols: BigInt64Array): bigint', () => loose(library).externalSize('CPU_Heap', new BigUint64Array(2))],
+      [
+        'externalSize(storage: string, symbols: BigInt64Array): bigint',
+        () => loose(library).externalSize('CPU_Heap', new BigUint64Array(2)),
+      ],
       [
         'setExternal(storage: string, workspace: ArrayBufferView | DeviceBuffer, symbols: BigInt64Array): void',
         () => loose(library).setExternal('CPU_Heap', new ArrayBuffer(64), program.symbols),
@@ -395,9 +403,7 @@ describe('native addon: ProgramLibrary', () => {
 
   it('names every missing __tlab_* symbol and the library', () => {
     const partial = builds.compile('t_partial', fixtureSource, ['FIXTURE_OMIT_EXIT', 'FIXTURE_OMIT_SET_EXTERNAL_OFFSETS']);
-    expect(() => addon.load(partial)).toThrow(
-      `program library ${partial} does not export __tlab_exit, __tlab_set_external_offsets`,
-    );
+    expect(() => addon.load(partial)).toThrow(`program library ${partial} does not export __tlab_exit, __tlab_set_external_offsets`);
   });
 
   it('refuses a library built for another runtime ABI version', () => {
@@ -414,9 +420,7 @@ describe('native addon: ProgramLibrary', () => {
       'int __tlab_abi_version(void) { return 2; }',
     ];
     const future = builds.compileText('future_abi', `extern "C" {\n${trampolines.join('\n')}\n}\n`);
-    expect(() => addon.load(future)).toThrow(
-      /was built for Transient Lab runtime ABI version 2, but this addon speaks version 1/,
-    );
+    expect(() => addon.load(future)).toThrow(/was built for Transient Lab runtime ABI version 2, but this addon speaks version 1/);
   });
 
   it('passes on the dlerror text for unloadable paths', () => {

@@ -17,7 +17,11 @@ afterEach(() => {
   graphHandle.current = null;
 });
 
-const result = { schema: 'transient-lab/profile@1', program: { name: 'hdiff', file: 'hdiff.sdfg', hash: 'x' }, modes: [] } as unknown as ResultDoc['result'];
+const result = {
+  schema: 'transient-lab/profile@1',
+  program: { name: 'hdiff', file: 'hdiff.sdfg', hash: 'x' },
+  modes: [],
+} as unknown as ResultDoc['result'];
 
 function fakeClient(): TransientLabClient & { openFile: ReturnType<typeof vi.fn>; openResult: ReturnType<typeof vi.fn> } {
   const refused = () => Promise.reject(Object.assign(new Error('not in this test'), { kind: 'refused' }));
@@ -57,7 +61,13 @@ describe('opening an SDFG', () => {
   const region = { id: 'root', kind: 'cfg', sdfg: 0, label: '', nodes: [], edges: [] } as unknown as GraphRegion;
   function docClient(graph: () => Promise<GraphRegion>): TransientLabClient {
     const refused = () => Promise.reject(Object.assign(new Error('not in this test'), { kind: 'refused' }));
-    return { openFile: vi.fn(async () => info), graph: vi.fn(graph), analyze: vi.fn(refused), closeDoc: vi.fn(async () => {}), on: () => () => {} } as unknown as TransientLabClient;
+    return {
+      openFile: vi.fn(async () => info),
+      graph: vi.fn(graph),
+      analyze: vi.fn(refused),
+      closeDoc: vi.fn(async () => {}),
+      on: () => () => {},
+    } as unknown as TransientLabClient;
   }
   /** A graph view that records what it was given, mounted where the graph pane mounts it. */
   function fakeView(): { open: ReturnType<typeof vi.fn>; replaceRoot: ReturnType<typeof vi.fn> } {
@@ -68,7 +78,9 @@ describe('opening an SDFG', () => {
   }
   /** When the document was committed, and whether the graph's layout had started by the first microtask after
    * that store change (React renders a store change in a microtask at the earliest). */
-  function whenDocCommitted(view: { open: ReturnType<typeof vi.fn> }): Promise<{ at: number; rootRegion: Promise<GraphRegion> | null; layoutBeforeRender: boolean }> {
+  function whenDocCommitted(view: {
+    open: ReturnType<typeof vi.fn>;
+  }): Promise<{ at: number; rootRegion: Promise<GraphRegion> | null; layoutBeforeRender: boolean }> {
     return new Promise((resolve) => {
       const off = store.subscribe(() => {
         const s = store.get();
@@ -124,7 +136,7 @@ describe('opening an SDFG', () => {
     expect(view.open).not.toHaveBeenCalled();
   });
 
-  it("marks tlab:first-frame once, for the open the graph shows", async () => {
+  it('marks tlab:first-frame once, for the open the graph shows', async () => {
     const c = docClient(async () => region);
     store.set({ client: c });
     const view = fakeView();
@@ -144,7 +156,13 @@ describe('an open is ready when its first analysis is drawn', () => {
     const info = { doc: 'd2', name: 'prog.sdfg', symbols: [], preview: false } as unknown as DocInfo;
     const region = { id: 'root', kind: 'cfg', sdfg: 0, label: '', nodes: [], edges: [] } as unknown as GraphRegion;
     const view = { table: { id: [] } } as unknown as AnalysisView;
-    const c = { openFile: vi.fn(async () => info), graph: vi.fn(async () => region), analyze: vi.fn(async () => view), closeDoc: vi.fn(async () => {}), on: () => () => {} } as unknown as TransientLabClient;
+    const c = {
+      openFile: vi.fn(async () => info),
+      graph: vi.fn(async () => region),
+      analyze: vi.fn(async () => view),
+      closeDoc: vi.fn(async () => {}),
+      on: () => () => {},
+    } as unknown as TransientLabClient;
     store.set({ client: c });
     graphHandle.current = { open: vi.fn(async () => {}), replaceRoot: vi.fn(async () => {}) } as unknown as GraphView;
     graphMounted();
@@ -185,7 +203,11 @@ describe('handleKey', () => {
 
   it('Esc closes the error first, then the dialog, then clears the selection', () => {
     withDoc();
-    store.set({ error: { title: 't', context: 'c', error: { kind: 'input', message: 'm', file: null, jsonPath: null, details: [] } }, dialog: 'open', selection: { transient: '0:a', element: null, source: 'table' } });
+    store.set({
+      error: { title: 't', context: 'c', error: { kind: 'input', message: 'm', file: null, jsonPath: null, details: [] } },
+      dialog: 'open',
+      selection: { transient: '0:a', element: null, source: 'table' },
+    });
     handleKey(key('Escape'));
     expect(store.get().error).toBeNull();
     expect(store.get().dialog).toBe('open');

@@ -52,7 +52,8 @@ function textBoxes(doc: Document): Array<Box & { clip: { x0: number; x1: number;
     });
 }
 
-const inside = (b: Box, r: { x0: number; x1: number; y0: number; y1: number }): boolean => b.x0 >= r.x0 - 0.5 && b.x1 <= r.x1 + 0.5 && b.y0 >= r.y0 - 0.5 && b.y1 <= r.y1 + 0.5;
+const inside = (b: Box, r: { x0: number; x1: number; y0: number; y1: number }): boolean =>
+  b.x0 >= r.x0 - 0.5 && b.x1 <= r.x1 + 0.5 && b.y0 >= r.y0 - 0.5 && b.y1 <= r.y1 + 0.5;
 
 /** Every text of the SVG inside the picture and inside the clip it is drawn in. */
 function expectNothingCut(svg: string, what: string): void {
@@ -61,7 +62,10 @@ function expectNothingCut(svg: string, what: string): void {
   const picture = { x0: vb[0]!, y0: vb[1]!, x1: vb[0]! + vb[2]!, y1: vb[1]! + vb[3]! };
   const cut = textBoxes(doc)
     .filter((b) => b.text && (!inside(b, picture) || (b.clip && !inside(b, b.clip))))
-    .map((b) => `${JSON.stringify(b.text)} at [${b.x0.toFixed(0)}..${b.x1.toFixed(0)}] × [${b.y0.toFixed(0)}..${b.y1.toFixed(0)}]${b.clip ? ` clip y ${b.clip.y0.toFixed(0)}..${b.clip.y1.toFixed(0)}` : ''}`);
+    .map(
+      (b) =>
+        `${JSON.stringify(b.text)} at [${b.x0.toFixed(0)}..${b.x1.toFixed(0)}] × [${b.y0.toFixed(0)}..${b.y1.toFixed(0)}]${b.clip ? ` clip y ${b.clip.y0.toFixed(0)}..${b.clip.y1.toFixed(0)}` : ''}`,
+    );
   expect(cut, what).toEqual([]);
 }
 
@@ -92,7 +96,11 @@ describe('legends never drop an entry', () => {
       // Anywhere in the picture (these labels only appear in the legend).
       const legend = [...doc.querySelectorAll('text')].map((t) => t.textContent);
       // Full labels where they fit on a line; an ellipsis only for a label wider than the whole line.
-      for (const label of labels) expect(legend.some((l) => l === label || (l.endsWith('…') && label.startsWith(l.slice(0, -1)))), `${label} at ${width} px`).toBe(true);
+      for (const label of labels)
+        expect(
+          legend.some((l) => l === label || (l.endsWith('…') && label.startsWith(l.slice(0, -1)))),
+          `${label} at ${width} px`,
+        ).toBe(true);
     }
     const chain = await exampleView('chain', { N: 2000000 });
     for (const width of [320, 480, 900]) {
@@ -136,8 +144,14 @@ describe('no label is cut by the picture or a plot clip', () => {
   });
 
   it('every chart at 480 and 900 px, light and dark', async () => {
-    const views = { hdiff: await exampleView('hdiff', { I: 128, J: 128, K: 80 }), chain: await exampleView('chain', { N: 2000000 }), fates: await everyFateView() };
-    const profiles = [profileFixture(), profileFixture('example-cpu-outliers.json')].map((result) => ({ results: [{ label: 'run', result }] }));
+    const views = {
+      hdiff: await exampleView('hdiff', { I: 128, J: 128, K: 80 }),
+      chain: await exampleView('chain', { N: 2000000 }),
+      fates: await everyFateView(),
+    };
+    const profiles = [profileFixture(), profileFixture('example-cpu-outliers.json')].map((result) => ({
+      results: [{ label: 'run', result }],
+    }));
     for (const width of [480, 900])
       for (const theme of ['light', 'dark'] as const) {
         for (const [name, view] of Object.entries(views)) {
@@ -145,7 +159,8 @@ describe('no label is cut by the picture or a plot clip', () => {
           expectNothingCut(renderSVG('workspace', { view }, { width, height: 420, theme }), `workspace ${name} ${width} ${theme}`);
         }
         for (const data of profiles)
-          for (const kind of ['distribution', 'calls', 'breakdown', 'gantt'] as const) expectNothingCut(renderSVG(kind, data, { width, theme }), `${kind} ${width} ${theme}`);
+          for (const kind of ['distribution', 'calls', 'breakdown', 'gantt'] as const)
+            expectNothingCut(renderSVG(kind, data, { width, theme }), `${kind} ${width} ${theme}`);
       }
   });
 });

@@ -13,7 +13,13 @@ import { breakdownChart } from '../../renderer/src/charts/profile-breakdown.js';
 import { hostSeries, profileSeries, sampledCalls, timeDomain } from '../../renderer/src/charts/profile-data.js';
 import { distributionChart } from '../../renderer/src/charts/profile-distribution.js';
 import { seriesChart } from '../../renderer/src/charts/profile-series.js';
-import { SYNTHETIC_GPU_FILE, SYNTHETIC_NOTE, syntheticGpuFixture, withSyntheticGpu, writeSyntheticGpuFixture } from '../fixtures/synthetic-gpu.js';
+import {
+  SYNTHETIC_GPU_FILE,
+  SYNTHETIC_NOTE,
+  syntheticGpuFixture,
+  withSyntheticGpu,
+  writeSyntheticGpuFixture,
+} from '../fixtures/synthetic-gpu.js';
 import { parseSvg, profileFixture } from './fixtures.js';
 
 describe('the synthetic GPU fixture', () => {
@@ -59,9 +65,15 @@ describe('GPU headline', () => {
     const cpu = profileFixture('hdiff-cpu-sampled.json');
     const gpu = syntheticGpuFixture();
     const slower = withSyntheticGpu(profileFixture('hdiff-cpu-rerun.json'));
-    const both = compareResults([{ label: 'a', result: gpu }, { label: 'b', result: slower }]);
+    const both = compareResults([
+      { label: 'a', result: gpu },
+      { label: 'b', result: slower },
+    ]);
     expect(both.every((c) => c.device !== null && !c.crossTarget)).toBe(true);
-    const mixed = compareResults([{ label: 'cpu', result: cpu }, { label: 'gpu', result: gpu }]);
+    const mixed = compareResults([
+      { label: 'cpu', result: cpu },
+      { label: 'gpu', result: gpu },
+    ]);
     expect(mixed.length).toBeGreaterThan(0);
     for (const c of mixed) {
       expect(c.crossTarget).toBe(true);
@@ -83,7 +95,12 @@ describe('GPU series', () => {
     const r = syntheticGpuFixture();
     const data = { results: [{ label: 'g', result: r }] };
     const series = profileSeries(data);
-    expect(series.map((s) => s.display).slice(0, 4)).toEqual(['SCOPED · host', 'SCOPED · device', 'PERSISTENT · host', 'PERSISTENT · device']);
+    expect(series.map((s) => s.display).slice(0, 4)).toEqual([
+      'SCOPED · host',
+      'SCOPED · device',
+      'PERSISTENT · host',
+      'PERSISTENT · device',
+    ]);
     for (const s of series) {
       if (s.time === 'device') {
         expect(s.values).toBe(s.m.gpu!.deviceNs);
@@ -117,7 +134,12 @@ describe('GPU series', () => {
   });
 
   it('marks CPU series when CPU and GPU results are compared', () => {
-    const data = { results: [{ label: 'cpu', result: profileFixture('hdiff-cpu-sampled.json') }, { label: 'gpu', result: syntheticGpuFixture() }] };
+    const data = {
+      results: [
+        { label: 'cpu', result: profileFixture('hdiff-cpu-sampled.json') },
+        { label: 'gpu', result: syntheticGpuFixture() },
+      ],
+    };
     const names = profileSeries(data).map((s) => s.display);
     expect(names).toContain('POOL · CPU · cpu');
     expect(names).toContain('POOL · host · gpu');

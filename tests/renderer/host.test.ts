@@ -24,7 +24,13 @@ describe('chart host', () => {
     const hovered: Array<string | null> = [];
     const selected: Array<string | null> = [];
     const el = box();
-    const chart = mountLifetimeChart(el, { data: { view }, backend: 'svg', height: 500, onHover: (id) => hovered.push(id), onSelect: (id) => selected.push(id) });
+    const chart = mountLifetimeChart(el, {
+      data: { view },
+      backend: 'svg',
+      height: 500,
+      onHover: (id) => hovered.push(id),
+      onSelect: (id) => selected.push(id),
+    });
     chart.update({ theme: 'dark' });
     chart.update({ theme: 'light' });
     flushDraws();
@@ -33,7 +39,19 @@ describe('chart host', () => {
     expect(svg.querySelectorAll('g.bars rect')).toHaveLength(3);
 
     // jsdom lays nothing out: the chart is 600 px wide (its fallback) and the root sits at (0, 0).
-    const L = lifetimeChart.draw(new SvgPainter(), { view }, { width: 600, height: 500, theme: chartTheme('light'), state: lifetimeChart.initialState({ view }), selected: null, hover: null, interactive: true });
+    const L = lifetimeChart.draw(
+      new SvgPainter(),
+      { view },
+      {
+        width: 600,
+        height: 500,
+        theme: chartTheme('light'),
+        state: lifetimeChart.initialState({ view }),
+        selected: null,
+        hover: null,
+        interactive: true,
+      },
+    );
     const y = L.barsTop + 1.5 * L.rowHeight;
     chart.element.dispatchEvent(pointer('pointermove', (L.left + L.right) / 2, y));
     expect(hovered).toEqual(['0:flx']);

@@ -65,11 +65,17 @@ describe('lifetime timeline', () => {
     const doc = parseSvg(renderChartSVG(lifetimeChart, { view }, { width: 900, height: 400 }));
     expect(doc.querySelectorAll('g.bars rect')).toHaveLength(4);
     expect(doc.querySelector('g.curves')).toBeNull();
-    expect(doc.documentElement.textContent).toMatch(/Memory over steps needs sizes: 4 transient sizes depend on unknown symbols \(e\.g\. 8·N B\)/);
+    expect(doc.documentElement.textContent).toMatch(
+      /Memory over steps needs sizes: 4 transient sizes depend on unknown symbols \(e\.g\. 8·N B\)/,
+    );
   });
 
   it('shows every transient on request, memory holders first', () => {
-    const root = sdfg('m', [desc('a', ['100']), scalar('s'), desc('b', ['100'])], [state('s0', [access('a'), access('s')]), state('s1', [access('b')])]);
+    const root = sdfg(
+      'm',
+      [desc('a', ['100']), scalar('s'), desc('b', ['100'])],
+      [state('s0', [access('a'), access('s')]), state('s1', [access('b')])],
+    );
     const view = viewOfModel(file(root));
     expect([...lifetimeModel({ view }).rows].map((i) => view.table.id[i])).toEqual(['0:a', '0:b']);
     expect([...lifetimeModel({ view, rows: 'all' }).rows].map((i) => view.table.id[i])).toEqual(['0:a', '0:b', '0:s']);
@@ -78,12 +84,33 @@ describe('lifetime timeline', () => {
   it('below a pixel per row, hovers the row of that pixel line whose bar covers the pointer', () => {
     // 1200 transients, each live in one of 40 states: far more rows than pixels.
     const names = Array.from({ length: 1200 }, (_, i) => `t${i}`);
-    const states = Array.from({ length: 40 }, (_, s) => state(`s${s}`, names.filter((_, i) => i % 40 === s).map((n) => access(n))));
-    const view = viewOfModel(file(sdfg('many', names.map((n) => desc(n, ['64'])), states)));
+    const states = Array.from({ length: 40 }, (_, s) =>
+      state(
+        `s${s}`,
+        names.filter((_, i) => i % 40 === s).map((n) => access(n)),
+      ),
+    );
+    const view = viewOfModel(
+      file(
+        sdfg(
+          'many',
+          names.map((n) => desc(n, ['64'])),
+          states,
+        ),
+      ),
+    );
     // By default rows are at least a pixel and scroll; zoomed all the way out, every row fits.
     expect(layoutOf({ view }, 900, 400).rowHeight).toBe(1);
     const data = { view };
-    const fitAll = lifetimeChart.draw(new SvgPainter(), data, { width: 900, height: 400, theme: chartTheme('light'), state: { ...lifetimeChart.initialState(data), rowHeight: 0.01 }, selected: null, hover: null, interactive: true });
+    const fitAll = lifetimeChart.draw(new SvgPainter(), data, {
+      width: 900,
+      height: 400,
+      theme: chartTheme('light'),
+      state: { ...lifetimeChart.initialState(data), rowHeight: 0.01 },
+      selected: null,
+      hover: null,
+      interactive: true,
+    });
     const L = fitAll;
     expect(L.rowHeight).toBeLessThan(1);
     expect(L.rowHeight * 1200).toBeCloseTo(L.barsBottom - L.barsTop, 3);
@@ -100,7 +127,9 @@ describe('lifetime timeline', () => {
       }
     }
     // Bars of rows on one pixel line that touch or overlap are merged into one rectangle.
-    const doc = parseSvg(renderChartSVG(lifetimeChart, data, { width: 900, height: 400 }, { ...lifetimeChart.initialState(data), rowHeight: 0.01 }));
+    const doc = parseSvg(
+      renderChartSVG(lifetimeChart, data, { width: 900, height: 400 }, { ...lifetimeChart.initialState(data), rowHeight: 0.01 }),
+    );
     const bars = doc.querySelectorAll('g.bars rect').length;
     expect(bars).toBeLessThan(1200);
     expect(bars).toBeGreaterThanOrEqual(40);
@@ -113,9 +142,22 @@ describe('lifetime timeline', () => {
     const s0 = lifetimeChart.initialState(data);
     expect(lifetimeChart.brushed!(data, L, s0, [L.xOf(1.2), L.xOf(2.7)])).toMatchObject({ x0: 1, x1: 3 });
     expect(lifetimeChart.brushed!(data, L, { ...s0, x0: 1, x1: 3 }, null)).toMatchObject({ x0: 0, x1: 4 });
-    const zoomed = lifetimeChart.wheel!(data, L, s0, { x: L.xOf(2), y: L.curveTop + 5, dx: 0, dy: -200, ctrl: true, shift: false, alt: false })!;
+    const zoomed = lifetimeChart.wheel!(data, L, s0, {
+      x: L.xOf(2),
+      y: L.curveTop + 5,
+      dx: 0,
+      dy: -200,
+      ctrl: true,
+      shift: false,
+      alt: false,
+    })!;
     expect(zoomed.x1 - zoomed.x0).toBeLessThan(4);
-    const down = lifetimeChart.key!(data, L, { width: 900, height: 500, theme: chartTheme('light'), state: s0, selected: '0:lap', hover: null, interactive: true }, 'ArrowDown')!;
+    const down = lifetimeChart.key!(
+      data,
+      L,
+      { width: 900, height: 500, theme: chartTheme('light'), state: s0, selected: '0:lap', hover: null, interactive: true },
+      'ArrowDown',
+    )!;
     expect(down.select).toBe('0:flx');
   });
 });

@@ -9,7 +9,11 @@ import { viewOf } from '../../bench/lib/memviews/harness.js';
 
 let cloudsc: AnalysisView;
 beforeAll(async () => {
-  cloudsc = await viewOf(join(corpusDir(), 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz'), {}, 64n);
+  cloudsc = await viewOf(
+    join(corpusDir(), 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz'),
+    {},
+    64n,
+  );
 });
 
 describe('outline groups', () => {
@@ -19,8 +23,15 @@ describe('outline groups', () => {
     expect([...g.rows.values()].reduce((n, l) => n + l.length, 0)).toBe(t.count);
     for (const [k, list] of g.rows) {
       expect(list.every((i) => t.sdfg[i] === k)).toBe(true);
-      const known = list.map((i) => t.bytes[i]).filter((b) => b !== null && b !== undefined).map(Number);
-      expect(g.totals.get(k)).toEqual({ count: list.length, bytes: known.reduce((a, b) => a + b, 0), symbolic: known.length < list.length });
+      const known = list
+        .map((i) => t.bytes[i])
+        .filter((b) => b !== null && b !== undefined)
+        .map(Number);
+      expect(g.totals.get(k)).toEqual({
+        count: list.length,
+        bytes: known.reduce((a, b) => a + b, 0),
+        symbolic: known.length < list.length,
+      });
     }
   });
 

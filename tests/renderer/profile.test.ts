@@ -12,13 +12,32 @@ import { ganttChart } from '../../renderer/src/charts/profile-gantt.js';
 import { runningMedian, seriesChart } from '../../renderer/src/charts/profile-series.js';
 import { parseSvg, profileFixture } from './fixtures.js';
 
-const frame = <S>(state: S) => ({ width: 1000, height: 400, theme: chartTheme('light'), state, selected: null, hover: null, interactive: true });
+const frame = <S>(state: S) => ({
+  width: 1000,
+  height: 400,
+  theme: chartTheme('light'),
+  state,
+  selected: null,
+  hover: null,
+  interactive: true,
+});
 
 describe('profile series', () => {
   it('orders modes SCOPED, PERSISTENT, POOL, EXTERNAL (dace, packed), results side by side', () => {
     const r = profileFixture();
-    expect(profileSeries({ results: [{ label: 'a', result: r }] }).map((s) => s.display)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL (dace)', 'EXTERNAL (packed)']);
-    const both = profileSeries({ results: [{ label: 'a', result: r }, { label: 'b', result: profileFixture('hdiff-cpu-rerun.json') }] });
+    expect(profileSeries({ results: [{ label: 'a', result: r }] }).map((s) => s.display)).toEqual([
+      'SCOPED',
+      'PERSISTENT',
+      'POOL',
+      'EXTERNAL (dace)',
+      'EXTERNAL (packed)',
+    ]);
+    const both = profileSeries({
+      results: [
+        { label: 'a', result: r },
+        { label: 'b', result: profileFixture('hdiff-cpu-rerun.json') },
+      ],
+    });
     expect(both.slice(0, 4).map((s) => s.display)).toEqual(['SCOPED · a', 'SCOPED · b', 'PERSISTENT · a', 'PERSISTENT · b']);
   });
 
@@ -61,11 +80,18 @@ describe('distribution chart', () => {
   });
 
   it('draws every call of a comparison, with one marker shape per result', () => {
-    const data = { results: [{ label: 'a', result: profileFixture() }, { label: 'b', result: profileFixture('hdiff-cpu-rerun.json') }] };
+    const data = {
+      results: [
+        { label: 'a', result: profileFixture() },
+        { label: 'b', result: profileFixture('hdiff-cpu-rerun.json') },
+      ],
+    };
     const doc = parseSvg(renderChartSVG(distributionChart, data, { width: 1000 }));
     const calls = data.results.reduce((n, x) => n + x.result.modes.reduce((k, m) => k + m.calls.totalNs.length, 0), 0);
     const marks = doc.querySelectorAll('circle').length;
-    const beyond = [...doc.querySelectorAll('text')].filter((t) => /^\d+ beyond$/.test(t.textContent ?? '')).reduce((n, t) => n + Number(/\d+/.exec(t.textContent)![0]), 0);
+    const beyond = [...doc.querySelectorAll('text')]
+      .filter((t) => /^\d+ beyond$/.test(t.textContent ?? ''))
+      .reduce((n, t) => n + Number(/\d+/.exec(t.textContent)![0]), 0);
     expect(marks + beyond).toBe(calls);
     expect(doc.querySelectorAll('circle[fill="none"]').length).toBeGreaterThan(0);
   });
@@ -83,7 +109,8 @@ describe('distribution chart', () => {
 describe('time breakdown and every-call charts', () => {
   it('shows each mode’s mean call and its allocation share', () => {
     const r = profileFixture();
-    const text = parseSvg(renderChartSVG(breakdownChart, { results: [{ label: '', result: r }] }, { width: 1100 })).documentElement.textContent;
+    const text = parseSvg(renderChartSVG(breakdownChart, { results: [{ label: '', result: r }] }, { width: 1100 })).documentElement
+      .textContent;
     expect(text).toContain('none · 0 allocs');
     expect(text).toMatch(/\/call/);
   });
@@ -119,7 +146,9 @@ describe('allocation Gantt', () => {
   it('says so when a result has no sampled call', () => {
     const data = { results: [{ label: '', result: profileFixture() }] };
     expect(sampledCalls(data)).toEqual([]);
-    expect(parseSvg(renderChartSVG(ganttChart, data, { width: 900 })).documentElement.textContent).toContain('no sampled allocation events');
+    expect(parseSvg(renderChartSVG(ganttChart, data, { width: 900 })).documentElement.textContent).toContain(
+      'no sampled allocation events',
+    );
   });
 
   it('draws one row per allocation, and the modes without allocations in one line', () => {

@@ -15,7 +15,11 @@ import { exampleView } from './fixtures.js';
 
 let cloudsc: AnalysisView;
 beforeAll(async () => {
-  cloudsc = await viewOf(join(corpusDir(), 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz'), {}, 64n);
+  cloudsc = await viewOf(
+    join(corpusDir(), 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz'),
+    {},
+    64n,
+  );
 });
 afterEach(() => document.body.replaceChildren());
 
@@ -41,7 +45,8 @@ describe('filter and sort', () => {
     const sym = await exampleView('chain');
     const sized = cloudsc;
     const desc = tableRows(sized, '', { key: 'bytes', dir: 'desc' });
-    for (let k = 1; k < desc.length; k++) expect(Number(sized.table.bytes[desc[k]!] ?? -1)).toBeLessThanOrEqual(Number(sized.table.bytes[desc[k - 1]!] ?? Infinity));
+    for (let k = 1; k < desc.length; k++)
+      expect(Number(sized.table.bytes[desc[k]!] ?? -1)).toBeLessThanOrEqual(Number(sized.table.bytes[desc[k - 1]!] ?? Infinity));
     const rows = tableRows(sym, '', { key: 'bytes', dir: 'asc' });
     expect([...rows]).toEqual([0, 1, 2, 3]);
     const byName = tableRows(sized, '', { key: 'id', dir: 'asc' });
@@ -58,7 +63,16 @@ describe('TransientsTable', () => {
     const root = createRoot(el);
     const events: Array<string | null> = [];
     const render = (sel: string | null) =>
-      act(() => root.render(createElement(TransientsTable, { view, theme: 'light', selectedTransient: sel, onSelect: (id: string | null) => events.push(id) })));
+      act(() =>
+        root.render(
+          createElement(TransientsTable, {
+            view,
+            theme: 'light',
+            selectedTransient: sel,
+            onSelect: (id: string | null) => events.push(id),
+          }),
+        ),
+      );
     render(selected);
     return { el, root, events, render };
   }

@@ -7,7 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../electron/engine/paths.js';
 import type { ProfileResult } from '../../electron/engine/profile/result.js';
 import { compareWarnings, runFacts, wantsLogAxis } from '../../renderer/src/app/profile/compare-model.js';
-import { fileKey, MAX_FILES, MAX_PER_FILE, memoryShelf, recall, shelfKey, shelve, type ShelfEntry } from '../../renderer/src/app/profile/shelf.js';
+import {
+  fileKey,
+  MAX_FILES,
+  MAX_PER_FILE,
+  memoryShelf,
+  recall,
+  shelfKey,
+  shelve,
+  type ShelfEntry,
+} from '../../renderer/src/app/profile/shelf.js';
 import { headTail, matchParts } from '../../renderer/src/app/text/cut.js';
 import { fitMiddle, textWidth } from '../../renderer/src/charts/text.js';
 import { FIT_MIN_K, fitCamera, initialCamera, READABLE_K } from '../../renderer/src/graph/fit.js';
@@ -17,14 +26,14 @@ const joined = (parts: Array<{ text: string }>): string => parts.map((p) => p.te
 const hdiff = JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu.json'), 'utf8')) as ProfileResult;
 
 describe('names cut in the middle', () => {
-  it('keeps a generated name\'s distinguishing end whole', () => {
+  it("keeps a generated name's distinguishing end whole", () => {
     const parts = headTail('__f2dace_SA_airmass_new_d_0_s_4869_p_diag_45');
     expect(joined(parts)).toBe('__f2dace_SA_airmass_new_d_0_s_4869_p_diag_45');
     expect(parts.at(-1)).toEqual({ text: '4869_p_diag_45'.slice(-12), keep: true });
     expect(headTail('jb')).toEqual([{ text: 'jb' }]);
   });
 
-  it('keeps a search match whole and marked, and the name\'s end', () => {
+  it("keeps a search match whole and marked, and the name's end", () => {
     const parts = matchParts('ptr_patch_1.edges.__f2dace_SA_tangent_orientation_d_0_s_3206', 'TANGENT');
     expect(joined(parts)).toBe('ptr_patch_1.edges.__f2dace_SA_tangent_orientation_d_0_s_3206');
     expect(parts.find((p) => p.mark)).toEqual({ text: 'tangent', keep: true, mark: true });
@@ -89,7 +98,11 @@ describe('the shelf of last results', () => {
 });
 
 describe('what Compare says about the runs', () => {
-  const hello = { ...hdiff, program: { ...hdiff.program, name: 'hello_world', hash: 'a'.repeat(64), file: '/c/example.sdfg' }, settings: { ...hdiff.settings, symbols: { N: 2 } } };
+  const hello = {
+    ...hdiff,
+    program: { ...hdiff.program, name: 'hello_world', hash: 'a'.repeat(64), file: '/c/example.sdfg' },
+    settings: { ...hdiff.settings, symbols: { N: 2 } },
+  };
 
   it('names file, symbols, modes, calls and machine from the result', () => {
     const f = runFacts(hdiff);
@@ -102,8 +115,17 @@ describe('what Compare says about the runs', () => {
 
   it('warns of different programs, and of different symbols within one program', () => {
     const big = { ...hdiff, settings: { ...hdiff.settings, symbols: { I: 256, J: 128, K: 40 } } };
-    expect(compareWarnings([{ label: 'a', result: hdiff }, { label: 'b', result: hdiff }])).toEqual([]);
-    const w = compareWarnings([{ label: 'a', result: hdiff }, { label: 'b', result: big }, { label: 'c', result: hello }]);
+    expect(
+      compareWarnings([
+        { label: 'a', result: hdiff },
+        { label: 'b', result: hdiff },
+      ]),
+    ).toEqual([]);
+    const w = compareWarnings([
+      { label: 'a', result: hdiff },
+      { label: 'b', result: big },
+      { label: 'c', result: hello },
+    ]);
     expect(w.map((x) => x.kind)).toEqual(['program', 'symbols']);
     expect(w[0]!.text).toMatch(/c is hello_world \(sha256 aaaaaaaaaa…\)/);
     expect(w[1]!.text).toMatch(/b: I = 256 \(reference 128\)/);
@@ -113,7 +135,12 @@ describe('what Compare says about the runs', () => {
   it('wants a log axis when the medians differ tenfold', () => {
     const slow = { ...hdiff, modes: hdiff.modes.map((m) => ({ ...m, summary: { ...m.summary, medianNs: m.summary.medianNs * 20 } })) };
     expect(wantsLogAxis([{ label: 'a', result: hdiff }])).toBe(false);
-    expect(wantsLogAxis([{ label: 'a', result: hdiff }, { label: 'b', result: slow }])).toBe(true);
+    expect(
+      wantsLogAxis([
+        { label: 'a', result: hdiff },
+        { label: 'b', result: slow },
+      ]),
+    ).toBe(true);
   });
 });
 

@@ -108,7 +108,9 @@ describe('views and references in the memory views', () => {
     expect(text).toContain('view of T');
     expect(text).toContain('aliased by a view or reference');
     expect(text).not.toContain('896 B');
-    expect(lifetimeChart.describe(data, lifetimeChart.draw(new SvgPainter(), data, frame()))).toMatch(/2 hatched where views or references alias them; 6 views or references drawn as aliases/);
+    expect(lifetimeChart.describe(data, lifetimeChart.draw(new SvgPainter(), data, frame()))).toMatch(
+      /2 hatched where views or references alias them; 6 views or references drawn as aliases/,
+    );
     // The memory curves never counted them: the SCOPED peak is T + T2 + T3.
     expect(view.memory[0]!.curves!.find((c) => c.mode === 'SCOPED')!.peak.bytes).toBe(768);
   });
@@ -131,7 +133,15 @@ describe('views and references in the memory views', () => {
 });
 
 function frame() {
-  return { width: 900, height: 600, theme: chartTheme('light'), state: lifetimeChart.initialState({ view }), selected: null, hover: null, interactive: false };
+  return {
+    width: 900,
+    height: 600,
+    theme: chartTheme('light'),
+    state: lifetimeChart.initialState({ view }),
+    selected: null,
+    hover: null,
+    interactive: false,
+  };
 }
 
 describe('velocity_tendencies (every free symbol 64): a state’s roll-up is what its transients own', () => {

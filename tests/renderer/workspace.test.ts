@@ -29,7 +29,8 @@ describe('workspace map', () => {
     const view = await exampleView('chain', { N: 2000000 });
     const doc = parseSvg(renderChartSVG(workspaceChart, { view }, { width: 1000, height: 420 }));
     const top = (sel: string) => Math.min(...[...doc.querySelectorAll(sel)].map((r) => Number(r.getAttribute('y'))));
-    const bottom = (sel: string) => Math.max(...[...doc.querySelectorAll(sel)].map((r) => Number(r.getAttribute('y')) + Number(r.getAttribute('height'))));
+    const bottom = (sel: string) =>
+      Math.max(...[...doc.querySelectorAll(sel)].map((r) => Number(r.getAttribute('y')) + Number(r.getAttribute('height'))));
     const dace = bottom('g.rects.dace rect[fill^="url("]') - top('g.rects.dace rect[fill^="url("]');
     const packed = bottom('g.rects.packed rect') - top('g.rects.packed rect');
     expect(dace / packed).toBeCloseTo(2, 1);
@@ -37,7 +38,19 @@ describe('workspace map', () => {
 
   it('finds the transient under the pointer in either layout, with its offsets', async () => {
     const view = await exampleView('chain', { N: 2000000 });
-    const L = workspaceChart.draw(new SvgPainter(), { view }, { width: 1000, height: 420, theme: chartTheme('light'), state: workspaceChart.initialState({ view }), selected: null, hover: null, interactive: true });
+    const L = workspaceChart.draw(
+      new SvgPainter(),
+      { view },
+      {
+        width: 1000,
+        height: 420,
+        theme: chartTheme('light'),
+        state: workspaceChart.initialState({ view }),
+        selected: null,
+        hover: null,
+        interactive: true,
+      },
+    );
     const packed = L.panels.find((p) => p.which === 'packed')!;
     const r = packed.rects!;
     const k = r.row.findIndex((row) => view.table.id[row] === '0:t3');
@@ -61,7 +74,11 @@ describe('workspace map', () => {
 
   it('explains an empty workspace with the commonest reasons', () => {
     // Both transients are used inside a map: gt4py rule 5 keeps them out of the workspace.
-    const root = sdfg('m', [desc('a', ['10000']), desc('b', ['10000'])], [state('s', [mapEntry('k', ['i'], [['0', '9']]), access('a', 0), access('b', 0), mapExit(0, 0)])]);
+    const root = sdfg(
+      'm',
+      [desc('a', ['10000']), desc('b', ['10000'])],
+      [state('s', [mapEntry('k', ['i'], [['0', '9']]), access('a', 0), access('b', 0), mapExit(0, 0)])],
+    );
     const view = viewOfModel(file(root));
     const text = parseSvg(renderChartSVG(workspaceChart, { view }, { width: 900, height: 300 })).documentElement.textContent;
     expect(text).toContain('No transient is eligible for EXTERNAL');

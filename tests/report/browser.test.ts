@@ -38,56 +38,67 @@ afterAll(async () => {
 });
 
 describe('HTML report in Chromium', () => {
-  test.each(['light', 'dark'] as const)('%s: offline, no console error, every chart drawn, verdict numbers from the result', async (colorScheme) => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, colorScheme });
-    const requests: string[] = [];
-    const errors: string[] = [];
-    page.on('request', (r) => {
-      if (r.url() !== pathToFileURL(file).href && !r.url().startsWith('data:')) requests.push(r.url());
-    });
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-    await page.goto(pathToFileURL(file).href);
-    await page.waitForFunction(`document.querySelectorAll('figure.chart.live').length === ${model.charts.length}`, undefined, { timeout: 30_000 });
+  test.each(['light', 'dark'] as const)(
+    '%s: offline, no console error, every chart drawn, verdict numbers from the result',
+    async (colorScheme) => {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, colorScheme });
+      const requests: string[] = [];
+      const errors: string[] = [];
+      page.on('request', (r) => {
+        if (r.url() !== pathToFileURL(file).href && !r.url().startsWith('data:')) requests.push(r.url());
+      });
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForFunction(`document.querySelectorAll('figure.chart.live').length === ${model.charts.length}`, undefined, {
+        timeout: 30_000,
+      });
 
-    // Page scripts as strings, so that this Node-side file needs no DOM types.
-    const charts = await page.evaluate<Array<{ id: string; kind: string; staticMarks: number; liveMarks: number; w: number; h: number }>>(`[...document.querySelectorAll('figure.chart')].map((f) => {
+      // Page scripts as strings, so that this Node-side file needs no DOM types.
+      const charts = await page.evaluate<
+        Array<{ id: string; kind: string; staticMarks: number; liveMarks: number; w: number; h: number }>
+      >(`[...document.querySelectorAll('figure.chart')].map((f) => {
       const live = f.querySelector('.chart-live');
       const box = live.getBoundingClientRect();
       return { id: f.id, kind: f.dataset.chart, staticMarks: f.querySelectorAll('.chart-static svg *').length, liveMarks: live.querySelectorAll('svg *').length, w: box.width, h: box.height };
     })`);
-    expect(charts.map((c) => [c.id, c.kind])).toEqual(model.charts.map((c) => [c.id, c.kind]));
-    for (const c of charts) {
-      expect(c.staticMarks, `${c.id} static`).toBeGreaterThan(20);
-      expect(c.liveMarks, `${c.id} live`).toBeGreaterThan(20);
-      expect(c.w * c.h, `${c.id} size`).toBeGreaterThan(300 * 100);
-    }
+      expect(charts.map((c) => [c.id, c.kind])).toEqual(model.charts.map((c) => [c.id, c.kind]));
+      for (const c of charts) {
+        expect(c.staticMarks, `${c.id} static`).toBeGreaterThan(20);
+        expect(c.liveMarks, `${c.id} live`).toBeGreaterThan(20);
+        expect(c.w * c.h, `${c.id} size`).toBeGreaterThan(300 * 100);
+      }
 
-    const shown = await page.evaluate<Array<{ key: string; value: number; text: string }>>(
-      `[...document.querySelectorAll('#verdict data')].map((d) => ({ key: d.dataset.key, value: Number(d.value), text: d.textContent }))`,
-    );
-    const runs = model.verdict.flat().filter((x): x is NumberRun => typeof x !== 'string');
-    expect(shown).toEqual(runs.map((r) => ({ key: r.key, value: r.value, text: r.text })));
-    // A noisy run: the verdict compares p10.
-    expect(shown.find((s) => s.key === 'p10|0|POOL')!.value).toBe(model.results[0]!.result.modes.find((m) => m.label === 'POOL')!.summary.p10Ns);
-    const text = (await page.locator('#verdict').innerText()).replace(/\s+/g, ' ');
-    expect(text).toContain(runsText(model.verdict[0]!).replace(/\s+/g, ' '));
+      const shown = await page.evaluate<Array<{ key: string; value: number; text: string }>>(
+        `[...document.querySelectorAll('#verdict data')].map((d) => ({ key: d.dataset.key, value: Number(d.value), text: d.textContent }))`,
+      );
+      const runs = model.verdict.flat().filter((x): x is NumberRun => typeof x !== 'string');
+      expect(shown).toEqual(runs.map((r) => ({ key: r.key, value: r.value, text: r.text })));
+      // A noisy run: the verdict compares p10.
+      expect(shown.find((s) => s.key === 'p10|0|POOL')!.value).toBe(
+        model.results[0]!.result.modes.find((m) => m.label === 'POOL')!.summary.p10Ns,
+      );
+      const text = (await page.locator('#verdict').innerText()).replace(/\s+/g, ' ');
+      expect(text).toContain(runsText(model.verdict[0]!).replace(/\s+/g, ' '));
 
-    // The theme toggle redraws the live charts without an error.
-    await page.click('#theme-toggle');
-    expect(await page.evaluate('document.documentElement.dataset.theme')).toBe(colorScheme === 'light' ? 'dark' : 'light');
-    expect(requests).toEqual([]);
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+      // The theme toggle redraws the live charts without an error.
+      await page.click('#theme-toggle');
+      expect(await page.evaluate('document.documentElement.dataset.theme')).toBe(colorScheme === 'light' ? 'dark' : 'light');
+      expect(requests).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 
   test('without JavaScript the static charts and every table are there', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(pathToFileURL(file).href);
-    const visible = await page.evaluate(`[...document.querySelectorAll('.chart-static svg')].filter((s) => s.getBoundingClientRect().height > 50).length`);
+    const visible = await page.evaluate(
+      `[...document.querySelectorAll('.chart-static svg')].filter((s) => s.getBoundingClientRect().height > 50).length`,
+    );
     expect(visible).toBe(model.charts.length);
     expect(await page.locator('table').count()).toBeGreaterThanOrEqual(3);
     await context.close();
@@ -101,7 +112,8 @@ describe('HTML report in Chromium', () => {
     expect(pages).toBeGreaterThanOrEqual(3);
     expect(info).toMatch(/Page size:.*\(A4\)/);
     const text = (await run('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 })).stdout.replace(/\s+/g, ' ');
-    for (const heading of ['Verdict', 'Charts', 'Per-mode statistics', 'Transients', 'Verification', 'Methodology']) expect(text).toContain(heading);
+    for (const heading of ['Verdict', 'Charts', 'Per-mode statistics', 'Transients', 'Verification', 'Methodology'])
+      expect(text).toContain(heading);
     // This run's processes disagree: the verdict says it is noisy before anything else, and compares p10.
     expect(text).toMatch(/Verdict This run is noisy, so its medians are no fair summary/);
     expect(text).toMatch(/EXTERNAL \(packed\) and POOL show no clear difference at p10: p10 105 ms vs 203 ms/);

@@ -66,19 +66,50 @@ describe('transient-lab report', () => {
     const summary = rowsOf(await readFile(join(dir, 'calls.summary.csv'), 'utf8'));
     expect(Object.keys(calls[0]!)).toEqual([...CALL_COLUMNS]);
     expect(Object.keys(summary[0]!)).toEqual([...SUMMARY_COLUMNS]);
-    const columns = { total_ns: 'totalNs', alloc_ns: 'allocNs', free_ns: 'freeNs', allocs: 'allocs', frees: 'frees', alloc_bytes: 'allocBytes', minor_faults: 'minorFaults' } as const;
-    for (const [label, path] of [['before', FIXTURE.run], ['after', FIXTURE.rerun]] as const) {
+    const columns = {
+      total_ns: 'totalNs',
+      alloc_ns: 'allocNs',
+      free_ns: 'freeNs',
+      allocs: 'allocs',
+      frees: 'frees',
+      alloc_bytes: 'allocBytes',
+      minor_faults: 'minorFaults',
+    } as const;
+    for (const [label, path] of [
+      ['before', FIXTURE.run],
+      ['after', FIXTURE.rerun],
+    ] as const) {
       const result = loadResult(path);
       for (const m of result.modes) {
         const mine = calls.filter((c) => c.result === label && c.label === m.label);
         expect(mine.length).toBe(m.calls.totalNs.length);
-        for (const [csv, field] of Object.entries(columns)) expect(mine.map((c) => Number(c[csv])), `${label} ${m.label} ${csv}`).toEqual(m.calls[field]);
-        expect(mine.map((c) => [c.mode, c.layout, Number(c.process) * result.settings.calls + Number(c.call)])).toEqual(mine.map((_, i) => [m.mode, m.layout ?? '', i]));
+        for (const [csv, field] of Object.entries(columns))
+          expect(
+            mine.map((c) => Number(c[csv])),
+            `${label} ${m.label} ${csv}`,
+          ).toEqual(m.calls[field]);
+        expect(mine.map((c) => [c.mode, c.layout, Number(c.process) * result.settings.calls + Number(c.call)])).toEqual(
+          mine.map((_, i) => [m.mode, m.layout ?? '', i]),
+        );
         const s = summary.find((x) => x.result === label && x.label === m.label)!;
-        expect([Number(s.median_ns), Number(s.p10_ns), Number(s.p90_ns), Number(s.mean_ns), Number(s.allocs_per_call), Number(s.calls)]).toEqual([
-          m.summary.medianNs, m.summary.p10Ns, m.summary.p90Ns, m.summary.meanNs, m.summary.allocsPerCall, m.calls.totalNs.length,
+        expect([
+          Number(s.median_ns),
+          Number(s.p10_ns),
+          Number(s.p90_ns),
+          Number(s.mean_ns),
+          Number(s.allocs_per_call),
+          Number(s.calls),
+        ]).toEqual([
+          m.summary.medianNs,
+          m.summary.p10Ns,
+          m.summary.p90Ns,
+          m.summary.meanNs,
+          m.summary.allocsPerCall,
+          m.calls.totalNs.length,
         ]);
-        expect(s.workspace_bytes === '' ? null : Number(s.workspace_bytes)).toEqual(Object.keys(m.workspaceBytes).length ? Object.values(m.workspaceBytes).reduce((a, b) => a + b, 0) : null);
+        expect(s.workspace_bytes === '' ? null : Number(s.workspace_bytes)).toEqual(
+          Object.keys(m.workspaceBytes).length ? Object.values(m.workspaceBytes).reduce((a, b) => a + b, 0) : null,
+        );
       }
     }
   });
@@ -90,7 +121,10 @@ describe('transient-lab report', () => {
     const html = await readFile(out, 'utf8');
     // Checked as booleans: a failing toMatch would print the whole 500 KB report.
     expect(/<(script|link|img)\b[^>]*\b(src|href)\s*=/i.test(html), 'no external script, stylesheet or image').toBe(false);
-    expect(html.includes('<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;;'), 'CSP refuses everything by default').toBe(true);
+    expect(
+      html.includes('<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;;'),
+      'CSP refuses everything by default',
+    ).toBe(true);
     const back = join(dir, 'back.csv');
     const again = await report(out, '-o', back);
     expect(again.code, again.stderr).toBe(0);
@@ -144,7 +178,9 @@ describe('transient-lab report', () => {
     const unknown = await report(FIXTURE.run, '-o', join(dir, 'r.txt'));
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/cannot tell the format from 'r\.txt'/);
-    expect((await report(FIXTURE.run, '-o', join(dir, 'r.x'), '--format', 'docx')).stderr).toMatch(/--format expects html, pdf, csv, json, got 'docx'/);
+    expect((await report(FIXTURE.run, '-o', join(dir, 'r.x'), '--format', 'docx')).stderr).toMatch(
+      /--format expects html, pdf, csv, json, got 'docx'/,
+    );
     const out = join(dir, 'r.pdf');
     const pdf = await report(FIXTURE.run, '-o', out, '--chromium', join(dir, 'no-chromium'));
     expect(pdf.code).toBe(7);
@@ -163,7 +199,24 @@ describe('transient-lab report', () => {
     expect(noChromium.stderr).toMatch(/PDF needs Chromium/);
     const html = join(dir, 'profiled.html');
     const out = join(dir, 'profiled.json');
-    const r = await cli('profile', example, '--default-symbol', '32', '--modes', 'scoped,external', '--calls', '3', '--warmup', '1', '--processes', '1', '--out', out, '--report', html);
+    const r = await cli(
+      'profile',
+      example,
+      '--default-symbol',
+      '32',
+      '--modes',
+      'scoped,external',
+      '--calls',
+      '3',
+      '--warmup',
+      '1',
+      '--processes',
+      '1',
+      '--out',
+      out,
+      '--report',
+      html,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`report: ${html}`);
     const back = join(dir, 'profiled-back.json');

@@ -37,7 +37,9 @@ describe('results embedded in an HTML report', () => {
     expect(err).toBeInstanceOf(TlabError);
     expect([err!.kind, err!.file]).toEqual(['input', 'page.html']);
     expect(err!.message).toMatch(/without an embedded Transient Lab result/);
-    expect(() => embeddedResults('<html><script type="application/json" id="tlab-result">{"schema":</script>', 'cut.html')).toThrow(TlabError);
+    expect(() => embeddedResults('<html><script type="application/json" id="tlab-result">{"schema":</script>', 'cut.html')).toThrow(
+      TlabError,
+    );
     const foreign = '<!doctype html><script type="application/json" id="tlab-result">{"schema":"other@1"}</script>';
     expect(() => parseProfileBytes(bytes(foreign), 'f.html')).toThrow(/not a Transient Lab result file: schema "other@1"/);
   });

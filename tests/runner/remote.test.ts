@@ -39,9 +39,14 @@ afterAll(async () => {
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [main, ...args], { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 300_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [main, ...args],
+      { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 300_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -68,7 +73,27 @@ async function allGone(pids: number[], ms = 15_000): Promise<number[]> {
 describe('profile --remote over ssh to 127.0.0.1', () => {
   it('builds and runs there; the result comes back as the same result JSON', async () => {
     const out = join(dir, 'remote.json');
-    const r = await cli(['profile', hdiff, '--symbols', 'I=16,J=16,K=4', '--modes', 'scoped,external', '--calls', '2', '--warmup', '0', '--processes', '1', '--remote', '127.0.0.1', ...sshArgs(), '--remote-command', `node ${main}`, '--out', out]);
+    const r = await cli([
+      'profile',
+      hdiff,
+      '--symbols',
+      'I=16,J=16,K=4',
+      '--modes',
+      'scoped,external',
+      '--calls',
+      '2',
+      '--warmup',
+      '0',
+      '--processes',
+      '1',
+      '--remote',
+      '127.0.0.1',
+      ...sshArgs(),
+      '--remote-command',
+      `node ${main}`,
+      '--out',
+      out,
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const doc = JSON.parse(await readFile(out, 'utf8')) as ProfileResult;
@@ -94,10 +119,25 @@ describe('profile --remote over ssh to 127.0.0.1', () => {
   it('refuses another version', async () => {
     const fake = join(dir, 'old-agent.mjs');
     const wire = join(packageRoot(), 'dist', 'electron', 'runner', 'remote-wire.js');
-    await writeFile(fake, `import { encodeFrame } from ${JSON.stringify(wire)};\nprocess.stdout.write(encodeFrame({ type: 'hello', protocol: 1, version: '0.0.1-old', pid: process.pid }));\nprocess.stdin.resume();\n`);
-    const r = await cli(['profile', hdiff, '--symbols', 'I=16,J=16,K=4', '--remote', '127.0.0.1', ...sshArgs(), '--remote-command', `node ${fake}`]);
+    await writeFile(
+      fake,
+      `import { encodeFrame } from ${JSON.stringify(wire)};\nprocess.stdout.write(encodeFrame({ type: 'hello', protocol: 1, version: '0.0.1-old', pid: process.pid }));\nprocess.stdin.resume();\n`,
+    );
+    const r = await cli([
+      'profile',
+      hdiff,
+      '--symbols',
+      'I=16,J=16,K=4',
+      '--remote',
+      '127.0.0.1',
+      ...sshArgs(),
+      '--remote-command',
+      `node ${fake}`,
+    ]);
     expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(/127\.0\.0\.1 runs Transient Lab 0\.0\.1-old \(remote protocol 1\), this is \S+ \(protocol 1\): install the same version there/);
+    expect(r.stderr).toMatch(
+      /127\.0\.0\.1 runs Transient Lab 0\.0\.1-old \(remote protocol 1\), this is \S+ \(protocol 1\): install the same version there/,
+    );
   });
 
   it('cannot connect: a clear error', async () => {
@@ -108,19 +148,41 @@ describe('profile --remote over ssh to 127.0.0.1', () => {
   });
 
   /** A long run, dropped or stopped once the remote runner is timing calls. */
-  async function longRemoteRun(extra: Partial<ProfileOptions>, onCalls: (ids: { ssh: number; agent: number }) => void): Promise<{ error: unknown; remoteProcesses: number[] }> {
+  async function longRemoteRun(
+    extra: Partial<ProfileOptions>,
+    onCalls: (ids: { ssh: number; agent: number }) => void,
+  ): Promise<{ error: unknown; remoteProcesses: number[] }> {
     let ssh = 0;
     let agent = 0;
     let remoteProcesses: number[] = [];
     let fired = false;
-    const remote: RemoteOptions = { target: '127.0.0.1', sshOptions, remoteCommand: `node ${main}`, onStarted: (p) => (ssh = p), onAgent: (p) => (agent = p) };
+    const remote: RemoteOptions = {
+      target: '127.0.0.1',
+      sshOptions,
+      remoteCommand: `node ${main}`,
+      onStarted: (p) => (ssh = p),
+      onAgent: (p) => (agent = p),
+    };
     // Everything the test's sshd starts for this session, sampled while it runs (a process orphaned by its
     // parent's death leaves the tree, so the union is kept).
     const seen = new Set<number>();
     const sample = setInterval(() => {
       for (const p of descendants(sshd!.pid)) seen.add(p);
     }, 100);
-    const options = { ...DEFAULT_PROFILE_OPTIONS, modes: ['SCOPED' as const], symbols: new Map([['I', 128n], ['J', 128n], ['K', 80n]]), calls: 1_000_000, warmup: 0, processes: 1, runner: new NodeRunnerHost(), ...extra };
+    const options = {
+      ...DEFAULT_PROFILE_OPTIONS,
+      modes: ['SCOPED' as const],
+      symbols: new Map([
+        ['I', 128n],
+        ['J', 128n],
+        ['K', 80n],
+      ]),
+      calls: 1_000_000,
+      warmup: 0,
+      processes: 1,
+      runner: new NodeRunnerHost(),
+      ...extra,
+    };
     const error = await profileRemote(hdiff, options, remote, (p) => {
       if (p.stage === 'calls' && !fired) {
         fired = true;
@@ -139,7 +201,9 @@ describe('profile --remote over ssh to 127.0.0.1', () => {
   it('a dropped connection is a clear error, and nothing is left running there', async () => {
     const { error, remoteProcesses } = await longRemoteRun({ timeoutMs: 0 }, ({ ssh }) => process.kill(ssh, 'SIGKILL'));
     expect(error).toBeInstanceOf(TlabError);
-    expect((error as TlabError).message).toMatch(/^the connection to 127\.0\.0\.1 dropped during .*calls.*; the remote run stops when its connection closes/);
+    expect((error as TlabError).message).toMatch(
+      /^the connection to 127\.0\.0\.1 dropped during .*calls.*; the remote run stops when its connection closes/,
+    );
     expect(remoteProcesses.length).toBeGreaterThanOrEqual(2); // the agent and its runner child
     expect(await allGone(remoteProcesses)).toEqual([]);
   });

@@ -61,7 +61,11 @@ const CALL = encodeWire({ t: 'call', id: 1, method: 'environment', req: {} }) as
 describe('frames a client must never send, as raw bytes: that client is closed with the right code', () => {
   const cases: Array<[string, Buffer[], number]> = [
     ['invalid UTF-8 in a text frame (0xff 0xfe)', [frame(OP.text, Buffer.from([0xff, 0xfe]))], 1007],
-    ['invalid UTF-8 split across two fragments', [frame(OP.text, Buffer.from([0x7b, 0xe2]), { fin: false }), frame(OP.continuation, Buffer.from([0x28, 0xa1]))], 1007],
+    [
+      'invalid UTF-8 split across two fragments',
+      [frame(OP.text, Buffer.from([0x7b, 0xe2]), { fin: false }), frame(OP.continuation, Buffer.from([0x28, 0xa1]))],
+      1007,
+    ],
     ['a reserved data opcode (0x3)', [frame(OP.reserved3, 'x')], 1002],
     ['a reserved control opcode (0xB)', [frame(OP.reservedB, 'x')], 1002],
     ['RSV1 without a negotiated extension', [frame(OP.text, CALL, { rsv: 0b100 })], 1002],

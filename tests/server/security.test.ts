@@ -30,12 +30,15 @@ let base: string;
 
 function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, method, headers: { Host: `127.0.0.1:${server.port}`, ...headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path, method, headers: { Host: `127.0.0.1:${server.port}`, ...headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -69,7 +72,13 @@ beforeAll(async () => {
   await writeFile(join(base, 'secret.txt'), 'SECRET');
   await symlink(join(base, 'secret.txt'), join(renderer, 'assets', 'leak.js'));
   await mkdir(join(base, 'root'));
-  service = await TransientLabService.create({ host: 'browser', files: await RootsFileAccess.create([join(base, 'root')]), createRunner: () => { throw new Error('no runs here'); } });
+  service = await TransientLabService.create({
+    host: 'browser',
+    files: await RootsFileAccess.create([join(base, 'root')]),
+    createRunner: () => {
+      throw new Error('no runs here');
+    },
+  });
   server = await startServer({ service, port: 0, hosts: ['127.0.0.1'], rendererDir: renderer, log: () => {} });
 });
 
@@ -85,7 +94,15 @@ describe('the token', () => {
   });
 
   it('refuses a missing or wrong token, for every path', async () => {
-    for (const path of ['/', '/index.html', '/assets/app.js', '/ws', '/?token=', `/?token=${server.token}x`, `/?token=${server.token.slice(1)}`]) {
+    for (const path of [
+      '/',
+      '/index.html',
+      '/assets/app.js',
+      '/ws',
+      '/?token=',
+      `/?token=${server.token}x`,
+      `/?token=${server.token.slice(1)}`,
+    ]) {
       const a = await get(path);
       expect(a.status, path).toBe(403);
       expect(a.body).not.toContain('<title>');
@@ -170,7 +187,21 @@ describe('responses', () => {
   });
 
   it('never serve a file outside the renderer folder', async () => {
-    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/%2E%2E/secret.txt', '/assets/%2e%2e/%2e%2e/secret.txt', '/..%2fsecret.txt', '/assets/..%2f..%2fsecret.txt', '/%2e%2e%5csecret.txt', '/assets/leak.js', '/%00', '/assets/app.js%00.html', '//etc/passwd', '/%2fetc%2fpasswd', `/${'%2e%2e/'.repeat(10)}etc/passwd`]) {
+    for (const path of [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/%2E%2E/secret.txt',
+      '/assets/%2e%2e/%2e%2e/secret.txt',
+      '/..%2fsecret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/%2e%2e%5csecret.txt',
+      '/assets/leak.js',
+      '/%00',
+      '/assets/app.js%00.html',
+      '//etc/passwd',
+      '/%2fetc%2fpasswd',
+      `/${'%2e%2e/'.repeat(10)}etc/passwd`,
+    ]) {
       const a = await get(path, cookie());
       expect(a.status, path).toBe(404);
       expect(a.body, path).not.toContain('SECRET');
@@ -199,7 +230,19 @@ describe('remote hosts', () => {
   }
 
   const request = (doc: string, remote: unknown) => ({
-    doc, job: 'j1', modes: ['SCOPED'], layout: 'packed', calls: 1, warmup: 0, processes: 1, symbols: {}, defaultSymbol: null, seed: '0', inputs: {}, timeoutS: 0, remote,
+    doc,
+    job: 'j1',
+    modes: ['SCOPED'],
+    layout: 'packed',
+    calls: 1,
+    warmup: 0,
+    processes: 1,
+    symbols: {},
+    defaultSymbol: null,
+    seed: '0',
+    inputs: {},
+    timeoutS: 0,
+    remote,
   });
 
   it('a page can make the server ssh only to a host it was started with (serve --remote), never another', async () => {
@@ -217,12 +260,20 @@ describe('remote hosts', () => {
         },
       },
     });
-    const srv = await startServer({ service: remoteService, port: 0, hosts: ['127.0.0.1'], rendererDir: join(base, 'renderer'), log: () => {} });
+    const srv = await startServer({
+      service: remoteService,
+      port: 0,
+      hosts: ['127.0.0.1'],
+      rendererDir: join(base, 'renderer'),
+      log: () => {},
+    });
     try {
       expect(await call(srv, 'environment', {})).toMatchObject({ ok: true, value: { remoteHosts: ['me@gpu-node'] } });
       // Every request runs on a fresh connection (a session of its own): open the file in the same one.
       for (const host of ['evil.example.org', 'gpu-node', 'me@gpu-node ', 'ME@gpu-node', '-oProxyCommand=sh', 'me@gpu-node;id']) {
-        const ws = new WebSocket(`ws://127.0.0.1:${srv.port}/ws?token=${srv.token}`, { headers: { Origin: `http://127.0.0.1:${srv.port}` } });
+        const ws = new WebSocket(`ws://127.0.0.1:${srv.port}/ws?token=${srv.token}`, {
+          headers: { Origin: `http://127.0.0.1:${srv.port}` },
+        });
         await new Promise((r, j) => (ws.on('open', r), ws.on('error', j)));
         const replies = new Map<number, Reply<unknown>>();
         const waiting = new Map<number, () => void>();

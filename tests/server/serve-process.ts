@@ -34,7 +34,9 @@ export function serve(args: string[], opts: { detached?: boolean; nodeOptions?: 
   let out = '';
   let err = '';
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.on('exit', (code, signal) => r({ code, signal })),
+  );
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
@@ -65,7 +67,10 @@ export function isRunner(pid: number): boolean {
 }
 
 /** Starts a long profile and resolves once its runner child is running, with the runner's pids. */
-export async function profileUntilRunning(client: WebSocketClient, serverPid: number): Promise<{ runners: number[]; result: Promise<unknown> }> {
+export async function profileUntilRunning(
+  client: WebSocketClient,
+  serverPid: number,
+): Promise<{ runners: number[]; result: Promise<unknown> }> {
   const doc = await client.openExample({ id: 'hdiff' });
   let running!: () => void;
   const inRunner = new Promise<void>((r) => (running = r));
@@ -73,8 +78,18 @@ export async function profileUntilRunning(client: WebSocketClient, serverPid: nu
     if (e.stage === 'verify' || e.stage === 'calls') running();
   });
   const result = client.profile({
-    doc: doc.doc, job: 'long', modes: ['SCOPED'], layout: 'packed', calls: 100_000, warmup: 0, processes: 1,
-    symbols: { I: '32', J: '32', K: '8' }, defaultSymbol: null, seed: '0', inputs: {}, timeoutS: 0,
+    doc: doc.doc,
+    job: 'long',
+    modes: ['SCOPED'],
+    layout: 'packed',
+    calls: 100_000,
+    warmup: 0,
+    processes: 1,
+    symbols: { I: '32', J: '32', K: '8' },
+    defaultSymbol: null,
+    seed: '0',
+    inputs: {},
+    timeoutS: 0,
   });
   result.catch(() => {});
   await inRunner;

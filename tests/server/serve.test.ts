@@ -63,7 +63,9 @@ describe('transient-lab serve', () => {
   });
 
   it('an uncaught exception in the server kills its runner children before it exits (70)', { timeout: 600_000 }, async () => {
-    const s = await serve(['--root', examplesDir()], { nodeOptions: ['--require', join(packageRoot(), 'tests', 'fixtures', 'server', 'crash-on-sigusr2.cjs')] });
+    const s = await serve(['--root', examplesDir()], {
+      nodeOptions: ['--require', join(packageRoot(), 'tests', 'fixtures', 'server', 'crash-on-sigusr2.cjs')],
+    });
     const client = await connect(s);
     const { runners, result } = await profileUntilRunning(client, s.child.pid!);
     expect(runners.length).toBe(1);
@@ -91,7 +93,11 @@ describe('transient-lab serve', () => {
   });
 
   it('refuses a FILE outside the roots with a usage error', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--no-open', '--port', '0', '--root', join(examplesDir(), '..'), join(packageRoot(), 'package.json')], { cwd: packageRoot() });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'serve', '--no-open', '--port', '0', '--root', join(examplesDir(), '..'), join(packageRoot(), 'package.json')],
+      { cwd: packageRoot() },
+    );
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));

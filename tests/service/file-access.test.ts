@@ -43,7 +43,15 @@ describe('file policies', () => {
     const fa = await RootsFileAccess.create([root]);
     expect(await fa.resolveRead('a/x.sdfg', 'sdfg')).toBe(join(root, 'a', 'x.sdfg'));
     expect(await fa.resolveRead(join(root, 'a', '..', 'a', 'x.sdfg'), 'sdfg')).toBe(join(root, 'a', 'x.sdfg'));
-    for (const p of ['../outside/secret.sdfg', 'a/../../outside/secret.sdfg', join(outside, 'secret.sdfg'), '/etc/passwd', 'out.sdfg', 'outdir/secret.sdfg', join(root, 'outdir', 'secret.sdfg')]) {
+    for (const p of [
+      '../outside/secret.sdfg',
+      'a/../../outside/secret.sdfg',
+      join(outside, 'secret.sdfg'),
+      '/etc/passwd',
+      'out.sdfg',
+      'outdir/secret.sdfg',
+      join(root, 'outdir', 'secret.sdfg'),
+    ]) {
       expect(await kindOf(fa.resolveRead(p, 'sdfg')), p).toBe('refused');
     }
     expect(await kindOf(fa.resolveRead('a', 'sdfg'))).toBe('input');

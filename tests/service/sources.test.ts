@@ -31,7 +31,11 @@ describe('readSourceBytes', () => {
     await writeFile(p, '{"a": 1}');
     const source = await fileSource(p);
     await writeFile(p, '{"a": 12}');
-    await expect(readSourceBytes(source)).rejects.toMatchObject({ kind: 'input', file: p, message: expect.stringMatching(/changed on disk/) });
+    await expect(readSourceBytes(source)).rejects.toMatchObject({
+      kind: 'input',
+      file: p,
+      message: expect.stringMatching(/changed on disk/),
+    });
     // Same size, new time: also a change.
     await writeFile(p, '{"a": 1}');
     const again = await fileSource(p);
@@ -44,6 +48,10 @@ describe('readSourceBytes', () => {
     await writeFile(p, '{}');
     const source = await fileSource(p);
     await unlink(p);
-    await expect(readSourceBytes(source)).rejects.toMatchObject({ kind: 'input', file: p, message: expect.stringMatching(/cannot read the SDFG file/) });
+    await expect(readSourceBytes(source)).rejects.toMatchObject({
+      kind: 'input',
+      file: p,
+      message: expect.stringMatching(/cannot read the SDFG file/),
+    });
   });
 });

@@ -20,7 +20,10 @@ afterAll(async () => {
 });
 
 async function failure(run: Promise<unknown>): Promise<FileError> {
-  const err = await run.then(() => null, (e: unknown) => e);
+  const err = await run.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(FileError);
   return err as FileError;
 }

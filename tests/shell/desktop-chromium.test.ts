@@ -69,7 +69,13 @@ async function pageFor(browser: Browser, electron: FakeElectron, win: FakeWindow
   });
   await context.addInitScript({ content: preloadInitScript(await readFile(paths.preload, 'utf8')) });
   const page = await context.newPage();
-  win.webContents.onSend = (channel, args) => void page.evaluate(([c, a]) => (window as unknown as { __tlabDeliver(c: string, a: unknown[]): void }).__tlabDeliver(c, a), [channel, args] as const).catch(() => {});
+  win.webContents.onSend = (channel, args) =>
+    void page
+      .evaluate(([c, a]) => (window as unknown as { __tlabDeliver(c: string, a: unknown[]): void }).__tlabDeliver(c, a), [
+        channel,
+        args,
+      ] as const)
+      .catch(() => {});
   return page;
 }
 
@@ -83,7 +89,13 @@ describe('desktop app in Chromium (Electron stand-ins)', () => {
     dir = await mkdtemp(join(tmpdir(), 'tlab-desktop-e2e-'));
     await copyFile(join(examplesDir(), 'hdiff.sdfg'), join(dir, 'hdiff.sdfg'));
     electron = fakeElectron(join(dir, 'user'));
-    shell = (await startShell({ electron: electron.seam, paths, argv: ['/x/electron', '/repo', join(dir, 'hdiff.sdfg')], cwd: dir, log: () => {} }))!;
+    shell = (await startShell({
+      electron: electron.seam,
+      paths,
+      argv: ['/x/electron', '/repo', join(dir, 'hdiff.sdfg')],
+      cwd: dir,
+      log: () => {},
+    }))!;
     browser = await launchChromium();
   });
 
@@ -93,7 +105,7 @@ describe('desktop app in Chromium (Electron stand-ins)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('loads under the CSP, connects through the preload as the electron host, and opens the command line\'s program', async () => {
+  it("loads under the CSP, connects through the preload as the electron host, and opens the command line's program", async () => {
     const [win] = electron.windows();
     const calls: Call[] = [];
     const page = await pageFor(browser, electron, win!, calls);
@@ -107,7 +119,10 @@ describe('desktop app in Chromium (Electron stand-ins)', () => {
     const open = calls.find((c) => c.method === 'openFile')!;
     expect(open.req).toEqual({ path: join(dir, 'hdiff.sdfg') });
     expect(open.reply).toMatchObject({ ok: true, value: { name: 'hdiff.sdfg', path: join(dir, 'hdiff.sdfg') } });
-    expect(calls.find((c) => c.method === 'environment')!.reply).toMatchObject({ ok: true, value: { host: 'electron', examples: expect.any(Array) } });
+    expect(calls.find((c) => c.method === 'environment')!.reply).toMatchObject({
+      ok: true,
+      value: { host: 'electron', examples: expect.any(Array) },
+    });
     expect(calls.filter((c) => !c.reply.ok).map((c) => `${String(c.method)}: ${c.reply.error?.message}`)).toEqual([]);
     await page.waitForLoadState('networkidle');
     // What the page sees of the host: the contract's methods and `on`, nothing else.

@@ -49,7 +49,20 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tlab-downloads-'));
   electron = fakeElectron(dir);
   recent = await RecentFiles.load(dir, () => {});
-  const windows = new Windows({ electron: electron.seam, backend: { openSession: () => { throw new Error('unused'); } }, limits: DEFAULT_LIMITS, preload: '/p.cjs', devTools: false, icon: null, state: await WindowStateStore.load(dir, () => {}), log: () => {} });
+  const windows = new Windows({
+    electron: electron.seam,
+    backend: {
+      openSession: () => {
+        throw new Error('unused');
+      },
+    },
+    limits: DEFAULT_LIMITS,
+    preload: '/p.cjs',
+    devTools: false,
+    icon: null,
+    state: await WindowStateStore.load(dir, () => {}),
+    log: () => {},
+  });
   installDownloads(electron.seam, { windows, recent, log: () => {} });
   contents = (windows.open().win as unknown as FakeWindow).webContents;
 });
@@ -65,7 +78,7 @@ function download(url: string, name: string, from: FakeWebContents = contents): 
 }
 
 describe('Save Result…', () => {
-  it('turns our page\'s .json blob download into the native Save dialog, then remembers the file', async () => {
+  it("turns our page's .json blob download into the native Save dialog, then remembers the file", async () => {
     const item = download('blob:app://transient-lab/2f1c', 'hdiff-profile.json');
     expect(item.cancelled).toBe(false);
     expect(item.dialog).toMatchObject({ title: 'Save Result', defaultPath: 'hdiff-profile.json', filters: [{ extensions: ['json'] }] });
@@ -74,8 +87,13 @@ describe('Save Result…', () => {
     expect(recent.list()[0]).toEqual({ path: '/home/me/hdiff-profile.json', kind: 'result' });
   });
 
-  it('Export Report…: the report\'s .html, .pdf and .csv downloads become the Save dialog, and are not recent results', async () => {
-    for (const [name, ext] of [['hdiff-report.html', 'html'], ['hdiff-report.pdf', 'pdf'], ['hdiff-report.csv', 'csv'], ['hdiff-report.summary.csv', 'csv']] as const) {
+  it("Export Report…: the report's .html, .pdf and .csv downloads become the Save dialog, and are not recent results", async () => {
+    for (const [name, ext] of [
+      ['hdiff-report.html', 'html'],
+      ['hdiff-report.pdf', 'pdf'],
+      ['hdiff-report.csv', 'csv'],
+      ['hdiff-report.summary.csv', 'csv'],
+    ] as const) {
       const item = download('blob:app://transient-lab/9a', name);
       expect(item.cancelled, name).toBe(false);
       expect(item.dialog, name).toMatchObject({ title: 'Export Report', defaultPath: name, filters: [{ extensions: [ext] }] });
@@ -85,7 +103,12 @@ describe('Save Result…', () => {
     expect(json.dialog).toMatchObject({ defaultPath: 'hdiff-report.json', filters: [{ extensions: ['json'] }] });
     json.emit('done', {}, 'completed');
     await recent.flush();
-    expect(recent.list().map((r) => r.path).filter((p) => p.includes('report'))).toEqual([]);
+    expect(
+      recent
+        .list()
+        .map((r) => r.path)
+        .filter((p) => p.includes('report')),
+    ).toEqual([]);
   });
 
   it('cancels every other download', () => {

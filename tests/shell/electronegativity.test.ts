@@ -48,7 +48,9 @@ beforeAll(async () => {
   await cp(join(root, 'electron', 'shell'), join(scanDir, 'shell'), { recursive: true });
   await cp(join(root, 'electron', 'preload'), join(scanDir, 'preload'), { recursive: true });
   await cp(join(root, 'package.json'), join(scanDir, 'package.json'));
-  const run = createRequire(import.meta.url)('@doyensec/electronegativity') as (o: Record<string, unknown>) => Promise<{ issues: Issue[]; errors: typeof errors }>;
+  const run = createRequire(import.meta.url)('@doyensec/electronegativity') as (
+    o: Record<string, unknown>,
+  ) => Promise<{ issues: Issue[]; errors: typeof errors }>;
   const result = await run({
     input: scanDir,
     isRelative: true,
@@ -72,7 +74,9 @@ describe('Electronegativity', () => {
   it('finds nothing above LOW that is not explained', () => {
     const key = (i: Issue) => `${i.id} ${i.file}`;
     const serious = issues.filter((i) => i.severity.value > LOW);
-    const unexplained = serious.filter((i) => !(key(i) in EXPLAINED)).map((i) => `${key(i)}:${i.location.line} ${i.severity.name}: ${i.description}`);
+    const unexplained = serious
+      .filter((i) => !(key(i) in EXPLAINED))
+      .map((i) => `${key(i)}:${i.location.line} ${i.severity.name}: ${i.description}`);
     expect(unexplained).toEqual([]);
     const stale = Object.keys(EXPLAINED).filter((k) => !serious.some((i) => key(i) === k));
     expect(stale).toEqual([]);

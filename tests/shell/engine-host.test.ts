@@ -63,7 +63,10 @@ beforeAll(async () => {
   engine = new EngineClient({
     spawn: () => {
       const serviceName = `engine-test-${++n}`;
-      return fromUtilityProcess<MainToEngine, EngineToMain>(fork(shellPaths().engineEntry, [], { serviceName, stdio: 'pipe', execArgv: [] }), () => gone.wait(serviceName));
+      return fromUtilityProcess<MainToEngine, EngineToMain>(
+        fork(shellPaths().engineEntry, [], { serviceName, stdio: 'pipe', execArgv: [] }),
+        () => gone.wait(serviceName),
+      );
     },
     config: { host: 'electron', files: { kind: 'approved' }, openAtStart: [], limits: DEFAULT_LIMITS },
     createRunner: () => new UtilityProcessRunnerHost({ fork, goneDetails: gone.wait }),
@@ -141,7 +144,11 @@ describe('engine host', () => {
   it('an engine that cannot start is a clear error for every waiting call, not a hang', async () => {
     const electron = fakeElectron(dir);
     const broken = new EngineClient({
-      spawn: () => fromUtilityProcess<MainToEngine, EngineToMain>(electron.seam.utilityProcess.fork(join(dir, 'missing-entry.js'), [], { serviceName: 'broken', stdio: 'pipe' }), async () => null),
+      spawn: () =>
+        fromUtilityProcess<MainToEngine, EngineToMain>(
+          electron.seam.utilityProcess.fork(join(dir, 'missing-entry.js'), [], { serviceName: 'broken', stdio: 'pipe' }),
+          async () => null,
+        ),
       config: { host: 'electron', files: { kind: 'approved' }, openAtStart: [], limits: DEFAULT_LIMITS },
       createRunner: () => {
         throw new Error('unused');
@@ -150,7 +157,11 @@ describe('engine host', () => {
     });
     const a = broken.openSession({ emit() {} });
     const errors = await Promise.all([failure(a.environment({})), failure(broken.approve(join(dir, 'mine.sdfg')))]);
-    for (const e of errors) expect(e).toMatchObject({ kind: 'internal', message: expect.stringMatching(/the engine process could not be started: .*exit code 1/) });
+    for (const e of errors)
+      expect(e).toMatchObject({
+        kind: 'internal',
+        message: expect.stringMatching(/the engine process could not be started: .*exit code 1/),
+      });
     await broken.dispose();
   });
 

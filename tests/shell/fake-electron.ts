@@ -87,7 +87,12 @@ export class FakeWindow extends EventEmitter {
     private readonly app: FakeApp,
   ) {
     super();
-    this.bounds = { x: (options.x as number) ?? 100, y: (options.y as number) ?? 80, width: (options.width as number) ?? 800, height: (options.height as number) ?? 600 };
+    this.bounds = {
+      x: (options.x as number) ?? 100,
+      y: (options.y as number) ?? 80,
+      width: (options.width as number) ?? 800,
+      height: (options.height as number) ?? 600,
+    };
     app.windows.push(this);
     // Electron emits this for every web contents it creates.
     app.emit('web-contents-created', {}, this.webContents);
@@ -238,7 +243,13 @@ class FakeUtilityProcess extends EventEmitter implements UtilityProcessLike {
     this.child.on('exit', (code, signal) => {
       const signalNumber = signal ? constants.signals[signal] : 0;
       const exitCode = signal ? signalNumber : (code ?? 0);
-      const reason = signal ? (signal === 'SIGKILL' || signal === 'SIGTERM' ? 'killed' : 'crashed') : code === 0 ? 'clean-exit' : 'abnormal-exit';
+      const reason = signal
+        ? signal === 'SIGKILL' || signal === 'SIGTERM'
+          ? 'killed'
+          : 'crashed'
+        : code === 0
+          ? 'clean-exit'
+          : 'abnormal-exit';
       // Electron emits both; the order is not guaranteed, so the fake alternates it.
       const gone = () => app.emit('child-process-gone', {}, { type: 'Utility', reason, exitCode, serviceName: options.serviceName });
       if (app.goneFirst) gone();

@@ -46,14 +46,29 @@ let contents: FakeWebContents;
 const drops: Array<{ window: ShellWindow; paths: string[] }> = [];
 const log: string[] = [];
 
-const call = (event: unknown, method: unknown, req: unknown) => electron.ipcMain.invoke(event, IPC_CHANNELS.call, method, req) as Promise<Reply<unknown>>;
+const call = (event: unknown, method: unknown, req: unknown) =>
+  electron.ipcMain.invoke(event, IPC_CHANNELS.call, method, req) as Promise<Reply<unknown>>;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tlab-ipc-handlers-'));
   electron = fakeElectron(dir);
   backend = new RecordingBackend();
-  windows = new Windows({ electron: electron.seam, backend, limits: DEFAULT_LIMITS, preload: '/p.cjs', devTools: false, icon: null, state: await WindowStateStore.load(dir, () => {}), log: (l) => log.push(l) });
-  installContractHandlers({ ipcMain: electron.seam.ipcMain, windows, onDrop: (window, paths) => drops.push({ window, paths }), log: (l) => log.push(l) });
+  windows = new Windows({
+    electron: electron.seam,
+    backend,
+    limits: DEFAULT_LIMITS,
+    preload: '/p.cjs',
+    devTools: false,
+    icon: null,
+    state: await WindowStateStore.load(dir, () => {}),
+    log: (l) => log.push(l),
+  });
+  installContractHandlers({
+    ipcMain: electron.seam.ipcMain,
+    windows,
+    onDrop: (window, paths) => drops.push({ window, paths }),
+    log: (l) => log.push(l),
+  });
   win = windows.open();
   contents = (win.win as unknown as FakeWindow).webContents;
 });
@@ -63,7 +78,7 @@ afterAll(async () => {
 });
 
 describe('contract handlers', () => {
-  it('answer our window\'s page', async () => {
+  it("answer our window's page", async () => {
     expect(await call(contents.ipcEvent(), 'environment', {})).toEqual({ ok: true, value: { echo: 'environment' } });
     expect(backend.calls.at(-1)).toMatchObject({ method: 'environment', req: {} });
   });
@@ -112,7 +127,7 @@ describe('contract handlers', () => {
     expect(backend.calls.length).toBe(before);
   });
 
-  it('send host events to the window\'s page only', async () => {
+  it("send host events to the window's page only", async () => {
     await call(contents.ipcEvent(), 'environment', {});
     const sink = backend.sinks.at(-1)!;
     sink.emit('openRequest', { path: '/a.sdfg' });
@@ -135,7 +150,10 @@ describe('contract handlers', () => {
     expect(backend.disposed).toContain(third);
     expect(windows.byWebContents((other.win as unknown as FakeWindow).webContents.id)).toBeNull();
     // The closed window's contents are unknown now: refused.
-    expect(await call((other.win as unknown as FakeWindow).webContents.ipcEvent(), 'environment', {})).toMatchObject({ ok: false, error: { kind: 'refused' } });
+    expect(await call((other.win as unknown as FakeWindow).webContents.ipcEvent(), 'environment', {})).toMatchObject({
+      ok: false,
+      error: { kind: 'refused' },
+    });
   });
 });
 
@@ -146,7 +164,15 @@ describe('drop messages', () => {
     const n = drops.length;
     electron.ipcMain.send(contents.ipcEvent(contents.subframe('app://transient-lab/')), IPC_CHANNELS.drop, ['/data/a.sdfg']);
     electron.ipcMain.send(new FakeWebContents().ipcEvent(), IPC_CHANNELS.drop, ['/data/a.sdfg']);
-    for (const bad of [[], 'x', ['relative.sdfg'], ['/a\0b.sdfg'], [7], Array.from({ length: MAX_DROPPED + 1 }, (_, i) => `/f${i}.sdfg`), ['/' + 'x'.repeat(5000)]]) {
+    for (const bad of [
+      [],
+      'x',
+      ['relative.sdfg'],
+      ['/a\0b.sdfg'],
+      [7],
+      Array.from({ length: MAX_DROPPED + 1 }, (_, i) => `/f${i}.sdfg`),
+      ['/' + 'x'.repeat(5000)],
+    ]) {
       electron.ipcMain.send(contents.ipcEvent(), IPC_CHANNELS.drop, bad);
     }
     expect(drops.length).toBe(n);

@@ -62,7 +62,11 @@ describe('launcher', () => {
 
   it.skipIf(binaryStatus(electronPackageDir()).ok)('start and dist exit non-zero with that one line when the binary is missing', () => {
     for (const command of ['start', 'dist']) {
-      const r = spawnSync(process.execPath, [launcher, command], { cwd: root, encoding: 'utf8', env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: '' } });
+      const r = spawnSync(process.execPath, [launcher, command], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: '' },
+      });
       expect(r.status, command).toBe(1);
       expect(r.stdout).toBe('');
       const lines = r.stderr.trim().split('\n');

@@ -17,7 +17,10 @@ import { fakeElectron, type FakeElectron } from './fake-electron.js';
 let dir: string;
 const shells: Shell[] = [];
 
-async function start(files: string[] = [], opts: { userData?: string; packaged?: boolean } = {}): Promise<{ electron: FakeElectron; shell: Shell; userData: string }> {
+async function start(
+  files: string[] = [],
+  opts: { userData?: string; packaged?: boolean } = {},
+): Promise<{ electron: FakeElectron; shell: Shell; userData: string }> {
   const userData = opts.userData ?? (await mkdtemp(join(dir, 'user-')));
   const electron = fakeElectron(userData);
   electron.app.isPackaged = opts.packaged ?? false;
@@ -64,7 +67,17 @@ describe('main process', () => {
     const [w] = electron.windows();
     const prefs = w!.options.webPreferences!;
     for (const key of ['contextIsolation', 'sandbox', 'nodeIntegration', 'webSecurity']) expect(Object.hasOwn(prefs, key), key).toBe(true);
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webSecurity: true, webviewTag: false, navigateOnDragDrop: false, devTools: true });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      devTools: true,
+    });
     expect(prefs.allowRunningInsecureContent).not.toBe(true);
     expect(prefs.experimentalFeatures).not.toBe(true);
     expect(prefs).not.toHaveProperty('enableBlinkFeatures');
@@ -90,7 +103,10 @@ describe('main process', () => {
     const { electron } = await start(['a.sdfg', join(dir, 'b.sdfgz'), 'notes.txt', 'missing.sdfg']);
     const windows = electron.windows();
     expect(windows.map((w) => openParams(w.loaded[0]!))).toEqual([[join(dir, 'a.sdfg')], [join(dir, 'b.sdfgz')]]);
-    expect(electron.dialog.messages.map((m) => m.message)).toEqual([`Cannot open ${join(dir, 'notes.txt')}`, `Cannot open ${join(dir, 'missing.sdfg')}`]);
+    expect(electron.dialog.messages.map((m) => m.message)).toEqual([
+      `Cannot open ${join(dir, 'notes.txt')}`,
+      `Cannot open ${join(dir, 'missing.sdfg')}`,
+    ]);
     expect(electron.dialog.messages[1]!.detail).toMatch(/does not exist/);
     expect(electron.app.recentDocuments).toEqual([join(dir, 'a.sdfg'), join(dir, 'b.sdfgz')]);
     // The second window cascades from the first.
@@ -129,7 +145,9 @@ describe('main process', () => {
     expect(w!.webContents.sent.at(-1)).toEqual({ channel: IPC_CHANNELS.event, args: ['openRequest', { path: join(dir, 'b.sdfgz') }] });
     expect(electron.windows()).toHaveLength(2);
     const sent = w!.webContents.sent.length;
-    electron.ipcMain.send(w!.webContents.ipcEvent(w!.webContents.subframe('app://transient-lab/')), IPC_CHANNELS.drop, [join(dir, 'a.sdfg')]);
+    electron.ipcMain.send(w!.webContents.ipcEvent(w!.webContents.subframe('app://transient-lab/')), IPC_CHANNELS.drop, [
+      join(dir, 'a.sdfg'),
+    ]);
     await settle();
     expect(w!.webContents.sent.length).toBe(sent);
   });
@@ -197,4 +215,3 @@ describe('main process', () => {
     expect(electron.windows()).toEqual([]);
   });
 });
-

@@ -40,8 +40,15 @@ beforeAll(async () => {
 
 /** Files under `dir` (relative to root) matching a simple electron-builder glob (`**`, `*`). */
 function matches(pattern: string): string[] {
-  // eslint-disable-next-line no-control-regex -- NUL marks where `**` stood while `*` is rewritten: no path holds one
-  const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\/?/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*')}$`);
+  // NUL marks where `**` stood while `*` is rewritten: no path holds one.
+  const re = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*\/?/g, '\u0000')
+      .replace(/\*/g, '[^/]*')
+      // eslint-disable-next-line no-control-regex
+      .replace(/\u0000/g, '.*')}$`,
+  );
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
@@ -60,7 +67,7 @@ function matches(pattern: string): string[] {
 }
 
 describe('packaging configuration', () => {
-  it('is found through package.json and passes electron-builder\'s schema', () => {
+  it("is found through package.json and passes electron-builder's schema", () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { build: { extends: string }; main: string };
     expect(pkg.build).toEqual({ extends: 'electron/packaging/electron-builder.json' });
     expect(pkg.main).toBe('dist/electron/main.js');
@@ -82,7 +89,11 @@ describe('packaging configuration', () => {
   it('unpacks the addon and the runtime header from the ASAR (dlopen and the compiler read real files)', () => {
     expect(config.asar).toBe(true);
     expect(config.asarUnpack).toEqual(expect.arrayContaining(['native/build/Release/transient_native.node', 'native/include/**']));
-    for (const pattern of config.asarUnpack) expect(files.some((f) => f === pattern || f.startsWith(pattern.replace(/\*\*$/, ''))), pattern).toBe(true);
+    for (const pattern of config.asarUnpack)
+      expect(
+        files.some((f) => f === pattern || f.startsWith(pattern.replace(/\*\*$/, ''))),
+        pattern,
+      ).toBe(true);
   });
 
   it('associates .sdfg and .sdfgz', () => {
@@ -114,7 +125,11 @@ describe('packaging configuration', () => {
   it.skipIf(process.platform !== 'linux')(
     'the built addon links against Node-API only (no V8 or Node C++ symbols): the same binary loads in Electron',
     () => {
-      const undefinedSymbols = execFileSync('nm', ['-D', '--undefined-only', join(root, 'native', 'build', 'Release', 'transient_native.node')], { encoding: 'utf8' });
+      const undefinedSymbols = execFileSync(
+        'nm',
+        ['-D', '--undefined-only', join(root, 'native', 'build', 'Release', 'transient_native.node')],
+        { encoding: 'utf8' },
+      );
       expect(undefinedSymbols).toMatch(/\bnapi_/);
       expect(undefinedSymbols).not.toMatch(/\bv8|_ZN4node|\buv_/);
     },

@@ -26,7 +26,7 @@ function fakeIpc() {
 }
 
 describe('preload bridge', () => {
-  it('exposes exactly the contract\'s methods and `on`, frozen, each sending its own name on the call channel', async () => {
+  it("exposes exactly the contract's methods and `on`, frozen, each sending its own name on the call channel", async () => {
     const { ipc, invoked } = fakeIpc();
     const bridge = createBridge(ipc) as unknown as Record<string, (req: unknown) => Promise<unknown>>;
     expect(Object.keys(bridge).sort()).toEqual([...METHODS, 'on'].sort());

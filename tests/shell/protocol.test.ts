@@ -7,7 +7,15 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_CSP, APP_SCHEME_PRIVILEGES, appCsp, appProtocolHandler, isAppUrl, registerAppScheme, resolveAppRequest } from '../../electron/shell/protocol.js';
+import {
+  APP_CSP,
+  APP_SCHEME_PRIVILEGES,
+  appCsp,
+  appProtocolHandler,
+  isAppUrl,
+  registerAppScheme,
+  resolveAppRequest,
+} from '../../electron/shell/protocol.js';
 import { contentSecurityPolicy } from '../../electron/host-kit/web-security.js';
 import { fakeElectron } from './fake-electron.js';
 
@@ -45,7 +53,9 @@ describe('app:// protocol', () => {
   it('is registered as standard and secure, never bypassing the CSP', () => {
     const electron = fakeElectron(base);
     registerAppScheme(electron.seam.protocol);
-    expect(electron.protocol.schemes).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }]);
+    expect(electron.protocol.schemes).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+    ]);
     expect(APP_SCHEME_PRIVILEGES).not.toHaveProperty('bypassCSP');
   });
 
@@ -87,7 +97,13 @@ describe('app:// protocol', () => {
       expect(r.body, url).not.toContain(SECRET);
     }
     // The decoded forms are refused as traversal outright (not merely "not found").
-    for (const url of ['app://transient-lab/..%2fsecret.txt', 'app://transient-lab//etc/passwd', 'app://transient-lab/..%5csecret.txt', 'app://transient-lab/index.html%00.js', 'app://transient-lab/C:/x']) {
+    for (const url of [
+      'app://transient-lab/..%2fsecret.txt',
+      'app://transient-lab//etc/passwd',
+      'app://transient-lab/..%5csecret.txt',
+      'app://transient-lab/index.html%00.js',
+      'app://transient-lab/C:/x',
+    ]) {
       expect((await get(url)).status, url).toBe(403);
     }
   });
@@ -118,7 +134,7 @@ describe('app:// protocol', () => {
     expect(isAppUrl('garbage')).toBe(false);
   });
 
-  it('the CSP is browser mode\'s, without its WebSocket', () => {
+  it("the CSP is browser mode's, without its WebSocket", () => {
     const browser = contentSecurityPolicy('127.0.0.1:8686').split('; ');
     const app = APP_CSP.split('; ');
     expect(app.filter((d) => !d.startsWith('connect-src'))).toEqual(browser.filter((d) => !d.startsWith('connect-src')));
@@ -126,7 +142,7 @@ describe('app:// protocol', () => {
     expect(APP_CSP).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
   });
 
-  it('the export preview: both CSPs allow exactly the report\'s runtime and stylesheet hashes, nothing inline', () => {
+  it("the export preview: both CSPs allow exactly the report's runtime and stylesheet hashes, nothing inline", () => {
     const preview = { script: "'sha256-c2NyaXB0'", style: "'sha256-c3R5bGU='" };
     const browser = contentSecurityPolicy('127.0.0.1:8686', preview).split('; ');
     const app = appCsp(preview).split('; ');

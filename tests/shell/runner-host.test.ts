@@ -18,7 +18,6 @@ import { jobFor } from '../engine/profile/runner-job.js';
 import { eventually } from '../contract/fixtures.js';
 import { fakeElectron, type FakeElectron } from './fake-electron.js';
 
-
 let cache: string;
 let electron: FakeElectron;
 let host: UtilityProcessRunnerHost;
@@ -74,13 +73,23 @@ describe('runner in a utility process', () => {
     expect((err as TlabError).message).toMatch(/timed out after 1\.5 s in mode PERSISTENT during verification call 1/);
     await expect(host.run(hanging, { onProgress: (p) => p.phase === 'verify-1' && host.cancel() })).rejects.toBeInstanceOf(RunCancelled);
     const controller = new AbortController();
-    await expect(host.run(hanging, { signal: controller.signal, onProgress: (p) => p.phase === 'verify-1' && controller.abort() })).rejects.toBeInstanceOf(RunCancelled);
+    await expect(
+      host.run(hanging, { signal: controller.signal, onProgress: (p) => p.phase === 'verify-1' && controller.abort() }),
+    ).rejects.toBeInstanceOf(RunCancelled);
     // Every runner process ends (a killed child takes a moment to be reaped).
-    expect(await eventually(() => electron.app.utilityForks.every((f) => f.process.child.exitCode !== null || f.process.child.signalCode !== null))).toBe(true);
+    expect(
+      await eventually(() =>
+        electron.app.utilityForks.every((f) => f.process.child.exitCode !== null || f.process.child.signalCode !== null),
+      ),
+    ).toBe(true);
   });
 
   it('a missing runner build is a clear error, not a crash', async () => {
-    const missing = new UtilityProcessRunnerHost({ fork: electron.seam.utilityProcess.fork, goneDetails: async () => null, entry: join(cache, 'nope.js') });
+    const missing = new UtilityProcessRunnerHost({
+      fork: electron.seam.utilityProcess.fork,
+      goneDetails: async () => null,
+      entry: join(cache, 'nope.js'),
+    });
     const err = await missing.run(await jobFor([handProgram({ mode: 'SCOPED' })])).catch((e: unknown) => e);
     expect((err as TlabError).message).toMatch(/the runner is not built/);
   });

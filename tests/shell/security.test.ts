@@ -51,7 +51,14 @@ describe('security rules', () => {
   it('deny every new window; only the fixed documentation links open in the browser', () => {
     const { contents, electron } = setup();
     const handler = contents.openHandler!;
-    for (const url of ['https://example.com/', 'http://spcldace.readthedocs.io/en/latest/', 'https://spcldace.readthedocs.io/en/latest/../../evil', 'https://spcldace.readthedocs.io/en/latest/x', 'file:///etc/passwd', 'app://transient-lab/index.html']) {
+    for (const url of [
+      'https://example.com/',
+      'http://spcldace.readthedocs.io/en/latest/',
+      'https://spcldace.readthedocs.io/en/latest/../../evil',
+      'https://spcldace.readthedocs.io/en/latest/x',
+      'file:///etc/passwd',
+      'app://transient-lab/index.html',
+    ]) {
       expect(handler({ url, disposition: 'new-window' })).toEqual({ action: 'deny' });
     }
     expect(electron.opened).toEqual([]);
@@ -69,10 +76,25 @@ describe('security rules', () => {
     const theirs = { getURL: () => 'https://example.com/' };
     const asked = (contents: unknown, permission: string) => {
       let granted: boolean | null = null;
-      (ses.requestHandler as unknown as (c: unknown, p: string, cb: (g: boolean) => void) => void)(contents, permission, (g) => (granted = g));
+      (ses.requestHandler as unknown as (c: unknown, p: string, cb: (g: boolean) => void) => void)(
+        contents,
+        permission,
+        (g) => (granted = g),
+      );
       return granted;
     };
-    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen', 'hid', 'serial', 'usb', 'unknown']) {
+    for (const p of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'openExternal',
+      'fullscreen',
+      'hid',
+      'serial',
+      'usb',
+      'unknown',
+    ]) {
       expect(asked(ours, p), p).toBe(false);
     }
     expect(asked(ours, 'clipboard-sanitized-write')).toBe(true);
@@ -89,7 +111,18 @@ describe('security rules', () => {
 describe('remote hosts of the desktop app', () => {
   it('are only the --remote=HOST switches it was started with, well-formed, each once', async () => {
     const { remoteHostsFromArgv, filesFromArgv } = await import('../../electron/shell/argv.js');
-    const argv = ['/opt/tl/transient-lab', '--remote=me@gpu-node', '--remote=gpu2', '--remote=me@gpu-node', '--remote=-oProxyCommand=sh', '--remote=a;b', '--remote=', 'x.sdfg', '--', '--remote=after'];
+    const argv = [
+      '/opt/tl/transient-lab',
+      '--remote=me@gpu-node',
+      '--remote=gpu2',
+      '--remote=me@gpu-node',
+      '--remote=-oProxyCommand=sh',
+      '--remote=a;b',
+      '--remote=',
+      'x.sdfg',
+      '--',
+      '--remote=after',
+    ];
     expect(remoteHostsFromArgv(argv)).toEqual(['me@gpu-node', 'gpu2']);
     expect(filesFromArgv(argv, true, '/w')).toEqual(['/w/x.sdfg', '/w/--remote=after']);
   });

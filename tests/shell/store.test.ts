@@ -30,7 +30,7 @@ describe('state files', () => {
     expect(await readdir(join(dir, 'a'))).toEqual(['state.json']);
   });
 
-  it('a disk that fills up mid-write keeps the old settings byte for byte (the engine\'s atomic writer)', async () => {
+  it("a disk that fills up mid-write keeps the old settings byte for byte (the engine's atomic writer)", async () => {
     const file = join(dir, 'settings.json');
     await writeJsonAtomic(file, { theme: 'dark', recent: ['/a.sdfg'] });
     const before = await readFile(file);
@@ -39,10 +39,20 @@ describe('state files', () => {
       async open(path, flags, mode) {
         const h = await nodeWriteFs.open(path, flags, mode);
         if (!path.endsWith('.tmp')) return h;
-        return { ...h, write: async (b, o, l, p) => (l > 8 ? Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC', syscall: 'write' })) : h.write(b, o, l, p)), read: h.read.bind(h), sync: h.sync.bind(h), chmod: h.chmod.bind(h), close: h.close.bind(h) };
+        return {
+          ...h,
+          write: async (b, o, l, p) =>
+            l > 8 ? Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC', syscall: 'write' })) : h.write(b, o, l, p),
+          read: h.read.bind(h),
+          sync: h.sync.bind(h),
+          chmod: h.chmod.bind(h),
+          close: h.close.bind(h),
+        };
       },
     };
-    await expect(writeJsonAtomic(file, { theme: 'light', recent: [] }, full)).rejects.toThrow(`cannot write ${file}: no space left on the device`);
+    await expect(writeJsonAtomic(file, { theme: 'light', recent: [] }, full)).rejects.toThrow(
+      `cannot write ${file}: no space left on the device`,
+    );
     expect(Buffer.compare(await readFile(file), before)).toBe(0);
     expect(await readdir(dir)).not.toContainEqual(expect.stringMatching(/\.tmp$/));
     expect((await stat(file)).mode & 0o777).toBe(0o600);
@@ -59,7 +69,8 @@ describe('state files', () => {
   });
 
   it('read as the defaults when missing, corrupt or of another schema', async () => {
-    const check = (x: unknown) => (typeof x === 'object' && x !== null && (x as { ok?: unknown }).ok === true ? (x as { ok: boolean }) : null);
+    const check = (x: unknown) =>
+      typeof x === 'object' && x !== null && (x as { ok?: unknown }).ok === true ? (x as { ok: boolean }) : null;
     expect(await readJson(join(dir, 'none.json'), check, { ok: false })).toEqual({ ok: false });
     await writeFile(join(dir, 'corrupt.json'), '{"ok": tr');
     expect(await readJson(join(dir, 'corrupt.json'), check, { ok: false })).toEqual({ ok: false });
@@ -78,17 +89,29 @@ describe('state files', () => {
     await r.flush();
     const again = await RecentFiles.load(user, () => {});
     expect(again.list()).toHaveLength(MAX_RECENT);
-    expect(again.list().slice(0, 2)).toEqual([{ path: '/p/run.json', kind: 'result' }, { path: '/p/f5.sdfg', kind: 'sdfg' }]);
+    expect(again.list().slice(0, 2)).toEqual([
+      { path: '/p/run.json', kind: 'result' },
+      { path: '/p/f5.sdfg', kind: 'sdfg' },
+    ]);
     expect(again.list().filter((e) => e.path === '/p/f5.sdfg')).toHaveLength(1);
     expect(changes).toBe(MAX_RECENT + 5);
-    await writeFile(join(user, 'recent.json'), JSON.stringify({ schema: 'transient-lab/recent@1', files: [{ path: '/ok.sdfg', kind: 'sdfg' }, { path: 7 }, { path: '/x', kind: 'evil' }] }));
+    await writeFile(
+      join(user, 'recent.json'),
+      JSON.stringify({
+        schema: 'transient-lab/recent@1',
+        files: [{ path: '/ok.sdfg', kind: 'sdfg' }, { path: 7 }, { path: '/x', kind: 'evil' }],
+      }),
+    );
     expect((await RecentFiles.load(user, () => {})).list()).toEqual([{ path: '/ok.sdfg', kind: 'sdfg' }]);
   });
 
   it('window state: validated, clamped, and dropped off screens that are gone', async () => {
     const user = await mkdtemp(join(dir, 'win-'));
     expect((await WindowStateStore.load(user, () => {})).get()).toEqual(DEFAULT_STATE);
-    await writeFile(join(user, 'window-state.json'), JSON.stringify({ schema: 'transient-lab/window-state@1', x: 10, y: 20, width: 100, height: 'tall' }));
+    await writeFile(
+      join(user, 'window-state.json'),
+      JSON.stringify({ schema: 'transient-lab/window-state@1', x: 10, y: 20, width: 100, height: 'tall' }),
+    );
     expect((await WindowStateStore.load(user, () => {})).get()).toEqual(DEFAULT_STATE);
     const s = await WindowStateStore.load(user, () => {});
     await s.remember({ x: 3000, y: 40, width: 200, height: 300 }, true);

@@ -16,7 +16,13 @@ import type { AnalysisView } from '../../../electron/engine/view/types.js';
 
 export const CHROMIUM = process.env['TLAB_CHROMIUM'] ?? '/usr/bin/chromium';
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
 
 /** Vite-builds the harness page into a fresh temporary folder. */
 export async function buildHarness(): Promise<string> {
@@ -48,10 +54,12 @@ function serve(dir: string): Promise<{ url: string; server: Server }> {
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
     createReadStream(file).pipe(res);
   });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => {
-    const addr = server.address();
-    ok({ url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/`, server });
-  }));
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => {
+      const addr = server.address();
+      ok({ url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/`, server });
+    }),
+  );
 }
 
 export interface Harness {
@@ -65,7 +73,11 @@ export interface Harness {
 export async function openHarness(dir: string, viewport = { width: 1280, height: 800 }): Promise<Harness> {
   const { chromium } = await import('playwright-core');
   const { url, server } = await serve(dir);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--disable-gpu', '--font-render-hinting=none'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--disable-gpu', '--font-render-hinting=none'],
+  });
   const page = await browser.newPage({ viewport, deviceScaleFactor: 1 });
   const errors: string[] = [];
   page.on('console', (m) => {
@@ -87,7 +99,11 @@ export async function openHarness(dir: string, viewport = { width: 1280, height:
 }
 
 /** The AnalysisView of an SDFG file, as the service would send it. */
-export async function viewOf(path: string, symbols: Record<string, number> = {}, defaultSymbol: bigint | null = null): Promise<AnalysisView> {
+export async function viewOf(
+  path: string,
+  symbols: Record<string, number> = {},
+  defaultSymbol: bigint | null = null,
+): Promise<AnalysisView> {
   const file = await readSdfgFile(path);
   const a = analyze(file, { symbols: new Map(Object.entries(symbols).map(([k, v]) => [k, BigInt(v)])), defaultSymbol, target: null });
   return JSON.parse(JSON.stringify(buildAnalysisView(a))) as AnalysisView;

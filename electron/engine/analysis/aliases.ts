@@ -283,7 +283,10 @@ function resolveSdfg(sdfg: Sdfg): Map<string, AliasTarget> {
     else if (reference) {
       reason = candidates.length === 0 ? 'reference, set at run time' : `reference, set at run time (to ${candidates.join(' or ')})`;
     } else if (candidates.length === 0) {
-      reason = unresolved.get(d.name)! > 0 ? 'view without a viewed container (no AccessNode at the end of its viewed edge)' : 'view never used: nothing to view';
+      reason =
+        unresolved.get(d.name)! > 0
+          ? 'view without a viewed container (no AccessNode at the end of its viewed edge)'
+          : 'view never used: nothing to view';
     } else reason = `views different containers in different states (${candidates.join(', ')})`;
     out.set(d.name, { viewOf, reason, candidates });
   }

@@ -67,12 +67,23 @@ export function allocationOf(x: AllocationInput, order: ProgramOrder, counter: E
     if (spanned && 'span' in spanned) {
       const { region, first, last } = spanned.span;
       return {
-        site: { kind: 'blocks', sdfg: sdfg.sdfgIndex, regionJsonPath: region.jsonPath, firstJsonPath: first.jsonPath, lastJsonPath: last?.jsonPath ?? null },
+        site: {
+          kind: 'blocks',
+          sdfg: sdfg.sdfgIndex,
+          regionJsonPath: region.jsonPath,
+          firstJsonPath: first.jsonPath,
+          lastJsonPath: last?.jsonPath ?? null,
+        },
         executionsPerCall: blockExecutions(sdfg, first, invocations, (loop) => counter.loopTrips(loop, sdfg)),
       };
     }
-    if (desc.lifetime === 'Global') return { site: { kind: 'sdfg', sdfg: 0 }, executionsPerCall: 1n, ...(spanned ? { problem: spanned.problem } : {}) };
-    return { site: { kind: 'sdfg', sdfg: sdfg.sdfgIndex }, executionsPerCall: invocations, ...(spanned ? { problem: spanned.problem } : {}) };
+    if (desc.lifetime === 'Global')
+      return { site: { kind: 'sdfg', sdfg: 0 }, executionsPerCall: 1n, ...(spanned ? { problem: spanned.problem } : {}) };
+    return {
+      site: { kind: 'sdfg', sdfg: sdfg.sdfgIndex },
+      executionsPerCall: invocations,
+      ...(spanned ? { problem: spanned.problem } : {}),
+    };
   }
   const state = x.sites[0]!.state;
   const place = order.places.get(state);

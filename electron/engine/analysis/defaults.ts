@@ -94,7 +94,6 @@ export class DefaultResolution {
   private readonly sdfgParents = new Map<Sdfg, ReadonlyArray<string | null>>();
   private readonly storages = new Map<Sdfg, Map<string, string>>();
 
-
   /** The schedule map `entry` of `state` (in `sdfg`) runs with. */
   scheduleOf(sdfg: Sdfg, state: StateBlock, entry: MapEntryNode): string {
     const hit = this.schedules.get(entry);
@@ -110,7 +109,10 @@ export class DefaultResolution {
   /** DaCe's `parent_schedules` of a node: null, then the schedules of every enclosing map, outermost first. */
   parentSchedules(sdfg: Sdfg, state: StateBlock, node: DataflowNode): ReadonlyArray<string | null> {
     const chain = scopeChain(state, node).reverse();
-    return [...this.sdfgParents_(sdfg), ...chain.map((e) => (e.kind === 'map_entry' ? this.scheduleOf(sdfg, state, e) : e.kind === 'consume_entry' ? e.schedule : null))];
+    return [
+      ...this.sdfgParents_(sdfg),
+      ...chain.map((e) => (e.kind === 'map_entry' ? this.scheduleOf(sdfg, state, e) : e.kind === 'consume_entry' ? e.schedule : null)),
+    ];
   }
 
   /** Whether `node` runs inside a CPU_Multicore map, in its own SDFG or around an enclosing NestedSDFG. */
@@ -130,7 +132,12 @@ export class DefaultResolution {
           if (node.kind !== 'access' || t.has(node.data)) continue;
           let parents = this.parentSchedules(sdfg, state, node);
           // _set_default_storage_in_scope: a kernel without thread-block maps runs its body per thread.
-          if (parents.includes('GPU_Device') && !parents.includes('GPU_ThreadBlock') && !parents.includes('GPU_ThreadBlock_Dynamic') && !explicitThreadBlocks(state, node.scopeEntry)) {
+          if (
+            parents.includes('GPU_Device') &&
+            !parents.includes('GPU_ThreadBlock') &&
+            !parents.includes('GPU_ThreadBlock_Dynamic') &&
+            !explicitThreadBlocks(state, node.scopeEntry)
+          ) {
             parents = [...parents, 'GPU_ThreadBlock'];
           }
           t.set(node.data, childStorage(parents));
@@ -184,7 +191,12 @@ export class DefaultResolution {
   private *traversal(state: StateBlock): Generator<DataflowNode> {
     const children = new Map<number | null, DataflowNode[]>();
     for (const n of state.nodes) {
-      const scope = n.kind === 'map_exit' || n.kind === 'consume_exit' ? (n.entryId !== null ? (state.nodes[n.entryId]?.scopeEntry ?? null) : n.scopeEntry) : n.scopeEntry;
+      const scope =
+        n.kind === 'map_exit' || n.kind === 'consume_exit'
+          ? n.entryId !== null
+            ? (state.nodes[n.entryId]?.scopeEntry ?? null)
+            : n.scopeEntry
+          : n.scopeEntry;
       const list = children.get(scope) ?? [];
       list.push(n);
       children.set(scope, list);

@@ -40,7 +40,7 @@ function blockingBoth(x: EligibilityInput): string | null {
   if (x.memberOf !== null) return `member of structure '${x.memberOf}': allocated together with the structure`;
   if (sdfg.constants.has(desc.name)) return `in constants_prop of SDFG '${sdfg.name}' (gt4py rule 1: a compile-time constant)`;
   if (desc.lifetime === 'Persistent') return 'already Persistent in the file: allocated once in init, in every mode';
-  if (desc.lifetime === 'External') return 'already External in the file: provided by the caller\'s workspace, in every mode';
+  if (desc.lifetime === 'External') return "already External in the file: provided by the caller's workspace, in every mode";
   if (desc.type !== 'Array' && desc.type !== 'Scalar') {
     return `type ${desc.type} is not exactly Array or Scalar (gt4py rule 2: views, references, streams and structures are left alone)`;
   }

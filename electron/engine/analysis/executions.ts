@@ -8,7 +8,7 @@ import type { SymbolContext } from './symbols.js';
 
 function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 function ceilDiv(a: bigint, b: bigint): bigint {
@@ -45,7 +45,7 @@ export function splitComparison(text: string): { lhs: string; op: Comparison; rh
     else if (depth === 0 && (ch === '<' || ch === '>')) {
       if (s[i + 1] === ch) return null; // shifts
       if (found) return null; // chained comparison
-      found = { at: i, op: (s[i + 1] === '=' ? `${ch}=` : ch) };
+      found = { at: i, op: s[i + 1] === '=' ? `${ch}=` : ch };
       if (found.op.length === 2) i++;
     } else if (depth === 0 && (ch === '=' || ch === '!') && s[i + 1] === '=') return null;
   }

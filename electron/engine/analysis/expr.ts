@@ -6,18 +6,7 @@
  * and most of the analysis time would otherwise go into re-tokenising them.
  */
 import type { Grammar } from '../model/sdfg.js';
-import {
-  E,
-  approxOf,
-  evalInt,
-  freeSymbols,
-  parsePython,
-  parseSym,
-  show,
-  simplify,
-  substitute,
-  type Expr,
-} from '../symbolic/index.js';
+import { E, approxOf, evalInt, freeSymbols, parsePython, parseSym, show, simplify, substitute, type Expr } from '../symbolic/index.js';
 
 export type { Expr };
 

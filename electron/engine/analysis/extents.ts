@@ -29,7 +29,8 @@ function valuesFor(expr: Expr, symbols: SymbolContext, opts: AnalysisOptions): M
   const env = new Map<string, bigint>();
   for (const name of symbols.exprs.namesOf(expr)) {
     const given = opts.symbols.get(name);
-    const value = given ?? (opts.defaultSymbol !== null && !symbols.definedIn(symbols.file.root).has(name) ? opts.defaultSymbol : undefined);
+    const value =
+      given ?? (opts.defaultSymbol !== null && !symbols.definedIn(symbols.file.root).has(name) ? opts.defaultSymbol : undefined);
     if (value === undefined) return null;
     env.set(name, value);
   }
@@ -37,7 +38,12 @@ function valuesFor(expr: Expr, symbols: SymbolContext, opts: AnalysisOptions): M
 }
 
 /** The value of a size field of `sdfg` over the root symbols; null when unknown or unreadable. */
-function sizeValue(src: Sym, sdfg: Sdfg, symbols: SymbolContext, opts: AnalysisOptions): { value: bigint; env: Map<string, bigint>; root: Expr } | null {
+function sizeValue(
+  src: Sym,
+  sdfg: Sdfg,
+  symbols: SymbolContext,
+  opts: AnalysisOptions,
+): { value: bigint; env: Map<string, bigint>; root: Expr } | null {
   let e: Expr;
   try {
     e = symbols.exprs.size(src);
@@ -93,8 +99,12 @@ export function checkExtents(file: SdfgFile, symbols: SymbolContext, opts: Analy
   const found = negativeExtents(file, symbols, opts);
   if (!found.length) return;
   const values = new Map(found.flatMap((f) => f.symbols));
-  const valueText = [...values].sort(byName).map(([n, v]) => `${n}=${v}`).join(', ');
-  const where = (f: NegativeExtent): string => `${f.array}${file.sdfgs.length > 1 && f.sdfg !== file.root.name ? ` (in SDFG ${f.sdfg})` : ''}`;
+  const valueText = [...values]
+    .sort(byName)
+    .map(([n, v]) => `${n}=${v}`)
+    .join(', ');
+  const where = (f: NegativeExtent): string =>
+    `${f.array}${file.sdfgs.length > 1 && f.sdfg !== file.root.name ? ` (in SDFG ${f.sdfg})` : ''}`;
   const names = `${found.slice(0, 4).map(where).join(', ')}${found.length > 4 ? ` and ${found.length - 4} more` : ''}`;
   const arrays = found.length === 1 ? `array ${names} would have` : `${found.length} arrays (${names}) would have`;
   const head = `negative array extent: with ${valueText || 'these symbol values'}, ${arrays} a negative size`;

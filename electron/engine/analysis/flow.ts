@@ -167,7 +167,14 @@ export function buildFlowGraph(file: SdfgFile, order: ProgramOrder, counter: Exe
   return freeze(steps, edges, root.in, entryOf, exitOf, nodeOfEdge);
 }
 
-function freeze(steps: number, edges: number[][], entry: number, entryOf: Map<Sdfg, number>, exitOf: Map<Sdfg, number>, nodeOfEdge: Map<InterstateEdge, number>): FlowGraph {
+function freeze(
+  steps: number,
+  edges: number[][],
+  entry: number,
+  entryOf: Map<Sdfg, number>,
+  exitOf: Map<Sdfg, number>,
+  nodeOfEdge: Map<InterstateEdge, number>,
+): FlowGraph {
   const n = edges.length;
   const succStart = new Int32Array(n + 1);
   const predCount = new Int32Array(n + 1);

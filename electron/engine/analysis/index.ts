@@ -107,7 +107,21 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
       definedInSdfg: symbols.definedIn(sdfg),
     });
     const cfReads = c.memberOf === null ? reads.get(sdfg)?.get(c.name) : undefined;
-    const alloc = allocationOf({ desc, name: c.name, sdfg, memberOf: c.memberOf, sites, reads: cfReads, effectiveStorage: storage, sizeSymbols: fp.sizeSymbols, defaults }, order, counter);
+    const alloc = allocationOf(
+      {
+        desc,
+        name: c.name,
+        sdfg,
+        memberOf: c.memberOf,
+        sites,
+        reads: cfReads,
+        effectiveStorage: storage,
+        sizeSymbols: fp.sizeSymbols,
+        defaults,
+      },
+      order,
+      counter,
+    );
     if (alloc.problem) allocationProblems.push(`${desc.jsonPath}: ${alloc.problem}`);
     transients.push({
       id,
@@ -155,7 +169,9 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
 
   // Peak over every transient that holds memory in SCOPED mode (heap sites, init, workspace).
   const peakLiveBytes: Record<string, bigint | null> = {};
-  const holding = transients.filter((t) => allocatesPerCall(t.allocation) || t.allocation.kind === 'init' || t.allocation.kind === 'external');
+  const holding = transients.filter(
+    (t) => allocatesPerCall(t.allocation) || t.allocation.kind === 'init' || t.allocation.kind === 'external',
+  );
   for (const [storage, members] of groupBy(holding, (t) => t.effectiveStorage)) {
     peakLiveBytes[storage] = members.some((t) => t.bytes === null)
       ? null
@@ -167,10 +183,13 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   // The analysis itself computes exactly with any value; the program would not (profile refuses these).
   for (const p of symbolTypeProblems(file, symbols.symbolValues())) warnings.push(describeSymbolTypeProblem(p));
   const defaulted = symbols.defaultedSymbols();
-  if (defaulted.length && opts.defaultSymbol !== null) warnings.push(`--default-symbol ${opts.defaultSymbol} used for ${defaulted.length} symbol(s): ${listNames(defaulted)}`);
+  if (defaulted.length && opts.defaultSymbol !== null)
+    warnings.push(`--default-symbol ${opts.defaultSymbol} used for ${defaulted.length} symbol(s): ${listNames(defaulted)}`);
   const unresolved = symbols.unresolvedSymbols();
   if (unresolved.length) {
-    warnings.push(`no value for ${unresolved.length} symbol(s) ${listNames(unresolved)}: sizes that use them stay symbolic (give --symbols or --default-symbol)`);
+    warnings.push(
+      `no value for ${unresolved.length} symbol(s) ${listNames(unresolved)}: sizes that use them stay symbolic (give --symbols or --default-symbol)`,
+    );
   }
   const unknownExec = transients.filter((t) => allocatesPerCall(t.allocation) && t.executionsPerCall === null);
   if (unknownExec.length) {
@@ -180,7 +199,11 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
   }
   pushCapped(warnings, sizeProblems, 'unreadable sizes');
   pushCapped(warnings, allocationProblems, 'transients without an allocation point');
-  pushCapped(warnings, file.warnings.map((w) => `${w.jsonPath}: ${w.message}`), 'parser warnings');
+  pushCapped(
+    warnings,
+    file.warnings.map((w) => `${w.jsonPath}: ${w.message}`),
+    'parser warnings',
+  );
 
   return {
     file,

@@ -98,10 +98,12 @@ export function toAnalysisJson(a: Analysis): AnalysisDoc {
           {
             bytes: jsonInteger(l.bytes),
             bytesExpr: l.bytesExpr,
-            offsets: Object.fromEntries(l.order.map((id) => {
-              const off = l.offsets.get(id)!;
-              return [id, typeof off === 'bigint' ? jsonInteger(off) : off];
-            })),
+            offsets: Object.fromEntries(
+              l.order.map((id) => {
+                const off = l.offsets.get(id)!;
+                return [id, typeof off === 'bigint' ? jsonInteger(off) : off];
+              }),
+            ),
           },
         ]),
       ),

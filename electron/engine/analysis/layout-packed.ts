@@ -99,7 +99,9 @@ export function packLayout(items: PackItem[], alignment: number): PackedStorageL
 }
 
 /** Peak of Σ bytes over steps: no layout, aligned or not, can be smaller. */
-export function peakOverlap(items: ReadonlyArray<{ bytes: bigint; first: number; last: number; segments?: ReadonlyArray<{ first: number; last: number }> }>): bigint {
+export function peakOverlap(
+  items: ReadonlyArray<{ bytes: bigint; first: number; last: number; segments?: ReadonlyArray<{ first: number; last: number }> }>,
+): bigint {
   const events: Array<[number, bigint]> = [];
   for (const it of items) {
     if (it.bytes === 0n) continue;

@@ -140,7 +140,16 @@ export function linearize(file: SdfgFile, counter: ExecutionCounter): ProgramOrd
     const trips = counter.loopTrips(b, sdfg);
     const span = linearizeGraph(b, sdfg, [...path, b.label], mul(mult, trips));
     if (span.last >= span.first) {
-      order.loops.push({ first: span.first, last: span.last, label: [...path, b.label].join('/'), kind: 'loop-region', region: b, sdfg, cycle: null, contiguous: true });
+      order.loops.push({
+        first: span.first,
+        last: span.last,
+        label: [...path, b.label].join('/'),
+        kind: 'loop-region',
+        region: b,
+        sdfg,
+        cycle: null,
+        contiguous: true,
+      });
     }
     for (const code of [b.init, b.condition, b.update]) addCode(sdfg, code, anchorStart(span), anchorEnd(span), null);
     return span;
@@ -180,7 +189,12 @@ export function linearize(file: SdfgFile, counter: ExecutionCounter): ProgramOrd
       contiguous: covered === hi - lo + 1,
     };
     order.loops.push(loop);
-    if (header !== null) for (const inner of stronglyConnected(g, members.filter((m) => m !== header)).cycles) recordCycle(g, inner, spans, sdfg, path);
+    if (header !== null)
+      for (const inner of stronglyConnected(
+        g,
+        members.filter((m) => m !== header),
+      ).cycles)
+        recordCycle(g, inner, spans, sdfg, path);
   };
 
   const linearizeGraph = (g: Graph, sdfg: Sdfg, path: string[], mult: bigint | null): Span => {

@@ -44,7 +44,6 @@ export interface ControlFlowReads {
   interstate: boolean;
 }
 
-
 /** Containers read by control-flow code, per SDFG and (top-level) container name. */
 export function controlFlowReads(order: ProgramOrder, exprs: ExprCache): Map<Sdfg, Map<string, ControlFlowReads>> {
   const out = new Map<Sdfg, Map<string, ControlFlowReads>>();

@@ -132,7 +132,8 @@ function assignedBy(b: ControlFlowBlock): Set<string> {
 /** A jump inside `b` that leaves `b` (return, or break/continue not enclosed by a loop inside `b`). */
 function leavingJump(b: ControlFlowBlock, inLoop: boolean): ControlFlowBlock | null {
   if (b.kind === 'return' || ((b.kind === 'break' || b.kind === 'continue') && !inLoop)) return b;
-  const inner = b.kind === 'region' || b.kind === 'loop' ? b.blocks : b.kind === 'conditional' ? b.branches.flatMap((br) => br.body.blocks) : [];
+  const inner =
+    b.kind === 'region' || b.kind === 'loop' ? b.blocks : b.kind === 'conditional' ? b.branches.flatMap((br) => br.body.blocks) : [];
   for (const x of inner) {
     const j = leavingJump(x, inLoop || b.kind === 'loop');
     if (j) return j;
@@ -165,7 +166,9 @@ export function allocationSpan(sdfg: Sdfg, name: string, sizeSymbols: Iterable<s
   const nonfree = [...sizeSymbols].filter((s) => assigned.has(s));
   if (!nonfree.length) return null;
   const tree = treeOf(sdfg);
-  const chains = usesOf(sdfg, name, tree).map((b) => chainOf(tree, b)).filter((c) => c.length > 0);
+  const chains = usesOf(sdfg, name, tree)
+    .map((b) => chainOf(tree, b))
+    .filter((c) => c.length > 0);
   if (!chains.length) return null;
 
   // The innermost region every use is inside of.
@@ -192,7 +195,10 @@ export function allocationSpan(sdfg: Sdfg, name: string, sizeSymbols: Iterable<s
   const span = new Set(between);
   for (const b of span) {
     const jump = leavingJump(region.blocks[b]!, false);
-    if (jump) return { problem: `${what}: the ${jump.kind} block '${jump.label}' leaves region '${region.label}' between its allocation and its free` };
+    if (jump)
+      return {
+        problem: `${what}: the ${jump.kind} block '${jump.label}' leaves region '${region.label}' between its allocation and its free`,
+      };
   }
   if (g.reachableAvoiding(first, lastIndex).has(first)) {
     return { problem: `${what}: a cycle of region '${region.label}' reaches block '${region.blocks[first]!.label}' again before the free` };
@@ -201,11 +207,15 @@ export function allocationSpan(sdfg: Sdfg, name: string, sizeSymbols: Iterable<s
     return { problem: `${what}: a cycle of region '${region.label}' runs block '${region.blocks[lastIndex]!.label}' again after the free` };
   }
   for (const s of nonfree) {
-    const redefined = region.edges.find((e) => span.has(e.src) && e.src !== lastIndex && span.has(e.dst) && e.assignments.some(([k]) => k === s));
+    const redefined = region.edges.find(
+      (e) => span.has(e.src) && e.src !== lastIndex && span.has(e.dst) && e.assignments.some(([k]) => k === s),
+    );
     const inside = [...span].find((b) => assignedBy(region.blocks[b]!).has(s));
     if (redefined || inside !== undefined) {
       const where = redefined ? `on the interstate edge ${redefined.jsonPath}` : `inside block '${region.blocks[inside!]!.label}'`;
-      return { problem: `${what}: '${s}' is assigned again ${where}, between the buffer's allocation and its last use, so no single size fits` };
+      return {
+        problem: `${what}: '${s}' is assigned again ${where}, between the buffer's allocation and its last use, so no single size fits`,
+      };
     }
   }
   return {

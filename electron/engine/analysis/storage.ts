@@ -38,7 +38,9 @@ export function effectiveStorage(
     storage = defaults.defaultStorage(sdfg, name) ?? 'CPU_Heap';
   }
   if (storage === 'Register' && desc.type !== 'Scalar' && (constantBytes === null || constantBytes > MAX_STACK_ARRAY_BYTES)) {
-    const inKernel = sites.some(({ state, node }) => defaults.parentSchedules(sdfg, state, node).some((s) => s !== null && isGpuSchedule(s)));
+    const inKernel = sites.some(({ state, node }) =>
+      defaults.parentSchedules(sdfg, state, node).some((s) => s !== null && isGpuSchedule(s)),
+    );
     if (!inKernel) return 'CPU_Heap';
   }
   return storage;

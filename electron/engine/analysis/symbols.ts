@@ -154,7 +154,10 @@ export class SymbolContext {
   }
 
   defaultedSymbols(): string[] {
-    return [...this.resolved].filter(([, v]) => v.source === 'default').map(([n]) => n).sort();
+    return [...this.resolved]
+      .filter(([, v]) => v.source === 'default')
+      .map(([n]) => n)
+      .sort();
   }
 
   /** Environment of known root values (read-only view for callers evaluating by hand). */

@@ -31,7 +31,11 @@ function findGpuEvidence(file: SdfgFile): string | null {
       if (found) return;
       for (const n of state.nodes) {
         const schedule =
-          n.kind === 'map_entry' ? n.map.schedule : n.kind === 'consume_entry' || n.kind === 'library' || n.kind === 'nested_sdfg' ? n.schedule : null;
+          n.kind === 'map_entry'
+            ? n.map.schedule
+            : n.kind === 'consume_entry' || n.kind === 'library' || n.kind === 'nested_sdfg'
+              ? n.schedule
+              : null;
         if (schedule && isGpuSchedule(schedule)) {
           const what = n.kind === 'map_entry' ? `map '${n.map.label}'` : `${n.kind.replace('_', ' ')} '${n.label}'`;
           found = `${what} in state '${state.label}' of SDFG '${sdfg.name}' has schedule ${schedule}`;

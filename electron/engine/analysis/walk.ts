@@ -72,7 +72,10 @@ export function nestedCallOrder(state: StateBlock): { calls: NestedSdfgNode[]; o
     indegree.set(b, indegree.get(b)! + 1);
   }
   const position = new Map<number, number>();
-  const ready = [...indegree].filter(([, d]) => d === 0).map(([u]) => u).sort((x, y) => x - y);
+  const ready = [...indegree]
+    .filter(([, d]) => d === 0)
+    .map(([u]) => u)
+    .sort((x, y) => x - y);
   while (ready.length) {
     const u = ready.shift()!;
     position.set(u, position.size);

@@ -43,7 +43,11 @@ export class WriteFirstLoops {
     private readonly counter: ExecutionCounter,
     private readonly options: WriteFirstOptions = { cycles: true, innerLoops: true, callees: true },
   ) {
-    this.overwrite = new FullOverwrite(symbols, userSymbols, options.callees ? (call, connector, desc) => this.calleeOverwrites(call, connector, desc) : undefined);
+    this.overwrite = new FullOverwrite(
+      symbols,
+      userSymbols,
+      options.callees ? (call, connector, desc) => this.calleeOverwrites(call, connector, desc) : undefined,
+    );
     for (const span of order.loops) {
       if (span.region) this.spanOfRegion.set(span.region, span);
       else if (span.cycle && span.contiguous) {
@@ -74,7 +78,13 @@ export class WriteFirstLoops {
    * bytes are used, through any name (null when unknown): a cycle is only refined when it holds all of them,
    * because leaving a cycle runs its entry block again, whose step lies before the uses (§3.2).
    */
-  loopsWithoutWidening(sdfg: Sdfg, name: string, desc: DataDescriptor, sites: AccessSite[], within: { first: number; last: number } | null): Set<LoopSpan> {
+  loopsWithoutWidening(
+    sdfg: Sdfg,
+    name: string,
+    desc: DataDescriptor,
+    sites: AccessSite[],
+    within: { first: number; last: number } | null,
+  ): Set<LoopSpan> {
     const out = new Set<LoopSpan>();
     // Views, references, streams and structures reach their bytes through other names.
     if (desc.type !== 'Array' && desc.type !== 'Scalar') return out;
@@ -143,7 +153,14 @@ export class WriteFirstLoops {
    * touches the container. That block must overwrite all of it without reading it: a state (rules 4–6), or,
    * with innerLoops, an inner LoopRegion that runs at least once and is itself write-first (§3.3).
    */
-  private entryChainOverwrites(graph: Graph, start: number, members: ReadonlySet<number> | null, sdfg: Sdfg, name: string, desc: DataDescriptor): boolean {
+  private entryChainOverwrites(
+    graph: Graph,
+    start: number,
+    members: ReadonlySet<number> | null,
+    sdfg: Sdfg,
+    name: string,
+    desc: DataDescriptor,
+  ): boolean {
     const visited = new Set<number>();
     let idx: number = start;
     while (!visited.has(idx)) {
@@ -311,4 +328,3 @@ function isTriviallyTrue(condition: string): boolean {
   const c = condition.trim();
   return c === '' || c === '1' || c === 'True' || c === '(1)' || c === '(True)';
 }
-

@@ -46,7 +46,9 @@ export function rootSizeExpr(core: EmitCore, s: Sdfg, src: string): Expr {
   }
   const root = substitute(e, outer);
   if (exprHeight(root) > MAX_EXPRESSION_DEPTH) {
-    throw new ExprError(`size ${src}, written over the program's symbols through the nested SDFGs' symbol mappings, is nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`);
+    throw new ExprError(
+      `size ${src}, written over the program's symbols through the nested SDFGs' symbol mappings, is nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`,
+    );
   }
   return root;
 }
@@ -58,7 +60,10 @@ function rootResolver(core: EmitCore): NameResolver {
       if (core.argSymbols.includes(name)) return `int64_t(${cppIdent(name)})`;
       // Init and the workspace functions run before the program: a symbol it assigns (interstate edge, loop)
       // has no value there, whatever --symbols says. DaCe refuses such a Persistent size too.
-      if (assigned.has(name)) throw new ExprError(`size uses '${name}', which the program assigns itself: it has no value when init or the workspace functions run`);
+      if (assigned.has(name))
+        throw new ExprError(
+          `size uses '${name}', which the program assigns itself: it has no value when init or the workspace functions run`,
+        );
       const v = core.plan.symbolValue(name);
       if (v !== null) return `int64_t(${v}LL)`;
       throw new ExprError(`symbol '${name}' has no value`);
@@ -70,7 +75,9 @@ function rootResolver(core: EmitCore): NameResolver {
 }
 
 function rootBytes(core: EmitCore, s: Sdfg, desc: DataDescriptor): string {
-  const e = core.guard(desc.jsonPath, `transient ${desc.name}`, () => cppOf(rootSizeExpr(core, s, desc.totalSize), rootResolver(core), 'symbolic'));
+  const e = core.guard(desc.jsonPath, `transient ${desc.name}`, () =>
+    cppOf(rootSizeExpr(core, s, desc.totalSize), rootResolver(core), 'symbolic'),
+  );
   return `size_t(${e}) * sizeof(${ctypeOf(desc.dtype)})`;
 }
 
@@ -172,7 +179,9 @@ export function emitTrampolines(core: EmitCore, argArrays: string[], argScalars:
   o.open('extern "C" uint64_t __tlab_external_size(void *__handle, const char *__storage, const int64_t *__syms)');
   o.line('(void)__handle; (void)__storage; (void)__syms;');
   for (const s of storages(core)) {
-    o.line(`if (std::strcmp(__storage, "${s}") == 0) return __dace_get_external_memory_size_${s}(static_cast<${n}_state_t *>(__handle)${symArgs ? ', ' + symArgs : ''});`);
+    o.line(
+      `if (std::strcmp(__storage, "${s}") == 0) return __dace_get_external_memory_size_${s}(static_cast<${n}_state_t *>(__handle)${symArgs ? ', ' + symArgs : ''});`,
+    );
   }
   o.line('return UINT64_MAX;');
   o.close();
@@ -188,10 +197,13 @@ export function emitTrampolines(core: EmitCore, argArrays: string[], argScalars:
   o.close();
   o.open('extern "C" uint32_t __tlab_external_slot_count(const char *__storage)');
   o.line('(void)__storage;');
-  for (const s of storages(core)) o.line(`if (std::strcmp(__storage, "${s}") == 0) return ${core.slots.filter((x) => x.storage === s).length};`);
+  for (const s of storages(core))
+    o.line(`if (std::strcmp(__storage, "${s}") == 0) return ${core.slots.filter((x) => x.storage === s).length};`);
   o.line('return 0;');
   o.close();
-  o.open('extern "C" int __tlab_set_external_offsets(void *__handle, const char *__storage, char *__base, const uint64_t *__offsets, uint32_t __n)');
+  o.open(
+    'extern "C" int __tlab_set_external_offsets(void *__handle, const char *__storage, char *__base, const uint64_t *__offsets, uint32_t __n)',
+  );
   o.line('(void)__handle; (void)__storage; (void)__base; (void)__offsets; (void)__n;');
   for (const s of storages(core)) {
     const slots = core.slots.filter((x) => x.storage === s);

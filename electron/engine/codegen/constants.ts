@@ -12,7 +12,11 @@ import { ctypeOf, isIntegerCtype } from './names.js';
  * The C++ literals of a constant container, in C order, or why it cannot be written as a constexpr array
  * (the subset rule for constants: subset.ts reports the problem, the emitter writes the literals).
  */
-export function constantLiterals(s: Sdfg, desc: DataDescriptor, symExpr: (src: string) => Expr): { ctype: string; literals: string[] } | { problem: string; hint: string } {
+export function constantLiterals(
+  s: Sdfg,
+  desc: DataDescriptor,
+  symExpr: (src: string) => Expr,
+): { ctype: string; literals: string[] } | { problem: string; hint: string } {
   const ctype = ctypeOf(desc.dtype);
   if (!ctype) return { problem: `dtype of the constant is not supported`, hint: 'use a real or integer constant' };
   const values = constantElements(s.constants.get(desc.name)?.value);
@@ -24,10 +28,14 @@ export function constantLiterals(s: Sdfg, desc: DataDescriptor, symExpr: (src: s
     return { problem: 'the shape of a constant must not depend on symbols', hint: 'give the constant a fixed shape in DaCe' };
   }
   if (BigInt(values.length) !== elements) {
-    return { problem: `constants_prop holds ${values.length} value(s) for a shape of ${elements} element(s)`, hint: 'check the SDFG with DaCe validate()' };
+    return {
+      problem: `constants_prop holds ${values.length} value(s) for a shape of ${elements} element(s)`,
+      hint: 'check the SDFG with DaCe validate()',
+    };
   }
   const literals = values.map((v) => constantLiteral(v, ctype));
-  if (literals.some((l) => l === null)) return { problem: `a value of the constant cannot be written as ${ctype}`, hint: 'use a real or integer constant' };
+  if (literals.some((l) => l === null))
+    return { problem: `a value of the constant cannot be written as ${ctype}`, hint: 'use a real or integer constant' };
   return { ctype, literals: literals as string[] };
 }
 

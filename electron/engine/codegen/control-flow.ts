@@ -47,7 +47,10 @@ function emitBlock(core: EmitCore, ctx: FnCtx, env: Env, b: ControlFlowBlock, lo
     case 'conditional': {
       o.mark(b.jsonPath);
       b.branches.forEach((br, i) => {
-        const cond = br.condition === null ? null : core.guard(b.jsonPath, `conditional ${b.label}`, () => core.code(ctx, env, parsePython(br.condition!)));
+        const cond =
+          br.condition === null
+            ? null
+            : core.guard(b.jsonPath, `conditional ${b.label}`, () => core.code(ctx, env, parsePython(br.condition!)));
         const head = i === 0 ? `if (${cond ?? 'true'})` : cond === null ? '} else' : `} else if (${cond})`;
         if (i === 0) o.open(head);
         else o.reopen(`${head} {`);
@@ -82,7 +85,11 @@ export function emitRegion(core: EmitCore, ctx: FnCtx, env: Env, region: Region,
   while (queue.length) {
     const b = queue.shift()!;
     order.push(b);
-    for (const e of region.edges) if (e.src === b && !seen.has(e.dst)) { seen.add(e.dst); queue.push(e.dst); }
+    for (const e of region.edges)
+      if (e.src === b && !seen.has(e.dst)) {
+        seen.add(e.dst);
+        queue.push(e.dst);
+      }
   }
   // Targets must be known before labels are printed: every edge that does not fall through is a jump.
   const targets = new Set<number>();
@@ -143,7 +150,8 @@ function emitLoop(core: EmitCore, ctx: FnCtx, env: Env, b: LoopBlock): void {
   const uid = core.newLabelId();
   const labels: LoopLabels = { brk: `__tlab_l${uid}_break`, cont: `__tlab_l${uid}_continue` };
   const element = `loop ${b.label}`;
-  const stmts = (src: string | null) => (src ? core.guard(b.jsonPath, element, () => statements(core, ctx, env, parsePythonStatements(src))) : []);
+  const stmts = (src: string | null) =>
+    src ? core.guard(b.jsonPath, element, () => statements(core, ctx, env, parsePythonStatements(src))) : [];
   const cond = b.condition ? core.guard(b.jsonPath, element, () => core.code(ctx, env, parsePython(b.condition!))) : 'true';
   o.mark(b.jsonPath);
   o.openBrace();

@@ -132,7 +132,8 @@ export class EmitCore {
     try {
       fn();
     } catch (err) {
-      if (err instanceof UnsupportedElement) this.findings.push({ jsonPath: err.jsonPath, element: err.element, message: err.message, hint: err.hint });
+      if (err instanceof UnsupportedElement)
+        this.findings.push({ jsonPath: err.jsonPath, element: err.element, message: err.message, hint: err.hint });
       else if (isTranslationError(err)) this.findings.push({ jsonPath, element, message: err.message, hint: HINT.python });
       else throw err;
     }
@@ -153,7 +154,13 @@ export class EmitCore {
         const constant = ctx.sdfg.constants.get(name);
         if (constant && (typeof constant.value === 'number' || typeof constant.value === 'boolean')) {
           // Parenthesised: toCpp treats what a resolver returns as an operand that needs no parentheses.
-          return constant.value === true ? 'true' : constant.value === false ? 'false' : constant.value < 0 ? `(${constant.value})` : String(constant.value);
+          return constant.value === true
+            ? 'true'
+            : constant.value === false
+              ? 'false'
+              : constant.value < 0
+                ? `(${constant.value})`
+                : String(constant.value);
         }
         if (ctx.isRoot) {
           const value = this.plan.symbolValue(name);
@@ -238,7 +245,12 @@ export class EmitCore {
   startIndex(ctx: FnCtx, env: Env, desc: DataDescriptor, subset: Subset | null, jsonPath: string): string {
     const point = this.subsetOf(desc, subset, jsonPath);
     const r = this.baseResolver(ctx, env);
-    return this.linear(ctx, env, desc, point.dims.map((d) => cppOf(d.start, r, 'symbolic')));
+    return this.linear(
+      ctx,
+      env,
+      desc,
+      point.dims.map((d) => cppOf(d.start, r, 'symbolic')),
+    );
   }
 
   containerPtr(ctx: FnCtx, name: string, jsonPath: string): { ptr: string; desc: DataDescriptor } {

@@ -107,7 +107,7 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
 
 /** Source and destination of a memlet between two containers. */
 export function copyEnds(m: Memlet, srcName: string, dstName: string): { srcSubset: Subset | null; dstSubset: Subset | null } {
-  const dataIsSrc = m.isDataSrc ?? (m.data === srcName);
+  const dataIsSrc = m.isDataSrc ?? m.data === srcName;
   if (m.data === srcName && (dataIsSrc || m.data !== dstName)) return { srcSubset: m.subset, dstSubset: m.otherSubset };
   return { srcSubset: m.otherSubset, dstSubset: m.subset };
 }
@@ -197,7 +197,8 @@ function emitCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, srcName: 
     });
     const target = `${dst.ptr}[${core.linear(ctx, env, dst.desc, dstIdx)}]`;
     const value = `${src.ptr}[${core.linear(ctx, env, src.desc, srcIdx)}]`;
-    if (e.memlet.wcr) for (const l of wcrLines(core, ctx, env, target, value, e.memlet.wcr, ctypeOf(dst.desc.dtype)!, e.jsonPath)) o.line(l);
+    if (e.memlet.wcr)
+      for (const l of wcrLines(core, ctx, env, target, value, e.memlet.wcr, ctypeOf(dst.desc.dtype)!, e.jsonPath)) o.line(l);
     else o.line(`${target} = ${value};`);
     for (let i = 0; i < pairs.length; i++) o.close();
     o.close();

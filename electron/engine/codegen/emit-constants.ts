@@ -12,7 +12,8 @@ export function emitConstants(core: EmitCore): void {
     for (const [name, desc] of s.arrays) {
       if (!desc.transient || core.plan.placement(s, name).kind !== 'constant') continue;
       const c = constantLiterals(s, desc, (src) => core.symExpr(src));
-      if ('problem' in c) throw new Error(`internal: constant '${name}' reached the emitter although the subset check refuses it (${c.problem})`);
+      if ('problem' in c)
+        throw new Error(`internal: constant '${name}' reached the emitter although the subset check refuses it (${c.problem})`);
       o.mark(desc.jsonPath);
       o.line(`static constexpr ${c.ctype} ${core.constantName(s, name)}[${c.literals.length}] = {${c.literals.join(', ')}};`);
     }

@@ -5,14 +5,7 @@
  * the language the analysis accepts.
  */
 export { statementNames } from '../symbolic/index.js';
-import {
-  evaluate,
-  floorDiv,
-  SymbolicSyntaxError,
-  toCpp,
-  UnboundSymbolError,
-  type Expr,
-} from '../symbolic/index.js';
+import { evaluate, floorDiv, SymbolicSyntaxError, toCpp, UnboundSymbolError, type Expr } from '../symbolic/index.js';
 
 /** An expression the generator cannot translate; the emitter turns it into an UnsupportedElement. */
 export class ExprError extends Error {}

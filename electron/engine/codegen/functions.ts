@@ -52,7 +52,12 @@ export function emitNestedFunction(core: EmitCore, s: Sdfg): void {
   o.open(nestedSignature(core, s));
   if (device) core.deviceDepth++;
   try {
-    functionBody(core, ctx, env, localSymbols(core, s).filter((l) => !(l in s.parent!.node.symbolMapping)));
+    functionBody(
+      core,
+      ctx,
+      env,
+      localSymbols(core, s).filter((l) => !(l in s.parent!.node.symbolMapping)),
+    );
   } finally {
     if (device) core.deviceDepth--;
   }
@@ -93,7 +98,11 @@ export function emitRootFunction(core: EmitCore, argArrays: string[], argScalars
   o.open(`static void __program_${core.name}_internal(${params.join(', ')})`);
   for (const c of [...ctx.constantsUsed].sort(byCodeUnit)) {
     const v = core.plan.symbolValue(c);
-    if (v === null) throw new TlabError('input', `symbol ${c} has no value: pass --symbols ${c}=… or --default-symbol …`, { file: core.file.path, jsonPath: `${root.jsonPath}.attributes.symbols` });
+    if (v === null)
+      throw new TlabError('input', `symbol ${c} has no value: pass --symbols ${c}=… or --default-symbol …`, {
+        file: core.file.path,
+        jsonPath: `${root.jsonPath}.attributes.symbols`,
+      });
     o.line(`const ${core.symbolCtype(root, c)} ${cppIdent(c)} = ${v}LL;  // specialised: not an argument in DaCe's ABI`);
   }
   for (const l of body) o.line(l);

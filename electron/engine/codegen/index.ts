@@ -19,7 +19,7 @@ import { structuralFindings } from './subset.js';
 import { cudaBackend, dryRunCudaBackend } from './cuda/index.js';
 import type { Target } from '../analysis/types.js';
 
-export type { GeneratedProgram, GenerateOptions,   UnsupportedFinding,  } from './types.js';
+export type { GeneratedProgram, GenerateOptions, UnsupportedFinding } from './types.js';
 
 /**
  * Every reason the SDFG is outside the supported subset of `target`'s generator (empty = generation will
@@ -55,7 +55,10 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
   const argSymbols = usedRootSymbols(file);
   for (const s of argSymbols) {
     if (!values.has(s)) {
-      throw new TlabError('input', `symbol ${s} has no value: pass --symbols ${s}=… or --default-symbol …`, { file: file.path, jsonPath: `${root.jsonPath}.attributes.symbols` });
+      throw new TlabError('input', `symbol ${s} has no value: pass --symbols ${s}=… or --default-symbol …`, {
+        file: file.path,
+        jsonPath: `${root.jsonPath}.attributes.symbols`,
+      });
     }
   }
   const transients = new Map<string, TransientInfo>(analysis.transients.map((t) => [t.id, t]));
@@ -109,7 +112,9 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
     for (const [storage, slots] of slotsByStorage) {
       const packed = analysis.layouts.packed[storage];
       if (!packed) {
-        throw new TlabError('input', `the packed layout of ${storage} is unknown (sizes are symbolic): give every symbol a value`, { file: file.path });
+        throw new TlabError('input', `the packed layout of ${storage} is unknown (sizes are symbolic): give every symbol a value`, {
+          file: file.path,
+        });
       }
       const offsets = slots.map((slot) => packed.offsets.get(`${slot.sdfg.sdfgIndex}:${slot.name}`));
       if (offsets.every((o) => o !== undefined)) {
@@ -138,7 +143,11 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
     try {
       return sizeValue(parseSym(src, file.grammar), env);
     } catch (err) {
-      throw new TlabError('input', `${what}: cannot evaluate '${src}': ${(err as Error).message}`, { file: file.path, jsonPath, details: ['pass --symbols NAME=… for every symbol'] });
+      throw new TlabError('input', `${what}: cannot evaluate '${src}': ${(err as Error).message}`, {
+        file: file.path,
+        jsonPath,
+        details: ['pass --symbols NAME=… for every symbol'],
+      });
     }
   };
   const rootEval = (s: Sdfg, src: string, jsonPath: string, what: string): bigint => {
@@ -169,12 +178,34 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
   for (const name of [...scalars, ...argSymbols].sort(byCodeUnit)) {
     if (scalars.includes(name)) {
       const d = root.arrays.get(name)!;
-      args.push({ name, kind: 'scalar', dtype: dtypeLabel(d.dtype), ctype: ctypeOf(d.dtype)!, elementBytes: d.dtype.bytes ?? 0, shape: [], totalElements: 1n, strides: [], written: false, read: true });
+      args.push({
+        name,
+        kind: 'scalar',
+        dtype: dtypeLabel(d.dtype),
+        ctype: ctypeOf(d.dtype)!,
+        elementBytes: d.dtype.bytes ?? 0,
+        shape: [],
+        totalElements: 1n,
+        strides: [],
+        written: false,
+        read: true,
+      });
     } else {
       const t = root.symbols.get(name);
       const dtype = t && t.kind === 'scalar' ? t.name : 'int32';
       const ctype = ctypeOf(t ?? null) ?? 'int';
-      args.push({ name, kind: 'symbol', dtype, ctype, elementBytes: t?.bytes ?? 4, shape: [], totalElements: 1n, strides: [], written: false, read: true });
+      args.push({
+        name,
+        kind: 'symbol',
+        dtype,
+        ctype,
+        elementBytes: t?.bytes ?? 4,
+        shape: [],
+        totalElements: 1n,
+        strides: [],
+        written: false,
+        read: true,
+      });
     }
   }
 
@@ -188,12 +219,16 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
       offset += bytes;
       return { id: `${slot.sdfg.sdfgIndex}:${slot.name}`, bytes, offset: at };
     });
-    externals.push({ storage, layout: packedTotals.has(storage) ? 'packed' : 'dace', bytes: packedTotals.get(storage) ?? offset, slots: out });
+    externals.push({
+      storage,
+      layout: packedTotals.has(storage) ? 'packed' : 'dace',
+      bytes: packedTotals.get(storage) ?? offset,
+      slots: out,
+    });
   }
 
   const symbols: Record<string, bigint> = {};
   for (const s of [...argSymbols, ...result.constantSymbols]) symbols[s] = values.get(s)!;
-
 
   return {
     name: root.name,
@@ -210,7 +245,16 @@ export function generateProgram(file: SdfgFile, analysis: Analysis, opts: Genera
     stackTransients: result.stackTransients,
     warnings,
     lineOrigins: lineOrigins(result.source),
-    ...(backend ? { gpu: { language: 'cuda' as const, pooled: backend.opts.pooled, poolReleaseThreshold: backend.opts.releaseThreshold, kernels: backend.kernels } } : {}),
+    ...(backend
+      ? {
+          gpu: {
+            language: 'cuda' as const,
+            pooled: backend.opts.pooled,
+            poolReleaseThreshold: backend.opts.releaseThreshold,
+            kernels: backend.kernels,
+          },
+        }
+      : {}),
   };
 }
 

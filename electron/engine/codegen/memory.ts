@@ -16,13 +16,13 @@ import { statesOf } from './graph.js';
 import { cppIdent, ctypeOf } from './names.js';
 import type { Placement, SiteKey } from './placement.js';
 
-;
-
 const shifted = (ptr: string, startOffset: number, sign: '+' | '-') => (startOffset ? `${ptr} ${sign} ${startOffset}` : ptr);
 
 /** Host memory through the runtime's instrumented allocator (aligned like DaCe's `new (std::align_val_t(A))`). */
 const CPU_HEAP: StorageAllocator = {
-  allocate: (a) => [`${a.ptr} = ${shifted(`static_cast<${a.ctype} *>(tlab_alloc(${a.bytes}, ${a.alignment}, ${a.index}))`, a.startOffset, '+')};`],
+  allocate: (a) => [
+    `${a.ptr} = ${shifted(`static_cast<${a.ctype} *>(tlab_alloc(${a.bytes}, ${a.alignment}, ${a.index}))`, a.startOffset, '+')};`,
+  ],
   free: (a) => [`tlab_free(${shifted(a.ptr, a.startOffset, '-')}, ${a.bytes}, ${a.alignment}, ${a.index});`],
   zero: (a) => [`std::memset(${shifted(a.ptr, a.startOffset, '-')}, 0, ${a.bytes});`],
 };
@@ -78,13 +78,15 @@ export function emitSiteAllocations(core: EmitCore, ctx: FnCtx, env: Env, want: 
         o.mark(desc.jsonPath);
         // A map body is its own C++ block, one per iteration and thread: the pointer lives there (DaCe
         // declares scope-allocated data inside the scope too), never in a variable all threads share.
-        if (placement.site.kind === 'scope') o.line(`size_t ${a.bytes} = ${bytesExpr(core, ctx, env, desc)}; ${a.ctype} *${a.ptr} = nullptr;`);
+        if (placement.site.kind === 'scope')
+          o.line(`size_t ${a.bytes} = ${bytesExpr(core, ctx, env, desc)}; ${a.ctype} *${a.ptr} = nullptr;`);
         else o.line(`${a.bytes} = ${bytesExpr(core, ctx, env, desc)};`);
         for (const l of allocator.allocate(a)) o.line(l);
         if (setzeroAnywhere(ctx.sdfg, name)) for (const l of allocator.zero(a)) o.line(l);
       } else if (setzeroAnywhere(ctx.sdfg, name)) {
         // Persistent and workspace memory: zeroed where SCOPED would allocate it, so that modes agree.
-        const bytes = placement.kind === 'persistent' ? `__state->${core.fieldName(ctx.sdfg, name)}_bytes` : bytesExpr(core, ctx, env, desc);
+        const bytes =
+          placement.kind === 'persistent' ? `__state->${core.fieldName(ctx.sdfg, name)}_bytes` : bytesExpr(core, ctx, env, desc);
         for (const l of allocator.zero({ ...a, bytes, startOffset: placement.kind === 'persistent' ? desc.startOffset : 0 })) o.line(l);
       }
     });
@@ -150,7 +152,8 @@ export function declareScopeStack(core: EmitCore, ctx: FnCtx, env: Env, state: S
   for (const [name, desc] of ctx.sdfg.arrays) {
     if (!desc.transient || core.plan.placement(ctx.sdfg, name).kind !== 'stack') continue;
     const sc = stackScope(ctx.sdfg, name);
-    if (sc && sc.state === state && sc.entry === entry) core.recover(desc.jsonPath, `transient ${desc.type} '${name}'`, () => declareStack(core, ctx, desc));
+    if (sc && sc.state === state && sc.entry === entry)
+      core.recover(desc.jsonPath, `transient ${desc.type} '${name}'`, () => declareStack(core, ctx, desc));
   }
 }
 
@@ -177,7 +180,10 @@ function declareStack(core: EmitCore, ctx: FnCtx, desc: DataDescriptor): void {
   const ctype = ctypeOf(desc.dtype)!;
   const sizeExpr = core.symExpr(desc.type === 'Scalar' ? '1' : desc.totalSize);
   const unknown = [...freeSymbols(sizeExpr)].sort();
-  if (unknown.length) throw new ExprError(`a stack array needs a size known at compile time, but its size ${desc.totalSize} depends on ${unknown.join(', ')}`);
+  if (unknown.length)
+    throw new ExprError(
+      `a stack array needs a size known at compile time, but its size ${desc.totalSize} depends on ${unknown.join(', ')}`,
+    );
   const size = sizeValue(sizeExpr, () => null);
   const v = cppIdent(desc.name);
   const bytes = `size_t(${size}) * sizeof(${ctype})`;
@@ -232,5 +238,12 @@ export function emitPersistentFrees(core: EmitCore): void {
 
 function persistentCode(core: EmitCore, s: Sdfg, name: string, desc: DataDescriptor): AllocationCode {
   const field = `__state->${core.fieldName(s, name)}`;
-  return { ptr: field, ctype: ctypeOf(desc.dtype)!, bytes: `${field}_bytes`, alignment: alignmentOf(desc), index: core.plan.transientIndex(s, name), startOffset: desc.startOffset };
+  return {
+    ptr: field,
+    ctype: ctypeOf(desc.dtype)!,
+    bytes: `${field}_bytes`,
+    alignment: alignmentOf(desc),
+    index: core.plan.transientIndex(s, name),
+    startOffset: desc.startOffset,
+  };
 }

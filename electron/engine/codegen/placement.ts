@@ -69,7 +69,8 @@ function siteOf(info: TransientInfo | null): SiteKey {
   const a = info?.allocation;
   if (a?.kind === 'state') return { kind: 'state', stateJsonPath: a.stateJsonPath };
   if (a?.kind === 'scope') return { kind: 'scope', stateJsonPath: a.stateJsonPath, mapEntryId: a.mapEntryId };
-  if (a?.kind === 'blocks') return { kind: 'blocks', regionJsonPath: a.regionJsonPath, firstJsonPath: a.firstJsonPath, lastJsonPath: a.lastJsonPath };
+  if (a?.kind === 'blocks')
+    return { kind: 'blocks', regionJsonPath: a.regionJsonPath, firstJsonPath: a.firstJsonPath, lastJsonPath: a.lastJsonPath };
   return { kind: 'sdfg' };
 }
 
@@ -78,7 +79,13 @@ function normalStorage(storage: string): string {
 }
 
 /** How one transient is materialised in the requested mode (the analysis decides eligibility and sites). */
-export function placeTransient(s: Sdfg, d: DataDescriptor, info: TransientInfo | null, opts: GenerateOptions, accessed: boolean): Placement {
+export function placeTransient(
+  s: Sdfg,
+  d: DataDescriptor,
+  info: TransientInfo | null,
+  opts: GenerateOptions,
+  accessed: boolean,
+): Placement {
   if (!accessed) return { kind: 'none' };
   // A view or reference aliases another container: never a heap, init, workspace or stack buffer, whatever
   // lifetime the file writes (subset.ts refuses them until the generator emits aliases).

@@ -38,7 +38,13 @@ export interface EmitResult {
 export class ProgramEmitter {
   private readonly core: EmitCore;
 
-  constructor(file: SdfgFile, plan: MemoryPlan, slots: ExternalSlotPlan[], packedTotals: Map<string, bigint>, backend: DeviceBackend | null = null) {
+  constructor(
+    file: SdfgFile,
+    plan: MemoryPlan,
+    slots: ExternalSlotPlan[],
+    packedTotals: Map<string, bigint>,
+    backend: DeviceBackend | null = null,
+  ) {
     this.core = new EmitCore(file, plan, slots, packedTotals, backend);
   }
 

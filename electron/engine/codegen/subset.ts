@@ -5,13 +5,36 @@
  * a copy between subsets of different shapes, a function with no C++ equivalent), each as a finding at the
  * element it was translating. Nothing here knows about particular files.
  */
-import type { ControlFlowBlock, DataDescriptor, DataflowNode, Grammar, MemletEdge, NestedSdfgNode, RegionBlock, Sdfg, SdfgFile, StateBlock, Subset } from '../model/sdfg.js';
+import type {
+  ControlFlowBlock,
+  DataDescriptor,
+  DataflowNode,
+  Grammar,
+  MemletEdge,
+  NestedSdfgNode,
+  RegionBlock,
+  Sdfg,
+  SdfgFile,
+  StateBlock,
+  Subset,
+} from '../model/sdfg.js';
 import type { AccessSite } from '../analysis/accesses.js';
 import { DefaultResolution } from '../analysis/defaults.js';
 import { allocationSpan } from '../analysis/span.js';
 import { effectiveStorage, isStackStorage } from '../analysis/storage.js';
 import { definedSymbols } from '../analysis/symbols.js';
-import { exprHeight, freeSymbols, MAX_EXPRESSION_DEPTH, parsePython, parsePythonLambda, parsePythonStatements, parseSym, substitute, SymbolicSyntaxError, type Expr } from '../symbolic/index.js';
+import {
+  exprHeight,
+  freeSymbols,
+  MAX_EXPRESSION_DEPTH,
+  parsePython,
+  parsePythonLambda,
+  parsePythonStatements,
+  parseSym,
+  substitute,
+  SymbolicSyntaxError,
+  type Expr,
+} from '../symbolic/index.js';
 import { constantLiterals } from './constants.js';
 import { statesOf } from './graph.js';
 import { ctypeOf, dtypeLabel } from './names.js';
@@ -27,7 +50,13 @@ const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential
 const GPU_STORAGE: ReadonlySet<string> = new Set(['GPU_Global', 'GPU_Shared']);
 const GPU_SCHEDULES: ReadonlySet<string> = new Set(['GPU_Device', 'GPU_ThreadBlock', 'GPU_Warp']);
 /** Region block types emitted as plain labelled blocks. */
-const SUPPORTED_REGIONS: ReadonlySet<string> = new Set(['SDFG', 'ControlFlowRegion', 'NamedRegion', 'FunctionCallRegion', 'UnstructuredControlFlow']);
+const SUPPORTED_REGIONS: ReadonlySet<string> = new Set([
+  'SDFG',
+  'ControlFlowRegion',
+  'NamedRegion',
+  'FunctionCallRegion',
+  'UnstructuredControlFlow',
+]);
 /** Identifiers in C++ tasklets that need DaCe's runtime headers, which generated code does not include
  * (`pipe.` is the `cuda::pipeline` object DaCe's asynchronous-copy code declares in a kernel). */
 const DACE_RUNTIME_TOKENS = /\b(dace::|DACE_|__state\b|__dace_|cuda[A-Z]|cuda::|hip[A-Z]|MPI_|#include|omp_|__syncthreads|pipe\.)/;
@@ -56,7 +85,12 @@ export function structuralFindings(file: SdfgFile, target: 'cpu' | 'gpu' = 'cpu'
     // DaCe writes the graph with a top-level `error` when validation fails: the file is known to be invalid,
     // and code generated from it would inherit whatever DaCe found wrong (e.g. a nested SDFG argument with
     // no descriptor, which would be passed nowhere). Refuse it with DaCe's own explanation.
-    add('$.error', `SDFG ${file.root.name}`, `DaCe rejected this SDFG: ${file.dumpError.message}`, 'fix it in DaCe first (this file is the dump of an SDFG that failed validation)');
+    add(
+      '$.error',
+      `SDFG ${file.root.name}`,
+      `DaCe rejected this SDFG: ${file.dumpError.message}`,
+      'fix it in DaCe first (this file is the dump of an SDFG that failed validation)',
+    );
   }
   const defaults = new DefaultResolution();
   for (const s of file.sdfgs) scanSdfg(s, file, add, gpu, defaults);
@@ -92,7 +126,8 @@ function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, 
     return;
   }
   for (const d of subset.dims) {
-    if (d.tile.trim() !== '1') add(jsonPath, 'memlet subset', `tiled ranges (tile ${d.tile}) are not supported`, 'remove tiling from the memlet');
+    if (d.tile.trim() !== '1')
+      add(jsonPath, 'memlet subset', `tiled ranges (tile ${d.tile}) are not supported`, 'remove tiling from the memlet');
     [d.start, d.end, d.step].forEach((x) => checkSym(x, grammar, jsonPath, 'memlet range', add));
   }
 }
@@ -104,14 +139,25 @@ function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn, gpuTar
     return;
   }
   if (d.type !== 'Array' && d.type !== 'Scalar') {
-    const what = /View|Reference/.test(d.type) ? 'views and references' : d.type === 'Stream' ? 'streams' : /Structure|Container/.test(d.type) ? 'structures and container arrays' : `${d.type} descriptors`;
+    const what = /View|Reference/.test(d.type)
+      ? 'views and references'
+      : d.type === 'Stream'
+        ? 'streams'
+        : /Structure|Container/.test(d.type)
+          ? 'structures and container arrays'
+          : `${d.type} descriptors`;
     add(d.jsonPath, element, `${what} are not supported`, 'remove them in DaCe first (e.g. sdfg.simplify(), or allocate a plain Array)');
     return;
   }
   if (!SUPPORTED_STORAGE.has(d.storage) && !(gpuTarget && GPU_STORAGE.has(d.storage))) {
     const gpu = d.storage.startsWith('GPU');
     const why = !gpu ? '' : gpuTarget ? ' by the CUDA generator' : ' by the CPU generator (GPU programs are generated with target gpu)';
-    add(d.jsonPath, element, `storage ${d.storage} is not supported${why}`, !gpu ? 'use CPU_Heap or Default storage' : gpuTarget ? 'use GPU_Global, GPU_Shared or Register storage' : HINT.cpuVersion);
+    add(
+      d.jsonPath,
+      element,
+      `storage ${d.storage} is not supported${why}`,
+      !gpu ? 'use CPU_Heap or Default storage' : gpuTarget ? 'use GPU_Global, GPU_Shared or Register storage' : HINT.cpuVersion,
+    );
   }
   if (!ctypeOf(d.dtype)) {
     add(d.jsonPath, element, `dtype ${dtypeLabel(d.dtype)} is not supported`, 'use bool, (u)int8-64, float32/64 or complex64/128');
@@ -125,10 +171,17 @@ function checkCode(src: string, kind: 'expression' | 'statements' | 'lambda', js
     if (kind === 'statements') parsePythonStatements(src);
     else if (kind === 'lambda') {
       const lambda = parsePythonLambda(src);
-      if (lambda.params.length !== 2) add(jsonPath, element, `write-conflict resolution '${src}' is not a two-argument lambda`, 'use a lambda such as (lambda a, b: a + b)');
+      if (lambda.params.length !== 2)
+        add(
+          jsonPath,
+          element,
+          `write-conflict resolution '${src}' is not a two-argument lambda`,
+          'use a lambda such as (lambda a, b: a + b)',
+        );
     } else parsePython(src);
   } catch (err) {
-    if (err instanceof SymbolicSyntaxError) add(jsonPath, element, `cannot translate '${src.trim().slice(0, 80)}': ${err.message}`, HINT.python);
+    if (err instanceof SymbolicSyntaxError)
+      add(jsonPath, element, `cannot translate '${src.trim().slice(0, 80)}': ${err.message}`, HINT.python);
     else throw err;
   }
 }
@@ -145,13 +198,25 @@ export const MAX_CONTROL_DEPTH = MAX_NESTING;
  * regions enclose the block (the SDFG's body is 0); a region deeper than MAX_CONTROL_DEPTH is reported once
  * and its body not visited.
  */
-function walkBlocks(region: RegionBlock | ControlFlowBlock, inLoop: boolean, depth: number, add: AddFn, visit: (b: ControlFlowBlock, inLoop: boolean) => void): void {
+function walkBlocks(
+  region: RegionBlock | ControlFlowBlock,
+  inLoop: boolean,
+  depth: number,
+  add: AddFn,
+  visit: (b: ControlFlowBlock, inLoop: boolean) => void,
+): void {
   if (depth > MAX_CONTROL_DEPTH && (region.kind === 'region' || region.kind === 'loop' || region.kind === 'conditional')) {
-    add(region.jsonPath, `${region.kind} ${region.label}`, `control flow nested deeper than the limit of ${MAX_CONTROL_DEPTH} levels (regions, loops and branches inside each other)`, 'flatten the control flow in DaCe');
+    add(
+      region.jsonPath,
+      `${region.kind} ${region.label}`,
+      `control flow nested deeper than the limit of ${MAX_CONTROL_DEPTH} levels (regions, loops and branches inside each other)`,
+      'flatten the control flow in DaCe',
+    );
     return;
   }
   visit(region, inLoop);
-  if (region.kind === 'region' || region.kind === 'loop') for (const b of region.blocks) walkBlocks(b, inLoop || region.kind === 'loop', depth + 1, add, visit);
+  if (region.kind === 'region' || region.kind === 'loop')
+    for (const b of region.blocks) walkBlocks(b, inLoop || region.kind === 'loop', depth + 1, add, visit);
   else if (region.kind === 'conditional') for (const br of region.branches) walkBlocks(br.body, inLoop, depth + 1, add, visit);
 }
 
@@ -163,7 +228,13 @@ function nestingLevel(s: Sdfg): number {
 
 function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: DefaultResolution): void {
   for (const [target, block] of [...Object.entries(s.globalCode), ...Object.entries(s.initCode), ...Object.entries(s.exitCode)]) {
-    if (block.code.trim()) add(s.jsonPath, `SDFG ${s.name} code for '${target}'`, 'global/init/exit code blocks are not supported', 'move the code into tasklets');
+    if (block.code.trim())
+      add(
+        s.jsonPath,
+        `SDFG ${s.name} code for '${target}'`,
+        'global/init/exit code blocks are not supported',
+        'move the code into tasklets',
+      );
   }
   const accessed = accessedNames(s);
   for (const [name, d] of s.arrays) {
@@ -178,16 +249,24 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
       checkStackSize(s, d, file.grammar, defaults, add);
       checkRootSizeDepth(file, s, d, add);
     }
-    if (d.transient && (d.lifetime === 'Persistent' || d.lifetime === 'External') && !isConstantContainer(s, name)) checkInitTimeSize(file, s, d, add);
+    if (d.transient && (d.lifetime === 'Persistent' || d.lifetime === 'External') && !isConstantContainer(s, name))
+      checkInitTimeSize(file, s, d, add);
   }
   if (s === file.root) {
     for (const [name, t] of s.symbols) {
-      if (!ctypeOf(t)) add(s.jsonPath, `symbol ${name}`, `symbol type ${dtypeLabel(t)} is not supported`, 'declare the symbol as an integer');
+      if (!ctypeOf(t))
+        add(s.jsonPath, `symbol ${name}`, `symbol type ${dtypeLabel(t)} is not supported`, 'declare the symbol as an integer');
     }
   }
   if (nestingLevel(s) > MAX_CONTROL_DEPTH) {
     // Reported at the outermost SDFG over the limit only.
-    if (nestingLevel(s) === MAX_CONTROL_DEPTH + 1) add(s.jsonPath, `nested SDFG ${s.name}`, `nested SDFGs nested deeper than the limit of ${MAX_CONTROL_DEPTH} levels`, 'inline the nested SDFGs in DaCe (e.g. sdfg.simplify())');
+    if (nestingLevel(s) === MAX_CONTROL_DEPTH + 1)
+      add(
+        s.jsonPath,
+        `nested SDFG ${s.name}`,
+        `nested SDFGs nested deeper than the limit of ${MAX_CONTROL_DEPTH} levels`,
+        'inline the nested SDFGs in DaCe (e.g. sdfg.simplify())',
+      );
     return;
   }
   walkBlocks(s.body, false, 0, add, (b, inLoop) => {
@@ -201,11 +280,13 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
       if (b.condition) checkCode(b.condition, 'expression', b.jsonPath, `loop ${b.label}`, add);
       for (const st of [b.init, b.update]) if (st) checkCode(st, 'statements', b.jsonPath, `loop ${b.label}`, add);
     }
-    if (b.kind === 'conditional') for (const br of b.branches) if (br.condition) checkCode(br.condition, 'expression', b.jsonPath, `conditional ${b.label}`, add);
+    if (b.kind === 'conditional')
+      for (const br of b.branches) if (br.condition) checkCode(br.condition, 'expression', b.jsonPath, `conditional ${b.label}`, add);
     if (b.kind === 'region' && !SUPPORTED_REGIONS.has(b.type)) {
       add(b.jsonPath, `${b.type} '${b.label}'`, `control-flow block type ${b.type} is not supported`, 'convert it to states in DaCe');
     }
-    if ((b.kind === 'break' || b.kind === 'continue') && !inLoop) add(b.jsonPath, `${b.kind} block ${b.label}`, `${b.kind} outside a loop`, HINT.validate);
+    if ((b.kind === 'break' || b.kind === 'continue') && !inLoop)
+      add(b.jsonPath, `${b.kind} block ${b.label}`, `${b.kind} outside a loop`, HINT.validate);
     if (b.kind === 'state') scanState(s, b, file, add, gpu);
   });
 }
@@ -214,20 +295,45 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
   for (const n of b.nodes) {
     switch (n.kind) {
       case 'library':
-        add(n.jsonPath, `library node ${n.className} '${n.label}' in state ${b.label}`, 'library nodes are not supported', 'expand library nodes in DaCe first (sdfg.expand_library_nodes())');
+        add(
+          n.jsonPath,
+          `library node ${n.className} '${n.label}' in state ${b.label}`,
+          'library nodes are not supported',
+          'expand library nodes in DaCe first (sdfg.expand_library_nodes())',
+        );
         break;
       case 'consume_entry':
       case 'consume_exit':
-        add(n.jsonPath, `consume scope '${n.label}' in state ${b.label}`, 'consume scopes are not supported', 'rewrite the consume scope as a map');
+        add(
+          n.jsonPath,
+          `consume scope '${n.label}' in state ${b.label}`,
+          'consume scopes are not supported',
+          'rewrite the consume scope as a map',
+        );
         break;
       case 'unknown':
-        add(n.jsonPath, `${n.type} node '${n.label}' in state ${b.label}`, `node type ${n.type} is not supported`, 'replace the node with tasklets and maps');
+        add(
+          n.jsonPath,
+          `${n.type} node '${n.label}' in state ${b.label}`,
+          `node type ${n.type} is not supported`,
+          'replace the node with tasklets and maps',
+        );
         break;
       case 'nested_sdfg':
-        if (!n.sdfg) add(n.jsonPath, `nested SDFG '${n.label}'`, `the nested SDFG is stored in an external file (${n.extSdfgPath ?? '?'})`, HINT.embed);
+        if (!n.sdfg)
+          add(
+            n.jsonPath,
+            `nested SDFG '${n.label}'`,
+            `the nested SDFG is stored in an external file (${n.extSdfgPath ?? '?'})`,
+            HINT.embed,
+          );
         else checkNestedConnectors(n, n.sdfg, b, add);
-        for (const v of Object.values(n.symbolMapping)) checkSym(v, file.grammar, n.jsonPath, `nested SDFG '${n.label}' symbol mapping`, add);
-        if ((n.schedule.startsWith('GPU') && !(gpu && (n.schedule === 'GPU_Default' || GPU_SCHEDULES.has(n.schedule)))) || n.schedule.startsWith('FPGA')) {
+        for (const v of Object.values(n.symbolMapping))
+          checkSym(v, file.grammar, n.jsonPath, `nested SDFG '${n.label}' symbol mapping`, add);
+        if (
+          (n.schedule.startsWith('GPU') && !(gpu && (n.schedule === 'GPU_Default' || GPU_SCHEDULES.has(n.schedule)))) ||
+          n.schedule.startsWith('FPGA')
+        ) {
           add(n.jsonPath, `nested SDFG '${n.label}'`, `schedule ${n.schedule} is not supported`, HINT.cpuVersion);
         }
         break;
@@ -236,15 +342,33 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
         const element = `map '${m.label}' in state ${b.label}`;
         if (!SUPPORTED_SCHEDULES.has(m.schedule) && !(gpu && GPU_SCHEDULES.has(m.schedule))) {
           const gpuSchedule = m.schedule.startsWith('GPU');
-          const why = !gpuSchedule ? '' : gpu ? ' by the CUDA generator' : ' by the CPU generator (GPU programs are generated with target gpu)';
-          add(n.jsonPath, element, `map schedule ${m.schedule} is not supported${why}`, gpuSchedule && gpu ? 'use GPU_Device maps with GPU_ThreadBlock, GPU_Warp or Sequential inner maps' : 'use a Sequential, Default or CPU_Multicore schedule');
+          const why = !gpuSchedule
+            ? ''
+            : gpu
+              ? ' by the CUDA generator'
+              : ' by the CPU generator (GPU programs are generated with target gpu)';
+          add(
+            n.jsonPath,
+            element,
+            `map schedule ${m.schedule} is not supported${why}`,
+            gpuSchedule && gpu
+              ? 'use GPU_Device maps with GPU_ThreadBlock, GPU_Warp or Sequential inner maps'
+              : 'use a Sequential, Default or CPU_Multicore schedule',
+          );
         }
         const dynamic = Object.keys(n.inConnectors).filter((c) => !c.startsWith('IN_'));
-        if (dynamic.length) add(n.jsonPath, element, `dynamic map ranges (input connector ${dynamic.join(', ')}) are not supported`, 'make the map range depend on symbols only');
+        if (dynamic.length)
+          add(
+            n.jsonPath,
+            element,
+            `dynamic map ranges (input connector ${dynamic.join(', ')}) are not supported`,
+            'make the map range depend on symbols only',
+          );
         if (n.exitId === null) add(n.jsonPath, element, 'the map has no exit node', HINT.validate);
         if (m.range.length !== m.params.length) add(n.jsonPath, element, 'map range and parameters differ in length', HINT.validate);
         for (const r of m.range) {
-          if (r.tile.trim() !== '1') add(n.jsonPath, element, `tiled map ranges (tile ${r.tile}) are not supported`, 'remove the tile from the map range');
+          if (r.tile.trim() !== '1')
+            add(n.jsonPath, element, `tiled map ranges (tile ${r.tile}) are not supported`, 'remove the tile from the map range');
           [r.start, r.end, r.step].forEach((x) => checkSym(x, file.grammar, n.jsonPath, element, add));
         }
         break;
@@ -258,22 +382,36 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
           if (m?.[1] === 'pipe.') {
             // DaCe's experimental CUDA codegen declares `pipe` (cuda::make_pipeline) only for pipelines listed in
             // the SDFG's metadata; nothing in the SDFG declares it otherwise (docs/gpu.md, coverage).
-            add(n.jsonPath, element, `the C++ code calls the cuda::pipeline object 'pipe' ('${n.code.code.trim().slice(0, 60)}'), which no container of the SDFG declares`, 'express the copies as memlets; asynchronous pipelines are not generated');
-          } else if (m) add(n.jsonPath, element, `the C++ code uses DaCe runtime API ('${m[1]}')`, 'rewrite the tasklet without DaCe runtime calls');
+            add(
+              n.jsonPath,
+              element,
+              `the C++ code calls the cuda::pipeline object 'pipe' ('${n.code.code.trim().slice(0, 60)}'), which no container of the SDFG declares`,
+              'express the copies as memlets; asynchronous pipelines are not generated',
+            );
+          } else if (m)
+            add(n.jsonPath, element, `the C++ code uses DaCe runtime API ('${m[1]}')`, 'rewrite the tasklet without DaCe runtime calls');
         } else add(n.jsonPath, element, `${lang} tasklets are not supported`, 'write the tasklet in Python or C++');
         for (const extra of [n.codeGlobal, n.codeInit, n.codeExit]) {
-          if (extra && extra.code.trim()) add(n.jsonPath, element, 'tasklet global/init/exit code is not supported', 'move the code into the tasklet body');
+          if (extra && extra.code.trim())
+            add(n.jsonPath, element, 'tasklet global/init/exit code is not supported', 'move the code into the tasklet body');
         }
         for (const [c, t] of [...Object.entries(n.inConnectors), ...Object.entries(n.outConnectors)]) {
-          if (t && !ctypeOf(t)) add(n.jsonPath, element, `connector ${c} has type ${dtypeLabel(t)}, which is not supported`, 'use scalar connector types');
+          if (t && !ctypeOf(t))
+            add(n.jsonPath, element, `connector ${c} has type ${dtypeLabel(t)}, which is not supported`, 'use scalar connector types');
         }
         break;
       }
       case 'access':
         if (s.constants.has(n.data) && b.edges.some((e) => e.dst === n.id && e.memlet.data !== null)) {
           // Constants are compile-time data (constexpr in DaCe's code): a write cannot compile there either.
-          add(n.jsonPath, `access node '${n.data}'`, `'${n.data}' is a constant (constants_prop) but is written here`, 'remove the write or the constant in DaCe');
-        } else if (n.data.includes('.')) add(n.jsonPath, `access node '${n.data}'`, 'structure member access is not supported', 'flatten the structure in DaCe');
+          add(
+            n.jsonPath,
+            `access node '${n.data}'`,
+            `'${n.data}' is a constant (constants_prop) but is written here`,
+            'remove the write or the constant in DaCe',
+          );
+        } else if (n.data.includes('.'))
+          add(n.jsonPath, `access node '${n.data}'`, 'structure member access is not supported', 'flatten the structure in DaCe');
         else if (!s.arrays.has(n.data)) add(n.jsonPath, `access node '${n.data}'`, `no descriptor named '${n.data}'`, HINT.validate);
         break;
       default:
@@ -303,10 +441,20 @@ function checkTaskletConnectors(byId: ReadonlyMap<number, DataflowNode>, e: Meml
   const src = byId.get(e.src);
   const dst = byId.get(e.dst);
   if (src?.kind === 'tasklet' && e.srcConnector !== null && !Object.prototype.hasOwnProperty.call(src.outConnectors, e.srcConnector)) {
-    add(e.jsonPath, 'memlet', `the memlet leaves tasklet '${src.label}' from connector '${e.srcConnector}', which is not one of its output connectors`, HINT.validate);
+    add(
+      e.jsonPath,
+      'memlet',
+      `the memlet leaves tasklet '${src.label}' from connector '${e.srcConnector}', which is not one of its output connectors`,
+      HINT.validate,
+    );
   }
   if (dst?.kind === 'tasklet' && e.dstConnector !== null && !Object.prototype.hasOwnProperty.call(dst.inConnectors, e.dstConnector)) {
-    add(e.jsonPath, 'memlet', `the memlet enters tasklet '${dst.label}' at connector '${e.dstConnector}', which is not one of its input connectors`, HINT.validate);
+    add(
+      e.jsonPath,
+      'memlet',
+      `the memlet enters tasklet '${dst.label}' at connector '${e.dstConnector}', which is not one of its input connectors`,
+      HINT.validate,
+    );
   }
 }
 
@@ -397,7 +545,12 @@ function checkRootSizeDepth(file: SdfgFile, s: Sdfg, d: DataDescriptor, add: Add
   if (!s.parent) return;
   const root = rootSizeOf(file, s, d.totalSize);
   if (root === null || 'unmapped' in root || exprHeight(root.expr) <= MAX_EXPRESSION_DEPTH) return;
-  add(d.jsonPath, `transient ${d.type} '${d.name}'`, `its size (${d.totalSize}), written over the program's symbols through the symbol mappings, is nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`, HINT.simplify);
+  add(
+    d.jsonPath,
+    `transient ${d.type} '${d.name}'`,
+    `its size (${d.totalSize}), written over the program's symbols through the symbol mappings, is nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`,
+    HINT.simplify,
+  );
 }
 
 /**
@@ -410,14 +563,24 @@ function checkInitTimeSize(file: SdfgFile, s: Sdfg, d: DataDescriptor, add: AddF
   const root = rootSizeOf(file, s, d.totalSize);
   if (root === null) return;
   if ('unmapped' in root) {
-    add(d.jsonPath, element, `lifetime ${d.lifetime}: its size (${d.totalSize}) uses '${root.unmapped}', which the nested SDFG does not map from the outer SDFG, so it has no value when the program starts`, hint);
+    add(
+      d.jsonPath,
+      element,
+      `lifetime ${d.lifetime}: its size (${d.totalSize}) uses '${root.unmapped}', which the nested SDFG does not map from the outer SDFG, so it has no value when the program starts`,
+      hint,
+    );
     return;
   }
   const assigned = definedSymbols(file.root);
   const late = [...freeSymbols(root.expr)].filter((n) => assigned.has(n)).sort();
   if (late.length) {
     const uses = late.map((n) => `'${n}'`).join(', ');
-    add(d.jsonPath, element, `lifetime ${d.lifetime}: sized before the program runs, but its size uses ${uses}, which the program assigns itself (interstate assignment, loop or map): no value there`, hint);
+    add(
+      d.jsonPath,
+      element,
+      `lifetime ${d.lifetime}: sized before the program runs, but its size uses ${uses}, which the program assigns itself (interstate assignment, loop or map): no value there`,
+      hint,
+    );
   }
 }
 
@@ -434,7 +597,12 @@ function checkAllocationPoint(s: Sdfg, d: DataDescriptor, grammar: Grammar, add:
   }
   const span = allocationSpan(s, d.name, names);
   if (span && 'problem' in span) {
-    add(d.jsonPath, `transient ${d.type} '${d.name}'`, `no single allocation point: ${span.problem}`, 'give the buffer a size that is known where it is first used (e.g. one transient per branch, or the largest size as a free symbol)');
+    add(
+      d.jsonPath,
+      `transient ${d.type} '${d.name}'`,
+      `no single allocation point: ${span.problem}`,
+      'give the buffer a size that is known where it is first used (e.g. one transient per branch, or the largest size as a free symbol)',
+    );
   }
 }
 
@@ -459,6 +627,7 @@ function checkNestedConnectors(n: NestedSdfgNode, inner: Sdfg, state: StateBlock
   }
   for (const [name, d] of inner.arrays) {
     if (d.transient) continue;
-    if (!bound.has(name)) add(n.jsonPath, element, `argument '${name}' of the nested SDFG has no connector with a memlet in the outer state`, HINT.validate);
+    if (!bound.has(name))
+      add(n.jsonPath, element, `argument '${name}' of the nested SDFG has no connector with a memlet in the outer state`, HINT.validate);
   }
 }

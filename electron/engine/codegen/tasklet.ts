@@ -73,7 +73,8 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
         core.guard(e.jsonPath, element, () => {
           const { ptr, desc } = core.containerPtr(ctx, e.memlet.data!, e.jsonPath);
           const subset = e.memlet.subset;
-          if (!core.isSingleElement(desc, subset) || e.memlet.wcr) throw new ExprError(`connector ${c} writes several memlets with ranges or WCR`);
+          if (!core.isSingleElement(desc, subset) || e.memlet.wcr)
+            throw new ExprError(`connector ${c} writes several memlets with ranges or WCR`);
           post.push(`${ptr}[${core.startIndex(ctx, env, desc, subset, e.jsonPath)}] = ${first};`);
         });
       } else if (direct.has(e.index)) post.push(`${direct.get(e.index)} = ${first};`);
@@ -139,7 +140,14 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
   o.close();
 }
 
-function taskletStatements(core: EmitCore, ctx: FnCtx, env: Env, stmts: readonly Stmt[], values: Set<string>, arrays: ArrayConnectors): string[] {
+function taskletStatements(
+  core: EmitCore,
+  ctx: FnCtx,
+  env: Env,
+  stmts: readonly Stmt[],
+  values: Set<string>,
+  arrays: ArrayConnectors,
+): string[] {
   const declared = new Set<string>();
   const lines: string[] = [];
   // Locals first assigned inside a branch are hoisted (C++ scoping), typed double as DaCe's inference would.
@@ -172,7 +180,10 @@ function taskletStatements(core: EmitCore, ctx: FnCtx, env: Env, stmts: readonly
     if (t.k === 'sym') {
       if (values.has(t.name) || declared.has(t.name)) return cppIdent(t.name);
       // Its memlet is a range, so the connector is a pointer: a new local of that name would not compile.
-      if (arrays.has(t.name)) throw new ExprError(`array connector '${t.name}' (its memlet is a range) is assigned as a whole: index it (${t.name}[…]) or make the memlet one element`);
+      if (arrays.has(t.name))
+        throw new ExprError(
+          `array connector '${t.name}' (its memlet is a range) is assigned as a whole: index it (${t.name}[…]) or make the memlet one element`,
+        );
       return '';
     }
     if (t.k === 'subscript') return emit(t);

@@ -8,9 +8,19 @@ import type { EmitCore, Env, FnCtx } from './core.js';
 import { cppOf } from './expr.js';
 
 /** The statements applying `wcr` to `target` with `value`. */
-export function wcrLines(core: EmitCore, ctx: FnCtx, env: Env, target: string, value: string, wcr: string, ctype: string, jsonPath: string): string[] {
+export function wcrLines(
+  core: EmitCore,
+  ctx: FnCtx,
+  env: Env,
+  target: string,
+  value: string,
+  wcr: string,
+  ctype: string,
+  jsonPath: string,
+): string[] {
   const lambda = core.guard(jsonPath, 'WCR', () => parsePythonLambda(wcr));
-  if (lambda.params.length !== 2) throw new Error(`internal: WCR '${wcr}' at ${jsonPath} is not a two-argument lambda (the subset check refuses it)`);
+  if (lambda.params.length !== 2)
+    throw new Error(`internal: WCR '${wcr}' at ${jsonPath} is not a two-argument lambda (the subset check refuses it)`);
   const [a, b] = lambda.params as [string, string];
   const body = lambda.body;
   const isParam = (x: Expr, n: string) => x.k === 'sym' && x.dtype === undefined && x.name === n;
@@ -38,7 +48,8 @@ export function wcrLines(core: EmitCore, ctx: FnCtx, env: Env, target: string, v
   if (env.device) {
     // Device code: every WCR write may race with other threads (DaCe emits atomics unless wcr_nonatomic).
     if (op === '+' && !complex) return [`tlab_atomic_add(&${target}, static_cast<${ctype}>(${value}));`];
-    if (complex) core.fail(jsonPath, 'WCR', `write-conflict resolution on ${ctype} inside a GPU kernel is not supported`, 'reduce in a real type');
+    if (complex)
+      core.fail(jsonPath, 'WCR', `write-conflict resolution on ${ctype} inside a GPU kernel is not supported`, 'reduce in a real type');
     const names = new Map(env.names);
     names.set(a, '__tlab_a');
     names.set(b, '__tlab_b');
@@ -47,7 +58,9 @@ export function wcrLines(core: EmitCore, ctx: FnCtx, env: Env, target: string, v
       : fn
         ? `${fn}(__tlab_a, __tlab_b)`
         : core.guard(jsonPath, 'WCR', () => cppOf(body, core.baseResolver(ctx, { ...env, names }), 'python'));
-    return [`{ const ${ctype} __tlab_b = ${value}; tlab_atomic_update(&${target}, [=] (${ctype} __tlab_a) { return static_cast<${ctype}>(${expr}); }); }`];
+    return [
+      `{ const ${ctype} __tlab_b = ${value}; tlab_atomic_update(&${target}, [=] (${ctype} __tlab_a) { return static_cast<${ctype}>(${expr}); }); }`,
+    ];
   }
   const lines: string[] = [];
   if (env.parallel) lines.push(op && !complex ? '#pragma omp atomic' : '#pragma omp critical (__tlab_wcr)');

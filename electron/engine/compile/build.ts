@@ -37,7 +37,14 @@ const ENTRY_FORMAT = 1;
  * `compiler.cpu.args` without its warning switches (dace/config_schema.yml). DaCe builds as C++20
  * (`compiler.cpp_standard`) and always links OpenMP.
  */
-export const DACE_CXXFLAGS: readonly string[] = ['-O3', '-march=native', '-fno-math-errno', '-fno-trapping-math', '-fno-signed-zeros', '-freciprocal-math'];
+export const DACE_CXXFLAGS: readonly string[] = [
+  '-O3',
+  '-march=native',
+  '-fno-math-errno',
+  '-fno-trapping-math',
+  '-fno-signed-zeros',
+  '-freciprocal-math',
+];
 
 /** What every build needs whatever the user's flags: the standard first, so that a user's -std=… wins. */
 const STANDARD = '-std=c++20';
@@ -71,7 +78,10 @@ const RESERVED = /^-(o|c|S|E|M|MM|MD|MMD|x|shared|fPIC|fpic|-shared|cudart|-cuda
 function checkCxxflags(flags: readonly string[], what = '--cxxflags'): string[] {
   for (const f of flags) {
     if (!f.startsWith('-') || /\s/.test(f) || f.length < 2) {
-      throw new TlabError('usage', `${what}: '${f}' is not a compiler option (every flag starts with '-'; write -Dname=value, -Ipath as one word)`);
+      throw new TlabError(
+        'usage',
+        `${what}: '${f}' is not a compiler option (every flag starts with '-'; write -Dname=value, -Ipath as one word)`,
+      );
     }
     if (RESERVED.test(f)) throw new TlabError('usage', `${what}: ${f} is set by the build itself and cannot be changed`);
   }
@@ -167,7 +177,11 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
     try {
       headers.push(await readFile(headerPath));
     } catch (cause) {
-      throw new TlabError('build', `the runtime header ${headerPath} is missing: the native part of Transient Lab is not installed (run npm run build)`, { cause });
+      throw new TlabError(
+        'build',
+        `the runtime header ${headerPath} is missing: the native part of Transient Lab is not installed (run npm run build)`,
+        { cause },
+      );
     }
   }
   const compiler = cuda ? await findNvcc() : await findCompiler();
@@ -177,11 +191,20 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
     // nvcc hands host code to g++ (compiler.ts): probe that one for a GPU program.
     const host = cuda ? { command: ['g++'], name: 'g++', version: '', versionLine: compiler.versionLine } : compiler;
     openmp = await probeOpenMP(host);
-    if (!openmp) warnings.push(`${host.name}${host.version ? ` ${host.version}` : ''} cannot compile with -fopenmp: ${label} runs its parallel maps sequentially`);
+    if (!openmp)
+      warnings.push(
+        `${host.name}${host.version ? ` ${host.version}` : ''} cannot compile with -fopenmp: ${label} runs its parallel maps sequentially`,
+      );
   }
   const cxxflags = checkCxxflags(opts.cxxflags ?? (cuda ? DACE_CUDAFLAGS : DACE_CXXFLAGS));
   const flags = cuda
-    ? [CUDA_STANDARD, ...cxxflags, ...(cxxflags.some((f) => ARCH_FLAG.test(f)) ? [] : [`-arch=${DEFAULT_CUDA_ARCH}`]), ...CUDA_LIBRARY_FLAGS, ...(openmp ? ['-Xcompiler=-fopenmp', '-lgomp'] : [])]
+    ? [
+        CUDA_STANDARD,
+        ...cxxflags,
+        ...(cxxflags.some((f) => ARCH_FLAG.test(f)) ? [] : [`-arch=${DEFAULT_CUDA_ARCH}`]),
+        ...CUDA_LIBRARY_FLAGS,
+        ...(openmp ? ['-Xcompiler=-fopenmp', '-lgomp'] : []),
+      ]
     : [STANDARD, ...cxxflags, ...LIBRARY_FLAGS, ...(openmp ? ['-fopenmp'] : [])];
   // `-march=native` builds for this CPU: a cache shared by machines of different CPUs (an HPC home folder
   // seen from login and compute nodes) must not hand one machine's library to another.
@@ -207,7 +230,19 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
   // A valid entry may still vanish between the check and the copy (another process pruning the cache):
   // only claim a hit for what was actually verified.
   cached = cached && existsSync(libPath);
-  return { language: cuda ? 'cuda' : 'cpp', libPath, cached, ms: performance.now() - started, key, compiler, openmp, flags, cxxflags, entryDir, warnings };
+  return {
+    language: cuda ? 'cuda' : 'cpp',
+    libPath,
+    cached,
+    ms: performance.now() - started,
+    key,
+    compiler,
+    openmp,
+    flags,
+    cxxflags,
+    entryDir,
+    warnings,
+  };
 }
 
 /** Whether the entry is complete and matches its record (size, sha256, ELF magic). */
@@ -229,7 +264,9 @@ async function compileEntry(
   ctx: { key: string; entryDir: string; compiler: CompilerInfo; flags: string[]; includeDir: string; label: string; opts: BuildOptions },
 ): Promise<void> {
   const root = libsDir();
-  await withFileErrors('build', 'create the build cache folder', root, () => makeDirectory(root), ['set TRANSIENT_LAB_CACHE (or XDG_CACHE_HOME) to a writable folder']);
+  await withFileErrors('build', 'create the build cache folder', root, () => makeDirectory(root), [
+    'set TRANSIENT_LAB_CACHE (or XDG_CACHE_HOME) to a writable folder',
+  ]);
   const work = join(root, `.tmp-${ctx.key.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
   await withFileErrors('build', 'create the folder', work, () => mkdir(work), CACHE_HINT);
   try {
@@ -257,7 +294,8 @@ async function compileEntry(
       await rename(work, ctx.entryDir);
     } catch (err) {
       // Another process finished the same key first: keep theirs if it is sound.
-      if (!(await isValidEntry(ctx.entryDir, ctx.key))) throw new FileError('build', 'move the built library into', ctx.entryDir, err, { details: CACHE_HINT });
+      if (!(await isValidEntry(ctx.entryDir, ctx.key)))
+        throw new FileError('build', 'move the built library into', ctx.entryDir, err, { details: CACHE_HINT });
     }
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -341,7 +379,12 @@ function compileError(
   }
   if (!diagnostics.length) {
     // Linker errors and unusual formats: show the compiler's own first lines rather than nothing.
-    details.push(...res.stderr.split('\n').filter((l) => l.trim()).slice(0, 20));
+    details.push(
+      ...res.stderr
+        .split('\n')
+        .filter((l) => l.trim())
+        .slice(0, 20),
+    );
   }
   details.push(`generated source kept at ${ctx.keptSource}`);
   const count = `${res.stderr}\n${res.stdout}`.split('\n').filter((l) => parseDiagnostic(l, source)).length;

@@ -76,7 +76,9 @@ async function detectCompiler(): Promise<CompilerInfo> {
   for (const command of candidates) {
     const res = await runProcess([...command, '--version'], { timeoutMs: 30_000 });
     if (res.code !== 0) {
-      tried.push(`${command.join(' ')}: ${res.error?.code === 'ENOENT' ? 'not found' : (res.stderr.trim().split('\n')[0] ?? `exit ${res.code}`)}`);
+      tried.push(
+        `${command.join(' ')}: ${res.error?.code === 'ENOENT' ? 'not found' : (res.stderr.trim().split('\n')[0] ?? `exit ${res.code}`)}`,
+      );
       continue;
     }
     const versionLine = res.stdout.split('\n')[0]?.trim() ?? '';
@@ -116,17 +118,27 @@ async function detectNvcc(): Promise<CompilerInfo> {
   for (const command of candidates) {
     const res = await runProcess([...command, '--version'], { timeoutMs: 30_000 });
     if (res.code !== 0) {
-      tried.push(`${command.join(' ')}: ${res.error?.code === 'ENOENT' ? 'not found' : (res.stderr.trim().split('\n')[0] ?? `exit ${res.code}`)}`);
+      tried.push(
+        `${command.join(' ')}: ${res.error?.code === 'ENOENT' ? 'not found' : (res.stderr.trim().split('\n')[0] ?? `exit ${res.code}`)}`,
+      );
       continue;
     }
-    const release = res.stdout.split('\n').find((l) => /release \d/.test(l))?.trim() ?? res.stdout.trim().split('\n').pop() ?? '';
+    const release =
+      res.stdout
+        .split('\n')
+        .find((l) => /release \d/.test(l))
+        ?.trim() ??
+      res.stdout.trim().split('\n').pop() ??
+      '';
     const version = /release (\d+\.\d+)/.exec(release)?.[1] ?? '';
     // nvcc compiles the host side with gcc/g++ from the PATH unless -ccbin says otherwise.
     const host = await runProcess(['g++', '--version'], { timeoutMs: 30_000 });
     const hostLine = host.code === 0 ? (host.stdout.split('\n')[0]?.trim() ?? '') : 'no g++';
     return { command, name: 'nvcc', version, versionLine: `${release} / host ${hostLine}` };
   }
-  throw new TlabError('build', 'no CUDA compiler found: a GPU program needs nvcc (set $NVCC or $CUDA_HOME, or put nvcc on the PATH)', { details: tried });
+  throw new TlabError('build', 'no CUDA compiler found: a GPU program needs nvcc (set $NVCC or $CUDA_HOME, or put nvcc on the PATH)', {
+    details: tried,
+  });
 }
 
 const OPENMP_PROBE = `#include <omp.h>

@@ -83,7 +83,7 @@ function code(err: unknown): string | undefined {
 }
 
 async function writeAll(handle: WriteHandle, bytes: Uint8Array): Promise<void> {
-  for (let done = 0; done < bytes.byteLength; ) {
+  for (let done = 0; done < bytes.byteLength;) {
     const { bytesWritten } = await handle.write(bytes, done, Math.min(CHUNK, bytes.byteLength - done), null);
     // A write that takes nothing would loop forever; the kernel reports a real cause on the next call anyway.
     if (bytesWritten <= 0) throw Object.assign(new Error('the file system accepted no bytes'), { code: 'EIO' });
@@ -145,7 +145,11 @@ interface Staged {
 }
 
 /** Writes `fill`'s bytes into a synced temporary file beside `path` (or in place for a non-regular file). */
-async function stage(path: string, fill: (handle: WriteHandle) => Promise<void>, o: WriteOptions & { defaultMode?: number }): Promise<Staged> {
+async function stage(
+  path: string,
+  fill: (handle: WriteHandle) => Promise<void>,
+  o: WriteOptions & { defaultMode?: number },
+): Promise<Staged> {
   const fs = o.fs ?? nodeWriteFs;
   const action = o.action ?? 'write';
   const fail = (err: unknown): never => {

@@ -63,7 +63,13 @@ export class FileError extends TlabError {
 }
 
 /** Runs `work`; a file-system error it throws becomes a FileError of `kind` (anything else passes through). */
-export async function withFileErrors<T>(kind: ErrorKind, action: string, path: string, work: () => Promise<T>, details: string[] = []): Promise<T> {
+export async function withFileErrors<T>(
+  kind: ErrorKind,
+  action: string,
+  path: string,
+  work: () => Promise<T>,
+  details: string[] = [],
+): Promise<T> {
   try {
     return await work();
   } catch (err) {

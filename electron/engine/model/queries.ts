@@ -144,7 +144,8 @@ export function usedRootSymbols(file: SdfgFile): string[] {
       }
     }
   }
-  const bound = (name: string) => locals.has(name) || mapParams.has(name) || root.arrays.has(name) || root.constants.has(name) || name.startsWith('__dace');
+  const bound = (name: string) =>
+    locals.has(name) || mapParams.has(name) || root.arrays.has(name) || root.constants.has(name) || name.startsWith('__dace');
   // Undeclared identifiers only count when a symbolic field (not code) uses them: legacy files omit symbols,
   // so names in transient sizes and map ranges are accepted as symbols even when undeclared.
   const result = new Set([...found].filter((name) => !bound(name) && root.symbols.has(name)));
@@ -156,6 +157,7 @@ export function usedRootSymbols(file: SdfgFile): string[] {
     }
   };
   for (const [, d] of root.arrays) if (d.transient) [...d.shape, d.totalSize].forEach(addUndeclared);
-  for (const st of statesOf(root)) for (const n of st.nodes) if (n.kind === 'map_entry') for (const r of n.map.range) [r.start, r.end, r.step].forEach(addUndeclared);
+  for (const st of statesOf(root))
+    for (const n of st.nodes) if (n.kind === 'map_entry') for (const r of n.map.range) [r.start, r.end, r.step].forEach(addUndeclared);
   return [...result].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

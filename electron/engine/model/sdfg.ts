@@ -194,15 +194,7 @@ interface UnknownNode extends NodeBase {
 }
 
 export type DataflowNode =
-  | AccessNode
-  | TaskletNode
-  | MapEntryNode
-  | MapExitNode
-  | ConsumeEntryNode
-  | ConsumeExitNode
-  | NestedSdfgNode
-  | LibraryNode
-  | UnknownNode;
+  AccessNode | TaskletNode | MapEntryNode | MapExitNode | ConsumeEntryNode | ConsumeExitNode | NestedSdfgNode | LibraryNode | UnknownNode;
 
 export interface Memlet {
   /** Container name, or null for an empty (ordering-only) memlet. */

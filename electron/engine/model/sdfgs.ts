@@ -13,5 +13,10 @@ export interface SdfgSummary {
 }
 
 export function sdfgSummaries(file: SdfgFile): SdfgSummary[] {
-  return file.sdfgs.map((s) => ({ index: s.sdfgIndex, name: s.name, parent: s.parent ? s.parent.sdfg.sdfgIndex : null, jsonPath: s.jsonPath }));
+  return file.sdfgs.map((s) => ({
+    index: s.sdfgIndex,
+    name: s.name,
+    parent: s.parent ? s.parent.sdfg.sdfgIndex : null,
+    jsonPath: s.jsonPath,
+  }));
 }

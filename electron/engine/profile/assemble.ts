@@ -54,7 +54,13 @@ function gpuModeResult(g: NonNullable<VariantResult['gpu']>): GpuModeResult {
     deviceMedianNs: g.deviceNs.length ? quantile(sortedCopy(g.deviceNs), 0.5) : NaN,
     hostReturnNs: Array.from(g.kept.hostReturnNs),
     hostSyncNs: Array.from(g.kept.hostSyncNs),
-    pool: g.pool ? { reservedHighBytes: g.pool.reservedHighBytes, usedHighBytes: g.pool.usedHighBytes, releaseThreshold: g.pool.releaseThreshold.toString() } : null,
+    pool: g.pool
+      ? {
+          reservedHighBytes: g.pool.reservedHighBytes,
+          usedHighBytes: g.pool.usedHighBytes,
+          releaseThreshold: g.pool.releaseThreshold.toString(),
+        }
+      : null,
   };
 }
 
@@ -69,14 +75,15 @@ function profileNotes(built: BuiltVariant[]): string[] {
   const scoped = built.find((v) => v.mode === 'SCOPED');
   const pool = built.find((v) => v.mode === 'POOL');
   if (scoped && pool && scoped.build.key === pool.build.key) {
-    notes.push('POOL generated the same code as SCOPED: on CPU, pooling only applies to GPU_Global arrays, so POOL and SCOPED time the same program.');
+    notes.push(
+      'POOL generated the same code as SCOPED: on CPU, pooling only applies to GPU_Global arrays, so POOL and SCOPED time the same program.',
+    );
   }
   if (pool?.program.gpu && !pool.program.gpu.pooled) {
     notes.push('POOL allocates nothing from the stream-ordered pool here: the program has no transient GPU_Global array to pool.');
   }
   return notes;
 }
-
 
 /**
  * A mode whose runner processes ended in different allocator states: some settled (no page faults per call),
@@ -142,7 +149,10 @@ export function assembleResult(input: AssembleInput): ProfileResult {
     modes,
     verification: input.verification,
     notes: profileNotes(built),
-    warnings: [...input.warnings, ...allocatorStateWarnings(modes.map((m, i) => ({ label: m.label, faultMedians: results[i]!.timing.faultMedians })))],
+    warnings: [
+      ...input.warnings,
+      ...allocatorStateWarnings(modes.map((m, i) => ({ label: m.label, faultMedians: results[i]!.timing.faultMedians }))),
+    ],
     ...(plan.device ? { device: plan.device } : {}),
   };
 }

@@ -37,7 +37,15 @@ export async function buildVariants(variants: PlannedVariant[], opts: BuildVaria
   for (const [i, v] of variants.entries()) {
     throwIfCancelled(opts.signal);
     opts.onProgress?.({ stage: 'build', message: `build ${v.label}`, done: i + 1, total: variants.length });
-    built.push({ ...v, build: await build(v.program, { runDir: opts.runDir, sdfgFile: opts.sdfgFile, label: fileLabel(v.label), ...(opts.cxxflags ? { cxxflags: opts.cxxflags } : {}) }) });
+    built.push({
+      ...v,
+      build: await build(v.program, {
+        runDir: opts.runDir,
+        sdfgFile: opts.sdfgFile,
+        label: fileLabel(v.label),
+        ...(opts.cxxflags ? { cxxflags: opts.cxxflags } : {}),
+      }),
+    });
   }
   return built;
 }

@@ -92,7 +92,9 @@ type PerCallColumnSpec = (typeof PER_CALL_COLUMNS)[number];
 export type PerCallColumn = PerCallColumnSpec['name'];
 
 /** A column's entry of the table by name. */
-export const PER_CALL_COLUMN = Object.fromEntries(PER_CALL_COLUMNS.map((c) => [c.name, c])) as { [C in PerCallColumn]: Extract<PerCallColumnSpec, { name: C }> };
+export const PER_CALL_COLUMN = Object.fromEntries(PER_CALL_COLUMNS.map((c) => [c.name, c])) as {
+  [C in PerCallColumn]: Extract<PerCallColumnSpec, { name: C }>;
+};
 
 interface ColumnArrayTypes {
   Float64Array: Float64Array;

@@ -28,19 +28,32 @@ function elementText(dtype: string, data: Uint8Array, index: number, elementByte
   const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const o = index * elementBytes;
   switch (dtype) {
-    case 'float64': return String(v.getFloat64(o, true));
-    case 'float32': return String(v.getFloat32(o, true));
-    case 'complex128': return `(${v.getFloat64(o, true)}, ${v.getFloat64(o + 8, true)})`;
-    case 'complex64': return `(${v.getFloat32(o, true)}, ${v.getFloat32(o + 4, true)})`;
-    case 'int8': return String(v.getInt8(o));
-    case 'uint8': return String(v.getUint8(o));
-    case 'bool': return v.getUint8(o) ? 'true' : 'false';
-    case 'int16': return String(v.getInt16(o, true));
-    case 'uint16': return String(v.getUint16(o, true));
-    case 'int32': return String(v.getInt32(o, true));
-    case 'uint32': return String(v.getUint32(o, true));
-    case 'int64': return String(v.getBigInt64(o, true));
-    case 'uint64': return String(v.getBigUint64(o, true));
+    case 'float64':
+      return String(v.getFloat64(o, true));
+    case 'float32':
+      return String(v.getFloat32(o, true));
+    case 'complex128':
+      return `(${v.getFloat64(o, true)}, ${v.getFloat64(o + 8, true)})`;
+    case 'complex64':
+      return `(${v.getFloat32(o, true)}, ${v.getFloat32(o + 4, true)})`;
+    case 'int8':
+      return String(v.getInt8(o));
+    case 'uint8':
+      return String(v.getUint8(o));
+    case 'bool':
+      return v.getUint8(o) ? 'true' : 'false';
+    case 'int16':
+      return String(v.getInt16(o, true));
+    case 'uint16':
+      return String(v.getUint16(o, true));
+    case 'int32':
+      return String(v.getInt32(o, true));
+    case 'uint32':
+      return String(v.getUint32(o, true));
+    case 'int64':
+      return String(v.getBigInt64(o, true));
+    case 'uint64':
+      return String(v.getBigUint64(o, true));
     default: {
       const hex = [...data.subarray(o, o + elementBytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
       return `0x${hex}`;

@@ -42,7 +42,8 @@ export function describeDevices(r: DeviceReport): string[] {
   return [
     head,
     ...r.devices.map(
-      (d) => `device ${d.index}: ${d.name}, ${(d.totalMemoryBytes / 2 ** 30).toFixed(1)} GiB, compute capability ${d.computeCapability}, ${d.multiprocessors} SMs${d.memoryPools ? '' : ', no memory pools'}`,
+      (d) =>
+        `device ${d.index}: ${d.name}, ${(d.totalMemoryBytes / 2 ** 30).toFixed(1)} GiB, compute capability ${d.computeCapability}, ${d.multiprocessors} SMs${d.memoryPools ? '' : ', no memory pools'}`,
     ),
   ];
 }

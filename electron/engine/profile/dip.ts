@@ -17,9 +17,9 @@
  */
 export const DIP_NULL_P = [0.5, 0.9, 0.95, 0.99, 0.999] as const;
 export const DIP_NULL: ReadonlyArray<readonly [n: number, q: readonly number[]]> = [
-  [10, [0.3090, 0.4135, 0.4420, 0.5046, 0.5686]],
-  [15, [0.3236, 0.4238, 0.4587, 0.5270, 0.6044]],
-  [20, [0.3270, 0.4340, 0.4688, 0.5378, 0.6172]],
+  [10, [0.309, 0.4135, 0.442, 0.5046, 0.5686]],
+  [15, [0.3236, 0.4238, 0.4587, 0.527, 0.6044]],
+  [20, [0.327, 0.434, 0.4688, 0.5378, 0.6172]],
   [30, [0.3369, 0.4453, 0.4793, 0.5481, 0.6434]],
   [50, [0.3457, 0.4571, 0.4971, 0.5695, 0.6477]],
   [100, [0.3556, 0.4705, 0.5128, 0.5957, 0.6864]],
@@ -114,7 +114,13 @@ function concaveChain(x: Float64Array, n: number): Int32Array {
 }
 
 /** The largest vertical distance between the minorant and the majorant over [low, high], and where it is. */
-function widestGap(x: Float64Array, gcm: Int32Array, gCount: number, lcm: Int32Array, lCount: number): { d: number; ig: number; ih: number } {
+function widestGap(
+  x: Float64Array,
+  gcm: Int32Array,
+  gCount: number,
+  lcm: Int32Array,
+  lCount: number,
+): { d: number; ig: number; ih: number } {
   let ig = gCount;
   let ih = lCount;
   if (gCount === 2 && lCount === 2) return { d: 1, ig, ih };
@@ -266,7 +272,7 @@ function spreadTies(sorted: Float64Array): Float64Array {
   }
   if (!ties || !Number.isFinite(step)) return sorted;
   const out = new Float64Array(sorted.length);
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[i]) j++;
     const k = j - i + 1;

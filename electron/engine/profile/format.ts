@@ -2,8 +2,6 @@
 import { profileVerdict } from '../view/verdict.js';
 import type { ModeResult, ProfileResult } from './result.js';
 
-;
-
 function formatNs(ns: number): string {
   if (!Number.isFinite(ns)) return '-';
   if (ns >= 1e9) return `${(ns / 1e9).toFixed(2)} s`;
@@ -25,7 +23,12 @@ function count(x: number): string {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, c) => rows.reduce((w, r) => Math.max(w, r[c]!.length), 0));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function workspace(m: ModeResult): string {
@@ -39,12 +42,27 @@ const releaseThresholdText = (t: string) => (t === ((1n << 64n) - 1n).toString()
 
 export function formatProfile(result: ProfileResult): string {
   const lines: string[] = [];
-  lines.push(`${result.program.name} (${result.program.file}): ${result.settings.processes > 1 ? `${result.settings.processes} processes × ` : ''}${result.settings.calls} calls after ${result.settings.warmup} warmup, ${result.machine.compiler} ${(result.settings.cxxflags ?? []).join(' ')}, ${result.machine.cpu}`);
+  lines.push(
+    `${result.program.name} (${result.program.file}): ${result.settings.processes > 1 ? `${result.settings.processes} processes × ` : ''}${result.settings.calls} calls after ${result.settings.warmup} warmup, ${result.machine.compiler} ${(result.settings.cxxflags ?? []).join(' ')}, ${result.machine.cpu}`,
+  );
   lines.push('');
   const scoped = result.modes.find((m) => m.mode === 'SCOPED');
   // GPU runs: median/call is host time with the device synchronised; device/call the CUDA-event time.
   const gpu = result.modes.some((m) => m.gpu);
-  const rows: string[][] = [['mode', 'median/call', ...(gpu ? ['device/call'] : []), 'p10', 'p90', 'allocs/call', 'alloc+free', 'faults/call', 'workspace', 'vs SCOPED']];
+  const rows: string[][] = [
+    [
+      'mode',
+      'median/call',
+      ...(gpu ? ['device/call'] : []),
+      'p10',
+      'p90',
+      'allocs/call',
+      'alloc+free',
+      'faults/call',
+      'workspace',
+      'vs SCOPED',
+    ],
+  ];
   for (const m of result.modes) {
     const s = m.summary;
     rows.push([
@@ -63,11 +81,15 @@ export function formatProfile(result: ProfileResult): string {
   for (const l of table(rows)) lines.push(l);
   if (result.device) {
     const d = result.device;
-    lines.push(`device: ${d.name} (compute capability ${d.computeCapability}, CUDA runtime ${cudaVersion(d.runtimeVersion)}, driver ${cudaVersion(d.driverVersion)}); median/call is host time until the device finished, device/call CUDA-event time`);
+    lines.push(
+      `device: ${d.name} (compute capability ${d.computeCapability}, CUDA runtime ${cudaVersion(d.runtimeVersion)}, driver ${cudaVersion(d.driverVersion)}); median/call is host time until the device finished, device/call CUDA-event time`,
+    );
   }
   const pooled = result.modes.filter((m) => m.gpu?.pool);
   if (pooled.length) {
-    lines.push(`pool high-water (reserved / used): ${pooled.map((m) => `${m.label} ${formatBytes(m.gpu!.pool!.reservedHighBytes)} / ${formatBytes(m.gpu!.pool!.usedHighBytes)}`).join('; ')} (release threshold ${releaseThresholdText(pooled[0]!.gpu!.pool!.releaseThreshold)})`);
+    lines.push(
+      `pool high-water (reserved / used): ${pooled.map((m) => `${m.label} ${formatBytes(m.gpu!.pool!.reservedHighBytes)} / ${formatBytes(m.gpu!.pool!.usedHighBytes)}`).join('; ')} (release threshold ${releaseThresholdText(pooled[0]!.gpu!.pool!.releaseThreshold)})`,
+    );
   }
   // PERSISTENT moves the allocations into init, and first calls pay cold caches and first-touch faults: both
   // belong next to the steady state, or a mode looks cheaper than it is over a short-lived program.
@@ -75,7 +97,9 @@ export function formatProfile(result: ProfileResult): string {
   // Said, not hidden: the warm-up went on until the page faults per call settled (docs/profile.md, Timing).
   const extended = result.modes.filter((m) => m.warmupCalls?.some((w) => w > result.settings.warmup));
   if (extended.length) {
-    lines.push(`warm-up extended until the page faults per call settled: ${extended.map((m) => `${m.label} ${m.warmupCalls!.join(', ')} calls`).join('; ')}`);
+    lines.push(
+      `warm-up extended until the page faults per call settled: ${extended.map((m) => `${m.label} ${m.warmupCalls!.join(', ')} calls`).join('; ')}`,
+    );
   }
   lines.push('');
   // The verdict is the one the renderer and the reports show (view/verdict.ts): the fastest mode, or why none
@@ -85,9 +109,12 @@ export function formatProfile(result: ProfileResult): string {
   for (const h of verdict.secondary) lines.push(`${h.text}.`);
   for (const f of verdict.noise.findings) lines.push(`noise: ${f.text}.`);
   if (result.modes.some((m) => m.summary.minorFaultsPerCall > 0)) {
-    lines.push('faults/call: minor page faults per call. Freshly allocated large transients fault in again on every call (glibc returns large freed blocks to the kernel): that cost is part of allocating, even where alloc+free time looks small.');
+    lines.push(
+      'faults/call: minor page faults per call. Freshly allocated large transients fault in again on every call (glibc returns large freed blocks to the kernel): that cost is part of allocating, even where alloc+free time looks small.',
+    );
   }
-  if (result.modes.some((m) => m.eventsOverflowed)) lines.push('warning: the allocation event buffer overflowed in some calls: alloc+free shares are lower bounds.');
+  if (result.modes.some((m) => m.eventsOverflowed))
+    lines.push('warning: the allocation event buffer overflowed in some calls: alloc+free shares are lower bounds.');
   for (const note of result.notes) lines.push(`note: ${note}`);
   for (const w of result.warnings) lines.push(`warning: ${w}`);
   const v = result.verification;
@@ -95,7 +122,9 @@ export function formatProfile(result: ProfileResult): string {
   if (v.ok && vacuous) {
     lines.push(`verification: ${vacuous.message}; no uninitialised reads, no workspace overflow.`);
   } else if (v.ok) {
-    lines.push(`verification: all modes produced ${v.tolerance !== undefined ? `the same outputs within a relative tolerance of ${v.tolerance}` : 'bitwise identical outputs'}; no uninitialised reads, no workspace overflow.`);
+    lines.push(
+      `verification: all modes produced ${v.tolerance !== undefined ? `the same outputs within a relative tolerance of ${v.tolerance}` : 'bitwise identical outputs'}; no uninitialised reads, no workspace overflow.`,
+    );
   } else {
     lines.push('verification FAILED:');
     for (const d of v.details) if (d.kind !== 'note') lines.push(`  ${d.message}`);

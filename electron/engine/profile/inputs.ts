@@ -164,16 +164,37 @@ function encodeValue(arg: ProgramArg, value: bigint | number): Uint8Array {
   const asBig = typeof value === 'bigint' ? value : BigInt(Math.trunc(value));
   const asNum = typeof value === 'number' ? value : Number(value);
   switch (arg.dtype) {
-    case 'float64': view.setFloat64(0, asNum, true); break;
-    case 'float32': view.setFloat32(0, asNum, true); break;
-    case 'int8': view.setInt8(0, Number(BigInt.asIntN(8, asBig))); break;
-    case 'uint8': case 'bool': view.setUint8(0, Number(BigInt.asUintN(8, asBig))); break;
-    case 'int16': view.setInt16(0, Number(BigInt.asIntN(16, asBig)), true); break;
-    case 'uint16': view.setUint16(0, Number(BigInt.asUintN(16, asBig)), true); break;
-    case 'int32': view.setInt32(0, Number(BigInt.asIntN(32, asBig)), true); break;
-    case 'uint32': view.setUint32(0, Number(BigInt.asUintN(32, asBig)), true); break;
-    case 'int64': view.setBigInt64(0, BigInt.asIntN(64, asBig), true); break;
-    case 'uint64': view.setBigUint64(0, BigInt.asUintN(64, asBig), true); break;
+    case 'float64':
+      view.setFloat64(0, asNum, true);
+      break;
+    case 'float32':
+      view.setFloat32(0, asNum, true);
+      break;
+    case 'int8':
+      view.setInt8(0, Number(BigInt.asIntN(8, asBig)));
+      break;
+    case 'uint8':
+    case 'bool':
+      view.setUint8(0, Number(BigInt.asUintN(8, asBig)));
+      break;
+    case 'int16':
+      view.setInt16(0, Number(BigInt.asIntN(16, asBig)), true);
+      break;
+    case 'uint16':
+      view.setUint16(0, Number(BigInt.asUintN(16, asBig)), true);
+      break;
+    case 'int32':
+      view.setInt32(0, Number(BigInt.asIntN(32, asBig)), true);
+      break;
+    case 'uint32':
+      view.setUint32(0, Number(BigInt.asUintN(32, asBig)), true);
+      break;
+    case 'int64':
+      view.setBigInt64(0, BigInt.asIntN(64, asBig), true);
+      break;
+    case 'uint64':
+      view.setBigUint64(0, BigInt.asUintN(64, asBig), true);
+      break;
     default:
       throw new TlabError('unsupported', `cannot pass a value of dtype ${arg.dtype} for ${arg.kind} ${arg.name}`);
   }
@@ -199,25 +220,29 @@ function argShape(arg: ProgramArg): number[] {
 }
 
 /** Builds every argument's bytes, in program argument order. */
-export async function prepareInputs(
-  args: ProgramArg[],
-  symbols: Record<string, bigint>,
-  opts: InputOptions,
-): Promise<PreparedArgument[]> {
+export async function prepareInputs(args: ProgramArg[], symbols: Record<string, bigint>, opts: InputOptions): Promise<PreparedArgument[]> {
   const known = new Set(args.map((a) => a.name));
   for (const [name, file] of opts.files) {
     if (!known.has(name)) {
       const choices = args.filter((a) => a.kind !== 'symbol').map((a) => a.name);
-      throw new TlabError('usage', `--input ${name}=…: the program has no argument '${name}' (arguments: ${choices.join(', ') || 'none'})`, { file });
+      throw new TlabError(
+        'usage',
+        `--input ${name}=…: the program has no argument '${name}' (arguments: ${choices.join(', ') || 'none'})`,
+        { file },
+      );
     }
   }
   const out: PreparedArgument[] = [];
   for (const arg of args) {
     const file = opts.files.get(arg.name);
     if (arg.kind === 'symbol') {
-      if (file) throw new TlabError('usage', `--input ${arg.name}=…: ${arg.name} is a symbol; give its value with --symbols ${arg.name}=V`, { file });
+      if (file)
+        throw new TlabError('usage', `--input ${arg.name}=…: ${arg.name} is a symbol; give its value with --symbols ${arg.name}=V`, {
+          file,
+        });
       const value = symbols[arg.name];
-      if (value === undefined) throw new TlabError('usage', `symbol ${arg.name} has no value: give --symbols ${arg.name}=V or --default-symbol V`);
+      if (value === undefined)
+        throw new TlabError('usage', `symbol ${arg.name} has no value: give --symbols ${arg.name}=V or --default-symbol V`);
       out.push({ arg, bytes: encodeValue(arg, value), source: 'symbol' });
       continue;
     }
@@ -237,9 +262,16 @@ export async function prepareInputs(
  * last line for callers of the engine API that come here directly. */
 export function argumentBuffer(arg: ProgramArg): Uint8Array {
   const bytes = (arg.kind === 'array' ? arg.totalElements : 1n) * BigInt(arg.elementBytes);
-  if (bytes < 0n) throw new TlabError('usage', `argument ${arg.name} would have a negative size (${arg.totalElements} elements): check the symbol values`);
+  if (bytes < 0n)
+    throw new TlabError(
+      'usage',
+      `argument ${arg.name} would have a negative size (${arg.totalElements} elements): check the symbol values`,
+    );
   if (bytes > BigInt(bufferConstants.MAX_LENGTH)) {
-    throw new TlabError('usage', `argument ${arg.name} needs ${bytes} bytes, more than one Node.js buffer holds (${bufferConstants.MAX_LENGTH}): use smaller symbol values`);
+    throw new TlabError(
+      'usage',
+      `argument ${arg.name} needs ${bytes} bytes, more than one Node.js buffer holds (${bufferConstants.MAX_LENGTH}): use smaller symbol values`,
+    );
   }
   return new Uint8Array(Number(bytes));
 }
@@ -252,7 +284,9 @@ export function placeNpy(arg: ProgramArg, npy: NpyArray, file: string): Uint8Arr
   }
   const scalarOk = arg.kind !== 'array' && npy.shape.reduce((a, b) => a * b, 1) === 1 && npy.shape.length <= 1;
   if (!scalarOk && (npy.shape.length !== expectedShape.length || npy.shape.some((d, i) => d !== expectedShape[i]))) {
-    throw new TlabError('input', `array ${arg.name}: expected shape (${expectedShape.join(', ')}), got (${npy.shape.join(', ')})`, { file });
+    throw new TlabError('input', `array ${arg.name}: expected shape (${expectedShape.join(', ')}), got (${npy.shape.join(', ')})`, {
+      file,
+    });
   }
   if (arg.kind !== 'array') return npy.data.slice(0, arg.elementBytes);
   const bytes = argumentBuffer(arg);

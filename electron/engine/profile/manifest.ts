@@ -96,7 +96,8 @@ class Reader {
   relativeFile(o: Record<string, Json>, key: string, path: string): string {
     const v = this.string(o, key, path);
     // The folder must stay self-contained: no absolute paths, nothing outside it.
-    if (v.startsWith('/') || v.split(/[\\/]/).includes('..')) this.fail(`${path}.${key}`, `expected a file name inside the build folder, got '${v}'`);
+    if (v.startsWith('/') || v.split(/[\\/]/).includes('..'))
+      this.fail(`${path}.${key}`, `expected a file name inside the build folder, got '${v}'`);
     return v;
   }
 
@@ -132,7 +133,10 @@ export function parseManifest(text: string, file: string): BuildManifest {
   const root = r.object(json, '$');
   const schema = root.schema;
   if (schema !== BUILD_SCHEMA) {
-    const hint = typeof schema === 'string' && schema.startsWith('transient-lab/build@') ? ` (written by another version of Transient Lab: rebuild the folder with this one)` : '';
+    const hint =
+      typeof schema === 'string' && schema.startsWith('transient-lab/build@')
+        ? ` (written by another version of Transient Lab: rebuild the folder with this one)`
+        : '';
     r.fail('$.schema', `expected '${BUILD_SCHEMA}', got ${describe(schema)}${hint}`);
   }
   const tool = r.object(root.tool, '$.tool');
@@ -143,7 +147,8 @@ export function parseManifest(text: string, file: string): BuildManifest {
   if (!TARGETS.includes(target as Target)) r.fail('$.target', `expected 'cpu' or 'gpu', got ${describe(target)}`);
   const symbols = r.integerMap(root, 'symbols', '$');
   const variantsJson = root.variants;
-  if (!Array.isArray(variantsJson) || variantsJson.length === 0) r.fail('$.variants', `expected a non-empty array of variants, got ${describe(variantsJson)}`);
+  if (!Array.isArray(variantsJson) || variantsJson.length === 0)
+    r.fail('$.variants', `expected a non-empty array of variants, got ${describe(variantsJson)}`);
   const variants: ManifestVariant[] = (variantsJson as Json[]).map((item, i) => {
     const p = `$.variants[${i}]`;
     const v = r.object(item, p);
@@ -151,15 +156,22 @@ export function parseManifest(text: string, file: string): BuildManifest {
     if (!(MODES as readonly Json[]).includes(mode)) r.fail(`${p}.mode`, `expected one of ${MODES.join(', ')}, got ${describe(mode)}`);
     const layout = v.layout;
     if (mode === 'EXTERNAL' ? layout !== 'dace' && layout !== 'packed' : layout !== null) {
-      r.fail(`${p}.layout`, mode === 'EXTERNAL' ? `expected 'dace' or 'packed', got ${describe(layout)}` : `expected null for ${String(mode)}, got ${describe(layout)}`);
+      r.fail(
+        `${p}.layout`,
+        mode === 'EXTERNAL'
+          ? `expected 'dace' or 'packed', got ${describe(layout)}`
+          : `expected null for ${String(mode)}, got ${describe(layout)}`,
+      );
     }
     const vt = v.target;
     if (vt !== target) r.fail(`${p}.target`, `expected '${String(target)}' (the manifest's target), got ${describe(vt)}`);
     const compiler = r.object(v.compiler, `${p}.compiler`);
     const flags = v.flags;
-    if (!Array.isArray(flags) || !flags.every((f) => typeof f === 'string')) r.fail(`${p}.flags`, `expected an array of strings, got ${describe(flags)}`);
+    if (!Array.isArray(flags) || !flags.every((f) => typeof f === 'string'))
+      r.fail(`${p}.flags`, `expected an array of strings, got ${describe(flags)}`);
     const cxxflags = v.cxxflags;
-    if (!Array.isArray(cxxflags) || !cxxflags.every((f) => typeof f === 'string')) r.fail(`${p}.cxxflags`, `expected an array of strings, got ${describe(cxxflags)}`);
+    if (!Array.isArray(cxxflags) || !cxxflags.every((f) => typeof f === 'string'))
+      r.fail(`${p}.cxxflags`, `expected an array of strings, got ${describe(cxxflags)}`);
     return {
       mode: mode as Mode,
       layout: layout as Layout | null,
@@ -172,7 +184,10 @@ export function parseManifest(text: string, file: string): BuildManifest {
       workspaceBytes: r.integerMap(v, 'workspaceBytes', p),
       compiler: {
         name: r.string(compiler, 'name', `${p}.compiler`),
-        version: typeof compiler.version === 'string' ? compiler.version : r.fail(`${p}.compiler.version`, `expected a string, got ${describe(compiler.version)}`),
+        version:
+          typeof compiler.version === 'string'
+            ? compiler.version
+            : r.fail(`${p}.compiler.version`, `expected a string, got ${describe(compiler.version)}`),
         versionLine: r.string(compiler, 'versionLine', `${p}.compiler`),
       },
       flags: flags as string[],
@@ -198,13 +213,16 @@ export function parseManifest(text: string, file: string): BuildManifest {
     target: target as Target,
     symbols,
     createdAt: typeof root.createdAt === 'string' ? root.createdAt : '',
-    ...(root.poolReleaseThreshold === undefined ? {} : { poolReleaseThreshold: decimal(r, root.poolReleaseThreshold, '$.poolReleaseThreshold') }),
+    ...(root.poolReleaseThreshold === undefined
+      ? {}
+      : { poolReleaseThreshold: decimal(r, root.poolReleaseThreshold, '$.poolReleaseThreshold') }),
     variants,
   };
 }
 
 /** A non-negative integer below 2^64 written as a decimal string. */
 function decimal(r: Reader, v: Json, path: string): string {
-  if (typeof v !== 'string' || !/^(0|[1-9]\d*)$/.test(v) || BigInt(v) >= 2n ** 64n) r.fail(path, `expected a decimal string of an unsigned 64-bit integer, got ${describe(v)}`);
+  if (typeof v !== 'string' || !/^(0|[1-9]\d*)$/.test(v) || BigInt(v) >= 2n ** 64n)
+    r.fail(path, `expected a decimal string of an unsigned 64-bit integer, got ${describe(v)}`);
   return v;
 }

@@ -85,10 +85,21 @@ function largest(need: MemoryNeed, count = 8): string[] {
 
 /** Everything that must hold before a run is generated and built: symbol values the program can receive,
  * and arrays that fit. Throws TlabError('usage'). */
-export function checkRunFits(file: SdfgFile, analysis: Analysis, opts: AnalysisOptions, limits: MemoryLimits = machineLimits()): MemoryNeed {
+export function checkRunFits(
+  file: SdfgFile,
+  analysis: Analysis,
+  opts: AnalysisOptions,
+  limits: MemoryLimits = machineLimits(),
+): MemoryNeed {
   const problems = symbolTypeProblems(file, analysis.symbols).map(describeSymbolTypeProblem);
   // Arrays that cannot fit are named first (with the total); a symbol out of its type's range is said too.
-  const need = checkRunMemory(file, analysis, opts, limits, problems.map((p) => `also: ${p}`));
+  const need = checkRunMemory(
+    file,
+    analysis,
+    opts,
+    limits,
+    problems.map((p) => `also: ${p}`),
+  );
   if (problems.length) {
     throw new TlabError('usage', problems[0]!, {
       file: file.path,
@@ -141,7 +152,8 @@ export function checkRunMemory(
     );
   }
   const physical = limits.constrainedBytes ?? limits.totalBytes;
-  const physicalName = limits.constrainedBytes !== null ? 'the memory limit (cgroup) of this process' : 'the physical memory of this machine';
+  const physicalName =
+    limits.constrainedBytes !== null ? 'the memory limit (cgroup) of this process' : 'the physical memory of this machine';
   if (need.totalBytes > BigInt(physical)) {
     fail(`the arrays need ${bytesText(need.totalBytes)}, more than ${physicalName} (${bytesText(physical)})`);
   }

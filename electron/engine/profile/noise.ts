@@ -97,7 +97,11 @@ function byProcess(values: ArrayLike<number>, run: RunShape): Float64Array[] | n
   return Array.from({ length: run.processes }, (_, p) => column.subarray(p * run.calls, (p + 1) * run.calls));
 }
 
-const median = (xs: Float64Array): number => quantile(Array.from(xs).sort((a, b) => a - b), 0.5);
+const median = (xs: Float64Array): number =>
+  quantile(
+    Array.from(xs).sort((a, b) => a - b),
+    0.5,
+  );
 const pText = (p: number): string => (p <= 0.001 ? 'p < 0.001' : `p ≤ ${p}`);
 
 /** Timing processes that used the whole warm-up extension and were still not in one steady state. */
@@ -127,7 +131,12 @@ export function modeNoise(m: ModeResult, run: RunShape): ModeNoise {
   const findings: NoiseFinding[] = [];
   const dip = dipTestLogTimes(m.calls.totalNs);
   if (dip.p < SIGNIFICANCE) {
-    findings.push({ mode: m.label, kind: 'multimodal', p: dip.p, text: `${m.label}: call times fall into separate groups (dip test ${pText(dip.p)})` });
+    findings.push({
+      mode: m.label,
+      kind: 'multimodal',
+      p: dip.p,
+      text: `${m.label}: call times fall into separate groups (dip test ${pText(dip.p)})`,
+    });
   }
   let processMedians: number[] | null = null;
   let processSpread = NaN;
@@ -140,7 +149,12 @@ export function modeNoise(m: ModeResult, run: RunShape): ModeNoise {
     const hi = Math.max(...processMedians);
     processSpread = lo > 0 ? hi / lo : NaN;
     if (processSpread > PROCESS_SPREAD) {
-      findings.push({ mode: m.label, kind: 'processes', range: { lo, hi, processes: parts.length }, text: `${m.label}: its ${parts.length} processes disagree (medians ${formatNs(lo)} to ${formatNs(hi)})` });
+      findings.push({
+        mode: m.label,
+        kind: 'processes',
+        range: { lo, hi, processes: parts.length },
+        text: `${m.label}: its ${parts.length} processes disagree (medians ${formatNs(lo)} to ${formatNs(hi)})`,
+      });
     }
   }
   const warm = unsettledWarmups(m, run);

@@ -65,7 +65,8 @@ export function parseNpy(bytes: Uint8Array, file: string): NpyArray {
   } else {
     throw fail(`unsupported format version ${major}.${bytes[7]} (1.0, 2.0 and 3.0 are supported)`);
   }
-  if (headerStart + headerLen > bytes.length) throw fail(`truncated header (needs ${headerLen} bytes, file has ${bytes.length - headerStart})`);
+  if (headerStart + headerLen > bytes.length)
+    throw fail(`truncated header (needs ${headerLen} bytes, file has ${bytes.length - headerStart})`);
   const header = new TextDecoder(major === 3 ? 'utf-8' : 'latin1').decode(bytes.subarray(headerStart, headerStart + headerLen));
   const descr = /['"]descr['"]\s*:\s*['"]([^'"]*)['"]/.exec(header)?.[1];
   const fortran = /['"]fortran_order['"]\s*:\s*(True|False)/.exec(header)?.[1];
@@ -74,9 +75,17 @@ export function parseNpy(bytes: Uint8Array, file: string): NpyArray {
     throw fail(`header is not a numpy header dict: ${header.trim().slice(0, 120)}`);
   }
   if (fortran === 'True') throw new TlabError('input', 'array is in Fortran order; save it in C order (numpy.ascontiguousarray)', { file });
-  if (descr.startsWith('>')) throw new TlabError('input', `array is big-endian (${descr}); save it little-endian (arr.astype('<${descr.slice(1)}'))`, { file });
+  if (descr.startsWith('>'))
+    throw new TlabError('input', `array is big-endian (${descr}); save it little-endian (arr.astype('<${descr.slice(1)}'))`, { file });
   const dtype = DESCR_TO_DTYPE.get(descr);
-  if (!dtype) throw new TlabError('input', `unsupported dtype '${descr}' (supported: ${Object.values(DTYPES).map((d) => d.descr).join(', ')})`, { file });
+  if (!dtype)
+    throw new TlabError(
+      'input',
+      `unsupported dtype '${descr}' (supported: ${Object.values(DTYPES)
+        .map((d) => d.descr)
+        .join(', ')})`,
+      { file },
+    );
   const shape: number[] = [];
   for (const part of shapeText.split(',')) {
     const t = part.trim().replace(/L$/, '');
@@ -89,7 +98,11 @@ export function parseNpy(bytes: Uint8Array, file: string): NpyArray {
   const dataStart = headerStart + headerLen;
   const got = bytes.length - dataStart;
   if (got < expectedBytes) {
-    throw new TlabError('input', `truncated: shape (${shape.join(', ')}) of ${dtype} needs ${expectedBytes} data bytes, the file has ${got}`, { file });
+    throw new TlabError(
+      'input',
+      `truncated: shape (${shape.join(', ')}) of ${dtype} needs ${expectedBytes} data bytes, the file has ${got}`,
+      { file },
+    );
   }
   if (got > expectedBytes) {
     throw new TlabError('input', `${got - expectedBytes} bytes of trailing data after a (${shape.join(', ')}) ${dtype} array`, { file });

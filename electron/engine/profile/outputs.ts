@@ -26,7 +26,7 @@ function errorText(error: unknown): string {
 
 /** The nearest existing ancestor of `path` (itself included), with its stat. */
 async function nearestExisting(path: string): Promise<{ path: string; isDirectory: boolean }> {
-  for (let p = resolve(path); ; ) {
+  for (let p = resolve(path); ;) {
     try {
       return { path: p, isDirectory: (await stat(p)).isDirectory() };
     } catch (error) {
@@ -43,9 +43,13 @@ async function writableFolder(folder: string, option: string, target: string, mi
   try {
     await access(folder, fsConstants.W_OK);
   } catch (error) {
-    throw new TlabError('usage', `${option} ${target}: cannot write into ${folder}${missing ? ' (where the missing folders would be created)' : ''}: ${errorText(error)}`, {
-      details: [`choose a folder you can write to; this is checked before the build so that a long run is not lost`],
-    });
+    throw new TlabError(
+      'usage',
+      `${option} ${target}: cannot write into ${folder}${missing ? ' (where the missing folders would be created)' : ''}: ${errorText(error)}`,
+      {
+        details: [`choose a folder you can write to; this is checked before the build so that a long run is not lost`],
+      },
+    );
   }
 }
 
@@ -53,7 +57,8 @@ async function writableFolder(folder: string, option: string, target: string, mi
 export async function checkOutputFile(path: string, option = '--out'): Promise<void> {
   const found = await nearestExisting(path);
   if (found.path === resolve(path)) {
-    if (found.isDirectory) throw new TlabError('usage', `${option} ${path} is a folder: give a file name, e.g. ${join(path, 'result.json')}`);
+    if (found.isDirectory)
+      throw new TlabError('usage', `${option} ${path} is a folder: give a file name, e.g. ${join(path, 'result.json')}`);
     try {
       await access(found.path, fsConstants.W_OK);
     } catch (error) {
@@ -71,7 +76,9 @@ export async function checkOutputFolder(path: string, option = '--save-outputs')
   if (!found.isDirectory) {
     throw new TlabError(
       'usage',
-      found.path === resolve(path) ? `${option} ${path} is a file, not a folder` : `${option} ${path}: ${found.path} is a file, so no folder can be created there`,
+      found.path === resolve(path)
+        ? `${option} ${path} is a file, not a folder`
+        : `${option} ${path}: ${found.path} is a file, so no folder can be created there`,
     );
   }
   await writableFolder(found.path, option, path, found.path !== resolve(path));
@@ -101,7 +108,13 @@ function fallbackFolders(): string[] {
  * Writes `text` to `path` (creating missing folders); if that fails, to
  * `<fallback folder>/transient-lab-<what>-<program>-<time>.json`. Throws only when no place at all is writable.
  */
-export async function writeWithFallback(path: string, text: string, what: string, program: string, folders = fallbackFolders()): Promise<SavedFile> {
+export async function writeWithFallback(
+  path: string,
+  text: string,
+  what: string,
+  program: string,
+  folders = fallbackFolders(),
+): Promise<SavedFile> {
   let reason: string;
   try {
     await makeDirectory(dirname(resolve(path)));
@@ -131,7 +144,12 @@ export interface SavedOutputs {
   fallbackReason: string | null;
 }
 
-async function writeOutputsInto(dir: string, variants: Array<{ mode: Mode; layout: Layout | null }>, results: VariantResult[], args: ProgramArg[]): Promise<void> {
+async function writeOutputsInto(
+  dir: string,
+  variants: Array<{ mode: Mode; layout: Layout | null }>,
+  results: VariantResult[],
+  args: ProgramArg[],
+): Promise<void> {
   const externalLayouts = variants.filter((v) => v.mode === 'EXTERNAL').length;
   for (const [i, v] of variants.entries()) {
     const r = results[i]!;
@@ -178,5 +196,7 @@ export async function saveOutputs(
       tried.push(`${fallback}: ${errorText(error)}`);
     }
   }
-  throw new TlabError('usage', `--save-outputs: cannot write into ${dir}: ${reason}; no fallback folder was writable either`, { details: tried });
+  throw new TlabError('usage', `--save-outputs: cannot write into ${dir}: ${reason}; no fallback folder was writable either`, {
+    details: tried,
+  });
 }

@@ -62,13 +62,18 @@ export function planVariants(modes: Mode[], layout: LayoutChoice): Array<{ mode:
 
 function unsupportedError(file: string, findings: UnsupportedFinding[]): TlabError {
   const first = findings[0]!;
-  return new TlabError('unsupported', `${findings.length} element${findings.length === 1 ? '' : 's'} outside the subset Transient Lab can generate code for`, {
-    file,
-    jsonPath: first.jsonPath,
-    details: findings.slice(0, 20).map((f) => `${f.jsonPath}: ${f.element}: ${f.message}${f.hint ? ` (${f.hint})` : ''}`).concat(
-      findings.length > 20 ? [`… and ${findings.length - 20} more`] : [],
-    ),
-  });
+  return new TlabError(
+    'unsupported',
+    `${findings.length} element${findings.length === 1 ? '' : 's'} outside the subset Transient Lab can generate code for`,
+    {
+      file,
+      jsonPath: first.jsonPath,
+      details: findings
+        .slice(0, 20)
+        .map((f) => `${f.jsonPath}: ${f.element}: ${f.message}${f.hint ? ` (${f.hint})` : ''}`)
+        .concat(findings.length > 20 ? [`… and ${findings.length - 20} more`] : []),
+    },
+  );
 }
 
 function sameArgs(a: ProgramArg[], b: ProgramArg[]): boolean {
@@ -76,7 +81,13 @@ function sameArgs(a: ProgramArg[], b: ProgramArg[]): boolean {
     a.length === b.length &&
     a.every((x, i) => {
       const y = b[i]!;
-      return x.name === y.name && x.kind === y.kind && x.dtype === y.dtype && x.totalElements === y.totalElements && x.shape.join() === y.shape.join();
+      return (
+        x.name === y.name &&
+        x.kind === y.kind &&
+        x.dtype === y.dtype &&
+        x.totalElements === y.totalElements &&
+        x.shape.join() === y.shape.join()
+      );
     })
   );
 }
@@ -86,7 +97,10 @@ function checkProfileOptions(options: Pick<ProfileOptions, 'modes' | 'calls'>): 
   if (!options.modes.length) throw new TlabError('usage', 'no modes to profile');
   if (options.calls < 1) throw new TlabError('usage', `--calls must be at least 1, got ${options.calls}`);
   if (options.calls > MAX_CALLS) {
-    throw new TlabError('usage', `--calls must be at most ${MAX_CALLS.toLocaleString('en-US')} (timed calls per process; use --processes for more), got ${options.calls.toLocaleString('en-US')}`);
+    throw new TlabError(
+      'usage',
+      `--calls must be at most ${MAX_CALLS.toLocaleString('en-US')} (timed calls per process; use --processes for more), got ${options.calls.toLocaleString('en-US')}`,
+    );
   }
 }
 
@@ -108,7 +122,11 @@ function generateVariants(
     const label = variantLabel(v.mode, v.layout);
     onProgress({ stage: 'generate', message: `generate ${label}`, done: i + 1, total: plan.length });
     const threshold = options.poolReleaseThreshold ?? null;
-    const program = generateProgram(file, analysis, { mode: v.mode, layout: v.layout ?? 'packed', ...(threshold !== null ? { poolReleaseThreshold: threshold } : {}) });
+    const program = generateProgram(file, analysis, {
+      mode: v.mode,
+      layout: v.layout ?? 'packed',
+      ...(threshold !== null ? { poolReleaseThreshold: threshold } : {}),
+    });
     variants.push({ ...v, label, program });
   }
   const reference = variants[0]!;
@@ -141,7 +159,11 @@ export async function planProfile(
   const analysis = analyze(file, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
   const threshold = options.poolReleaseThreshold ?? null;
   if (threshold !== null && analysis.target !== 'gpu') {
-    throw new TlabError('usage', '--pool-release-threshold applies to GPU programs (the stream-ordered pool of POOL mode); this is a CPU program', { file: filePath });
+    throw new TlabError(
+      'usage',
+      '--pool-release-threshold applies to GPU programs (the stream-ordered pool of POOL mode); this is a CPU program',
+      { file: filePath },
+    );
   }
   // A host that runs the program passes a device probe (`build` does not: it compiles GPU programs anywhere).
   // A GPU program on a machine without a device stops here, before anything is generated or compiled.

@@ -52,7 +52,11 @@ export interface BuildFolderResult {
 const sha256 = (bytes: string | Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** Generates and compiles every requested variant into `outDir`; runs nothing. */
-export async function buildFolder(filePath: string, opts: BuildFolderOptions, onProgress: OnProfileProgress = () => {}): Promise<BuildFolderResult> {
+export async function buildFolder(
+  filePath: string,
+  opts: BuildFolderOptions,
+  onProgress: OnProfileProgress = () => {},
+): Promise<BuildFolderResult> {
   const plan = await planProfile(filePath, { ...opts, calls: 1 }, onProgress);
   const outDir = resolve(opts.outDir);
   await mkdir(outDir, { recursive: true }).catch((cause: unknown) => {
@@ -62,7 +66,14 @@ export async function buildFolder(filePath: string, opts: BuildFolderOptions, on
   });
   const scratch = await withFileErrors('build', 'create a folder in', tmpdir(), () => mkdtemp(join(tmpdir(), 'tlab-build-')));
   try {
-    const built = await buildVariants(plan.variants, { runDir: scratch, sdfgFile: filePath, signal: opts.signal, onProgress, build: opts.build, cxxflags: opts.cxxflags });
+    const built = await buildVariants(plan.variants, {
+      runDir: scratch,
+      sdfgFile: filePath,
+      signal: opts.signal,
+      onProgress,
+      build: opts.build,
+      cxxflags: opts.cxxflags,
+    });
     // Under its own name: the generated source names the file it came from, and must come out the same when
     // `profile --prebuilt` generates it again from the copy.
     const sdfgCopy = basename(filePath);
@@ -118,10 +129,14 @@ export async function readManifest(dir: string): Promise<BuildManifest> {
     text = await readFile(file, 'utf8');
   } catch (cause) {
     const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new TlabError('input', missing ? `no ${MANIFEST_FILE} here: not a folder written by \`transient-lab build\`` : `cannot read: ${fsCause(cause)}`, {
-      file: missing ? dir : file,
-      cause,
-    });
+    throw new TlabError(
+      'input',
+      missing ? `no ${MANIFEST_FILE} here: not a folder written by \`transient-lab build\`` : `cannot read: ${fsCause(cause)}`,
+      {
+        file: missing ? dir : file,
+        cause,
+      },
+    );
   }
   return parseManifest(text, file);
 }
@@ -138,20 +153,33 @@ interface PrebuiltPlan {
  * Plans the folder's SDFG again with the manifest's symbols and checks every library against it. `modes`
  * (optional) selects a subset of the folder's variants.
  */
-async function planPrebuilt(dir: string, runDir: string, opts: { modes?: Mode[] | null; signal?: AbortSignal; devices?: DeviceProbe }, onProgress: OnProfileProgress = () => {}): Promise<PrebuiltPlan> {
+async function planPrebuilt(
+  dir: string,
+  runDir: string,
+  opts: { modes?: Mode[] | null; signal?: AbortSignal; devices?: DeviceProbe },
+  onProgress: OnProfileProgress = () => {},
+): Promise<PrebuiltPlan> {
   const manifest = await readManifest(dir);
   const manifestPath = join(dir, MANIFEST_FILE);
   if (manifest.tool.version !== toolVersion()) {
-    throw new TlabError('input', `built by Transient Lab ${manifest.tool.version}, this is ${toolVersion()}: rebuild the folder with this version (transient-lab build)`, {
-      file: manifestPath,
-      jsonPath: '$.tool.version',
-    });
+    throw new TlabError(
+      'input',
+      `built by Transient Lab ${manifest.tool.version}, this is ${toolVersion()}: rebuild the folder with this version (transient-lab build)`,
+      {
+        file: manifestPath,
+        jsonPath: '$.tool.version',
+      },
+    );
   }
   let chosen = manifest.variants.map((v, index) => ({ v, index }));
   if (opts.modes?.length) {
     const missing = opts.modes.filter((m) => !manifest.variants.some((v) => v.mode === m));
     if (missing.length) {
-      throw new TlabError('usage', `the folder has no ${missing.join(', ')} build (it holds ${manifest.variants.map((v) => v.label).join(', ')})`, { file: manifestPath, jsonPath: '$.variants' });
+      throw new TlabError(
+        'usage',
+        `the folder has no ${missing.join(', ')} build (it holds ${manifest.variants.map((v) => v.label).join(', ')})`,
+        { file: manifestPath, jsonPath: '$.variants' },
+      );
     }
     chosen = chosen.filter(({ v }) => opts.modes!.includes(v.mode));
   }
@@ -163,17 +191,28 @@ async function planPrebuilt(dir: string, runDir: string, opts: { modes?: Mode[] 
   }
   const sdfgPath = join(dir, manifest.sdfg.file);
   const sdfgBytes = await readFile(sdfgPath).catch((cause: unknown) => {
-    throw new TlabError('input', `the SDFG the folder was built from is missing: ${(cause as Error).message}`, { file: manifestPath, jsonPath: '$.sdfg.file', cause });
+    throw new TlabError('input', `the SDFG the folder was built from is missing: ${(cause as Error).message}`, {
+      file: manifestPath,
+      jsonPath: '$.sdfg.file',
+      cause,
+    });
   });
   if (sha256(sdfgBytes) !== manifest.sdfg.sha256) {
-    throw new TlabError('input', `${manifest.sdfg.file} changed after the build (its sha256 differs from the manifest's)`, { file: manifestPath, jsonPath: '$.sdfg.sha256' });
+    throw new TlabError('input', `${manifest.sdfg.file} changed after the build (its sha256 differs from the manifest's)`, {
+      file: manifestPath,
+      jsonPath: '$.sdfg.sha256',
+    });
   }
   const modes = [...new Set(chosen.map(({ v }) => v.mode))];
   const layouts = new Set(chosen.map(({ v }) => v.layout).filter((l): l is Layout => l !== null));
   const layout: LayoutChoice = layouts.size === 2 ? 'both' : ([...layouts][0] ?? 'packed');
   const symbols = new Map(Object.entries(manifest.symbols).map(([k, v]) => [k, BigInt(v)]));
   const poolReleaseThreshold = manifest.poolReleaseThreshold === undefined ? null : BigInt(manifest.poolReleaseThreshold);
-  const planned = await planProfile(sdfgPath, { modes, layout, calls: 1, symbols, defaultSymbol: null, signal: opts.signal, poolReleaseThreshold }, onProgress);
+  const planned = await planProfile(
+    sdfgPath,
+    { modes, layout, calls: 1, symbols, defaultSymbol: null, signal: opts.signal, poolReleaseThreshold },
+    onProgress,
+  );
   const plan: ProfilePlan = device ? { ...planned, device } : planned;
 
   const built: BuiltVariant[] = [];
@@ -182,17 +221,28 @@ async function planPrebuilt(dir: string, runDir: string, opts: { modes?: Mode[] 
     const { v, index } = found;
     const at = `$.variants[${index}]`;
     if (sha256(pv.program.source) !== v.sourceSha256) {
-      throw new TlabError('input', `${v.label}: this Transient Lab generates different code for the folder's SDFG and symbols than the library was built from; rebuild the folder`, {
-        file: manifestPath,
-        jsonPath: `${at}.sourceSha256`,
-      });
+      throw new TlabError(
+        'input',
+        `${v.label}: this Transient Lab generates different code for the folder's SDFG and symbols than the library was built from; rebuild the folder`,
+        {
+          file: manifestPath,
+          jsonPath: `${at}.sourceSha256`,
+        },
+      );
     }
     const libFile = join(dir, v.library);
     const lib = await readFile(libFile).catch((cause: unknown) => {
-      throw new TlabError('input', `${v.label}: library ${v.library} is missing: ${(cause as Error).message}`, { file: manifestPath, jsonPath: `${at}.library`, cause });
+      throw new TlabError('input', `${v.label}: library ${v.library} is missing: ${(cause as Error).message}`, {
+        file: manifestPath,
+        jsonPath: `${at}.library`,
+        cause,
+      });
     });
     if (sha256(lib) !== v.librarySha256) {
-      throw new TlabError('input', `${v.label}: library ${v.library} changed after the build (its sha256 differs from the manifest's)`, { file: manifestPath, jsonPath: `${at}.librarySha256` });
+      throw new TlabError('input', `${v.label}: library ${v.library} changed after the build (its sha256 differs from the manifest's)`, {
+        file: manifestPath,
+        jsonPath: `${at}.librarySha256`,
+      });
     }
     const libPath = join(runDir, `${fileLabel(v.label)}-${process.pid}.so`);
     await writeFileAtomic(libPath, lib, { kind: 'run' });
@@ -217,17 +267,33 @@ async function planPrebuilt(dir: string, runDir: string, opts: { modes?: Mode[] 
 }
 
 /** `profile --prebuilt DIR`: the profile steps after build, on the folder's libraries. */
-export async function profilePrebuilt(dir: string, options: ProfileOptions, onProgress: OnProfileProgress = () => {}): Promise<ProfileResult> {
+export async function profilePrebuilt(
+  dir: string,
+  options: ProfileOptions,
+  onProgress: OnProfileProgress = () => {},
+): Promise<ProfileResult> {
   // As profile(): an output folder that cannot be written stops the run before it starts.
   if (options.saveOutputs) await checkOutputFolder(options.saveOutputs);
   if (options.poolReleaseThreshold !== undefined && options.poolReleaseThreshold !== null) {
-    throw new TlabError('usage', '--pool-release-threshold cannot be used with --prebuilt: the folder was built with a fixed one (its manifest.json poolReleaseThreshold); rebuild it with transient-lab build --pool-release-threshold', { file: dir });
+    throw new TlabError(
+      'usage',
+      '--pool-release-threshold cannot be used with --prebuilt: the folder was built with a fixed one (its manifest.json poolReleaseThreshold); rebuild it with transient-lab build --pool-release-threshold',
+      { file: dir },
+    );
   }
   const runDir = await withFileErrors('run', 'create a run folder in', tmpdir(), () => mkdtemp(join(tmpdir(), 'tlab-run-')));
   try {
-    const { plan, built, manifest } = await planPrebuilt(dir, runDir, { modes: options.modes, signal: options.signal, devices: options.devices }, onProgress);
+    const { plan, built, manifest } = await planPrebuilt(
+      dir,
+      runDir,
+      { modes: options.modes, signal: options.signal, devices: options.devices },
+      onProgress,
+    );
     const sdfgFile = join(dir, manifest.sdfg.file);
-    const layout = plan.variants.some((v) => v.layout === 'dace') && plan.variants.some((v) => v.layout === 'packed') ? 'both' : (plan.variants.find((v) => v.layout)?.layout ?? options.layout);
+    const layout =
+      plan.variants.some((v) => v.layout === 'dace') && plan.variants.some((v) => v.layout === 'packed')
+        ? 'both'
+        : (plan.variants.find((v) => v.layout)?.layout ?? options.layout);
     return await runVerifyAssemble(plan, built, sdfgFile, { ...options, layout }, onProgress);
   } finally {
     await rm(runDir, { recursive: true, force: true });

@@ -29,7 +29,7 @@ import { jobInputs, makeRunJob, poolRuns, runRounds } from './rounds.js';
 import { verify } from './verify.js';
 
 export { DEFAULT_PROFILE_OPTIONS } from './options.js';
-export type { OnProfileProgress, ProfileOptions, ProfileProgress,  } from './options.js';
+export type { OnProfileProgress, ProfileOptions, ProfileProgress } from './options.js';
 
 export async function profile(filePath: string, options: ProfileOptions, onProgress: OnProfileProgress = () => {}): Promise<ProfileResult> {
   // Before anything else: a long run must not be lost to an output folder that cannot be written.
@@ -37,7 +37,13 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
   const plan = await planProfile(filePath, options, onProgress);
   const runDir = await withFileErrors('build', 'create a run folder in', tmpdir(), () => mkdtemp(join(tmpdir(), 'tlab-run-')));
   try {
-    const built = await buildVariants(plan.variants, { runDir, sdfgFile: filePath, signal: options.signal, onProgress, cxxflags: options.cxxflags });
+    const built = await buildVariants(plan.variants, {
+      runDir,
+      sdfgFile: filePath,
+      signal: options.signal,
+      onProgress,
+      cxxflags: options.cxxflags,
+    });
     return await runVerifyAssemble(plan, built, filePath, options, onProgress);
   } finally {
     await rm(runDir, { recursive: true, force: true });
@@ -48,18 +54,36 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
  * The steps after build, shared by profile() and profilePrebuilt(): inputs, timed rounds, verification, saved
  * outputs and the result document. `options.layout` is what the result records.
  */
-export async function runVerifyAssemble(plan: ProfilePlan, built: BuiltVariant[], sdfgFile: string, options: ProfileOptions, onProgress: OnProfileProgress): Promise<ProfileResult> {
+export async function runVerifyAssemble(
+  plan: ProfilePlan,
+  built: BuiltVariant[],
+  sdfgFile: string,
+  options: ProfileOptions,
+  onProgress: OnProfileProgress,
+): Promise<ProfileResult> {
   const prepared = await prepareInputs(plan.args, plan.symbols, { seed: options.seed, files: options.inputs });
   const job = makeRunJob(built, jobInputs(prepared), { calls: options.calls, warmup: options.warmup, sdfgFile });
   const busy = busyMachineWarning(await foreignCpuBusy());
-  const runs = await runRounds(options.runner, job, { processes: options.processes, timeoutMs: options.timeoutMs, signal: options.signal, onProgress });
+  const runs = await runRounds(options.runner, job, {
+    processes: options.processes,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    onProgress,
+  });
   const results = runs.map(poolRuns);
 
   onProgress({ stage: 'compare', message: 'compare outputs' });
   const verification = verify(built, results, plan.args, new Set(neverWrittenTransients(plan.file)));
   const saved = options.saveOutputs ? await saveOutputs(options.saveOutputs, built, results, plan.args, plan.name) : null;
-  const warnings = [...plan.analysis.warnings, ...built.flatMap((v) => [...v.program.warnings, ...v.build.warnings]), ...(busy ? [busy] : [])];
-  if (saved?.fallbackReason) warnings.push(`--save-outputs: cannot write into ${saved.requested} (${saved.fallbackReason}): the outputs were saved to ${saved.dir} instead`);
+  const warnings = [
+    ...plan.analysis.warnings,
+    ...built.flatMap((v) => [...v.program.warnings, ...v.build.warnings]),
+    ...(busy ? [busy] : []),
+  ];
+  if (saved?.fallbackReason)
+    warnings.push(
+      `--save-outputs: cannot write into ${saved.requested} (${saved.fallbackReason}): the outputs were saved to ${saved.dir} instead`,
+    );
   const result = assembleResult({ plan, built, results, verification, options, machine: await describeMachine(), warnings });
   return saved ? { ...result, savedOutputs: saved } : result;
 }

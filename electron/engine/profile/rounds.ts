@@ -7,14 +7,26 @@ import type { ProgramArg } from '../codegen/types.js';
 import type { BuiltVariant } from './build-variants.js';
 import type { OnProfileProgress } from './options.js';
 import type { SampledCall } from './result.js';
-import { throwIfCancelled, type RunJob, type RunnerHost, type RunnerProgress, type VariantGpuTiming, type VariantJob, type VariantResult } from './runner-host.js';
+import {
+  throwIfCancelled,
+  type RunJob,
+  type RunnerHost,
+  type RunnerProgress,
+  type VariantGpuTiming,
+  type VariantJob,
+  type VariantResult,
+} from './runner-host.js';
 import { settleCalls } from './noise.js';
 import { concatTyped, keptPerProcess, maxOf, poolTimings } from './samples.js';
 import { quantile } from './stats.js';
 import { GUARD_BYTE, GUARD_BYTES, POISON } from './verify.js';
 
 /** The one job every round runs a slice of: all variants, the inputs, the verification settings. */
-export function makeRunJob(variants: BuiltVariant[], inputs: Record<string, Uint8Array>, opts: { calls: number; warmup: number; sdfgFile: string }): RunJob {
+export function makeRunJob(
+  variants: BuiltVariant[],
+  inputs: Record<string, Uint8Array>,
+  opts: { calls: number; warmup: number; sdfgFile: string },
+): RunJob {
   return {
     variants: variants.map((v): VariantJob => ({
       label: v.label,
@@ -23,7 +35,8 @@ export function makeRunJob(variants: BuiltVariant[], inputs: Record<string, Uint
       libPath: v.build.libPath,
       initSymbols: v.program.initSymbols.map((name) => {
         const value = v.program.symbols[name];
-        if (value === undefined) throw new TlabError('usage', `init symbol ${name} has no value: give --symbols ${name}=V`, { file: opts.sdfgFile });
+        if (value === undefined)
+          throw new TlabError('usage', `init symbol ${name} has no value: give --symbols ${name}=V`, { file: opts.sdfgFile });
         return value;
       }),
       args: v.program.args,
@@ -91,7 +104,12 @@ export async function runRounds(host: RunnerHost, job: RunJob, opts: RunRoundsOp
     const variant = job.variants[i]!;
     const onProgress = (p: RunnerProgress) => {
       if (p.phase === 'calls') {
-        opts.onProgress?.({ stage: 'calls', message: `${p.variant}${where} calls ${p.done ?? 0}/${p.total ?? job.calls}`, done: p.done ?? 0, total: p.total ?? job.calls });
+        opts.onProgress?.({
+          stage: 'calls',
+          message: `${p.variant}${where} calls ${p.done ?? 0}/${p.total ?? job.calls}`,
+          done: p.done ?? 0,
+          total: p.total ?? job.calls,
+        });
       } else if (p.phase === 'verify-1' || p.phase === 'verify-2') {
         opts.onProgress?.({ stage: 'verify', message: `verify ${p.variant}` });
       }
@@ -102,8 +120,10 @@ export async function runRounds(host: RunnerHost, job: RunJob, opts: RunRoundsOp
       { timeoutMs: deadline === Infinity ? 0 : Math.max(1000, deadline - now()), signal: opts.signal, onProgress },
     );
     const result = results[0];
-    if (results.length !== 1 || !result) throw new TlabError('run', `the runner returned ${results.length} results for the one mode ${variant.label}`);
-    if (result.label !== variant.label) throw new TlabError('run', `the runner returned results for ${result.label}, expected ${variant.label}`);
+    if (results.length !== 1 || !result)
+      throw new TlabError('run', `the runner returned ${results.length} results for the one mode ${variant.label}`);
+    if (result.label !== variant.label)
+      throw new TlabError('run', `the runner returned results for ${result.label}, expected ${variant.label}`);
     runs[i]!.push(result);
   };
   // With one process (a quick run) verification shares it with the timing, at the cost described above.
@@ -114,7 +134,8 @@ export async function runRounds(host: RunnerHost, job: RunJob, opts: RunRoundsOp
   }
   for (let round = 0; round < processes; round++) {
     const verifyHere = !separate && !job.skipVerification && round === 0;
-    for (const i of job.variants.keys()) await runOne(i, { ...job, skipVerification: !verifyHere }, processes > 1 ? ` (process ${round + 1}/${processes})` : '');
+    for (const i of job.variants.keys())
+      await runOne(i, { ...job, skipVerification: !verifyHere }, processes > 1 ? ` (process ${round + 1}/${processes})` : '');
   }
   return runs;
 }
@@ -131,7 +152,9 @@ export function poolRuns(runs: VariantResult[]): VariantResult {
   // The verifying process poisons PERSISTENT's allocations inside init and runs two calls before the "first"
   // one: a process that skipped verification has the clean init and the truly cold first call.
   const clean = rest.find((r) => r.outputs === null);
-  const pooled = clean ? { ...first, initNs: clean.initNs, firstCallNs: clean.firstCallNs, exitNs: clean.exitNs, timing, sampledCall } : { ...first, timing, sampledCall };
+  const pooled = clean
+    ? { ...first, initNs: clean.initNs, firstCallNs: clean.firstCallNs, exitNs: clean.exitNs, timing, sampledCall }
+    : { ...first, timing, sampledCall };
   return gpu ? { ...pooled, gpu } : pooled;
 }
 

@@ -67,7 +67,12 @@ export function sortedCopy(xs: ArrayLike<number>): Float64Array {
  * left out, `stats.minorFaults` is sorted in place for its median (the runner's own copy, no longer needed in
  * call order: 8 bytes a call saved at the child's peak).
  */
-export function processTiming(stats: TypedColumns & { overflowed: boolean }, keep: number, loopWallNs: number, warmupCalls: number): VariantTiming {
+export function processTiming(
+  stats: TypedColumns & { overflowed: boolean },
+  keep: number,
+  loopWallNs: number,
+  warmupCalls: number,
+): VariantTiming {
   const calls = stats.totalNs.length;
   const k = Math.min(calls, Math.max(1, keep));
   const kept = {} as TypedColumns;
@@ -91,9 +96,17 @@ export function processTiming(stats: TypedColumns & { overflowed: boolean }, kee
 }
 
 /** A GPU process's device columns: whole device times, the kept rows of all three. */
-export function processGpuTiming(s: { deviceNs: Float64Array; hostReturnNs: Float64Array; hostSyncNs: Float64Array }, keep: number, pool: VariantGpuTiming['pool']): VariantGpuTiming {
+export function processGpuTiming(
+  s: { deviceNs: Float64Array; hostReturnNs: Float64Array; hostSyncNs: Float64Array },
+  keep: number,
+  pool: VariantGpuTiming['pool'],
+): VariantGpuTiming {
   const k = Math.min(s.deviceNs.length, Math.max(1, keep));
-  return { deviceNs: s.deviceNs, kept: { deviceNs: keepRows(s.deviceNs, k), hostReturnNs: keepRows(s.hostReturnNs, k), hostSyncNs: keepRows(s.hostSyncNs, k) }, pool };
+  return {
+    deviceNs: s.deviceNs,
+    kept: { deviceNs: keepRows(s.deviceNs, k), hostReturnNs: keepRows(s.hostReturnNs, k), hostSyncNs: keepRows(s.hostSyncNs, k) },
+    pool,
+  };
 }
 
 /** Nothing timed (a verification-only job): no calls, no warm-up. */

@@ -106,7 +106,12 @@ export interface QuantileComparison {
  * one interval misses it, which is at most alpha/2 for each: so a difference is claimed wrongly in at most
  * `alpha` of the runs (Bonferroni), whatever the shape of the two distributions.
  */
-export function compareQuantile(subjectSorted: ArrayLike<number>, baselineSorted: ArrayLike<number>, q: number, alpha = SIGNIFICANCE): QuantileComparison {
+export function compareQuantile(
+  subjectSorted: ArrayLike<number>,
+  baselineSorted: ArrayLike<number>,
+  q: number,
+  alpha = SIGNIFICANCE,
+): QuantileComparison {
   const confidence = intervalConfidence(alpha);
   const subject = quantileInterval(subjectSorted, q, confidence);
   const baseline = quantileInterval(baselineSorted, q, confidence);

@@ -74,7 +74,7 @@ export function mannWhitney(a: ArrayLike<number>, b: ArrayLike<number>): { u: nu
   all.sort((x, y) => x[0] - y[0]);
   let rankSumA = 0;
   let ties = 0;
-  for (let i = 0; i < all.length; ) {
+  for (let i = 0; i < all.length;) {
     let j = i;
     while (j + 1 < all.length && all[j + 1]![0] === all[i]![0]) j++;
     const rank = (i + j) / 2 + 1;

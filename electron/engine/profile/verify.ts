@@ -80,10 +80,12 @@ export function verify(
           `poison pattern of fresh transient memory (first at ${firstDiff.array}[${firstDiff.index.join(', ')}]: ${firstDiff.values[0]} vs ${firstDiff.values[1]}): ` +
           (certain.length
             ? `the program reads a transient before writing it: nothing in the program ever writes ${certain.join(', ')}` +
-              (candidates.length > certain.length ? ` (${candidates.length - certain.length} other transient(s) also got poison; listed in the result)` : '')
+              (candidates.length > certain.length
+                ? ` (${candidates.length - certain.length} other transient(s) also got poison; listed in the result)`
+                : '')
             : candidates.length
-            ? `the program reads a transient before writing it; candidates: ${candidates.join(', ')}`
-            : 'no transient memory was poisoned, so the program itself is nondeterministic (e.g. a parallel reduction not marked nondeterministicFloat)'),
+              ? `the program reads a transient before writing it; candidates: ${candidates.join(', ')}`
+              : 'no transient memory was poisoned, so the program itself is nondeterministic (e.g. a parallel reduction not marked nondeterministicFloat)'),
       });
     }
   }
@@ -152,4 +154,3 @@ function vacuity(
   if (compared.size === 0) return 'no mode other than the reference returned outputs';
   return null;
 }
-

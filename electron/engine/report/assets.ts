@@ -27,9 +27,13 @@ async function load(dir: string): Promise<HtmlAssets> {
     runtime = await readFile(runtimePath, 'utf8');
     mod = (await import(pathToFileURL(svgPath).href)) as { renderSVG?: SvgRenderer };
   } catch (cause) {
-    throw new TlabError('build', `the report's chart bundles are missing (${(cause as Error).message}): run \`npm run build:report\``, { file: dir, cause });
+    throw new TlabError('build', `the report's chart bundles are missing (${(cause as Error).message}): run \`npm run build:report\``, {
+      file: dir,
+      cause,
+    });
   }
-  if (typeof mod.renderSVG !== 'function') throw new TlabError('build', 'charts-svg.js does not export renderSVG: run `npm run build:report`', { file: svgPath });
+  if (typeof mod.renderSVG !== 'function')
+    throw new TlabError('build', 'charts-svg.js does not export renderSVG: run `npm run build:report`', { file: svgPath });
   return { runtime, renderSVG: mod.renderSVG };
 }
 

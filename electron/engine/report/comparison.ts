@@ -15,7 +15,11 @@ import type { Comparison, ComparisonRow, LabelledResult, Paragraph } from './typ
 const short = (hash: string): string => hash.slice(0, 12);
 
 function symbolsText(r: ProfileResult): string {
-  return Object.entries(r.settings.symbols).map(([k, v]) => `${k}=${v}`).join(', ') || 'none';
+  return (
+    Object.entries(r.settings.symbols)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ') || 'none'
+  );
 }
 
 /** The run facts that, when they differ, make a comparison mean something else. */
@@ -38,7 +42,9 @@ function identity(results: LabelledResult[]): Paragraph {
     return [`All ${results.length} results profile the same program, ${p.name} (sha256 ${short(p.hash)}…, the same file bytes).`];
   }
   const parts = results.map((x) => `${x.label} profiles ${x.result.program.name} (sha256 ${short(x.result.program.hash)}…)`);
-  return [`The programs differ: ${parts.join(', ')}. Differences below include the effect of changing the program, not only of the machine or the settings.`];
+  return [
+    `The programs differ: ${parts.join(', ')}. Differences below include the effect of changing the program, not only of the machine or the settings.`,
+  ];
 }
 
 function differences(results: LabelledResult[]): Paragraph {
@@ -46,10 +52,14 @@ function differences(results: LabelledResult[]): Paragraph {
   const changed: string[] = [];
   for (const [name, get] of FACTS) {
     const a = get(ref.result);
-    const others = results.slice(1).map((x) => [x.label, get(x.result)] as const).filter(([, b]) => b !== a);
+    const others = results
+      .slice(1)
+      .map((x) => [x.label, get(x.result)] as const)
+      .filter(([, b]) => b !== a);
     if (others.length) changed.push(`${name} (${ref.label}: ${a}; ${others.map(([l, b]) => `${l}: ${b}`).join('; ')})`);
   }
-  if (!changed.length) return ['The runs share the machine description (CPU, compiler, flags, OS) and the settings (symbols, calls, warm-up, seed).'];
+  if (!changed.length)
+    return ['The runs share the machine description (CPU, compiler, flags, OS) and the settings (symbols, calls, warm-up, seed).'];
   return [`What differs between the runs besides the timings: ${changed.join('; ')}.`];
 }
 

@@ -10,12 +10,37 @@ import { summaryRows } from './model.js';
 import type { LabelledResult } from './types.js';
 
 /** A row's place (result, mode, process, call), then every per-call column (columns.ts) by its CSV name. */
-export const CALL_COLUMNS: readonly string[] = ['result', 'program', 'mode', 'layout', 'label', 'process', 'call', ...PER_CALL_COLUMNS.map((c) => c.csv)];
+export const CALL_COLUMNS: readonly string[] = [
+  'result',
+  'program',
+  'mode',
+  'layout',
+  'label',
+  'process',
+  'call',
+  ...PER_CALL_COLUMNS.map((c) => c.csv),
+];
 
 export const SUMMARY_COLUMNS = [
-  'result', 'program', 'mode', 'layout', 'label', 'calls',
-  'median_ns', 'p10_ns', 'p90_ns', 'mean_ns', 'allocs_per_call', 'frees_per_call', 'allocator_ns_per_call',
-  'alloc_share', 'minor_faults_per_call', 'workspace_bytes', 'init_ns', 'first_call_ns', 'events_overflowed',
+  'result',
+  'program',
+  'mode',
+  'layout',
+  'label',
+  'calls',
+  'median_ns',
+  'p10_ns',
+  'p90_ns',
+  'mean_ns',
+  'allocs_per_call',
+  'frees_per_call',
+  'allocator_ns_per_call',
+  'alloc_share',
+  'minor_faults_per_call',
+  'workspace_bytes',
+  'init_ns',
+  'first_call_ns',
+  'events_overflowed',
 ] as const;
 
 /** Added after the columns above when a result ran on a GPU (profile@1's GPU additions); CPU-only reports keep
@@ -48,7 +73,13 @@ export function callsCsv(results: readonly LabelledResult[]): string {
         const row = i % rows;
         out.push(
           line([
-            label, result.program.name, m.mode, m.layout, m.label, Math.floor(i / rows), m.sampling ? Math.floor((row * perProcess) / rows) : row,
+            label,
+            result.program.name,
+            m.mode,
+            m.layout,
+            m.label,
+            Math.floor(i / rows),
+            m.sampling ? Math.floor((row * perProcess) / rows) : row,
             ...PER_CALL_COLUMNS.map(({ name }) => c[name][i]),
             ...(gpu ? [m.gpu?.deviceNs[i]] : []),
           ]),
@@ -67,9 +98,25 @@ export function summaryCsv(results: readonly LabelledResult[]): string {
   for (const s of summaryRows(results)) {
     out.push(
       line([
-        s.resultLabel, byResult.get(s.result)!.program.name, s.mode, s.layout, s.label, s.calls,
-        s.medianNs, s.p10Ns, s.p90Ns, s.meanNs, s.allocsPerCall, s.freesPerCall, s.allocatorNsPerCall,
-        s.allocShare, s.minorFaultsPerCall, s.workspaceBytes, s.initNs, s.firstCallNs, s.eventsOverflowed,
+        s.resultLabel,
+        byResult.get(s.result)!.program.name,
+        s.mode,
+        s.layout,
+        s.label,
+        s.calls,
+        s.medianNs,
+        s.p10Ns,
+        s.p90Ns,
+        s.meanNs,
+        s.allocsPerCall,
+        s.freesPerCall,
+        s.allocatorNsPerCall,
+        s.allocShare,
+        s.minorFaultsPerCall,
+        s.workspaceBytes,
+        s.initNs,
+        s.firstCallNs,
+        s.eventsOverflowed,
         ...(gpu ? [s.gpu?.deviceMedianNs, s.gpu?.pool?.reservedHighBytes, s.gpu?.pool?.usedHighBytes, s.gpu?.pool?.releaseThreshold] : []),
       ]),
     );

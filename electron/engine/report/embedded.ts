@@ -7,12 +7,22 @@ import { TlabError } from '../errors.js';
 
 /** The bytes start (after a BOM and white space) like an HTML document. */
 export function looksLikeHtml(bytes: Uint8Array): boolean {
-  const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, '').trimStart().slice(0, 64).toLowerCase();
+  const head = new TextDecoder('utf-8')
+    .decode(bytes.subarray(0, 512))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 64)
+    .toLowerCase();
   return head.startsWith('<!doctype html') || head.startsWith('<html') || head.startsWith('<!--') || head.startsWith('<head');
 }
 
 const unescapeAttr = (s: string): string =>
-  s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 export interface EmbeddedResult {
   /** The result's label in the report (`data-label`), or null. */
@@ -34,7 +44,11 @@ export function embeddedResults(html: string, file: string): EmbeddedResult[] {
     try {
       doc = JSON.parse(m[2]!);
     } catch (err) {
-      throw new TlabError('input', `the result embedded in this HTML report (<script id="${id[1]}">) is not valid JSON: ${(err as Error).message}`, { file });
+      throw new TlabError(
+        'input',
+        `the result embedded in this HTML report (<script id="${id[1]}">) is not valid JSON: ${(err as Error).message}`,
+        { file },
+      );
     }
     found.push({ label: label ? unescapeAttr(label[1]!) : null, doc, order: id[2] ? Number(id[2]) : 1 });
   }

@@ -40,22 +40,31 @@ export function resultHeader(label: string, result: ProfileResult): ResultHeader
     { label: 'Compiler', value: result.machine.compiler },
     {
       label: 'Flags',
-      value: Array.isArray(r.settings.cxxflags) ? (r.settings.cxxflags as unknown[]).join(' ') || 'none' : 'not recorded (written before profile@1 recorded compiler flags)',
+      value: Array.isArray(r.settings.cxxflags)
+        ? (r.settings.cxxflags as unknown[]).join(' ') || 'none'
+        : 'not recorded (written before profile@1 recorded compiler flags)',
       mono: true,
     },
     { label: 'OS', value: result.machine.os },
     { label: 'Node.js', value: result.machine.node },
   ];
   const s = result.settings;
-  const symbols = Object.entries(s.symbols).map(([k, v]) => `${k}=${v}`).join(', ');
-  const inputs = Object.entries(s.inputs).map(([k, v]) => `${k}=${v}`).join(', ');
+  const symbols = Object.entries(s.symbols)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+  const inputs = Object.entries(s.inputs)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
   const pooled = result.modes.find((m) => m.gpu?.pool)?.gpu?.pool;
   const poolThreshold = pooled ? formatReleaseThreshold(pooled.releaseThreshold) : str(r.settings.poolThreshold);
   const settings: Fact[] = [
     { label: 'Modes', value: s.modes.join(', ') },
     { label: 'Layout', value: s.layout === 'both' ? 'both (dace and packed)' : s.layout },
     { label: 'Symbols', value: symbols || 'none', mono: true },
-    { label: 'Calls', value: `${formatCount(s.calls)} timed per process × ${formatCount(s.processes)} process${s.processes === 1 ? '' : 'es'} = ${formatCount(s.calls * s.processes)} per mode` },
+    {
+      label: 'Calls',
+      value: `${formatCount(s.calls)} timed per process × ${formatCount(s.processes)} process${s.processes === 1 ? '' : 'es'} = ${formatCount(s.calls * s.processes)} per mode`,
+    },
     { label: 'Warm-up', value: `${formatCount(s.warmup)} untimed calls per process` },
     { label: 'Seed', value: String(s.seed) },
     { label: 'Inputs', value: inputs || `generated from the seed` },

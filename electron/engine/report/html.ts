@@ -38,7 +38,8 @@ const STATIC_WIDTH = 974;
 /** An analysis view above this size is not embedded (its charts stay static). */
 const MAX_EMBEDDED_VIEW = 48 * 2 ** 20;
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const esc = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** JSON inside `<script type="application/json">`: `<` escaped, so no `</script>` or `<!--` can end it early. */
 function scriptJson(value: unknown): string {
@@ -61,18 +62,30 @@ export function reportCspSources(runtime: string): { style: string; script: stri
 
 function reportCsp(runtime: string): string {
   const s = reportCspSources(runtime);
-  return [`default-src 'none'`, `script-src ${s.script}`, `style-src ${s.style}`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`, `object-src 'none'`].join('; ');
+  return [
+    `default-src 'none'`,
+    `script-src ${s.script}`,
+    `style-src ${s.style}`,
+    `img-src data:`,
+    `base-uri 'none'`,
+    `form-action 'none'`,
+    `object-src 'none'`,
+  ].join('; ');
 }
 
 function runs(p: Paragraph): string {
-  return p.map((r) => (typeof r === 'string' ? esc(r) : `<data value="${esc(String(r.value))}" data-key="${esc(r.key)}">${esc(r.text)}</data>`)).join('');
+  return p
+    .map((r) => (typeof r === 'string' ? esc(r) : `<data value="${esc(String(r.value))}" data-key="${esc(r.key)}">${esc(r.text)}</data>`))
+    .join('');
 }
 
 const para = (p: Paragraph): string => `<p>${runs(p)}</p>`;
 
 function facts(title: string, list: Fact[]): string {
   const rows = list
-    .map((f) => `<dt>${esc(f.label)}</dt><dd${f.mono ? ' class="mono"' : ''}${f.title ? ` title="${esc(f.title)}"` : ''}>${esc(f.value)}</dd>`)
+    .map(
+      (f) => `<dt>${esc(f.label)}</dt><dd${f.mono ? ' class="mono"' : ''}${f.title ? ` title="${esc(f.title)}"` : ''}>${esc(f.value)}</dd>`,
+    )
     .join('');
   return `<div class="facts"><h3>${esc(title)}</h3><dl>${rows}</dl></div>`;
 }
@@ -80,17 +93,26 @@ function facts(title: string, list: Fact[]): string {
 function runBlock(headers: ResultHeader[]): string {
   const many = headers.length > 1;
   return headers
-    .map((h) => `${many ? `<div class="run-label">${esc(h.label)}</div>` : ''}${facts('Program', h.program)}${facts('Machine', h.machine)}${facts('Settings', h.settings)}`)
+    .map(
+      (h) =>
+        `${many ? `<div class="run-label">${esc(h.label)}</div>` : ''}${facts('Program', h.program)}${facts('Machine', h.machine)}${facts('Settings', h.settings)}`,
+    )
     .join('');
 }
 
 const modeSwatch = (mode: string): string => `<span class="mode m-${esc(mode)}" aria-hidden="true"></span>`;
 
 function statsTable(id: string, rows: SummaryRow[], many: boolean, columns: Array<[string, (s: SummaryRow) => string]>): string {
-  const th = [...(many ? ['<th scope="col">Result</th>'] : []), '<th scope="col">Mode</th>', ...columns.map(([h]) => `<th class="num" scope="col">${esc(h)}</th>`)].join('');
+  const th = [
+    ...(many ? ['<th scope="col">Result</th>'] : []),
+    '<th scope="col">Mode</th>',
+    ...columns.map(([h]) => `<th class="num" scope="col">${esc(h)}</th>`),
+  ].join('');
   const body = rows
     .map((s) => {
-      const mark = s.eventsOverflowed ? ' <span class="warn" title="the event buffer overflowed: allocation counts and times are lower bounds">*</span>' : '';
+      const mark = s.eventsOverflowed
+        ? ' <span class="warn" title="the event buffer overflowed: allocation counts and times are lower bounds">*</span>'
+        : '';
       return `<tr data-result="${s.result}" data-mode="${esc(s.label)}">${many ? `<td>${esc(s.resultLabel)}</td>` : ''}<th scope="row">${modeSwatch(s.mode)}${esc(s.label)}${mark}</th>${columns.map(([, cell]) => `<td class="num">${esc(cell(s))}</td>`).join('')}</tr>`;
     })
     .join('');
@@ -143,7 +165,9 @@ function transientsSection(m: ReportModel): string {
         `<tr><td class="mono">${esc(r.id)}</td><td>${esc(r.sdfg)}</td><td>${esc(r.storage)}</td><td class="num">${esc(r.bytes)}</td><td>${esc(r.lifetime)}</td><td>${esc(r.live)}</td><td>${yes(r.persistent)}</td><td>${yes(r.external)}</td><td>${esc(r.fate)}</td><td class="reason">${r.reason ? esc(r.reason) : '–'}</td></tr>`,
     )
     .join('');
-  const more = t.omitted ? `<p class="hint">${formatCount(t.omitted)} more transients are not listed here (memory holders come first); the embedded analysis holds all ${formatCount(t.total)}.</p>` : '';
+  const more = t.omitted
+    ? `<p class="hint">${formatCount(t.omitted)} more transients are not listed here (memory holders come first); the embedded analysis holds all ${formatCount(t.total)}.</p>`
+    : '';
   return (
     `<div class="table-wrap"><table id="transients-table"><thead><tr><th scope="col">Transient</th><th scope="col">SDFG</th><th scope="col">Storage</th><th scope="col" class="num">Bytes</th><th scope="col">Lifetime</th><th scope="col">Live</th><th scope="col">PERSISTENT</th><th scope="col">EXTERNAL</th><th scope="col">Where the modes put it</th><th scope="col">Why not eligible</th></tr></thead><tbody>${body}</tbody></table></div>` +
     more
@@ -168,7 +192,11 @@ function comparisonSection(m: ReportModel): string {
     .map((r) => {
       const moved = r.verdict === 'faster' || r.verdict === 'slower';
       const factor = r.verdict === 'slower' ? 1 / r.ratio : r.ratio;
-      const change = moved ? `<span class="${r.verdict}">${esc(formatRatio(factor))} ${r.verdict}</span>` : r.verdict === 'no-difference' ? 'within the noise' : 'too few calls';
+      const change = moved
+        ? `<span class="${r.verdict}">${esc(formatRatio(factor))} ${r.verdict}</span>`
+        : r.verdict === 'no-difference'
+          ? 'within the noise'
+          : 'too few calls';
       return `<tr${moved ? ' class="changed"' : ''}><th scope="row">${esc(r.mode)}</th><td>${esc(r.other)}</td><td class="num">${esc(formatNs(r.referenceMedianNs))}</td><td class="num">${esc(formatNs(r.otherMedianNs))}</td><td class="num">${esc(formatRatio(r.ratio))}${r.statistic === 'p10' ? ' at p10' : ''}</td><td class="num">${esc(r.test)}</td><td>${change}</td><td class="num">${esc(r.allocsDelta === 0 ? '0' : (r.allocsDelta > 0 ? '+' : '') + countText(r.allocsDelta))}</td></tr>`;
     })
     .join('');
@@ -187,7 +215,12 @@ function chartData(kind: ChartKind, m: ReportModel, view: AnalysisView | null, s
 
 function chartsSection(m: ReportModel, view: AnalysisView | null, assets: HtmlAssets): string {
   const figures = m.charts.map((c) => {
-    const svg = assets.renderSVG(c.kind, chartData(c.kind, m, view, c.storage), { width: STATIC_WIDTH, ...(c.height ? { height: c.height } : {}), theme: 'light', idPrefix: c.id });
+    const svg = assets.renderSVG(c.kind, chartData(c.kind, m, view, c.storage), {
+      width: STATIC_WIDTH,
+      ...(c.height ? { height: c.height } : {}),
+      theme: 'light',
+      idPrefix: c.id,
+    });
     return (
       `<figure class="chart" id="${esc(c.id)}" data-chart="${esc(c.kind)}"${c.storage ? ` data-storage="${esc(c.storage)}"` : ''}>` +
       `<figcaption><h3>${esc(c.title)}</h3><p>${esc(c.caption)}</p></figcaption>` +
@@ -212,7 +245,8 @@ function embedded(m: ReportModel, view: AnalysisView | null): string {
     )
     .join('\n');
   const viewJson = view ? scriptJson(view) : null;
-  const analysis = viewJson && viewJson.length <= MAX_EMBEDDED_VIEW ? `\n<script type="application/json" id="tlab-analysis">${viewJson}</script>` : '';
+  const analysis =
+    viewJson && viewJson.length <= MAX_EMBEDDED_VIEW ? `\n<script type="application/json" id="tlab-analysis">${viewJson}</script>` : '';
   const meta = {
     schema: m.schema,
     program: m.program,

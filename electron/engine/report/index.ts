@@ -13,9 +13,9 @@ import type { LabelledResult, ReportFormat, ReportInput, ReportModel } from './t
 import { TlabError } from '../errors.js';
 
 export { buildReport } from './model.js';
-export { callsCsv, summaryCsv,  parseCsv, CALL_COLUMNS, SUMMARY_COLUMNS } from './csv.js';
-export { renderHtml,   type HtmlAssets,  } from './html.js';
-export { loadReportAssets,  transientLabVersion } from './assets.js';
+export { callsCsv, summaryCsv, parseCsv, CALL_COLUMNS, SUMMARY_COLUMNS } from './csv.js';
+export { renderHtml, type HtmlAssets } from './html.js';
+export { loadReportAssets, transientLabVersion } from './assets.js';
 export { analyseForReport, sdfgCandidates, NO_ANALYSIS } from './source.js';
 export { embeddedResults, looksLikeHtml } from './embedded.js';
 export { writeFilesAtomic, type OutputFile } from '../io/atomic-write.js';
@@ -40,7 +40,10 @@ export async function reportHtml(input: ReportInput, assets?: HtmlAssets): Promi
 /** The JSON format: the one result itself. */
 export function reportJson(results: readonly LabelledResult[]): string {
   if (results.length !== 1) {
-    throw new TlabError('usage', `the JSON format holds exactly one result, got ${results.length}: give one result, or use html, pdf or csv for a comparison`);
+    throw new TlabError(
+      'usage',
+      `the JSON format holds exactly one result, got ${results.length}: give one result, or use html, pdf or csv for a comparison`,
+    );
   }
   return `${JSON.stringify(results[0]!.result, null, 2)}\n`;
 }

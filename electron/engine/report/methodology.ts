@@ -25,7 +25,11 @@ function timing(r: ProfileResult, i: number): Paragraph {
     N.count(`settings.timedCalls|${i}`, s.calls * s.processes),
     ' timed calls; separate processes keep one mode’s heap state (glibc’s adaptive mmap and trim thresholds) from leaking into the next, and show whether one process ran slower than another for its whole life. A call is timed on the C++ side with a steady clock (CLOCK_MONOTONIC) read immediately before and after the program call. ',
     ...(Number.isFinite(worst)
-      ? ['The runner’s own work around each call (timestamps, fault counters, event sums) is measured separately, at most ', N.ns(`runnerOverhead|${i}`, worst), ' per call here, and is not part of any call time. ']
+      ? [
+          'The runner’s own work around each call (timestamps, fault counters, event sums) is measured separately, at most ',
+          N.ns(`runnerOverhead|${i}`, worst),
+          ' per call here, and is not part of any call time. ',
+        ]
       : []),
     'Before any timing, each mode is verified in a process of its own: two calls from identical inputs with every transient poisoned (0xFF, then 0xA5 bytes) and the EXTERNAL workspace guarded, and every mode’s outputs compared with the first mode’s; verification calls are never timed.',
   ];
@@ -39,7 +43,9 @@ function noise(results: LabelledResult[]): Paragraph {
   const out: Paragraph = [
     'Per-call times are skewed and noisy, so the report gives the median and the p10–p90 range (the middle 80 % of the calls, quantiles interpolated linearly) rather than a mean and standard deviation. ',
   ];
-  const spreads = results.flatMap((x, r) => x.result.modes.map((m) => ({ r, m, x }))).filter(({ m }) => Number.isFinite(m.summary.p10Ns) && m.summary.p10Ns > 0);
+  const spreads = results
+    .flatMap((x, r) => x.result.modes.map((m) => ({ r, m, x })))
+    .filter(({ m }) => Number.isFinite(m.summary.p10Ns) && m.summary.p10Ns > 0);
   if (spreads.length) {
     out.push('Here the middle 80 % of the calls span ');
     spreads.forEach(({ r, m, x }, k) => {
@@ -64,7 +70,9 @@ function noise(results: LabelledResult[]): Paragraph {
       .map((m) => `${results.length > 1 ? `${x.label}: ` : ''}${m.mode} (${m.findings.map((f) => KIND[f.kind]).join(', ')})`),
   );
   out.push(noisy.length ? `Here they fired for ${noisy.join('; ')}. ` : 'Here none of them fired, and the medians are compared. ');
-  const busy = results.flatMap((x) => x.result.warnings.filter((w) => /busy/.test(w)).map((w) => (results.length > 1 ? `${x.label}: ${w}` : w)));
+  const busy = results.flatMap((x) =>
+    x.result.warnings.filter((w) => /busy/.test(w)).map((w) => (results.length > 1 ? `${x.label}: ${w}` : w)),
+  );
   out.push(
     busy.length
       ? `Just before timing, the profiler sampled the machine’s load: ${busy.join('; ')}.`
@@ -74,17 +82,27 @@ function noise(results: LabelledResult[]): Paragraph {
 }
 
 function blindSpots(r: ProfileResult): MethodSection {
-  const symbols = Object.entries(r.settings.symbols).map(([k, v]) => `${k}=${v}`).join(', ');
+  const symbols = Object.entries(r.settings.symbols)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
   return {
     title: 'What the tool cannot see',
-    paragraphs: [[`These numbers hold for one machine and one problem size (${symbols || 'no symbols'}): other sizes change how much of a call allocating takes. The tool does not see:`]],
+    paragraphs: [
+      [
+        `These numbers hold for one machine and one problem size (${symbols || 'no symbols'}): other sizes change how much of a call allocating takes. The tool does not see:`,
+      ],
+    ],
     bullets: [
       ['allocations outside the program’s transients: library nodes’ own buffers, the OpenMP and C++ runtimes;'],
       ['transients on the stack (Register storage, small local arrays): they cost no allocation and are not instrumented;'],
-      ['major page faults, TLB and cache misses, NUMA placement: only minor faults are counted, so what sharing memory in the EXTERNAL workspace does to the caches shows in the call time, not on its own;'],
+      [
+        'major page faults, TLB and cache misses, NUMA placement: only minor faults are counted, so what sharing memory in the EXTERNAL workspace does to the caches shows in the call time, not on its own;',
+      ],
       ['memory use outside the call (fragmentation, resident set size), beyond the init and exit times;'],
       ['other processes competing for the cores while a call runs (only sampled once, before timing);'],
-      ['on CPU, what POOL saves on a GPU: DaCe’s pool only serves GPU_Global arrays from CUDA’s stream-ordered allocator (cudaMallocAsync), so POOL runs the same code as SCOPED here.'],
+      [
+        'on CPU, what POOL saves on a GPU: DaCe’s pool only serves GPU_Global arrays from CUDA’s stream-ordered allocator (cudaMallocAsync), so POOL runs the same code as SCOPED here.',
+      ],
     ],
   };
 }
@@ -93,17 +111,30 @@ export function methodology(results: LabelledResult[], analysisNote: string): Me
   const first = results[0]!.result;
   const initNote = first.modes.map((m) => `${m.label} ${formatNs(m.initNs)}`).join(', ');
   return [
-    { title: 'How calls were timed', paragraphs: results.map((x, i) => (results.length > 1 ? [`${x.label}: `, ...timing(x.result, i)] : timing(x.result, i))) },
+    {
+      title: 'How calls were timed',
+      paragraphs: results.map((x, i) => (results.length > 1 ? [`${x.label}: `, ...timing(x.result, i)] : timing(x.result, i))),
+    },
     {
       title: 'What counts as allocation time',
       paragraphs: [
         ALLOCATION,
         [`Init time per mode (once per process, not part of any call): ${initNote}.`],
-        ['The allocation timeline shows one real timed call per mode, the one nearest the median, not an average; a call with more than 65,536 allocation events records only its first ones and is flagged.'],
+        [
+          'The allocation timeline shows one real timed call per mode, the one nearest the median, not an average; a call with more than 65,536 allocation events records only its first ones and is flagged.',
+        ],
       ],
     },
     { title: 'Noise, and when a difference counts', paragraphs: [noise(results)] },
-    { title: 'Where the lifetimes and layouts come from', paragraphs: [['Lifetimes, the memory-over-steps curves, the workspace layouts and the transients table come from Transient Lab’s static analysis of the SDFG with the symbol values of the run: each transient’s live range over the program’s steps, its eligibility for PERSISTENT and EXTERNAL under gt4py’s rules, DaCe’s back-to-back layout and the lifetime-packed one. ', analysisNote]] },
+    {
+      title: 'Where the lifetimes and layouts come from',
+      paragraphs: [
+        [
+          'Lifetimes, the memory-over-steps curves, the workspace layouts and the transients table come from Transient Lab’s static analysis of the SDFG with the symbol values of the run: each transient’s live range over the program’s steps, its eligibility for PERSISTENT and EXTERNAL under gt4py’s rules, DaCe’s back-to-back layout and the lifetime-packed one. ',
+          analysisNote,
+        ],
+      ],
+    },
     blindSpots(first),
   ];
 }

@@ -11,7 +11,17 @@ import { buildComparison } from './comparison.js';
 import { resultHeader } from './header.js';
 import { methodology } from './methodology.js';
 import { perCall, workspaceSum } from './numbers.js';
-import type { ChartSlot, LabelledResult, MissingChart, ReportInput, ReportModel, SummaryRow, TransientRow, TransientsTable, VerificationBlock } from './types.js';
+import type {
+  ChartSlot,
+  LabelledResult,
+  MissingChart,
+  ReportInput,
+  ReportModel,
+  SummaryRow,
+  TransientRow,
+  TransientsTable,
+  VerificationBlock,
+} from './types.js';
 import { verdictParagraphs } from './verdict-paragraphs.js';
 
 /** Rows of the transients table in a report; the embedded analysis holds them all. */
@@ -83,7 +93,12 @@ export function transientsTable(view: AnalysisView, maxRows = MAX_TRANSIENT_ROWS
 
 function verificationBlock(label: string, result: ProfileResult): VerificationBlock {
   const b = verificationBadge(result);
-  return { label, ok: b.ok, text: b.text, details: result.verification.details.map((d) => ({ kind: d.kind, mode: d.mode, message: d.message })) };
+  return {
+    label,
+    ok: b.ok,
+    text: b.text,
+    details: result.verification.details.map((d) => ({ kind: d.kind, mode: d.mode, message: d.message })),
+  };
 }
 
 function hasSample(result: ProfileResult): boolean {
@@ -105,7 +120,8 @@ function charts(input: ReportInput): { charts: ChartSlot[]; missing: MissingChar
       id: 'c-break',
       kind: 'breakdown',
       title: 'Where a call’s time goes: compute, allocation, free',
-      caption: 'Mean call split into compute and the time inside instrumented allocations and frees; on the right, allocation and free alone on their own scale.',
+      caption:
+        'Mean call split into compute and the time inside instrumented allocations and frees; on the right, allocation and free alone on their own scale.',
       storage: null,
       height: null,
     },
@@ -113,7 +129,8 @@ function charts(input: ReportInput): { charts: ChartSlot[]; missing: MissingChar
       id: 'c-calls',
       kind: 'calls',
       title: 'Every timed call, in order',
-      caption: 'Processes are separated; the line is each process’s running median. A process that ran slower for its whole life shows here.',
+      caption:
+        'Processes are separated; the line is each process’s running median. A process that ran slower for its whole life shows here.',
       storage: null,
       height: null,
     },
@@ -133,12 +150,17 @@ function charts(input: ReportInput): { charts: ChartSlot[]; missing: MissingChar
     const sampled = input.results.some((x) => x.result.modes.some((m) => (m as { sampledCall?: unknown }).sampledCall));
     missing.push({
       title: 'Allocations of one call',
-      why: sampled ? 'no mode allocates during a call: the sampled calls hold no allocation.' : 'the result has no sampled call (written before profile@1 recorded allocation events).',
+      why: sampled
+        ? 'no mode allocates during a call: the sampled calls hold no allocation.'
+        : 'the result has no sampled call (written before profile@1 recorded allocation events).',
     });
   }
   const view = input.analysis.view;
   if (!view) {
-    missing.push({ title: 'Lifetimes and memory over steps', why: input.analysis.note }, { title: 'Workspace map', why: input.analysis.note });
+    missing.push(
+      { title: 'Lifetimes and memory over steps', why: input.analysis.note },
+      { title: 'Workspace map', why: input.analysis.note },
+    );
     return { charts: out, missing };
   }
   const storages = view.memory.map((m) => m.storage);
@@ -147,7 +169,8 @@ function charts(input: ReportInput): { charts: ChartSlot[]; missing: MissingChar
       id: `c-life${i}`,
       kind: 'lifetime',
       title: `Lifetimes and memory over steps${storages.length > 1 ? ` (${storage})` : ''}`,
-      caption: 'Top: one bar per transient over the program’s steps, coloured by what the modes do with it. Bottom: the bytes each mode holds at every step, each peak marked.',
+      caption:
+        'Top: one bar per transient over the program’s steps, coloured by what the modes do with it. Bottom: the bytes each mode holds at every step, each peak marked.',
       storage,
       height: null,
     });
@@ -158,12 +181,14 @@ function charts(input: ReportInput): { charts: ChartSlot[]; missing: MissingChar
       id: `c-ws${i}`,
       kind: 'workspace',
       title: `Workspace map: DaCe’s layout vs packed${view.workspace.length > 1 ? ` (${w.storage})` : ''}`,
-      caption: 'Each transient of the EXTERNAL workspace as a rectangle: offset up, steps across. DaCe’s back-to-back layout hatched, the lifetime-packed one solid.',
+      caption:
+        'Each transient of the EXTERNAL workspace as a rectangle: offset up, steps across. DaCe’s back-to-back layout hatched, the lifetime-packed one solid.',
       storage: w.storage,
       height: null,
     });
   }
-  if (!view.workspace.length) missing.push({ title: 'Workspace map', why: 'no transient of this program is eligible for the EXTERNAL workspace.' });
+  if (!view.workspace.length)
+    missing.push({ title: 'Workspace map', why: 'no transient of this program is eligible for the EXTERNAL workspace.' });
   return { charts: out, missing };
 }
 

@@ -28,7 +28,9 @@ export const perCall = {
   frees: (m: ModeResult): number => columnMean(m, 'frees'),
   /** Mean ns inside instrumented allocations and frees per call. */
   allocatorNs: (m: ModeResult): number =>
-    m.summary.allocNsPerCall != null && m.summary.freeNsPerCall != null ? m.summary.allocNsPerCall + m.summary.freeNsPerCall : mean(m.calls.allocNs.map((a, i) => a + (m.calls.freeNs[i] ?? 0))),
+    m.summary.allocNsPerCall != null && m.summary.freeNsPerCall != null
+      ? m.summary.allocNsPerCall + m.summary.freeNsPerCall
+      : mean(m.calls.allocNs.map((a, i) => a + (m.calls.freeNs[i] ?? 0))),
 };
 
 /** Σ of a mode's workspace over storages; null when it has none. */

@@ -26,14 +26,22 @@ export function sdfgCandidates(result: ProfileResult, resultSource: string | nul
  * Analyses the first candidate that exists and whose sha256 matches the result's. `explicit`: the user named the
  * file (`--sdfg`), so a different hash is reported against that file rather than searched past.
  */
-export async function analyseForReport(result: ProfileResult, candidates: string[], opts: { explicit?: boolean } = {}): Promise<ReportAnalysis> {
+export async function analyseForReport(
+  result: ProfileResult,
+  candidates: string[],
+  opts: { explicit?: boolean } = {},
+): Promise<ReportAnalysis> {
   const mismatched: string[] = [];
   for (const path of candidates) {
     let bytes: Uint8Array;
     try {
       bytes = await readFile(path);
     } catch {
-      if (opts.explicit) return { view: null, note: `The SDFG given for the analysis, ${path}, cannot be read: the lifetimes, the workspace map and the transients table are left out.` };
+      if (opts.explicit)
+        return {
+          view: null,
+          note: `The SDFG given for the analysis, ${path}, cannot be read: the lifetimes, the workspace map and the transients table are left out.`,
+        };
       continue;
     }
     const hash = createHash('sha256').update(bytes).digest('hex');
@@ -49,7 +57,10 @@ export async function analyseForReport(result: ProfileResult, candidates: string
       return { view, note: `Analysis of ${path} (the profiled file: same sha256) with the run’s symbol values.` };
     } catch (err) {
       const message = (err as { describe?: () => string }).describe?.() ?? (err as Error).message;
-      return { view: null, note: `Analysing ${path} failed (${message}): the lifetimes, the workspace map and the transients table are left out.` };
+      return {
+        view: null,
+        note: `Analysing ${path} failed (${message}): the lifetimes, the workspace map and the transients table are left out.`,
+      };
     }
   }
   if (mismatched.length) {
@@ -65,4 +76,7 @@ export async function analyseForReport(result: ProfileResult, candidates: string
 }
 
 /** No analysis, by choice. */
-export const NO_ANALYSIS: ReportAnalysis = { view: null, note: 'The report was written without the program’s analysis (--no-analysis): no lifetimes, workspace map or transients table.' };
+export const NO_ANALYSIS: ReportAnalysis = {
+  view: null,
+  note: 'The report was written without the program’s analysis (--no-analysis): no lifetimes, workspace map or transients table.',
+};

@@ -20,10 +20,18 @@ function noiseParagraph(v: Verdict, r: number): Paragraph | null {
   if (!v.noise.noisy) return null;
   const clauses: Paragraph[] = [];
   const split = [...new Set(v.noise.findings.filter((f) => f.kind === 'multimodal').map((f) => f.mode))];
-  if (split.length) clauses.push([`the call times of ${list(split)} fall into separate groups (Hartigan’s dip test on the log times, p < ${SIGNIFICANCE})`]);
+  if (split.length)
+    clauses.push([
+      `the call times of ${list(split)} fall into separate groups (Hartigan’s dip test on the log times, p < ${SIGNIFICANCE})`,
+    ]);
   for (const f of v.noise.findings) {
     if (f.kind !== 'processes' || !f.range) continue;
-    clauses.push([`the ${f.range.processes} processes of ${f.mode} have medians from `, N.ns(key('processMedianMin', r, f.mode), f.range.lo), ' to ', N.ns(key('processMedianMax', r, f.mode), f.range.hi)]);
+    clauses.push([
+      `the ${f.range.processes} processes of ${f.mode} have medians from `,
+      N.ns(key('processMedianMin', r, f.mode), f.range.lo),
+      ' to ',
+      N.ns(key('processMedianMax', r, f.mode), f.range.hi),
+    ]);
   }
   const warm = [...new Set(v.noise.findings.filter((f) => f.kind === 'warmup').map((f) => f.mode))];
   if (warm.length) clauses.push([`the warm-up of ${list(warm)} hit its cap before the page faults per call settled`]);
@@ -38,13 +46,26 @@ function noiseParagraph(v: Verdict, r: number): Paragraph | null {
 /** "median 231 ms vs 327 ms" or "p10 …", keyed. */
 function figures(t: TimeComparison, s: ModeResult, b: ModeResult, r: number): Paragraph {
   const q = t.statistic === 'p10' ? 'p10' : 'median';
-  return [`${q} `, N.ns(key(q, r, s.label), t.statistic === 'p10' ? s.summary.p10Ns : s.summary.medianNs), ' vs ', N.ns(key(q, r, b.label), t.statistic === 'p10' ? b.summary.p10Ns : b.summary.medianNs)];
+  return [
+    `${q} `,
+    N.ns(key(q, r, s.label), t.statistic === 'p10' ? s.summary.p10Ns : s.summary.medianNs),
+    ' vs ',
+    N.ns(key(q, r, b.label), t.statistic === 'p10' ? b.summary.p10Ns : b.summary.medianNs),
+  ];
 }
 
 /** How the test decided: Mann–Whitney's p over the calls, or whether the p10 intervals overlap. */
 function evidence(t: TimeComparison, s: ModeResult, b: ModeResult, r: number): Paragraph {
   if (t.statistic === 'p10') return [`; their ${level()} intervals ${t.verdict === 'no-difference' ? 'overlap' : 'do not overlap'}`];
-  return ['; two-sided Mann–Whitney ', N.p(`p|${r}|${s.label}|${b.label}`, t.p), ' over ', N.count(key('calls', r, s.label), s.calls.totalNs.length), ' and ', N.count(key('calls', r, b.label), b.calls.totalNs.length), ' timed calls'];
+  return [
+    '; two-sided Mann–Whitney ',
+    N.p(`p|${r}|${s.label}|${b.label}`, t.p),
+    ' over ',
+    N.count(key('calls', r, s.label), s.calls.totalNs.length),
+    ' and ',
+    N.count(key('calls', r, b.label), b.calls.totalNs.length),
+    ' timed calls',
+  ];
 }
 
 function factor(t: TimeComparison, s: ModeResult, b: ModeResult, r: number): Paragraph {
@@ -55,9 +76,20 @@ function factor(t: TimeComparison, s: ModeResult, b: ModeResult, r: number): Par
 
 /** Too few calls: what the test can reach with them at best, and how many would do. */
 function tooFewSentence(t: TimeComparison, s: ModeResult, b: ModeResult, r: number, what: string): Paragraph {
-  const calls = [N.count(key('calls', r, s.label), s.calls.totalNs.length), ' and ', N.count(key('calls', r, b.label), b.calls.totalNs.length)];
+  const calls = [
+    N.count(key('calls', r, s.label), s.calls.totalNs.length),
+    ' and ',
+    N.count(key('calls', r, b.label), b.calls.totalNs.length),
+  ];
   const need = N.count(`needCalls.${t.statistic}|${r}`, t.needCalls ?? NaN);
-  if (t.statistic === 'p10') return [`${what}: too few timed calls to test (`, ...calls, ` cannot bound a p10 at ${level()}); `, need, ' timed calls per mode (calls × processes) would.'];
+  if (t.statistic === 'p10')
+    return [
+      `${what}: too few timed calls to test (`,
+      ...calls,
+      ` cannot bound a p10 at ${level()}); `,
+      need,
+      ' timed calls per mode (calls × processes) would.',
+    ];
   return [
     `${what}: too few timed calls to test (with `,
     ...calls,
@@ -77,9 +109,21 @@ function primarySentence(h: Headline, result: ProfileResult, r: number): Paragra
   if (!t || !s || !b) return [`${h.text}.`];
   if (t.verdict === 'too-few-calls') return tooFewSentence(t, s, b, r, 'Which mode is fastest');
   if (t.verdict !== 'faster') {
-    return [`No mode is clearly fastest: ${list(h.tied)} are within the noise of each other (the two fastest, ${s.label} and ${b.label}: `, ...figures(t, s, b, r), ...evidence(t, s, b, r), ').'];
+    return [
+      `No mode is clearly fastest: ${list(h.tied)} are within the noise of each other (the two fastest, ${s.label} and ${b.label}: `,
+      ...figures(t, s, b, r),
+      ...evidence(t, s, b, r),
+      ').',
+    ];
   }
-  return [`${s.label} is the fastest mode: `, ...factor(t, s, b, r), ` faster per call${t.statistic === 'p10' ? ' at p10' : ''} than the runner-up, ${b.label} (`, ...figures(t, s, b, r), ...evidence(t, s, b, r), ').'];
+  return [
+    `${s.label} is the fastest mode: `,
+    ...factor(t, s, b, r),
+    ` faster per call${t.statistic === 'p10' ? ' at p10' : ''} than the runner-up, ${b.label} (`,
+    ...figures(t, s, b, r),
+    ...evidence(t, s, b, r),
+    ').',
+  ];
 }
 
 /** An EXTERNAL layout against POOL (or SCOPED). */
@@ -87,7 +131,14 @@ function pairSentence(h: Headline, s: ModeResult, b: ModeResult, r: number): Par
   const t = h.time!;
   if (t.verdict === 'too-few-calls') return tooFewSentence(t, s, b, r, `${s.label} against ${b.label}`);
   if (t.verdict === 'faster' || t.verdict === 'slower') {
-    return [`${s.label} is `, ...factor(t, s, b, r), ` ${t.verdict} per call${t.statistic === 'p10' ? ' at p10' : ''} than ${b.label} (`, ...figures(t, s, b, r), ...evidence(t, s, b, r), ').'];
+    return [
+      `${s.label} is `,
+      ...factor(t, s, b, r),
+      ` ${t.verdict} per call${t.statistic === 'p10' ? ' at p10' : ''} than ${b.label} (`,
+      ...figures(t, s, b, r),
+      ...evidence(t, s, b, r),
+      ').',
+    ];
   }
   const none = t.statistic === 'p10' ? 'no clear difference at p10' : 'no significant difference in time per call';
   return [
@@ -100,26 +151,49 @@ function pairSentence(h: Headline, s: ModeResult, b: ModeResult, r: number): Par
 
 /** GPU results: the verdict above is on host time; this is the same pair on device time (CUDA events). */
 function deviceSentence(h: Headline, s: ModeResult | undefined, b: ModeResult | undefined, r: number): Paragraph {
-  const lead = 'These times are host time per call, with the device synchronised before the clock stops, so they include the host side of every CUDA allocation call.';
+  const lead =
+    'These times are host time per call, with the device synchronised before the clock stops, so they include the host side of every CUDA allocation call.';
   const d = h.device;
   if (!d || !s?.gpu || !b?.gpu) return [`${lead} Device times were not recorded for both modes.`];
   const pair = `${s.label}|${b.label}`;
   const p10 = d.statistic === 'p10';
   const q = p10 ? 'deviceP10' : 'deviceMedian';
-  const figures = [p10 ? 'p10 ' : 'median ', N.ns(key(q, r, s.label), d.values.subject), ' vs ', N.ns(key(q, r, b.label), d.values.baseline)];
-  const how = p10 ? [`; their ${level()} intervals ${d.verdict === 'no-difference' ? 'overlap' : 'do not overlap'}`] : ['; ', N.p(`deviceP|${r}|${pair}`, d.p)];
+  const figures = [
+    p10 ? 'p10 ' : 'median ',
+    N.ns(key(q, r, s.label), d.values.subject),
+    ' vs ',
+    N.ns(key(q, r, b.label), d.values.baseline),
+  ];
+  const how = p10
+    ? [`; their ${level()} intervals ${d.verdict === 'no-difference' ? 'overlap' : 'do not overlap'}`]
+    : ['; ', N.p(`deviceP|${r}|${pair}`, d.p)];
   if (d.verdict === 'faster' || d.verdict === 'slower') {
     const f = d.verdict === 'faster' ? d.ratio : 1 / d.ratio;
     const ratioKey = `${p10 ? 'deviceP10' : 'device'}${d.verdict === 'faster' ? 'Speedup' : 'Slowdown'}|${r}|${pair}`;
-    return [`${lead} On device time (CUDA events), ${s.label} is `, N.ratio(ratioKey, f), ` ${d.verdict} per call${p10 ? ' at p10' : ''} (`, ...figures, ...how, ').'];
+    return [
+      `${lead} On device time (CUDA events), ${s.label} is `,
+      N.ratio(ratioKey, f),
+      ` ${d.verdict} per call${p10 ? ' at p10' : ''} (`,
+      ...figures,
+      ...how,
+      ').',
+    ];
   }
-  if (d.verdict === 'no-difference') return [`${lead} On device time (CUDA events) they show no ${p10 ? 'clear difference at p10' : 'significant difference'}: `, ...figures, ...how, '.'];
+  if (d.verdict === 'no-difference')
+    return [
+      `${lead} On device time (CUDA events) they show no ${p10 ? 'clear difference at p10' : 'significant difference'}: `,
+      ...figures,
+      ...how,
+      '.',
+    ];
   return [`${lead} On device time: too few calls to test a difference (`, ...figures, ').'];
 }
 
 /** What each mode holds for its transients: the memory side of "which mode". */
 function memorySentence(result: ProfileResult, r: number): Paragraph {
-  const out: Paragraph = ['Memory held for transients (the workspace and init allocations for the whole run, plus the most bytes live at once inside a call): '];
+  const out: Paragraph = [
+    'Memory held for transients (the workspace and init allocations for the whole run, plus the most bytes live at once inside a call): ',
+  ];
   result.modes.forEach((m, i) => {
     const h = heldMemory(m);
     out.push(i ? (i === result.modes.length - 1 ? ' and ' : ', ') : '', `${m.label} `);
@@ -141,7 +215,9 @@ function allocationSentence(s: ModeResult, b: ModeResult, r: number): Paragraph 
   const savedFrees = freesB - freesS;
   if (Math.abs(saved) < 0.05 && Math.abs(savedFrees) < 0.05) {
     out.push(
-      allocsS === 0 ? `Neither ${s.label} nor ${b.label} allocates during a call.` : `${s.label} and ${b.label} make the same number of allocations per call (`,
+      allocsS === 0
+        ? `Neither ${s.label} nor ${b.label} allocates during a call.`
+        : `${s.label} and ${b.label} make the same number of allocations per call (`,
       ...(allocsS === 0 ? [] : [N.count(key('allocsPerCall', r, s.label), allocsS), ').']),
     );
   } else {
@@ -195,19 +271,40 @@ function workspaceSentence(result: ProfileResult, r: number, view: AnalysisView 
     d = view.workspace.reduce((s, w) => s + num(w.dace.bytes), 0);
     keys = { p: 'analysis|workspace.packed', d: 'analysis|workspace.dace' };
   }
-  const lower = view && view.workspace.length && view.workspace.every((w) => w.packed) ? view.workspace.reduce((s, w) => s + num(w.packed!.lowerBound), 0) : null;
+  const lower =
+    view && view.workspace.length && view.workspace.every((w) => w.packed)
+      ? view.workspace.reduce((s, w) => s + num(w.packed!.lowerBound), 0)
+      : null;
   if (p === null || d === null) {
     const only = packed ?? dace;
     const bytes = only ? workspaceSum(only) : null;
-    if (!only || bytes === null) return view && view.workspace.length === 0 ? ['No transient is eligible for the EXTERNAL workspace.'] : null;
-    return [`The ${only.layout === 'packed' ? 'lifetime-packed' : "DaCe-layout"} workspace of ${only.label} is `, N.bytes(key('workspace', r, only.label), bytes), '.'];
+    if (!only || bytes === null)
+      return view && view.workspace.length === 0 ? ['No transient is eligible for the EXTERNAL workspace.'] : null;
+    return [
+      `The ${only.layout === 'packed' ? 'lifetime-packed' : 'DaCe-layout'} workspace of ${only.label} is `,
+      N.bytes(key('workspace', r, only.label), bytes),
+      '.',
+    ];
   }
-  const out: Paragraph = ['The EXTERNAL workspace is ', N.bytes(keys.p, p), " with Transient Lab's lifetime-packed layout vs ", N.bytes(keys.d, d), " in DaCe's back-to-back layout"];
-  if (d > p) out.push(': packing saves ', N.bytes(`workspaceSaved|${r}`, d - p), ' (', N.percent(`workspaceSavedShare|${r}`, (d - p) / d), ')');
+  const out: Paragraph = [
+    'The EXTERNAL workspace is ',
+    N.bytes(keys.p, p),
+    " with Transient Lab's lifetime-packed layout vs ",
+    N.bytes(keys.d, d),
+    " in DaCe's back-to-back layout",
+  ];
+  if (d > p)
+    out.push(': packing saves ', N.bytes(`workspaceSaved|${r}`, d - p), ' (', N.percent(`workspaceSavedShare|${r}`, (d - p) / d), ')');
   else if (d === p) out.push(': the same size, packing finds no reuse on this program');
   else out.push(': packing costs ', N.bytes(`workspaceCost|${r}`, p - d), ' more, as alignment takes more than reuse gains');
   if (lower !== null) {
-    out.push(p === lower ? '; the packed layout reaches the lower bound (the most bytes live at once, ' : '; no layout can be smaller than the most bytes live at once, ', N.bytes('analysis|workspace.lowerBound', lower), ')');
+    out.push(
+      p === lower
+        ? '; the packed layout reaches the lower bound (the most bytes live at once, '
+        : '; no layout can be smaller than the most bytes live at once, ',
+      N.bytes('analysis|workspace.lowerBound', lower),
+      ')',
+    );
   }
   out.push('.');
   return out;
@@ -293,11 +390,14 @@ export function verdictParagraphs(result: ProfileResult, r: number, view: Analys
   const badge = verificationBadge(result);
   out.push(
     badge.ok
-      ? [`${badge.text}, checked before any timing (poisoned memory, guarded workspace slots); no uninitialised read, no workspace overflow.`]
+      ? [
+          `${badge.text}, checked before any timing (poisoned memory, guarded workspace slots); no uninitialised read, no workspace overflow.`,
+        ]
       : [`${badge.text}. `, badge.details.slice(0, 3).join(' '), ' Timings of modes that compute different outputs are not comparable.'],
   );
   const caveats: string[] = [...result.warnings.filter((w) => /busy/.test(w)).map((w) => `Caveat: ${w}.`)];
-  if (result.modes.some((m) => m.eventsOverflowed)) caveats.push('Caveat: the allocation event buffer overflowed in some calls, so allocation counts and times are lower bounds.');
+  if (result.modes.some((m) => m.eventsOverflowed))
+    caveats.push('Caveat: the allocation event buffer overflowed in some calls, so allocation counts and times are lower bounds.');
   if (caveats.length) out.push([caveats.join(' ')]);
   return out;
 }

@@ -31,8 +31,27 @@ import { isPlainObject, keyPath, quoteText, type JsonObject } from './json.js';
 
 /** G0 files wrote library nodes with their class name as node type and no classpath (§8.6). */
 const LEGACY_LIBRARY_TYPES: ReadonlySet<string> = new Set([
-  'Reduce', 'MatMul', 'Dot', 'Gemm', 'Gemv', 'Ger', 'Axpy', 'Einsum', 'Transpose', 'TensorTranspose', 'CSRMM', 'CSRMV',
-  'FFT', 'IFFT', 'Getrf', 'Getrs', 'Getri', 'Potrf', 'Cholesky', 'Solve', 'Inv',
+  'Reduce',
+  'MatMul',
+  'Dot',
+  'Gemm',
+  'Gemv',
+  'Ger',
+  'Axpy',
+  'Einsum',
+  'Transpose',
+  'TensorTranspose',
+  'CSRMM',
+  'CSRMV',
+  'FFT',
+  'IFFT',
+  'Getrf',
+  'Getrs',
+  'Getri',
+  'Potrf',
+  'Cholesky',
+  'Solve',
+  'Inv',
 ]);
 
 /** A nested SDFG found in a state, to be normalised after the state (pre-order over SDFGs and regions). */
@@ -87,12 +106,18 @@ function readNode(
   const attrsPath = `${path}.attributes`;
   const storedId = raw['id'];
   if (storedId !== undefined && storedId !== null) {
-    const id = typeof storedId === 'number' ? storedId : typeof storedId === 'string' && /^\s*-?\d+\s*$/.test(storedId) ? Number(storedId) : null;
+    const id =
+      typeof storedId === 'number' ? storedId : typeof storedId === 'string' && /^\s*-?\d+\s*$/.test(storedId) ? Number(storedId) : null;
     if (id === null) ctx.fail(`${path}.id`, `a node "id" must be an integer, found ${describeValue(storedId)}`);
-    if (id !== index) ctx.warn(`${path}.id`, `node id ${describeValue(storedId)} differs from its position ${index} in the state; edges refer to positions`);
+    if (id !== index)
+      ctx.warn(
+        `${path}.id`,
+        `node id ${describeValue(storedId)} differs from its position ${index} in the state; edges refer to positions`,
+      );
   }
   const scopeRaw = raw['scope_entry'];
-  const scopeEntry = scopeRaw === undefined || scopeRaw === null ? null : readIndex(scopeRaw, count, `${path}.scope_entry`, ctx, 'scope_entry');
+  const scopeEntry =
+    scopeRaw === undefined || scopeRaw === null ? null : readIndex(scopeRaw, count, `${path}.scope_entry`, ctx, 'scope_entry');
   const base = {
     id: index,
     label: readString(raw['label'], readString(attrs['label'], '')),
@@ -105,11 +130,15 @@ function readNode(
   switch (type) {
     case 'AccessNode': {
       const data = attrs['data'] ?? raw['data'];
-      if (typeof data !== 'string') ctx.fail(`${attrsPath}.data`, `an AccessNode needs the name of its data container, found ${describeValue(data)}`);
+      if (typeof data !== 'string')
+        ctx.fail(`${attrsPath}.data`, `an AccessNode needs the name of its data container, found ${describeValue(data)}`);
       const dot = data.indexOf('.');
       const container = dot < 0 ? data : data.slice(0, dot);
       if (!sdfg.arrays.has(container)) {
-        ctx.warn(`${attrsPath}.data`, `AccessNode refers to ${quoteText(data)}, which is not a data descriptor of SDFG ${quoteText(sdfg.name)}`);
+        ctx.warn(
+          `${attrsPath}.data`,
+          `AccessNode refers to ${quoteText(data)}, which is not a data descriptor of SDFG ${quoteText(sdfg.name)}`,
+        );
       }
       return { ...base, kind: 'access', data, setzero: readBool(attrs['setzero'], false) };
     }
@@ -166,7 +195,8 @@ function readNestedSdfgNode(
   const mapping: Record<string, Sym> = Object.create(null) as Record<string, Sym>;
   const mappingRaw = attrs['symbol_mapping'];
   if (mappingRaw !== undefined && mappingRaw !== null) {
-    if (!isPlainObject(mappingRaw)) ctx.fail(`${attrsPath}.symbol_mapping`, `"symbol_mapping" must be an object, found ${describeValue(mappingRaw)}`);
+    if (!isPlainObject(mappingRaw))
+      ctx.fail(`${attrsPath}.symbol_mapping`, `"symbol_mapping" must be an object, found ${describeValue(mappingRaw)}`);
     for (const key of Object.keys(mappingRaw)) {
       setOwn(mapping, key, readSym(mappingRaw[key], keyPath(`${attrsPath}.symbol_mapping`, key), ctx));
     }
@@ -193,13 +223,7 @@ function readNestedSdfgNode(
   return node;
 }
 
-function readLibraryNode(
-  base: NodeBaseFields,
-  classpath: string,
-  attrs: JsonObject,
-  attrsPath: string,
-  ctx: ParseContext,
-): DataflowNode {
+function readLibraryNode(base: NodeBaseFields, classpath: string, attrs: JsonObject, attrsPath: string, ctx: ParseContext): DataflowNode {
   const implementation = attrs['implementation'];
   return {
     ...base,
@@ -350,7 +374,7 @@ function readMemlet(raw: unknown, path: string, ctx: ParseContext): Memlet {
     data: typeof data === 'string' ? data : null,
     subset: readSubset(attrs['subset'], `${attrsPath}.subset`, ctx),
     otherSubset: readSubset(attrs['other_subset'], `${attrsPath}.other_subset`, ctx),
-    wcr: typeof wcr === 'string' ? wcr : isPlainObject(wcr) ? readCode(wcr, `${attrsPath}.wcr`, ctx)?.code ?? null : null,
+    wcr: typeof wcr === 'string' ? wcr : isPlainObject(wcr) ? (readCode(wcr, `${attrsPath}.wcr`, ctx)?.code ?? null) : null,
     wcrNonatomic: readBool(attrs['wcr_nonatomic'], false),
     volume,
     dynamic,

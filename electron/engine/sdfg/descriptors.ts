@@ -13,11 +13,23 @@ const RENAMED_TYPES: ReadonlyMap<string, string> = new Map([
 ]);
 
 const ARRAY_LIKE_TYPES: ReadonlySet<string> = new Set([
-  'Array', 'ArrayView', 'ArrayReference', 'ContainerArray', 'ContainerView', 'ContainerArrayReference', 'ParameterArray',
+  'Array',
+  'ArrayView',
+  'ArrayReference',
+  'ContainerArray',
+  'ContainerView',
+  'ContainerArrayReference',
+  'ParameterArray',
 ]);
 const STRUCTURE_TYPES: ReadonlySet<string> = new Set(['Structure', 'StructureView', 'StructureReference', 'Tensor']);
 const KNOWN_TYPES: ReadonlySet<string> = new Set([
-  ...ARRAY_LIKE_TYPES, ...STRUCTURE_TYPES, 'Scalar', 'Stream', 'ProcessGrid', 'SubArray', 'RedistrArray',
+  ...ARRAY_LIKE_TYPES,
+  ...STRUCTURE_TYPES,
+  'Scalar',
+  'Stream',
+  'ProcessGrid',
+  'SubArray',
+  'RedistrArray',
 ]);
 
 /** numpy's NPY_MAXDIMS (64 since numpy 2.0); strides are quadratic in the rank, so the limit also bounds work. */
@@ -31,7 +43,14 @@ export interface DescriptorOptions {
   countTransients: boolean;
 }
 
-export function readDescriptor(name: string, raw: unknown, path: string, ctx: ParseContext, options: DescriptorOptions, depth = 0): DataDescriptor {
+export function readDescriptor(
+  name: string,
+  raw: unknown,
+  path: string,
+  ctx: ParseContext,
+  options: DescriptorOptions,
+  depth = 0,
+): DataDescriptor {
   if (!isPlainObject(raw)) ctx.fail(path, `expected a data descriptor object, found ${describeValue(raw)}`);
   const rawType = raw['type'];
   if (typeof rawType !== 'string') ctx.fail(path, `data descriptor ${quoteText(name)} has no "type" (Array, Scalar, …)`);
@@ -43,12 +62,19 @@ export function readDescriptor(name: string, raw: unknown, path: string, ctx: Pa
   const attrs: JsonObject = attrsRaw ?? {};
   const attrsPath = `${path}.attributes`;
   if (!KNOWN_TYPES.has(type)) {
-    ctx.warnOnce(`descriptor:${type}`, path, `unknown data descriptor type ${quoteText(type)} (kept; treated as ${'strides' in attrs ? 'Array-like' : 'opaque'})`);
+    ctx.warnOnce(
+      `descriptor:${type}`,
+      path,
+      `unknown data descriptor type ${quoteText(type)} (kept; treated as ${'strides' in attrs ? 'Array-like' : 'opaque'})`,
+    );
   }
   const arrayLike = ARRAY_LIKE_TYPES.has(type) || (!KNOWN_TYPES.has(type) && 'strides' in attrs);
 
   const dtypeRaw = attrs['dtype'];
-  const dtype = dtypeRaw === undefined ? INT32 : readDType(dtypeRaw, `${attrsPath}.dtype`, ctx) ?? { kind: 'unknown' as const, raw: null, bytes: null };
+  const dtype =
+    dtypeRaw === undefined
+      ? INT32
+      : (readDType(dtypeRaw, `${attrsPath}.dtype`, ctx) ?? { kind: 'unknown' as const, raw: null, bytes: null });
 
   let shape = readSymList(attrs['shape'], `${attrsPath}.shape`, ctx, 'shape') ?? [];
   if (shape.length > MAX_DIMENSIONS) {
@@ -61,9 +87,10 @@ export function readDescriptor(name: string, raw: unknown, path: string, ctx: Pa
     ctx.warn(`${attrsPath}.strides`, `${storedStrides.length} strides for ${shape.length} dimensions: using C-contiguous strides`);
   }
   const totalRaw = attrs['total_size'];
-  const totalSize = totalRaw === undefined || totalRaw === null || totalRaw === 0 || totalRaw === '0'
-    ? product(shape)
-    : readSym(totalRaw, `${attrsPath}.total_size`, ctx);
+  const totalSize =
+    totalRaw === undefined || totalRaw === null || totalRaw === 0 || totalRaw === '0'
+      ? product(shape)
+      : readSym(totalRaw, `${attrsPath}.total_size`, ctx);
   const storedOffset = readSymList(attrs['offset'], `${attrsPath}.offset`, ctx, 'offset');
   const offset = storedOffset && storedOffset.length > 0 ? storedOffset : shape.map(() => '0');
 

@@ -116,7 +116,11 @@ export function readDType(raw: unknown, path: string, ctx: ParseContext, depth =
     case 'callback':
       return { kind: 'opaque', ctype: 'callback', bytes: null };
     default:
-      ctx.warnOnce(`dtype-object:${type ?? ''}`, path, `unknown data type object of type ${describeValue(type)} (kept; its size is unknown)`);
+      ctx.warnOnce(
+        `dtype-object:${type ?? ''}`,
+        path,
+        `unknown data type object of type ${describeValue(type)} (kept; its size is unknown)`,
+      );
       return { kind: 'unknown', raw, bytes: null };
   }
 }

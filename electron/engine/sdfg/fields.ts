@@ -169,14 +169,42 @@ export function readCodeText(raw: unknown, path: string, ctx: ParseContext): str
 }
 
 export const STORAGE_TYPES: ReadonlySet<string> = new Set([
-  'Default', 'Register', 'CPU_Pinned', 'CPU_Heap', 'CPU_ThreadLocal', 'GPU_Global', 'GPU_Shared', 'SVE_Register',
-  'Snitch_TCDM', 'Snitch_L2', 'Snitch_SSR', 'FPGA_Global', 'FPGA_Local', 'FPGA_Registers', 'FPGA_ShiftRegister',
-  'Immaterial', 'CPU_Stack', 'GPU_Stack',
+  'Default',
+  'Register',
+  'CPU_Pinned',
+  'CPU_Heap',
+  'CPU_ThreadLocal',
+  'GPU_Global',
+  'GPU_Shared',
+  'SVE_Register',
+  'Snitch_TCDM',
+  'Snitch_L2',
+  'Snitch_SSR',
+  'FPGA_Global',
+  'FPGA_Local',
+  'FPGA_Registers',
+  'FPGA_ShiftRegister',
+  'Immaterial',
+  'CPU_Stack',
+  'GPU_Stack',
 ]);
 export const SCHEDULE_TYPES: ReadonlySet<string> = new Set([
-  'Default', 'Sequential', 'MPI', 'CPU_Multicore', 'CPU_Persistent', 'SVE_Map', 'GPU_Device', 'GPU_ThreadBlock',
-  'GPU_ThreadBlock_Dynamic', 'GPU_Persistent', 'Snitch', 'Snitch_Multicore', 'Unrolled', 'GPU_Default',
-  'FPGA_Device', 'FPGA_Multi_Pumped',
+  'Default',
+  'Sequential',
+  'MPI',
+  'CPU_Multicore',
+  'CPU_Persistent',
+  'SVE_Map',
+  'GPU_Device',
+  'GPU_ThreadBlock',
+  'GPU_ThreadBlock_Dynamic',
+  'GPU_Persistent',
+  'Snitch',
+  'Snitch_Multicore',
+  'Unrolled',
+  'GPU_Default',
+  'FPGA_Device',
+  'FPGA_Multi_Pumped',
 ]);
 export const LIFETIMES: ReadonlySet<string> = new Set(['Scope', 'State', 'SDFG', 'Global', 'Persistent', 'External']);
 
@@ -184,7 +212,14 @@ export const LIFETIMES: ReadonlySet<string> = new Set(['Scope', 'State', 'SDFG',
  * Reads an enumeration value. The value set is open (branch-only members exist): unknown names are kept
  * verbatim with one warning per name; the 2.0 object form `{"type": "StorageType.NAME", …}` is accepted.
  */
-export function readEnum(raw: unknown, fallback: string, known: ReadonlySet<string>, what: string, path: string, ctx: ParseContext): string {
+export function readEnum(
+  raw: unknown,
+  fallback: string,
+  known: ReadonlySet<string>,
+  what: string,
+  path: string,
+  ctx: ParseContext,
+): string {
   if (raw === undefined || raw === null) return fallback;
   let name: string;
   if (typeof raw === 'string') name = raw;

@@ -8,7 +8,7 @@ import type { SdfgFile } from '../model/sdfg.js';
 import { decodeUtf8, gunzipContent, gunzipContentAsync, parseJsonText, rejectJsonContent, sniffSdfg } from './bytes.js';
 import { normaliseSdfg } from './normalise.js';
 
-export { sniffSdfg,  } from './bytes.js';
+export { sniffSdfg } from './bytes.js';
 
 /** A file's JSON bytes, decompressed and checked, before they are parsed (what a preview and the full parse share). */
 export interface DecodedSdfg {
@@ -25,10 +25,15 @@ export async function readSdfgFile(path: string): Promise<SdfgFile> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
-      code === 'ENOENT' ? 'the file does not exist'
-      : code === 'EISDIR' ? 'this is a folder, not a file'
-      : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-      : error instanceof Error ? error.message : String(error);
+      code === 'ENOENT'
+        ? 'the file does not exist'
+        : code === 'EISDIR'
+          ? 'this is a folder, not a file'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied'
+            : error instanceof Error
+              ? error.message
+              : String(error);
     throw new TlabError('input', `cannot read the SDFG file: ${why}`, { file: path, cause: error });
   }
   return parseSdfgBytes(bytes, path);

@@ -13,12 +13,15 @@ export const MAX_NESTING = 256;
 
 /** Throws TlabError('unsupported') naming the first block nested deeper than MAX_NESTING. */
 export function checkNesting(root: Sdfg, file: string): void {
-  const stack: Array<{ region: RegionBlock | Extract<ControlFlowBlock, { kind: 'loop' }>; depth: number }> = [{ region: root.body, depth: 0 }];
+  const stack: Array<{ region: RegionBlock | Extract<ControlFlowBlock, { kind: 'loop' }>; depth: number }> = [
+    { region: root.body, depth: 0 },
+  ];
   while (stack.length > 0) {
     const { region, depth } = stack.pop()!;
     for (const block of region.blocks) {
       const inner = depth + 1;
-      if ((block.kind === 'region' || block.kind === 'loop' || block.kind === 'conditional') && inner > MAX_NESTING) refuse(block.jsonPath, file);
+      if ((block.kind === 'region' || block.kind === 'loop' || block.kind === 'conditional') && inner > MAX_NESTING)
+        refuse(block.jsonPath, file);
       if (block.kind === 'region' || block.kind === 'loop') stack.push({ region: block, depth: inner });
       else if (block.kind === 'conditional') for (const b of block.branches) stack.push({ region: b.body, depth: inner });
       else if (block.kind === 'state') {

@@ -145,7 +145,8 @@ class Normaliser {
         const pair: unknown = list[i];
         if (!Array.isArray(pair) || typeof pair[0] !== 'string' || symbols.has(pair[0])) continue;
         const descriptor: unknown = pair[1];
-        const dtypeRaw = isPlainObject(descriptor) && isPlainObject(descriptor['attributes']) ? descriptor['attributes']['dtype'] : undefined;
+        const dtypeRaw =
+          isPlainObject(descriptor) && isPlainObject(descriptor['attributes']) ? descriptor['attributes']['dtype'] : undefined;
         symbols.set(pair[0], readDType(dtypeRaw, `$.${key}[${i}][1].attributes.dtype`, this.ctx) ?? INT32);
       }
     }
@@ -160,7 +161,8 @@ class Normaliser {
       const entryPath = keyPath(`${attrsPath}.constants_prop`, name);
       const entry = raw[name];
       if (Array.isArray(entry) && entry.length === 2) {
-        const descriptor = entry[0] === null ? null : readDescriptor(name, entry[0], `${entryPath}[0]`, this.ctx, { countTransients: false });
+        const descriptor =
+          entry[0] === null ? null : readDescriptor(name, entry[0], `${entryPath}[0]`, this.ctx, { countTransients: false });
         constants.set(name, { descriptor, value: entry[1] });
       } else {
         this.ctx.warn(entryPath, 'a constant should be a [descriptor, value] pair; kept as a bare value');
@@ -175,7 +177,8 @@ class Normaliser {
     const names: string[] = [];
     for (let i = 0; i < list.length; i++) {
       const name = list[i];
-      if (typeof name !== 'string') this.ctx.fail(`${attrsPath}.arg_names[${i}]`, `an argument name must be a string, found ${describeValue(name)}`);
+      if (typeof name !== 'string')
+        this.ctx.fail(`${attrsPath}.arg_names[${i}]`, `an argument name must be a string, found ${describeValue(name)}`);
       names.push(name);
     }
     return names;
@@ -220,7 +223,8 @@ class Normaliser {
    * ambiguous (§6.1). A stored index that disagrees or points nowhere gets a warning.
    */
   private computeStart(count: number, edges: InterstateEdge[], storedRaw: unknown, path: string): number | null {
-    const stored = typeof storedRaw === 'number' ? storedRaw : typeof storedRaw === 'string' && /^\d+$/.test(storedRaw) ? Number(storedRaw) : null;
+    const stored =
+      typeof storedRaw === 'number' ? storedRaw : typeof storedRaw === 'string' && /^\d+$/.test(storedRaw) ? Number(storedRaw) : null;
     const storedValid = stored !== null && Number.isInteger(stored) && stored >= 0 && stored < count;
     if (count === 0) {
       if (stored !== null) this.ctx.warn(path, `stored start block ${stored} in a region without blocks (ignored)`);
@@ -282,7 +286,11 @@ class Normaliser {
         const value = assignRaw[key];
         if (typeof value === 'string') assignments.push([key, value]);
         else if (typeof value === 'number' || typeof value === 'boolean') assignments.push([key, String(value)]);
-        else ctx.fail(keyPath(`${edgeAttrsPath}.assignments`, key), `an assignment must be an expression string, found ${describeValue(value)}`);
+        else
+          ctx.fail(
+            keyPath(`${edgeAttrsPath}.assignments`, key),
+            `an assignment must be an expression string, found ${describeValue(value)}`,
+          );
       }
     } else if (assignRaw !== undefined && assignRaw !== null) {
       ctx.fail(`${edgeAttrsPath}.assignments`, `"assignments" must be an object (symbol → expression), found ${describeValue(assignRaw)}`);
@@ -315,7 +323,17 @@ class Normaliser {
         `unknown block type ${quoteText(type)} (kept as a region${hasBody ? '' : ' without a body: it has no "nodes"'})`,
       );
     }
-    const region: RegionBlock = { kind: 'region', type, id: index, label, jsonPath: path, cfgId: this.nextCfgId++, blocks: [], edges: [], start: null };
+    const region: RegionBlock = {
+      kind: 'region',
+      type,
+      id: index,
+      label,
+      jsonPath: path,
+      cfgId: this.nextCfgId++,
+      blocks: [],
+      edges: [],
+      start: null,
+    };
     this.expandRegion(region, raw, path, sdfg);
     return region;
   }
@@ -358,13 +376,21 @@ class Normaliser {
   /** Branches come from `branches` only: dev-1.x files repeat the branch regions under `nodes` (§6.5). */
   private readConditional(raw: JsonObject, path: string, index: number, label: string, sdfg: Sdfg): ConditionalBlockModel {
     const ctx: ParseContext = this.ctx;
-    const conditional: ConditionalBlockModel = { kind: 'conditional', id: index, label, jsonPath: path, cfgId: this.nextCfgId++, branches: [] };
+    const conditional: ConditionalBlockModel = {
+      kind: 'conditional',
+      id: index,
+      label,
+      jsonPath: path,
+      cfgId: this.nextCfgId++,
+      branches: [],
+    };
     const branches = raw['branches'];
     if (branches === undefined || branches === null) {
       ctx.warn(path, 'ConditionalBlock without "branches": treated as having no branches');
       return conditional;
     }
-    if (!Array.isArray(branches)) ctx.fail(`${path}.branches`, `"branches" must be a list of [condition, region] pairs, found ${describeValue(branches)}`);
+    if (!Array.isArray(branches))
+      ctx.fail(`${path}.branches`, `"branches" must be a list of [condition, region] pairs, found ${describeValue(branches)}`);
     conditional.branches = new Array<ConditionalBranch>(branches.length);
     for (let i = branches.length - 1; i >= 0; i--) {
       this.tasks.push({ kind: 'branch', raw: branches[i], path: `${path}.branches[${i}]`, sdfg, conditional, index: i });
@@ -413,11 +439,22 @@ export interface NormaliseOptions {
   deferred?: string;
 }
 
-export function normaliseSdfg(root: unknown, file: string, jsonBytes: number, compressed: boolean, options: NormaliseOptions = {}): SdfgFile {
+export function normaliseSdfg(
+  root: unknown,
+  file: string,
+  jsonBytes: number,
+  compressed: boolean,
+  options: NormaliseOptions = {},
+): SdfgFile {
   const ctx: ParseContext = new ParseContext(file, options.deferred ?? null);
   if (!isPlainObject(root)) ctx.fail('$', `the JSON root must be an SDFG object, found ${describeValue(root)}`);
   if (root['type'] !== 'SDFG') {
-    ctx.fail('$.type', root['type'] === undefined ? 'the root object has no "type": this is not an SDFG file' : `the root "type" is ${describeValue(root['type'])}, expected "SDFG"`);
+    ctx.fail(
+      '$.type',
+      root['type'] === undefined
+        ? 'the root object has no "type": this is not an SDFG file'
+        : `the root "type" is ${describeValue(root['type'])}, expected "SDFG"`,
+    );
   }
   const normaliser = new Normaliser(ctx);
   const rootSdfg = normaliser.run(root);
@@ -465,7 +502,8 @@ function readSourceFiles(root: JsonObject, ctx: ParseContext): string[] {
     return [];
   }
   return raw.map((entry, i) => {
-    if (typeof entry !== 'string') ctx.fail(`$.source_files[${i}]`, `a source file must be a path (a string), found ${describeValue(entry)}`);
+    if (typeof entry !== 'string')
+      ctx.fail(`$.source_files[${i}]`, `a source file must be a path (a string), found ${describeValue(entry)}`);
     return entry;
   });
 }
@@ -474,6 +512,7 @@ function readDumpError(root: JsonObject): SdfgFile['dumpError'] {
   const raw = root['error'];
   if (raw === undefined || raw === null) return null;
   if (typeof raw === 'string') return { message: raw, raw };
-  const message = isPlainObject(raw) && typeof raw['message'] === 'string' ? raw['message'] : 'the writer recorded an error without a message';
+  const message =
+    isPlainObject(raw) && typeof raw['message'] === 'string' ? raw['message'] : 'the writer recorded an error without a message';
   return { message, raw };
 }

@@ -45,7 +45,11 @@ const CLOSE = 0x7d;
  * would). A big gzip file is previewed while it inflates, and `decoded` inflates it again, on libuv's thread
  * pool, from the first call on (the caller chooses when: not while the preview's own work needs the CPU).
  */
-export async function decodeWithPreview(bytes: Uint8Array, path: string, minJsonBytes = PREVIEW_MIN_JSON_BYTES): Promise<{ preview: SdfgFile | null; decoded: () => Promise<DecodedSdfg> }> {
+export async function decodeWithPreview(
+  bytes: Uint8Array,
+  path: string,
+  minJsonBytes = PREVIEW_MIN_JSON_BYTES,
+): Promise<{ preview: SdfgFile | null; decoded: () => Promise<DecodedSdfg> }> {
   const sniff = sniffSdfg(bytes);
   if (!sniff.ok || !sniff.compressed || gzipSizeHint(bytes) < minJsonBytes) {
     const decoded = decodeSdfgBytes(bytes, path);
@@ -230,7 +234,12 @@ class BodyScanner {
         // The body's first key must be `"type": "SDFG"` on the next line, one level deeper.
         let k = at;
         while (text[k] === SPACE) k++;
-        if (k - at <= this.indent || k + TYPE_SDFG.length > text.length || text.compare(TYPE_SDFG, 0, TYPE_SDFG.length, k, k + TYPE_SDFG.length) !== 0) return this.fail();
+        if (
+          k - at <= this.indent ||
+          k + TYPE_SDFG.length > text.length ||
+          text.compare(TYPE_SDFG, 0, TYPE_SDFG.length, k, k + TYPE_SDFG.length) !== 0
+        )
+          return this.fail();
         this.state = 'body';
         at = k;
       } else {

@@ -6,10 +6,7 @@
  */
 
 export type BinOp =
-  | '+' | '-' | '*' | '/' | '//' | '%' | '**'
-  | '==' | '!=' | '<' | '<=' | '>' | '>='
-  | 'and' | 'or'
-  | '&' | '|' | '^' | '<<' | '>>';
+  '+' | '-' | '*' | '/' | '//' | '%' | '**' | '==' | '!=' | '<' | '<=' | '>' | '>=' | 'and' | 'or' | '&' | '|' | '^' | '<<' | '>>';
 
 type UnOp = '-' | '+' | 'not' | '~';
 
@@ -76,15 +73,24 @@ export function exprHeight(e: Expr): number {
 /** The direct sub-expressions of a node (call arguments, then keyword values). */
 export function exprChildren(e: Expr): readonly Expr[] {
   switch (e.k) {
-    case 'bin': return [e.a, e.b];
-    case 'un': return [e.a];
-    case 'cmpchain': return e.operands;
-    case 'call': return e.kwargs.length ? [...e.args, ...e.kwargs.map(([, v]) => v)] : e.args;
-    case 'ternary': return [e.cond, e.then, e.else];
-    case 'subscript': return [e.base, ...e.index];
-    case 'attr': return [e.base];
-    case 'tuple': return e.items;
-    default: return [];
+    case 'bin':
+      return [e.a, e.b];
+    case 'un':
+      return [e.a];
+    case 'cmpchain':
+      return e.operands;
+    case 'call':
+      return e.kwargs.length ? [...e.args, ...e.kwargs.map(([, v]) => v)] : e.args;
+    case 'ternary':
+      return [e.cond, e.then, e.else];
+    case 'subscript':
+      return [e.base, ...e.index];
+    case 'attr':
+      return [e.base];
+    case 'tuple':
+      return e.items;
+    default:
+      return [];
   }
 }
 

@@ -23,14 +23,37 @@ export interface CppOptions {
 }
 
 // C++ operator precedence, loosest first.
-const C_TERNARY = 1, C_OR = 2, C_AND = 3, C_BOR = 4, C_XOR = 5, C_BAND = 6, C_EQ = 7, C_REL = 8;
-const C_SHIFT = 9, C_ADD = 10, C_MUL = 11, C_UNARY = 12, C_ATOM = 14;
+const C_TERNARY = 1,
+  C_OR = 2,
+  C_AND = 3,
+  C_BOR = 4,
+  C_XOR = 5,
+  C_BAND = 6,
+  C_EQ = 7,
+  C_REL = 8;
+const C_SHIFT = 9,
+  C_ADD = 10,
+  C_MUL = 11,
+  C_UNARY = 12,
+  C_ATOM = 14;
 
 const C_OPERATORS: Partial<Record<BinOp, [string, number]>> = {
-  '+': ['+', C_ADD], '-': ['-', C_ADD], '*': ['*', C_MUL],
-  '==': ['==', C_EQ], '!=': ['!=', C_EQ], '<': ['<', C_REL], '<=': ['<=', C_REL], '>': ['>', C_REL], '>=': ['>=', C_REL],
-  and: ['&&', C_AND], or: ['||', C_OR], '&': ['&', C_BAND], '|': ['|', C_BOR], '^': ['^', C_XOR],
-  '<<': ['<<', C_SHIFT], '>>': ['>>', C_SHIFT],
+  '+': ['+', C_ADD],
+  '-': ['-', C_ADD],
+  '*': ['*', C_MUL],
+  '==': ['==', C_EQ],
+  '!=': ['!=', C_EQ],
+  '<': ['<', C_REL],
+  '<=': ['<=', C_REL],
+  '>': ['>', C_REL],
+  '>=': ['>=', C_REL],
+  and: ['&&', C_AND],
+  or: ['||', C_OR],
+  '&': ['&', C_BAND],
+  '|': ['|', C_BOR],
+  '^': ['^', C_XOR],
+  '<<': ['<<', C_SHIFT],
+  '>>': ['>>', C_SHIFT],
 };
 
 const HELPER_BY_OP: Partial<Record<BinOp, string>> = { '//': 'tlab_int_floor', '%': 'tlab_py_mod', '**': 'tlab_ipow' };
@@ -41,10 +64,27 @@ const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
 const STD_MATH: Record<string, string> = {
-  exp: 'std::exp', log: 'std::log', log2: 'std::log2', log10: 'std::log10', sqrt: 'std::sqrt', sin: 'std::sin',
-  cos: 'std::cos', tan: 'std::tan', asin: 'std::asin', acos: 'std::acos', atan: 'std::atan', atan2: 'std::atan2',
-  sinh: 'std::sinh', cosh: 'std::cosh', tanh: 'std::tanh', pow: 'std::pow', fabs: 'std::fabs', expm1: 'std::expm1',
-  log1p: 'std::log1p', cbrt: 'std::cbrt', erf: 'std::erf',
+  exp: 'std::exp',
+  log: 'std::log',
+  log2: 'std::log2',
+  log10: 'std::log10',
+  sqrt: 'std::sqrt',
+  sin: 'std::sin',
+  cos: 'std::cos',
+  tan: 'std::tan',
+  asin: 'std::asin',
+  acos: 'std::acos',
+  atan: 'std::atan',
+  atan2: 'std::atan2',
+  sinh: 'std::sinh',
+  cosh: 'std::cosh',
+  tanh: 'std::tanh',
+  pow: 'std::pow',
+  fabs: 'std::fabs',
+  expm1: 'std::expm1',
+  log1p: 'std::log1p',
+  cbrt: 'std::cbrt',
+  erf: 'std::erf',
 };
 
 interface Emitted {
@@ -149,7 +189,10 @@ function containsDivision(e: Expr): boolean {
       stack.push([node, true]);
       for (const o of operands) if (!divisionCache.has(o)) stack.push([o, false]);
     } else {
-      divisionCache.set(node, operands.some((o) => divisionCache.get(o) === true));
+      divisionCache.set(
+        node,
+        operands.some((o) => divisionCache.get(o) === true),
+      );
     }
   }
   return divisionCache.get(e)!;
@@ -217,7 +260,12 @@ class CppEmitter {
       case 'subscript': {
         if (!this.opts.subscript) throw new Error('reading a data container needs the subscript option of toCpp');
         const base = e.base.k === 'sym' && e.base.dtype === undefined ? e.base.name : this.emit(e.base).text;
-        return atom(this.opts.subscript(base, e.index.map((i) => this.emit(i).text)));
+        return atom(
+          this.opts.subscript(
+            base,
+            e.index.map((i) => this.emit(i).text),
+          ),
+        );
       }
       case 'attr': {
         const dotted = dottedPath(e);
@@ -276,7 +324,8 @@ class CppEmitter {
 
   private args(e: Extract<Expr, { k: 'call' }>, count: number | [number, number]): string[] {
     const [min, max] = typeof count === 'number' ? [count, count] : count;
-    if (e.args.length < min || e.args.length > max) throw new Error(`${e.fn}() takes ${min === max ? min : `${min} to ${max}`} argument(s), got ${e.args.length}`);
+    if (e.args.length < min || e.args.length > max)
+      throw new Error(`${e.fn}() takes ${min === max ? min : `${min} to ${max}`} argument(s), got ${e.args.length}`);
     return e.args.map((a) => this.emit(a).text);
   }
 
@@ -297,31 +346,46 @@ class CppEmitter {
     const fn = e.fn;
     const div = (a: Expr, b: Expr): Expr => ({ k: 'bin', op: '/', a, b });
     switch (fn) {
-      case 'int_floor': case '__int_floor': case 'floor_div':
+      case 'int_floor':
+      case '__int_floor':
+      case 'floor_div':
         this.args(e, 2);
-        return this.exact(e) ? this.roundedQuotient('tlab_int_floor', div(e.args[0]!, e.args[1]!)) : atom(`tlab_int_floor(${this.args(e, 2).join(', ')})`);
+        return this.exact(e)
+          ? this.roundedQuotient('tlab_int_floor', div(e.args[0]!, e.args[1]!))
+          : atom(`tlab_int_floor(${this.args(e, 2).join(', ')})`);
       case 'int_ceil':
         this.args(e, 2);
-        return this.exact(e) ? this.roundedQuotient('tlab_int_ceil', div(e.args[0]!, e.args[1]!)) : atom(`tlab_int_ceil(${this.args(e, 2).join(', ')})`);
-      case 'floor': case 'math.floor': case 'np.floor':
+        return this.exact(e)
+          ? this.roundedQuotient('tlab_int_ceil', div(e.args[0]!, e.args[1]!))
+          : atom(`tlab_int_ceil(${this.args(e, 2).join(', ')})`);
+      case 'floor':
+      case 'math.floor':
+      case 'np.floor':
         if (e.args.length === 2) return this.call({ ...e, fn: 'int_floor' });
         this.args(e, 1);
         return this.roundedQuotient('tlab_int_floor', e.args[0]!);
-      case 'ceiling': case 'ceil': case 'math.ceil': case 'np.ceil':
+      case 'ceiling':
+      case 'ceil':
+      case 'math.ceil':
+      case 'np.ceil':
         this.args(e, 1);
         return this.roundedQuotient('tlab_int_ceil', e.args[0]!);
-      case 'Mod': case 'mod': {
+      case 'Mod':
+      case 'mod': {
         this.args(e, 2);
         if (this.exact(e)) return this.fraction(toFraction(e));
         return atom(`tlab_py_mod(${this.args(e, 2).join(', ')})`);
       }
       case '__tlab_py_mod':
         return atom(`tlab_py_mod(${e.args.map((a) => this.emit(simplify(a)).text).join(', ')})`);
-      case 'Max': case 'max':
+      case 'Max':
+      case 'max':
         return atom(`tlab_max(${this.args(e, [1, Infinity]).join(', ')})`);
-      case 'Min': case 'min':
+      case 'Min':
+      case 'min':
         return atom(`tlab_min(${this.args(e, [1, Infinity]).join(', ')})`);
-      case 'Abs': case 'abs':
+      case 'Abs':
+      case 'abs':
         return atom(`tlab_abs(${this.args(e, 1)[0]})`);
       case 'SymExpr':
         this.args(e, [1, 2]);
@@ -330,27 +394,43 @@ class CppEmitter {
         return this.cast('long long', e);
       case 'bool':
         return this.cast('bool', e);
-      case 'Eq': case 'Ne': case 'Lt': case 'Le': case 'Gt': case 'Ge': {
+      case 'Eq':
+      case 'Ne':
+      case 'Lt':
+      case 'Le':
+      case 'Gt':
+      case 'Ge': {
         this.args(e, 2);
         const op = ({ Eq: '==', Ne: '!=', Lt: '<', Le: '<=', Gt: '>', Ge: '>=' } as const)[fn];
         return this.emit({ k: 'bin', op, a: e.args[0]!, b: e.args[1]! });
       }
-      case 'And': case 'Or':
-        return { text: this.args(e, [1, Infinity]).map((a) => `(${a})`).join(fn === 'And' ? ' && ' : ' || '), prec: fn === 'And' ? C_AND : C_OR };
+      case 'And':
+      case 'Or':
+        return {
+          text: this.args(e, [1, Infinity])
+            .map((a) => `(${a})`)
+            .join(fn === 'And' ? ' && ' : ' || '),
+          prec: fn === 'And' ? C_AND : C_OR,
+        };
       case 'Not':
         return { text: `!(${this.args(e, 1)[0]})`, prec: C_UNARY };
       case 'round':
         return atom(`static_cast<long long>(std::nearbyint(${this.args(e, 1)[0]}))`);
       case 'Piecewise':
         return this.piecewise(e);
-      case 'bitwise_and': case 'bitwise_or': case 'bitwise_xor': {
+      case 'bitwise_and':
+      case 'bitwise_or':
+      case 'bitwise_xor': {
         const [a, b] = this.args(e, 2);
         const op = fn === 'bitwise_and' ? '&' : fn === 'bitwise_or' ? '|' : '^';
         return { text: `(${a}) ${op} (${b})`, prec: fn === 'bitwise_and' ? C_BAND : fn === 'bitwise_or' ? C_BOR : C_XOR };
       }
       case 'bitwise_not':
         return { text: `~(${this.args(e, 1)[0]})`, prec: C_UNARY };
-      case 'bitwise_set': case 'bitwise_clear': case 'bitwise_test': case 'bitwise_shift':
+      case 'bitwise_set':
+      case 'bitwise_clear':
+      case 'bitwise_test':
+      case 'bitwise_shift':
         return atom(`tlab_${fn}(${this.args(e, 2).join(', ')})`);
       case 'complex':
         return atom(`std::complex<double>(${this.args(e, [1, 2]).join(', ')})`);
@@ -419,11 +499,11 @@ function intLiteral(v: bigint): Emitted {
 
 function floatLiteral(v: number): Emitted {
   if (Number.isNaN(v)) return atom('std::numeric_limits<double>::quiet_NaN()');
-  if (!Number.isFinite(v)) return v > 0 ? atom('std::numeric_limits<double>::infinity()') : { text: '-std::numeric_limits<double>::infinity()', prec: C_UNARY };
+  if (!Number.isFinite(v))
+    return v > 0 ? atom('std::numeric_limits<double>::infinity()') : { text: '-std::numeric_limits<double>::infinity()', prec: C_UNARY };
   const text = formatFloat(v);
   return text.startsWith('-') ? { text, prec: C_UNARY } : atom(text);
 }
-
 
 /**
  * C++ expression text for `e`. Symbols without a float dtype are integers; exact `/` is emitted as

@@ -60,14 +60,13 @@ function rat(n: bigint, d: bigint = 1n): Value {
 export function floorDiv(n: bigint, d: bigint): bigint {
   if (d === 0n) throw new Error('division by zero');
   const q = n / d;
-  return (n % d !== 0n && (n < 0n) !== (d < 0n)) ? q - 1n : q;
+  return n % d !== 0n && n < 0n !== d < 0n ? q - 1n : q;
 }
 
 /** ⌈n/d⌉ for d ≠ 0. */
 function ceilDiv(n: bigint, d: bigint): bigint {
   return -floorDiv(-n, d);
 }
-
 
 function valueToNumber(v: Value): number {
   if (v.k === 'float') return v.v;
@@ -139,15 +138,25 @@ function power(base: Value, exponent: Value): Value {
 
 function applyBinary(op: BinOp, left: Value, right: Value): Value {
   switch (op) {
-    case '==': return { k: 'bool', v: compare(left, right) === 0 };
-    case '!=': return { k: 'bool', v: compare(left, right) !== 0 };
-    case '<': return { k: 'bool', v: compare(left, right) < 0 };
-    case '<=': return { k: 'bool', v: compare(left, right) <= 0 };
-    case '>': return { k: 'bool', v: compare(left, right) > 0 };
-    case '>=': return { k: 'bool', v: compare(left, right) >= 0 };
-    case 'and': return truthy(left) ? right : left;
-    case 'or': return truthy(left) ? left : right;
-    case '&': case '|': case '^': {
+    case '==':
+      return { k: 'bool', v: compare(left, right) === 0 };
+    case '!=':
+      return { k: 'bool', v: compare(left, right) !== 0 };
+    case '<':
+      return { k: 'bool', v: compare(left, right) < 0 };
+    case '<=':
+      return { k: 'bool', v: compare(left, right) <= 0 };
+    case '>':
+      return { k: 'bool', v: compare(left, right) > 0 };
+    case '>=':
+      return { k: 'bool', v: compare(left, right) >= 0 };
+    case 'and':
+      return truthy(left) ? right : left;
+    case 'or':
+      return truthy(left) ? left : right;
+    case '&':
+    case '|':
+    case '^': {
       if (left.k === 'bool' && right.k === 'bool') {
         return { k: 'bool', v: op === '&' ? left.v && right.v : op === '|' ? left.v || right.v : left.v !== right.v };
       }
@@ -155,25 +164,33 @@ function applyBinary(op: BinOp, left: Value, right: Value): Value {
       const y = asInteger(right, `'${op}'`);
       return rat(op === '&' ? x & y : op === '|' ? x | y : x ^ y);
     }
-    case '<<': case '>>': {
+    case '<<':
+    case '>>': {
       const x = asInteger(left, `'${op}'`);
       const y = asInteger(right, `'${op}'`);
       if (y < 0n) throw new Error('negative shift count');
       if (op === '<<' && y > BigInt(MAX_RESULT_BITS)) throw new Error('shift result too large');
       return rat(op === '<<' ? x << y : x >> y);
     }
-    case '**': return power(left, right);
-    default: break;
+    case '**':
+      return power(left, right);
+    default:
+      break;
   }
   const x = arith(left);
   const y = arith(right);
   if (x.k === 'rat' && y.k === 'rat') {
     switch (op) {
-      case '+': return rat(x.n * y.d + y.n * x.d, x.d * y.d);
-      case '-': return rat(x.n * y.d - y.n * x.d, x.d * y.d);
-      case '*': return rat(x.n * y.n, x.d * y.d);
-      case '/': return rat(x.n * y.d, x.d * y.n);
-      case '//': return rat(floorDiv(x.n * y.d, x.d * y.n));
+      case '+':
+        return rat(x.n * y.d + y.n * x.d, x.d * y.d);
+      case '-':
+        return rat(x.n * y.d - y.n * x.d, x.d * y.d);
+      case '*':
+        return rat(x.n * y.n, x.d * y.d);
+      case '/':
+        return rat(x.n * y.d, x.d * y.n);
+      case '//':
+        return rat(floorDiv(x.n * y.d, x.d * y.n));
       case '%': {
         // a mod b = a - b⌊a/b⌋, exact for rationals.
         const q = floorDiv(x.n * y.d, x.d * y.n);
@@ -184,9 +201,12 @@ function applyBinary(op: BinOp, left: Value, right: Value): Value {
   const p = valueToNumber(x);
   const q = valueToNumber(y);
   switch (op) {
-    case '+': return { k: 'float', v: p + q };
-    case '-': return { k: 'float', v: p - q };
-    case '*': return { k: 'float', v: p * q };
+    case '+':
+      return { k: 'float', v: p + q };
+    case '-':
+      return { k: 'float', v: p - q };
+    case '*':
+      return { k: 'float', v: p * q };
     case '/':
       if (q === 0) throw new Error('division by zero');
       return { k: 'float', v: p / q };
@@ -196,7 +216,7 @@ function applyBinary(op: BinOp, left: Value, right: Value): Value {
     case '%': {
       if (q === 0) throw new Error('division by zero');
       const r = p % q;
-      return { k: 'float', v: r !== 0 && (r < 0) !== (q < 0) ? r + q : r };
+      return { k: 'float', v: r !== 0 && r < 0 !== q < 0 ? r + q : r };
     }
   }
   throw new Error(`unknown operator '${String(op)}'`);
@@ -222,9 +242,14 @@ function truncValue(v: Value): bigint {
 }
 
 const INTEGER_TYPES: Record<string, { bits: number; signed: boolean }> = {
-  int8: { bits: 8, signed: true }, int16: { bits: 16, signed: true }, int32: { bits: 32, signed: true },
-  int64: { bits: 64, signed: true }, uint8: { bits: 8, signed: false }, uint16: { bits: 16, signed: false },
-  uint32: { bits: 32, signed: false }, uint64: { bits: 64, signed: false },
+  int8: { bits: 8, signed: true },
+  int16: { bits: 16, signed: true },
+  int32: { bits: 32, signed: true },
+  int64: { bits: 64, signed: true },
+  uint8: { bits: 8, signed: false },
+  uint16: { bits: 16, signed: false },
+  uint32: { bits: 32, signed: false },
+  uint64: { bits: 64, signed: false },
 };
 const FLOAT_TYPES = new Set(['float', 'float16', 'float32', 'float64', 'bfloat16', 'double']);
 
@@ -249,11 +274,27 @@ function castInteger(v: Value, type: { bits: number; signed: boolean }): Value {
 }
 
 const MATH_FUNCTIONS: Record<string, (x: number, y?: number) => number> = {
-  exp: Math.exp, log: (x, base) => (base === undefined ? Math.log(x) : Math.log(x) / Math.log(base)),
-  log2: Math.log2, log10: Math.log10, sqrt: Math.sqrt, sin: Math.sin, cos: Math.cos, tan: Math.tan,
-  asin: Math.asin, acos: Math.acos, atan: Math.atan, atan2: (y, x) => Math.atan2(y, x ?? 1), sinh: Math.sinh,
-  cosh: Math.cosh, tanh: Math.tanh, pow: (x, y) => Math.pow(x, y ?? 1), fabs: Math.abs, expm1: Math.expm1,
-  log1p: Math.log1p, cbrt: Math.cbrt, erf: erf,
+  exp: Math.exp,
+  log: (x, base) => (base === undefined ? Math.log(x) : Math.log(x) / Math.log(base)),
+  log2: Math.log2,
+  log10: Math.log10,
+  sqrt: Math.sqrt,
+  sin: Math.sin,
+  cos: Math.cos,
+  tan: Math.tan,
+  asin: Math.asin,
+  acos: Math.acos,
+  atan: Math.atan,
+  atan2: (y, x) => Math.atan2(y, x ?? 1),
+  sinh: Math.sinh,
+  cosh: Math.cosh,
+  tanh: Math.tanh,
+  pow: (x, y) => Math.pow(x, y ?? 1),
+  fabs: Math.abs,
+  expm1: Math.expm1,
+  log1p: Math.log1p,
+  cbrt: Math.cbrt,
+  erf: erf,
 };
 
 /** Names that evaluate to floats: the math library and float casts. toCpp and simplify consult this too. */
@@ -272,8 +313,15 @@ function erf(x: number): number {
 }
 
 const MODULE_CONSTANTS: Record<string, number> = {
-  'math.pi': Math.PI, 'math.e': Math.E, 'math.inf': Infinity, 'math.nan': NaN, 'math.tau': 2 * Math.PI,
-  'np.pi': Math.PI, 'numpy.pi': Math.PI, 'np.e': Math.E, 'numpy.e': Math.E,
+  'math.pi': Math.PI,
+  'math.e': Math.E,
+  'math.inf': Infinity,
+  'math.nan': NaN,
+  'math.tau': 2 * Math.PI,
+  'np.pi': Math.PI,
+  'numpy.pi': Math.PI,
+  'np.e': Math.E,
+  'numpy.e': Math.E,
 };
 
 export function moduleConstant(dotted: string): number | undefined {
@@ -304,24 +352,35 @@ function callFunction(e: Extract<Expr, { k: 'call' }>, env: Env): Value {
   const args = e.args.map((a) => evaluate(a, env));
   const base = stripModule(fn);
   switch (fn) {
-    case 'int_floor': case '__int_floor': case 'floor_div':
+    case 'int_floor':
+    case '__int_floor':
+    case 'floor_div':
       arity(fn, args, 2);
       return applyBinary('//', args[0]!, args[1]!);
     case 'int_ceil': {
       arity(fn, args, 2);
       return ceilValue(applyBinary('/', args[0]!, args[1]!));
     }
-    case 'Mod': case 'mod':
+    case 'Mod':
+    case 'mod':
       arity(fn, args, 2);
       return applyBinary('%', args[0]!, args[1]!);
-    case 'floor': case 'math.floor': case 'np.floor':
+    case 'floor':
+    case 'math.floor':
+    case 'np.floor':
       if (args.length === 2) return applyBinary('//', args[0]!, args[1]!);
       arity(fn, args, 1);
       return floorValue(args[0]!);
-    case 'ceiling': case 'ceil': case 'math.ceil': case 'np.ceil':
+    case 'ceiling':
+    case 'ceil':
+    case 'math.ceil':
+    case 'np.ceil':
       arity(fn, args, 1);
       return ceilValue(args[0]!);
-    case 'Max': case 'max': case 'Min': case 'min': {
+    case 'Max':
+    case 'max':
+    case 'Min':
+    case 'min': {
       arity(fn, args, 1, Infinity);
       const wantMax = fn === 'Max' || fn === 'max';
       let best = args[0]!;
@@ -331,7 +390,9 @@ function callFunction(e: Extract<Expr, { k: 'call' }>, env: Env): Value {
       }
       return best;
     }
-    case 'Abs': case 'abs': case 'math.fabs': {
+    case 'Abs':
+    case 'abs':
+    case 'math.fabs': {
       arity(fn, args, 1);
       const x = arith(args[0]!);
       const r = x.k === 'rat' ? rat(abs(x.n), x.d) : { k: 'float' as const, v: Math.abs(x.v) };
@@ -343,12 +404,18 @@ function callFunction(e: Extract<Expr, { k: 'call' }>, env: Env): Value {
     case 'bool':
       arity(fn, args, 1);
       return { k: 'bool', v: truthy(args[0]!) };
-    case 'Eq': case 'Ne': case 'Lt': case 'Le': case 'Gt': case 'Ge': {
+    case 'Eq':
+    case 'Ne':
+    case 'Lt':
+    case 'Le':
+    case 'Gt':
+    case 'Ge': {
       arity(fn, args, 2);
       const op = ({ Eq: '==', Ne: '!=', Lt: '<', Le: '<=', Gt: '>', Ge: '>=' } as const)[fn];
       return applyBinary(op, args[0]!, args[1]!);
     }
-    case 'And': case 'Or':
+    case 'And':
+    case 'Or':
       arity(fn, args, 1, Infinity);
       return { k: 'bool', v: fn === 'And' ? args.every(truthy) : args.some(truthy) };
     case 'Not':
@@ -362,7 +429,9 @@ function callFunction(e: Extract<Expr, { k: 'call' }>, env: Env): Value {
       return rat(BigInt(Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r));
     }
     // Fortran intrinsics as emitted by DaCe's Fortran frontend (IAND, IOR, IEOR, IBSET, IBCLR, BTEST, ISHFT).
-    case 'bitwise_and': case 'bitwise_or': case 'bitwise_xor': {
+    case 'bitwise_and':
+    case 'bitwise_or':
+    case 'bitwise_xor': {
       arity(fn, args, 2);
       const x = asInteger(args[0]!, fn);
       const y = asInteger(args[1]!, fn);
@@ -371,7 +440,9 @@ function callFunction(e: Extract<Expr, { k: 'call' }>, env: Env): Value {
     case 'bitwise_not':
       arity(fn, args, 1);
       return rat(~asInteger(args[0]!, fn));
-    case 'bitwise_set': case 'bitwise_clear': case 'bitwise_test': {
+    case 'bitwise_set':
+    case 'bitwise_clear':
+    case 'bitwise_test': {
       arity(fn, args, 2);
       const x = asInteger(args[0]!, fn);
       const bit = asInteger(args[1]!, fn);
@@ -387,7 +458,9 @@ function callFunction(e: Extract<Expr, { k: 'call' }>, env: Env): Value {
       if (by > BigInt(MAX_RESULT_BITS)) throw new Error('shift result too large');
       return rat(by >= 0n ? x << by : x >> -by);
     }
-    case 'complex': case 'dace.complex64': case 'dace.complex128':
+    case 'complex':
+    case 'dace.complex64':
+    case 'dace.complex128':
       throw new Error(`complex values are not supported (${fn})`);
     default:
       break;
@@ -451,13 +524,16 @@ export function evaluate(e: Expr, env: Env): Value {
     case 'un': {
       const x = evaluate(e.a, env);
       switch (e.op) {
-        case 'not': return { k: 'bool', v: !truthy(x) };
-        case '+': return arith(x);
+        case 'not':
+          return { k: 'bool', v: !truthy(x) };
+        case '+':
+          return arith(x);
         case '-': {
           const y = arith(x);
           return y.k === 'rat' ? { k: 'rat', n: -y.n, d: y.d } : { k: 'float', v: -y.v };
         }
-        case '~': return rat(~asInteger(x, "'~'"));
+        case '~':
+          return rat(~asInteger(x, "'~'"));
       }
       break;
     }
@@ -487,7 +563,6 @@ export function evaluate(e: Expr, env: Env): Value {
   }
   throw new Error('unknown expression node');
 }
-
 
 /** Integer value, null when a symbol is unbound; throws Error when the value is not an integer. */
 export function evalInt(e: Expr, env: ReadonlyMap<string, bigint>): bigint | null {

@@ -23,7 +23,22 @@ export interface Token {
 }
 
 const TYPED_SUFFIXES = new Set([
-  'i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64', 'f16', 'bf16', 'f32', 'f64', 'e4m3fn', 'e5m2', 'c64', 'c128',
+  'i8',
+  'i16',
+  'i32',
+  'i64',
+  'u8',
+  'u16',
+  'u32',
+  'u64',
+  'f16',
+  'bf16',
+  'f32',
+  'f64',
+  'e4m3fn',
+  'e5m2',
+  'c64',
+  'c128',
 ]);
 export const COMPLEX_SUFFIXES = new Set(['c64', 'c128']);
 
@@ -46,8 +61,22 @@ function operatorAt(src: string, i: number): string | undefined {
   return OPERATORS_1.has(one) ? one : undefined;
 }
 
-const C_0 = 48, C_9 = 57, C_a = 97, C_z = 122, C_A = 65, C_Z = 90, C_UNDERSCORE = 95, C_DOT = 46;
-const C_SPACE = 32, C_TAB = 9, C_CR = 13, C_LF = 10, C_FF = 12, C_HASH = 35, C_DOLLAR = 36, C_QUESTION = 63;
+const C_0 = 48,
+  C_9 = 57,
+  C_a = 97,
+  C_z = 122,
+  C_A = 65,
+  C_Z = 90,
+  C_UNDERSCORE = 95,
+  C_DOT = 46;
+const C_SPACE = 32,
+  C_TAB = 9,
+  C_CR = 13,
+  C_LF = 10,
+  C_FF = 12,
+  C_HASH = 35,
+  C_DOLLAR = 36,
+  C_QUESTION = 63;
 const C_BACKSLASH = 92;
 
 function isDigit(c: number): boolean {
@@ -222,7 +251,7 @@ function scanNumber(
     const radix = c1 === 0x78 ? 16 : c1 === 0x6f ? 8 : 2;
     i += 2;
     const digitsStart = i;
-    while (i < n && (isNameChar(src.charCodeAt(i)))) i++;
+    while (i < n && isNameChar(src.charCodeAt(i))) i++;
     const digits = src.slice(digitsStart, i).replace(/_/g, '');
     const valid = radix === 16 ? /^[0-9a-fA-F]+$/ : radix === 8 ? /^[0-7]+$/ : /^[01]+$/;
     if (!valid.test(digits)) fail('invalid integer literal', start);

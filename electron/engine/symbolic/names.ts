@@ -3,7 +3,11 @@ import type { Expr, Stmt } from './ast.js';
 import { freeSymbols } from './transform.js';
 
 /** Names read and names assigned by statements (a subscripted target writes its container, reads its indices). */
-export function statementNames(stmts: readonly Stmt[], reads: Set<string> = new Set(), writes: Set<string> = new Set()): { reads: Set<string>; writes: Set<string> } {
+export function statementNames(
+  stmts: readonly Stmt[],
+  reads: Set<string> = new Set(),
+  writes: Set<string> = new Set(),
+): { reads: Set<string>; writes: Set<string> } {
   const read = (e: Expr) => {
     for (const n of freeSymbols(e)) reads.add(n);
   };

@@ -18,23 +18,48 @@ import { COMPLEX_SUFFIXES, type LexMode, type Token, tokenize } from './lexer.js
 export const MAX_EXPRESSION_DEPTH = 256;
 const TOO_DEEP = `expression nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`;
 
-const BINARY_LEVELS: ReadonlyArray<ReadonlyArray<BinOp>> = [
-  ['|'],
-  ['^'],
-  ['&'],
-  ['<<', '>>'],
-  ['+', '-'],
-  ['*', '/', '//', '%'],
-];
+const BINARY_LEVELS: ReadonlyArray<ReadonlyArray<BinOp>> = [['|'], ['^'], ['&'], ['<<', '>>'], ['+', '-'], ['*', '/', '//', '%']];
 
 const AUGMENTED: Record<string, BinOp> = {
-  '+=': '+', '-=': '-', '*=': '*', '/=': '/', '//=': '//', '%=': '%', '**=': '**',
-  '&=': '&', '|=': '|', '^=': '^', '<<=': '<<', '>>=': '>>',
+  '+=': '+',
+  '-=': '-',
+  '*=': '*',
+  '/=': '/',
+  '//=': '//',
+  '%=': '%',
+  '**=': '**',
+  '&=': '&',
+  '|=': '|',
+  '^=': '^',
+  '<<=': '<<',
+  '>>=': '>>',
 };
 
 const UNSUPPORTED_KEYWORDS = new Set([
-  'for', 'while', 'def', 'class', 'return', 'import', 'from', 'lambda', 'with', 'try', 'except', 'finally',
-  'raise', 'yield', 'del', 'global', 'nonlocal', 'assert', 'break', 'continue', 'async', 'await', 'in', 'is',
+  'for',
+  'while',
+  'def',
+  'class',
+  'return',
+  'import',
+  'from',
+  'lambda',
+  'with',
+  'try',
+  'except',
+  'finally',
+  'raise',
+  'yield',
+  'del',
+  'global',
+  'nonlocal',
+  'assert',
+  'break',
+  'continue',
+  'async',
+  'await',
+  'in',
+  'is',
 ]);
 
 const COMPLEX_TYPE_BY_SUFFIX: Record<string, string> = { c64: 'dace.complex64', c128: 'dace.complex128' };
@@ -132,7 +157,11 @@ class Parser {
 
   private endsExpression(): boolean {
     const t = this.peek();
-    return t.kind === 'eof' || t.kind === 'newline' || (t.kind === 'op' && (t.text === ')' || t.text === ']' || t.text === '=' || t.text === ';' || t.text === ':' || t.text in AUGMENTED));
+    return (
+      t.kind === 'eof' ||
+      t.kind === 'newline' ||
+      (t.kind === 'op' && (t.text === ')' || t.text === ']' || t.text === '=' || t.text === ';' || t.text === ':' || t.text in AUGMENTED))
+    );
   }
 
   parseExpr(): Expr {
@@ -271,7 +300,13 @@ class Parser {
         this.leave();
         if (index.length === 0) this.fail('empty subscript', t.pos);
         e = this.node({ k: 'subscript', base: e, index: freeze(index) });
-      } else if (this.mode === 'typed' && t.kind === 'name' && !t.spaceBefore && COMPLEX_SUFFIXES.has(t.text) && this.tokens[this.pos - 1]?.text === ')') {
+      } else if (
+        this.mode === 'typed' &&
+        t.kind === 'name' &&
+        !t.spaceBefore &&
+        COMPLEX_SUFFIXES.has(t.text) &&
+        this.tokens[this.pos - 1]?.text === ')'
+      ) {
         // `(1.0 + 2.0j)c128`: a typed complex literal.
         this.next();
         e = this.node({ k: 'call', fn: COMPLEX_TYPE_BY_SUFFIX[t.text]!, args: freeze([e]), kwargs: freeze([]) });
@@ -335,7 +370,9 @@ class Parser {
           const real = freeze({ k: 'float' as const, v: t.floatValue!, text });
           return this.node({ k: 'call', fn: COMPLEX_TYPE_BY_SUFFIX[t.suffix]!, args: freeze([real]), kwargs: freeze([]) });
         }
-        return freeze(t.suffix === undefined ? { k: 'float', v: t.floatValue!, text } : { k: 'float', v: t.floatValue!, text, suffix: t.suffix });
+        return freeze(
+          t.suffix === undefined ? { k: 'float', v: t.floatValue!, text } : { k: 'float', v: t.floatValue!, text, suffix: t.suffix },
+        );
       }
       case 'imag': {
         // The model has no complex literal: `2.0j` is `complex(0, 2.0)`.
@@ -363,7 +400,13 @@ class Parser {
         return freeze({ k: 'bool', v: false });
       case 'None':
         return freeze({ k: 'none' });
-      case 'and': case 'or': case 'if': case 'else': case 'elif': case 'not': case 'pass':
+      case 'and':
+      case 'or':
+      case 'if':
+      case 'else':
+      case 'elif':
+      case 'not':
+      case 'pass':
         return this.fail(`unexpected keyword '${t.text}'`, t.pos);
       default:
         if (UNSUPPORTED_KEYWORDS.has(t.text)) return this.fail(`'${t.text}' is not supported`, t.pos);

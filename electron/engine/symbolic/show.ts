@@ -2,21 +2,48 @@
 import { leftSpine, type BinOp, type Expr } from './ast.js';
 
 // Binding strength, loosest first (Python's table).
-const P_TERNARY = 1, P_OR = 2, P_AND = 3, P_NOT = 4, P_CMP = 5, P_BOR = 6, P_XOR = 7, P_BAND = 8, P_SHIFT = 9;
-const P_ADD = 10, P_MUL = 11, P_UNARY = 12, P_POW = 13, P_ATOM = 14;
+const P_TERNARY = 1,
+  P_OR = 2,
+  P_AND = 3,
+  P_NOT = 4,
+  P_CMP = 5,
+  P_BOR = 6,
+  P_XOR = 7,
+  P_BAND = 8,
+  P_SHIFT = 9;
+const P_ADD = 10,
+  P_MUL = 11,
+  P_UNARY = 12,
+  P_POW = 13,
+  P_ATOM = 14;
 
 function binaryPrecedence(op: BinOp): number {
   switch (op) {
-    case 'or': return P_OR;
-    case 'and': return P_AND;
-    case '|': return P_BOR;
-    case '^': return P_XOR;
-    case '&': return P_BAND;
-    case '<<': case '>>': return P_SHIFT;
-    case '+': case '-': return P_ADD;
-    case '*': case '/': case '//': case '%': return P_MUL;
-    case '**': return P_POW;
-    default: return P_CMP;
+    case 'or':
+      return P_OR;
+    case 'and':
+      return P_AND;
+    case '|':
+      return P_BOR;
+    case '^':
+      return P_XOR;
+    case '&':
+      return P_BAND;
+    case '<<':
+    case '>>':
+      return P_SHIFT;
+    case '+':
+    case '-':
+      return P_ADD;
+    case '*':
+    case '/':
+    case '//':
+    case '%':
+      return P_MUL;
+    case '**':
+      return P_POW;
+    default:
+      return P_CMP;
   }
 }
 
@@ -138,4 +165,3 @@ function showBase(e: Expr): string {
 export function show(e: Expr): string {
   return showNode(e).text;
 }
-

@@ -10,15 +10,24 @@ const MODULE_NAMES = new Set(['math', 'np', 'numpy', 'dace', 'cmath', 'sympy']);
 
 function children(e: Expr): Expr[] {
   switch (e.k) {
-    case 'bin': return [e.a, e.b];
-    case 'un': return [e.a];
-    case 'cmpchain': return e.operands;
-    case 'call': return [...e.args, ...e.kwargs.map(([, v]) => v)];
-    case 'ternary': return [e.cond, e.then, e.else];
-    case 'subscript': return [e.base, ...e.index];
-    case 'attr': return e.base.k === 'sym' && MODULE_NAMES.has(e.base.name) ? [] : [e.base];
-    case 'tuple': return e.items;
-    default: return [];
+    case 'bin':
+      return [e.a, e.b];
+    case 'un':
+      return [e.a];
+    case 'cmpchain':
+      return e.operands;
+    case 'call':
+      return [...e.args, ...e.kwargs.map(([, v]) => v)];
+    case 'ternary':
+      return [e.cond, e.then, e.else];
+    case 'subscript':
+      return [e.base, ...e.index];
+    case 'attr':
+      return e.base.k === 'sym' && MODULE_NAMES.has(e.base.name) ? [] : [e.base];
+    case 'tuple':
+      return e.items;
+    default:
+      return [];
   }
 }
 
@@ -59,7 +68,12 @@ function rewrite(e: Expr, visit: (node: Expr) => Expr | undefined): Expr {
     case 'cmpchain':
       return { k: 'cmpchain', ops: e.ops, operands: e.operands.map((o) => rewrite(o, visit)) };
     case 'call':
-      return { k: 'call', fn: e.fn, args: e.args.map((a) => rewrite(a, visit)), kwargs: e.kwargs.map(([key, v]) => [key, rewrite(v, visit)]) };
+      return {
+        k: 'call',
+        fn: e.fn,
+        args: e.args.map((a) => rewrite(a, visit)),
+        kwargs: e.kwargs.map(([key, v]) => [key, rewrite(v, visit)]),
+      };
     case 'ternary':
       return { k: 'ternary', cond: rewrite(e.cond, visit), then: rewrite(e.then, visit), else: rewrite(e.else, visit) };
     case 'subscript':
@@ -100,10 +114,18 @@ const exactCache = new WeakMap<Expr, boolean>();
 
 function ownNodeExact(e: Expr): boolean {
   switch (e.k) {
-    case 'float': case 'none': case 'subscript': case 'attr': case 'tuple': return false;
-    case 'sym': return e.dtype === undefined || !isFloatTypeName(e.dtype);
-    case 'call': return !isFloatFunction(e.fn) && !e.fn.includes('complex');
-    default: return true;
+    case 'float':
+    case 'none':
+    case 'subscript':
+    case 'attr':
+    case 'tuple':
+      return false;
+    case 'sym':
+      return e.dtype === undefined || !isFloatTypeName(e.dtype);
+    case 'call':
+      return !isFloatFunction(e.fn) && !e.fn.includes('complex');
+    default:
+      return true;
   }
 }
 
@@ -260,8 +282,15 @@ function simplifyBinary(e: BinNode): Expr {
 function simplifyLocal(op: BinOp, a: Expr, b: Expr, exact: boolean): Expr {
   const node: Expr = { k: 'bin', op, a, b };
   if (exact && isLiteral(a) && isLiteral(b)) {
-    if (op === '**' && isInt(b) && isInt(a) && a.v !== 0n && a.v !== 1n && a.v !== -1n
-      && a.v.toString(2).length * Number(b.v > 0n ? b.v : 0n) > MAX_FOLDED_BITS) {
+    if (
+      op === '**' &&
+      isInt(b) &&
+      isInt(a) &&
+      a.v !== 0n &&
+      a.v !== 1n &&
+      a.v !== -1n &&
+      a.v.toString(2).length * Number(b.v > 0n ? b.v : 0n) > MAX_FOLDED_BITS
+    ) {
       return node;
     }
     return fold(node);
@@ -293,7 +322,11 @@ function simplifyLocal(op: BinOp, a: Expr, b: Expr, exact: boolean): Expr {
 
 function simplifyNode(e: Expr): Expr {
   switch (e.k) {
-    case 'int': case 'float': case 'bool': case 'none': case 'sym':
+    case 'int':
+    case 'float':
+    case 'bool':
+    case 'none':
+    case 'sym':
       return e;
     case 'bin':
       if (isExact(e) && (e.op === '+' || e.op === '-')) return simplifySum(e);

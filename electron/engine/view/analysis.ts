@@ -26,8 +26,6 @@ import {
   type WorkspaceRects,
 } from './types.js';
 
-;
-
 const VIEW_MODES: readonly ViewMode[] = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'];
 
 function fateOf(t: TransientInfo): Fate {
@@ -136,7 +134,15 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
     jsonPath: column(),
     fate: column(),
     alias: column(),
-    dict: { type: type.values, dtype: dtype.values, storage: storage.values, lifetime: lifetime.values, reason: reason.values, allocation: allocation.values, alias: alias.values },
+    dict: {
+      type: type.values,
+      dtype: dtype.values,
+      storage: storage.values,
+      lifetime: lifetime.values,
+      reason: reason.values,
+      allocation: allocation.values,
+      alias: alias.values,
+    },
   };
   for (let i = 0; i < n; i++) {
     const x = transients[i]!;
@@ -269,7 +275,12 @@ export function buildAnalysisView(a: Analysis): AnalysisView {
     const rowsOf = groups.get(storage)!;
     const unknown = rowsOf.filter((i) => a.transients[i]!.bytes === null);
     if (unknown.length) {
-      return { storage, rows: rowsOf.length, curves: null, symbolic: { count: unknown.length, example: a.transients[unknown[0]!]!.bytesExpr } };
+      return {
+        storage,
+        rows: rowsOf.length,
+        curves: null,
+        symbolic: { count: unknown.length, example: a.transients[unknown[0]!]!.bytesExpr },
+      };
     }
     const members: Member[] = rowsOf.map((row) => {
       const t = a.transients[row]!;
@@ -281,7 +292,8 @@ export function buildAnalysisView(a: Analysis): AnalysisView {
 
   // Workspace rectangles of both layouts: one per interval of a live set (docs/liveness.md §3.7), so that two
   // transients sharing bytes in the packed layout never draw over each other.
-  const spansOf = (row: number): Array<{ first: number; last: number }> => a.transients[row]!.liveSegments ?? [{ first: 0, last: fullLast }];
+  const spansOf = (row: number): Array<{ first: number; last: number }> =>
+    a.transients[row]!.liveSegments ?? [{ first: 0, last: fullLast }];
   const storages = [...new Set([...Object.keys(a.layouts.dace), ...Object.keys(a.layouts.packed)])].sort();
   const workspace: StorageWorkspace[] = storages.map((storage) => {
     const d = a.layouts.dace[storage];

@@ -30,7 +30,8 @@ export function buildDocInfo(file: SdfgFile, source: DocSource): DocInfo {
   const symbols = [...file.root.symbols].filter(([name]) => !defined.has(name)).map(([name, dtype]) => ({ name, dtype: dtypeName(dtype) }));
   const { target, reason } = detectTarget(file, null);
   const warnings = file.warnings.slice(0, MAX_WARNINGS).map((w) => ({ jsonPath: w.jsonPath, message: w.message }));
-  if (file.warnings.length > MAX_WARNINGS) warnings.push({ jsonPath: '$', message: `… and ${file.warnings.length - MAX_WARNINGS} more parser warnings` });
+  if (file.warnings.length > MAX_WARNINGS)
+    warnings.push({ jsonPath: '$', message: `… and ${file.warnings.length - MAX_WARNINGS} more parser warnings` });
   return {
     doc: source.doc,
     name: source.name,

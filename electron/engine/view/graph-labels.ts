@@ -97,7 +97,13 @@ export function clip(text: string, max: number): string {
 /** The first `lines` lines of tasklet code, each clipped; blank lines dropped. */
 export function codePreview(code: string, lines = 4, width = 60): { text: string; lines: number } {
   const all = code.split(/\r?\n/).filter((l) => l.trim() !== '');
-  return { text: all.slice(0, lines).map((l) => clip(l.trimEnd(), width)).join('\n'), lines: all.length };
+  return {
+    text: all
+      .slice(0, lines)
+      .map((l) => clip(l.trimEnd(), width))
+      .join('\n'),
+    lines: all.length,
+  };
 }
 
 /** `A[i, 0:N]` (+ ` → [j]` for a copy with re-indexing), ` (dyn)` when dynamic, ` (CR: sum)` with WCR. */

@@ -140,7 +140,7 @@ function build(state: StateBlock): StateScopes {
     nodes: levelNodes,
     edges: levelEdges,
     chain,
-    levelOf: (i) => (exitOwner[i] ?? parent[i] ?? TOP),
+    levelOf: (i) => exitOwner[i] ?? parent[i] ?? TOP,
     exitOf: (entry) => exitOfEntry.get(entry) ?? null,
   };
 }

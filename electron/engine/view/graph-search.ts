@@ -31,7 +31,13 @@ export function searchElements(file: SdfgFile, sym: SymText, query: string, limi
   const exactId = query.trim().startsWith('$') ? query.trim() : null;
 
   /** Records a hit on the first field of an element that matches; true when it matched. */
-  const test = (id: string, path: RegionId[], label: string, kind: SearchHit['kind'], fields: Array<[SearchHit['field'], string | null]>): void => {
+  const test = (
+    id: string,
+    path: RegionId[],
+    label: string,
+    kind: SearchHit['kind'],
+    fields: Array<[SearchHit['field'], string | null]>,
+  ): void => {
     if (exactId !== null) {
       if (id !== exactId) return;
       hits.push({ id, path, label, kind, field: 'id', snippet: id });

@@ -143,7 +143,10 @@ export class Summaries {
       const n = state.nodes[i]!;
       const chain = scopes.chain(scopes.levelOf(i));
       // A scope's own exit is part of its frame, not of its content.
-      const inner = (n.kind === 'map_exit' || n.kind === 'consume_exit') && chain.length > 0 && scopes.exitOf(chain[chain.length - 1]!) === i ? chain.slice(0, -1) : chain;
+      const inner =
+        (n.kind === 'map_exit' || n.kind === 'consume_exit') && chain.length > 0 && scopes.exitOf(chain[chain.length - 1]!) === i
+          ? chain.slice(0, -1)
+          : chain;
       if (inner.length === 0) continue;
       const one = empty();
       this.countNode(sdfg, n, one);

@@ -17,15 +17,7 @@ import type {
   SdfgFile,
   StateBlock,
 } from '../model/sdfg.js';
-import type {
-  GraphEdge,
-  GraphNode,
-  GraphRegion,
-  GraphRegionKind,
-  MemletEdgeView,
-  RegionId,
-  SearchHit,
-} from './types.js';
+import type { GraphEdge, GraphNode, GraphRegion, GraphRegionKind, MemletEdgeView, RegionId, SearchHit } from './types.js';
 import { clip, codePreview, mapParams, memletLabel, SymText, wcrName } from './graph-labels.js';
 import { stateScopes, TOP, type Endpoint, type Level } from './graph-scopes.js';
 import { Summaries, transientId, lookupDescriptor } from './graph-summary.js';
@@ -97,10 +89,14 @@ class GraphModel {
       el = this.elements.get(id);
     }
     if (!el) {
-      throw new TlabError('usage', `the graph has no expandable element "${clip(id, 200)}" (a state, region, loop, branch, scope or nested SDFG)`, {
-        file: this.file.path,
-        jsonPath: id.startsWith('$') ? id : null,
-      });
+      throw new TlabError(
+        'usage',
+        `the graph has no expandable element "${clip(id, 200)}" (a state, region, loop, branch, scope or nested SDFG)`,
+        {
+          file: this.file.path,
+          jsonPath: id.startsWith('$') ? id : null,
+        },
+      );
     }
     return el;
   }
@@ -142,7 +138,15 @@ class GraphModel {
       if (!src || !dst) continue;
       const condition = e.condition.trim() === '1' || e.condition.trim() === 'True' ? null : e.condition.trim();
       const parts = [...(condition === null ? [] : [condition]), ...e.assignments.map(([k, v]) => `${k} = ${v}`)];
-      edges.push({ kind: 'interstate', id: e.jsonPath, src: src.jsonPath, dst: dst.jsonPath, label: parts.join('; '), condition, assignments: e.assignments });
+      edges.push({
+        kind: 'interstate',
+        id: e.jsonPath,
+        src: src.jsonPath,
+        dst: dst.jsonPath,
+        label: parts.join('; '),
+        condition,
+        assignments: e.assignments,
+      });
     }
     return this.regionOf(id, 'cfg', sdfg, label, nodes, edges);
   }
@@ -173,7 +177,14 @@ class GraphModel {
       }
       case 'region': {
         const open = b.blocks.length > 0;
-        return { ...base, kind: 'region', start, regionType: b.type, expand: open ? b.jsonPath : null, summary: open ? this.summaries.cfg(sdfg, b) : null };
+        return {
+          ...base,
+          kind: 'region',
+          start,
+          regionType: b.type,
+          expand: open ? b.jsonPath : null,
+          summary: open ? this.summaries.cfg(sdfg, b) : null,
+        };
       }
       case 'loop':
         return {
@@ -328,5 +339,3 @@ export function graphRegion(file: SdfgFile, region: RegionId | null): GraphRegio
 export function searchGraph(file: SdfgFile, query: string, limit: number): SearchHit[] {
   return graphModel(file).search(query, limit);
 }
-
-;

@@ -12,12 +12,33 @@
 // View models (types.ts) and the schema types they carry.
 export type * from './types.js';
 export { FATES } from './types.js';
-export type {  JsonInteger as JsonInt } from '../json.js';
+export type { JsonInteger as JsonInt } from '../json.js';
 export type { AllocationEvent, ModeResult, ProfileResult, SampledCall } from '../profile/result.js';
 
 // Pure helpers shared with the CLI and the reports.
-export { aliasText, bytesUnit, formatBytes, formatBytesExpr, formatCount, formatNs, formatPercent, formatRatio, formatSize, formatStepRange, timeUnit, type Unit } from './format.js';
+export {
+  aliasText,
+  bytesUnit,
+  formatBytes,
+  formatBytesExpr,
+  formatCount,
+  formatNs,
+  formatPercent,
+  formatRatio,
+  formatSize,
+  formatStepRange,
+  timeUnit,
+  type Unit,
+} from './format.js';
 export { aliasOf, num, ownedBytes } from './analysis-doc.js';
-export { compareResults, isGpuResult, profileVerdict, significanceSentence, verificationBadge, type Headline, type Verdict } from './verdict.js';
+export {
+  compareResults,
+  isGpuResult,
+  profileVerdict,
+  significanceSentence,
+  verificationBadge,
+  type Headline,
+  type Verdict,
+} from './verdict.js';
 export { deviceSummary, deviceVersions, formatReleaseThreshold } from './gpu.js';
 export { quantile } from '../profile/stats.js';

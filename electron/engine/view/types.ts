@@ -6,7 +6,16 @@
  * Ownership while the renderer is being built: graph types by the graph work, analysis types by the
  * memory-views work. Change them together with their builders and the renderer modules that read them.
  */
-import type { AliasInfo, Analysis, DaceStorageLayout, Mode, ModePlan, PackedStorageLayout, Step, TransientInfo } from '../analysis/types.js';
+import type {
+  AliasInfo,
+  Analysis,
+  DaceStorageLayout,
+  Mode,
+  ModePlan,
+  PackedStorageLayout,
+  Step,
+  TransientInfo,
+} from '../analysis/types.js';
 import type { JsonInteger, Jsonified } from '../json.js';
 import type { SdfgSummary } from '../model/sdfgs.js';
 

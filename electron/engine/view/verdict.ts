@@ -19,11 +19,17 @@
  */
 import { modeNoise, resultNoise, sortedOf, type NoiseFinding, type NoiseReport } from '../profile/noise.js';
 import type { ModeResult, ProfileResult } from '../profile/result.js';
-import { compareQuantile, intervalConfidence, mannWhitneyMinCalls, mannWhitneyMinP, quantileMinCalls, SIGNIFICANCE, type QuantileInterval } from '../profile/significance.js';
+import {
+  compareQuantile,
+  intervalConfidence,
+  mannWhitneyMinCalls,
+  mannWhitneyMinP,
+  quantileMinCalls,
+  SIGNIFICANCE,
+  type QuantileInterval,
+} from '../profile/significance.js';
 import { mannWhitney, quantile } from '../profile/stats.js';
 import { formatBytes, formatCount, formatNs, formatP, formatRatio } from './format.js';
-
-;
 
 /** Which figure of each mode's calls a comparison is made on. */
 export type Statistic = 'median' | 'p10';
@@ -69,14 +75,17 @@ const modeSample = (m: ModeResult): Sample => ({ calls: m.calls.totalNs, median:
 const pct = (x: number): string => `${Number((x * 100).toPrecision(3))} %`;
 
 function tooFew(n1: number, n2: number, statistic: Statistic): { need: number; evidence: string } {
-  const have = n1 === n2 ? `${formatCount(n1)} timed call${n1 === 1 ? '' : 's'} per mode` : `${formatCount(n1)} and ${formatCount(n2)} timed calls`;
+  const have =
+    n1 === n2 ? `${formatCount(n1)} timed call${n1 === 1 ? '' : 's'} per mode` : `${formatCount(n1)} and ${formatCount(n2)} timed calls`;
   if (statistic === 'p10') {
     const need = quantileMinCalls(ROBUST_QUANTILE, intervalConfidence());
     return { need, evidence: `${have} cannot bound a p10 at ${pct(intervalConfidence())}; ${formatCount(need)} per mode would` };
   }
   const need = mannWhitneyMinCalls(SIGNIFICANCE);
   const best = mannWhitneyMinP(n1, n2);
-  const reach = Number.isFinite(best) ? `can reach p = ${Number(best.toPrecision(2))} at best, not p < ${SIGNIFICANCE}` : 'cannot be tested';
+  const reach = Number.isFinite(best)
+    ? `can reach p = ${Number(best.toPrecision(2))} at best, not p < ${SIGNIFICANCE}`
+    : 'cannot be tested';
   return { need, evidence: `${have} ${reach}; ${formatCount(need)} per mode would` };
 }
 
@@ -98,15 +107,34 @@ function compareTimes(subject: Sample, baseline: Sample, statistic: Statistic = 
     const intervals = { subject: q.subject, baseline: q.baseline };
     if (q.outcome === 'too-few-calls') {
       const few = tooFew(calls.subject, calls.baseline, statistic);
-      return finish({ ...base, intervals, verdict: 'too-few-calls', needCalls: few.need, claim: 'too few calls to test', evidence: few.evidence });
+      return finish({
+        ...base,
+        intervals,
+        verdict: 'too-few-calls',
+        needCalls: few.need,
+        claim: 'too few calls to test',
+        evidence: few.evidence,
+      });
     }
     const pair = `p10 ${formatNs(values.subject)} vs ${formatNs(values.baseline)}`;
     const level = pct(intervalConfidence());
     if (q.outcome === 'overlap') {
-      return finish({ ...base, intervals, verdict: 'no-difference', claim: 'no clear difference at p10', evidence: `${pair}; their ${level} intervals overlap` });
+      return finish({
+        ...base,
+        intervals,
+        verdict: 'no-difference',
+        claim: 'no clear difference at p10',
+        evidence: `${pair}; their ${level} intervals overlap`,
+      });
     }
     const faster = q.outcome === 'lower';
-    return finish({ ...base, intervals, verdict: faster ? 'faster' : 'slower', claim: moved(faster), evidence: `${pair}; their ${level} intervals do not overlap` });
+    return finish({
+      ...base,
+      intervals,
+      verdict: faster ? 'faster' : 'slower',
+      claim: moved(faster),
+      evidence: `${pair}; their ${level} intervals do not overlap`,
+    });
   }
   const best = mannWhitneyMinP(calls.subject, calls.baseline);
   if (!(best < SIGNIFICANCE)) {
@@ -115,7 +143,13 @@ function compareTimes(subject: Sample, baseline: Sample, statistic: Statistic = 
   }
   const { p } = mannWhitney(Array.from(baseline.calls), Array.from(subject.calls));
   if (!(p < SIGNIFICANCE)) {
-    return finish({ ...base, p, verdict: 'no-difference', claim: 'no significant difference per call', evidence: `medians ${formatNs(medians.subject)} vs ${formatNs(medians.baseline)}, ${formatP(p)}` });
+    return finish({
+      ...base,
+      p,
+      verdict: 'no-difference',
+      claim: 'no significant difference per call',
+      evidence: `medians ${formatNs(medians.subject)} vs ${formatNs(medians.baseline)}, ${formatP(p)}`,
+    });
   }
   const faster = values.subject < values.baseline;
   return finish({ ...base, p, verdict: faster ? 'faster' : 'slower', claim: moved(faster), evidence: formatP(p) });
@@ -205,7 +239,16 @@ export interface Headline {
   tied: string[];
   /** The parts, in order, for layouts that set them apart: `big` is the headline's large words ("PERSISTENT
    * 1.09× faster per call"), `detail` the line under them (against what, and the test's evidence). */
-  parts: { title: string; big: string; detail: string; time: string; allocs: string; memory: string | null; basis: string | null; device: string | null };
+  parts: {
+    title: string;
+    big: string;
+    detail: string;
+    time: string;
+    allocs: string;
+    memory: string | null;
+    basis: string | null;
+    device: string | null;
+  };
   /** The whole sentence. */
   text: string;
 }
@@ -225,7 +268,13 @@ function memoryText(s: HeldMemory, b: HeldMemory): string {
 const HOST_BASIS = 'host time per call (device synchronised before the clock stops)';
 
 const bigWords = (t: TimeComparison): string =>
-  t.verdict === 'faster' || t.verdict === 'slower' ? t.claim : t.verdict === 'no-difference' ? (t.statistic === 'p10' ? 'No clear difference at p10' : 'No significant difference per call') : 'Too few calls to test';
+  t.verdict === 'faster' || t.verdict === 'slower'
+    ? t.claim
+    : t.verdict === 'no-difference'
+      ? t.statistic === 'p10'
+        ? 'No clear difference at p10'
+        : 'No significant difference per call'
+      : 'Too few calls to test';
 
 /** `subject` against `baseline`: time (on `statistic`), allocations, memory; on a GPU also device time. */
 export function headlineFor(subject: ModeResult, baseline: ModeResult, opts: { gpu?: boolean; statistic?: Statistic } = {}): Headline {
@@ -285,7 +334,13 @@ const list = (xs: string[]): string => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.s
 function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: boolean): Headline {
   const figure = (m: ModeResult): number => (statistic === 'p10' ? m.summary.p10Ns : m.summary.medianNs);
   const ran = result.modes.filter((m) => m.calls.totalNs.length > 0 && Number.isFinite(figure(m)));
-  if (ran.length < 2) return unavailable('winner', ran.length ? `Only ${ran[0]!.label} was timed: nothing to compare it with` : 'No mode was timed', ran[0]?.label ?? null, null);
+  if (ran.length < 2)
+    return unavailable(
+      'winner',
+      ran.length ? `Only ${ran[0]!.label} was timed: nothing to compare it with` : 'No mode was timed',
+      ran[0]?.label ?? null,
+      null,
+    );
   const ranked = [...ran].sort((a, b) => figure(a) - figure(b));
   const [fastest, runnerUp] = ranked as [ModeResult, ModeResult];
   const h = headlineFor(fastest, runnerUp, { gpu, statistic });
@@ -293,18 +348,36 @@ function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: boolea
   const at = statistic === 'p10' ? ' at p10' : '';
   if (t.verdict === 'too-few-calls') {
     const text = `Too few calls to test which mode is fastest: ${t.evidence}`;
-    return { ...h, kind: 'winner', parts: { ...h.parts, title: `Fastest mode${at}`, big: 'Too few calls to test', detail: t.evidence, allocs: '', memory: null }, text };
+    return {
+      ...h,
+      kind: 'winner',
+      parts: { ...h.parts, title: `Fastest mode${at}`, big: 'Too few calls to test', detail: t.evidence, allocs: '', memory: null },
+      text,
+    };
   }
   if (t.verdict !== 'faster') {
     // No clear winner: every mode the test cannot tell from the fastest stands with it.
-    const tied = ranked.filter((m, i) => i === 0 || compareTimes(modeSample(m), modeSample(fastest), statistic).verdict !== 'slower').map((m) => m.label);
+    const tied = ranked
+      .filter((m, i) => i === 0 || compareTimes(modeSample(m), modeSample(fastest), statistic).verdict !== 'slower')
+      .map((m) => m.label);
     const detail = `${list(tied)} are within the noise of each other (the two fastest: ${t.evidence})`;
-    return { ...h, kind: 'winner', tied, parts: { ...h.parts, title: `Fastest mode${at}`, big: 'No clear winner', detail, allocs: '', memory: null }, text: `No clear winner${at}: ${detail}` };
+    return {
+      ...h,
+      kind: 'winner',
+      tied,
+      parts: { ...h.parts, title: `Fastest mode${at}`, big: 'No clear winner', detail, allocs: '', memory: null },
+      text: `No clear winner${at}: ${detail}`,
+    };
   }
   const timeText = gpu ? `${t.claim} in host time` : t.claim;
   const text = `${fastest.label} is fastest${at}: ${timeText} than the runner-up, ${runnerUp.label} (${t.evidence})${h.parts.device ? `; ${h.parts.device}` : ''}; ${h.parts.allocs}; ${h.parts.memory}`;
   const detail = `than the runner-up, ${runnerUp.label} (${t.evidence})`;
-  return { ...h, kind: 'winner', parts: { ...h.parts, title: `Fastest mode${at}: ${fastest.label}`, big: `${fastest.label} ${t.claim}`, detail }, text };
+  return {
+    ...h,
+    kind: 'winner',
+    parts: { ...h.parts, title: `Fastest mode${at}: ${fastest.label}`, big: `${fastest.label} ${t.claim}`, detail },
+    text,
+  };
 }
 
 /** The EXTERNAL variants of a result, the packed layout first (the one this tool adds). */
@@ -322,8 +395,10 @@ function baselineOf(result: ProfileResult): ModeResult | null {
 function pairHeadlines(result: ProfileResult, statistic: Statistic, gpu: boolean): Headline[] {
   const base = baselineOf(result);
   const ext = externals(result);
-  if (!ext.length) return [unavailable('pair', 'No EXTERNAL run in this result: nothing to compare against POOL', null, base?.label ?? null)];
-  if (!base) return [unavailable('pair', `${ext[0]!.label} was run without POOL or SCOPED: nothing to compare it with`, ext[0]!.label, null)];
+  if (!ext.length)
+    return [unavailable('pair', 'No EXTERNAL run in this result: nothing to compare against POOL', null, base?.label ?? null)];
+  if (!base)
+    return [unavailable('pair', `${ext[0]!.label} was run without POOL or SCOPED: nothing to compare it with`, ext[0]!.label, null)];
   return ext.map((e) => headlineFor(e, base, { gpu, statistic }));
 }
 
@@ -335,7 +410,9 @@ function noiseSentence(findings: readonly NoiseFinding[]): string | null {
   const split = modes('multimodal');
   if (split.length) {
     const worst = Math.max(...findings.filter((f) => f.kind === 'multimodal').map((f) => f.p ?? SIGNIFICANCE));
-    clauses.push(`call times fall into separate groups in ${list(split)} (Hartigan’s dip test, ${worst <= 0.001 ? 'p < 0.001' : `p < ${SIGNIFICANCE}`})`);
+    clauses.push(
+      `call times fall into separate groups in ${list(split)} (Hartigan’s dip test, ${worst <= 0.001 ? 'p < 0.001' : `p < ${SIGNIFICANCE}`})`,
+    );
   }
   const procs = findings.filter((f) => f.kind === 'processes' && f.range);
   if (procs.length === 1) {
@@ -384,7 +461,14 @@ export function profileVerdict(result: ProfileResult): Verdict {
   const gpu = isGpuResult(result);
   const noiseText = noiseSentence(noise.findings);
   const primary = winnerHeadline(result, statistic, gpu);
-  const verdict = { noise, statistic, noiseText, primary, secondary: pairHeadlines(result, statistic, gpu), text: noiseText ? `${noiseText}. ${primary.text}` : primary.text };
+  const verdict = {
+    noise,
+    statistic,
+    noiseText,
+    primary,
+    secondary: pairHeadlines(result, statistic, gpu),
+    text: noiseText ? `${noiseText}. ${primary.text}` : primary.text,
+  };
   verdictCache.set(result, verdict);
   return verdict;
 }
@@ -440,7 +524,17 @@ export function compareResults(results: ReadonlyArray<{ label: string; result: P
           ? `; device time: ${device.text}`
           : '';
       const noisy = noise.length ? ` — noisy (${noise.join('; ')}), so compared at p10` : '';
-      out.push({ mode: m.label, reference: ref!.label, other: o.label, time, allocsDelta, device, crossTarget, noise, text: `${m.label}: ${o.label} ${what}${extra}${noisy}` });
+      out.push({
+        mode: m.label,
+        reference: ref!.label,
+        other: o.label,
+        time,
+        allocsDelta,
+        device,
+        crossTarget,
+        noise,
+        text: `${m.label}: ${o.label} ${what}${extra}${noisy}`,
+      });
     }
   }
   return out;

@@ -66,7 +66,9 @@ function refuseUpgrade(socket: Duplex, reason: string): void {
     return;
   }
   socket.once('finish', () => socket.destroy());
-  socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nCache-Control: no-store\r\n\r\nTransient Lab: ${reason}\n`);
+  socket.end(
+    `HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nCache-Control: no-store\r\n\r\nTransient Lab: ${reason}\n`,
+  );
 }
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
@@ -108,7 +110,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return;
     }
     if (url.pathname === '/ws') return plain(res, 426, 'Transient Lab: /ws is the WebSocket');
-    if (!existsSync(join(rendererDir, 'index.html'))) return plain(res, 503, `Transient Lab: the renderer is not built (${rendererDir}): run npm run build:renderer`);
+    if (!existsSync(join(rendererDir, 'index.html')))
+      return plain(res, 503, `Transient Lab: the renderer is not built (${rendererDir}): run npm run build:renderer`);
     serveStatic(rendererDir, req, res, url.pathname).catch((err: unknown) => {
       log(`serving ${url.pathname}: ${String(err)}`);
       if (!res.headersSent) plain(res, 500, 'internal error');
@@ -174,7 +177,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const open = [...wss.clients];
       for (const ws of open) ws.close(1001, 'the server is stopping');
       let cut: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(open.map((ws) => new Promise((r) => ws.once('close', r)))), new Promise((r) => (cut = setTimeout(r, 500)))]);
+      await Promise.race([
+        Promise.all(open.map((ws) => new Promise((r) => ws.once('close', r)))),
+        new Promise((r) => (cut = setTimeout(r, 500))),
+      ]);
       clearTimeout(cut);
       for (const ws of wss.clients) ws.terminate();
       await Promise.all(

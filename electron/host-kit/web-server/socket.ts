@@ -43,7 +43,8 @@ export function attachSession(ws: WebSocket, service: ServedService, log: (line:
   });
   const dispatch = createDispatcher(session, {
     limits: service.limits,
-    onInternalError: (method, err) => log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+    onInternalError: (method, err) =>
+      log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
   });
   let inFlight = 0;
   let alive = true;
@@ -78,7 +79,14 @@ export function attachSession(ws: WebSocket, service: ServedService, log: (line:
     }
     const { id } = message;
     if (inFlight >= MAX_IN_FLIGHT) {
-      send({ t: 'reply', id, reply: { ok: false, error: { kind: 'refused', message: `more than ${MAX_IN_FLIGHT} calls at once`, file: null, jsonPath: null, details: [] } } });
+      send({
+        t: 'reply',
+        id,
+        reply: {
+          ok: false,
+          error: { kind: 'refused', message: `more than ${MAX_IN_FLIGHT} calls at once`, file: null, jsonPath: null, details: [] },
+        },
+      });
       return;
     }
     inFlight++;
@@ -89,7 +97,20 @@ export function attachSession(ws: WebSocket, service: ServedService, log: (line:
       } catch (err) {
         // A value JSON cannot carry (a bigint in a view model) is a bug: answer it as one.
         log(`cannot send the reply to ${message.method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-        send({ t: 'reply', id, reply: { ok: false, error: { kind: 'internal', message: 'internal error: the answer could not be encoded', file: null, jsonPath: null, details: [] } } });
+        send({
+          t: 'reply',
+          id,
+          reply: {
+            ok: false,
+            error: {
+              kind: 'internal',
+              message: 'internal error: the answer could not be encoded',
+              file: null,
+              jsonPath: null,
+              details: [],
+            },
+          },
+        });
       }
     });
   });

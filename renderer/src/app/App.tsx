@@ -137,7 +137,11 @@ export function App(): React.JSX.Element {
       {/* The workspace is mounted from the start (hidden behind the empty state), so that the graph's layout
           worker is up before the first file is opened. */}
       {/* A result opened with no SDFG (`?open=result.json`, a dropped result): the dock alone, Profile and Compare. */}
-      <div className="workspace" hidden={!showWorkspace} style={{ gridTemplateRows: resultOnly ? 'minmax(0, 1fr)' : `minmax(160px, 1fr) ${dockHeight}px` }}>
+      <div
+        className="workspace"
+        hidden={!showWorkspace}
+        style={{ gridTemplateRows: resultOnly ? 'minmax(0, 1fr)' : `minmax(160px, 1fr) ${dockHeight}px` }}
+      >
         <div className="middle" hidden={resultOnly}>
           <Outline />
           <GraphPane />

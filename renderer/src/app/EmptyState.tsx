@@ -48,7 +48,14 @@ export function EmptyState(): React.JSX.Element {
         {examples.length > 0 && (
           <section className="cards" aria-label="Bundled examples">
             {examples.map((ex) => (
-              <button type="button" key={ex.id} className="card" data-testid={`example-${ex.id}`} disabled={!connected} onClick={() => void openExample(ex.id)}>
+              <button
+                type="button"
+                key={ex.id}
+                className="card"
+                data-testid={`example-${ex.id}`}
+                disabled={!connected}
+                onClick={() => void openExample(ex.id)}
+              >
                 <span className="card-title">{ex.title}</span>
                 <span className="card-text">
                   {ex.description.split('`').map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part))}
@@ -65,18 +72,25 @@ export function EmptyState(): React.JSX.Element {
           </section>
         )}
         <div className="empty-actions">
-          <button type="button" className="btn btn-primary" data-testid="empty-browse" disabled={!connected} onClick={() => store.set({ dialog: 'open' })}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            data-testid="empty-browse"
+            disabled={!connected}
+            onClick={() => store.set({ dialog: 'open' })}
+          >
             <Icon name="folder" /> Browse {env?.host === 'browser' ? 'the server' : 'files'}…
           </button>
           <UploadButton label="Upload a file…" accept=".sdfg,.sdfgz,.json" testid="empty-upload" />
         </div>
         <p className="empty-hint">
-          Or drop an <code>.sdfg</code>, <code>.sdfgz</code> or result <code>.json</code> anywhere on this window. <kbd>Ctrl</kbd>+<kbd>O</kbd> opens
-          the file browser.
+          Or drop an <code>.sdfg</code>, <code>.sdfgz</code> or result <code>.json</code> anywhere on this window. <kbd>Ctrl</kbd>+
+          <kbd>O</kbd> opens the file browser.
         </p>
         {env && env.host === 'browser' && env.roots.length > 0 && (
           <p className="empty-roots">
-            Files are read from {env.roots.length === 1 ? 'the folder' : 'the folders'} <code>{env.roots.join(', ')}</code> (<code>serve --root</code>).
+            Files are read from {env.roots.length === 1 ? 'the folder' : 'the folders'} <code>{env.roots.join(', ')}</code> (
+            <code>serve --root</code>).
           </p>
         )}
       </div>

@@ -12,7 +12,8 @@ import './dialog.css';
 import './error-panel.css';
 
 const ADVICE: Record<ContractError['kind'], string> = {
-  input: 'The file could not be read as an SDFG. Check that it is the .sdfg/.sdfgz DaCe wrote (not a pickle or a Git LFS pointer), or open another file.',
+  input:
+    'The file could not be read as an SDFG. Check that it is the .sdfg/.sdfgz DaCe wrote (not a pickle or a Git LFS pointer), or open another file.',
   unsupported: 'The file is valid, but it uses something Transient Lab does not handle yet. The message names it.',
   usage: 'The request was not valid. The message names the field.',
   build: 'The generated program did not compile. The compiler output is below.',

@@ -75,7 +75,13 @@ export function ExportDialog(): React.JSX.Element {
 
   return (
     <div className="modal-backdrop" onPointerDown={(ev) => ev.target === ev.currentTarget && close()}>
-      <section className="dialog export-dialog" role="dialog" aria-label="Export report" data-testid="export-dialog" onKeyDown={(ev) => ev.key === 'Escape' && close()}>
+      <section
+        className="dialog export-dialog"
+        role="dialog"
+        aria-label="Export report"
+        data-testid="export-dialog"
+        onKeyDown={(ev) => ev.key === 'Escape' && close()}
+      >
         <header className="dialog-head">
           <h2>Export report</h2>
           <button type="button" className="btn btn-icon" aria-label="Close" onClick={close}>
@@ -99,12 +105,21 @@ export function ExportDialog(): React.JSX.Element {
               </label>
               {canCompare && (
                 <label>
-                  <input type="checkbox" checked={comparison} onChange={(e) => setComparison(e.target.checked)} data-testid="export-comparison" /> Compare the {compare.length} results of
-                  the Compare tab
+                  <input
+                    type="checkbox"
+                    checked={comparison}
+                    onChange={(e) => setComparison(e.target.checked)}
+                    data-testid="export-comparison"
+                  />{' '}
+                  Compare the {compare.length} results of the Compare tab
                 </label>
               )}
             </div>
-            {preview && <p className="dialog-note" data-testid="export-analysis-note">{preview.analysisNote}</p>}
+            {preview && (
+              <p className="dialog-note" data-testid="export-analysis-note">
+                {preview.analysisNote}
+              </p>
+            )}
             <div className="export-preview">
               {html ? (
                 <iframe title="Report preview" sandbox="allow-scripts" srcDoc={html} data-testid="export-preview" />
@@ -121,7 +136,13 @@ export function ExportDialog(): React.JSX.Element {
               <button type="button" className="btn" onClick={close}>
                 Cancel
               </button>
-              <button type="button" className="btn btn-primary" disabled={busy || (format === 'json' && request.results.length > 1)} onClick={() => void save()} data-testid="export-save">
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={busy || (format === 'json' && request.results.length > 1)}
+                onClick={() => void save()}
+                data-testid="export-save"
+              >
                 <Icon name="export" /> {busy ? 'Writing…' : `Save ${format.toUpperCase()}`}
               </button>
             </footer>

@@ -22,7 +22,7 @@ const PATHS: Record<string, string> = {
   chip: 'M4 4h8v8H4z M6 1.5V4 M10 1.5V4 M6 12v2.5 M10 12v2.5 M1.5 6H4 M1.5 10H4 M12 6h2.5 M12 10h2.5',
 };
 
-export function Icon({ name, size = 14 }: { name: keyof typeof PATHS  ; size?: number }): React.JSX.Element {
+export function Icon({ name, size = 14 }: { name: keyof typeof PATHS; size?: number }): React.JSX.Element {
   return (
     <svg className="icon" width={size} height={size} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
       <path d={PATHS[name] ?? ''} fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" />

@@ -92,54 +92,70 @@ export function OpenDialog(): React.JSX.Element {
         </header>
         {desktop ? (
           <p className="dialog-note" data-testid="open-desktop-note">
-            File → Open… (Ctrl+O) opens an SDFG from anywhere on this computer, File → Open Result… a result; dropping a file on the
-            window works too. Or upload one here.
+            File → Open… (Ctrl+O) opens an SDFG from anywhere on this computer, File → Open Result… a result; dropping a file on the window
+            works too. Or upload one here.
           </p>
         ) : (
           <>
-        <div className="dialog-path">
-          <button type="button" className="btn btn-ghost" disabled={!listing?.parent} onClick={() => listing?.parent && void go(listing.parent)} aria-label="Up one folder" data-testid="open-up">
-            <Icon name="up" />
-          </button>
-          <code className="path-text" title={listing?.path}>
-            {listing?.path ?? '…'}
-          </code>
-          {roots.length > 1 && (
-            <select aria-label="Root folder" onChange={(e) => void go(e.target.value)} value="">
-              <option value="" disabled>
-                roots…
-              </option>
-              {roots.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
+            <div className="dialog-path">
+              <button
+                type="button"
+                className="btn btn-ghost"
+                disabled={!listing?.parent}
+                onClick={() => listing?.parent && void go(listing.parent)}
+                aria-label="Up one folder"
+                data-testid="open-up"
+              >
+                <Icon name="up" />
+              </button>
+              <code className="path-text" title={listing?.path}>
+                {listing?.path ?? '…'}
+              </code>
+              {roots.length > 1 && (
+                <select aria-label="Root folder" onChange={(e) => void go(e.target.value)} value="">
+                  <option value="" disabled>
+                    roots…
+                  </option>
+                  {roots.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </div>
+            <input
+              ref={filterRef}
+              className="dialog-filter"
+              placeholder="Filter this folder"
+              value={filter}
+              onChange={(e) => (setFilter(e.target.value), setActive(0))}
+              data-testid="open-filter"
+            />
+            <ul className="file-list" role="listbox" aria-label="Files">
+              {error && <li className="file-error">{error}</li>}
+              {entries.map((e, i) => (
+                <li
+                  key={e.path}
+                  role="option"
+                  aria-selected={i === active}
+                  className={`file-row${i === active ? ' active' : ''}${e.kind === 'other' ? ' dim' : ''}`}
+                  data-testid="open-entry"
+                  data-name={e.name}
+                  onPointerEnter={() => setActive(i)}
+                  onClick={() => choose(e)}
+                >
+                  <Icon name={ICON[e.kind]} />
+                  <span className="file-row-name">{e.name}</span>
+                  <span className="file-row-kind">{e.kind === 'sdfg' ? 'SDFG' : e.kind === 'result' ? 'result' : ''}</span>
+                  <span className="file-row-size">{e.bytes === null ? '' : formatBytes(e.bytes)}</span>
+                </li>
               ))}
-            </select>
-          )}
-        </div>
-        <input ref={filterRef} className="dialog-filter" placeholder="Filter this folder" value={filter} onChange={(e) => (setFilter(e.target.value), setActive(0))} data-testid="open-filter" />
-        <ul className="file-list" role="listbox" aria-label="Files">
-          {error && <li className="file-error">{error}</li>}
-          {entries.map((e, i) => (
-            <li
-              key={e.path}
-              role="option"
-              aria-selected={i === active}
-              className={`file-row${i === active ? ' active' : ''}${e.kind === 'other' ? ' dim' : ''}`}
-              data-testid="open-entry"
-              data-name={e.name}
-              onPointerEnter={() => setActive(i)}
-              onClick={() => choose(e)}
-            >
-              <Icon name={ICON[e.kind]} />
-              <span className="file-row-name">{e.name}</span>
-              <span className="file-row-kind">{e.kind === 'sdfg' ? 'SDFG' : e.kind === 'result' ? 'result' : ''}</span>
-              <span className="file-row-size">{e.bytes === null ? '' : formatBytes(e.bytes)}</span>
-            </li>
-          ))}
-          {listing && entries.length === 0 && !error && <li className="file-empty">Nothing here{filter ? ' matches the filter' : ''}.</li>}
-          {listing?.truncated && <li className="file-empty">More entries exist than the host lists: filter by name.</li>}
-        </ul>
+              {listing && entries.length === 0 && !error && (
+                <li className="file-empty">Nothing here{filter ? ' matches the filter' : ''}.</li>
+              )}
+              {listing?.truncated && <li className="file-empty">More entries exist than the host lists: filter by name.</li>}
+            </ul>
           </>
         )}
         <footer className="dialog-foot">

@@ -73,7 +73,14 @@ export function Outline(): React.JSX.Element {
 
   const rowAt = (i: number): TransientRow => {
     const t = view!.table;
-    return { row: i, id: t.id[i]!, name: t.name[i]!, bytes: ownedBytes(t, i), size: sizeText(view!, i), storage: t.dict.storage[t.effectiveStorage[i]!]! };
+    return {
+      row: i,
+      id: t.id[i]!,
+      name: t.name[i]!,
+      bytes: ownedBytes(t, i),
+      size: sizeText(view!, i),
+      storage: t.dict.storage[t.effectiveStorage[i]!]!,
+    };
   };
 
   const children = useMemo(() => {
@@ -143,7 +150,13 @@ export function Outline(): React.JSX.Element {
     const toggle = () => setOpen((o) => (o.has(index) ? new Set([...o].filter((x) => x !== index)) : new Set([...o, index])));
     return (
       <li key={`sdfg${index}`} className="ol-group">
-        <div className={`ol-item ol-sdfg depth-${Math.min(depth, 6)}`} onClick={toggle} data-testid="outline-sdfg" role="treeitem" aria-expanded={isOpen}>
+        <div
+          className={`ol-item ol-sdfg depth-${Math.min(depth, 6)}`}
+          onClick={toggle}
+          data-testid="outline-sdfg"
+          role="treeitem"
+          aria-expanded={isOpen}
+        >
           <span className={`caret${isOpen ? ' open' : ''}`} aria-hidden="true" />
           <span className="ol-name ol-strong">{s.name}</span>
           {tot && (
@@ -155,7 +168,12 @@ export function Outline(): React.JSX.Element {
         {isOpen && (
           <ul className={`ol-children depth-${Math.min(depth + 1, 6)}`}>
             {index === 0 && states.length > 0 && (
-              <li className="ol-item ol-group-head" onClick={() => setStatesOpen(!showStates)} data-testid="outline-states" aria-expanded={showStates}>
+              <li
+                className="ol-item ol-group-head"
+                onClick={() => setStatesOpen(!showStates)}
+                data-testid="outline-states"
+                aria-expanded={showStates}
+              >
                 <span className={`caret${showStates ? ' open' : ''}`} aria-hidden="true" />
                 <span className="ol-name">control flow</span>
                 <span className="ol-size">{states.length}</span>
@@ -245,7 +263,9 @@ export function Outline(): React.JSX.Element {
                 {!hits && q && ' · Enter searches the graph'}
               </span>
             </li>
-            {matches.slice(0, SEARCH_ROWS).map((m) => transientItem(rowAt(m.row), doc.sdfgs.length > 1 ? doc.sdfgs[m.sdfg]?.name : undefined, q))}
+            {matches
+              .slice(0, SEARCH_ROWS)
+              .map((m) => transientItem(rowAt(m.row), doc.sdfgs.length > 1 ? doc.sdfgs[m.sdfg]?.name : undefined, q))}
           </ul>
         ) : (
           <ul className="ol-root">{(children.get(null) ?? [0]).map((i) => sdfgItem(i, 0))}</ul>

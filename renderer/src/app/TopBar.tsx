@@ -131,13 +131,34 @@ function SymbolsPopover({ onClose }: { onClose: () => void }): React.JSX.Element
         <span>Symbols ({count})</span>
         <span className="muted">empty = symbolic, or the “others” value; sizes update as you type</span>
       </div>
-      {count > 12 && <input className="symbols-filter" placeholder="Filter symbols" value={filter} onChange={(e) => setFilter(e.target.value)} autoFocus data-testid="symbols-filter" />}
+      {count > 12 && (
+        <input
+          className="symbols-filter"
+          placeholder="Filter symbols"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          autoFocus
+          data-testid="symbols-filter"
+        />
+      )}
       <SymbolsEditor all filter={filter} />
     </div>
   );
 }
 
-function Select<T extends string>({ value, options, onChange, label, testid }: { value: T; options: Array<[T, string]>; onChange: (v: T) => void; label: string; testid: string }): React.JSX.Element {
+function Select<T extends string>({
+  value,
+  options,
+  onChange,
+  label,
+  testid,
+}: {
+  value: T;
+  options: Array<[T, string]>;
+  onChange: (v: T) => void;
+  label: string;
+  testid: string;
+}): React.JSX.Element {
   return (
     <label className="bar-select">
       <span className="bar-label">{label}</span>
@@ -212,9 +233,22 @@ export function TopBar(): React.JSX.Element {
       {doc && (
         <div className="bar-group symbols" data-testid="symbols">
           <span className="bar-label">symbols</span>
-          {doc.symbols.length === 0 ? <span className="muted">none</span> : doc.symbols.length <= MANY_SYMBOLS ? <SymbolsEditor all={false} /> : <SymbolCount />}
+          {doc.symbols.length === 0 ? (
+            <span className="muted">none</span>
+          ) : doc.symbols.length <= MANY_SYMBOLS ? (
+            <SymbolsEditor all={false} />
+          ) : (
+            <SymbolCount />
+          )}
           {doc.symbols.length > 0 && (
-            <button type="button" className="btn btn-ghost btn-small symbols-more" data-testid="symbols-more" onClick={() => setMore((m) => !m)} aria-expanded={more} title="Every symbol, and one value for all the unset ones">
+            <button
+              type="button"
+              className="btn btn-ghost btn-small symbols-more"
+              data-testid="symbols-more"
+              onClick={() => setMore((m) => !m)}
+              aria-expanded={more}
+              title="Every symbol, and one value for all the unset ones"
+            >
               {doc.symbols.length > MANY_SYMBOLS ? 'edit…' : hidden > 0 ? `+${hidden} more` : 'set all…'}
             </button>
           )}
@@ -245,16 +279,47 @@ export function TopBar(): React.JSX.Element {
       )}
       <div className="bar-spacer" />
       <div className="bar-actions">
-        <button type="button" className="btn" data-testid="action-open" onClick={() => store.set({ dialog: 'open' })} title="Open an SDFG or a result (Ctrl+O)">
+        <button
+          type="button"
+          className="btn"
+          data-testid="action-open"
+          onClick={() => store.set({ dialog: 'open' })}
+          title="Open an SDFG or a result (Ctrl+O)"
+        >
           <Icon name="open" /> Open
         </button>
-        <button type="button" className="btn btn-primary" data-testid="action-profile" disabled={!doc} onClick={openProfile} title={doc ? 'Profile: choose modes and calls, then build, verify and time every mode (Ctrl+P)' : 'Open an SDFG first'}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          data-testid="action-profile"
+          disabled={!doc}
+          onClick={openProfile}
+          title={doc ? 'Profile: choose modes and calls, then build, verify and time every mode (Ctrl+P)' : 'Open an SDFG first'}
+        >
           <Icon name="play" /> {running ? 'Profiling…' : 'Profile'}
         </button>
-        <button type="button" className="btn" data-testid="action-export" disabled={!hasResult} onClick={openExport} title={hasResult ? 'Export report… of the result: HTML, PDF, CSV or JSON, with a preview (Ctrl+E)' : 'Export report…: run a profile or open a result first'}>
+        <button
+          type="button"
+          className="btn"
+          data-testid="action-export"
+          disabled={!hasResult}
+          onClick={openExport}
+          title={
+            hasResult
+              ? 'Export report… of the result: HTML, PDF, CSV or JSON, with a preview (Ctrl+E)'
+              : 'Export report…: run a profile or open a result first'
+          }
+        >
           <Icon name="export" /> Export
         </button>
-        <button type="button" className="btn btn-icon" data-testid="theme-toggle" onClick={toggleTheme} title={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`} aria-label="Toggle theme">
+        <button
+          type="button"
+          className="btn btn-icon"
+          data-testid="theme-toggle"
+          onClick={toggleTheme}
+          title={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
+          aria-label="Toggle theme"
+        >
           <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
         </button>
       </div>

@@ -20,7 +20,8 @@ export function asContractError(err: unknown): ContractError {
 /** The connected host's client; throws a transport error before the window is connected. */
 export function client(): TransientLabClient {
   const c = store.get().client;
-  if (!c) throw new HostError({ kind: 'transport', message: 'not connected to a Transient Lab host', file: null, jsonPath: null, details: [] });
+  if (!c)
+    throw new HostError({ kind: 'transport', message: 'not connected to a Transient Lab host', file: null, jsonPath: null, details: [] });
   return c;
 }
 

@@ -28,7 +28,9 @@ export async function analyseNow(landing?: (view: AnalysisView) => void): Promis
     await yieldToEventLoop();
     if (seq !== analysisSeq || store.get().doc !== doc) return;
     landing?.(view);
-    measured('tlab:analysis-commit', () => store.set((st) => ({ analysis: view, analysing: false, analysisError: null, selection: stillValid(st.selection, view) })));
+    measured('tlab:analysis-commit', () =>
+      store.set((st) => ({ analysis: view, analysing: false, analysisError: null, selection: stillValid(st.selection, view) })),
+    );
   } catch (err) {
     if (seq !== analysisSeq || store.get().doc !== doc) return;
     store.set({ analysing: false, analysisError: asContractError(err) });

@@ -9,7 +9,6 @@ import { graphHandle } from './graph/handle.js';
 import { openProfile } from './profile/open-profile.js';
 import { DOCK_TABS, store } from './state.js';
 
-
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el) return false;

@@ -18,10 +18,17 @@ export const STAGES: ReadonlyArray<{ stage: ProfileProgressEvent['stage']; title
 ];
 
 /** Overall progress 0…1 and the stage now running, from the events seen so far. */
-export function progressOf(events: readonly ProfileProgressEvent[]): { fraction: number; stage: number; last: ProfileProgressEvent | null } {
+export function progressOf(events: readonly ProfileProgressEvent[]): {
+  fraction: number;
+  stage: number;
+  last: ProfileProgressEvent | null;
+} {
   const last = events.length ? events[events.length - 1]! : null;
   if (!last) return { fraction: 0, stage: -1, last };
-  const stage = Math.max(0, STAGES.findIndex((s) => s.stage === last.stage));
+  const stage = Math.max(
+    0,
+    STAGES.findIndex((s) => s.stage === last.stage),
+  );
   let fraction = STAGES.slice(0, stage).reduce((s, x) => s + x.weight, 0);
   const within = last.total && last.total > 0 && last.done !== undefined ? Math.min(1, last.done / last.total) : 0;
   fraction += STAGES[stage]!.weight * within;
@@ -72,10 +79,14 @@ export async function startProfile(): Promise<void> {
     }));
     growDock();
     // Kept for when this file is opened again (profile/shelf.ts); a failure to keep it never fails the run.
-    void rememberRun(doc, resultDoc).catch((e: unknown) => toast('warn', `This result could not be kept for later: ${asContractError(e).message}`));
+    void rememberRun(doc, resultDoc).catch((e: unknown) =>
+      toast('warn', `This result could not be kept for later: ${asContractError(e).message}`),
+    );
   } catch (err) {
     const e = asContractError(err);
-    store.set((st) => (st.run?.job === job ? { run: { ...st.run, status: e.kind === 'cancelled' ? 'cancelled' : 'failed', error: e } } : {}));
+    store.set((st) =>
+      st.run?.job === job ? { run: { ...st.run, status: e.kind === 'cancelled' ? 'cancelled' : 'failed', error: e } } : {},
+    );
   }
 }
 

@@ -32,7 +32,13 @@ export async function openResultPath(path: string): Promise<void> {
 function addResult(doc: ResultDoc): void {
   store.set((s) => ({
     result: doc,
-    compare: [...s.compare.filter((r) => !(r.name === doc.name && r.path === doc.path && r.result.program.hash === doc.result.program.hash && r.result === doc.result)), doc],
+    compare: [
+      ...s.compare.filter(
+        (r) =>
+          !(r.name === doc.name && r.path === doc.path && r.result.program.hash === doc.result.program.hash && r.result === doc.result),
+      ),
+      doc,
+    ],
     dockTab: 'profile',
   }));
   growDock();

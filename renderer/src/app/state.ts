@@ -3,7 +3,14 @@
  * selection every view shares, the profile run and the results, and the chrome (theme, dock, dialogs).
  * Actions (actions/*.ts) are the only writers besides trivial UI toggles.
  */
-import type { ContractError, EnvironmentInfo, ProfileProgressEvent, ResultDoc, SymbolValues, TransientLabClient } from '../../../electron/ipc/contract.js';
+import type {
+  ContractError,
+  EnvironmentInfo,
+  ProfileProgressEvent,
+  ResultDoc,
+  SymbolValues,
+  TransientLabClient,
+} from '../../../electron/ipc/contract.js';
 import type { AnalysisView, DocInfo, GraphEdge, GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/public.js';
 import type { ModeName, ThemeName } from '../theme/index.js';
 import { createStore } from './store.js';

@@ -355,7 +355,15 @@ export function mountChart<D, S, L>(container: HTMLElement, spec: ChartSpec<D, S
     if (!layout || !spec.wheel) return;
     const { x, y } = local(e);
     const scale = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? height : 1;
-    const next = spec.wheel(opts.data, layout, state, { x, y, dx: e.deltaX * scale, dy: e.deltaY * scale, ctrl: e.ctrlKey || e.metaKey, shift: e.shiftKey, alt: e.altKey });
+    const next = spec.wheel(opts.data, layout, state, {
+      x,
+      y,
+      dx: e.deltaX * scale,
+      dy: e.deltaY * scale,
+      ctrl: e.ctrlKey || e.metaKey,
+      shift: e.shiftKey,
+      alt: e.altKey,
+    });
     if (next) {
       e.preventDefault();
       state = next;

@@ -20,10 +20,7 @@ import { seriesChart } from './profile-series.js';
 export type { ChartHandle, ChartOptions, StaticOptions } from './chart.js';
 export type { LifetimeData } from './lifetime-model.js';
 export type { WorkspaceData } from './workspace.js';
-export type { ProfileData,  } from './profile-data.js';
-;
-;
-
+export type { ProfileData } from './profile-data.js';
 function entry<D, S, L>(spec: ChartSpec<D, S, L>) {
   return {
     spec,

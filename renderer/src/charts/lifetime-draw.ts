@@ -11,7 +11,18 @@ import type { Painter } from './painter.js';
 import { byteTicks, clamp, integerTicks } from './scales.js';
 import { fitText, textWidth } from './text.js';
 import { fateOf, indexOfId, sizeText } from './transient-info.js';
-import { CURVE_ORDER, CURVE_TITLE, LABEL_ROW, layoutOf, lifetimeModel, LINE, maxScroll, type LifetimeData, type LifetimeLayout, type LifetimeState } from './lifetime-model.js';
+import {
+  CURVE_ORDER,
+  CURVE_TITLE,
+  LABEL_ROW,
+  layoutOf,
+  lifetimeModel,
+  LINE,
+  maxScroll,
+  type LifetimeData,
+  type LifetimeLayout,
+  type LifetimeState,
+} from './lifetime-model.js';
 
 function drawHeader(p: Painter, L: LifetimeLayout, t: ChartTheme): void {
   const h = L.header;
@@ -34,7 +45,12 @@ function drawSelection(p: Painter, L: LifetimeLayout, t: ChartTheme, selected: s
   const live = table.first[i]! < 0 ? 'no live range' : formatStepRange(table.first[i]!, table.last[i]!);
   const inRows = L.model.rowOf[i]! >= 0 ? '' : ' · not among these rows';
   const text = `selected: ${table.name[i]} · ${sizeText(L.model.view, i)} · ${live} · ${t.fate[fateOf(L.model.view, i)].label}${inRows}`;
-  p.text(L.width - 12, L.header.selectionY, fitText(text, t.font.small, L.width - 24 - textWidth('step', t.font.small) - 12, true), { color: t.accent, size: t.font.small, align: 'end', weight: 600 });
+  p.text(L.width - 12, L.header.selectionY, fitText(text, t.font.small, L.width - 24 - textWidth('step', t.font.small) - 12, true), {
+    color: t.accent,
+    size: t.font.small,
+    align: 'end',
+    weight: 600,
+  });
 }
 
 function drawBars(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<LifetimeState>): void {
@@ -52,7 +68,20 @@ function drawBars(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<Li
 
   // Step axis on top, grid through the bars.
   const ticks = integerTicks(Math.ceil(L.state.x0), Math.floor(L.state.x1 - 1e-9), Math.max(2, Math.floor((L.right - L.left) / 70)));
-  drawXAxis(p, { scale: L.xOf, ticks, y: L.barsTop - 2, x0: L.left, x1: L.right, side: 'top', gridTo: L.barsBottom, labelOffset: (L.xOf(1) - L.xOf(0)) / 2 }, t);
+  drawXAxis(
+    p,
+    {
+      scale: L.xOf,
+      ticks,
+      y: L.barsTop - 2,
+      x0: L.left,
+      x1: L.right,
+      side: 'top',
+      gridTo: L.barsBottom,
+      labelOffset: (L.xOf(1) - L.xOf(0)) / 2,
+    },
+    t,
+  );
   p.text(12, L.barsTop - 8, 'step', { color: t.muted, size: t.font.small });
 
   p.clip(L.left, L.barsTop, L.right - L.left, L.barsBottom - L.barsTop);
@@ -164,7 +193,13 @@ function drawBars(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<Li
     if (r >= first && r <= last) {
       const y = yOfRow(r) + rh / 2;
       p.polygon([L.left - 10, L.left - 3, L.left - 10], [y - 5, y, y + 5], 3, { fill: t.accent });
-      p.text(L.left - 14, y, fitText(table.name[i]!, t.font.small, L.left - 30), { color: t.text, size: t.font.small, align: 'end', baseline: 'middle', weight: 600 });
+      p.text(L.left - 14, y, fitText(table.name[i]!, t.font.small, L.left - 30), {
+        color: t.text,
+        size: t.font.small,
+        align: 'end',
+        baseline: 'middle',
+        weight: 600,
+      });
     }
   }
 
@@ -177,7 +212,12 @@ function drawBars(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<Li
     p.rect(L.right + 3, thumbY, 4, thumbH, { fill: t.muted, opacity: 0.7 });
   }
   if (n === 0) {
-    p.text((L.left + L.right) / 2, (L.barsTop + L.barsBottom) / 2, 'No transient holds memory here', { color: t.muted, size: t.font.base, align: 'middle', baseline: 'middle' });
+    p.text((L.left + L.right) / 2, (L.barsTop + L.barsBottom) / 2, 'No transient holds memory here', {
+      color: t.muted,
+      size: t.font.base,
+      align: 'middle',
+      baseline: 'middle',
+    });
   }
 }
 
@@ -193,9 +233,34 @@ function drawCurves(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<
   }
   const curveH = L.curveBottom - L.curveTop;
   const yTicks = byteTicks(0, Math.max(1, model.maxBytes * 1.1), Math.max(2, Math.floor(curveH / 34)));
-  drawYAxis(p, { scale: L.yOf, ticks: yTicks, x: L.left, y0: L.curveTop, y1: L.curveBottom, gridTo: L.right, title: `held (${yTicks.unit.name})`, titleX: L.left - yLabelWidth(yTicks, t.font.small) - 18 }, t);
+  drawYAxis(
+    p,
+    {
+      scale: L.yOf,
+      ticks: yTicks,
+      x: L.left,
+      y0: L.curveTop,
+      y1: L.curveBottom,
+      gridTo: L.right,
+      title: `held (${yTicks.unit.name})`,
+      titleX: L.left - yLabelWidth(yTicks, t.font.small) - 18,
+    },
+    t,
+  );
   const xTicks = integerTicks(Math.ceil(L.state.x0), Math.floor(L.state.x1 - 1e-9), Math.max(2, Math.floor((L.right - L.left) / 70)));
-  drawXAxis(p, { scale: L.xOf, ticks: xTicks, y: L.curveBottom, x0: L.left, x1: L.right, title: 'program step (state execution order)', labelOffset: (L.xOf(1) - L.xOf(0)) / 2 }, t);
+  drawXAxis(
+    p,
+    {
+      scale: L.xOf,
+      ticks: xTicks,
+      y: L.curveBottom,
+      x0: L.left,
+      x1: L.right,
+      title: 'program step (state execution order)',
+      labelOffset: (L.xOf(1) - L.xOf(0)) / 2,
+    },
+    t,
+  );
 
   p.clip(L.left, L.curveTop - 10, L.right - L.left, L.curveBottom - L.curveTop + 10);
   // The hovered or selected transient's lifetime, at the height of its bytes (XProf's overlay).
@@ -212,7 +277,10 @@ function drawCurves(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<
     if (!Number.isFinite(bytes) || bytes <= 0) continue;
     const s0 = table.first[i]! < 0 ? 0 : table.first[i]!;
     const s1 = table.first[i]! < 0 ? model.steps - 1 : table.last[i]!;
-    p.rect(L.xOf(s0), Math.min(L.yOf(bytes), L.curveBottom - 2), L.xOf(s1 + 1) - L.xOf(s0), Math.max(2, L.curveBottom - L.yOf(bytes)), { fill: color, opacity: 0.3 });
+    p.rect(L.xOf(s0), Math.min(L.yOf(bytes), L.curveBottom - 2), L.xOf(s1 + 1) - L.xOf(s0), Math.max(2, L.curveBottom - L.yOf(bytes)), {
+      fill: color,
+      opacity: 0.3,
+    });
   }
   if (f.hover?.key.startsWith('step:')) {
     const s = Number(f.hover.key.slice(5));
@@ -247,7 +315,6 @@ function drawCurves(p: Painter, L: LifetimeLayout, t: ChartTheme, f: FrameInput<
   drawCurveLegend(p, L, t);
 }
 
-
 function drawCurveLegend(p: Painter, L: LifetimeLayout, t: ChartTheme): void {
   const lg = L.curveLegend;
   const y0 = L.curveTop - 14 - LINE * (lg.lines - 1);
@@ -259,7 +326,11 @@ function drawCurveLegend(p: Painter, L: LifetimeLayout, t: ChartTheme): void {
     p.line(x, y, x + 18, y, { stroke: t.modes[mode], strokeWidth: MODE_WIDTH[mode], dash: MODE_DASH[mode] });
     p.text(x + 22, y + 4, mode, { color: t.modes[mode], size: t.font.small, weight: 600 });
     const vx = x + 22 + textWidth(mode, t.font.small, true) + 5;
-    p.text(vx, y + 4, fitText(it.value, t.font.small, it.x + it.width - vx, !it.same), { color: t.text, size: t.font.small, weight: it.same ? 400 : 600 });
+    p.text(vx, y + 4, fitText(it.value, t.font.small, it.x + it.width - vx, !it.same), {
+      color: t.text,
+      size: t.font.small,
+      weight: it.same ? 400 : 600,
+    });
   }
   p.endGroup();
 }
@@ -276,11 +347,12 @@ export function draw(p: Painter, data: LifetimeData, f: FrameInput<LifetimeState
   drawBars(p, L, t, f);
   drawCurves(p, L, t, f);
   if (f.interactive) {
-    const hint = model.curves.length ? 'drag on the curve: zoom steps · double-click: reset · wheel: scroll rows · alt+wheel: row height' : 'wheel: scroll rows · alt+wheel: row height';
+    const hint = model.curves.length
+      ? 'drag on the curve: zoom steps · double-click: reset · wheel: scroll rows · alt+wheel: row height'
+      : 'wheel: scroll rows · alt+wheel: row height';
     const room = L.right - L.left - textWidth('program step (state execution order)', t.font.small) - 24;
     p.text(12, L.height - 8, fitText(hint, t.font.small, Math.max(0, room + L.left - 12)), { color: t.muted, size: t.font.small });
   }
   p.end();
   return L;
 }
-

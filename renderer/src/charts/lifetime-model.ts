@@ -4,7 +4,16 @@
  * per step, and where everything goes at a given size — header and legends, bars, curves, row height, scroll —
  * and which row a point falls on. Pure: no painter is touched here.
  */
-import { FATES, formatBytes, formatCount, num, ownedBytes, type AnalysisView, type StorageMemory, type ViewMode } from '../../../electron/engine/view/public.js';
+import {
+  FATES,
+  formatBytes,
+  formatCount,
+  num,
+  ownedBytes,
+  type AnalysisView,
+  type StorageMemory,
+  type ViewMode,
+} from '../../../electron/engine/view/public.js';
 import { yLabelWidth } from './axes.js';
 import type { FrameInput } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';
@@ -31,7 +40,6 @@ export interface LifetimeState {
   /** Index of the row at the top of the bars area (fractional while scrolling). */
   scroll: number;
 }
-
 
 /** Row height ceiling in px; rows at least LABEL_ROW tall carry their name and size. */
 const MAX_ROW = 18;
@@ -93,7 +101,12 @@ export function lifetimeModel(data: LifetimeData): LifetimeModel {
   const rowOf = new Int32Array(t.count).fill(-1);
   rows.forEach((i, r) => (rowOf[i] = r));
   const memory = view.memory.find((x) => x.storage === storage) ?? null;
-  const curves = (memory?.curves ?? []).map((c) => ({ mode: c.mode, values: Float64Array.from(c.bytes, num), peak: num(c.peak.bytes), peakStep: c.peak.step }));
+  const curves = (memory?.curves ?? []).map((c) => ({
+    mode: c.mode,
+    values: Float64Array.from(c.bytes, num),
+    peak: num(c.peak.bytes),
+    peakStep: c.peak.step,
+  }));
   const maxBytes = Math.max(0, ...curves.map((c) => c.peak));
   const steps = view.analysis.steps.length;
   const fate = new Uint8Array(rows.length);
@@ -233,11 +246,18 @@ function headerOf(model: LifetimeModel, width: number, t: ChartTheme): LifetimeH
   const n = model.rows.length;
   const title = 'Lifetimes';
   const subX = 12 + textWidth(title, t.font.title + 2, true) + 10;
-  const sub = fitText(`${model.storage ?? 'no storage holds memory'} · ${formatCount(n)} transient${n === 1 ? '' : 's'} · ${formatCount(model.steps)} steps`, t.font.base, width - subX - 12);
+  const sub = fitText(
+    `${model.storage ?? 'no storage holds memory'} · ${formatCount(n)} transient${n === 1 ? '' : 's'} · ${formatCount(model.steps)} steps`,
+    t.font.base,
+    width - subX - 12,
+  );
   const present = new Set<number>(model.fate);
-  const entries: Array<{ fill: Fill; stroke: string | null; label: string }> = FATE_ORDER.filter((k) => present.has(FATES.indexOf(k))).map((k) => t.fate[k]);
+  const entries: Array<{ fill: Fill; stroke: string | null; label: string }> = FATE_ORDER.filter((k) => present.has(FATES.indexOf(k))).map(
+    (k) => t.fate[k],
+  );
   // The hatch drawn over a container's bar where a view or reference aliases it.
-  if (model.viewed.size) entries.push({ fill: { hatch: t.muted, background: t.background }, stroke: t.muted, label: 'aliased by a view or reference' });
+  if (model.viewed.size)
+    entries.push({ fill: { hatch: t.muted, background: t.background }, stroke: t.muted, label: 'aliased by a view or reference' });
   const widths = entries.map((e) => textWidth(e.label, t.font.small) + 14);
   const total = widths.reduce((a, w) => a + w, 0) + 10 * Math.max(0, entries.length - 1);
   const minX = subX + textWidth(sub, t.font.base) + 16;
@@ -253,7 +273,12 @@ function headerOf(model: LifetimeModel, width: number, t: ChartTheme): LifetimeH
   } else {
     // Not on the title line: wrap under it, abbreviating only what is wider than a whole line.
     const flow = flowItems(widths, 12, width - 12, 10);
-    legend = entries.map((entry, k) => ({ ...entry, label: fitText(entry.label, t.font.small, flow.width[k]! - 14), x: flow.x[k]!, y: 23 + LINE * (flow.line[k]! + 1) }));
+    legend = entries.map((entry, k) => ({
+      ...entry,
+      label: fitText(entry.label, t.font.small, flow.width[k]! - 14),
+      x: flow.x[k]!,
+      y: 23 + LINE * (flow.line[k]! + 1),
+    }));
     lastY = 22 + LINE * flow.lines;
   }
   const selectionY = lastY + LINE;
@@ -279,7 +304,10 @@ function curveLegendOf(model: LifetimeModel, width: number, t: ChartTheme): Curv
   const widths = rows.map((r) => 22 + textWidth(r.mode, t.font.small, true) + 5 + textWidth(r.value, t.font.small, !r.same));
   const x0 = 12 + textWidth(CURVE_TITLE, t.font.base, true) + 16;
   const flow = flowItems(widths, x0, width - 20, 18, Math.min(x0, 12 + 24));
-  return { items: rows.map((r, k) => ({ ...r, x: flow.x[k]!, line: flow.line[k]!, width: flow.width[k]! })), lines: Math.max(1, flow.lines) };
+  return {
+    items: rows.map((r, k) => ({ ...r, x: flow.x[k]!, line: flow.line[k]!, width: flow.width[k]! })),
+    lines: Math.max(1, flow.lines),
+  };
 }
 
 /** The row under y in the bars area; below a pixel per row, the row of that pixel line whose bar covers x. */
@@ -305,4 +333,3 @@ export function rowAt(L: LifetimeLayout, x: number, y: number): number {
   }
   return best >= 0 ? best : r;
 }
-

@@ -17,7 +17,16 @@ import type { ChartTheme } from './chart-theme.js';
 import { clamp } from './scales.js';
 import { indexOfId, transientTooltip } from './transient-info.js';
 import { draw } from './lifetime-draw.js';
-import { countFate, LEGEND_ORDER, lifetimeModel, maxScroll, rowAt, type LifetimeData, type LifetimeLayout, type LifetimeState } from './lifetime-model.js';
+import {
+  countFate,
+  LEGEND_ORDER,
+  lifetimeModel,
+  maxScroll,
+  rowAt,
+  type LifetimeData,
+  type LifetimeLayout,
+  type LifetimeState,
+} from './lifetime-model.js';
 
 function hit(L: LifetimeLayout, x: number, y: number): Hit | null {
   if (x < 0 || x > L.width) return null;

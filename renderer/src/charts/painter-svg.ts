@@ -79,7 +79,9 @@ export class SvgPainter implements Painter {
       const s = (style.strokeWidth ?? 1) / 2;
       [rx, ry, rw, rh] = [x + s, y + s, Math.max(0, w - 2 * s), Math.max(0, h - 2 * s)];
     }
-    this.body.push(`<rect x="${n(rx)}" y="${n(ry)}" width="${n(rw)}" height="${n(rh)}"${this.fillAttr(style.fill)}${this.strokeAttr(style)}${this.opacityAttr(style)}/>`);
+    this.body.push(
+      `<rect x="${n(rx)}" y="${n(ry)}" width="${n(rw)}" height="${n(rh)}"${this.fillAttr(style.fill)}${this.strokeAttr(style)}${this.opacityAttr(style)}/>`,
+    );
   }
 
   line(x1: number, y1: number, x2: number, y2: number, style: ShapeStyle): void {
@@ -94,16 +96,22 @@ export class SvgPainter implements Painter {
 
   polyline(xs: ArrayLike<number>, ys: ArrayLike<number>, count: number, style: ShapeStyle): void {
     if (count < 2 || !style.stroke) return;
-    this.body.push(`<polyline points="${this.points(xs, ys, count)}" fill="none" stroke-linejoin="round"${this.strokeAttr(style)}${this.opacityAttr(style)}/>`);
+    this.body.push(
+      `<polyline points="${this.points(xs, ys, count)}" fill="none" stroke-linejoin="round"${this.strokeAttr(style)}${this.opacityAttr(style)}/>`,
+    );
   }
 
   polygon(xs: ArrayLike<number>, ys: ArrayLike<number>, count: number, style: ShapeStyle): void {
     if (count < 3) return;
-    this.body.push(`<polygon points="${this.points(xs, ys, count)}"${this.fillAttr(style.fill)}${this.strokeAttr(style)}${this.opacityAttr(style)}/>`);
+    this.body.push(
+      `<polygon points="${this.points(xs, ys, count)}"${this.fillAttr(style.fill)}${this.strokeAttr(style)}${this.opacityAttr(style)}/>`,
+    );
   }
 
   circle(cx: number, cy: number, r: number, style: ShapeStyle): void {
-    this.body.push(`<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(r)}"${this.fillAttr(style.fill)}${this.strokeAttr(style)}${this.opacityAttr(style)}/>`);
+    this.body.push(
+      `<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(r)}"${this.fillAttr(style.fill)}${this.strokeAttr(style)}${this.opacityAttr(style)}/>`,
+    );
   }
 
   text(x: number, y: number, text: string, style: TextStyle): void {

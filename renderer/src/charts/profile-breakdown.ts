@@ -55,13 +55,19 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): BreakdownLayo
   p.text(12 + textWidth('Where the time goes', t.font.title + 2, true) + 10, 22, 'mean per call', { color: t.muted, size: t.font.base });
   legend(p, t, 12, 44);
   // Narrow charts: names give up room first (abbreviated), and the right column takes what its labels need.
-  const labelW = Math.min(240, Math.round(f.width * 0.28), Math.max(90, ...series.map((s) => textWidth(s.display, t.font.base, true) + 24)));
+  const labelW = Math.min(
+    240,
+    Math.round(f.width * 0.28),
+    Math.max(90, ...series.map((s) => textWidth(s.display, t.font.base, true) + 24)),
+  );
   const x0 = 12 + labelW;
   const gap = 28;
   const afLabel = (s: Series): string => {
     const af = s.mean.alloc + s.mean.free;
     const share = s.mean.total > 0 ? af / s.mean.total : 0;
-    return af > 0 ? `${formatNs(af)} · ${formatPercent(share)} · ${formatCount(s.m.summary.allocsPerCall)}/call` : `none · ${formatCount(s.m.summary.allocsPerCall)} allocs`;
+    return af > 0
+      ? `${formatNs(af)} · ${formatPercent(share)} · ${formatCount(s.m.summary.allocsPerCall)}/call`
+      : `none · ${formatCount(s.m.summary.allocsPerCall)} allocs`;
   };
   const textRoom = Math.max(60, ...series.map((s) => textWidth(afLabel(s), t.font.small) + 10));
   const rightW = Math.max(textRoom + 40, textWidth('allocation + free only (own scale)', t.font.small, true), (f.width - x0 - 12) * 0.4);
@@ -79,7 +85,11 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): BreakdownLayo
   const ta = timeTicks(0, maxTotal, Math.max(2, Math.floor(leftW / 90)));
   const tb = timeTicks(0, maxAF, Math.max(2, Math.floor((rightW - textRoom) / 90)));
   drawXAxis(p, { scale: xa, ticks: ta, y: bottom + 4, x0, x1: x0 + leftW, gridTo: top, title: `mean time per call (${ta.unit.name})` }, t);
-  drawXAxis(p, { scale: xb, ticks: tb, y: bottom + 4, x0: split, x1: split + rightW - textRoom, gridTo: top, title: `(${tb.unit.name})` }, t);
+  drawXAxis(
+    p,
+    { scale: xb, ticks: tb, y: bottom + 4, x0: split, x1: split + rightW - textRoom, gridTo: top, title: `(${tb.unit.name})` },
+    t,
+  );
   series.forEach((s, i) => {
     const y0 = top + i * rowH;
     const mid = y0 + rowH / 2;
@@ -87,12 +97,21 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): BreakdownLayo
     const color = t.modes[s.mode];
     if (f.hover?.key === s.key) p.rect(0, y0, f.width, rowH, { fill: t.hover, opacity: 0.1 });
     p.rect(12, mid - 6, 12, 12, { fill: partFill(t, s, 'compute'), stroke: color });
-    p.text(30, mid, fitMiddle(s.display, t.font.base, labelW - 24, true), { color: t.text, size: t.font.base, baseline: 'middle', weight: 600 });
+    p.text(30, mid, fitMiddle(s.display, t.font.base, labelW - 24, true), {
+      color: t.text,
+      size: t.font.base,
+      baseline: 'middle',
+      weight: 600,
+    });
     let at = 0;
     for (const part of ['compute', 'alloc', 'free'] as Part[]) {
       const v = s.mean[part];
       if (!(v > 0)) continue;
-      p.rect(xa(at), mid - bh / 2, Math.max(part === 'compute' ? 0 : 1, xa(at + v) - xa(at)), bh, { fill: partFill(t, s, part), stroke: color, strokeWidth: 1 });
+      p.rect(xa(at), mid - bh / 2, Math.max(part === 'compute' ? 0 : 1, xa(at + v) - xa(at)), bh, {
+        fill: partFill(t, s, part),
+        stroke: color,
+        strokeWidth: 1,
+      });
       at += v;
     }
     p.text(xa(at) + 6, mid, formatNs(s.mean.total), { color: t.text, size: t.font.small, baseline: 'middle', weight: 600 });

@@ -8,7 +8,14 @@
  * (gpu.deviceNs, CUDA events). The time charts draw both on one axis; the breakdown and the Gantt, which split
  * host time, take the host series only. CPU results have one series per mode with `time: null`, as before.
  */
-import { isGpuResult, quantile, type AllocationEvent, type ModeResult, type ProfileResult, type SampledCall as ResultSampledCall } from '../../../electron/engine/view/public.js';
+import {
+  isGpuResult,
+  quantile,
+  type AllocationEvent,
+  type ModeResult,
+  type ProfileResult,
+  type SampledCall as ResultSampledCall,
+} from '../../../electron/engine/view/public.js';
 import type { ModeName } from '../theme/index.js';
 import type { ChartTheme } from './chart-theme.js';
 import type { Fill } from './painter.js';
@@ -64,39 +71,44 @@ export function profileSeries(data: ProfileData): Series[] {
       const total = mean(m.calls.totalNs);
       const alloc = mean(m.calls.allocNs);
       const free = mean(m.calls.freeNs);
-      const times: Array<['host' | 'device' | null, readonly number[]]> = gpu ? [['host', m.calls.totalNs], ['device', m.gpu?.deviceNs ?? []]] : [[null, m.calls.totalNs]];
+      const times: Array<['host' | 'device' | null, readonly number[]]> = gpu
+        ? [
+            ['host', m.calls.totalNs],
+            ['device', m.gpu?.deviceNs ?? []],
+          ]
+        : [[null, m.calls.totalNs]];
       for (const [time, values] of times) {
-      const sorted = Float64Array.from(values).sort();
-      const arr = Array.from(sorted);
-      // A sampled result keeps evenly spaced rows of many more calls: its summary's quantiles are exact over all.
-      const exact = m.sampling && time !== 'device' ? m.summary : null;
-      const label = time ? `${m.label} · ${time}` : mixed ? `${m.label} · CPU` : m.label;
-      out.push({
-        key: time === 'device' ? `${r}|${m.label}|device` : `${r}|${m.label}`,
-        result: r,
-        resultLabel,
-        label: m.label,
-        display: many ? `${label} · ${resultLabel}` : label,
-        mode: m.mode,
-        layout: m.layout,
-        m,
-        time,
-        values,
-        sorted,
-        q: {
-          min: arr[0] ?? NaN,
-          p10: exact?.p10Ns ?? quantile(arr, 0.1),
-          p25: quantile(arr, 0.25),
-          p50: exact?.medianNs ?? quantile(arr, 0.5),
-          p75: quantile(arr, 0.75),
-          p90: exact?.p90Ns ?? quantile(arr, 0.9),
-          max: arr[arr.length - 1] ?? NaN,
-        },
-        mean: { total, alloc, free, compute: Math.max(0, total - alloc - free) },
-        // Rows per process in `values` (docs/profile-schema.md, "Sampling").
-        callsPerProcess: m.sampling?.keptPerProcess ?? result.settings.calls,
-        processes: result.settings.processes,
-      });
+        const sorted = Float64Array.from(values).sort();
+        const arr = Array.from(sorted);
+        // A sampled result keeps evenly spaced rows of many more calls: its summary's quantiles are exact over all.
+        const exact = m.sampling && time !== 'device' ? m.summary : null;
+        const label = time ? `${m.label} · ${time}` : mixed ? `${m.label} · CPU` : m.label;
+        out.push({
+          key: time === 'device' ? `${r}|${m.label}|device` : `${r}|${m.label}`,
+          result: r,
+          resultLabel,
+          label: m.label,
+          display: many ? `${label} · ${resultLabel}` : label,
+          mode: m.mode,
+          layout: m.layout,
+          m,
+          time,
+          values,
+          sorted,
+          q: {
+            min: arr[0] ?? NaN,
+            p10: exact?.p10Ns ?? quantile(arr, 0.1),
+            p25: quantile(arr, 0.25),
+            p50: exact?.medianNs ?? quantile(arr, 0.5),
+            p75: quantile(arr, 0.75),
+            p90: exact?.p90Ns ?? quantile(arr, 0.9),
+            max: arr[arr.length - 1] ?? NaN,
+          },
+          mean: { total, alloc, free, compute: Math.max(0, total - alloc - free) },
+          // Rows per process in `values` (docs/profile-schema.md, "Sampling").
+          callsPerProcess: m.sampling?.keptPerProcess ?? result.settings.calls,
+          processes: result.settings.processes,
+        });
       }
     }
   });
@@ -173,7 +185,14 @@ export function spansOf(events: readonly AllocEvent[]): AllocSpan[] {
   const ordered = [...events].sort((a, b) => a.startNs - b.startNs);
   for (const e of ordered) {
     if (e.kind === 'alloc') {
-      const s: AllocSpan = { transient: e.transient, bytes: e.bytes, allocStart: e.startNs, allocNs: e.durationNs, freeStart: null, freeNs: 0 };
+      const s: AllocSpan = {
+        transient: e.transient,
+        bytes: e.bytes,
+        allocStart: e.startNs,
+        allocNs: e.durationNs,
+        freeStart: null,
+        freeNs: 0,
+      };
       spans.push(s);
       const list = open.get(e.transient);
       if (list) list.push(s);
@@ -195,7 +214,14 @@ export function sampledCalls(data: ProfileData): SampledCall[] {
   for (const s of hostSeries(profileSeries(data))) {
     const sample = (s.m as ModeResult & WithSample).sampledCall;
     if (!sample) continue;
-    out.push({ label: s.display, series: s, call: sample.call ?? null, callNs: sample.totalNs ?? null, overflowed: sample.overflowed ?? false, spans: spansOf(sample.events) });
+    out.push({
+      label: s.display,
+      series: s,
+      call: sample.call ?? null,
+      callNs: sample.totalNs ?? null,
+      overflowed: sample.overflowed ?? false,
+      spans: spansOf(sample.events),
+    });
   }
   return out;
 }

@@ -54,7 +54,15 @@ function callsBeyond(s: Series, hi: number): number {
   return n;
 }
 
-export function drawMarker(p: Painter, kind: ReturnType<typeof markerOf>, x: number, y: number, r: number, color: string, opacity: number): void {
+export function drawMarker(
+  p: Painter,
+  kind: ReturnType<typeof markerOf>,
+  x: number,
+  y: number,
+  r: number,
+  color: string,
+  opacity: number,
+): void {
   if (kind === 'dot') p.circle(x, y, r, { fill: color, opacity });
   else if (kind === 'ring') p.circle(x, y, r, { stroke: color, strokeWidth: 1, opacity });
   else p.rect(x - r, y - r, 2 * r, 2 * r, { fill: color, opacity });
@@ -69,7 +77,10 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
   const sub = first
     ? `${formatCount(first.sorted.length)} calls per mode (${first.processes} process${first.processes === 1 ? '' : 'es'} × ${first.callsPerProcess}) · box 25–75 %, whiskers 10–90 %, dots: every call`
     : 'no timed calls';
-  p.text(12 + textWidth('Time per call', t.font.title + 2, true) + 10, 22, fitText(sub, t.font.base, f.width - 160), { color: t.muted, size: t.font.base });
+  p.text(12 + textWidth('Time per call', t.font.title + 2, true) + 10, 22, fitText(sub, t.font.base, f.width - 160), {
+    color: t.muted,
+    size: t.font.base,
+  });
   const labelW = Math.min(260, Math.max(90, ...series.map((s) => textWidth(s.display, t.font.base, true) + 24)));
   const left = 12 + labelW;
   const medianW = 74;
@@ -92,7 +103,11 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
   const total = beyondOf.reduce((a, b) => a + b, 0);
   const what = log ? 'time per call (log scale)' : `time per call (${ticks.unit.name})`;
   const title = total ? `${what} · ${formatCount(total)} slower call${total === 1 ? '' : 's'} beyond the axis` : what;
-  drawXAxis(p, { scale: xOf, ticks, y: bottom + 4, x0: left, x1: right, gridTo: top, title: fitText(title, t.font.small, f.width - 24) }, t);
+  drawXAxis(
+    p,
+    { scale: xOf, ticks, y: bottom + 4, x0: left, x1: right, gridTo: top, title: fitText(title, t.font.small, f.width - 24) },
+    t,
+  );
   if (total) p.line(right, top, right, bottom + 4, { stroke: t.muted, dash: [3, 3] });
   p.text(f.width - 12, top - 8, 'median', { color: t.muted, size: t.font.small, align: 'end' });
 
@@ -103,7 +118,12 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
     if (f.hover?.key === s.key) p.rect(0, y0, f.width, rowH, { fill: t.hover, opacity: 0.1 });
     // Label with a swatch of the mode (hatched for the dace layout).
     p.rect(12, mid - 6, 12, 12, { fill: seriesFill(t, s), stroke: color });
-    p.text(30, mid, fitMiddle(s.display, t.font.base, labelW - 24, true), { color: t.text, size: t.font.base, baseline: 'middle', weight: 600 });
+    p.text(30, mid, fitMiddle(s.display, t.font.base, labelW - 24, true), {
+      color: t.text,
+      size: t.font.base,
+      baseline: 'middle',
+      weight: 600,
+    });
     p.clip(left, y0, right - left, rowH);
     // Every call, jittered vertically in the upper part of the row.
     const marker = markerOf(s.result);
@@ -121,7 +141,8 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
     p.line(xOf(s.q.p90), mid - bh / 3, xOf(s.q.p90), mid + bh / 3, { stroke: color, strokeWidth: 1.5 });
     p.rect(xOf(s.q.p25), mid - bh / 2, Math.max(2, xOf(s.q.p75) - xOf(s.q.p25)), bh, {
       // Device time (GPU results): a hollow box beside the host's filled one.
-      fill: s.time === 'device' ? t.background : s.layout === 'dace' ? { hatch: color, background: t.modeFill[s.mode] } : t.modeFill[s.mode],
+      fill:
+        s.time === 'device' ? t.background : s.layout === 'dace' ? { hatch: color, background: t.modeFill[s.mode] } : t.modeFill[s.mode],
       stroke: color,
       strokeWidth: 1.5,
       opacity: 0.92,

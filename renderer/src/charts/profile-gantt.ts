@@ -95,7 +95,11 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<GanttState>): GanttLa
   const rowH = clamp((avail - withSpans.length * PANEL_HEAD) / Math.max(1, totalRows), 3, MAX_ROW);
   const panels: PanelLayout[] = [];
   const ticks = timeTicks(t0, t1, Math.max(2, Math.floor((right - left) / 90)));
-  drawXAxis(p, { scale: xOf, ticks, y: axisY, x0: left, x1: right, gridTo: y, title: `time since the call started (${ticks.unit.name})` }, t);
+  drawXAxis(
+    p,
+    { scale: xOf, ticks, y: axisY, x0: left, x1: right, gridTo: y, title: `time since the call started (${ticks.unit.name})` },
+    t,
+  );
   for (const call of withSpans) {
     const s = call.series;
     const color = t.modes[s.mode];
@@ -194,7 +198,9 @@ export const ganttChart: ChartSpec<ProfileData, GanttState, GanttLayout> = {
   tooltip,
   describe(data) {
     const calls = sampledCalls(data);
-    return calls.length ? `Allocations of the sampled call: ${calls.map((c) => `${c.label} ${c.spans.length}`).join(', ')}.` : 'No sampled allocation events.';
+    return calls.length
+      ? `Allocations of the sampled call: ${calls.map((c) => `${c.label} ${c.spans.length}`).join(', ')}.`
+      : 'No sampled allocation events.';
   },
   brushArea(L) {
     return L.empty || !L.panels.length ? null : { x0: L.left, y0: L.panels[0]!.top - 4, x1: L.right, y1: L.axisY };

@@ -68,7 +68,13 @@ function medianOf(s: Series): Float64Array {
 /** One entry per series (display name and median), wrapped onto more lines rather than dropping any. */
 function legendOf(series: Series[], t: ChartTheme, x0: number, maxX: number): { labels: string[]; flow: Flow } {
   const labels = series.map((s) => `${s.display} ${formatNs(s.q.p50)}`);
-  const flow = flowItems(labels.map((l) => 18 + textWidth(l, t.font.small, true)), x0, maxX, 16, 12);
+  const flow = flowItems(
+    labels.map((l) => 18 + textWidth(l, t.font.small, true)),
+    x0,
+    maxX,
+    16,
+    12,
+  );
   return { labels, flow };
 }
 
@@ -77,8 +83,16 @@ function drawLegend(p: Painter, series: Series[], t: ChartTheme, lg: ReturnType<
   series.forEach((s, k) => {
     const x = lg.flow.x[k]!;
     const y = y0 + 16 * lg.flow.line[k]!;
-    p.line(x, y - 4, x + 14, y - 4, { stroke: t.modes[s.mode], strokeWidth: s.time === 'device' ? 1.5 : 2, dash: s.time === 'device' ? [1, 3] : s.layout === 'dace' ? [4, 2] : MODE_DASH[s.mode] });
-    p.text(x + 18, y, fitText(lg.labels[k]!, t.font.small, lg.flow.width[k]! - 18, true), { color: t.modes[s.mode], size: t.font.small, weight: 600 });
+    p.line(x, y - 4, x + 14, y - 4, {
+      stroke: t.modes[s.mode],
+      strokeWidth: s.time === 'device' ? 1.5 : 2,
+      dash: s.time === 'device' ? [1, 3] : s.layout === 'dace' ? [4, 2] : MODE_DASH[s.mode],
+    });
+    p.text(x + 18, y, fitText(lg.labels[k]!, t.font.small, lg.flow.width[k]! - 18, true), {
+      color: t.modes[s.mode],
+      size: t.font.small,
+      weight: 600,
+    });
   });
   p.endGroup();
 }
@@ -106,7 +120,20 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): Series
   const yOf = (ns: number): number => bottom - ((ns - yLo) / (yHi - yLo)) * (bottom - top);
   const L: SeriesLayout = { series, left, right, top, bottom, calls, c0, c1, xOf, callAt, yOf, theme: t };
   drawLegend(p, series, t, legend, 22);
-  drawYAxis(p, { scale: yOf, ticks: yTicks, x: left, y0: top, y1: bottom, gridTo: right, title: `time per call (${yTicks.unit.name})`, titleX: left - yLabelWidth(yTicks, t.font.small) - 20 }, t);
+  drawYAxis(
+    p,
+    {
+      scale: yOf,
+      ticks: yTicks,
+      x: left,
+      y0: top,
+      y1: bottom,
+      gridTo: right,
+      title: `time per call (${yTicks.unit.name})`,
+      titleX: left - yLabelWidth(yTicks, t.font.small) - 20,
+    },
+    t,
+  );
   const xTicks = integerTicks(Math.ceil(c0), Math.floor(c1), Math.max(2, Math.floor((right - left) / 70)));
   drawXAxis(p, { scale: xOf, ticks: xTicks, y: bottom, x0: left, x1: right, title: 'timed call (processes one after another)' }, t);
   p.clip(left, top - 4, right - left, bottom - top + 8);
@@ -117,7 +144,8 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): Series
       const x = xOf(b - 0.5);
       p.line(x, top - 4, x, bottom, { stroke: t.axis, dash: [3, 3] });
       // A label that would run past the plot (a narrow last process when zoomed) is left out, not cut.
-      if (x + 4 + textWidth(`process ${k}`, t.font.small - 1) <= right) p.text(x + 4, top + 6, `process ${k}`, { color: t.muted, size: t.font.small - 1, baseline: 'top' });
+      if (x + 4 + textWidth(`process ${k}`, t.font.small - 1) <= right)
+        p.text(x + 4, top + 6, `process ${k}`, { color: t.muted, size: t.font.small - 1, baseline: 'top' });
     }
     p.text(Math.max(left, xOf(-0.5)) + 4, top + 6, 'process 1', { color: t.muted, size: t.font.small - 1, baseline: 'top' });
   }
@@ -156,17 +184,31 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<SeriesState>): Series
       }
       p.polyline(px, py, n, { stroke: t.background, strokeWidth: 4, opacity: 0.8 });
       // Device time (GPU results): a thin dotted line beside the host's.
-      p.polyline(px, py, n, { stroke: t.modes[s.mode], strokeWidth: s.time === 'device' ? 1.5 : 2, dash: s.time === 'device' ? [1, 3] : s.layout === 'dace' ? [4, 2] : MODE_DASH[s.mode] });
+      p.polyline(px, py, n, {
+        stroke: t.modes[s.mode],
+        strokeWidth: s.time === 'device' ? 1.5 : 2,
+        dash: s.time === 'device' ? [1, 3] : s.layout === 'dace' ? [4, 2] : MODE_DASH[s.mode],
+      });
     }
   }
   p.unclip();
   if (beyond) {
     p.group('overflow');
     p.line(left, top, right, top, { stroke: t.muted, dash: [3, 3] });
-    p.text(right, top - 8, `▲ ${formatCount(beyond)} slower call${beyond === 1 ? '' : 's'} beyond the axis`, { color: t.muted, size: t.font.small, align: 'end' });
+    p.text(right, top - 8, `▲ ${formatCount(beyond)} slower call${beyond === 1 ? '' : 's'} beyond the axis`, {
+      color: t.muted,
+      size: t.font.small,
+      align: 'end',
+    });
     p.endGroup();
   }
-  if (f.interactive) p.text(12, f.height - 8, fitText('dots: calls · lines: running median per process · drag: zoom · double-click: reset', t.font.small, right - left), { color: t.muted, size: t.font.small });
+  if (f.interactive)
+    p.text(
+      12,
+      f.height - 8,
+      fitText('dots: calls · lines: running median per process · drag: zoom · double-click: reset', t.font.small, right - left),
+      { color: t.muted, size: t.font.small },
+    );
   p.end();
   return L;
 }

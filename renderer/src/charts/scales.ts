@@ -40,10 +40,11 @@ export function logTimeTicks(lo: number, hi: number): Ticks {
   const b = Math.ceil(Math.log10(hi));
   const steps = b - a <= 2 ? [1, 2, 5] : b - a <= 4 ? [1, 3] : [1];
   const values: number[] = [];
-  for (let e = a; e <= b; e++) for (const m of steps) {
-    const v = m * 10 ** e;
-    if (v >= lo * 0.999 && v <= hi * 1.001) values.push(v);
-  }
+  for (let e = a; e <= b; e++)
+    for (const m of steps) {
+      const v = m * 10 ** e;
+      if (v >= lo * 0.999 && v <= hi * 1.001) values.push(v);
+    }
   return { unit: { name: '', factor: 1 }, values, labels: values.map((v) => formatNs(v).replace(/\.0+ /, ' ')) };
 }
 

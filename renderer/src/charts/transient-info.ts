@@ -1,5 +1,16 @@
 /** Words about one transient of an AnalysisView, shared by every chart's tooltip and the table. */
-import { aliasOf, aliasText, FATES, formatCount, formatSize, formatStepRange, num, type AllocationJson, type AnalysisView, type Fate } from '../../../electron/engine/view/public.js';
+import {
+  aliasOf,
+  aliasText,
+  FATES,
+  formatCount,
+  formatSize,
+  formatStepRange,
+  num,
+  type AllocationJson,
+  type AnalysisView,
+  type Fate,
+} from '../../../electron/engine/view/public.js';
 import type { TooltipContent } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';
 import { isHatch } from './painter.js';
@@ -141,7 +152,9 @@ export function transientTooltip(view: AnalysisView, row: number, theme: ChartTh
           ['aliases', alias],
           ['size', `owns no bytes (its extent: ${extent})`],
         ] as Array<[string, string]>)
-      : ([['size', Number.isFinite(bytes) && bytes >= 1024 ? `${extent} (${formatCount(t.bytes[row])} B)` : extent]] as Array<[string, string]>)),
+      : ([['size', Number.isFinite(bytes) && bytes >= 1024 ? `${extent} (${formatCount(t.bytes[row])} B)` : extent]] as Array<
+          [string, string]
+        >)),
     ...(viewers ? ([['viewed as', viewerNames(view, viewers)]] as Array<[string, string]>) : []),
     ['type', `${t.dict.type[t.type[row]!]} ${typeText(view, row)}`],
     ['storage', written === storage ? storage : `${storage} (${written} in the file)`],
@@ -153,7 +166,7 @@ export function transientTooltip(view: AnalysisView, row: number, theme: ChartTh
   ];
   return {
     title: t.name[row]!,
-    swatch: isHatch(fill) ? fill.hatch : fill === theme.fate.none.fill ? theme.fate.none.stroke ?? undefined : fill,
+    swatch: isHatch(fill) ? fill.hatch : fill === theme.fate.none.fill ? (theme.fate.none.stroke ?? undefined) : fill,
     rows,
     note: reason ? `${FATE_NOTE[fate]} Why not eligible: ${reason}` : FATE_NOTE[fate],
   };

@@ -6,7 +6,18 @@
  *
  * Interactions: ctrl+wheel zooms the offsets around the pointer, shift+wheel pans them, 0 resets.
  */
-import { formatBytes, formatBytesExpr, formatCount, formatPercent, formatRatio, formatStepRange, num, type AnalysisView, type StorageWorkspace, type WorkspaceRects } from '../../../electron/engine/view/public.js';
+import {
+  formatBytes,
+  formatBytesExpr,
+  formatCount,
+  formatPercent,
+  formatRatio,
+  formatStepRange,
+  num,
+  type AnalysisView,
+  type StorageWorkspace,
+  type WorkspaceRects,
+} from '../../../electron/engine/view/public.js';
 import { drawXAxis, drawYAxis, yLabelWidth } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';
@@ -96,13 +107,28 @@ function drawNumbers(p: Painter, ws: StorageWorkspace, t: ChartTheme, width: num
   const blocks: Array<{ label: string; value: string; color: string; size: number }> = [];
   const packed = ws.packed ? num(ws.packed.bytes) : NaN;
   const dace = num(ws.dace.bytes);
-  blocks.push({ label: 'packed workspace', value: ws.packed ? formatBytes(packed) : 'needs sizes', color: t.modes.EXTERNAL, size: t.font.big });
-  blocks.push({ label: "DaCe's layout", value: Number.isFinite(dace) ? formatBytes(dace) : formatBytesExpr(ws.dace.bytesExpr), color: t.text, size: t.font.big - 6 });
+  blocks.push({
+    label: 'packed workspace',
+    value: ws.packed ? formatBytes(packed) : 'needs sizes',
+    color: t.modes.EXTERNAL,
+    size: t.font.big,
+  });
+  blocks.push({
+    label: "DaCe's layout",
+    value: Number.isFinite(dace) ? formatBytes(dace) : formatBytesExpr(ws.dace.bytesExpr),
+    color: t.text,
+    size: t.font.big - 6,
+  });
   if (ws.savings) {
     const s = num(ws.savings.bytes);
     blocks.push(
       s >= 0
-        ? { label: 'saved by packing', value: `${formatBytes(s)} (${formatPercent(ws.savings.fraction)})`, color: t.text, size: t.font.big - 6 }
+        ? {
+            label: 'saved by packing',
+            value: `${formatBytes(s)} (${formatPercent(ws.savings.fraction)})`,
+            color: t.text,
+            size: t.font.big - 6,
+          }
         : { label: 'packing costs (alignment)', value: `${formatBytes(-s)} more`, color: t.text, size: t.font.big - 6 },
     );
   }
@@ -139,14 +165,25 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
   p.text(12, 22, 'Workspace', { color: t.text, size: t.font.title + 2, weight: 600 });
   const memberIds = ws ? Object.keys(data.view.analysis.layouts.dace[ws.storage]?.offsets ?? {}) : [];
   const members = memberIds.length;
-  const sub = ws ? `${ws.storage} · ${formatCount(members)} transient${members === 1 ? '' : 's'} in the EXTERNAL workspace · ${formatCount(steps)} steps` : '';
+  const sub = ws
+    ? `${ws.storage} · ${formatCount(members)} transient${members === 1 ? '' : 's'} in the EXTERNAL workspace · ${formatCount(steps)} steps`
+    : '';
   const subX = 12 + textWidth('Workspace', t.font.title + 2, true) + 10;
   p.text(subX, 22, fitText(sub, t.font.base, width - subX - 12), { color: t.muted, size: t.font.base });
-  const base: Omit<WorkspaceLayout, 'panels' | 'yOf' | 'bytesAt' | 'xOf' | 'yMin' | 'yMax' | 'top' | 'bottom'> = { view: data.view, ws, width, height, steps, theme: t };
+  const base: Omit<WorkspaceLayout, 'panels' | 'yOf' | 'bytesAt' | 'xOf' | 'yMin' | 'yMax' | 'top' | 'bottom'> = {
+    view: data.view,
+    ws,
+    width,
+    height,
+    steps,
+    theme: t,
+  };
   if (!ws) {
     const reasons = topReasons(data.view, 3);
     p.text(12, 60, 'No transient is eligible for EXTERNAL: there is no workspace to lay out.', { color: t.text, size: t.font.base + 1 });
-    reasons.forEach(([r, c], k) => p.text(24, 84 + k * 18, fitText(`${formatCount(c)} × ${r}`, t.font.base, width - 36), { color: t.muted, size: t.font.base }));
+    reasons.forEach(([r, c], k) =>
+      p.text(24, 84 + k * 18, fitText(`${formatCount(c)} × ${r}`, t.font.base, width - 36), { color: t.muted, size: t.font.base }),
+    );
     p.end();
     return { ...base, panels: [], top: 0, bottom: 0, yMin: 0, yMax: 1, yOf: () => 0, bytesAt: () => 0, xOf: () => 0 };
   }
@@ -167,8 +204,14 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
       const y = y0 + k * rowH;
       p.rect(12, y - 10, 10, 10, { fill: fills(t).dace, stroke: t.modes.EXTERNAL });
       p.text(28, y, fitText(data.view.table.name[row]!, t.font.base, c1 - 28 - 8), { color: t.text, size: t.font.base });
-      p.text(c1, y, fitText(formatBytesExpr(data.view.table.bytesExpr[row]!), t.font.base, c2 - c1 - 8), { color: t.muted, size: t.font.base });
-      p.text(c2, y, fitText(formatStepRange(data.view.table.first[row]!, data.view.table.last[row]!), t.font.base, width - 12 - c2), { color: t.muted, size: t.font.base });
+      p.text(c1, y, fitText(formatBytesExpr(data.view.table.bytesExpr[row]!), t.font.base, c2 - c1 - 8), {
+        color: t.muted,
+        size: t.font.base,
+      });
+      p.text(c2, y, fitText(formatStepRange(data.view.table.first[row]!, data.view.table.last[row]!), t.font.base, width - 12 - c2), {
+        color: t.muted,
+        size: t.font.base,
+      });
     });
     if (members > max) p.text(28, y0 + max * rowH, `… and ${formatCount(members - max)} more`, { color: t.muted, size: t.font.base });
     p.end();
@@ -195,24 +238,63 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
   const xOf = (panel: Panel, s: number): number => panel.x0 + (s / steps) * (panel.x1 - panel.x0);
   const L: WorkspaceLayout = { ...base, panels, top, bottom, yMin, yMax, yOf, bytesAt, xOf };
 
-  drawYAxis(p, { scale: yOf, ticks: yTicks, x: left, y0: top, y1: bottom, title: `offset (${yTicks.unit.name})`, titleX: left - yLabelWidth(yTicks, t.font.small) - 20 }, t);
+  drawYAxis(
+    p,
+    {
+      scale: yOf,
+      ticks: yTicks,
+      x: left,
+      y0: top,
+      y1: bottom,
+      title: `offset (${yTicks.unit.name})`,
+      titleX: left - yLabelWidth(yTicks, t.font.small) - 20,
+    },
+    t,
+  );
   const fill = fills(t);
   const selectedRow = indexOfId(data.view, f.selected);
   const hoverRow = indexOfId(data.view, f.hover?.id);
   for (const panel of panels) {
-    const title = panel.which === 'dace' ? "DaCe's layout: back to back, in declaration order" : `packed: lifetime-aware, ${ws.packed?.alignment ?? 64} B aligned`;
+    const title =
+      panel.which === 'dace'
+        ? "DaCe's layout: back to back, in declaration order"
+        : `packed: lifetime-aware, ${ws.packed?.alignment ?? 64} B aligned`;
     p.rect(panel.x0, top - 24, 12, 12, { fill: fill[panel.which], stroke: t.modes.EXTERNAL });
-    p.text(panel.x0 + 18, top - 14, fitText(title, t.font.base, panel.x1 - panel.x0 - 18, true), { color: t.text, size: t.font.base, weight: 600 });
+    p.text(panel.x0 + 18, top - 14, fitText(title, t.font.base, panel.x1 - panel.x0 - 18, true), {
+      color: t.text,
+      size: t.font.base,
+      weight: 600,
+    });
     for (const v of yTicks.values) {
       const y = yOf(v);
       if (y >= top && y <= bottom) p.line(panel.x0, y, panel.x1, y, { stroke: t.grid });
     }
     const xt = integerTicks(0, steps - 1, Math.max(2, Math.floor((panel.x1 - panel.x0) / 60)));
-    drawXAxis(p, { scale: (s) => xOf(panel, s), ticks: xt, y: bottom, x0: panel.x0, x1: panel.x1, title: 'program step', labelOffset: (xOf(panel, 1) - xOf(panel, 0)) / 2 }, t);
+    drawXAxis(
+      p,
+      {
+        scale: (s) => xOf(panel, s),
+        ticks: xt,
+        y: bottom,
+        x0: panel.x0,
+        x1: panel.x1,
+        title: 'program step',
+        labelOffset: (xOf(panel, 1) - xOf(panel, 0)) / 2,
+      },
+      t,
+    );
     if (!panel.rects) {
       const msg = panel.which === 'dace' ? `${formatBytesExpr(ws.dace.bytesExpr)}: sizes depend on symbols` : 'sizes depend on symbols';
-      p.text((panel.x0 + panel.x1) / 2, (top + bottom) / 2 - 8, fitText(msg, t.font.base, panel.x1 - panel.x0 - 8), { color: t.muted, size: t.font.base, align: 'middle' });
-      p.text((panel.x0 + panel.x1) / 2, (top + bottom) / 2 + 12, 'give symbol values to draw the map', { color: t.muted, size: t.font.small, align: 'middle' });
+      p.text((panel.x0 + panel.x1) / 2, (top + bottom) / 2 - 8, fitText(msg, t.font.base, panel.x1 - panel.x0 - 8), {
+        color: t.muted,
+        size: t.font.base,
+        align: 'middle',
+      });
+      p.text((panel.x0 + panel.x1) / 2, (top + bottom) / 2 + 12, 'give symbol values to draw the map', {
+        color: t.muted,
+        size: t.font.small,
+        align: 'middle',
+      });
       continue;
     }
     p.clip(panel.x0, top, panel.x1 - panel.x0, bottom - top);
@@ -252,7 +334,12 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
           const lw = textWidth(label, t.font.small);
           const ly = (Math.max(top, yBot - h) + Math.min(bottom, yBot)) / 2;
           if (panel.which === 'dace') p.rect(x0 + 3, ly - 8, lw + 6, 16, { fill: t.background, opacity: 0.85 });
-          p.text(x0 + 6, ly, label, { color: panel.which === 'dace' ? t.text : t.background, size: t.font.small, baseline: 'middle', weight: 600 });
+          p.text(x0 + 6, ly, label, {
+            color: panel.which === 'dace' ? t.text : t.background,
+            size: t.font.small,
+            baseline: 'middle',
+            weight: 600,
+          });
         }
       }
     }
@@ -261,13 +348,17 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
       const size = num(r.size[k]);
       const yTop = yOf(off + size);
       const h = Math.max(3, yOf(off) - yTop);
-      p.rect(xOf(panel, r.first[k]!) - 1, yOf(off) - h - 1, xOf(panel, r.last[k]! + 1) - xOf(panel, r.first[k]!) + 2, h + 2, { stroke: color, strokeWidth: w });
+      p.rect(xOf(panel, r.first[k]!) - 1, yOf(off) - h - 1, xOf(panel, r.last[k]! + 1) - xOf(panel, r.first[k]!) + 2, h + 2, {
+        stroke: color,
+        strokeWidth: w,
+      });
     }
     p.endGroup();
     // Totals and, in the packed map, the lower bound.
     const lines: Array<[number, string, string, readonly number[] | undefined]> = [];
     const bound = ws.packed ? num(ws.packed.lowerBound) : NaN;
-    if (panel.which === 'packed' && bound === panel.total) lines.push([panel.total, `total ${formatBytes(panel.total)} = lower bound`, t.text, [4, 3]]);
+    if (panel.which === 'packed' && bound === panel.total)
+      lines.push([panel.total, `total ${formatBytes(panel.total)} = lower bound`, t.text, [4, 3]]);
     else {
       lines.push([panel.total, `total ${formatBytes(panel.total)}`, t.text, [4, 3]]);
       if (panel.which === 'packed' && Number.isFinite(bound)) lines.push([bound, `lower bound ${formatBytes(bound)}`, t.accent, [2, 3]]);
@@ -302,7 +393,7 @@ function hit(L: WorkspaceLayout, x: number, y: number): Hit | null {
     const r = panel.rects;
     const b = L.bytesAt(y);
     const s = ((x - panel.x0) / (panel.x1 - panel.x0)) * L.steps;
-    const tol = (L.bytesAt(L.bottom - 3) - L.bytesAt(L.bottom)) ;
+    const tol = L.bytesAt(L.bottom - 3) - L.bytesAt(L.bottom);
     let best = -1;
     let bestSize = Infinity;
     for (let k = 0; k < r.row.length; k++) {
@@ -329,7 +420,11 @@ function tooltip(_data: WorkspaceData, L: WorkspaceLayout, h: Hit): TooltipConte
   for (const panel of L.panels) {
     const r = panel.rects;
     const k = r ? r.row.indexOf(row) : -1;
-    if (r && k >= 0) extra.push([`offset (${panel.which === 'dace' ? 'DaCe' : 'packed'})`, `${formatBytes(num(r.offset[k]))} (${formatCount(r.offset[k])} B)`]);
+    if (r && k >= 0)
+      extra.push([
+        `offset (${panel.which === 'dace' ? 'DaCe' : 'packed'})`,
+        `${formatBytes(num(r.offset[k]))} (${formatCount(r.offset[k])} B)`,
+      ]);
   }
   return transientTooltip(L.view, row, L.theme, extra);
 }

@@ -12,13 +12,23 @@ export function edges(p: Pen, scene: Scene, open: Uint8Array, x0: number, y0: nu
   const ctx = p.ctx;
   const st = p.state;
   const hoverNode = st.hover;
-  const selectedIdx = st.selected === null ? -1 : scene.byId.get(st.selected) ?? -1;
-  const selectedEdge = st.selected === null ? -1 : scene.edgeById.get(st.selected) ?? -1;
-  const groups: Record<'memlet' | 'empty' | 'interstate' | 'hot' | 'transient', number[]> = { memlet: [], empty: [], interstate: [], hot: [], transient: [] };
+  const selectedIdx = st.selected === null ? -1 : (scene.byId.get(st.selected) ?? -1);
+  const selectedEdge = st.selected === null ? -1 : (scene.edgeById.get(st.selected) ?? -1);
+  const groups: Record<'memlet' | 'empty' | 'interstate' | 'hot' | 'transient', number[]> = {
+    memlet: [],
+    empty: [],
+    interstate: [],
+    hot: [],
+    transient: [],
+  };
   scene.edges.forEach((e, k) => {
     if (e.owner >= 0 && !open[e.owner]) return;
     if (e.maxX < x0 || e.minX > x1 || e.maxY < y0 || e.minY > y1) return;
-    const hot = k === st.hoverEdge || k === selectedEdge || (hoverNode >= 0 && (e.src === hoverNode || e.dst === hoverNode)) || (selectedIdx >= 0 && (e.src === selectedIdx || e.dst === selectedIdx));
+    const hot =
+      k === st.hoverEdge ||
+      k === selectedEdge ||
+      (hoverNode >= 0 && (e.src === hoverNode || e.dst === hoverNode)) ||
+      (selectedIdx >= 0 && (e.src === selectedIdx || e.dst === selectedIdx));
     if (hot) groups.hot.push(k);
     else if (e.edge.kind === 'interstate') groups.interstate.push(k);
     else if (st.transient !== null && e.edge.transient === st.transient) groups.transient.push(k);
@@ -48,7 +58,8 @@ export function edges(p: Pen, scene: Scene, open: Uint8Array, x0: number, y0: nu
   stroke(groups.interstate, g.interstate, Math.max(1.5, p.lw(0.9)), null);
   stroke(groups.transient, p.pal.accent, Math.max(2.2, p.lw(1.5)), null);
   stroke(groups.hot, p.pal.accent, Math.max(2, p.lw(1.5)), null);
-  if (p.lod.memletLabels || p.lod.interstateLabels) edgeLabels(p, scene, [...groups.memlet, ...groups.transient, ...groups.hot, ...groups.interstate]);
+  if (p.lod.memletLabels || p.lod.interstateLabels)
+    edgeLabels(p, scene, [...groups.memlet, ...groups.transient, ...groups.hot, ...groups.interstate]);
   return groups.memlet.length + groups.empty.length + groups.interstate.length + groups.hot.length + groups.transient.length;
 }
 
@@ -57,11 +68,14 @@ export function edges(p: Pen, scene: Scene, open: Uint8Array, x0: number, y0: nu
 function edgeLabels(p: Pen, scene: Scene, list: number[]): void {
   const placed: number[] = [];
   const free = (x0: number, y0: number, x1: number, y1: number): boolean => {
-    for (let i = 0; i < placed.length; i += 4) if (x0 < placed[i + 2]! && x1 > placed[i]! && y0 < placed[i + 3]! && y1 > placed[i + 1]!) return false;
+    for (let i = 0; i < placed.length; i += 4)
+      if (x0 < placed[i + 2]! && x1 > placed[i]! && y0 < placed[i + 3]! && y1 > placed[i + 1]!) return false;
     return true;
   };
   // Interstate labels have room reserved by the layout: they go first.
-  const order = [...list].sort((a, b) => (scene.edges[a]!.edge.kind === 'interstate' ? 0 : 1) - (scene.edges[b]!.edge.kind === 'interstate' ? 0 : 1));
+  const order = [...list].sort(
+    (a, b) => (scene.edges[a]!.edge.kind === 'interstate' ? 0 : 1) - (scene.edges[b]!.edge.kind === 'interstate' ? 0 : 1),
+  );
   for (const k of order) {
     if (placed.length > 4 * 400) break;
     const e = scene.edges[k]!;
@@ -94,7 +108,10 @@ function labelPlate(
   const shown = lines.map((l) => p.fitter.fit(l, 300));
   let w = 0;
   for (const l of shown) w = Math.max(w, p.fitter.measure(l));
-  const x0 = cx - w / 2 - 3, y0 = cy - h / 2, x1 = cx + w / 2 + 3, y1 = cy + h / 2;
+  const x0 = cx - w / 2 - 3,
+    y0 = cy - h / 2,
+    x1 = cx + w / 2 + 3,
+    y1 = cy + h / 2;
   if (!free(x0, y0, x1, y1)) return;
   placed.push(x0, y0, x1, y1);
   ctx.fillStyle = p.pal.background;
@@ -123,7 +140,8 @@ function trace(ctx: Ctx, pts: Float64Array, curves: boolean): void {
 
 function arrow(ctx: Ctx, pts: Float64Array): void {
   const n = pts.length;
-  const ex = pts[n - 2]!, ey = pts[n - 1]!;
+  const ex = pts[n - 2]!,
+    ey = pts[n - 1]!;
   let j = n - 4;
   while (j >= 0 && Math.hypot(pts[j]! - ex, pts[j + 1]! - ey) < 0.5) j -= 2;
   if (j < 0) return;

@@ -121,7 +121,16 @@ export function leaf(p: Pen, n: SceneNode): void {
   ctx.fillStyle = fill;
   ctx.fill();
   const mark = node.kind === 'access' && node.transient !== null ? p.state.marks.get(node.transient) : undefined;
-  ctx.lineWidth = node.kind === 'access' ? (node.transient === null ? 2.2 : mark?.fate ? Math.max(2.5, p.lw(1.5)) : 1.2) : node.kind === 'state' && node.start ? 2 : 1.2;
+  ctx.lineWidth =
+    node.kind === 'access'
+      ? node.transient === null
+        ? 2.2
+        : mark?.fate
+          ? Math.max(2.5, p.lw(1.5))
+          : 1.2
+      : node.kind === 'state' && node.start
+        ? 2
+        : 1.2;
   ctx.strokeStyle = border;
   if (node.kind === 'unknown') p.dash(4, 3);
   ctx.stroke();
@@ -149,7 +158,15 @@ export function leaf(p: Pen, n: SceneNode): void {
   const colour = p.pal.text;
   const muted = mark?.fate ? p.pal.modes[mark.fate] : p.pal.textMuted;
   const inset = node.expand !== null ? 24 : 10;
-  drawLines(p, lines, n.x + n.w / 2 - (node.expand !== null ? 8 : 0), top, colour, node.kind === 'access' ? muted : p.pal.textMuted, n.w - inset);
+  drawLines(
+    p,
+    lines,
+    n.x + n.w / 2 - (node.expand !== null ? 8 : 0),
+    top,
+    colour,
+    node.kind === 'access' ? muted : p.pal.textMuted,
+    n.w - inset,
+  );
   if (badge) drawBadge(p, node, n.x, n.y + n.h - BADGE_H - 2, n.w);
   toggle(p, n);
 }
@@ -219,7 +236,8 @@ function drawBadge(p: Pen, n: GraphNode, x: number, y: number, w: number, align:
   const ctx = p.ctx;
   const marks = p.state.marks;
   const fb = fateBytes(ids, marks);
-  const bytes = marks.size === 0 ? '' : fb.total > 0 ? ` · ${formatBytes(fb.total)}${fb.unknown ? '+' : ''}` : fb.unknown ? ' · symbolic' : '';
+  const bytes =
+    marks.size === 0 ? '' : fb.total > 0 ? ` · ${formatBytes(fb.total)}${fb.unknown ? '+' : ''}` : fb.unknown ? ' · symbolic' : '';
   const label = `${ids.length} transient${ids.length === 1 ? '' : 's'}${bytes}`;
   ctx.font = font('small');
   const bw = Math.min(w - 16, Math.max(80, p.fitter.measure(label) + 16));

@@ -55,8 +55,10 @@ export class GraphPainter {
     ctx.fillRect(0, 0, vp.width, vp.height);
     if (!scene) return { nodes: 0, edges: 0, texts: 0 };
     ctx.setTransform(vp.dpr * vp.k, 0, 0, vp.dpr * vp.k, vp.dpr * vp.tx, vp.dpr * vp.ty);
-    const x0 = -vp.tx / vp.k, y0 = -vp.ty / vp.k;
-    const x1 = (vp.width - vp.tx) / vp.k, y1 = (vp.height - vp.ty) / vp.k;
+    const x0 = -vp.tx / vp.k,
+      y0 = -vp.ty / vp.k;
+    const x1 = (vp.width - vp.tx) / vp.k,
+      y1 = (vp.height - vp.ty) / vp.k;
 
     // Pass 1: frames (background + header) and closed frames; collect the leaves to draw after the edges.
     const leaves: number[] = [];
@@ -110,7 +112,15 @@ function outline(p: Pen, n: SceneNode, colour: string, px: number): void {
   const ctx = p.ctx;
   const pad = p.lw(px) / 2 + 1;
   ctx.beginPath();
-  if (n.expanded || n.node.kind === 'state' || n.node.kind === 'loop' || n.node.kind === 'region' || n.node.kind === 'conditional' || n.node.kind === 'branch') roundRect(ctx, n.x - pad, n.y - pad, n.w + 2 * pad, n.h + 2 * pad, 9);
+  if (
+    n.expanded ||
+    n.node.kind === 'state' ||
+    n.node.kind === 'loop' ||
+    n.node.kind === 'region' ||
+    n.node.kind === 'conditional' ||
+    n.node.kind === 'branch'
+  )
+    roundRect(ctx, n.x - pad, n.y - pad, n.w + 2 * pad, n.h + 2 * pad, 9);
   else if (n.node.kind === 'access') ctx.ellipse(n.x + n.w / 2, n.y + n.h / 2, n.w / 2 + pad, n.h / 2 + pad, 0, 0, 2 * Math.PI);
   else ctx.rect(n.x - pad, n.y - pad, n.w + 2 * pad, n.h + 2 * pad);
   ctx.lineWidth = p.lw(px);

@@ -43,5 +43,4 @@ export class TextFitter {
     }
     return out;
   }
-
 }

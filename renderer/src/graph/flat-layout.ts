@@ -63,7 +63,13 @@ export function layoutFlat(graph: FlatGraph, engine: LayoutEngineName): Promise<
 }
 
 function emptyLayout(graph: FlatGraph): FlatLayout {
-  return { width: 0, height: 0, nodes: new Float64Array(graph.nodes.length * 2), edges: graph.edges.map(() => new Float64Array(0)), labels: new Float64Array(graph.edges.length * 2).fill(NaN) };
+  return {
+    width: 0,
+    height: 0,
+    nodes: new Float64Array(graph.nodes.length * 2),
+    edges: graph.edges.map(() => new Float64Array(0)),
+    labels: new Float64Array(graph.edges.length * 2).fill(NaN),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -75,7 +81,15 @@ export function layoutDagre(graph: FlatGraph): FlatLayout {
   if (graph.nodes.length === 0) return out;
   const g = new graphlib.Graph({ multigraph: true, directed: true });
   // Network simplex ranks best but is superlinear; dagre's own docs and SDFV switch to longest-path on big graphs.
-  g.setGraph({ rankdir: 'TB', nodesep: NODE_SEP, ranksep: RANK_SEP, edgesep: 12, marginx: 0, marginy: 0, ranker: graph.nodes.length >= 600 ? 'longest-path' : 'network-simplex' });
+  g.setGraph({
+    rankdir: 'TB',
+    nodesep: NODE_SEP,
+    ranksep: RANK_SEP,
+    edgesep: 12,
+    marginx: 0,
+    marginy: 0,
+    ranker: graph.nodes.length >= 600 ? 'longest-path' : 'network-simplex',
+  });
   g.setDefaultEdgeLabel(() => ({}));
   const known = new Set<string>();
   for (const n of graph.nodes) {
@@ -155,8 +169,18 @@ export async function layoutElk(graph: FlatGraph): Promise<FlatLayout> {
   const children: ElkNode[] = graph.nodes.map((n, i) => {
     index.set(n.id, i);
     const ports: ElkPort[] = [
-      ...n.inPorts.map((_, k): ElkPort => ({ id: portId(i, 'i', k), width: 1, height: 1, layoutOptions: { 'elk.port.side': 'NORTH', 'elk.port.index': String(k) } })),
-      ...n.outPorts.map((_, k): ElkPort => ({ id: portId(i, 'o', k), width: 1, height: 1, layoutOptions: { 'elk.port.side': 'SOUTH', 'elk.port.index': String(n.outPorts.length - 1 - k) } })),
+      ...n.inPorts.map((_, k): ElkPort => ({
+        id: portId(i, 'i', k),
+        width: 1,
+        height: 1,
+        layoutOptions: { 'elk.port.side': 'NORTH', 'elk.port.index': String(k) },
+      })),
+      ...n.outPorts.map((_, k): ElkPort => ({
+        id: portId(i, 'o', k),
+        width: 1,
+        height: 1,
+        layoutOptions: { 'elk.port.side': 'SOUTH', 'elk.port.index': String(n.outPorts.length - 1 - k) },
+      })),
     ];
     const layoutOptions: Record<string, string> = ports.length ? { 'elk.portConstraints': 'FIXED_ORDER' } : {};
     return { id: `n${i}`, width: n.width, height: n.height, ports, layoutOptions };
@@ -236,16 +260,18 @@ export function countCrossings(layout: FlatLayout): number {
   const n = owner.length;
   for (let i = 0; i < n; i++) {
     const a = 4 * i;
-    const minX = Math.min(segs[a]!, segs[a + 2]!), maxX = Math.max(segs[a]!, segs[a + 2]!);
-    const minY = Math.min(segs[a + 1]!, segs[a + 3]!), maxY = Math.max(segs[a + 1]!, segs[a + 3]!);
+    const minX = Math.min(segs[a]!, segs[a + 2]!),
+      maxX = Math.max(segs[a]!, segs[a + 2]!);
+    const minY = Math.min(segs[a + 1]!, segs[a + 3]!),
+      maxY = Math.max(segs[a + 1]!, segs[a + 3]!);
     for (let j = i + 1; j < n; j++) {
       if (owner[j] === owner[i]) continue;
       const b = 4 * j;
       if (Math.max(segs[b]!, segs[b + 2]!) < minX || Math.min(segs[b]!, segs[b + 2]!) > maxX) continue;
       if (Math.max(segs[b + 1]!, segs[b + 3]!) < minY || Math.min(segs[b + 1]!, segs[b + 3]!) > maxY) continue;
-      if (segmentsCross(segs[a]!, segs[a + 1]!, segs[a + 2]!, segs[a + 3]!, segs[b]!, segs[b + 1]!, segs[b + 2]!, segs[b + 3]!)) crossings++;
+      if (segmentsCross(segs[a]!, segs[a + 1]!, segs[a + 2]!, segs[a + 3]!, segs[b]!, segs[b + 1]!, segs[b + 2]!, segs[b + 3]!))
+        crossings++;
     }
   }
   return crossings;
 }
-

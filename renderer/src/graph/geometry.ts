@@ -106,7 +106,13 @@ export function frameInsets(node: GraphNode, measure: Measure): Insets & { heade
     case 'map':
     case 'consume':
       // The entry trapezoid is the header, the exit trapezoid the footer.
-      return { top: header.height + 2 * PAD_Y + badge + SCOPE_GAP, bottom: SCOPE_FOOTER_H + 8, left: 12, right: 12, headerWidth: headerWidth + 40 };
+      return {
+        top: header.height + 2 * PAD_Y + badge + SCOPE_GAP,
+        bottom: SCOPE_FOOTER_H + 8,
+        left: 12,
+        right: 12,
+        headerWidth: headerWidth + 40,
+      };
     case 'nested_sdfg':
       return { top: header.height + 2 * PAD_Y + badge + 4, bottom: 14, left: 14, right: 14, headerWidth };
     case 'conditional':

@@ -81,14 +81,22 @@ export class HeldRegions {
 
   /** Opens up to `levels` levels of what is closed on screen, into the view's expanded set (read anew after each
    * fetch: a cancelled layout replaces it), while the nodes shown stay within `budget`. */
-  async openLevels(expanded: () => Set<RegionId>, levels: number, budget: number, progress: (done: number, total: number) => void): Promise<{ stoppedAtBudget: boolean; nodes: number }> {
+  async openLevels(
+    expanded: () => Set<RegionId>,
+    levels: number,
+    budget: number,
+    progress: (done: number, total: number) => void,
+  ): Promise<{ stoppedAtBudget: boolean; nodes: number }> {
     const doc = this.doc;
     let count = visibleCount(this.byId, this.root, expanded());
     let stopped = false;
     for (let level = 0; level < levels; level++) {
       const closed = closedVisible(this.byId, this.root, expanded());
       if (closed.length === 0) break;
-      const regions = await this.fetchAll(closed.map((n) => n.expand!), progress);
+      const regions = await this.fetchAll(
+        closed.map((n) => n.expand!),
+        progress,
+      );
       if (doc !== this.doc) break;
       let added = 0;
       for (const r of regions) {

@@ -95,7 +95,8 @@ export class HierLayout {
     const visit = (id: RegionId, owner: GraphNode | null, depth: number): void => {
       const region = this.regions.get(id);
       if (!region || depth > 200) return;
-      for (const n of region.nodes) if (n.expand !== null && expanded.has(n.expand) && this.regions.has(n.expand)) visit(n.expand, n, depth + 1);
+      for (const n of region.nodes)
+        if (n.expand !== null && expanded.has(n.expand) && this.regions.has(n.expand)) visit(n.expand, n, depth + 1);
       order.push({ id, owner });
     };
     visit(root, null, 0);
@@ -144,14 +145,32 @@ export class HierLayout {
   private edgeLabel(e: GraphEdge): FlatEdge['label'] {
     if (e.kind !== 'interstate' || e.label === '') return null;
     const lines = e.label.split('; ');
-    return { width: Math.min(360, lines.reduce((w, l) => Math.max(w, this.measure(l, 'mono')), -Infinity)) + 8, height: Math.min(lines.length, 4) * LINE_H.mono + 4 };
+    return {
+      width:
+        Math.min(
+          360,
+          lines.reduce((w, l) => Math.max(w, this.measure(l, 'mono')), -Infinity),
+        ) + 8,
+      height: Math.min(lines.length, 4) * LINE_H.mono + 4,
+    };
   }
 
-  private async layoutRegion(region: GraphRegion, owner: GraphNode | null, expanded: ReadonlySet<RegionId>, key: string): Promise<RegionLayout> {
+  private async layoutRegion(
+    region: GraphRegion,
+    owner: GraphNode | null,
+    expanded: ReadonlySet<RegionId>,
+    key: string,
+  ): Promise<RegionLayout> {
     const scope = region.kind === 'scope';
     const nodes: FlatNode[] = region.nodes.map((n) => {
       const s = this.nodeSize(n, expanded);
-      return { id: n.id, width: s.width, height: s.height, inPorts: 'inConnectors' in n ? n.inConnectors : [], outPorts: 'outConnectors' in n ? n.outConnectors : [] };
+      return {
+        id: n.id,
+        width: s.width,
+        height: s.height,
+        inPorts: 'inConnectors' in n ? n.inConnectors : [],
+        outPorts: 'outConnectors' in n ? n.outConnectors : [],
+      };
     });
     const edges: FlatEdge[] = region.edges.map((e) => ({
       id: e.id,
@@ -171,10 +190,13 @@ export class HierLayout {
       const hasIn = new Set(edges.map((e) => e.dst));
       const hasOut = new Set(edges.map((e) => e.src));
       for (const n of region.nodes) {
-        if (!hasIn.has(n.id)) edges.push({ id: `${n.id}\u0000in`, src: ENTRY, dst: n.id, srcPort: null, dstPort: null, label: null, invisible: true });
-        if (!hasOut.has(n.id)) edges.push({ id: `${n.id}\u0000out`, src: n.id, dst: EXIT, srcPort: null, dstPort: null, label: null, invisible: true });
+        if (!hasIn.has(n.id))
+          edges.push({ id: `${n.id}\u0000in`, src: ENTRY, dst: n.id, srcPort: null, dstPort: null, label: null, invisible: true });
+        if (!hasOut.has(n.id))
+          edges.push({ id: `${n.id}\u0000out`, src: n.id, dst: EXIT, srcPort: null, dstPort: null, label: null, invisible: true });
       }
-      if (region.nodes.length === 0) edges.push({ id: '\u0000through', src: ENTRY, dst: EXIT, srcPort: null, dstPort: null, label: null, invisible: true });
+      if (region.nodes.length === 0)
+        edges.push({ id: '\u0000through', src: ENTRY, dst: EXIT, srcPort: null, dstPort: null, label: null, invisible: true });
     }
     const graph: FlatGraph = { nodes, edges, controlFlow: region.kind === 'cfg' };
     const t0 = performance.now();
@@ -195,7 +217,9 @@ export class HierLayout {
       contentH = flat.nodes[2 * (n + 1) + 1]! - top;
     }
     const insets: Insets = owner ? frameInsets(owner, this.measure) : { top: 0, bottom: 0, left: 0, right: 0 };
-    const { width, height } = owner ? frameSize(owner, { width: flat.width, height: contentH }, this.measure) : { width: flat.width, height: flat.height };
+    const { width, height } = owner
+      ? frameSize(owner, { width: flat.width, height: contentH }, this.measure)
+      : { width: flat.width, height: flat.height };
     const dx = (width - flat.width) / 2;
     const dy = insets.top - top;
 
@@ -275,7 +299,20 @@ export class HierLayout {
         pts[pts.length - 1] = dst[1];
       }
     });
-    return { id: region.id, key, width, height, insets, nodes, points, offsets, labels, ports: ports.nodes, boundary: scope ? { entryOut: ports.entryOut, exitIn: ports.exitIn } : null, ms };
+    return {
+      id: region.id,
+      key,
+      width,
+      height,
+      insets,
+      nodes,
+      points,
+      offsets,
+      labels,
+      ports: ports.nodes,
+      boundary: scope ? { entryOut: ports.entryOut, exitIn: ports.exitIn } : null,
+      ms,
+    };
   }
 }
 
@@ -289,7 +326,10 @@ function at(x: number, w: number, y: number, names: string[], connector: string 
 function sortByX(names: string[], xs: Map<string, number[]>): string[] {
   if (names.length < 2) return names;
   const mean = (v: number[]): number => v.reduce((a, b) => a + b, 0) / v.length;
-  return names.map((name, i) => ({ name, k: mean(xs.get(name)!), i })).sort((a, b) => a.k - b.k || a.i - b.i).map((x) => x.name);
+  return names
+    .map((name, i) => ({ name, k: mean(xs.get(name)!), i }))
+    .sort((a, b) => a.k - b.k || a.i - b.i)
+    .map((x) => x.name);
 }
 
 function orderPorts(
@@ -311,7 +351,8 @@ function orderPorts(
   const scope = region.kind === 'scope';
   region.edges.forEach((e, k) => {
     if (e.kind !== 'memlet') return;
-    const a = offsets[k]!, b = offsets[k + 1]!;
+    const a = offsets[k]!,
+      b = offsets[k + 1]!;
     if (b - a < 4) return;
     // Where the route goes after leaving the source, and where it comes from before the destination.
     const afterSrc = points[a + 2]!;
@@ -333,7 +374,9 @@ function orderPorts(
   });
   const none = new Map<string, number[]>();
   const nodes = region.nodes.map((node, i) =>
-    'inConnectors' in node ? { in: sortConnected(node.inConnectors, ins.get(i) ?? none), out: sortConnected(node.outConnectors, outs.get(i) ?? none) } : null,
+    'inConnectors' in node
+      ? { in: sortConnected(node.inConnectors, ins.get(i) ?? none), out: sortConnected(node.outConnectors, outs.get(i) ?? none) }
+      : null,
   );
   const o = owner && (owner.kind === 'map' || owner.kind === 'consume') ? owner : null;
   return { nodes, entryOut: o ? sortConnected(o.entryOut, entry) : [], exitIn: o ? sortConnected(o.exitIn, exit) : [] };
@@ -362,5 +405,10 @@ export function forLayout(r: GraphRegion): GraphRegion {
   let slim = false;
   for (const n of r.nodes) if ((n.summary?.transients.length ?? 0) > 1) slim = true;
   if (!slim) return r;
-  return { ...r, nodes: r.nodes.map<GraphRegion['nodes'][number]>((n) => (n.summary && n.summary.transients.length > 1 ? { ...n, summary: { ...n.summary, transients: n.summary.transients.slice(0, 1) } } : n)) };
+  return {
+    ...r,
+    nodes: r.nodes.map<GraphRegion['nodes'][number]>((n) =>
+      n.summary && n.summary.transients.length > 1 ? { ...n, summary: { ...n.summary, transients: n.summary.transients.slice(0, 1) } } : n,
+    ),
+  };
 }

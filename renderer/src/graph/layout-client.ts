@@ -88,7 +88,12 @@ export class LayoutClient {
   }
 
   /** Lays out; rejects with LayoutCancelled when superseded or cancelled. */
-  layout(root: RegionId, expanded: Iterable<RegionId>, engine: LayoutEngineName, progress?: (done: number, total: number) => void): Promise<{ layouts: RegionLayout[]; ms: number }> {
+  layout(
+    root: RegionId,
+    expanded: Iterable<RegionId>,
+    engine: LayoutEngineName,
+    progress?: (done: number, total: number) => void,
+  ): Promise<{ layouts: RegionLayout[]; ms: number }> {
     this.pending?.reject(new LayoutCancelled());
     const job = ++this.job;
     return new Promise((resolve, reject) => {
@@ -162,4 +167,3 @@ export class LayoutClient {
     this.worker.terminate();
   }
 }
-

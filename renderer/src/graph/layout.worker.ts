@@ -33,7 +33,8 @@ const sentKeys = new Map<string, string>();
 let epoch = 0;
 let latest = 0;
 const cancelled = new Set<number>();
-const post = (m: FromWorker, transfer: Transferable[] = []): void => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m, transfer);
+const post = (m: FromWorker, transfer: Transferable[] = []): void =>
+  (self as unknown as DedicatedWorkerGlobalScope).postMessage(m, transfer);
 const macrotask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
 // Compile dagre's hot paths before the first real request arrives (the first layout would pay for it): a
@@ -43,18 +44,91 @@ warmUp();
 function warmUp(): void {
   const h = new HierLayout(measure, 'dagre');
   const summary = { states: 0, nodes: 6, maps: 1, tasklets: 1, loops: 0, sdfgs: 0, transients: [] };
-  const nodes: GraphNode[] = Array.from({ length: 12 }, (_, i) => ({ id: `w${i}`, kind: 'state' as const, label: `s${i}`, start: i === 0, expand: i === 1 ? 'd' : null, summary: i === 1 ? summary : null }));
-  const edges: GraphEdge[] = nodes.slice(1).map((n, i) => ({ kind: 'interstate' as const, id: `e${i}`, src: `w${i}`, dst: n.id, label: i % 3 ? '' : `i < N; i = i + ${i}`, condition: null, assignments: [] }));
-  const access = (id: string, data: string): GraphNode => ({ id, kind: 'access', label: data, expand: null, summary: null, inConnectors: [], outConnectors: [], data, transient: null, storage: 'Default', descriptor: { type: 'Array', dtype: 'float64', shape: ['N'] } });
+  const nodes: GraphNode[] = Array.from({ length: 12 }, (_, i) => ({
+    id: `w${i}`,
+    kind: 'state' as const,
+    label: `s${i}`,
+    start: i === 0,
+    expand: i === 1 ? 'd' : null,
+    summary: i === 1 ? summary : null,
+  }));
+  const edges: GraphEdge[] = nodes
+    .slice(1)
+    .map((n, i) => ({
+      kind: 'interstate' as const,
+      id: `e${i}`,
+      src: `w${i}`,
+      dst: n.id,
+      label: i % 3 ? '' : `i < N; i = i + ${i}`,
+      condition: null,
+      assignments: [],
+    }));
+  const access = (id: string, data: string): GraphNode => ({
+    id,
+    kind: 'access',
+    label: data,
+    expand: null,
+    summary: null,
+    inConnectors: [],
+    outConnectors: [],
+    data,
+    transient: null,
+    storage: 'Default',
+    descriptor: { type: 'Array', dtype: 'float64', shape: ['N'] },
+  });
   const flow: GraphNode[] = [
     access('a', 'A'),
     access('b', 'B'),
-    { id: 'm', kind: 'map', label: 'map', expand: null, summary: null, inConnectors: ['IN_A', 'IN_B'], outConnectors: ['OUT_T'], params: ['i = 0:N'], schedule: 'Default', entryOut: ['OUT_A', 'OUT_B'], exitIn: ['IN_T'], exitId: null },
-    { id: 't', kind: 'tasklet', label: 'add', expand: null, summary: null, inConnectors: ['x', 'y'], outConnectors: ['z'], language: 'Python', code: 'z = x + y', codeLines: 1 },
+    {
+      id: 'm',
+      kind: 'map',
+      label: 'map',
+      expand: null,
+      summary: null,
+      inConnectors: ['IN_A', 'IN_B'],
+      outConnectors: ['OUT_T'],
+      params: ['i = 0:N'],
+      schedule: 'Default',
+      entryOut: ['OUT_A', 'OUT_B'],
+      exitIn: ['IN_T'],
+      exitId: null,
+    },
+    {
+      id: 't',
+      kind: 'tasklet',
+      label: 'add',
+      expand: null,
+      summary: null,
+      inConnectors: ['x', 'y'],
+      outConnectors: ['z'],
+      language: 'Python',
+      code: 'z = x + y',
+      codeLines: 1,
+    },
     access('c', 'tmp'),
     access('d2', 'C'),
   ];
-  const memlet = (id: string, src: string, dst: string, label: string, srcConnector: string | null, dstConnector: string | null): GraphEdge => ({ kind: 'memlet', id, src, dst, srcConnector, dstConnector, label, data: label.split('[')[0] || null, volume: 'N', dynamic: false, wcr: null, transient: null });
+  const memlet = (
+    id: string,
+    src: string,
+    dst: string,
+    label: string,
+    srcConnector: string | null,
+    dstConnector: string | null,
+  ): GraphEdge => ({
+    kind: 'memlet',
+    id,
+    src,
+    dst,
+    srcConnector,
+    dstConnector,
+    label,
+    data: label.split('[')[0] || null,
+    volume: 'N',
+    dynamic: false,
+    wcr: null,
+    transient: null,
+  });
   const flowEdges: GraphEdge[] = [
     memlet('f0', 'a', 'm', 'A[0:N]', null, 'IN_A'),
     memlet('f1', 'b', 'm', 'B[0:N]', null, 'IN_B'),

@@ -68,8 +68,11 @@ function* tableRows(view: AnalysisView): Generator<AnalysisTransient> {
  * else SCOPED, and the tag says which modes take it). Takes the AnalysisView the contract's `analyze`
  * returns, or an `analysis@1` document.
  */
-export function transientMarks(analysis: AnalysisView | { transients?: unknown; target?: unknown } | null | undefined, mode: ModeName | 'ALL'): Map<string, TransientMark> {
-  if (analysis && 'table' in analysis && analysis.table) return marksOf(tableRows(analysis), (analysis).analysis.target === 'gpu', mode);
+export function transientMarks(
+  analysis: AnalysisView | { transients?: unknown; target?: unknown } | null | undefined,
+  mode: ModeName | 'ALL',
+): Map<string, TransientMark> {
+  if (analysis && 'table' in analysis && analysis.table) return marksOf(tableRows(analysis), analysis.analysis.target === 'gpu', mode);
   const doc = analysis as { transients?: unknown; target?: unknown } | null | undefined;
   const list = Array.isArray(doc?.transients) ? (doc.transients as AnalysisTransient[]) : [];
   return marksOf(list, doc?.target === 'gpu', mode);
@@ -84,7 +87,10 @@ function marksOf(list: Iterable<AnalysisTransient>, gpu: boolean, mode: ModeName
     const site = t.allocation?.kind ?? 'sdfg';
     const p = t.eligible?.PERSISTENT === true;
     const e = t.eligible?.EXTERNAL === true;
-    const note = t.viewOf !== undefined ? `${aliasText(t.type ?? '', t.viewOf)}: owns no bytes` : t.reason ?? (p && e ? 'eligible for PERSISTENT and EXTERNAL' : '');
+    const note =
+      t.viewOf !== undefined
+        ? `${aliasText(t.type ?? '', t.viewOf)}: owns no bytes`
+        : (t.reason ?? (p && e ? 'eligible for PERSISTENT and EXTERNAL' : ''));
     let fate: ModeName | null;
     let tag: string;
     const alias = t.viewOf !== undefined;
@@ -126,7 +132,10 @@ function marksOf(list: Iterable<AnalysisTransient>, gpu: boolean, mode: ModeName
  * Bytes per fate of a set of transients, for a badge's stacked bar and every roll-up; `unknown` counts sizes that
  * are symbolic. Views and references own no bytes: they are counted in `aliases`, never added.
  */
-export function fateBytes(ids: readonly string[], marks: TransientMarks): { total: number; unknown: number; aliases: number; byFate: Partial<Record<ModeName, number>> } {
+export function fateBytes(
+  ids: readonly string[],
+  marks: TransientMarks,
+): { total: number; unknown: number; aliases: number; byFate: Partial<Record<ModeName, number>> } {
   let total = 0;
   let unknown = 0;
   let aliases = 0;

@@ -61,7 +61,12 @@ export interface Scene {
   total: number;
 }
 
-export function buildScene(root: RegionId, regions: ReadonlyMap<RegionId, GraphRegion>, layouts: ReadonlyMap<RegionId, RegionLayout>, expanded: ReadonlySet<RegionId>): Scene {
+export function buildScene(
+  root: RegionId,
+  regions: ReadonlyMap<RegionId, GraphRegion>,
+  layouts: ReadonlyMap<RegionId, RegionLayout>,
+  expanded: ReadonlySet<RegionId>,
+): Scene {
   const nodes: SceneNode[] = [];
   const edges: SceneEdge[] = [];
   const byId = new Map<string, number>();
@@ -108,9 +113,13 @@ export function buildScene(root: RegionId, regions: ReadonlyMap<RegionId, GraphR
       const raw = edgePoints(layout, k);
       if (raw.length < 4) return;
       const points = new Float64Array(raw.length);
-      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+      let minX = Infinity,
+        minY = Infinity,
+        maxX = -Infinity,
+        maxY = -Infinity;
       for (let j = 0; j < raw.length; j += 2) {
-        const px = raw[j]! + ox, py = raw[j + 1]! + oy;
+        const px = raw[j]! + ox,
+          py = raw[j + 1]! + oy;
         points[j] = px;
         points[j + 1] = py;
         if (px < minX) minX = px;
@@ -140,11 +149,7 @@ export function buildScene(root: RegionId, regions: ReadonlyMap<RegionId, GraphR
   return { root, nodes, edges, width: rootLayout?.width ?? 0, height: rootLayout?.height ?? 0, byId, edgeById, total: nodes.length };
 }
 
-export type Hit =
-  | { kind: 'toggle'; index: number }
-  | { kind: 'node'; index: number }
-  | { kind: 'edge'; index: number }
-  | null;
+export type Hit = { kind: 'toggle'; index: number } | { kind: 'node'; index: number } | { kind: 'edge'; index: number } | null;
 
 /** The toggle square of an expandable node (top-right corner). */
 export function toggleRect(n: SceneNode): [number, number, number, number] {
@@ -152,7 +157,8 @@ export function toggleRect(n: SceneNode): [number, number, number, number] {
 }
 
 function distToSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax, dy = by - ay;
+  const dx = bx - ax,
+    dy = by - ay;
   const len2 = dx * dx + dy * dy;
   let t = len2 === 0 ? 0 : ((px - ax) * dx + (py - ay) * dy) / len2;
   t = Math.max(0, Math.min(1, t));

@@ -68,7 +68,10 @@ export function loopHeader(n: Extract<GraphNode, { kind: 'loop' }>): string {
 export function nodeLines(node: GraphNode): Line[] {
   switch (node.kind) {
     case 'state':
-      return [{ text: clip(node.label), role: 'title' }, { text: node.summary ? summaryText(node, node.summary) : 'empty', role: 'small' }];
+      return [
+        { text: clip(node.label), role: 'title' },
+        { text: node.summary ? summaryText(node, node.summary) : 'empty', role: 'small' },
+      ];
     case 'region':
       return [
         { text: clip(node.label), role: 'title' },
@@ -84,19 +87,29 @@ export function nodeLines(node: GraphNode): Line[] {
     case 'conditional':
       return [
         { text: clip(node.label), role: 'title' },
-        ...node.conditions.slice(0, 3).map((c, i): Line => ({ text: clip(c === null ? 'else' : `${i === 0 ? 'if' : 'elif'} ${c}`, 60), role: 'mono' })),
+        ...node.conditions
+          .slice(0, 3)
+          .map((c, i): Line => ({ text: clip(c === null ? 'else' : `${i === 0 ? 'if' : 'elif'} ${c}`, 60), role: 'mono' })),
         ...(node.conditions.length > 3 ? [{ text: `… ${node.conditions.length - 3} more branches`, role: 'small' as const }] : []),
         { text: summaryText(node, node.summary!), role: 'small' },
       ];
     case 'branch':
-      return [{ text: clip(node.label, 60), role: 'mono' }, { text: summaryText(node, node.summary!), role: 'small' }];
+      return [
+        { text: clip(node.label, 60), role: 'mono' },
+        { text: summaryText(node, node.summary!), role: 'small' },
+      ];
     case 'break':
     case 'continue':
     case 'return':
       return [{ text: node.kind, role: 'title' }];
     case 'access':
       // Transients get a second line: storage, and what the shown mode does with them (see draw.ts).
-      return node.transient !== null ? [{ text: clip(node.label, 48), role: 'body' }, { text: node.storage ?? '', role: 'small' }] : [{ text: clip(node.label, 48), role: 'body' }];
+      return node.transient !== null
+        ? [
+            { text: clip(node.label, 48), role: 'body' },
+            { text: node.storage ?? '', role: 'small' },
+          ]
+        : [{ text: clip(node.label, 48), role: 'body' }];
     case 'tasklet': {
       const code = node.code.split('\n').map((l): Line => ({ text: l, role: 'mono' }));
       if (node.codeLines > code.length) code.push({ text: `… ${node.codeLines - code.length} more lines`, role: 'small' });
@@ -113,12 +126,22 @@ export function nodeLines(node: GraphNode): Line[] {
     case 'nested_sdfg':
       return [
         { text: clip(node.label, 48), role: 'title' },
-        ...(node.summary ? [{ text: summaryText(node, node.summary), role: 'small' as const }] : node.deferred ? [{ text: 'reading…', role: 'small' as const }] : []),
+        ...(node.summary
+          ? [{ text: summaryText(node, node.summary), role: 'small' as const }]
+          : node.deferred
+            ? [{ text: 'reading…', role: 'small' as const }]
+            : []),
       ];
     case 'library':
-      return [{ text: clip(node.label, 48), role: 'title' }, { text: node.className, role: 'small' }];
+      return [
+        { text: clip(node.label, 48), role: 'title' },
+        { text: node.className, role: 'small' },
+      ];
     case 'unknown':
-      return [{ text: clip(node.label, 48), role: 'title' }, { text: node.type, role: 'small' }];
+      return [
+        { text: clip(node.label, 48), role: 'title' },
+        { text: node.type, role: 'small' },
+      ];
   }
 }
 
@@ -126,7 +149,10 @@ export function nodeLines(node: GraphNode): Line[] {
 export function frameLines(node: GraphNode): Line[] {
   switch (node.kind) {
     case 'loop':
-      return [{ text: clip(loopHeader(node), 120), role: 'mono' }, { text: node.label, role: 'small' }];
+      return [
+        { text: clip(loopHeader(node), 120), role: 'mono' },
+        { text: node.label, role: 'small' },
+      ];
     case 'branch':
       return [{ text: clip(node.label, 120), role: 'mono' }];
     case 'map':

@@ -47,8 +47,12 @@ export function describeNode(n: GraphNode, marks: TransientMarks): string[] {
     lines.push(summaryText(n, n.summary));
     if (n.summary.transients.length) {
       const fb = fateBytes(n.summary.transients, marks);
-      const views = fb.aliases ? `; ${fb.aliases} view${fb.aliases === 1 ? '' : 's'} or reference${fb.aliases === 1 ? '' : 's'} not counted (no bytes of their own)` : '';
-      lines.push(`${n.summary.transients.length} transients${fb.total > 0 ? `, ${formatBytes(fb.total)}` : ''}${fb.unknown ? ` (+${fb.unknown} symbolic)` : ''}${views}`);
+      const views = fb.aliases
+        ? `; ${fb.aliases} view${fb.aliases === 1 ? '' : 's'} or reference${fb.aliases === 1 ? '' : 's'} not counted (no bytes of their own)`
+        : '';
+      lines.push(
+        `${n.summary.transients.length} transients${fb.total > 0 ? `, ${formatBytes(fb.total)}` : ''}${fb.unknown ? ` (+${fb.unknown} symbolic)` : ''}${views}`,
+      );
     }
   }
   return lines;
@@ -69,7 +73,8 @@ export class Tooltip {
     this.el = document.createElement('div');
     this.el.className = 'tlab-graph-tooltip';
     this.el.setAttribute('role', 'tooltip');
-    this.el.style.cssText = 'position:absolute;pointer-events:none;display:none;max-width:420px;padding:6px 9px;border-radius:6px;font:12px/1.45 system-ui,sans-serif;white-space:pre-wrap;z-index:2;box-shadow:0 2px 8px rgba(0,0,0,.25)';
+    this.el.style.cssText =
+      'position:absolute;pointer-events:none;display:none;max-width:420px;padding:6px 9px;border-radius:6px;font:12px/1.45 system-ui,sans-serif;white-space:pre-wrap;z-index:2;box-shadow:0 2px 8px rgba(0,0,0,.25)';
     parent.appendChild(this.el);
   }
 

@@ -25,7 +25,7 @@ import { HeldRegions } from './held-regions.js';
 import type { GraphMetrics, GraphProgress, GraphSelection, GraphView, GraphViewOptions } from './api.js';
 import { GraphInput, type InputHost } from './input.js';
 
-export type {  GraphProgress,  GraphView, GraphViewOptions } from './api.js';
+export type { GraphProgress, GraphView, GraphViewOptions } from './api.js';
 export { prewarmLayoutWorker } from './layout-client.js';
 
 export function createGraphView(container: HTMLElement, options: GraphViewOptions): GraphView {
@@ -33,7 +33,16 @@ export function createGraphView(container: HTMLElement, options: GraphViewOption
 }
 
 class CanvasGraphView implements GraphView, InputHost {
-  readonly metrics: GraphMetrics = { open: { fetchMs: 0, expandMs: 0, layoutMs: 0, drawMs: 0 }, frameTimes: [], lastLayoutMs: 0, lastLayoutRegions: 0, visibleNodes: 0, visibleEdges: 0, visibleTexts: 0, scale: 1 };
+  readonly metrics: GraphMetrics = {
+    open: { fetchMs: 0, expandMs: 0, layoutMs: 0, drawMs: 0 },
+    frameTimes: [],
+    lastLayoutMs: 0,
+    lastLayoutRegions: 0,
+    visibleNodes: 0,
+    visibleEdges: 0,
+    visibleTexts: 0,
+    scale: 1,
+  };
   private readonly canvas: HTMLCanvasElement;
   private readonly ctx: CanvasRenderingContext2D;
   private readonly painter: GraphPainter;
@@ -208,7 +217,12 @@ class CanvasGraphView implements GraphView, InputHost {
   }
 
   private async openLevels(levels: number, budget: number): Promise<{ stoppedAtBudget: boolean; nodes: number }> {
-    const r = await this.held.openLevels(() => this.expanded, levels, budget, (done, total) => this.progress({ phase: 'fetch', done, total }));
+    const r = await this.held.openLevels(
+      () => this.expanded,
+      levels,
+      budget,
+      (done, total) => this.progress({ phase: 'fetch', done, total }),
+    );
     this.progress(null);
     return r;
   }
@@ -221,7 +235,9 @@ class CanvasGraphView implements GraphView, InputHost {
     const wanted = new Set(this.expanded);
     this.progressTimer = setTimeout(() => this.progressBar.show(true, this.theme), 300);
     try {
-      const { layouts, ms } = await this.client.layout(this.held.root, wanted, this.engine, (done, total) => this.progress({ phase: 'layout', done, total }));
+      const { layouts, ms } = await this.client.layout(this.held.root, wanted, this.engine, (done, total) =>
+        this.progress({ phase: 'layout', done, total }),
+      );
       if (seq !== this.layoutSeq) return;
       this.metrics.lastLayoutMs = ms;
       this.metrics.lastLayoutRegions = layouts.length;
@@ -231,7 +247,8 @@ class CanvasGraphView implements GraphView, InputHost {
       if (initial) this.initialView();
       else if (before) {
         const after = this.screenPos(anchor!);
-        if (after) this.setTransform(this.transform.translate((before[0] - after[0]) / this.transform.k, (before[1] - after[1]) / this.transform.k));
+        if (after)
+          this.setTransform(this.transform.translate((before[0] - after[0]) / this.transform.k, (before[1] - after[1]) / this.transform.k));
       }
       this.invalidate();
     } catch (err) {
@@ -266,7 +283,11 @@ class CanvasGraphView implements GraphView, InputHost {
 
   private setTransform(t: ZoomTransform, animate = false): void {
     const sel = select(this.canvas);
-    if (animate) sel.transition().duration(350).call((tr) => this.input.zoomer.transform(tr, t));
+    if (animate)
+      sel
+        .transition()
+        .duration(350)
+        .call((tr) => this.input.zoomer.transform(tr, t));
     else sel.call((s) => this.input.zoomer.transform(s, t));
   }
 
@@ -281,7 +302,11 @@ class CanvasGraphView implements GraphView, InputHost {
 
   zoom(factor: number, animate = false): void {
     const sel = select(this.canvas);
-    if (animate) sel.transition().duration(200).call((tr) => this.input.zoomer.scaleBy(tr, factor));
+    if (animate)
+      sel
+        .transition()
+        .duration(200)
+        .call((tr) => this.input.zoomer.scaleBy(tr, factor));
     else sel.call((s) => this.input.zoomer.scaleBy(s, factor));
   }
 
@@ -336,7 +361,14 @@ class CanvasGraphView implements GraphView, InputHost {
     if ((window.devicePixelRatio || 1) !== this.dpr) this.resize();
     const t0 = performance.now();
     this.input.beforeDraw();
-    const vp: Viewport = { k: this.transform.k, tx: this.transform.x, ty: this.transform.y, width: this.width, height: this.height, dpr: this.dpr };
+    const vp: Viewport = {
+      k: this.transform.k,
+      tx: this.transform.x,
+      ty: this.transform.y,
+      width: this.width,
+      height: this.height,
+      dpr: this.dpr,
+    };
     const stats = this.painter.draw(this.ctx, this.scene, vp, {
       theme: this.theme,
       hover: this.input.hover,

@@ -13,7 +13,8 @@ import { transportError } from './errors.js';
 export function clientFromBridge(bridge: BridgeApi): TransientLabClient {
   const call = async <M extends MethodName>(method: M, req: RequestOf<M>): Promise<ResponseOf<M>> => {
     const fn = bridge[method] as unknown as ((r: RequestOf<M>) => Promise<unknown>) | undefined;
-    if (typeof fn !== 'function') throw transportError(`the desktop host does not offer ${method}: the preload and the renderer are from different builds`);
+    if (typeof fn !== 'function')
+      throw transportError(`the desktop host does not offer ${method}: the preload and the renderer are from different builds`);
     const answer = await fn(req);
     if (!isPagedReply(answer)) return unwrapReply<ResponseOf<M>>(answer, method);
     let reply: unknown;

@@ -2,7 +2,15 @@
  * A TransientLabClient generated from the contract's METHODS list and one `call(method, request)` function, so
  * that no transport writes a method by hand: adding a method to the contract adds it to every client.
  */
-import { METHODS, type MethodName, type Reply, type RequestOf, type ResponseOf, type TransientLabApi, type TransientLabClient } from '../../../electron/ipc/contract.js';
+import {
+  METHODS,
+  type MethodName,
+  type Reply,
+  type RequestOf,
+  type ResponseOf,
+  type TransientLabApi,
+  type TransientLabClient,
+} from '../../../electron/ipc/contract.js';
 import { HostError, isContractError, transportError } from './errors.js';
 import type { EventHub } from './events.js';
 

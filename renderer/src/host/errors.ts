@@ -29,15 +29,29 @@ export function transportError(message: string, details: string[] = []): HostErr
   return new HostError({ kind: 'transport', message, file: null, jsonPath: null, details });
 }
 
-const KINDS: ReadonlySet<string> = new Set(['usage', 'input', 'unsupported', 'build', 'run', 'cancelled', 'refused', 'transport', 'internal']);
+const KINDS: ReadonlySet<string> = new Set([
+  'usage',
+  'input',
+  'unsupported',
+  'build',
+  'run',
+  'cancelled',
+  'refused',
+  'transport',
+  'internal',
+]);
 
 /** Whether an untrusted value (from a transport) has the ContractError shape. */
 export function isContractError(x: unknown): x is ContractError {
   if (typeof x !== 'object' || x === null) return false;
   const e = x as Record<string, unknown>;
   return (
-    typeof e.kind === 'string' && KINDS.has(e.kind) && typeof e.message === 'string' &&
-    (e.file === null || typeof e.file === 'string') && (e.jsonPath === null || typeof e.jsonPath === 'string') &&
-    Array.isArray(e.details) && e.details.every((d) => typeof d === 'string')
+    typeof e.kind === 'string' &&
+    KINDS.has(e.kind) &&
+    typeof e.message === 'string' &&
+    (e.file === null || typeof e.file === 'string') &&
+    (e.jsonPath === null || typeof e.jsonPath === 'string') &&
+    Array.isArray(e.details) &&
+    e.details.every((d) => typeof d === 'string')
   );
 }

@@ -7,7 +7,7 @@ import type { BridgeApi, EnvironmentInfo, TransientLabClient } from '../../../el
 import { clientFromBridge } from './bridge.js';
 import { connectWebSocket, type WebSocketLike } from './websocket.js';
 
-export { HostError,  } from './errors.js';
+export { HostError } from './errors.js';
 
 declare global {
   interface Window {
@@ -15,7 +15,6 @@ declare global {
     transientLab?: BridgeApi;
   }
 }
-
 
 export async function connectHost(): Promise<TransientLabClient> {
   if (window.transientLab) return clientFromBridge(window.transientLab);

@@ -7,7 +7,16 @@
  *   reloaded from the new URL, and saying so beats silently losing open documents.
  * Written against a minimal WebSocket shape, so the same code runs in the page and, for tests, in Node.
  */
-import { EVENTS, type EventName, type HostEvents, type MethodName, type RequestOf, type ResponseOf, type TransientLabClient, type WireMessage } from '../../../electron/ipc/contract.js';
+import {
+  EVENTS,
+  type EventName,
+  type HostEvents,
+  type MethodName,
+  type RequestOf,
+  type ResponseOf,
+  type TransientLabClient,
+  type WireMessage,
+} from '../../../electron/ipc/contract.js';
 import { assembleParts, decodeWire, encodeWire } from '../../../electron/ipc/wire.js';
 import { clientFromCall, unwrapReply } from './call-client.js';
 import { HostError, transportError } from './errors.js';
@@ -115,7 +124,9 @@ export function connectWebSocket(url: string, opts: WebSocketClientOptions): Pro
       // The close event that follows carries the code; only a socket that never opened is reported here.
       if (!opened) {
         clearTimeout(connectTimer);
-        rejectConnect(transportError(`cannot connect to the Transient Lab server at ${url}: is it running, and was the page opened with its token?`));
+        rejectConnect(
+          transportError(`cannot connect to the Transient Lab server at ${url}: is it running, and was the page opened with its token?`),
+        );
       }
     };
     ws.onclose = (ev) => {
@@ -168,17 +179,22 @@ export function connectWebSocket(url: string, opts: WebSocketClientOptions): Pro
     const call = <M extends MethodName>(method: M, req: RequestOf<M>): Promise<ResponseOf<M>> =>
       new Promise<ResponseOf<M>>((resolve, reject) => {
         if (gone !== null || ws.readyState !== OPEN) {
-          reject(transportError(`${method}: not connected to the host (${gone ?? 'the connection is not open'}); reload the page from the URL that \`transient-lab serve\` printed`));
+          reject(
+            transportError(
+              `${method}: not connected to the host (${gone ?? 'the connection is not open'}); reload the page from the URL that \`transient-lab serve\` printed`,
+            ),
+          );
           return;
         }
         const id = nextId++;
         const limit = timeouts[method];
-        const timer = limit > 0
-          ? setTimeout(() => {
-              pending.delete(id);
-              reject(transportError(`${method}: no answer from the host after ${Math.round(limit / 1000)} s`));
-            }, limit)
-          : undefined;
+        const timer =
+          limit > 0
+            ? setTimeout(() => {
+                pending.delete(id);
+                reject(transportError(`${method}: no answer from the host after ${Math.round(limit / 1000)} s`));
+              }, limit)
+            : undefined;
         pending.set(id, { method, resolve: resolve, reject, timer });
         try {
           ws.send(encodeWire({ t: 'call', id, method, req }));

@@ -215,7 +215,15 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
   };
 
   const toggleSort = (c: Column): void => {
-    setSort((s) => (s?.key !== c.key ? { key: c.key, dir: c.key === 'bytes' ? 'desc' : 'asc' } : s.dir === 'asc' ? { key: c.key, dir: 'desc' } : s.dir === 'desc' && c.key === 'bytes' ? { key: c.key, dir: 'asc' } : null));
+    setSort((s) =>
+      s?.key !== c.key
+        ? { key: c.key, dir: c.key === 'bytes' ? 'desc' : 'asc' }
+        : s.dir === 'asc'
+          ? { key: c.key, dir: 'desc' }
+          : s.dir === 'desc' && c.key === 'bytes'
+            ? { key: c.key, dir: 'asc' }
+            : null,
+    );
   };
 
   // Stable callbacks, so that memoised rows do not re-render while scrolling.
@@ -241,12 +249,37 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
   const body: React.JSX.Element[] = [];
   for (let r = first; r <= last; r++) {
     const i = rows[r]!;
-    body.push(<Row key={i} view={view} i={i} r={r} selected={i === selIndex} active={r === active} t={t} width={totalW} height={rowH} onPick={pick} onEnter={hover} />);
+    body.push(
+      <Row
+        key={i}
+        view={view}
+        i={i}
+        r={r}
+        selected={i === selIndex}
+        active={r === active}
+        t={t}
+        width={totalW}
+        height={rowH}
+        onPick={pick}
+        onEnter={hover}
+      />,
+    );
   }
 
   const font = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "DejaVu Sans", sans-serif';
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, background: t.background, color: t.text, fontFamily: font, fontSize: 12 }}>
+    <div
+      style={{
+        display: 'flex',
+        flexDirection: 'column',
+        height: '100%',
+        minHeight: 0,
+        background: t.background,
+        color: t.text,
+        fontFamily: font,
+        fontSize: 12,
+      }}
+    >
       <div style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '6px 8px', borderBottom: `1px solid ${t.axis}` }}>
         <input
           ref={input}
@@ -262,16 +295,33 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
               selectRow(active >= 0 ? active : 0);
             }
           }}
-          style={{ flex: '1 1 auto', maxWidth: 520, padding: '4px 8px', background: t.palette.surface, color: t.text, border: `1px solid ${t.axis}`, borderRadius: 4, font: 'inherit' }}
+          style={{
+            flex: '1 1 auto',
+            maxWidth: 520,
+            padding: '4px 8px',
+            background: t.palette.surface,
+            color: t.text,
+            border: `1px solid ${t.axis}`,
+            borderRadius: 4,
+            font: 'inherit',
+          }}
         />
         <span role="status" style={{ color: t.muted, whiteSpace: 'nowrap' }}>
-          {rows.length === view.table.count ? `${formatCount(rows.length)} transients` : `${formatCount(rows.length)} of ${formatCount(view.table.count)} transients`}
+          {rows.length === view.table.count
+            ? `${formatCount(rows.length)} transients`
+            : `${formatCount(rows.length)} of ${formatCount(view.table.count)} transients`}
           {hiddenSelection ? ' · the selected one is filtered out' : ''}
         </span>
-        <span data-testid="table-total" title="What the listed transients own together. A view or reference names another container's bytes: it is listed, never added." style={{ color: t.muted, whiteSpace: 'nowrap' }}>
+        <span
+          data-testid="table-total"
+          title="What the listed transients own together. A view or reference names another container's bytes: it is listed, never added."
+          style={{ color: t.muted, whiteSpace: 'nowrap' }}
+        >
           {total.bytes > 0 || total.symbolic === 0 ? `${formatBytes(total.bytes)} own` : 'sizes symbolic'}
           {total.symbolic > 0 && total.bytes > 0 ? ` (+${formatCount(total.symbolic)} symbolic)` : ''}
-          {total.aliases > 0 ? ` · ${formatCount(total.aliases)} view${total.aliases === 1 ? '' : 's'} or reference${total.aliases === 1 ? '' : 's'} not counted` : ''}
+          {total.aliases > 0
+            ? ` · ${formatCount(total.aliases)} view${total.aliases === 1 ? '' : 's'} or reference${total.aliases === 1 ? '' : 's'} not counted`
+            : ''}
         </span>
       </div>
       <div
@@ -325,7 +375,9 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
             })}
           </div>
           {body}
-          {rows.length === 0 ? <div style={{ position: 'absolute', top: rowH * 1.5, left: 12, color: t.muted }}>No transient matches “{query}”.</div> : null}
+          {rows.length === 0 ? (
+            <div style={{ position: 'absolute', top: rowH * 1.5, left: 12, color: t.muted }}>No transient matches “{query}”.</div>
+          ) : null}
         </div>
       </div>
     </div>

@@ -15,7 +15,8 @@
 import { FATES, formatStepRange, num, ownedBytes, type AnalysisView } from '../../../electron/engine/view/public.js';
 import { sizeText } from '../charts/transient-info.js';
 
-type ColumnKey = 'id' | 'sdfg' | 'type' | 'dtype' | 'shape' | 'bytes' | 'storage' | 'lifetime' | 'persistent' | 'external' | 'reason' | 'live';
+type ColumnKey =
+  'id' | 'sdfg' | 'type' | 'dtype' | 'shape' | 'bytes' | 'storage' | 'lifetime' | 'persistent' | 'external' | 'reason' | 'live';
 
 export interface Column {
   key: ColumnKey;
@@ -41,7 +42,13 @@ export const COLUMNS: Column[] = [
   { key: 'persistent', title: 'PERSISTENT', width: 104, align: 'center', text: (v, i) => ((v.table.eligible[i]! & 1) !== 0 ? '✓' : '✗') },
   { key: 'external', title: 'EXTERNAL', width: 96, align: 'center', text: (v, i) => ((v.table.eligible[i]! & 2) !== 0 ? '✓' : '✗') },
   { key: 'live', title: 'live range', width: 110, align: 'left', text: (v, i) => formatStepRange(v.table.first[i]!, v.table.last[i]!) },
-  { key: 'reason', title: 'why not eligible', width: 420, align: 'left', text: (v, i) => (v.table.reason[i]! < 0 ? '' : v.table.dict.reason[v.table.reason[i]!]!) },
+  {
+    key: 'reason',
+    title: 'why not eligible',
+    width: 420,
+    align: 'left',
+    text: (v, i) => (v.table.reason[i]! < 0 ? '' : v.table.dict.reason[v.table.reason[i]!]!),
+  },
 ];
 
 export interface SortSpec {
@@ -87,7 +94,20 @@ function textKeys(view: AnalysisView, key: ColumnKey): string[] {
   return t;
 }
 
-const UNITS: Record<string, number> = { b: 1, kib: 1024, kb: 1024, k: 1024, mib: 2 ** 20, mb: 2 ** 20, m: 2 ** 20, gib: 2 ** 30, gb: 2 ** 30, g: 2 ** 30, tib: 2 ** 40, tb: 2 ** 40 };
+const UNITS: Record<string, number> = {
+  b: 1,
+  kib: 1024,
+  kb: 1024,
+  k: 1024,
+  mib: 2 ** 20,
+  mb: 2 ** 20,
+  m: 2 ** 20,
+  gib: 2 ** 30,
+  gb: 2 ** 30,
+  g: 2 ** 30,
+  tib: 2 ** 40,
+  tb: 2 ** 40,
+};
 
 type Test = (i: number) => boolean;
 

@@ -8,7 +8,9 @@ import type { Analysis } from '../../../electron/engine/analysis/types.js';
 import { corpusDir } from '../../../electron/engine/paths.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 
-const files = readdirSync(corpusDir()).filter((f) => /\.sdfgz?$/.test(f)).sort();
+const files = readdirSync(corpusDir())
+  .filter((f) => /\.sdfgz?$/.test(f))
+  .sort();
 
 function checkInvariants(a: Analysis): void {
   const n = a.steps.length;
@@ -49,7 +51,8 @@ function checkInvariants(a: Analysis): void {
     const items = [...packed.offsets].map(([id, offset]) => ({ offset, t: byId.get(id)! }));
     // Live sets (docs/liveness.md §3.7): several intervals inside `live`, or the whole program when never accessed.
     const sets = (t: (typeof items)[number]['t']) => t.liveSegments ?? [{ first: 0, last: Math.max(0, n - 1) }];
-    const meet = (x: Array<{ first: number; last: number }>, y: Array<{ first: number; last: number }>) => x.some((a) => y.some((b) => a.first <= b.last && b.first <= a.last));
+    const meet = (x: Array<{ first: number; last: number }>, y: Array<{ first: number; last: number }>) =>
+      x.some((a) => y.some((b) => a.first <= b.last && b.first <= a.last));
     for (const { offset } of items) expect(offset % align).toBe(0n);
     for (let i = 0; i < items.length; i++) {
       for (let j = i + 1; j < items.length; j++) {

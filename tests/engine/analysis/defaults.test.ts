@@ -10,27 +10,35 @@ import { access, desc, file, mapEntry, mapExit, memlet, nested, sdfg, state, tas
 
 /** One state: an outer map (schedule `outer`) over A with a transient `t` inside, and an inner map in it. */
 function twoLevels(outer: string, inner = 'Default', storage = 'Default', tShape = ['4']): { f: SdfgFile; st: StateBlock } {
-  const st = state('s', [
-    access('A'), // 0
-    mapEntry('outer', ['i'], [['0', 'N - 1']], outer), // 1
-    mapEntry('inner', ['j'], [['0', '3']], inner, 1), // 2
-    tasklet('w', 'o = a', 2), // 3
-    mapExit(2, 2), // 4
-    access('t', 1), // 5
-    mapExit(1, 1), // 6
-    access('B'), // 7
-  ], [
-    memlet(0, 1, 'A', ['0:N - 1'], { dstConnector: 'IN_A' }),
-    memlet(1, 2, 'A', ['i'], { srcConnector: 'OUT_A', dstConnector: 'IN_A' }),
-    memlet(2, 3, 'A', ['i'], { srcConnector: 'OUT_A', dstConnector: 'a' }),
-    memlet(3, 4, 't', ['j'], { srcConnector: 'o', dstConnector: 'IN_t' }),
-    memlet(4, 5, 't', ['0:3'], { srcConnector: 'OUT_t' }),
-    memlet(5, 6, 'B', ['i'], { dstConnector: 'IN_B' }),
-    memlet(6, 7, 'B', ['0:N - 1'], { srcConnector: 'OUT_B' }),
-  ]);
+  const st = state(
+    's',
+    [
+      access('A'), // 0
+      mapEntry('outer', ['i'], [['0', 'N - 1']], outer), // 1
+      mapEntry('inner', ['j'], [['0', '3']], inner, 1), // 2
+      tasklet('w', 'o = a', 2), // 3
+      mapExit(2, 2), // 4
+      access('t', 1), // 5
+      mapExit(1, 1), // 6
+      access('B'), // 7
+    ],
+    [
+      memlet(0, 1, 'A', ['0:N - 1'], { dstConnector: 'IN_A' }),
+      memlet(1, 2, 'A', ['i'], { srcConnector: 'OUT_A', dstConnector: 'IN_A' }),
+      memlet(2, 3, 'A', ['i'], { srcConnector: 'OUT_A', dstConnector: 'a' }),
+      memlet(3, 4, 't', ['j'], { srcConnector: 'o', dstConnector: 'IN_t' }),
+      memlet(4, 5, 't', ['0:3'], { srcConnector: 'OUT_t' }),
+      memlet(5, 6, 'B', ['i'], { dstConnector: 'IN_B' }),
+      memlet(6, 7, 'B', ['0:N - 1'], { srcConnector: 'OUT_B' }),
+    ],
+  );
   (st.nodes[1] as MapEntryNode).exitId = 6;
   (st.nodes[2] as MapEntryNode).exitId = 4;
-  const f = file(sdfg('two', [desc('A', ['N'], { transient: false }), desc('B', ['N'], { transient: false }), desc('t', tShape, { storage })], [st], { symbols: ['N'] }));
+  const f = file(
+    sdfg('two', [desc('A', ['N'], { transient: false }), desc('B', ['N'], { transient: false }), desc('t', tShape, { storage })], [st], {
+      symbols: ['N'],
+    }),
+  );
   return { f, st };
 }
 
@@ -38,7 +46,9 @@ const schedules = (f: SdfgFile, st: StateBlock) => {
   const d = new DefaultResolution();
   return st.nodes.filter((n): n is MapEntryNode => n.kind === 'map_entry').map((n) => d.scheduleOf(f.root, st, n));
 };
-const storageOf = (f: SdfgFile, name: string) => analyze(f, { symbols: new Map([['N', 16n]]), defaultSymbol: null, target: null }).transients.find((t) => t.name === name)!.effectiveStorage;
+const storageOf = (f: SdfgFile, name: string) =>
+  analyze(f, { symbols: new Map([['N', 16n]]), defaultSymbol: null, target: null }).transients.find((t) => t.name === name)!
+    .effectiveStorage;
 
 describe('default schedules', () => {
   it('a top-level map with no schedule is CPU_Multicore (SCOPEDEFAULT_SCHEDULE[None]); a map inside it Sequential', () => {
@@ -61,12 +71,16 @@ describe('default schedules', () => {
 
   it('maps of a nested SDFG take the schedules around the NestedSDFG node', () => {
     const inner = () => {
-      const ist = state('is', [access('x'), mapEntry('m', ['k'], [['0', '3']]), tasklet('t', 'o = a', 1), mapExit(1, 1), access('y')], [
-        memlet(0, 1, 'x', ['0:3'], { dstConnector: 'IN_x' }),
-        memlet(1, 2, 'x', ['k'], { srcConnector: 'OUT_x', dstConnector: 'a' }),
-        memlet(2, 3, 'y', ['k'], { srcConnector: 'o', dstConnector: 'IN_y' }),
-        memlet(3, 4, 'y', ['0:3'], { srcConnector: 'OUT_y' }),
-      ]);
+      const ist = state(
+        'is',
+        [access('x'), mapEntry('m', ['k'], [['0', '3']]), tasklet('t', 'o = a', 1), mapExit(1, 1), access('y')],
+        [
+          memlet(0, 1, 'x', ['0:3'], { dstConnector: 'IN_x' }),
+          memlet(1, 2, 'x', ['k'], { srcConnector: 'OUT_x', dstConnector: 'a' }),
+          memlet(2, 3, 'y', ['k'], { srcConnector: 'o', dstConnector: 'IN_y' }),
+          memlet(3, 4, 'y', ['0:3'], { srcConnector: 'OUT_y' }),
+        ],
+      );
       (ist.nodes[1] as MapEntryNode).exitId = 3;
       return { s: sdfg('inner', [desc('x', ['4'], { transient: false }), desc('y', ['4'], { transient: false })], [ist]), ist };
     };

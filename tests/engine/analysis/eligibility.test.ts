@@ -16,9 +16,11 @@ describe('eligibility for PERSISTENT and EXTERNAL', () => {
   });
 
   it('rejects transients accessed inside a map, naming the map and the state', () => {
-    const root = sdfg('m', [desc('T', ['10'], { storage: 'CPU_Heap' })], [
-      state('compute', [mapEntry('inner_map', ['i'], [['0', '9']]), access('T', 0), mapExit(0, 0)]),
-    ]);
+    const root = sdfg(
+      'm',
+      [desc('T', ['10'], { storage: 'CPU_Heap' })],
+      [state('compute', [mapEntry('inner_map', ['i'], [['0', '9']]), access('T', 0), mapExit(0, 0)])],
+    );
     const t = get(run(root), '0:T');
     expect(t.eligible).toEqual({ PERSISTENT: false, EXTERNAL: false });
     expect(t.reason).toMatch(/inside map 'inner_map' in state 'compute'/);
@@ -34,7 +36,12 @@ describe('eligibility for PERSISTENT and EXTERNAL', () => {
         desc('P', ['4'], { lifetime: 'Persistent' }),
         desc('X', ['4'], { lifetime: 'External' }),
       ],
-      [state('s', ['V', 'R', 'C', 'P', 'X'].map((n) => access(n)))],
+      [
+        state(
+          's',
+          ['V', 'R', 'C', 'P', 'X'].map((n) => access(n)),
+        ),
+      ],
     );
     root.constants.set('C', { descriptor: null, value: [1, 2, 3, 4] });
     const a = run(root);
@@ -80,7 +87,11 @@ describe('eligibility for PERSISTENT and EXTERNAL', () => {
 
   it('rejects transients of a nested SDFG that runs inside a map (safety rule)', () => {
     const inner = sdfg('body', [desc('t', ['100000'])], [state('i0', [access('t')])]);
-    const root = sdfg('outer', [], [state('s', [mapEntry('par', ['i'], [['0', '7']], 'CPU_Multicore'), nested(inner, {}, 0), mapExit(0, 0)])]);
+    const root = sdfg(
+      'outer',
+      [],
+      [state('s', [mapEntry('par', ['i'], [['0', '7']], 'CPU_Multicore'), nested(inner, {}, 0), mapExit(0, 0)])],
+    );
     const t = get(run(root), '1:t');
     expect(t.eligible).toEqual({ PERSISTENT: false, EXTERNAL: false });
     expect(t.reason).toMatch(/runs inside map 'par' in state 's'/);
@@ -89,7 +100,9 @@ describe('eligibility for PERSISTENT and EXTERNAL', () => {
 
 describe('allocation sites and executions per call', () => {
   it('allocates a one-state transient per state execution, multiplied by loop trip counts', () => {
-    const root = sdfg('m', [desc('T', ['N'])], [loop('L', 'i', 'i = 0', '(i < N)', 'i = (i + 2)', [state('s', [access('T')])])], { symbols: ['N'] });
+    const root = sdfg('m', [desc('T', ['N'])], [loop('L', 'i', 'i = 0', '(i < N)', 'i = (i + 2)', [state('s', [access('T')])])], {
+      symbols: ['N'],
+    });
     const t = get(run(root, { N: 9n }), '0:T');
     expect(t.allocation.kind).toBe('state');
     expect(t.executionsPerCall).toBe(5n);
@@ -103,15 +116,20 @@ describe('allocation sites and executions per call', () => {
   });
 
   it('allocates a map-local heap transient once per map iteration (nested maps multiply)', () => {
-    const root = sdfg('m', [desc('T', ['N'], { storage: 'CPU_Heap' })], [
-      state('s', [
-        mapEntry('outer', ['i'], [['0', '3']]),
-        mapEntry('inner', ['j'], [['0', 'N - 1']], 'Default', 0),
-        access('T', 1),
-        mapExit(1, 1),
-        mapExit(0, 0),
-      ]),
-    ], { symbols: ['N'] });
+    const root = sdfg(
+      'm',
+      [desc('T', ['N'], { storage: 'CPU_Heap' })],
+      [
+        state('s', [
+          mapEntry('outer', ['i'], [['0', '3']]),
+          mapEntry('inner', ['j'], [['0', 'N - 1']], 'Default', 0),
+          access('T', 1),
+          mapExit(1, 1),
+          mapExit(0, 0),
+        ]),
+      ],
+      { symbols: ['N'] },
+    );
     const t = get(run(root, { N: 5n }), '0:T');
     expect(t.allocation).toMatchObject({ kind: 'scope', mapEntryId: 1 });
     expect(t.executionsPerCall).toBe(20n);
@@ -127,7 +145,11 @@ describe('allocation sites and executions per call', () => {
   // DaCe adds an implicit GPU_ThreadBlock to the scope chain of a kernel without thread-block maps before it
   // picks storages (analysis/defaults.ts), so a Default transient there is per-thread Register, not GPU_Shared.
   it('resolves Default inside a GPU_Device map without thread-block maps to Register and detects the GPU target', () => {
-    const root = sdfg('m', [desc('T', ['16'])], [state('s', [mapEntry('kernel', ['i'], [['0', '9']], 'GPU_Device'), access('T', 0), mapExit(0, 0)])]);
+    const root = sdfg(
+      'm',
+      [desc('T', ['16'])],
+      [state('s', [mapEntry('kernel', ['i'], [['0', '9']], 'GPU_Device'), access('T', 0), mapExit(0, 0)])],
+    );
     const a = run(root);
     expect(a.target).toBe('gpu');
     expect(a.targetReason).toMatch(/map 'kernel'.*GPU_Device/);
@@ -135,9 +157,11 @@ describe('allocation sites and executions per call', () => {
   });
 
   it('hoists GPU_Global allocations out of kernels', () => {
-    const root = sdfg('m', [desc('T', ['16'], { storage: 'GPU_Global' })], [
-      state('s', [mapEntry('kernel', ['i'], [['0', '9']], 'GPU_Device'), access('T', 0), mapExit(0, 0)]),
-    ]);
+    const root = sdfg(
+      'm',
+      [desc('T', ['16'], { storage: 'GPU_Global' })],
+      [state('s', [mapEntry('kernel', ['i'], [['0', '9']], 'GPU_Device'), access('T', 0), mapExit(0, 0)])],
+    );
     const t = get(run(root), '0:T');
     expect(t.allocation.kind).toBe('state');
     expect(t.executionsPerCall).toBe(1n);

@@ -3,9 +3,24 @@ import { loopForm, splitComparison, stripParens, tripCount } from '../../../elec
 
 describe('counted loops', () => {
   it('recognises the usual DaCe loop statements', () => {
-    expect(loopForm({ loopVariable: 'i', init: 'i = 0', condition: '(i < N)', update: 'i = (i + 1)' })).toEqual({ start: '0', op: '<', bound: 'N', step: '1' });
-    expect(loopForm({ loopVariable: 'k', init: 'k = N - 1', condition: '(k >= 0)', update: 'k = k - 1' })).toEqual({ start: 'N - 1', op: '>=', bound: '0', step: '-(1)' });
-    expect(loopForm({ loopVariable: 'i', init: 'i = 1', condition: '(10 > i)', update: 'i += 3' })).toEqual({ start: '1', op: '<', bound: '10', step: '3' });
+    expect(loopForm({ loopVariable: 'i', init: 'i = 0', condition: '(i < N)', update: 'i = (i + 1)' })).toEqual({
+      start: '0',
+      op: '<',
+      bound: 'N',
+      step: '1',
+    });
+    expect(loopForm({ loopVariable: 'k', init: 'k = N - 1', condition: '(k >= 0)', update: 'k = k - 1' })).toEqual({
+      start: 'N - 1',
+      op: '>=',
+      bound: '0',
+      step: '-(1)',
+    });
+    expect(loopForm({ loopVariable: 'i', init: 'i = 1', condition: '(10 > i)', update: 'i += 3' })).toEqual({
+      start: '1',
+      op: '<',
+      bound: '10',
+      step: '3',
+    });
   });
 
   it('refuses loops it cannot count', () => {

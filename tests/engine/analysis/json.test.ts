@@ -13,11 +13,30 @@ describe('analysis JSON', () => {
   });
 
   it('follows the transient-lab/analysis@1 shape and survives JSON.stringify', () => {
-    const root = sdfg('m', [desc('T', ['N', 'N']), desc('U', ['4'], { lifetime: 'Persistent' })], [state('s', [access('T'), access('U')])], { symbols: ['N'] });
+    const root = sdfg(
+      'm',
+      [desc('T', ['N', 'N']), desc('U', ['4'], { lifetime: 'Persistent' })],
+      [state('s', [access('T'), access('U')])],
+      { symbols: ['N'] },
+    );
     const a = analyze(file(root), { symbols: new Map([['N', 1n << 30n]]), defaultSymbol: null, target: null });
     const doc = JSON.parse(JSON.stringify(toAnalysisJson(a))) as AnalysisDoc;
     expect(doc.schema).toBe('transient-lab/analysis@1');
-    expect(Object.keys(doc)).toEqual(['schema', 'sdfg', 'sdfgs', 'target', 'targetReason', 'symbols', 'unresolvedSymbols', 'steps', 'transients', 'modes', 'layouts', 'peakLiveBytes', 'warnings']);
+    expect(Object.keys(doc)).toEqual([
+      'schema',
+      'sdfg',
+      'sdfgs',
+      'target',
+      'targetReason',
+      'symbols',
+      'unresolvedSymbols',
+      'steps',
+      'transients',
+      'modes',
+      'layouts',
+      'peakLiveBytes',
+      'warnings',
+    ]);
     expect(doc.sdfg).toMatchObject({ name: 'm', daceVersion: '1.0.0', sdfgs: 1, states: 1, grammar: 'legacy' });
     expect(doc.sdfgs).toEqual([{ index: 0, name: 'm', parent: null, jsonPath: '$' }]);
     expect(doc.symbols).toEqual({ N: { value: 1073741824, source: 'user' } });

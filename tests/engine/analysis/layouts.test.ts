@@ -19,7 +19,14 @@ describe('DaCe External layout (dace-memory-abi.md §2.4)', () => {
     );
 
   it('packs back to back with no alignment: the double array sits at byte 3', () => {
-    const a = analyze(file(model()), { symbols: new Map([['N', 10n], ['M', 5n]]), defaultSymbol: null, target: null });
+    const a = analyze(file(model()), {
+      symbols: new Map([
+        ['N', 10n],
+        ['M', 5n],
+      ]),
+      defaultSymbol: null,
+      target: null,
+    });
     const l = a.layouts.dace['CPU_Heap']!;
     expect(l.order).toEqual(['0:w_i8', '0:w_f64', '0:w_f32']);
     expect([...l.offsets.values()]).toEqual([0n, 3n, 83n]);
@@ -66,7 +73,11 @@ describe('packed layout', () => {
   it('aligns GPU offsets to 256 bytes in an analysed program and never overlaps live buffers', () => {
     const root = sdfg(
       'g',
-      [desc('a', ['3'], { dtype: 'int8', storage: 'GPU_Global' }), desc('b', ['100'], { storage: 'GPU_Global' }), desc('c', ['7'], { dtype: 'int8', storage: 'GPU_Global' })],
+      [
+        desc('a', ['3'], { dtype: 'int8', storage: 'GPU_Global' }),
+        desc('b', ['100'], { storage: 'GPU_Global' }),
+        desc('c', ['7'], { dtype: 'int8', storage: 'GPU_Global' }),
+      ],
       [state('s0', [access('a'), access('b')]), state('s1', [access('b'), access('c')]), state('s2', [access('c')])],
     );
     const a = analyze(file(root), { symbols: new Map(), defaultSymbol: null, target: null });
@@ -117,7 +128,8 @@ describe('packed layout', () => {
   // Its time is measured by the bench (packing section, synthetic); here only the result is checked.
   it('places tens of thousands of buffers within the bounds', () => {
     const items: PackItem[] = [];
-    for (let i = 0; i < 30000; i++) items.push({ id: `t${i}`, bytes: BigInt(64 + ((i * 7919) % 5000)), first: i % 500, last: (i % 500) + (i % 7) });
+    for (let i = 0; i < 30000; i++)
+      items.push({ id: `t${i}`, bytes: BigInt(64 + ((i * 7919) % 5000)), first: i % 500, last: (i % 500) + (i % 7) });
     const l = packLayout(items, 64);
     expect(l.bytes <= l.alignedSum).toBe(true);
     expect(l.lowerBound <= l.bytes).toBe(true);

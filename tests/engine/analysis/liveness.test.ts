@@ -45,7 +45,10 @@ describe('program order', () => {
       [
         state('init'),
         loop('for_i', 'i', 'i = 0', '(i < 4)', 'i = (i + 1)', [state('body_a'), state('body_b')]),
-        cond('if_x', [['(x > 0)', [state('then')]], [null, [state('else')]]]),
+        cond('if_x', [
+          ['(x > 0)', [state('then')]],
+          [null, [state('else')]],
+        ]),
         state('done'),
       ],
       { symbols: ['x'] },
@@ -87,7 +90,11 @@ describe('live ranges', () => {
     const root = sdfg(
       'm',
       [desc('T', ['10'])],
-      [state('before'), loop('L', 'i', 'i = 0', 'i < 8', 'i = i + 1', [accumulates('use', 'T'), state('other'), state('more')]), state('after')],
+      [
+        state('before'),
+        loop('L', 'i', 'i = 0', 'i < 8', 'i = i + 1', [accumulates('use', 'T'), state('other'), state('more')]),
+        state('after'),
+      ],
     );
     const a = analyze(file(root), opts());
     expect(byName(a, '0:T').live).toEqual({ first: 1, last: 3 });
@@ -113,7 +120,14 @@ describe('live ranges', () => {
     const root = sdfg(
       'm',
       [desc('T', ['4']), desc('U', ['4'])],
-      [state('s'), cond('c', [['(x > 0)', [state('t', [access('T')])]], [null, [state('e', [access('U')])]]]), state('z')],
+      [
+        state('s'),
+        cond('c', [
+          ['(x > 0)', [state('t', [access('T')])]],
+          [null, [state('e', [access('U')])]],
+        ]),
+        state('z'),
+      ],
       { symbols: ['x'] },
     );
     const a = analyze(file(root), opts());
@@ -125,7 +139,14 @@ describe('live ranges', () => {
     const root = sdfg(
       'm',
       [desc('flag', ['1']), desc('T', ['4'])],
-      [state('w', [access('flag')]), cond('c', [['(flag[0] > 0)', [state('t', [access('T')])]], [null, [state('e')]]]), state('z')],
+      [
+        state('w', [access('flag')]),
+        cond('c', [
+          ['(flag[0] > 0)', [state('t', [access('T')])]],
+          [null, [state('e')]],
+        ]),
+        state('z'),
+      ],
     );
     expect(byName(analyze(file(root), opts()), '0:flag').live).toEqual({ first: 0, last: 2 });
   });
@@ -201,10 +222,20 @@ function accumulates(label: string, name: string): StateBlock {
   );
 }
 
-const forK = (label: string, blocks: ControlFlowBlock[], condition = '(k < 8)'): LoopBlock => loop(label, 'k', 'k = 0', condition, 'k = (k + 1)', blocks);
+const forK = (label: string, blocks: ControlFlowBlock[], condition = '(k < 8)'): LoopBlock =>
+  loop(label, 'k', 'k = 0', condition, 'k = (k + 1)', blocks);
 
-function liveOf(blocks: ControlFlowBlock[], names: string[], o: { shape?: string[] } = {}): Record<string, { first: number; last: number } | null> {
-  const root = sdfg('m', names.map((n) => desc(n, o.shape ?? ['N'])), blocks, { symbols: ['N'] });
+function liveOf(
+  blocks: ControlFlowBlock[],
+  names: string[],
+  o: { shape?: string[] } = {},
+): Record<string, { first: number; last: number } | null> {
+  const root = sdfg(
+    'm',
+    names.map((n) => desc(n, o.shape ?? ['N'])),
+    blocks,
+    { symbols: ['N'] },
+  );
   const a = analyze(file(root), N10);
   return Object.fromEntries(names.map((n) => [n, byName(a, `0:${n}`).live]));
 }
@@ -280,7 +311,10 @@ describe('write-before-read refinement of loop widening', () => {
   it('applies per loop level: widened over the inner loop that carries it, not over the outer one', () => {
     // steps: L0: a 0 | L1: c 1, x 2 | e 3
     const inner = forK('L1', [accumulates('c', 'T'), state('x')]);
-    const live = liveOf([loop('L0', 'j', 'j = 0', '(j < 3)', 'j = (j + 1)', [writes('a', 'T'), inner, writes('e', 'U'), reads('f', 'U')])], ['T', 'U']);
+    const live = liveOf(
+      [loop('L0', 'j', 'j = 0', '(j < 3)', 'j = (j + 1)', [writes('a', 'T'), inner, writes('e', 'U'), reads('f', 'U')])],
+      ['T', 'U'],
+    );
     expect(live.T).toEqual({ first: 0, last: 2 });
     expect(live.U).toEqual({ first: 3, last: 4 });
   });
@@ -304,7 +338,19 @@ describe('write-before-read refinement of loop widening', () => {
       expect(around([writes('wT', 'T', '0', '4', { index: '2*i' }), reads('rT', 'T'), state('o1'), state('o2')]).T).toEqual(WIDE);
       const diag = state(
         'diag',
-        [mapEntry('m', ['i', 'j'], [['0', 'N - 1'], ['0', 'N - 1']]), tasklet('t', 'o = 1', 0), mapExit(0, 0), access('T')],
+        [
+          mapEntry(
+            'm',
+            ['i', 'j'],
+            [
+              ['0', 'N - 1'],
+              ['0', 'N - 1'],
+            ],
+          ),
+          tasklet('t', 'o = 1', 0),
+          mapExit(0, 0),
+          access('T'),
+        ],
         [memlet(1, 2, 'T', ['i', 'i'], { dstConnector: 'IN_T' }), memlet(2, 3, 'T', ['0:N - 1', '0:N - 1'], { srcConnector: 'OUT_T' })],
       );
       const read2d = state('r', [access('T'), tasklet('t', 'pass')], [memlet(0, 1, 'T', ['0:N - 1', '0:N - 1'])]);
@@ -365,7 +411,9 @@ describe('write-before-read refinement of loop widening', () => {
     });
 
     it('when the write is a WCR or a dynamic memlet', () => {
-      expect(around([writes('wT', 'T', '0', 'N - 1', { wcr: '(lambda a, b: (a + b))' }), reads('rT', 'T'), state('o1'), state('o2')]).T).toEqual(WIDE);
+      expect(
+        around([writes('wT', 'T', '0', 'N - 1', { wcr: '(lambda a, b: (a + b))' }), reads('rT', 'T'), state('o1'), state('o2')]).T,
+      ).toEqual(WIDE);
       expect(around([writes('wT', 'T', '0', 'N - 1', { dynamic: true }), reads('rT', 'T'), state('o1'), state('o2')]).T).toEqual(WIDE);
     });
 
@@ -384,7 +432,10 @@ describe('write-before-read refinement of loop widening', () => {
     });
 
     it('when an interstate edge before the write reads it', () => {
-      const body = region4([state('s'), writes('wT', 'T'), reads('rT', 'T'), state('o')], [edge(0, 1, '1', [['x', 'T[0]']]), edge(1, 2), edge(2, 3)]);
+      const body = region4(
+        [state('s'), writes('wT', 'T'), reads('rT', 'T'), state('o')],
+        [edge(0, 1, '1', [['x', 'T[0]']]), edge(1, 2), edge(2, 3)],
+      );
       expect(liveOf([state('before'), body, state('after')], ['T']).T).toEqual(WIDE);
     });
 
@@ -399,9 +450,14 @@ describe('write-before-read refinement of loop widening', () => {
     });
 
     it('when a size is unknown (no value for N)', () => {
-      const root = sdfg('m', [desc('T', ['N'])], [state('before'), forK('L', [writes('wT', 'T'), reads('rT', 'T'), state('o1'), state('o2')]), state('after')], {
-        symbols: ['N'],
-      });
+      const root = sdfg(
+        'm',
+        [desc('T', ['N'])],
+        [state('before'), forK('L', [writes('wT', 'T'), reads('rT', 'T'), state('o1'), state('o2')]), state('after')],
+        {
+          symbols: ['N'],
+        },
+      );
       expect(byName(analyze(file(root), opts()), '0:T').live).toEqual(WIDE);
     });
   });
@@ -420,8 +476,24 @@ describe('write-before-read refinement of loop widening', () => {
     const iv = (lo: bigint, hi: bigint) => ({ lo, hi });
     expect(covers([[iv(0n, 4n)], [iv(5n, 9n)]], [10n])).toBe(true);
     expect(covers([[iv(0n, 4n)], [iv(6n, 9n)]], [10n])).toBe(false);
-    expect(covers([[iv(0n, 9n), iv(0n, 4n)], [iv(0n, 9n), iv(5n, 9n)]], [10n, 10n])).toBe(true);
-    expect(covers([[iv(0n, 4n), iv(0n, 9n)], [iv(0n, 9n), iv(5n, 9n)]], [10n, 10n])).toBe(false);
+    expect(
+      covers(
+        [
+          [iv(0n, 9n), iv(0n, 4n)],
+          [iv(0n, 9n), iv(5n, 9n)],
+        ],
+        [10n, 10n],
+      ),
+    ).toBe(true);
+    expect(
+      covers(
+        [
+          [iv(0n, 4n), iv(0n, 9n)],
+          [iv(0n, 9n), iv(5n, 9n)],
+        ],
+        [10n, 10n],
+      ),
+    ).toBe(false);
     expect(covers([], [3n])).toBe(false);
   });
 });
@@ -442,6 +514,12 @@ function refinedLoops(f: ReturnType<typeof file>, name: string): string[] {
   const d = sdfgModel.arrays.get(name)!;
   // Shape symbols are evaluated with the caller's values, as in analyze().
   const all = { first: 0, last: order.steps.length - 1 };
-  const loops = new WriteFirstLoops(order, symbols, options.symbols, counter).loopsWithoutWidening(sdfgModel, name, d, new AccessIndex(f).of(sdfgModel, name), all);
+  const loops = new WriteFirstLoops(order, symbols, options.symbols, counter).loopsWithoutWidening(
+    sdfgModel,
+    name,
+    d,
+    new AccessIndex(f).of(sdfgModel, name),
+    all,
+  );
   return [...loops].map((l) => l.label);
 }

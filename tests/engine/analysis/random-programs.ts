@@ -9,7 +9,24 @@
  * Programs are deterministic per seed (a small xorshift generator), so a failure names a seed to replay.
  */
 import type { ControlFlowBlock, DataDescriptor, InterstateEdge, Sdfg, SdfgFile, StateBlock } from '../../../electron/engine/model/sdfg.js';
-import { access, cond, desc, edge, file, jump, loop, mapEntry, mapExit, memlet, nested, region, sdfg, state, tasklet, type EdgeSpec } from '../../../bench/lib/model-builder.js';
+import {
+  access,
+  cond,
+  desc,
+  edge,
+  file,
+  jump,
+  loop,
+  mapEntry,
+  mapExit,
+  memlet,
+  nested,
+  region,
+  sdfg,
+  state,
+  tasklet,
+  type EdgeSpec,
+} from '../../../bench/lib/model-builder.js';
 
 class Rng {
   private s: number;
@@ -38,27 +55,35 @@ class Rng {
 /** Writes every element of `name` (or elements lo…hi), from `from[N-1-i]` when given. */
 export function writes(label: string, name: string, from: string | null = null, lo = '0', hi = 'N - 1'): StateBlock {
   const nodes = [mapEntry(`${label}_m`, ['i'], [[lo, hi]]), tasklet(`${label}_t`, 'o = 1', 0), mapExit(0, 0), access(name)];
-  const edges: EdgeSpec[] = [memlet(1, 2, name, ['i'], { srcConnector: 'o', dstConnector: `IN_${name}` }), memlet(2, 3, name, [`${lo}:${hi}`], { srcConnector: `OUT_${name}` })];
+  const edges: EdgeSpec[] = [
+    memlet(1, 2, name, ['i'], { srcConnector: 'o', dstConnector: `IN_${name}` }),
+    memlet(2, 3, name, [`${lo}:${hi}`], { srcConnector: `OUT_${name}` }),
+  ];
   if (from) {
     nodes.push(access(from));
-    edges.push(memlet(4, 0, from, ['0:N - 1'], { dstConnector: `IN_${from}` }), memlet(0, 1, from, ['N - 1 - i'], { srcConnector: `OUT_${from}`, dstConnector: 'x' }));
+    edges.push(
+      memlet(4, 0, from, ['0:N - 1'], { dstConnector: `IN_${from}` }),
+      memlet(0, 1, from, ['N - 1 - i'], { srcConnector: `OUT_${from}`, dstConnector: 'x' }),
+    );
   }
   return state(label, nodes, edges);
 }
 
 /** Reads and rewrites every element of `name` in place (a value carried from before). */
 const updates = (label: string, name: string): StateBlock =>
-  state(label, [access(name), tasklet(`${label}_t`, 'o = x + 1'), access(name)], [
-    memlet(0, 1, name, ['0:N - 1'], { dstConnector: 'x' }),
-    memlet(1, 2, name, ['0:N - 1'], { srcConnector: 'o' }),
-  ]);
+  state(
+    label,
+    [access(name), tasklet(`${label}_t`, 'o = x + 1'), access(name)],
+    [memlet(0, 1, name, ['0:N - 1'], { dstConnector: 'x' }), memlet(1, 2, name, ['0:N - 1'], { srcConnector: 'o' })],
+  );
 
 /** Reads every element of `name` through a pointer connector and accumulates into `into[0]` (WCR). */
 export const reads = (label: string, name: string, into: string): StateBlock =>
-  state(label, [access(name), tasklet(`${label}_t`, 'o = x[0]'), access(into)], [
-    memlet(0, 1, name, ['0:N - 1'], { dstConnector: 'x' }),
-    memlet(1, 2, into, ['0'], { srcConnector: 'o', wcr: 'lambda a, b: a + b' }),
-  ]);
+  state(
+    label,
+    [access(name), tasklet(`${label}_t`, 'o = x[0]'), access(into)],
+    [memlet(0, 1, name, ['0:N - 1'], { dstConnector: 'x' }), memlet(1, 2, into, ['0'], { srcConnector: 'o', wcr: 'lambda a, b: a + b' })],
+  );
 
 /** Copies all of `from` into `to` (AccessNode to AccessNode). */
 const copies = (label: string, from: string, to: string): StateBlock =>
@@ -66,10 +91,11 @@ const copies = (label: string, from: string, to: string): StateBlock =>
 
 /** A state that calls `inner` with a ← input and output → b (whole containers). */
 function calls(label: string, inner: Sdfg, input: string, output: string): StateBlock {
-  return state(label, [nested(inner, { N: 'N' }), access(input), access(output)], [
-    memlet(1, 0, input, ['0:N - 1'], { dstConnector: 'a' }),
-    memlet(0, 2, output, ['0:N - 1'], { srcConnector: 'b' }),
-  ]);
+  return state(
+    label,
+    [nested(inner, { N: 'N' }), access(input), access(output)],
+    [memlet(1, 0, input, ['0:N - 1'], { dstConnector: 'a' }), memlet(0, 2, output, ['0:N - 1'], { srcConnector: 'b' })],
+  );
 }
 
 const LIFETIMES = ['Scope', 'Scope', 'Scope', 'SDFG', 'Global', 'Persistent', 'External'];
@@ -119,7 +145,8 @@ class Generator {
     if (control < 2) return this.forLoop(scope);
     if (control < 3) return this.guardLoop(scope);
     if (control < 4) return this.conditional(scope);
-    if (control < 5 && scope.inLoop) return cond(this.label('jump'), [[this.condition(scope), [jump(this.rng.pick(['break', 'continue'] as const))]]]);
+    if (control < 5 && scope.inLoop)
+      return cond(this.label('jump'), [[this.condition(scope), [jump(this.rng.pick(['break', 'continue'] as const))]]]);
     return this.stateBlock(scope);
   }
 
@@ -150,9 +177,18 @@ class Generator {
   private callee(): Sdfg {
     const scope: Scope = { writable: ['b', 'u'], readable: ['a', 'b', 'u'], vars: [], inLoop: false, depth: 1, mayCall: false };
     const blocks = this.blocks(scope, 2 + this.rng.int(3));
-    return sdfg('callee', [desc('a', ['N'], { transient: false }), desc('b', ['N'], { transient: false }), desc('u', ['N'], { lifetime: this.rng.pick(LIFETIMES) })], blocks, {
-      symbols: ['N'],
-    });
+    return sdfg(
+      'callee',
+      [
+        desc('a', ['N'], { transient: false }),
+        desc('b', ['N'], { transient: false }),
+        desc('u', ['N'], { lifetime: this.rng.pick(LIFETIMES) }),
+      ],
+      blocks,
+      {
+        symbols: ['N'],
+      },
+    );
   }
 
   private bound(scope: Scope): string {

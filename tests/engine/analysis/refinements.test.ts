@@ -9,7 +9,22 @@ import { analyze } from '../../../electron/engine/analysis/index.js';
 import type { Analysis, LivenessRules } from '../../../electron/engine/analysis/index.js';
 import { nestedCallOrder } from '../../../electron/engine/analysis/walk.js';
 import type { ControlFlowBlock, DataDescriptor, InterstateEdge, Sdfg, StateBlock } from '../../../electron/engine/model/sdfg.js';
-import { access, cond, desc, edge, file, loop, mapEntry, mapExit, memlet, nested, sdfg, state, tasklet, type EdgeSpec } from '../../../bench/lib/model-builder.js';
+import {
+  access,
+  cond,
+  desc,
+  edge,
+  file,
+  loop,
+  mapEntry,
+  mapExit,
+  memlet,
+  nested,
+  sdfg,
+  state,
+  tasklet,
+  type EdgeSpec,
+} from '../../../bench/lib/model-builder.js';
 
 const analyse = (root: Sdfg, liveness: LivenessRules = 'refined'): Analysis =>
   analyze(file(root), { symbols: new Map([['N', 10n]]), defaultSymbol: null, target: null, liveness });
@@ -20,7 +35,9 @@ function live(root: Sdfg, liveness: LivenessRules = 'refined'): Record<string, [
 
 /** The refined live sets (§3.7) as [first, last] intervals. */
 function liveSets(root: Sdfg): Record<string, Array<[number, number]> | null> {
-  return Object.fromEntries(analyse(root).transients.map((t) => [t.id, t.liveSegments && t.liveSegments.map((s): [number, number] => [s.first, s.last])]));
+  return Object.fromEntries(
+    analyse(root).transients.map((t) => [t.id, t.liveSegments && t.liveSegments.map((s): [number, number] => [s.first, s.last])]),
+  );
 }
 
 const arr = (name: string, o: { transient?: boolean; lifetime?: string; shape?: string[]; type?: string } = {}): DataDescriptor =>
@@ -30,10 +47,16 @@ const arg = (name: string): DataDescriptor => arr(name, { transient: false });
 /** A state that writes all of `name` element by element (no read of it). */
 function writes(label: string, name: string, from?: string, hi = 'N - 1'): StateBlock {
   const nodes = [mapEntry(`${label}_m`, ['i'], [['0', hi]]), tasklet(`${label}_t`, 'o = 1', 0), mapExit(0, 0), access(name)];
-  const edges: EdgeSpec[] = [memlet(1, 2, name, ['i'], { srcConnector: 'o', dstConnector: `IN_${name}` }), memlet(2, 3, name, [`0:${hi}`], { srcConnector: `OUT_${name}` })];
+  const edges: EdgeSpec[] = [
+    memlet(1, 2, name, ['i'], { srcConnector: 'o', dstConnector: `IN_${name}` }),
+    memlet(2, 3, name, [`0:${hi}`], { srcConnector: `OUT_${name}` }),
+  ];
   if (from) {
     nodes.push(access(from));
-    edges.push(memlet(4, 0, from, ['0:N - 1'], { dstConnector: `IN_${from}` }), memlet(0, 1, from, ['i'], { srcConnector: `OUT_${from}`, dstConnector: 'x' }));
+    edges.push(
+      memlet(4, 0, from, ['0:N - 1'], { dstConnector: `IN_${from}` }),
+      memlet(0, 1, from, ['i'], { srcConnector: `OUT_${from}`, dstConnector: 'x' }),
+    );
   }
   return state(label, nodes, edges);
 }
@@ -44,19 +67,29 @@ const reads = (label: string, name: string): StateBlock =>
 
 /** A state that reads all of `name` and updates it (a value carried from before). */
 const updates = (label: string, name: string): StateBlock =>
-  state(label, [access(name), tasklet(`${label}_t`, 'o = x + 1'), access(name)], [
-    memlet(0, 1, name, ['0:N - 1'], { dstConnector: 'x' }),
-    memlet(1, 2, name, ['0:N - 1'], { srcConnector: 'o' }),
-  ]);
+  state(
+    label,
+    [access(name), tasklet(`${label}_t`, 'o = x + 1'), access(name)],
+    [memlet(0, 1, name, ['0:N - 1'], { dstConnector: 'x' }), memlet(1, 2, name, ['0:N - 1'], { srcConnector: 'o' })],
+  );
 
 /** A callee with arguments a (input) and b (output) of length M, and its own transients. */
 function callee(name: string, blocks: ControlFlowBlock[], extra: DataDescriptor[] = [], edges?: InterstateEdge[]): Sdfg {
-  const s = sdfg(name, [desc('a', ['M'], { transient: false }), desc('b', ['M'], { transient: false }), ...extra], blocks, { symbols: ['M'], edges });
+  const s = sdfg(name, [desc('a', ['M'], { transient: false }), desc('b', ['M'], { transient: false }), ...extra], blocks, {
+    symbols: ['M'],
+    edges,
+  });
   return s;
 }
 
 /** A state that calls `inner` with a ← input and output → b (whole containers). */
-function calls(label: string, inner: Sdfg, input: string | null, output: string | null, more: { scope?: boolean; alsoTasklet?: boolean } = {}): StateBlock {
+function calls(
+  label: string,
+  inner: Sdfg,
+  input: string | null,
+  output: string | null,
+  more: { scope?: boolean; alsoTasklet?: boolean } = {},
+): StateBlock {
   const nodes = [];
   const edges: EdgeSpec[] = [];
   if (more.scope) nodes.push(mapEntry('around', ['p'], [['0', '1']]), mapExit(0, 0));
@@ -84,7 +117,9 @@ const sequential = (name = 'inner') =>
 describe('nested-SDFG connectors (§2.1)', () => {
   // steps: s0 0 | s1 1: i0 2, i1 3, i2 4 | s2 5
   const program = (inner: Sdfg, o: { scope?: boolean; alsoTasklet?: boolean } = {}) =>
-    sdfg('m', [arg('A'), arr('t1'), arr('t2')], [writes('s0', 't1', 'A'), calls('s1', inner, 't1', 't2', o), reads('s2', 't2')], { symbols: ['N'] });
+    sdfg('m', [arg('A'), arr('t1'), arr('t2')], [writes('s0', 't1', 'A'), calls('s1', inner, 't1', 't2', o), reads('s2', 't2')], {
+      symbols: ['N'],
+    });
 
   it('an input dies after its last read inside the callee, an output is born at its first write', () => {
     expect(live(program(sequential()))).toEqual({ '0:t1': [0, 2], '0:t2': [3, 5], '1:u': [2, 3] });
@@ -103,7 +138,11 @@ describe('nested-SDFG connectors (§2.1)', () => {
   });
 
   it('widens over a loop inside the callee around the use, not beyond it', () => {
-    const looping = callee('looping', [state('i0'), loop('L', 'j', 'j = 0', '(j < 3)', 'j = (j + 1)', [updates('i1', 'b'), state('i2')]), state('i3')]);
+    const looping = callee('looping', [
+      state('i0'),
+      loop('L', 'j', 'j = 0', '(j < 3)', 'j = (j + 1)', [updates('i1', 'b'), state('i2')]),
+      state('i3'),
+    ]);
     // steps: s0 0 | s1 1: i0 2, L: i1 3, i2 4 | i3 5 | s2 6
     expect(live(program(looping))['0:t2']).toEqual([3, 6]);
   });
@@ -133,14 +172,22 @@ describe('nested-SDFG connectors (§2.1)', () => {
     });
 
     it('when the callee declares a reference (it could reach the argument’s bytes under another name)', () => {
-      const withRef = callee('withRef', [writes('i0', 'u', 'a', 'M - 1'), writes('i1', 'b', 'u', 'M - 1'), state('i2')], [desc('u', ['M']), desc('r', ['M'], { type: 'ArrayReference' })]);
+      const withRef = callee(
+        'withRef',
+        [writes('i0', 'u', 'a', 'M - 1'), writes('i1', 'b', 'u', 'M - 1'), state('i2')],
+        [desc('u', ['M']), desc('r', ['M'], { type: 'ArrayReference' })],
+      );
       expect(live(program(withRef))['0:t1']).toEqual([0, 4]);
     });
 
     it('when two calls of one state are not ordered by the dataflow', () => {
       const first = callee('first', [reads('f0', 'a'), state('f1')]);
       const second = callee('second', [state('g0'), state('g1')]);
-      const both = state('s1', [access('t1'), nested(first, { M: 'N' }), nested(second, { M: 'N' })], [memlet(0, 1, 't1', ['0:N - 1'], { dstConnector: 'a' })]);
+      const both = state(
+        's1',
+        [access('t1'), nested(first, { M: 'N' }), nested(second, { M: 'N' })],
+        [memlet(0, 1, 't1', ['0:N - 1'], { dstConnector: 'a' })],
+      );
       expect(nestedCallOrder(both).ordered).toBe(false);
       const root = sdfg('m', [arg('A'), arr('t1')], [writes('s0', 't1', 'A'), both], { symbols: ['N'] });
       // steps: s0 0 | s1 1: f0 2, f1 3, g0 4, g1 5
@@ -152,10 +199,11 @@ describe('nested-SDFG connectors (§2.1)', () => {
     // Node order puts the consumer first; the dataflow (producer → t → consumer) fixes the other order.
     const producer = callee('producer', [state('p0'), writes('p1', 'b', undefined, 'M - 1')]);
     const consumer = callee('consumer', [reads('c0', 'a'), state('c1')]);
-    const s = state('s', [nested(consumer, { M: 'N' }), access('t'), nested(producer, { M: 'N' })], [
-      memlet(2, 1, 't', ['0:N - 1'], { srcConnector: 'b' }),
-      memlet(1, 0, 't', ['0:N - 1'], { dstConnector: 'a' }),
-    ]);
+    const s = state(
+      's',
+      [nested(consumer, { M: 'N' }), access('t'), nested(producer, { M: 'N' })],
+      [memlet(2, 1, 't', ['0:N - 1'], { srcConnector: 'b' }), memlet(1, 0, 't', ['0:N - 1'], { dstConnector: 'a' })],
+    );
     expect(nestedCallOrder(s)).toEqual({ calls: [s.nodes[2], s.nodes[0]], ordered: true });
     const root = sdfg('m', [arr('t')], [s], { symbols: ['N'] });
     const a = analyse(root);
@@ -168,9 +216,14 @@ describe('loops of the callers around a nested SDFG (§3.5)', () => {
   const program = (lifetime: string, first: StateBlock = writes('s0', 't1', 'A')) => {
     const inner = callee('inner', [writes('i0', 'u', 'a', 'M - 1'), writes('i1', 'b', 'u', 'M - 1')], [desc('u', ['M'], { lifetime })]);
     // steps: L: s0 0 | s1 1: i0 2, i1 3 | s2 4
-    return sdfg('m', [arg('A'), arr('t1'), arr('t2')], [loop('L', 'k', 'k = 0', '(k < 4)', 'k = (k + 1)', [first, calls('s1', inner, 't1', 't2'), updates('s2', 't2')])], {
-      symbols: ['N'],
-    });
+    return sdfg(
+      'm',
+      [arg('A'), arr('t1'), arr('t2')],
+      [loop('L', 'k', 'k = 0', '(k < 4)', 'k = (k + 1)', [first, calls('s1', inner, 't1', 't2'), updates('s2', 't2')])],
+      {
+        symbols: ['N'],
+      },
+    );
   };
 
   it('does not widen a callee’s own transient over them: every call allocates it afresh', () => {
@@ -191,9 +244,14 @@ describe('loops of the callers around a nested SDFG (§3.5)', () => {
     // the caller's loop; a Scope u is new in every call, so its first read reads nothing.
     const carried = (lifetime: string) => {
       const inner = callee('inner', [updates('i0', 'u'), writes('i1', 'b', 'u', 'M - 1')], [desc('u', ['M'], { lifetime })]);
-      return sdfg('m', [arg('A'), arr('t1'), arr('t2')], [loop('L', 'k', 'k = 0', '(k < 4)', 'k = (k + 1)', [writes('s0', 't1', 'A'), calls('s1', inner, 't1', 't2'), updates('s2', 't2')])], {
-        symbols: ['N'],
-      });
+      return sdfg(
+        'm',
+        [arg('A'), arr('t1'), arr('t2')],
+        [loop('L', 'k', 'k = 0', '(k < 4)', 'k = (k + 1)', [writes('s0', 't1', 'A'), calls('s1', inner, 't1', 't2'), updates('s2', 't2')])],
+        {
+          symbols: ['N'],
+        },
+      );
     };
     expect(live(carried('Global'))['1:u']).toEqual([0, 4]);
     expect(live(carried('Persistent'))['1:u']).toEqual([0, 4]);
@@ -225,7 +283,12 @@ describe('state-machine cycles (§3.2)', () => {
     const edges = [edge(0, 1, '1', [['k', '0']]), edge(1, 2, '(k < 3)')];
     for (let i = 0; i + 1 < n; i++) edges.push(edge(2 + i, 3 + i));
     edges.push(edge(n + 1, 1, '1', [['k', '(k + 1)']]), edge(1, n + 2, '(not (k < 3))'));
-    return sdfg('m', names.map((x) => arr(x)), [state('before'), state('guard'), ...body, after], { symbols: ['N'], edges });
+    return sdfg(
+      'm',
+      names.map((x) => arr(x)),
+      [state('before'), state('guard'), ...body, after],
+      { symbols: ['N'], edges },
+    );
   };
   const body = () => [writes('wT', 'T'), reads('rT', 'T'), writes('wU', 'U'), reads('rU', 'U')];
 
@@ -247,7 +310,9 @@ describe('state-machine cycles (§3.2)', () => {
   });
 
   it('keeps widening when the write covers part of the container', () => {
-    expect(live(machine([writes('wT', 'T', undefined, 'N - 2'), reads('rT', 'T'), writes('wU', 'U'), reads('rU', 'U')]))['0:T']).toEqual([1, 5]);
+    expect(live(machine([writes('wT', 'T', undefined, 'N - 2'), reads('rT', 'T'), writes('wU', 'U'), reads('rU', 'U')]))['0:T']).toEqual([
+      1, 5,
+    ]);
   });
 
   it('keeps widening a cycle with two entry blocks', () => {
@@ -259,9 +324,15 @@ describe('state-machine cycles (§3.2)', () => {
     // anything wrote it (nothing to keep), so T lives from wT to rT only; with a write in `before`, also from
     // there to rT, but not in the guard (every way on from it passes wT before a read).
     expect(analyse(root).steps.map((x) => x.label)).toEqual(['m/before', 'm/rT', 'm/wU', 'm/rU', 'm/guard', 'm/wT', 'm/after']);
-    expect(liveSets(root)['0:T']).toEqual([[1, 1], [5, 5]]);
+    expect(liveSets(root)['0:T']).toEqual([
+      [1, 1],
+      [5, 5],
+    ]);
     root.body.blocks[0] = writes('before', 'T');
-    expect(liveSets(root)['0:T']).toEqual([[0, 1], [5, 5]]);
+    expect(liveSets(root)['0:T']).toEqual([
+      [0, 1],
+      [5, 5],
+    ]);
   });
 
   it('keeps widening a cycle whose blocks are not contiguous in step order', () => {
@@ -278,7 +349,15 @@ describe('state-machine cycles (§3.2)', () => {
   it('still widens over a cycle nested in the refined one', () => {
     // guard → wT → r1 → wU → r1 (j < 2) …; wU → latch → guard. T is read in the inner cycle r1 ⇄ wU, where U
     // is overwritten first: T must stay live over the whole inner cycle, or U would take its bytes.
-    const blocks = [state('before'), state('guard'), writes('wT', 'T'), reads('r1', 'T'), writes('wU', 'U'), state('latch'), state('after')];
+    const blocks = [
+      state('before'),
+      state('guard'),
+      writes('wT', 'T'),
+      reads('r1', 'T'),
+      writes('wU', 'U'),
+      state('latch'),
+      state('after'),
+    ];
     const edges = [
       edge(0, 1),
       edge(1, 2, '(k < 3)'),
@@ -342,7 +421,9 @@ describe('first writes inside inner loops (§3.3)', () => {
   });
 
   it('keeps widening when the write inside sits in a conditional', () => {
-    expect(live(program({ cond: '(j < 2)', body: [cond('c', [['(j > 0)', [writes('w', 'T')]]]), reads('r', 'T')] }))['0:T']).toEqual([0, 3]);
+    expect(live(program({ cond: '(j < 2)', body: [cond('c', [['(j > 0)', [writes('w', 'T')]]]), reads('r', 'T')] }))['0:T']).toEqual([
+      0, 3,
+    ]);
   });
 });
 
@@ -350,8 +431,16 @@ describe('callees that overwrite their output first (§3.4)', () => {
   // steps: L: s1 0: i0 1, i1 2 | s2 3
   const program = (inner: Sdfg, subset = '0:N - 1') => {
     const s1 = calls('s1', inner, null, 't');
-    s1.edges[0]!.memlet.subset = { kind: 'range', dims: [{ start: subset.split(':')[0]!, end: subset.split(':')[1]!, step: '1', tile: '1' }] };
-    return sdfg('m', [arr('t'), arr('U')], [loop('L', 'k', 'k = 0', '(k < 3)', 'k = (k + 1)', [s1, reads('s2', 't'), writes('s3', 'U'), reads('s4', 'U')])], { symbols: ['N'] });
+    s1.edges[0]!.memlet.subset = {
+      kind: 'range',
+      dims: [{ start: subset.split(':')[0]!, end: subset.split(':')[1]!, step: '1', tile: '1' }],
+    };
+    return sdfg(
+      'm',
+      [arr('t'), arr('U')],
+      [loop('L', 'k', 'k = 0', '(k < 3)', 'k = (k + 1)', [s1, reads('s2', 't'), writes('s3', 'U'), reads('s4', 'U')])],
+      { symbols: ['N'] },
+    );
   };
 
   it('is a full write when the callee’s own control flow writes all of it before reading it', () => {

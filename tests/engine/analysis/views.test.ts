@@ -99,7 +99,8 @@ describe('what a view or reference aliases', () => {
       const opts = { mode, layout: 'packed' } as Parameters<typeof placeTransient>[3];
       expect(placeTransient(root, vt, info, opts, true)).toEqual({ kind: 'none' });
       // A file that (wrongly) gives a view an External or Persistent lifetime still gets no slot.
-      for (const lifetime of ['External', 'Persistent']) expect(placeTransient(root, { ...vt, lifetime }, info, opts, true)).toEqual({ kind: 'none' });
+      for (const lifetime of ['External', 'Persistent'])
+        expect(placeTransient(root, { ...vt, lifetime }, info, opts, true)).toEqual({ kind: 'none' });
     }
   });
 
@@ -141,18 +142,27 @@ describe('a reference keeps what it points at live (docs/liveness.md §2.2)', ()
     // all of T, then writes X. X must not get T's bytes: the value T holds at the end of an iteration is read
     // through R at the start of the next.
     const writeAll = (label: string, name: string): StateBlock =>
-      state(label, [mapEntry(`${label}_m`, ['i'], [['0', 'N - 1']]), tasklet(`${label}_t`, 'o = 1', 0), mapExit(0, 0), access(name)], [
-        memlet(1, 2, name, ['i'], { srcConnector: 'o', dstConnector: `IN_${name}` }),
-        memlet(2, 3, name, ['0:N - 1'], { srcConnector: `OUT_${name}` }),
-      ]);
-    const root = sdfg('m', [desc('T', ['N']), desc('X', ['N']), desc('R', ['N'], { type: 'ArrayReference' })], [
-      state('point', [access('T'), access('R')], [memlet(0, 1, 'T', ['0:N - 1'], { dstConnector: 'set' })]),
-      loop('L', 'k', 'k = 0', 'k < 4', 'k = k + 1', [
-        state('read_R', [access('R'), tasklet('use', 'pass')], [memlet(0, 1, 'R', ['0:N - 1'], { dstConnector: 'x' })]),
-        writeAll('overwrite_T', 'T'),
-        writeAll('make_X', 'X'),
-      ]),
-    ], { symbols: ['N'] });
+      state(
+        label,
+        [mapEntry(`${label}_m`, ['i'], [['0', 'N - 1']]), tasklet(`${label}_t`, 'o = 1', 0), mapExit(0, 0), access(name)],
+        [
+          memlet(1, 2, name, ['i'], { srcConnector: 'o', dstConnector: `IN_${name}` }),
+          memlet(2, 3, name, ['0:N - 1'], { srcConnector: `OUT_${name}` }),
+        ],
+      );
+    const root = sdfg(
+      'm',
+      [desc('T', ['N']), desc('X', ['N']), desc('R', ['N'], { type: 'ArrayReference' })],
+      [
+        state('point', [access('T'), access('R')], [memlet(0, 1, 'T', ['0:N - 1'], { dstConnector: 'set' })]),
+        loop('L', 'k', 'k = 0', 'k < 4', 'k = k + 1', [
+          state('read_R', [access('R'), tasklet('use', 'pass')], [memlet(0, 1, 'R', ['0:N - 1'], { dstConnector: 'x' })]),
+          writeAll('overwrite_T', 'T'),
+          writeAll('make_X', 'X'),
+        ]),
+      ],
+      { symbols: ['N'] },
+    );
     const a = analyze(file(root), { symbols: new Map([['N', 8n]]), defaultSymbol: null, target: null });
     const t = byId(a);
     expect(t.get('0:T')!.live).toEqual({ first: 0, last: 3 });

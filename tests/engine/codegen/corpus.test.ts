@@ -15,7 +15,9 @@ afterAll(removeScratchDirs);
 
 test('corpus: subset check on every file, generation and compilation of every file inside it', async () => {
   const dir = scratchDir('corpus');
-  const names = readdirSync(corpusDir()).filter((f) => /\.sdfgz?$/.test(f)).sort();
+  const names = readdirSync(corpusDir())
+    .filter((f) => /\.sdfgz?$/.test(f))
+    .sort();
   expect(names.length).toBeGreaterThan(80);
   const inside: string[] = [];
   const outside = new Map<string, string>();
@@ -34,10 +36,20 @@ test('corpus: subset check on every file, generation and compilation of every fi
     const analysis = analyze(file, { symbols: new Map(), defaultSymbol: 8n, target: null });
     // SCOPED and EXTERNAL (packed) differ the most; the other modes reuse the same emitter paths.
     const failures: string[] = [];
-    for (const v of [{ mode: 'SCOPED', layout: 'dace' }, { mode: 'EXTERNAL', layout: 'packed' }] as const) {
+    for (const v of [
+      { mode: 'SCOPED', layout: 'dace' },
+      { mode: 'EXTERNAL', layout: 'packed' },
+    ] as const) {
       const p = generateProgram(file, analysis, v);
       const c = await compileLibrary(p.source, dir, `${name.replace(/[^A-Za-z0-9]/g, '_')}_${v.mode}`, '-O1');
-      if (!c.ok) failures.push(`${v.mode}: ${c.output.split('\n').filter((l) => l.includes('error')).slice(0, 3).join(' | ')}`);
+      if (!c.ok)
+        failures.push(
+          `${v.mode}: ${c.output
+            .split('\n')
+            .filter((l) => l.includes('error'))
+            .slice(0, 3)
+            .join(' | ')}`,
+        );
     }
     return { name, failures };
   });

@@ -45,7 +45,10 @@ const EXPECTED: Record<string, 'compiles' | { jsonPath: string; message: RegExp 
   'spcl__dace__tests__sdfg_corpus__device_annotations_add2.sdfg': 'compiles',
   // tmp is declared [1] and indexed tmp[0, ti]: DaCe's validate_state refuses the memlet too (the subset
   // check's rank rule finds the first such memlet; the emitter used to find edges[7]).
-  'spcl__dace__tests__sdfg_corpus__default_storage_2.sdfg': { jsonPath: '$.nodes[0].edges[1]', message: /the subset has 2 dimension\(s\) but 'tmp' has 1/ },
+  'spcl__dace__tests__sdfg_corpus__default_storage_2.sdfg': {
+    jsonPath: '$.nodes[0].edges[1]',
+    message: /the subset has 2 dimension\(s\) but 'tmp' has 1/,
+  },
   // Tasklets call pipe.consumer_acquire() & co. on a cuda::pipeline nothing declares.
   'spcl__dace__berkay_workpace__scratch__yakups_examples__dbuff_related__double_buffering_async.sdfg': {
     jsonPath: '$.nodes[0].nodes[17]',
@@ -53,49 +56,59 @@ const EXPECTED: Record<string, 'compiles' | { jsonPath: string; message: RegExp 
   },
 };
 
-test.skipIf(!nvcc)('corpus: GPU-only files generate and compile in every mode, or name what blocks them', async () => {
-  const dir = scratchDir('cuda-corpus');
-  const names = readdirSync(corpusDir()).filter((f) => /\.sdfgz?$/.test(f) && statSync(join(corpusDir(), f)).size <= 2 * 1024 * 1024).sort();
-  const blocked = new Map<string, string>();
-  const jobs: Array<{ name: string; variant: string; source: string }> = [];
-  const candidates: string[] = [];
-  for (const name of names) {
-    const file = await readSdfgFile(join(corpusDir(), name));
-    if (!gpuOnly(findUnsupported(file).map((f) => f.message)) && !(name in EXPECTED)) continue;
-    candidates.push(name);
-    const expected = EXPECTED[name];
-    const findings = findUnsupported(file, 'gpu');
-    if (findings.length) {
-      for (const f of findings) {
-        expect(f.jsonPath.startsWith('$'), name).toBe(true);
-        expect(f.hint.length, name).toBeGreaterThan(0);
+test.skipIf(!nvcc)(
+  'corpus: GPU-only files generate and compile in every mode, or name what blocks them',
+  async () => {
+    const dir = scratchDir('cuda-corpus');
+    const names = readdirSync(corpusDir())
+      .filter((f) => /\.sdfgz?$/.test(f) && statSync(join(corpusDir(), f)).size <= 2 * 1024 * 1024)
+      .sort();
+    const blocked = new Map<string, string>();
+    const jobs: Array<{ name: string; variant: string; source: string }> = [];
+    const candidates: string[] = [];
+    for (const name of names) {
+      const file = await readSdfgFile(join(corpusDir(), name));
+      if (!gpuOnly(findUnsupported(file).map((f) => f.message)) && !(name in EXPECTED)) continue;
+      candidates.push(name);
+      const expected = EXPECTED[name];
+      const findings = findUnsupported(file, 'gpu');
+      if (findings.length) {
+        for (const f of findings) {
+          expect(f.jsonPath.startsWith('$'), name).toBe(true);
+          expect(f.hint.length, name).toBeGreaterThan(0);
+        }
+        blocked.set(name, `${findings[0]!.jsonPath} ${findings[0]!.element}: ${findings[0]!.message}`);
+        expect(expected, `${name} is blocked: ${blocked.get(name)}`).not.toBe('compiles');
+        if (expected && expected !== 'compiles') {
+          expect(findings[0]!.jsonPath, name).toBe(expected.jsonPath);
+          expect(findings[0]!.message, name).toMatch(expected.message);
+        }
+        continue;
       }
-      blocked.set(name, `${findings[0]!.jsonPath} ${findings[0]!.element}: ${findings[0]!.message}`);
-      expect(expected, `${name} is blocked: ${blocked.get(name)}`).not.toBe('compiles');
-      if (expected && expected !== 'compiles') {
-        expect(findings[0]!.jsonPath, name).toBe(expected.jsonPath);
-        expect(findings[0]!.message, name).toMatch(expected.message);
-      }
-      continue;
+      expect(expected, `${name} generates, and is not expected to`).toBe('compiles');
+      const analysis = analyze(file, { symbols: new Map(), defaultSymbol: 8n, target: null });
+      expect(analysis.target, name).toBe('gpu');
+      for (const v of VARIANTS) jobs.push({ name, variant: `${v.mode}/${v.layout}`, source: generateProgram(file, analysis, v).source });
     }
-    expect(expected, `${name} generates, and is not expected to`).toBe('compiles');
-    const analysis = analyze(file, { symbols: new Map(), defaultSymbol: 8n, target: null });
-    expect(analysis.target, name).toBe('gpu');
-    for (const v of VARIANTS) jobs.push({ name, variant: `${v.mode}/${v.layout}`, source: generateProgram(file, analysis, v).source });
-  }
-  // The candidate set is exactly the measured one: 11 GPU-only files plus double_buffering_async.
-  expect(candidates.sort()).toEqual(Object.keys(EXPECTED).sort());
-  const results = await inParallel(jobs, 2, async (j) => {
-    const r = await nvccCompile(nvcc!, j.source, dir, `${j.name.replace(/[^A-Za-z0-9]/g, '_')}_${j.variant.replace('/', '_')}`);
-    return { ...j, ok: r.ok, errors: r.ok ? '' : firstErrors(r.output) };
-  });
-  const compiling = [...new Set(jobs.map((j) => j.name))].filter((n) => results.filter((r) => r.name === n).every((r) => r.ok));
-  console.log(
-    `cuda corpus sweep: ${candidates.length} candidates; ${compiling.length} generate and compile in all four modes (EXTERNAL with both layouts)\n` +
-      compiling.map((n) => `  compiles: ${n}`).join('\n') +
-      '\n' +
-      [...blocked].map(([n, why]) => `  blocked: ${n}: ${why}`).join('\n'),
-  );
-  expect(results.filter((r) => !r.ok).map((r) => `${r.name} ${r.variant}: ${r.errors}`)).toEqual([]);
-  expect(compiling.sort()).toEqual(Object.keys(EXPECTED).filter((n) => EXPECTED[n] === 'compiles').sort());
-}, 3_600_000);
+    // The candidate set is exactly the measured one: 11 GPU-only files plus double_buffering_async.
+    expect(candidates.sort()).toEqual(Object.keys(EXPECTED).sort());
+    const results = await inParallel(jobs, 2, async (j) => {
+      const r = await nvccCompile(nvcc!, j.source, dir, `${j.name.replace(/[^A-Za-z0-9]/g, '_')}_${j.variant.replace('/', '_')}`);
+      return { ...j, ok: r.ok, errors: r.ok ? '' : firstErrors(r.output) };
+    });
+    const compiling = [...new Set(jobs.map((j) => j.name))].filter((n) => results.filter((r) => r.name === n).every((r) => r.ok));
+    console.log(
+      `cuda corpus sweep: ${candidates.length} candidates; ${compiling.length} generate and compile in all four modes (EXTERNAL with both layouts)\n` +
+        compiling.map((n) => `  compiles: ${n}`).join('\n') +
+        '\n' +
+        [...blocked].map(([n, why]) => `  blocked: ${n}: ${why}`).join('\n'),
+    );
+    expect(results.filter((r) => !r.ok).map((r) => `${r.name} ${r.variant}: ${r.errors}`)).toEqual([]);
+    expect(compiling.sort()).toEqual(
+      Object.keys(EXPECTED)
+        .filter((n) => EXPECTED[n] === 'compiles')
+        .sort(),
+    );
+  },
+  3_600_000,
+);

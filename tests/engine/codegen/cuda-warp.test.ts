@@ -74,7 +74,13 @@ function simulate(source: string, N: bigint): { threads: number; hits: Map<bigin
   let traps = 0;
   for (let b = 0; b < blocks; b++) {
     for (let t = 0; t < threads; t++) {
-      kernel(b, t, threads, () => traps++, (e: bigint) => hits.set(e, (hits.get(e) ?? 0) + 1));
+      kernel(
+        b,
+        t,
+        threads,
+        () => traps++,
+        (e: bigint) => hits.set(e, (hits.get(e) ?? 0) + 1),
+      );
     }
   }
   return { threads, hits, traps };
@@ -105,8 +111,16 @@ test('a2: one warp per thread-block point, one lane per warp-map point; every el
 
 test('two warps per block (w_i=0:64:32, b_i=0:N:64): the block has 64 threads and still covers each element once', () => {
   const file = a2Variant((nodes) => {
-    setRange(nodes.find((n) => n.id === 5)!, 'N - 1', '64');
-    setRange(nodes.find((n) => n.id === 7)!, '63', '32');
+    setRange(
+      nodes.find((n) => n.id === 5)!,
+      'N - 1',
+      '64',
+    );
+    setRange(
+      nodes.find((n) => n.id === 7)!,
+      '63',
+      '32',
+    );
   });
   const { threads, hits, traps } = simulate(generate(file, 256n), 256n);
   expect(threads).toBe(64);
@@ -116,8 +130,16 @@ test('two warps per block (w_i=0:64:32, b_i=0:N:64): the block has 64 threads an
 
 test('a warp map of 16 points: lanes 16..31 of every warp stay idle', () => {
   const file = a2Variant((nodes) => {
-    setRange(nodes.find((n) => n.id === 5)!, 'N - 1', '16');
-    setRange(nodes.find((n) => n.id === 0)!, '15', '1');
+    setRange(
+      nodes.find((n) => n.id === 5)!,
+      'N - 1',
+      '16',
+    );
+    setRange(
+      nodes.find((n) => n.id === 0)!,
+      '15',
+      '1',
+    );
   });
   const { threads, hits } = simulate(generate(file, 64n), 64n);
   expect(threads).toBe(32);
@@ -137,7 +159,9 @@ test('a warp map outside a thread-block map, or with code beside it, is a findin
   });
   const f2 = findUnsupported(beside, 'gpu');
   expect(f2.map((f) => f.jsonPath)).toContain('$.nodes[0].nodes[4]');
-  expect(f2.map((f) => f.message).join('\n')).toMatch(/beside the GPU_Warp maps of thread-block map 'ThreadBlockMap' would run in every lane/);
+  expect(f2.map((f) => f.message).join('\n')).toMatch(
+    /beside the GPU_Warp maps of thread-block map 'ThreadBlockMap' would run in every lane/,
+  );
 });
 
 test('argument arrays (CPU_Heap A and B) are reached in the kernel through their argv pointers, not refused', async () => {

@@ -18,7 +18,12 @@ import { findNvcc, firstErrors, nvccCompile } from './nvcc.js';
 afterAll(removeScratchDirs);
 
 const EXAMPLES = ['hdiff_gpu', 'chain_gpu', 'vadv_gpu'];
-const SYMBOLS = new Map([['I', 16n], ['J', 12n], ['K', 7n], ['N', 100n]]);
+const SYMBOLS = new Map([
+  ['I', 16n],
+  ['J', 12n],
+  ['K', 7n],
+  ['N', 100n],
+]);
 const VARIANTS = [
   { mode: 'SCOPED', layout: 'dace' },
   { mode: 'PERSISTENT', layout: 'dace' },
@@ -75,7 +80,11 @@ describe('CUDA generation of the GPU examples', () => {
       const { file, analysis, programs } = loaded.get(example)!;
       expect(analysis.target).toBe('gpu');
       expect(findUnsupported(file, 'gpu')).toEqual([]);
-      expect(findUnsupported(file).map((f) => f.message).join('\n')).toMatch(/GPU_(Global|Device).*CPU generator/);
+      expect(
+        findUnsupported(file)
+          .map((f) => f.message)
+          .join('\n'),
+      ).toMatch(/GPU_(Global|Device).*CPU generator/);
       const p = programs.get('SCOPED/dace')!;
       expect(p.gpu?.language).toBe('cuda');
       expect(p.gpu!.kernels).toBeGreaterThanOrEqual(example === 'chain_gpu' ? 5 : 3);
@@ -86,12 +95,19 @@ describe('CUDA generation of the GPU examples', () => {
 
     test(`${example}: SCOPED cudaMalloc/cudaFree per call, PERSISTENT in init/exit, POOL async pairs on one stream`, () => {
       const { file, analysis, programs } = loaded.get(example)!;
-      const gpuTransients = analysis.transients.map((t, i) => ({ t, i })).filter(({ t }) => t.effectiveStorage === 'GPU_Global' && t.type === 'Array');
+      const gpuTransients = analysis.transients
+        .map((t, i) => ({ t, i }))
+        .filter(({ t }) => t.effectiveStorage === 'GPU_Global' && t.type === 'Array');
       expect(gpuTransients.length).toBeGreaterThanOrEqual(3);
 
       const scoped = sections(programs.get('SCOPED/dace')!.source, file.root.name);
       for (const { i } of gpuTransients) {
-        expect(deviceSites(scoped.program).filter((s) => s.index === i).map((s) => s.fn).sort()).toEqual(['tlab_cuda_free', 'tlab_cuda_malloc']);
+        expect(
+          deviceSites(scoped.program)
+            .filter((s) => s.index === i)
+            .map((s) => s.fn)
+            .sort(),
+        ).toEqual(['tlab_cuda_free', 'tlab_cuda_malloc']);
         expect(deviceSites(scoped.init).filter((s) => s.index === i)).toEqual([]);
       }
       expect(scoped.init).not.toContain('tlab_cuda_set_release_threshold');
@@ -100,8 +116,16 @@ describe('CUDA generation of the GPU examples', () => {
       for (const { t, i } of gpuTransients) {
         if (!t.eligible.PERSISTENT) continue;
         expect(deviceSites(persistent.program).filter((s) => s.index === i)).toEqual([]);
-        expect(deviceSites(persistent.init).filter((s) => s.index === i).map((s) => s.fn)).toEqual(['tlab_cuda_malloc']);
-        expect(deviceSites(persistent.exit).filter((s) => s.index === i).map((s) => s.fn)).toEqual(['tlab_cuda_free']);
+        expect(
+          deviceSites(persistent.init)
+            .filter((s) => s.index === i)
+            .map((s) => s.fn),
+        ).toEqual(['tlab_cuda_malloc']);
+        expect(
+          deviceSites(persistent.exit)
+            .filter((s) => s.index === i)
+            .map((s) => s.fn),
+        ).toEqual(['tlab_cuda_free']);
       }
 
       const poolProgram = programs.get('POOL/dace')!;
@@ -157,7 +181,7 @@ describe('CUDA generation of the GPU examples', () => {
     });
   }
 
-  test('chain_gpu: lifetimes pack: the packed device workspace is smaller than DaCe\'s', () => {
+  test("chain_gpu: lifetimes pack: the packed device workspace is smaller than DaCe's", () => {
     const { programs } = loaded.get('chain_gpu')!;
     const dace = programs.get('EXTERNAL/dace')!.externals.find((e) => e.storage === 'GPU_Global')!;
     const packed = programs.get('EXTERNAL/packed')!.externals.find((e) => e.storage === 'GPU_Global')!;
@@ -172,14 +196,18 @@ describe('CUDA generation of the GPU examples', () => {
     expect(p.source).not.toMatch(/cuda|__device__|__global__/);
   });
 
-  test.skipIf(!nvcc)('every GPU example compiles with nvcc in every mode and layout', async () => {
-    const dir = scratchDir('cuda');
-    const jobs = EXAMPLES.flatMap((example) => VARIANTS.map((v) => ({ example, key: `${v.mode}/${v.layout}` })));
-    const results = await inParallel(jobs, 2, async ({ example, key }) => {
-      const p = loaded.get(example)!.programs.get(key)!;
-      const r = await nvccCompile(nvcc!, p.source, dir, `${example}_${key.replace('/', '_')}`);
-      return { name: `${example} ${key}`, ok: r.ok, errors: r.ok ? '' : firstErrors(r.output) };
-    });
-    expect(results.filter((r) => !r.ok)).toEqual([]);
-  }, 1_800_000);
+  test.skipIf(!nvcc)(
+    'every GPU example compiles with nvcc in every mode and layout',
+    async () => {
+      const dir = scratchDir('cuda');
+      const jobs = EXAMPLES.flatMap((example) => VARIANTS.map((v) => ({ example, key: `${v.mode}/${v.layout}` })));
+      const results = await inParallel(jobs, 2, async ({ example, key }) => {
+        const p = loaded.get(example)!.programs.get(key)!;
+        const r = await nvccCompile(nvcc!, p.source, dir, `${example}_${key.replace('/', '_')}`);
+        return { name: `${example} ${key}`, ok: r.ok, errors: r.ok ? '' : firstErrors(r.output) };
+      });
+      expect(results.filter((r) => !r.ok)).toEqual([]);
+    },
+    1_800_000,
+  );
 });

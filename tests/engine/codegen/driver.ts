@@ -106,7 +106,13 @@ export interface DriverRun {
 }
 
 /** Runs a compiled program library (double arrays, int symbols, double scalars: what the examples use). */
-export async function runProgram(driver: string, library: string, p: GeneratedProgram, scalars: Record<string, number>, outFile: string): Promise<DriverRun> {
+export async function runProgram(
+  driver: string,
+  library: string,
+  p: GeneratedProgram,
+  scalars: Record<string, number>,
+  outFile: string,
+): Promise<DriverRun> {
   const argv = [library, outFile, p.initSymbols.map((s) => String(p.symbols[s])).join(' '), p.externals.map((e) => e.storage).join(' ')];
   for (const a of p.args) {
     if (a.kind === 'array') {

@@ -5,8 +5,21 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { cppOf, ExprError, isTranslationError, sizeValue, statementNames, type NameResolver } from '../../../electron/engine/codegen/expr.js';
-import { CPP_SYMBOLIC_HELPERS, parsePython, parsePythonLambda, parsePythonStatements, parseSym } from '../../../electron/engine/symbolic/index.js';
+import {
+  cppOf,
+  ExprError,
+  isTranslationError,
+  sizeValue,
+  statementNames,
+  type NameResolver,
+} from '../../../electron/engine/codegen/expr.js';
+import {
+  CPP_SYMBOLIC_HELPERS,
+  parsePython,
+  parsePythonLambda,
+  parsePythonStatements,
+  parseSym,
+} from '../../../electron/engine/symbolic/index.js';
 import { run, scratchDir, removeScratchDirs } from './compile.js';
 
 afterAll(removeScratchDirs);
@@ -28,7 +41,9 @@ describe('expressions', () => {
     expect(sizeValue(parseSym('262144*ceiling(M/512)*ceiling(N/512)', 'legacy'), env)).toBe(262144n * 2n * 2n);
     expect(sizeValue(parseSym('-1 + $N', 'typed'), env)).toBe(999n);
     expect(sizeValue(parseSym('symbol($n, dtype=dace.int64) + 1i64', 'typed'), env)).toBe(8n);
-    expect(sizeValue(parseSym('Mod(-7, 3) + int_floor(-7, 2) + __int_floor(7, 2) + Max(1, Min(999, n)) - 1', 'legacy'), env)).toBe(2n - 4n + 3n + 7n - 1n);
+    expect(sizeValue(parseSym('Mod(-7, 3) + int_floor(-7, 2) + __int_floor(7, 2) + Max(1, Min(999, n)) - 1', 'legacy'), env)).toBe(
+      2n - 4n + 3n + 7n - 1n,
+    );
     expect(sizeValue(parseSym('SymExpr(Min($N, 31 + $n), 31 + $n)', 'typed'), env)).toBe(38n);
     expect(sizeValue(parseSym('N**2 // 3', 'legacy'), env)).toBe(333333n);
     expect(sizeValue(parseSym('M/2', 'legacy'), env)).toBe(256n);
@@ -71,7 +86,9 @@ describe('expressions', () => {
   });
 
   test('statements: reads and writes, subscripted targets, nested branches', () => {
-    const stmts = parsePythonStatements('if (a > 0):\n    b = 1\nelif a < -1:\n    C[i, k] = 2\nelse:\n    b = (3 +\n         d)\nb += math.pi * e');
+    const stmts = parsePythonStatements(
+      'if (a > 0):\n    b = 1\nelif a < -1:\n    C[i, k] = 2\nelse:\n    b = (3 +\n         d)\nb += math.pi * e',
+    );
     const { reads, writes } = statementNames(stmts);
     expect([...writes].sort()).toEqual(['C', 'b']);
     expect([...reads].sort()).toEqual(['a', 'b', 'd', 'e', 'i', 'k']);
@@ -88,7 +105,15 @@ describe('expressions', () => {
     const dir = scratchDir('helpers');
     const ints = [-7, -3, -1, 0, 1, 2, 5, 9];
     const divisors = [-4, -3, -1, 1, 2, 5];
-    const exprs = ['a / b', 'a // b', 'a % b', 'int(a / b)', 'abs(a) ** 2 + min(a, b)', 'math.floor(a / b) + math.ceil(a / b)', '-a // b if a < b else a % -b'];
+    const exprs = [
+      'a / b',
+      'a // b',
+      'a % b',
+      'int(a / b)',
+      'abs(a) ** 2 + min(a, b)',
+      'math.floor(a / b) + math.ceil(a / b)',
+      '-a // b if a < b else a % -b',
+    ];
     const lines: string[] = [];
     const expected: number[] = [];
     const pyFloorDiv = (a: number, b: number) => Math.floor(a / b);
@@ -103,12 +128,16 @@ describe('expressions', () => {
       '-a // b if a < b else a % -b': (a, b) => (a < b ? pyFloorDiv(-a, b) : pyMod(a, -b)),
     };
     for (const src of exprs) {
-      for (const [ta, tb, offset] of [['long long', 'long long', 0], ['double', 'double', 0.5]] as const) {
-        for (const a of ints) for (const b of divisors) {
-          const x = a + offset;
-          lines.push(`{ ${ta} a = ${x}; ${tb} b = ${b}; std::printf("%.17g\\n", static_cast<double>(${code(src)})); }`);
-          expected.push(python[src]!(x, b));
-        }
+      for (const [ta, tb, offset] of [
+        ['long long', 'long long', 0],
+        ['double', 'double', 0.5],
+      ] as const) {
+        for (const a of ints)
+          for (const b of divisors) {
+            const x = a + offset;
+            lines.push(`{ ${ta} a = ${x}; ${tb} b = ${b}; std::printf("%.17g\\n", static_cast<double>(${code(src)})); }`);
+            expected.push(python[src]!(x, b));
+          }
       }
     }
     const src = `${CPP_SYMBOLIC_HELPERS}\n#include <cstdio>\nint main() {\n${lines.join('\n')}\nreturn 0;\n}\n`;
@@ -124,7 +153,8 @@ describe('expressions', () => {
 describe('identifiers', () => {
   test('SDFG names that are C++20 keywords get a suffix (the code is compiled as C++20)', async () => {
     const { cppIdent } = await import('../../../electron/engine/codegen/names.js');
-    for (const k of ['requires', 'concept', 'co_await', 'co_yield', 'co_return', 'char8_t', 'consteval', 'constinit', 'new', 'double']) expect(cppIdent(k)).toBe(`${k}_`);
+    for (const k of ['requires', 'concept', 'co_await', 'co_yield', 'co_return', 'char8_t', 'consteval', 'constinit', 'new', 'double'])
+      expect(cppIdent(k)).toBe(`${k}_`);
     expect(cppIdent('requirement')).toBe('requirement');
   });
 });

@@ -263,7 +263,9 @@ describe('hand-written fixtures, end to end', () => {
     const body = b.p.source.slice(b.p.source.indexOf('// @ $.nodes[2]'), b.p.source.indexOf('__tlab_exit_0'));
     expect(body.match(/#pragma omp parallel for/g)).toHaveLength(1);
     // w is allocated inside the parallel loop, into a pointer declared there (one per iteration and thread).
-    expect(body).toMatch(/#pragma omp parallel for\n\s*for \(int64_t i = [^\n]*\n\s*\/\/ @ \$\.attributes\._arrays\.w\n\s*size_t __tlab_bytes_w = [^;]*; double \*w = nullptr;/);
+    expect(body).toMatch(
+      /#pragma omp parallel for\n\s*for \(int64_t i = [^\n]*\n\s*\/\/ @ \$\.attributes\._arrays\.w\n\s*size_t __tlab_bytes_w = [^;]*; double \*w = nullptr;/,
+    );
   });
 
   test.each(Object.entries(PACKING_FIXTURES))('%s: live ranges and shared bytes of the packed layout as designed', (name, f) => {
@@ -272,7 +274,11 @@ describe('hand-written fixtures, end to end', () => {
     expect(Object.fromEntries(analysis.transients.map((t) => [t.id, t.live && [t.live.first, t.live.last]]))).toEqual(f.live);
     const packed = analysis.layouts.packed['CPU_Heap']!;
     for (const group of f.shared) expect(new Set(group.map((id) => packed.offsets.get(id))).size, group.join(' ')).toBe(1);
-    expect([packed.bytes, packed.lowerBound, analysis.layouts.dace['CPU_Heap']!.bytes]).toEqual([f.packedBytes, f.packedBytes, f.daceBytes]);
+    expect([packed.bytes, packed.lowerBound, analysis.layouts.dace['CPU_Heap']!.bytes]).toEqual([
+      f.packedBytes,
+      f.packedBytes,
+      f.daceBytes,
+    ]);
     const baseline = analyze(file, { symbols: new Map([['N', 16n]]), defaultSymbol: null, target: null, liveness: 'baseline' });
     expect(baseline.layouts.packed['CPU_Heap']!.bytes).toBe(f.baselineBytes);
     const program = programs.find((b) => b.fixture === name && b.p.mode === 'EXTERNAL' && b.p.layout === 'packed')!;
@@ -313,7 +319,9 @@ describe('constants and invalid nested SDFG boundaries', () => {
     const analysis = analyze(file, { symbols: new Map(), defaultSymbol: 8n, target: null });
     for (const v of VARIANTS) {
       const p = generateProgram(file, analysis, v);
-      expect(p.source).toContain('static constexpr double __tlab_const_0___tmp0[10] = {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0};');
+      expect(p.source).toContain(
+        'static constexpr double __tlab_const_0___tmp0[10] = {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0};',
+      );
       const index = p.transientIds.indexOf('0:__tmp0');
       expect(p.source).not.toMatch(new RegExp(`tlab_alloc\\([^;]*, ${index}\\)`));
       expect(p.externals.flatMap((e) => e.slots.map((s) => s.id))).not.toContain('0:__tmp0');
@@ -353,19 +361,56 @@ describe('sizes that depend on symbols the program assigns', () => {
     const sites = new Map<string, unknown>();
     for (const name of ['interstate_size', 'loop_variable_size', 'branch_size', 'nested_symbol_size', 'register_symbolic']) {
       const a = analyse(await load(name), 8n);
-      for (const t of a.transients) sites.set(`${name} ${t.id}`, { site: t.allocation, perCall: t.executionsPerCall, bytes: t.bytes, P: t.eligible.PERSISTENT, E: t.eligible.EXTERNAL });
+      for (const t of a.transients)
+        sites.set(`${name} ${t.id}`, {
+          site: t.allocation,
+          perCall: t.executionsPerCall,
+          bytes: t.bytes,
+          P: t.eligible.PERSISTENT,
+          E: t.eligible.EXTERNAL,
+        });
     }
     expect(Object.fromEntries(sites)).toEqual({
       // After the edge that assigns K (state 1), until the last use (state 2).
-      'interstate_size 0:dyn': { site: { kind: 'blocks', sdfg: 0, regionJsonPath: '$', firstJsonPath: '$.nodes[1]', lastJsonPath: '$.nodes[2]' }, perCall: 1n, bytes: null, P: false, E: false },
+      'interstate_size 0:dyn': {
+        site: { kind: 'blocks', sdfg: 0, regionJsonPath: '$', firstJsonPath: '$.nodes[1]', lastJsonPath: '$.nodes[2]' },
+        perCall: 1n,
+        bytes: null,
+        P: false,
+        E: false,
+      },
       // Inside the loop body: once per iteration, with that iteration's k.
-      'loop_variable_size 0:tmp': { site: { kind: 'blocks', sdfg: 0, regionJsonPath: '$.nodes[0]', firstJsonPath: '$.nodes[0].nodes[0]', lastJsonPath: '$.nodes[0].nodes[1]' }, perCall: 3n, bytes: null, P: false, E: false },
-      'branch_size 0:dyn': { site: { kind: 'blocks', sdfg: 0, regionJsonPath: '$', firstJsonPath: '$.nodes[1]', lastJsonPath: '$.nodes[2]' }, perCall: 1n, bytes: null, P: false, E: false },
+      'loop_variable_size 0:tmp': {
+        site: {
+          kind: 'blocks',
+          sdfg: 0,
+          regionJsonPath: '$.nodes[0]',
+          firstJsonPath: '$.nodes[0].nodes[0]',
+          lastJsonPath: '$.nodes[0].nodes[1]',
+        },
+        perCall: 3n,
+        bytes: null,
+        P: false,
+        E: false,
+      },
+      'branch_size 0:dyn': {
+        site: { kind: 'blocks', sdfg: 0, regionJsonPath: '$', firstJsonPath: '$.nodes[1]', lastJsonPath: '$.nodes[2]' },
+        perCall: 1n,
+        bytes: null,
+        P: false,
+        E: false,
+      },
       // M is a free symbol of the nested SDFG (passed at each call): allocated at its start, per call.
       'nested_symbol_size 1:t': { site: { kind: 'sdfg', sdfg: 1 }, perCall: 2n, bytes: null, P: false, E: false },
       // Register data of symbolic size lives on the heap (DaCe's code generator moves it there).
       'register_symbolic 0:r': { site: { kind: 'sdfg', sdfg: 0 }, perCall: 1n, bytes: 64n, P: false, E: false },
-      'register_symbolic 0:w': { site: { kind: 'scope', sdfg: 0, stateJsonPath: '$.nodes[2]', mapEntryId: 0 }, perCall: 8n, bytes: 64n, P: false, E: false },
+      'register_symbolic 0:w': {
+        site: { kind: 'scope', sdfg: 0, stateJsonPath: '$.nodes[2]', mapEntryId: 0 },
+        perCall: 8n,
+        bytes: 64n,
+        P: false,
+        E: false,
+      },
     });
     const nested = analyse(await load('nested_symbol_size'), 8n).transients[0]!;
     expect(nested.reason).toContain(`'M' ↦ 'K - k'`);
@@ -391,17 +436,32 @@ describe('sizes that depend on symbols the program assigns', () => {
     if (big.kind !== 'conditional') throw new Error('fixture changed');
     const inBranch = big.branches[0]!.body.blocks[1]!;
     if (inBranch.kind !== 'state') throw new Error('fixture changed');
-    inBranch.nodes.push({ ...(file.root.body.blocks[1] as typeof inBranch).nodes.find((n) => n.kind === 'access' && n.data === 'dyn')!, id: inBranch.nodes.length, scopeEntry: null });
+    inBranch.nodes.push({
+      ...(file.root.body.blocks[1] as typeof inBranch).nodes.find((n) => n.kind === 'access' && n.data === 'dyn')!,
+      id: inBranch.nodes.length,
+      scopeEntry: null,
+    });
     const findings = findUnsupported(file);
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ jsonPath: file.root.arrays.get('dyn')!.jsonPath });
-    expect(findings[0]!.message).toMatch(/^no single allocation point: 'dyn' \(its size uses 'K', assigned inside SDFG 'branch_size'\): 'K' is assigned again inside block 'pick'/);
+    expect(findings[0]!.message).toMatch(
+      /^no single allocation point: 'dyn' \(its size uses 'K', assigned inside SDFG 'branch_size'\): 'K' is assigned again inside block 'pick'/,
+    );
   });
 
   test('a size computed at init never uses a symbol the program assigns, even when --symbols gives one', async () => {
     const file = await load('interstate_size');
     file.root.arrays.set('dyn', { ...file.root.arrays.get('dyn')!, lifetime: 'Persistent' });
-    const analysis = analyze(file, { symbols: new Map([['N', 10n], ['K', 9n]]), defaultSymbol: null, target: null });
-    expect(() => generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' })).toThrow(/size uses 'K', which the program assigns itself/);
+    const analysis = analyze(file, {
+      symbols: new Map([
+        ['N', 10n],
+        ['K', 9n],
+      ]),
+      defaultSymbol: null,
+      target: null,
+    });
+    expect(() => generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' })).toThrow(
+      /size uses 'K', which the program assigns itself/,
+    );
   });
 });

@@ -62,7 +62,12 @@ const COUNTEREXAMPLES: Counterexample[] = [
     file: 'gpu_shared_symbolic_size.sdfg',
     crashed: 'ExprError: symbol N has no value (sizeValue in declareStack)',
     defaultSymbol: 8n,
-    expect: { gpu: { jsonPath: '$.attributes._arrays.tmp', message: /a stack array \(storage GPU_Shared\) needs a size known at compile time, but its size \(N\) depends on N/ } },
+    expect: {
+      gpu: {
+        jsonPath: '$.attributes._arrays.tmp',
+        message: /a stack array \(storage GPU_Shared\) needs a size known at compile time, but its size \(N\) depends on N/,
+      },
+    },
   },
   {
     // A Default-storage array inside a kernel is Register there; sized by the interstate symbol K. The subset
@@ -70,7 +75,13 @@ const COUNTEREXAMPLES: Counterexample[] = [
     file: 'kernel_register_symbolic_size.sdfg',
     crashed: 'findUnsupported passed, generateProgram refused: symbol K has no value (interstate symbol)',
     defaultSymbol: 8n,
-    expect: { gpu: { jsonPath: '$.attributes._arrays.tmp', message: /storage Default, which is Register where it is used\) needs a size known at compile time, but its size \(K\) depends on K/ } },
+    expect: {
+      gpu: {
+        jsonPath: '$.attributes._arrays.tmp',
+        message:
+          /storage Default, which is Register where it is used\) needs a size known at compile time, but its size \(K\) depends on K/,
+      },
+    },
   },
   {
     // From the compile-and-run check (fuzz-driver --compile): a tasklet output memlet turned into a range
@@ -114,7 +125,9 @@ describe('counterexamples of the generator stage (tests/fixtures/fuzz)', () => {
     for (const [target, want] of Object.entries(c.expect) as Array<[Target, Refused]>) {
       const analysis = analyze(file, { symbols: new Map(), defaultSymbol: c.defaultSymbol, target });
       const findings = findUnsupported(file, target);
-      expect(findings, target).toContainEqual(expect.objectContaining({ jsonPath: want.jsonPath, message: expect.stringMatching(want.message) }));
+      expect(findings, target).toContainEqual(
+        expect.objectContaining({ jsonPath: want.jsonPath, message: expect.stringMatching(want.message) }),
+      );
       for (const v of CODEGEN_VARIANTS) {
         let error: unknown;
         try {
@@ -130,19 +143,25 @@ describe('counterexamples of the generator stage (tests/fixtures/fuzz)', () => {
 });
 
 describe('symbols without a value when init runs', () => {
-  it.each(['Persistent', 'External'])('a %s transient sized by an interstate symbol is refused by the subset check, at the descriptor', (lifetime) => {
-    // interstate_size.sdfg: dyn has shape [K], and K = N - 1 is assigned on the first interstate edge.
-    const doc = JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'interstate_size.sdfg'), 'utf8'));
-    doc.attributes._arrays.dyn.attributes.lifetime = lifetime;
-    const file = parseSdfgJson(doc, 'lifetime.sdfg', 0, false);
-    for (const target of ['cpu', 'gpu'] as const) {
-      expect(findUnsupported(file, target), target).toContainEqual(
-        expect.objectContaining({ jsonPath: '$.attributes._arrays.dyn', message: `lifetime ${lifetime}: sized before the program runs, but its size uses 'K', which the program assigns itself (interstate assignment, loop or map): no value there` }),
-      );
-      const analysis = analyze(file, { symbols: new Map(), defaultSymbol: 8n, target });
-      for (const v of CODEGEN_VARIANTS) expect(() => generateProgram(file, analysis, v)).toThrow(TlabError);
-    }
-  });
+  it.each(['Persistent', 'External'])(
+    'a %s transient sized by an interstate symbol is refused by the subset check, at the descriptor',
+    (lifetime) => {
+      // interstate_size.sdfg: dyn has shape [K], and K = N - 1 is assigned on the first interstate edge.
+      const doc = JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'interstate_size.sdfg'), 'utf8'));
+      doc.attributes._arrays.dyn.attributes.lifetime = lifetime;
+      const file = parseSdfgJson(doc, 'lifetime.sdfg', 0, false);
+      for (const target of ['cpu', 'gpu'] as const) {
+        expect(findUnsupported(file, target), target).toContainEqual(
+          expect.objectContaining({
+            jsonPath: '$.attributes._arrays.dyn',
+            message: `lifetime ${lifetime}: sized before the program runs, but its size uses 'K', which the program assigns itself (interstate assignment, loop or map): no value there`,
+          }),
+        );
+        const analysis = analyze(file, { symbols: new Map(), defaultSymbol: 8n, target });
+        for (const v of CODEGEN_VARIANTS) expect(() => generateProgram(file, analysis, v)).toThrow(TlabError);
+      }
+    },
+  );
 });
 
 /** interstate_size.sdfg (a project fixture) with `text` in the tasklet, an interstate assignment, a map range and a transient's shape. */
@@ -218,16 +237,27 @@ describe(`expressions at the depth limit (${MAX_EXPRESSION_DEPTH} levels) throug
     // `1 + M`: M sits 2 levels down, so the size over N is exactly at the limit, and EXTERNAL sizes it over N.
     const at = doc('1 + M');
     expect(findUnsupported(at)).toEqual([]);
-    const program = generateProgram(at, analyze(at, { symbols: new Map(), defaultSymbol: 8n, target: null }), { mode: 'EXTERNAL', layout: 'dace' });
+    const program = generateProgram(at, analyze(at, { symbols: new Map(), defaultSymbol: 8n, target: null }), {
+      mode: 'EXTERNAL',
+      layout: 'dace',
+    });
     expect(program.externals[0]!.bytes).toBe((1n + 8n * BigInt(MAX_EXPRESSION_DEPTH - 1)) * 8n);
     const over = doc('1 + (1 + M)');
     expect(findUnsupported(over)).toContainEqual(
-      expect.objectContaining({ jsonPath: '$.nodes[0].nodes[1].attributes.sdfg.attributes._arrays.tmp', message: expect.stringContaining(`nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`) }),
+      expect.objectContaining({
+        jsonPath: '$.nodes[0].nodes[1].attributes.sdfg.attributes._arrays.tmp',
+        message: expect.stringContaining(`nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`),
+      }),
     );
   });
 
   it('one level deeper: a clear TlabError naming the file, the JSON path and the limit', () => {
-    const file = parseSdfgJson(deepDoc((d) => chain(d, 'a', ' + '), MAX_EXPRESSION_DEPTH - 1), 'deep.sdfg', 0, false);
+    const file = parseSdfgJson(
+      deepDoc((d) => chain(d, 'a', ' + '), MAX_EXPRESSION_DEPTH - 1),
+      'deep.sdfg',
+      0,
+      false,
+    );
     for (const target of ['cpu', 'gpu'] as const) {
       let error: unknown;
       try {
@@ -262,21 +292,29 @@ describe(`control flow nested up to the limit (${MAX_CONTROL_DEPTH} levels)`, ()
   // Before the limit, the emitter's recursion through 1,100 nested regions overflowed the stack.
   it.each([
     ['regions', regions, '$' + '.nodes[0]'.repeat(MAX_CONTROL_DEPTH + 1), /control flow nested deeper than 256 levels/],
-    ['nested SDFGs', nestedSdfgs, '$' + '.nodes[0].nodes[0].attributes.sdfg'.repeat(MAX_CONTROL_DEPTH + 1), /control flow nested deeper than 256 levels/],
-  ] as const)('%s: at the limit every variant generates; one level deeper is refused by the parser at the block', (_what, make, jsonPath, message) => {
-    const at = parseSdfgJson(make(MAX_CONTROL_DEPTH), 'deep.sdfg', 0, false);
-    withStackUsed(0.5, () => {
-      for (const target of ['cpu', 'gpu'] as const) {
-        expect(findUnsupported(at, target)).toEqual([]);
-        const analysis = analyze(at, { symbols: new Map(), defaultSymbol: 8n, target });
-        for (const v of CODEGEN_VARIANTS) expect(generateProgram(at, analysis, v).source.length).toBeGreaterThan(0);
-      }
-    });
-    // One level deeper never reaches the generator: the parser refuses it (sdfg/nesting.ts), at the same block.
-    expect(() => parseSdfgJson(make(MAX_CONTROL_DEPTH + 1), 'deep.sdfg', 0, false)).toThrow(
-      expect.objectContaining({ kind: 'unsupported', jsonPath, message: expect.stringMatching(message) }),
-    );
-  });
+    [
+      'nested SDFGs',
+      nestedSdfgs,
+      '$' + '.nodes[0].nodes[0].attributes.sdfg'.repeat(MAX_CONTROL_DEPTH + 1),
+      /control flow nested deeper than 256 levels/,
+    ],
+  ] as const)(
+    '%s: at the limit every variant generates; one level deeper is refused by the parser at the block',
+    (_what, make, jsonPath, message) => {
+      const at = parseSdfgJson(make(MAX_CONTROL_DEPTH), 'deep.sdfg', 0, false);
+      withStackUsed(0.5, () => {
+        for (const target of ['cpu', 'gpu'] as const) {
+          expect(findUnsupported(at, target)).toEqual([]);
+          const analysis = analyze(at, { symbols: new Map(), defaultSymbol: 8n, target });
+          for (const v of CODEGEN_VARIANTS) expect(generateProgram(at, analysis, v).source.length).toBeGreaterThan(0);
+        }
+      });
+      // One level deeper never reaches the generator: the parser refuses it (sdfg/nesting.ts), at the same block.
+      expect(() => parseSdfgJson(make(MAX_CONTROL_DEPTH + 1), 'deep.sdfg', 0, false)).toThrow(
+        expect.objectContaining({ kind: 'unsupported', jsonPath, message: expect.stringMatching(message) }),
+      );
+    },
+  );
 });
 
 describe('structural fuzzing through the generator', () => {

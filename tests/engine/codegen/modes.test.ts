@@ -16,14 +16,22 @@ import { compileLibrary, run, scratchDir, removeScratchDirs } from './compile.js
 
 afterAll(removeScratchDirs);
 
-const SYMBOLS = new Map([['I', 16n], ['J', 12n], ['K', 7n], ['N', 100n]]);
+const SYMBOLS = new Map([
+  ['I', 16n],
+  ['J', 12n],
+  ['K', 7n],
+  ['N', 100n],
+]);
 
 /** Source split into the three places allocations can happen. */
 function sections(source: string, name: string): { program: string; init: string; exit: string } {
   const start = source.indexOf('struct ');
   const init = source.indexOf(`__dace_init_${name}(`);
   const exit = source.indexOf(`__dace_exit_${name}(`);
-  const after = source.indexOf('__dace_get_external_memory_size_', exit) >= 0 ? source.indexOf('__dace_get_external_memory_size_', exit) : source.indexOf('__tlab_init', exit);
+  const after =
+    source.indexOf('__dace_get_external_memory_size_', exit) >= 0
+      ? source.indexOf('__dace_get_external_memory_size_', exit)
+      : source.indexOf('__tlab_init', exit);
   return { program: source.slice(start, init), init: source.slice(init, exit), exit: source.slice(exit, after) };
 }
 
@@ -112,11 +120,20 @@ describe('memory modes in the generated source', () => {
       const offsets = new Map(layout.offsets);
       const dropped = [...offsets.keys()][0]!;
       offsets.delete(dropped);
-      const partial = { ...analysis, layouts: { ...analysis.layouts, packed: { ...analysis.layouts.packed, CPU_Heap: { ...layout, offsets } } } };
+      const partial = {
+        ...analysis,
+        layouts: { ...analysis.layouts, packed: { ...analysis.layouts.packed, CPU_Heap: { ...layout, offsets } } },
+      };
       const p = generateProgram(file, partial, { mode: 'EXTERNAL', layout: 'packed' });
       expect(p.externals.map((e) => e.layout)).toEqual(['dace']);
       expect(p.externals[0]!.bytes).toBe(p.externals[0]!.slots.reduce((sum, s) => sum + s.bytes, 0n));
-      expect(p.warnings).toEqual([expect.stringMatching(new RegExp(`^EXTERNAL \\(packed\\): the CPU_Heap workspace uses DaCe's back-to-back layout instead: the packed layout has no offset for 1 of its \\d+ slot\\(s\\) \\(${dropped}\\)$`))]);
+      expect(p.warnings).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^EXTERNAL \\(packed\\): the CPU_Heap workspace uses DaCe's back-to-back layout instead: the packed layout has no offset for 1 of its \\d+ slot\\(s\\) \\(${dropped}\\)$`,
+          ),
+        ),
+      ]);
     });
 
     test(`${example}: POOL on CPU is byte-identical to SCOPED`, () => {
@@ -139,7 +156,9 @@ describe('memory modes in the generated source', () => {
     expect(wcon.totalElements).toBe(17n * 12n * 8n);
     expect(p.args.find((a) => a.name === 'utens_stage')).toMatchObject({ written: true, read: true });
     expect(p.args.find((a) => a.name === 'u_pos')).toMatchObject({ written: false, read: true });
-    expect(p.source).toMatch(/extern "C" void __program_vadv\(vadv_state_t \*__state, double \*__restrict__ u_pos, double \*__restrict__ utens, double \*__restrict__ utens_stage, double \*__restrict__ wcon, int I, int J, int K, double dtr_stage\)/);
+    expect(p.source).toMatch(
+      /extern "C" void __program_vadv\(vadv_state_t \*__state, double \*__restrict__ u_pos, double \*__restrict__ utens, double \*__restrict__ utens_stage, double \*__restrict__ wcon, int I, int J, int K, double dtr_stage\)/,
+    );
     expect(p.usesOpenMP).toBe(true);
     expect(p.nondeterministicFloat).toBe(false);
   });
@@ -147,7 +166,10 @@ describe('memory modes in the generated source', () => {
   test('maps run with the schedules DaCe resolves: top-level Default maps are OpenMP parallel, collapse only when asked', () => {
     const pragmas = (example: string) => {
       const { file, analysis } = loaded.get(example)!;
-      return generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' }).source.split('\n').filter((l) => l.includes('#pragma omp parallel')).map((l) => l.trim());
+      return generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' })
+        .source.split('\n')
+        .filter((l) => l.includes('#pragma omp parallel'))
+        .map((l) => l.trim());
     };
     // chain's five maps have no schedule: CPU_Multicore at the top level (SCOPEDEFAULT_SCHEDULE[None]).
     expect(pragmas('chain')).toEqual(Array(5).fill('#pragma omp parallel for'));
@@ -181,11 +203,28 @@ describe('memory modes in the generated source', () => {
       const c = await compileLibrary(p.source, dir, `chain_${mode}`);
       expect(c.ok, c.output).toBe(true);
       const nm = await run('nm', ['-D', '--defined-only', c.library]);
-      const exported = nm.output.split('\n').map((l) => l.trim().split(/\s+/)).filter((f) => f.length === 3 && f[1] === 'T').map((f) => f[2]!).sort();
+      const exported = nm.output
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/))
+        .filter((f) => f.length === 3 && f[1] === 'T')
+        .map((f) => f[2]!)
+        .sort();
       const expected = [
-        '__dace_exit_chain', '__dace_init_chain', '__program_chain', '__tlab_abi_version', '__tlab_events', '__tlab_exit',
-        '__tlab_external_size', '__tlab_external_slot_count', '__tlab_init', '__tlab_program', '__tlab_set_external',
-        '__tlab_set_external_offsets', '__tlab_set_poison', '__tlab_arg_count', '__tlab_init_symbol_count',
+        '__dace_exit_chain',
+        '__dace_init_chain',
+        '__program_chain',
+        '__tlab_abi_version',
+        '__tlab_events',
+        '__tlab_exit',
+        '__tlab_external_size',
+        '__tlab_external_slot_count',
+        '__tlab_init',
+        '__tlab_program',
+        '__tlab_set_external',
+        '__tlab_set_external_offsets',
+        '__tlab_set_poison',
+        '__tlab_arg_count',
+        '__tlab_init_symbol_count',
       ];
       if (mode === 'EXTERNAL') expected.push('__dace_get_external_memory_size_CPU_Heap', '__dace_set_external_memory_CPU_Heap');
       expect(exported).toEqual(expected.sort());
@@ -198,7 +237,10 @@ describe('generator errors', () => {
     const path = join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__csrmv_CSRMV_6.sdfg');
     const file = await readSdfgFile(path);
     const findings = findUnsupported(file);
-    expect(findings[0]).toMatchObject({ element: expect.stringContaining('library node CSRMV'), hint: expect.stringContaining('expand_library_nodes') });
+    expect(findings[0]).toMatchObject({
+      element: expect.stringContaining('library node CSRMV'),
+      hint: expect.stringContaining('expand_library_nodes'),
+    });
     const analysis = analyze(file, { symbols: new Map(), defaultSymbol: 8n, target: null });
     let err: unknown;
     try {
@@ -226,24 +268,37 @@ describe('generator errors', () => {
     const start = emissionCount();
     expect(findUnsupported(file)).toEqual([]);
     expect(emissionCount() - start).toBe(1);
-    for (const v of [{ mode: 'SCOPED', layout: 'dace' }, { mode: 'PERSISTENT', layout: 'dace' }, { mode: 'POOL', layout: 'dace' }, { mode: 'EXTERNAL', layout: 'dace' }, { mode: 'EXTERNAL', layout: 'packed' }] as const) {
+    for (const v of [
+      { mode: 'SCOPED', layout: 'dace' },
+      { mode: 'PERSISTENT', layout: 'dace' },
+      { mode: 'POOL', layout: 'dace' },
+      { mode: 'EXTERNAL', layout: 'dace' },
+      { mode: 'EXTERNAL', layout: 'packed' },
+    ] as const) {
       generateProgram(file, analysis, v);
     }
     expect(emissionCount() - start).toBe(6);
   });
 
   test('one emission reports every element it cannot translate, each at its own JSON path', async () => {
-    const text = (await import('node:fs')).readFileSync(join(examplesDir(), 'chain.sdfg'), 'utf8').replace('b = ((2.0 * a) + 1.0)', 'b = frobnicate(a)').replace('b = ((a * 0.5) - 3.0)', 'b = gizmo(a)');
+    const text = (await import('node:fs'))
+      .readFileSync(join(examplesDir(), 'chain.sdfg'), 'utf8')
+      .replace('b = ((2.0 * a) + 1.0)', 'b = frobnicate(a)')
+      .replace('b = ((a * 0.5) - 3.0)', 'b = gizmo(a)');
     const file = parseSdfgBytes(new TextEncoder().encode(text), 'mutated-chain.sdfg');
     const findings = findUnsupported(file);
-    expect(findings.map((f) => f.message)).toEqual(expect.arrayContaining([expect.stringContaining("'frobnicate'"), expect.stringContaining("'gizmo'")]));
+    expect(findings.map((f) => f.message)).toEqual(
+      expect.arrayContaining([expect.stringContaining("'frobnicate'"), expect.stringContaining("'gizmo'")]),
+    );
     expect(new Set(findings.map((f) => f.jsonPath)).size).toBe(findings.length);
     const analysis = analyze(file, { symbols: SYMBOLS, defaultSymbol: null, target: null });
     expect(() => generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' })).toThrow(TlabError);
   });
 
   test('untranslatable tasklet code is a finding at the tasklet, not a crash', async () => {
-    const text = (await import('node:fs')).readFileSync(join(examplesDir(), 'chain.sdfg'), 'utf8').replace('b = ((2.0 * a) + 1.0)', 'b = frobnicate(a)');
+    const text = (await import('node:fs'))
+      .readFileSync(join(examplesDir(), 'chain.sdfg'), 'utf8')
+      .replace('b = ((2.0 * a) + 1.0)', 'b = frobnicate(a)');
     const file = parseSdfgBytes(new TextEncoder().encode(text), 'mutated-chain.sdfg');
     const findings = findUnsupported(file);
     expect(findings).toHaveLength(1);

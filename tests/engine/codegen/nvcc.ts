@@ -16,7 +16,18 @@ export function findNvcc(): string | null {
 }
 
 /** DaCe links the shared CUDA runtime; `--extended-lambda` for the kernel bodies (docs/gpu.md). */
-const NVCC_FLAGS = ['-std=c++17', '-O1', '--extended-lambda', '--expt-relaxed-constexpr', '-shared', '-Xcompiler', '-fPIC', '-cudart', 'shared', '-arch=sm_80'];
+const NVCC_FLAGS = [
+  '-std=c++17',
+  '-O1',
+  '--extended-lambda',
+  '--expt-relaxed-constexpr',
+  '-shared',
+  '-Xcompiler',
+  '-fPIC',
+  '-cudart',
+  'shared',
+  '-arch=sm_80',
+];
 
 const CACHE = join(tmpdir(), 'tlab-nvcc-test-cache');
 
@@ -51,5 +62,9 @@ export async function nvccCompile(nvcc: string, source: string, dir: string, nam
 
 /** The first error lines of an nvcc output. */
 export function firstErrors(output: string, n = 3): string {
-  return output.split('\n').filter((l) => /error/.test(l)).slice(0, n).join(' | ');
+  return output
+    .split('\n')
+    .filter((l) => /error/.test(l))
+    .slice(0, n)
+    .join(' | ');
 }

@@ -43,7 +43,10 @@ export const PACKING_FIXTURES: Record<string, PackingFixture> = {
       return map(n, (i) => t4[n - 1 - i]!);
     },
     live: { '0:t1': [0, 1], '0:t2': [1, 2], '0:t3': [2, 3], '0:t4': [3, 4] },
-    shared: [['0:t1', '0:t3'], ['0:t2', '0:t4']],
+    shared: [
+      ['0:t1', '0:t3'],
+      ['0:t2', '0:t4'],
+    ],
     packedBytes: 256n,
     daceBytes: 512n,
     baselineBytes: 256n,
@@ -51,7 +54,8 @@ export const PACKING_FIXTURES: Record<string, PackingFixture> = {
     exactBytes: 256n,
   },
   pack_branch: {
-    covers: 'branches one after another: the temporaries of two branches share bytes; a value read after the conditional stays live across it (§1)',
+    covers:
+      'branches one after another: the temporaries of two branches share bytes; a value read after the conditional stays live across it (§1)',
     reference: (A) => {
       const n = A.length;
       const t0 = map(n, (i) => A[n - 1 - i]! + 1.0);
@@ -99,9 +103,21 @@ export const PACKING_FIXTURES: Record<string, PackingFixture> = {
     // carry is dead between its read (4) and its rewrite (7); last is needed only from its write (8) to the
     // read after the loop (9), through the guard (1) where the loop is left: t1 and t2 fit in those holes.
     live: { '0:g': [1, 2], '0:t1': [2, 3], '0:t2': [5, 6], '0:carry': [1, 8], '0:last': [1, 9] },
-    segments: { '0:carry': [[1, 4], [7, 8]], '0:last': [[1, 1], [8, 9]] },
+    segments: {
+      '0:carry': [
+        [1, 4],
+        [7, 8],
+      ],
+      '0:last': [
+        [1, 1],
+        [8, 9],
+      ],
+    },
     // t2 in carry's hole, t1 in last's.
-    shared: [['0:carry', '0:t2'], ['0:t1', '0:last']],
+    shared: [
+      ['0:carry', '0:t2'],
+      ['0:t1', '0:last'],
+    ],
     packedBytes: 384n,
     daceBytes: 640n,
     baselineBytes: 640n,
@@ -123,7 +139,10 @@ export const PACKING_FIXTURES: Record<string, PackingFixture> = {
     // The first callee's u (M + 8 elements) is the largest buffer and is placed first: an input that died a step
     // early or an output born a step late would take its bytes while it is used.
     live: { '0:t1': [0, 2], '0:t2': [3, 5], '0:t3': [6, 7], '1:u': [2, 3], '2:u': [5, 6] },
-    shared: [['0:t1', '0:t2'], ['1:u', '2:u']],
+    shared: [
+      ['0:t1', '0:t2'],
+      ['1:u', '2:u'],
+    ],
     packedBytes: 320n,
     daceBytes: 704n,
     baselineBytes: 448n,
@@ -131,7 +150,8 @@ export const PACKING_FIXTURES: Record<string, PackingFixture> = {
     exactBytes: 320n,
   },
   pack_nested_loop: {
-    covers: 'a loop around a nested-SDFG call (§3.4, §3.5): the callee’s own temporary is not carried between calls, and the callee’s output is overwritten first in every iteration',
+    covers:
+      'a loop around a nested-SDFG call (§3.4, §3.5): the callee’s own temporary is not carried between calls, and the callee’s output is overwritten first in every iteration',
     reference: (A, B0) => {
       const n = A.length;
       const B = B0.slice();
@@ -182,7 +202,8 @@ export const PACKING_FIXTURES: Record<string, PackingFixture> = {
     exactBytes: 256n,
   },
   pack_not_first_write: {
-    covers: 'soundness (§3.1): a write inside a conditional, or to part of a container, is no first write; both temporaries carry values across the back edge',
+    covers:
+      'soundness (§3.1): a write inside a conditional, or to part of a container, is no first write; both temporaries carry values across the back edge',
     reference: (A, B0) => {
       const n = A.length;
       const B = B0.slice();
@@ -207,7 +228,10 @@ export const PACKING_FIXTURES: Record<string, PackingFixture> = {
     // steps: init_tc 0, init_tp 1 | steps: early/rewrite/rewrite_tc 2, rewrite_tp 3, use_both 4, make_u 5, use_u 6 |
     // make_v1 7, make_v2 8, make_B 9
     live: { '0:tc': [0, 6], '0:tp': [1, 6], '0:u': [5, 6], '0:v1': [7, 8], '0:v2': [8, 9] },
-    shared: [['0:tc', '0:v1'], ['0:tp', '0:v2']],
+    shared: [
+      ['0:tc', '0:v1'],
+      ['0:tp', '0:v2'],
+    ],
     packedBytes: 384n,
     daceBytes: 640n,
     baselineBytes: 384n,
@@ -215,7 +239,8 @@ export const PACKING_FIXTURES: Record<string, PackingFixture> = {
     exactBytes: 384n,
   },
   pack_loop_carried: {
-    covers: 'a loop-carried array dead in part of the loop (§3.7): carry is read first in each iteration and rewritten last; t lives in between, in its bytes',
+    covers:
+      'a loop-carried array dead in part of the loop (§3.7): carry is read first in each iteration and rewritten last; t lives in between, in its bytes',
     reference: (A, B0) => {
       const n = A.length;
       const B = B0.slice();
@@ -230,7 +255,12 @@ export const PACKING_FIXTURES: Record<string, PackingFixture> = {
     },
     // steps: init_carry 0 | steps: use_carry 1, make_t 2, use_t 3, make_carry 4
     live: { '0:carry': [0, 4], '0:t': [2, 3] },
-    segments: { '0:carry': [[0, 1], [4, 4]] },
+    segments: {
+      '0:carry': [
+        [0, 1],
+        [4, 4],
+      ],
+    },
     shared: [['0:carry', '0:t']],
     packedBytes: 128n,
     daceBytes: 256n,
@@ -239,7 +269,8 @@ export const PACKING_FIXTURES: Record<string, PackingFixture> = {
     exactBytes: 128n,
   },
   pack_private: {
-    covers: 'a private per-iteration array (§3.7): t is written before it is read in every iteration, in either branch of a conditional (no single first write), so it is not live across the back edge and u takes its bytes',
+    covers:
+      'a private per-iteration array (§3.7): t is written before it is read in every iteration, in either branch of a conditional (no single first write), so it is not live across the back edge and u takes its bytes',
     reference: (A, B0) => {
       const n = A.length;
       const B = B0.slice();

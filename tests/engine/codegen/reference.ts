@@ -22,7 +22,8 @@ export function hdiffReference(I: number, J: number, K: number, inp: Float64Arra
   for (let i = 0; i < I + 2; i++)
     for (let j = 0; j < J + 2; j++)
       for (let k = 0; k < K; k++)
-        lap[(i * (J + 2) + j) * K + k] = 4 * at(i + 1, j + 1, k) - (at(i + 2, j + 1, k) + at(i, j + 1, k) + at(i + 1, j + 2, k) + at(i + 1, j, k));
+        lap[(i * (J + 2) + j) * K + k] =
+          4 * at(i + 1, j + 1, k) - (at(i + 2, j + 1, k) + at(i, j + 1, k) + at(i + 1, j + 2, k) + at(i + 1, j, k));
   const flx = new Float64Array((I + 1) * J * K);
   for (let i = 0; i < I + 1; i++)
     for (let j = 0; j < J; j++)
@@ -53,8 +54,14 @@ export function hdiffReference(I: number, J: number, K: number, inp: Float64Arra
 
 /** Vertical advection of one velocity component: implicit in K, solved per column by the Thomas algorithm. */
 export function vadvReference(
-  I: number, J: number, K: number, dtr: number,
-  wcon: Float64Array, uPos: Float64Array, utens: Float64Array, utensStage: Float64Array,
+  I: number,
+  J: number,
+  K: number,
+  dtr: number,
+  wcon: Float64Array,
+  uPos: Float64Array,
+  utens: Float64Array,
+  utensStage: Float64Array,
 ): Float64Array {
   const out = new Float64Array(I * J * K);
   const w = (i: number, j: number, k: number) => wcon[(i * J + j) * (K + 1) + k]!;

@@ -177,6 +177,8 @@ describe('compiler flags', () => {
     for (const bad of ['O2', '-o x.so', '-c', '-shared', 'program.cpp']) {
       expect(() => parseCxxflags(bad), bad).toThrow(TlabError);
     }
-    await expect(buildProgram(handProgram({ salt: 'flags-bad' }), { runDir, cxxflags: ['-o', '/tmp/x'] })).rejects.toThrow(/--cxxflags: -o is set by the build itself/);
+    await expect(buildProgram(handProgram({ salt: 'flags-bad' }), { runDir, cxxflags: ['-o', '/tmp/x'] })).rejects.toThrow(
+      /--cxxflags: -o is set by the build itself/,
+    );
   });
 });

@@ -10,7 +10,14 @@ import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { copyFileAtomic, nodeWriteFs, writeFileAtomic, writeFilesAtomic, type WriteFs, type WriteHandle } from '../../../electron/engine/io/atomic-write.js';
+import {
+  copyFileAtomic,
+  nodeWriteFs,
+  writeFileAtomic,
+  writeFilesAtomic,
+  type WriteFs,
+  type WriteHandle,
+} from '../../../electron/engine/io/atomic-write.js';
 import { FileError } from '../../../electron/engine/io/fs-errors.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
 
@@ -87,7 +94,10 @@ function faultyFs(f: Faults): WriteFs {
 }
 
 async function failure(run: Promise<unknown>): Promise<FileError> {
-  const err = await run.then(() => null, (e: unknown) => e);
+  const err = await run.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(FileError);
   return err as FileError;
 }
@@ -118,7 +128,12 @@ describe('writeFileAtomic', () => {
 
   const faults: Array<[string, Faults, string, string]> = [
     ['the disk fills up after 4 KiB (ENOSPC)', { failAfter: { bytes: 4096, code: 'ENOSPC' } }, 'ENOSPC', 'no space left on the device'],
-    ['a file-size limit after 8 KiB (EFBIG)', { failAfter: { bytes: 8192, code: 'EFBIG' } }, 'EFBIG', 'the file is larger than this process may write'],
+    [
+      'a file-size limit after 8 KiB (EFBIG)',
+      { failAfter: { bytes: 8192, code: 'EFBIG' } },
+      'EFBIG',
+      'the file is larger than this process may write',
+    ],
     ['the disk quota is used up at once (EDQUOT)', { failAfter: { bytes: 0, code: 'EDQUOT' } }, 'EDQUOT', 'the disk quota is used up'],
     ['fsync fails (EIO)', { sync: 'EIO' }, 'EIO', 'an input/output error on the device'],
     ['close fails (EIO, delayed write-back)', { close: 'EIO' }, 'EIO', 'an input/output error on the device'],
@@ -148,9 +163,13 @@ describe('writeFileAtomic', () => {
   });
 
   it('names a missing folder, a file where the folder should be, and a folder at the target', async () => {
-    expect((await failure(writeFileAtomic(join(dir, 'nope', 'r.json'), '{}'))).message).toBe(`cannot write ${join(dir, 'nope', 'r.json')}: the folder ${join(dir, 'nope')} does not exist`);
+    expect((await failure(writeFileAtomic(join(dir, 'nope', 'r.json'), '{}'))).message).toBe(
+      `cannot write ${join(dir, 'nope', 'r.json')}: the folder ${join(dir, 'nope')} does not exist`,
+    );
     await writeFile(join(dir, 'a-file'), 'x');
-    expect((await failure(writeFileAtomic(join(dir, 'a-file', 'r.json'), '{}'))).message).toBe(`cannot write ${join(dir, 'a-file', 'r.json')}: ${join(dir, 'a-file')} is not a folder`);
+    expect((await failure(writeFileAtomic(join(dir, 'a-file', 'r.json'), '{}'))).message).toBe(
+      `cannot write ${join(dir, 'a-file', 'r.json')}: ${join(dir, 'a-file')} is not a folder`,
+    );
     await mkdir(join(dir, 'sub'));
     expect((await failure(writeFileAtomic(join(dir, 'sub'), '{}'))).message).toBe(`cannot write ${join(dir, 'sub')}: it is a folder`);
   });
@@ -166,14 +185,17 @@ describe('writeFileAtomic', () => {
     expect(await readdir(join(dir, 'real'))).toEqual(['r.json']);
   });
 
-  it.runIf(existsSync('/dev/full') && existsSync('/dev/null'))('writes a device in place and never renames over it (/dev/null, /dev/full)', async () => {
-    await writeFileAtomic('/dev/null', NEW);
-    const err = await failure(writeFileAtomic('/dev/full', NEW));
-    expect(err.message).toBe('cannot write /dev/full: no space left on the device');
-    expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
-    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
-    expect((await readdir('/dev')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-  });
+  it.runIf(existsSync('/dev/full') && existsSync('/dev/null'))(
+    'writes a device in place and never renames over it (/dev/null, /dev/full)',
+    async () => {
+      await writeFileAtomic('/dev/null', NEW);
+      const err = await failure(writeFileAtomic('/dev/full', NEW));
+      expect(err.message).toBe('cannot write /dev/full: no space left on the device');
+      expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
+      expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+      expect((await readdir('/dev')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    },
+  );
 
   it('exclusive: never replaces an existing file (fallbacks)', async () => {
     const path = join(dir, 'fallback.json');
@@ -195,9 +217,18 @@ describe('writeFilesAtomic (a CSV report is two files)', () => {
     let opened = 0;
     const fs: WriteFs = {
       ...nodeWriteFs,
-      open: (path, flags, mode) => (path.endsWith('.tmp') && ++opened === 2 ? Promise.reject(errno('ENOSPC', 'open')) : nodeWriteFs.open(path, flags, mode)),
+      open: (path, flags, mode) =>
+        path.endsWith('.tmp') && ++opened === 2 ? Promise.reject(errno('ENOSPC', 'open')) : nodeWriteFs.open(path, flags, mode),
     };
-    const err = await failure(writeFilesAtomic([{ path: a, data: NEW }, { path: b, data: NEW }], { fs }));
+    const err = await failure(
+      writeFilesAtomic(
+        [
+          { path: a, data: NEW },
+          { path: b, data: NEW },
+        ],
+        { fs },
+      ),
+    );
     expect(err.message).toBe(`cannot write ${b}: no space left on the device`);
     expect(Buffer.compare(await readFile(a), OLD)).toBe(0);
     expect(Buffer.compare(await readFile(b), OLD)).toBe(0);
@@ -279,7 +310,9 @@ describe('for real: a file-size limit (RLIMIT_FSIZE, ulimit -f) in a child proce
     // ulimit -f counts 1024-byte blocks: 16 KiB, well above the old file and well below the new one.
     const r = spawnSync('bash', ['-c', `ulimit -f 16 && exec "${process.execPath}" -e "$0" "$1"`, script, path], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(`FileError EFBIG: cannot write ${path}: the file is larger than this process may write (its file-size limit, ulimit -f) or than the file system allows\n`);
+    expect(r.stdout).toBe(
+      `FileError EFBIG: cannot write ${path}: the file is larger than this process may write (its file-size limit, ulimit -f) or than the file system allows\n`,
+    );
     await oldIntact(path);
   });
 });

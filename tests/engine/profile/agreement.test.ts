@@ -132,10 +132,22 @@ afterAll(async () => {
 
 async function profileAll(path: string): Promise<ProfileResult> {
   try {
-    return await profile(path, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), layout: 'both', calls: 2, warmup: 0, processes: 1, defaultSymbol: 64n, timeoutMs: 120_000 });
+    return await profile(path, {
+      ...DEFAULT_PROFILE_OPTIONS,
+      runner: new NodeRunnerHost(),
+      layout: 'both',
+      calls: 2,
+      warmup: 0,
+      processes: 1,
+      defaultSymbol: 64n,
+      timeoutMs: 120_000,
+    });
   } catch (err) {
     if (err instanceof TlabError && err.kind === 'build') {
-      throw new Error(`${basename(path)} is inside the supported subset but does not compile: ${err.message}\n${(err.details ?? []).join('\n')}`, { cause: err });
+      throw new Error(
+        `${basename(path)} is inside the supported subset but does not compile: ${err.message}\n${(err.details ?? []).join('\n')}`,
+        { cause: err },
+      );
     }
     throw err;
   }
@@ -175,7 +187,9 @@ async function diagnosedAsUninitialised(path: string, expected: (typeof GENUINE_
   const candidates = [...expected.neverWritten, ...accessed.filter((t) => !expected.neverWritten.includes(t))];
   for (const d of uninitialised) {
     expect(d.transients, d.message).toEqual(candidates);
-    expect(d.message).toContain(`the program reads a transient before writing it: nothing in the program ever writes ${expected.neverWritten.join(', ')}`);
+    expect(d.message).toContain(
+      `the program reads a transient before writing it: nothing in the program ever writes ${expected.neverWritten.join(', ')}`,
+    );
   }
   const divergent = details.filter((d) => d.kind === 'divergence');
   expect(divergent.length).toBeGreaterThan(0);
@@ -199,19 +213,25 @@ describe('all modes agree', () => {
   it.each(examples.map((p) => [p.split('/').pop()!, p]))('example %s', async (_name, path) => agree(path));
   // Sizes over symbols the program assigns (allocated per block span) and Register data on the heap: the
   // analysis' allocation counts for these sites must match the instrumented allocator too.
-  it.each(SIZED_BY_PROGRAM.map((f) => [f, join(packageRoot(), 'tests', 'fixtures', 'sdfg', `${f}.sdfg`)]))('fixture %s', async (_name, path) => agree(path));
+  it.each(SIZED_BY_PROGRAM.map((f) => [f, join(packageRoot(), 'tests', 'fixtures', 'sdfg', `${f}.sdfg`)]))(
+    'fixture %s',
+    async (_name, path) => agree(path),
+  );
   it.each(corpus.inside.map((c) => [basename(c.path), c.path]))('corpus %s', async (name, path) => {
     const genuine = GENUINE_UNINITIALISED_READS[name];
     if (genuine) await diagnosedAsUninitialised(path, genuine);
     else await agree(path);
   });
-  it.each(corpus.dumps.map((p) => [basename(p), p]))('refuses the failure dump %s with DaCe’s message before building', async (_name, path) => {
-    const err = await profileAll(path).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(TlabError);
-    expect((err as TlabError).kind).toBe('unsupported');
-    expect((err as TlabError).details?.[0]).toMatch(/^\$\.error: .*DaCe rejected this SDFG: /);
-  });
+  it.each(corpus.dumps.map((p) => [basename(p), p]))(
+    'refuses the failure dump %s with DaCe’s message before building',
+    async (_name, path) => {
+      const err = await profileAll(path).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(TlabError);
+      expect((err as TlabError).kind).toBe('unsupported');
+      expect((err as TlabError).details?.[0]).toMatch(/^\$\.error: .*DaCe rejected this SDFG: /);
+    },
+  );
 });

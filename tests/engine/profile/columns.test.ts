@@ -29,13 +29,21 @@ function members(text: string, opener: RegExp, member: RegExp): Array<[string, s
 
 describe('the per-call column table', () => {
   it('matches the addon’s CallStats (native/index.d.ts): the same columns, in order, with their typed arrays', () => {
-    const fields = members(readFileSync(join(root, 'native', 'index.d.ts'), 'utf8'), /export interface CallStats \{/, /^\s*(\w+)\??:\s*(\w+);/gm);
+    const fields = members(
+      readFileSync(join(root, 'native', 'index.d.ts'), 'utf8'),
+      /export interface CallStats \{/,
+      /^\s*(\w+)\??:\s*(\w+);/gm,
+    );
     const columns = fields.filter(([name, type]) => type in COLUMN_ARRAYS && !GPU_ONLY.includes(name));
     expect(columns).toEqual(PER_CALL_COLUMNS.map((c) => [c.name, c.array]));
   });
 
   it('matches the C++ sink the call loop writes (native/src/call_loop.h CallStatsSink): names, order and C types', () => {
-    const fields = members(readFileSync(join(root, 'native', 'src', 'call_loop.h'), 'utf8'), /struct CallStatsSink \{/, /^\s*([\w:]+)\s*\*(\w+)\s*[;=]/gm);
+    const fields = members(
+      readFileSync(join(root, 'native', 'src', 'call_loop.h'), 'utf8'),
+      /struct CallStatsSink \{/,
+      /^\s*([\w:]+)\s*\*(\w+)\s*[;=]/gm,
+    );
     const columns = fields.map(([type, name]) => [name, type] as const).filter(([name]) => !GPU_ONLY.includes(name));
     expect(columns).toEqual(PER_CALL_COLUMNS.map((c) => [c.name, c.cType]));
   });
@@ -57,7 +65,8 @@ describe('the per-call column table', () => {
   it('is what the CSV writes after each row’s place, and what a result’s means fall back on', () => {
     expect(CALL_COLUMNS.slice(-PER_CALL_COLUMNS.length)).toEqual(PER_CALL_COLUMNS.map((c) => c.csv));
     const m = loadResult(FIXTURE.run).modes[0]!;
-    for (const c of PER_CALL_COLUMNS) expect(columnMean(m, c.name), c.name).toBe(m.summary[c.mean] ?? m.calls[c.name].reduce((a, b) => a + b, 0) / m.calls[c.name].length);
+    for (const c of PER_CALL_COLUMNS)
+      expect(columnMean(m, c.name), c.name).toBe(m.summary[c.mean] ?? m.calls[c.name].reduce((a, b) => a + b, 0) / m.calls[c.name].length);
   });
 
   it('is what the result schema checks: a missing or short column is refused', () => {

@@ -15,7 +15,12 @@ import type { VariantResult } from '../../../electron/runner/messages.js';
 
 const BYTES: Record<string, number> = { float64: 8, float32: 4, complex128: 16, complex64: 8, int32: 4, int64: 8, uint8: 1, int16: 2 };
 
-function arrayArg(name: string, dtype: string, shape: number[], opts: { strides?: number[]; totalElements?: number; written?: boolean } = {}): ProgramArg {
+function arrayArg(
+  name: string,
+  dtype: string,
+  shape: number[],
+  opts: { strides?: number[]; totalElements?: number; written?: boolean } = {},
+): ProgramArg {
   const strides = opts.strides ?? shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
   return {
     name,
@@ -99,7 +104,11 @@ describe('compareArray, bitwise', () => {
     const strided = arrayArg('s', 'float64', [2, 2], { strides: [3, 1], totalElements: 6 });
     const a = float64s([1, 2, 111, 3, 4, 222]);
     expect(compareArray(strided, a, float64s([1, 2, -5, 3, 4, -6]), null)).toBeNull();
-    expect(compareArray(strided, a, float64s([1, 2, 111, 3, 9, 222]), null)).toMatchObject({ flatIndex: 3, index: [1, 1], values: ['4', '9'] });
+    expect(compareArray(strided, a, float64s([1, 2, 111, 3, 9, 222]), null)).toMatchObject({
+      flatIndex: 3,
+      index: [1, 1],
+      values: ['4', '9'],
+    });
   });
 });
 
@@ -173,22 +182,63 @@ describe('verification says when it compared nothing', () => {
   const inp = arrayArg('inp', 'float64', [2], { written: false });
 
   it('compares the written outputs across modes', () => {
-    const v = verify([variant('SCOPED'), variant('EXTERNAL (packed)')], [result('SCOPED', { inp: float64s([1, 2]), out: float64s([3, 4]) }), result('EXTERNAL (packed)', { inp: float64s([1, 2]), out: float64s([3, 4]) })], [inp, out]);
+    const v = verify(
+      [variant('SCOPED'), variant('EXTERNAL (packed)')],
+      [
+        result('SCOPED', { inp: float64s([1, 2]), out: float64s([3, 4]) }),
+        result('EXTERNAL (packed)', { inp: float64s([1, 2]), out: float64s([3, 4]) }),
+      ],
+      [inp, out],
+    );
     expect(v).toMatchObject({ identical: true, ok: true, vacuous: false, compared: ['out'], details: [] });
   });
 
   it('still fails on a divergence (vacuity is no escape)', () => {
-    const v = verify([variant('SCOPED'), variant('PERSISTENT')], [result('SCOPED', { out: float64s([3, 4]) }), result('PERSISTENT', { out: float64s([3, 5]) })], [out]);
+    const v = verify(
+      [variant('SCOPED'), variant('PERSISTENT')],
+      [result('SCOPED', { out: float64s([3, 4]) }), result('PERSISTENT', { out: float64s([3, 5]) })],
+      [out],
+    );
     expect(v).toMatchObject({ identical: false, ok: false, vacuous: false });
   });
 
   const cases: Array<[string, VariantResult[], ProgramArg[], string[], RegExp]> = [
-    ['the program has no array arguments', [result('SCOPED', {}), result('PERSISTENT', {})], [], ['SCOPED', 'PERSISTENT'], /no array arguments/],
-    ['no array argument is written', [result('SCOPED', { inp: float64s([1, 2]) }), result('PERSISTENT', { inp: float64s([1, 2]) })], [inp], ['SCOPED', 'PERSISTENT'], /writes none of its array arguments \(inp\)/],
-    ['the reference returned no outputs', [result('SCOPED', null), result('PERSISTENT', { out: float64s([3, 4]) })], [out], ['SCOPED', 'PERSISTENT'], /reference mode SCOPED returned no outputs/],
-    ['every output is empty (N=0)', [result('SCOPED', { out: new Uint8Array(0) }), result('PERSISTENT', { out: new Uint8Array(0) })], [arrayArg('out', 'float64', [0, 4])], ['SCOPED', 'PERSISTENT'], /every output \(out\[0, 4\]\) has no elements with these symbol values/],
+    [
+      'the program has no array arguments',
+      [result('SCOPED', {}), result('PERSISTENT', {})],
+      [],
+      ['SCOPED', 'PERSISTENT'],
+      /no array arguments/,
+    ],
+    [
+      'no array argument is written',
+      [result('SCOPED', { inp: float64s([1, 2]) }), result('PERSISTENT', { inp: float64s([1, 2]) })],
+      [inp],
+      ['SCOPED', 'PERSISTENT'],
+      /writes none of its array arguments \(inp\)/,
+    ],
+    [
+      'the reference returned no outputs',
+      [result('SCOPED', null), result('PERSISTENT', { out: float64s([3, 4]) })],
+      [out],
+      ['SCOPED', 'PERSISTENT'],
+      /reference mode SCOPED returned no outputs/,
+    ],
+    [
+      'every output is empty (N=0)',
+      [result('SCOPED', { out: new Uint8Array(0) }), result('PERSISTENT', { out: new Uint8Array(0) })],
+      [arrayArg('out', 'float64', [0, 4])],
+      ['SCOPED', 'PERSISTENT'],
+      /every output \(out\[0, 4\]\) has no elements with these symbol values/,
+    ],
     ['only one mode ran', [result('SCOPED', { out: float64s([3, 4]) })], [out], ['SCOPED'], /only SCOPED ran/],
-    ['no other mode returned outputs', [result('SCOPED', { out: float64s([3, 4]) }), result('PERSISTENT', null)], [out], ['SCOPED', 'PERSISTENT'], /no mode other than the reference/],
+    [
+      'no other mode returned outputs',
+      [result('SCOPED', { out: float64s([3, 4]) }), result('PERSISTENT', null)],
+      [out],
+      ['SCOPED', 'PERSISTENT'],
+      /no mode other than the reference/,
+    ],
   ];
   for (const [what, results, args, labels, message] of cases) {
     it(`when ${what}: vacuous, a note, and the console says so`, () => {

@@ -40,17 +40,33 @@ describe('guarded verification layout', () => {
 
 describe('argument arena', () => {
   it('puts each array between a guard before and a guard after of its own, as long as the array (4 KiB … 64 MiB), aligned', () => {
-    const l = argumentLayout([{ name: 'A', bytes: 100 }, { name: 'B', bytes: 10_000 }, { name: 'E', bytes: 0 }], 64);
+    const l = argumentLayout(
+      [
+        { name: 'A', bytes: 100 },
+        { name: 'B', bytes: 10_000 },
+        { name: 'E', bytes: 0 },
+      ],
+      64,
+    );
     expect(l.arrays.map((p) => [p.name, p.start, p.before, p.after])).toEqual([
       ['A', 4096, [0, 4096], [4196, 8320]],
       ['B', 18368, [8320, 18368], [28368, 38400]],
       ['E', 42496, [38400, 42496], [42496, 46592]],
     ]);
     expect(l.size).toBe(46592);
-    expect(l.arrays.every((p) => p.start % 64 === 0 && p.after[1] - p.after[0] >= Math.min(ARG_GUARD_MAX, Math.max(ARG_GUARD_MIN, p.bytes)))).toBe(true);
+    expect(
+      l.arrays.every((p) => p.start % 64 === 0 && p.after[1] - p.after[0] >= Math.min(ARG_GUARD_MAX, Math.max(ARG_GUARD_MIN, p.bytes))),
+    ).toBe(true);
     expect(argumentLayout([{ name: 'huge', bytes: 2 ** 30 }], 256).arrays[0]!.before).toEqual([0, ARG_GUARD_MAX]);
     // Guards shrink to the minimum when the usual ones would not fit one buffer.
-    const tight = argumentLayout([{ name: 'A', bytes: 100_000 }, { name: 'B', bytes: 100_000 }], 64, 250_000);
+    const tight = argumentLayout(
+      [
+        { name: 'A', bytes: 100_000 },
+        { name: 'B', bytes: 100_000 },
+      ],
+      64,
+      250_000,
+    );
     expect(tight.arrays.map((p) => p.before[1] - p.before[0])).toEqual([ARG_GUARD_MIN, ARG_GUARD_MIN]);
     expect(tight.size).toBeLessThanOrEqual(250_000);
   });
@@ -65,7 +81,13 @@ describe('argument arena', () => {
   });
 
   it('reports how far a write reached past the end or before the start, and when it filled the whole guard', () => {
-    const layout = argumentLayout([{ name: 'A', bytes: 64 }, { name: 'B', bytes: 64 }], 64);
+    const layout = argumentLayout(
+      [
+        { name: 'A', bytes: 64 },
+        { name: 'B', bytes: 64 },
+      ],
+      64,
+    );
     const buffer = new Uint8Array(layout.size).fill(0x5a);
     const [a, b] = layout.arrays as [(typeof layout.arrays)[0], (typeof layout.arrays)[0]];
     expect(checkArgumentGuards({ buffer, layout }, 0x5a)).toEqual([]);
@@ -76,6 +98,12 @@ describe('argument arena', () => {
       { array: 'B', side: 'before', bytes: 16, whole: false, arrayBytes: 64 },
     ]);
     buffer[b.after[1] - 1] = 2;
-    expect(checkArgumentGuards({ buffer, layout }, 0x5a).at(-1)).toEqual({ array: 'B', side: 'after', bytes: b.after[1] - b.after[0], whole: true, arrayBytes: 64 });
+    expect(checkArgumentGuards({ buffer, layout }, 0x5a).at(-1)).toEqual({
+      array: 'B',
+      side: 'after',
+      bytes: b.after[1] - b.after[0],
+      whole: true,
+      arrayBytes: 64,
+    });
   });
 });

@@ -49,7 +49,10 @@ export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt
   emit('prog_state_t *__dace_init_prog(int N) { (void)N; return new prog_state_t(); }');
   emit('int __dace_exit_prog(prog_state_t *s) { delete s; return 0; }');
   emit('void __program_prog(prog_state_t *s, double *__restrict__ x, double *__restrict__ y, int N) {', '$.nodes[0]');
-  emit(external ? '  double *tmp = s->tmp;' : '  double *tmp = static_cast<double *>(tlab_alloc(sizeof(double) * N, 64, 0));', '$.arrays.tmp');
+  emit(
+    external ? '  double *tmp = s->tmp;' : '  double *tmp = static_cast<double *>(tlab_alloc(sizeof(double) * N, 64, 0));',
+    '$.arrays.tmp',
+  );
   if (fault === 'syntax-error') emit(SYNTAX_ERROR_LINE_TEXT, '$.nodes[0].nodes[3]');
   emit(`  for (int i = ${fault === 'uninitialised' ? 1 : 0}; i < N; ++i) tmp[i] = 2.0 * x[i];`, '$.nodes[0].nodes[1]');
   emit(`  for (int i = 0; i < N; ++i) y[i] = tmp[i] + ${fault === 'wrong-result' ? '1.5' : '1.0'};`, '$.nodes[0].nodes[2]');
@@ -57,23 +60,35 @@ export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt
   if (fault === 'segfault') emit('  *reinterpret_cast<volatile int *>(static_cast<uintptr_t>(8)) = 1;');
   if (fault === 'hang') emit('  for (volatile int spin = 0;; spin = spin + 1) {}');
   if (fault === 'slow') emit('  { struct timespec ts = {0, 30000000}; nanosleep(&ts, nullptr); }');
-  if (fault === 'segfault-late') emit('  { static int calls = 0; if (++calls == 4) *reinterpret_cast<volatile int *>(static_cast<uintptr_t>(8)) = 1; }');
+  if (fault === 'segfault-late')
+    emit('  { static int calls = 0; if (++calls == 4) *reinterpret_cast<volatile int *>(static_cast<uintptr_t>(8)) = 1; }');
   if (fault === 'arg-overrun') emit('  y[N] = 42.0;');
   if (fault === 'arg-underrun') emit('  x[-2] = 42.0;');
   if (fault === 'arg-overrun-late') emit('  { static int calls = 0; if (++calls == 4) y[N + 1] = 42.0; }');
   // A size field below the smallest chunk: glibc's free() aborts with "free(): invalid size".
-  if (fault === 'heap-smash') emit('  { char *volatile p = static_cast<char *>(std::malloc(48)); *reinterpret_cast<volatile uint64_t *>(p - 8) = 0x11; std::free(p); }');
+  if (fault === 'heap-smash')
+    emit(
+      '  { char *volatile p = static_cast<char *>(std::malloc(48)); *reinterpret_cast<volatile uint64_t *>(p - 8) = 0x11; std::free(p); }',
+    );
   if (!external) emit('  tlab_free(tmp, sizeof(double) * N, 64, 0);');
   emit('}');
   emit('void *__tlab_init(const int64_t *syms) { return __dace_init_prog(static_cast<int>(syms[0])); }');
   emit('void __tlab_program(void *h, void *const *argv) {');
-  emit('  __program_prog(static_cast<prog_state_t *>(h), static_cast<double *>(argv[0]), static_cast<double *>(argv[1]), *static_cast<const int *>(argv[2]));');
+  emit(
+    '  __program_prog(static_cast<prog_state_t *>(h), static_cast<double *>(argv[0]), static_cast<double *>(argv[1]), *static_cast<const int *>(argv[2]));',
+  );
   emit('}');
   emit('int __tlab_exit(void *h) { return __dace_exit_prog(static_cast<prog_state_t *>(h)); }');
   emit('static bool heap(const char *storage) { return std::strcmp(storage, "CPU_Heap") == 0; }');
-  emit(`uint64_t __tlab_external_size(void *h, const char *storage, const int64_t *syms) { (void)h; return ${external ? 'heap(storage) ? 8u * static_cast<uint64_t>(syms[0]) : UINT64_MAX' : '(void)storage, (void)syms, UINT64_MAX'}; }`);
-  emit(`int __tlab_set_external(void *h, const char *storage, char *base, const int64_t *syms) { (void)syms; if (!${external ? 'heap(storage)' : 'false && storage'}) return -1; static_cast<prog_state_t *>(h)->tmp = reinterpret_cast<double *>(base); return 0; }`);
-  emit(`uint32_t __tlab_external_slot_count(const char *storage) { return ${external ? 'heap(storage) ? 1u : 0u' : '(void)storage, 0u'}; }`);
+  emit(
+    `uint64_t __tlab_external_size(void *h, const char *storage, const int64_t *syms) { (void)h; return ${external ? 'heap(storage) ? 8u * static_cast<uint64_t>(syms[0]) : UINT64_MAX' : '(void)storage, (void)syms, UINT64_MAX'}; }`,
+  );
+  emit(
+    `int __tlab_set_external(void *h, const char *storage, char *base, const int64_t *syms) { (void)syms; if (!${external ? 'heap(storage)' : 'false && storage'}) return -1; static_cast<prog_state_t *>(h)->tmp = reinterpret_cast<double *>(base); return 0; }`,
+  );
+  emit(
+    `uint32_t __tlab_external_slot_count(const char *storage) { return ${external ? 'heap(storage) ? 1u : 0u' : '(void)storage, 0u'}; }`,
+  );
   emit(`int __tlab_set_external_offsets(void *h, const char *storage, char *base, const uint64_t *offsets, uint32_t n) {`);
   emit(`  if (!${external ? 'heap(storage)' : 'false && storage'}) return -1;`);
   emit('  if (n != 1) return -2;');
@@ -88,9 +103,42 @@ export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt
     layout: 'packed',
     source: lines.join('\n') + '\n',
     args: [
-      { name: 'x', kind: 'array', dtype: 'float64', ctype: 'double', elementBytes: 8, shape: [BigInt(n)], totalElements: BigInt(n), strides: [1n], written: false, read: true },
-      { name: 'y', kind: 'array', dtype: 'float64', ctype: 'double', elementBytes: 8, shape: [BigInt(n)], totalElements: BigInt(n), strides: [1n], written: true, read: false },
-      { name: 'N', kind: 'symbol', dtype: 'int32', ctype: 'int', elementBytes: 4, shape: [], totalElements: 1n, strides: [], written: false, read: true },
+      {
+        name: 'x',
+        kind: 'array',
+        dtype: 'float64',
+        ctype: 'double',
+        elementBytes: 8,
+        shape: [BigInt(n)],
+        totalElements: BigInt(n),
+        strides: [1n],
+        written: false,
+        read: true,
+      },
+      {
+        name: 'y',
+        kind: 'array',
+        dtype: 'float64',
+        ctype: 'double',
+        elementBytes: 8,
+        shape: [BigInt(n)],
+        totalElements: BigInt(n),
+        strides: [1n],
+        written: true,
+        read: false,
+      },
+      {
+        name: 'N',
+        kind: 'symbol',
+        dtype: 'int32',
+        ctype: 'int',
+        elementBytes: 4,
+        shape: [],
+        totalElements: 1n,
+        strides: [],
+        written: false,
+        read: true,
+      },
     ],
     initSymbols: ['N'],
     symbols: { N: BigInt(n) },

@@ -30,19 +30,38 @@ const CUDART_SOURCE = join(packageRoot(), 'tests', 'fixtures', 'gpu', 'host_memo
 const INCLUDE = join(packageRoot(), 'native', 'include');
 
 export type DoubleFault = 'none' | 'cuda-error' | 'uninitialised' | 'overflow' | 'wrong-result' | 'arg-overrun';
-const FAULTS: Record<DoubleFault, number> = { none: 0, 'cuda-error': 1, uninitialised: 2, overflow: 3, 'wrong-result': 4, 'arg-overrun': 5 };
+const FAULTS: Record<DoubleFault, number> = {
+  none: 0,
+  'cuda-error': 1,
+  uninitialised: 2,
+  overflow: 3,
+  'wrong-result': 4,
+  'arg-overrun': 5,
+};
 const MODES: Record<Mode, number> = { SCOPED: 0, PERSISTENT: 1, POOL: 2, EXTERNAL: 3 };
 
 /** The generated chain_gpu program for a mode (N symbols from `n`): what the double must match. */
-export async function chainGpuProgram(mode: Mode, opts: { n?: number; layout?: Layout; poolReleaseThreshold?: bigint } = {}): Promise<GeneratedProgram> {
+export async function chainGpuProgram(
+  mode: Mode,
+  opts: { n?: number; layout?: Layout; poolReleaseThreshold?: bigint } = {},
+): Promise<GeneratedProgram> {
   const file = await readSdfgFile(CHAIN_GPU);
   const analysis = analyze(file, { symbols: new Map([['N', BigInt(opts.n ?? 64)]]), defaultSymbol: null, target: null });
-  return generateProgram(file, analysis, { mode, layout: opts.layout ?? 'packed', ...(opts.poolReleaseThreshold !== undefined ? { poolReleaseThreshold: opts.poolReleaseThreshold } : {}) });
+  return generateProgram(file, analysis, {
+    mode,
+    layout: opts.layout ?? 'packed',
+    ...(opts.poolReleaseThreshold !== undefined ? { poolReleaseThreshold: opts.poolReleaseThreshold } : {}),
+  });
 }
 
 function doubleFlags(program: GeneratedProgram, fault: DoubleFault): string[] {
-  if (program.name !== 'chain_gpu' || !program.gpu) throw new Error(`the host-memory double implements chain_gpu only, not ${program.name}`);
-  const flags = [`-DTLAB_DOUBLE_MODE=${MODES[program.mode]}`, `-DTLAB_DOUBLE_FAULT=${FAULTS[fault]}`, `-DTLAB_DOUBLE_THRESHOLD=${program.gpu.poolReleaseThreshold}ULL`];
+  if (program.name !== 'chain_gpu' || !program.gpu)
+    throw new Error(`the host-memory double implements chain_gpu only, not ${program.name}`);
+  const flags = [
+    `-DTLAB_DOUBLE_MODE=${MODES[program.mode]}`,
+    `-DTLAB_DOUBLE_FAULT=${FAULTS[fault]}`,
+    `-DTLAB_DOUBLE_THRESHOLD=${program.gpu.poolReleaseThreshold}ULL`,
+  ];
   const ext = program.externals.find((e) => e.storage === 'GPU_Global');
   if (program.mode === 'EXTERNAL') {
     if (!ext) throw new Error('EXTERNAL chain_gpu without a GPU_Global workspace');
@@ -54,7 +73,11 @@ function doubleFlags(program: GeneratedProgram, fault: DoubleFault): string[] {
 
 /** Compiles the double for `program` into `out`. */
 export function compileChainDouble(program: GeneratedProgram, out: string, fault: DoubleFault = 'none'): void {
-  execFileSync('g++', ['-std=c++17', '-shared', '-fPIC', '-O1', '-Wall', '-Wextra', '-I', INCLUDE, ...doubleFlags(program, fault), DOUBLE_SOURCE, '-o', out], { stdio: 'pipe' });
+  execFileSync(
+    'g++',
+    ['-std=c++17', '-shared', '-fPIC', '-O1', '-Wall', '-Wextra', '-I', INCLUDE, ...doubleFlags(program, fault), DOUBLE_SOURCE, '-o', out],
+    { stdio: 'pipe' },
+  );
 }
 
 /** A ProgramBuilder (buildVariants/buildFolder) that builds the host-memory double instead of running nvcc. */
@@ -70,7 +93,9 @@ export function chainDoubleBuilder(fault: DoubleFault = 'none'): ProgramBuilder 
       libPath,
       cached: false,
       ms: performance.now() - started,
-      key: createHash('sha256').update(`${program.source}\0${flags.join(' ')}`).digest('hex'),
+      key: createHash('sha256')
+        .update(`${program.source}\0${flags.join(' ')}`)
+        .digest('hex'),
       compiler: { command: ['g++'], name: 'g++ (host-memory test double)', version: '', versionLine: 'g++ host-memory test double' },
       openmp: false,
       flags,
@@ -88,7 +113,8 @@ export function fakeCudaDevice(dir: string): { runtime: string; driverDir: strin
   const driverDir = join(dir, 'driver');
   mkdirSync(driverDir, { recursive: true });
   const runtime = join(dir, 'libcudart-host-memory-double.so');
-  const compile = (out: string) => execFileSync('g++', ['-std=c++17', '-shared', '-fPIC', '-O1', CUDART_SOURCE, '-o', out], { stdio: 'pipe' });
+  const compile = (out: string) =>
+    execFileSync('g++', ['-std=c++17', '-shared', '-fPIC', '-O1', CUDART_SOURCE, '-o', out], { stdio: 'pipe' });
   compile(runtime);
   compile(join(driverDir, 'libcuda.so.1'));
   const env = { ...process.env, TLAB_CUDART: runtime, LD_LIBRARY_PATH: [driverDir, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':') };

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ProgramArg } from '../../../electron/engine/codegen/types.js';
 import { TlabError } from '../../../electron/engine/errors.js';
-import { fillGenerated, fnv1a64, gatherCOrder, generatorFor, prepareInputs, SplitMix64, unflatten } from '../../../electron/engine/profile/inputs.js';
+import {
+  fillGenerated,
+  fnv1a64,
+  gatherCOrder,
+  generatorFor,
+  prepareInputs,
+  SplitMix64,
+  unflatten,
+} from '../../../electron/engine/profile/inputs.js';
 
 /** Straightforward BigInt SplitMix64, the reference the fast two-halves version must match. */
 function referenceSplitMix(state: bigint, count: number): bigint[] {
@@ -19,14 +27,25 @@ function referenceSplitMix(state: bigint, count: number): bigint[] {
 }
 
 async function failure(p: Promise<unknown>): Promise<TlabError> {
-  const r = await p.then(() => null, (e: unknown) => e);
+  const r = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(r).toBeInstanceOf(TlabError);
   return r as TlabError;
 }
 
 const arr = (name: string, dtype: string, bytes: number, shape: bigint[]): ProgramArg => ({
-  name, kind: 'array', dtype, ctype: dtype, elementBytes: bytes, shape, totalElements: shape.reduce((a, b) => a * b, 1n),
-  strides: shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1n)), written: true, read: true,
+  name,
+  kind: 'array',
+  dtype,
+  ctype: dtype,
+  elementBytes: bytes,
+  shape,
+  totalElements: shape.reduce((a, b) => a * b, 1n),
+  strides: shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1n)),
+  written: true,
+  read: true,
 });
 
 describe('seeded generator', () => {
@@ -85,8 +104,30 @@ describe('prepareInputs', () => {
   const args: ProgramArg[] = [
     arr('A', 'float64', 8, [4n, 2n]),
     arr('idx', 'int32', 4, [3n]),
-    { name: 'N', kind: 'symbol', dtype: 'int32', ctype: 'int', elementBytes: 4, shape: [], totalElements: 1n, strides: [], written: false, read: true },
-    { name: 'alpha', kind: 'scalar', dtype: 'float64', ctype: 'double', elementBytes: 8, shape: [], totalElements: 1n, strides: [], written: false, read: true },
+    {
+      name: 'N',
+      kind: 'symbol',
+      dtype: 'int32',
+      ctype: 'int',
+      elementBytes: 4,
+      shape: [],
+      totalElements: 1n,
+      strides: [],
+      written: false,
+      read: true,
+    },
+    {
+      name: 'alpha',
+      kind: 'scalar',
+      dtype: 'float64',
+      ctype: 'double',
+      elementBytes: 8,
+      shape: [],
+      totalElements: 1n,
+      strides: [],
+      written: false,
+      read: true,
+    },
   ];
 
   it('fills arrays and scalars from the seed and symbols from their values', async () => {

@@ -52,8 +52,12 @@ describe('checkRunMemory', () => {
 
   it('refuses arguments larger than one Node.js buffer, naming them and the limit', async () => {
     const error = await refusal(10n ** 12n, { ...roomy, totalBytes: 2 ** 60, availableBytes: 2 ** 60 });
-    expect(error.message).toBe('arguments inp (7.28 TiB), out (7.28 TiB) cannot be allocated: one input buffer holds at most 4.00 GiB in this Node.js (buffer.constants.MAX_LENGTH)');
-    expect(error.details[0]).toBe('the run holds at least arguments 14.55 TiB + transients 29.10 TiB = 43.66 TiB at once (N=1000000000000); largest:');
+    expect(error.message).toBe(
+      'arguments inp (7.28 TiB), out (7.28 TiB) cannot be allocated: one input buffer holds at most 4.00 GiB in this Node.js (buffer.constants.MAX_LENGTH)',
+    );
+    expect(error.details[0]).toBe(
+      'the run holds at least arguments 14.55 TiB + transients 29.10 TiB = 43.66 TiB at once (N=1000000000000); largest:',
+    );
     expect(error.details).toContain('  transient t4: 7.28 TiB');
   });
 
@@ -70,7 +74,9 @@ describe('checkRunMemory', () => {
     expect(cgroup.message).toBe('the arrays need 4.47 GiB, more than the memory limit (cgroup) of this process (2.00 GiB)');
     const available = await refusal(100_000_000n, { ...roomy, availableBytes: 3 * GiB });
     expect(available.message).toBe('the arrays need 4.47 GiB, more than the memory available now (3.00 GiB of 64.00 GiB, os.freemem)');
-    expect(available.details).toContain('running anyway would swap or be killed by the kernel; free memory (other programs) or use smaller sizes');
+    expect(available.details).toContain(
+      'running anyway would swap or be killed by the kernel; free memory (other programs) or use smaller sizes',
+    );
   });
 
   it('lets a run that fits through', async () => {
@@ -91,7 +97,8 @@ describe('checkRunFits: symbol values the program can receive', () => {
     const file = await readSdfgFile(chain);
     const opts: AnalysisOptions = { symbols: new Map([['N', 3_000_000_000n]]), defaultSymbol: null, target: null };
     const analysis = analyze(file, opts);
-    const text = 'symbol N=3000000000 does not fit its declared type int32 (-2147483648 to 2147483647): the program would receive a wrapped value';
+    const text =
+      'symbol N=3000000000 does not fit its declared type int32 (-2147483648 to 2147483647): the program would receive a wrapped value';
     expect(analysis.warnings).toContain(text);
     let error: unknown;
     try {
@@ -109,13 +116,24 @@ describe('checkRunFits: symbol values the program can receive', () => {
     const opts: AnalysisOptions = { symbols: new Map([['N', 2n ** 31n - 1n]]), defaultSymbol: null, target: null };
     const analysis = analyze(file, opts);
     expect(analysis.warnings.filter((w) => w.includes('does not fit'))).toEqual([]);
-    expect(checkRunFits(file, analysis, opts, { ...roomy, totalBytes: 2 ** 62, availableBytes: 2 ** 62, maxBufferBytes: 2 ** 62 }).totalBytes).toBe(6n * 8n * (2n ** 31n - 1n));
+    expect(
+      checkRunFits(file, analysis, opts, { ...roomy, totalBytes: 2 ** 62, availableBytes: 2 ** 62, maxBufferBytes: 2 ** 62 }).totalBytes,
+    ).toBe(6n * 8n * (2n ** 31n - 1n));
   });
 });
 
 describe('argumentBuffer (the last line for engine callers that prepare inputs themselves)', () => {
   const arg = (totalElements: bigint): ProgramArg => ({
-    name: 'A', kind: 'array', dtype: 'float64', ctype: 'double', elementBytes: 8, shape: [totalElements], totalElements, strides: [1n], written: false, read: true,
+    name: 'A',
+    kind: 'array',
+    dtype: 'float64',
+    ctype: 'double',
+    elementBytes: 8,
+    shape: [totalElements],
+    totalElements,
+    strides: [1n],
+    written: false,
+    read: true,
   });
 
   it('allocates the zeroed storage', () => {
@@ -145,7 +163,13 @@ describe('profile() refuses before building anything', () => {
     ['N=-1', -1n, /^negative array extent: with N=-1/],
     ['N=10^12', 10n ** 12n, /cannot be allocated: one input buffer holds at most/],
   ])('%s', async (_name, n, message) => {
-    const run = profile(chain, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), symbols: new Map([['N', n]]), calls: 1, processes: 1 });
+    const run = profile(chain, {
+      ...DEFAULT_PROFILE_OPTIONS,
+      runner: new NodeRunnerHost(),
+      symbols: new Map([['N', n]]),
+      calls: 1,
+      processes: 1,
+    });
     await expect(run).rejects.toThrow(message);
     await expect(run).rejects.toBeInstanceOf(TlabError);
     expect(await readdir(cache)).toEqual([]);

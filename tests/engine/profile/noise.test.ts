@@ -11,13 +11,22 @@ import { packageRoot } from '../../../electron/engine/paths.js';
 import type { ModeResult, ProfileResult } from '../../../electron/engine/profile/result.js';
 import { summarize } from '../../../electron/engine/profile/stats.js';
 
-const fixture = (name: string): ProfileResult => JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', name), 'utf8')) as ProfileResult;
+const fixture = (name: string): ProfileResult =>
+  JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', name), 'utf8')) as ProfileResult;
 
 /** A mode with the given call times (and faults), everything else plain. */
 function mode(totalNs: number[], extra: Partial<ModeResult> & { minorFaults?: number[] } = {}): ModeResult {
   const n = totalNs.length;
   const zeros = new Array<number>(n).fill(0);
-  const calls = { totalNs, allocNs: zeros, freeNs: zeros, allocs: zeros, frees: zeros, allocBytes: zeros, minorFaults: extra.minorFaults ?? zeros };
+  const calls = {
+    totalNs,
+    allocNs: zeros,
+    freeNs: zeros,
+    allocs: zeros,
+    frees: zeros,
+    allocBytes: zeros,
+    minorFaults: extra.minorFaults ?? zeros,
+  };
   return {
     mode: 'SCOPED',
     layout: null,
@@ -59,7 +68,9 @@ describe('noise detectors: known answers', () => {
     const n = modeNoise(m, run);
     expect(n.processSpread).toBeGreaterThan(PROCESS_SPREAD);
     expect(n.findings.map((f) => f.kind)).toContain('processes');
-    expect(n.findings.find((f) => f.kind === 'processes')!.text).toMatch(/^SCOPED: its 3 processes disagree \(medians 9\d\d µs to 1\.\d\d ms\)$/);
+    expect(n.findings.find((f) => f.kind === 'processes')!.text).toMatch(
+      /^SCOPED: its 3 processes disagree \(medians 9\d\d µs to 1\.\d\d ms\)$/,
+    );
     // Too few calls per process to compare their medians: not judged by process.
     expect(modeNoise(mode([1, 2, 3, 4, 5, 6]), { calls: 2, processes: 3, warmup: 5 }).processMedians).toBeNull();
     // A sample that is not calls × processes long (a capped subsample) is not split by process either.
@@ -68,7 +79,9 @@ describe('noise detectors: known answers', () => {
 
   it('a sampled mode (many calls) is split by process at its kept calls per process', () => {
     // 3 processes of 1,000,000 calls each, 40 evenly spaced calls kept of each: the slow middle process shows.
-    const m = mode([...around(1e6, 40, 5), ...around(1.5e6, 40, 6), ...around(1e6, 40, 7)], { sampling: { calls: 3_000_000, keptPerProcess: 40 } });
+    const m = mode([...around(1e6, 40, 5), ...around(1.5e6, 40, 6), ...around(1e6, 40, 7)], {
+      sampling: { calls: 3_000_000, keptPerProcess: 40 },
+    });
     const n = modeNoise(m, { calls: 1_000_000, processes: 3, warmup: 5 });
     expect(n.processMedians).toHaveLength(3);
     expect(n.findings.map((f) => f.kind)).toContain('processes');
@@ -90,11 +103,15 @@ describe('noise detectors: known answers', () => {
     expect(modeNoise(mode(times, { warmupCalls: [cap, cap, cap], minorFaults: steady }), run).findings).toEqual([]);
     // One process at the cap, the others settled early.
     const some = modeNoise(mode(times, { warmupCalls: [cap, 7, 6], minorFaults: steady }), run);
-    expect(some.findings.map((f) => f.text)).toEqual([`SCOPED: warm-up hit its cap of ${cap} calls in 1 of 3 processes without the page faults settling`]);
+    expect(some.findings.map((f) => f.text)).toEqual([
+      `SCOPED: warm-up hit its cap of ${cap} calls in 1 of 3 processes without the page faults settling`,
+    ]);
     // Every process at the cap and the faults still moving between calls.
     const rnd = mulberry32(5);
     const uneven = Array.from({ length: 300 }, () => Math.round(4000 * rnd()));
-    expect(modeNoise(mode(times, { warmupCalls: [cap, cap, cap], minorFaults: uneven }), run).findings.map((f) => f.kind)).toEqual(['warmup']);
+    expect(modeNoise(mode(times, { warmupCalls: [cap, cap, cap], minorFaults: uneven }), run).findings.map((f) => f.kind)).toEqual([
+      'warmup',
+    ]);
     // Results that do not record the warm-up are not judged by it.
     expect(modeNoise(mode(times), run).warmupCapped).toBeNull();
   });

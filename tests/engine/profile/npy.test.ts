@@ -46,14 +46,25 @@ function errorOf(fn: () => unknown): TlabError {
 }
 
 async function failure(p: Promise<unknown>): Promise<TlabError> {
-  const r = await p.then(() => null, (e: unknown) => e);
+  const r = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(r).toBeInstanceOf(TlabError);
   return r as TlabError;
 }
 
 const arg2x3: ProgramArg = {
-  name: 'A', kind: 'array', dtype: 'float64', ctype: 'double', elementBytes: 8,
-  shape: [2n, 3n], totalElements: 6n, strides: [3n, 1n], written: false, read: true,
+  name: 'A',
+  kind: 'array',
+  dtype: 'float64',
+  ctype: 'double',
+  elementBytes: 8,
+  shape: [2n, 3n],
+  totalElements: 6n,
+  strides: [3n, 1n],
+  written: false,
+  read: true,
 };
 
 describe('npy', () => {
@@ -102,9 +113,15 @@ describe('npy', () => {
     const good = rawNpy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", f64([1]));
     expect(errorOf(() => parseNpy(good.subarray(0, 30), 'h.npy')).message).toMatch(/truncated header/);
     expect(errorOf(() => parseNpy(new Uint8Array(64), 'm.npy')).message).toMatch(/magic/);
-    expect(errorOf(() => parseNpy(rawNpy("{'descr': '<f8', 'fortran_order': True, 'shape': (1,), }", f64([1])), 'f.npy')).message).toMatch(/Fortran order/);
-    expect(errorOf(() => parseNpy(rawNpy("{'descr': '>f8', 'fortran_order': False, 'shape': (1,), }", f64([1])), 'b.npy')).message).toMatch(/big-endian/);
-    expect(errorOf(() => parseNpy(rawNpy("{'descr': '<U3', 'fortran_order': False, 'shape': (1,), }", new Uint8Array(12)), 'u.npy')).message).toMatch(/unsupported dtype '<U3'/);
+    expect(errorOf(() => parseNpy(rawNpy("{'descr': '<f8', 'fortran_order': True, 'shape': (1,), }", f64([1])), 'f.npy')).message).toMatch(
+      /Fortran order/,
+    );
+    expect(errorOf(() => parseNpy(rawNpy("{'descr': '>f8', 'fortran_order': False, 'shape': (1,), }", f64([1])), 'b.npy')).message).toMatch(
+      /big-endian/,
+    );
+    expect(
+      errorOf(() => parseNpy(rawNpy("{'descr': '<U3', 'fortran_order': False, 'shape': (1,), }", new Uint8Array(12)), 'u.npy')).message,
+    ).toMatch(/unsupported dtype '<U3'/);
   });
 
   it('reports a missing file as an input error', async () => {

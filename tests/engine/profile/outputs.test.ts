@@ -45,13 +45,17 @@ describe('checkOutputFile (--out)', () => {
   });
 
   it('refuses a path under a file', async () => {
-    expect(await usage(checkOutputFile(join(dir, 'a-file', 'result.json')))).toBe(`--out ${join(dir, 'a-file', 'result.json')}: ${join(dir, 'a-file')} is a file, so no folder can be created there`);
+    expect(await usage(checkOutputFile(join(dir, 'a-file', 'result.json')))).toBe(
+      `--out ${join(dir, 'a-file', 'result.json')}: ${join(dir, 'a-file')} is a file, so no folder can be created there`,
+    );
   });
 
   it('refuses a place that cannot be written', async () => {
     // /proc/self is a folder nobody can create files in, root included.
     if (!existsSync('/proc/self')) return;
-    expect(await usage(checkOutputFile('/proc/self/result.json'))).toMatch(/^--out \/proc\/self\/result\.json: cannot write into \/proc\/self/);
+    expect(await usage(checkOutputFile('/proc/self/result.json'))).toMatch(
+      /^--out \/proc\/self\/result\.json: cannot write into \/proc\/self/,
+    );
   });
 });
 
@@ -77,7 +81,10 @@ describe('writeWithFallback', () => {
   it('saves to a named fallback when the requested place fails at the end', async () => {
     const fallbacks = join(dir, 'fallbacks');
     await mkdir(fallbacks);
-    const saved = await writeWithFallback(join(dir, 'a-file', 'result.json'), '{"kept":true}', 'result', 'my prog', [join(dir, 'missing-folder'), fallbacks]);
+    const saved = await writeWithFallback(join(dir, 'a-file', 'result.json'), '{"kept":true}', 'result', 'my prog', [
+      join(dir, 'missing-folder'),
+      fallbacks,
+    ]);
     expect(saved.fallbackReason).toBe('a part of the path is a file, not a folder');
     expect(saved.path.startsWith(join(fallbacks, 'transient-lab-result-my_prog-'))).toBe(true);
     expect(saved.path.endsWith('.json')).toBe(true);
@@ -99,7 +106,18 @@ describe('writeWithFallback', () => {
 });
 
 describe('saveOutputs', () => {
-  const arg: ProgramArg = { name: 'out', kind: 'array', dtype: 'float64', ctype: 'double', elementBytes: 8, shape: [2n], totalElements: 2n, strides: [1n], written: true, read: false };
+  const arg: ProgramArg = {
+    name: 'out',
+    kind: 'array',
+    dtype: 'float64',
+    ctype: 'double',
+    elementBytes: 8,
+    shape: [2n],
+    totalElements: 2n,
+    strides: [1n],
+    written: true,
+    read: false,
+  };
   const result = (values: number[]): VariantResult => ({
     label: 'SCOPED',
     initNs: 0,
@@ -113,7 +131,10 @@ describe('saveOutputs', () => {
     timing: emptyTiming(),
     sampledCall: null,
   });
-  const variants = [{ mode: 'SCOPED' as const, layout: null }, { mode: 'EXTERNAL' as const, layout: 'packed' as const }];
+  const variants = [
+    { mode: 'SCOPED' as const, layout: null },
+    { mode: 'EXTERNAL' as const, layout: 'packed' as const },
+  ];
 
   it('writes <MODE>/<NAME>.npy where asked', async () => {
     const target = join(dir, 'saved');

@@ -77,7 +77,11 @@ describe('verification with shared workspace slots', () => {
     });
     expect(result.verification.details.filter((d) => d.kind !== 'note')).toEqual([]);
     expect(result.verification.ok).toBe(true);
-    const analysis = analyze(await readSdfgFile(join(FIXTURES, `${name}.sdfg`)), { symbols: new Map([['N', N]]), defaultSymbol: null, target: null });
+    const analysis = analyze(await readSdfgFile(join(FIXTURES, `${name}.sdfg`)), {
+      symbols: new Map([['N', N]]),
+      defaultSymbol: null,
+      target: null,
+    });
     const packed = analysis.layouts.packed['CPU_Heap'];
     // Some slots share bytes, or this fixture would not test packing at all.
     if (name === 'loop_variable_size') expect(packed).toBeUndefined();
@@ -101,7 +105,10 @@ describe('verification with shared workspace slots', () => {
     const file = await readSdfgFile(join(FIXTURES, 'pack_cycle.sdfg'));
     const analysis = analyze(file, { symbols: new Map([['N', N]]), defaultSymbol: null, target: null });
     const last = analysis.transients.find((x) => x.id === '0:last')!;
-    expect(last.liveSegments).toEqual([{ first: 1, last: 1 }, { first: 8, last: 9 }]);
+    expect(last.liveSegments).toEqual([
+      { first: 1, last: 1 },
+      { first: 8, last: 9 },
+    ]);
     const good = analysis.layouts.packed['CPU_Heap']!;
     expect(good.offsets.get('0:g')).not.toBe(good.offsets.get('0:last'));
     const broken = withoutSegment(analysis, '0:last', { first: 1, last: 1 });
@@ -123,32 +130,35 @@ describe('verification with shared workspace slots', () => {
     expect(verification.details.filter((d) => d.kind === 'divergence').map((d) => [d.mode, d.array])).toEqual([['EXTERNAL (packed)', 'B']]);
   });
 
-  it.each(BREAKS)('%s: a layout packed from a live range of %s cut short is reported as a divergence', async (name, id, last, cut, intruder) => {
-    const file = await readSdfgFile(join(FIXTURES, `${name}.sdfg`));
-    const analysis = analyze(file, { symbols: new Map([['N', N]]), defaultSymbol: null, target: null });
-    const t = analysis.transients.find((x) => x.id === id)!;
-    expect(t.live!.last).toBe(last);
-    const good = analysis.layouts.packed['CPU_Heap']!;
-    expect(good.offsets.get(intruder)).not.toBe(good.offsets.get(id));
-    const broken = withShortenedRange(analysis, id, cut);
-    // The injected fault: two transients that are live at once now share bytes.
-    expect(broken.layouts.packed['CPU_Heap']!.offsets.get(intruder)).toBe(broken.layouts.packed['CPU_Heap']!.offsets.get(id));
+  it.each(BREAKS)(
+    '%s: a layout packed from a live range of %s cut short is reported as a divergence',
+    async (name, id, last, cut, intruder) => {
+      const file = await readSdfgFile(join(FIXTURES, `${name}.sdfg`));
+      const analysis = analyze(file, { symbols: new Map([['N', N]]), defaultSymbol: null, target: null });
+      const t = analysis.transients.find((x) => x.id === id)!;
+      expect(t.live!.last).toBe(last);
+      const good = analysis.layouts.packed['CPU_Heap']!;
+      expect(good.offsets.get(intruder)).not.toBe(good.offsets.get(id));
+      const broken = withShortenedRange(analysis, id, cut);
+      // The injected fault: two transients that are live at once now share bytes.
+      expect(broken.layouts.packed['CPU_Heap']!.offsets.get(intruder)).toBe(broken.layouts.packed['CPU_Heap']!.offsets.get(id));
 
-    const scoped = generateProgram(file, analysis, { mode: 'SCOPED', layout: 'packed' });
-    const external = generateProgram(file, broken, { mode: 'EXTERNAL', layout: 'packed' });
-    const job = await jobFor([scoped, external], { calls: 1, warmup: 0 });
-    const results = await new NodeRunnerHost().run(job, { timeoutMs: 120_000 });
-    const verification = verify(
-      [
-        { label: 'SCOPED', program: scoped },
-        { label: 'EXTERNAL (packed)', program: external },
-      ],
-      results,
-      scoped.args,
-    );
-    expect(verification.ok).toBe(false);
-    const divergence = verification.details.filter((d) => d.kind === 'divergence');
-    expect(divergence.map((d) => [d.mode, d.array])).toEqual([['EXTERNAL (packed)', 'B']]);
-    expect(verification.details.filter((d) => d.kind === 'guard-overflow')).toEqual([]);
-  });
+      const scoped = generateProgram(file, analysis, { mode: 'SCOPED', layout: 'packed' });
+      const external = generateProgram(file, broken, { mode: 'EXTERNAL', layout: 'packed' });
+      const job = await jobFor([scoped, external], { calls: 1, warmup: 0 });
+      const results = await new NodeRunnerHost().run(job, { timeoutMs: 120_000 });
+      const verification = verify(
+        [
+          { label: 'SCOPED', program: scoped },
+          { label: 'EXTERNAL (packed)', program: external },
+        ],
+        results,
+        scoped.args,
+      );
+      expect(verification.ok).toBe(false);
+      const divergence = verification.details.filter((d) => d.kind === 'divergence');
+      expect(divergence.map((d) => [d.mode, d.array])).toEqual([['EXTERNAL (packed)', 'B']]);
+      expect(verification.details.filter((d) => d.kind === 'guard-overflow')).toEqual([]);
+    },
+  );
 });

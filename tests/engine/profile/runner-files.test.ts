@@ -6,7 +6,16 @@ import { clearProgressPage, ProgressFile, ProgressTracker } from '../../../elect
 import { RUNNER_PROTOCOL_VERSION } from '../../../electron/runner/messages.js';
 import type { RunJob } from '../../../electron/engine/profile/runner-host.js';
 
-const job = (inputs: Record<string, Uint8Array>): RunJob => ({ variants: [], inputs, calls: 1, warmup: 0, settle: 0, poison: [0xff, 0xa5], guardByte: 0x5a, guardBytes: 64 });
+const job = (inputs: Record<string, Uint8Array>): RunJob => ({
+  variants: [],
+  inputs,
+  calls: 1,
+  warmup: 0,
+  settle: 0,
+  poison: [0xff, 0xa5],
+  guardByte: 0x5a,
+  guardBytes: 64,
+});
 
 /** What the native loop stores (native/src/progress_file.h). */
 function publish(path: string, phase: number, done: number, total: number): void {

@@ -41,7 +41,13 @@ async function gpuJob(programs: GeneratedProgram[], opts: { fault?: DoubleFault;
   });
   const prepared = await prepareInputs(programs[0]!.args, programs[0]!.symbols, { seed: 0n, files: new Map() });
   return makeRunJob(
-    variants.map((v) => ({ mode: v.program.mode, layout: v.program.mode === 'EXTERNAL' ? v.program.layout : null, label: v.label, program: v.program, build: v.build as never })),
+    variants.map((v) => ({
+      mode: v.program.mode,
+      layout: v.program.mode === 'EXTERNAL' ? v.program.layout : null,
+      label: v.label,
+      program: v.program,
+      build: v.build as never,
+    })),
     Object.fromEntries(prepared.map((p) => [p.arg.name, p.bytes])),
     { calls: opts.calls ?? 6, warmup: opts.warmup ?? 1, sdfgFile: 'chain_gpu.sdfg' },
   );
@@ -66,7 +72,11 @@ describe('the runner on a GPU program (host-memory test double)', () => {
       expect(out[5]).toBe(chain(inp[5]!));
       expect(out[N - 1]).toBe(chain(inp[N - 1]!));
     }
-    const v = verify(job.variants.map((x) => ({ label: x.label, program: { nondeterministicFloat: false } })), results, job.variants[0]!.args);
+    const v = verify(
+      job.variants.map((x) => ({ label: x.label, program: { nondeterministicFloat: false } })),
+      results,
+      job.variants[0]!.args,
+    );
     expect(v).toEqual({ identical: true, ok: true, vacuous: false, compared: ['out'], details: [] });
 
     for (const r of results) {
@@ -82,7 +92,14 @@ describe('the runner on a GPU program (host-memory test double)', () => {
     expect(scoped.timing.kept.allocBytes.every((b) => b === 4 * N * 8)).toBe(true);
     const events = scoped.sampledCall!.events;
     expect(events.map((e) => [e.transient, e.kind])).toEqual([
-      ['0:t1', 'alloc'], ['0:t2', 'alloc'], ['0:t1', 'free'], ['0:t3', 'alloc'], ['0:t2', 'free'], ['0:t4', 'alloc'], ['0:t3', 'free'], ['0:t4', 'free'],
+      ['0:t1', 'alloc'],
+      ['0:t2', 'alloc'],
+      ['0:t1', 'free'],
+      ['0:t3', 'alloc'],
+      ['0:t2', 'free'],
+      ['0:t4', 'alloc'],
+      ['0:t3', 'free'],
+      ['0:t4', 'free'],
     ]);
     expect(events.every((e) => e.device === true)).toBe(true);
     expect(scoped.poisonedTransients).toEqual(['0:t1', '0:t2', '0:t3', '0:t4']);
@@ -129,11 +146,15 @@ describe('the runner on a GPU program (host-memory test double)', () => {
       const err = await new NodeRunnerHost().run(job, { timeoutMs: 60_000 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(TlabError);
       expect((err as TlabError).message).toMatch(
-        new RegExp(`^mode ${mode === 'EXTERNAL' ? 'EXTERNAL \\(packed\\)' : mode} during verification call 1 failed: out-of-bounds write: the program wrote 8 bytes past the end of argument out \\(out has ${N * 8} bytes\\) with symbols N=${N}: .*try larger symbol values`),
+        new RegExp(
+          `^mode ${mode === 'EXTERNAL' ? 'EXTERNAL \\(packed\\)' : mode} during verification call 1 failed: out-of-bounds write: the program wrote 8 bytes past the end of argument out \\(out has ${N * 8} bytes\\) with symbols N=${N}: .*try larger symbol values`,
+        ),
       );
       // Without verification, the check after the timed calls finds it.
       const timed = await new NodeRunnerHost().run({ ...job, skipVerification: true }, { timeoutMs: 60_000 }).catch((e: unknown) => e);
-      expect((timed as TlabError).message).toMatch(/during timed calls failed: out-of-bounds write: the program wrote 8 bytes past the end of argument out/);
+      expect((timed as TlabError).message).toMatch(
+        /during timed calls failed: out-of-bounds write: the program wrote 8 bytes past the end of argument out/,
+      );
     }
   });
 
@@ -147,9 +168,15 @@ describe('the runner on a GPU program (host-memory test double)', () => {
   it('refuses to run a GPU library as a CPU program and a CPU library as a GPU program', async () => {
     const gpu = await gpuJob([await chainGpuProgram('SCOPED', { n: N })]);
     const asCpu = { ...gpu, variants: [{ ...gpu.variants[0]!, gpu: false }] };
-    await expect(new NodeRunnerHost().run(asCpu, { timeoutMs: 60_000 })).rejects.toThrow(/is a GPU program library, but the job runs it as a CPU program/);
+    await expect(new NodeRunnerHost().run(asCpu, { timeoutMs: 60_000 })).rejects.toThrow(
+      /is a GPU program library, but the job runs it as a CPU program/,
+    );
     const cpuVariant = await variantFor(handProgram({ mode: 'SCOPED' }), dir);
-    const cpu: RunJob = { ...gpu, variants: [{ ...cpuVariant, gpu: true }], inputs: { x: new Uint8Array(128), y: new Uint8Array(128), N: new Uint8Array(Int32Array.of(16).buffer) } };
+    const cpu: RunJob = {
+      ...gpu,
+      variants: [{ ...cpuVariant, gpu: true }],
+      inputs: { x: new Uint8Array(128), y: new Uint8Array(128), N: new Uint8Array(Int32Array.of(16).buffer) },
+    };
     await expect(new NodeRunnerHost().run(cpu, { timeoutMs: 60_000 })).rejects.toThrow(/is not a GPU program library/);
   });
 });

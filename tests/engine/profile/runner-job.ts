@@ -24,7 +24,10 @@ export async function variantFor(program: GeneratedProgram, runDir: string, labe
   };
 }
 
-export async function jobFor(programs: GeneratedProgram[], opts: { calls?: number; warmup?: number; settle?: number; labels?: string[] } = {}): Promise<RunJob> {
+export async function jobFor(
+  programs: GeneratedProgram[],
+  opts: { calls?: number; warmup?: number; settle?: number; labels?: string[] } = {},
+): Promise<RunJob> {
   const runDir = await mkdtemp(join(tmpdir(), 'tlab-runner-test-'));
   const variants: VariantJob[] = [];
   for (const [i, p] of programs.entries()) variants.push(await variantFor(p, runDir, opts.labels?.[i]));

@@ -48,12 +48,22 @@ describe('runner host', () => {
     // One timed call's events: tmp allocated, then freed, inside that call; EXTERNAL allocates nothing.
     const sample = scoped!.sampledCall!;
     expect(sample.totalNs).toBe(scoped!.timing.totalNs[sample.call]);
-    expect(sample.events.map((e) => [e.transient, e.kind, e.bytes])).toEqual([['0:tmp', 'alloc', 128], ['0:tmp', 'free', 128]]);
+    expect(sample.events.map((e) => [e.transient, e.kind, e.bytes])).toEqual([
+      ['0:tmp', 'alloc', 128],
+      ['0:tmp', 'free', 128],
+    ]);
     expect(sample.events[1]!.startNs).toBeGreaterThanOrEqual(sample.events[0]!.startNs + sample.events[0]!.durationNs);
     expect(sample.events[1]!.startNs + sample.events[1]!.durationNs).toBeLessThanOrEqual(sample.totalNs);
     expect(external!.sampledCall).toMatchObject({ events: [] });
     expect(external!.timing.totalNs).toContain(external!.sampledCall!.totalNs);
-    const v = verify([{ label: 'SCOPED', program: { nondeterministicFloat: false } }, { label: 'EXTERNAL (packed)', program: { nondeterministicFloat: false } }], results, job.variants[0]!.args);
+    const v = verify(
+      [
+        { label: 'SCOPED', program: { nondeterministicFloat: false } },
+        { label: 'EXTERNAL (packed)', program: { nondeterministicFloat: false } },
+      ],
+      results,
+      job.variants[0]!.args,
+    );
     expect(v).toEqual({ identical: true, ok: true, vacuous: false, compared: ['y'], details: [] });
   });
 
@@ -73,7 +83,10 @@ describe('runner host', () => {
   it('follows the warm-up and timed calls on the progress page while the child runs them in one native loop', async () => {
     const job = await jobFor([handProgram({ mode: 'SCOPED', fault: 'slow' })], { calls: 20, warmup: 3 });
     const progress: RunnerProgress[] = [];
-    const [result] = await new NodeRunnerHost().run({ ...job, skipVerification: true }, { onProgress: (p) => progress.push(p), timeoutMs: 120_000 });
+    const [result] = await new NodeRunnerHost().run(
+      { ...job, skipVerification: true },
+      { onProgress: (p) => progress.push(p), timeoutMs: 120_000 },
+    );
     expect(result!.timing.totalNs).toHaveLength(20);
     const phases = progress.map((p) => p.phase);
     expect(phases.indexOf('first-call')).toBeLessThan(phases.lastIndexOf('calls'));
@@ -130,9 +143,14 @@ describe('runner host', () => {
   });
 
   it('reports a divergence with the array, index and both values', async () => {
-    const job = await jobFor([handProgram({ mode: 'SCOPED' }), handProgram({ mode: 'PERSISTENT', fault: 'wrong-result' })], { labels: ['SCOPED', 'PERSISTENT'] });
+    const job = await jobFor([handProgram({ mode: 'SCOPED' }), handProgram({ mode: 'PERSISTENT', fault: 'wrong-result' })], {
+      labels: ['SCOPED', 'PERSISTENT'],
+    });
     const results = await new NodeRunnerHost().run(job, { timeoutMs: 60_000 });
-    const variants = [{ label: 'SCOPED', program: { nondeterministicFloat: false } }, { label: 'PERSISTENT', program: { nondeterministicFloat: false } }];
+    const variants = [
+      { label: 'SCOPED', program: { nondeterministicFloat: false } },
+      { label: 'PERSISTENT', program: { nondeterministicFloat: false } },
+    ];
     const v = verify(variants, results, job.variants[0]!.args);
     expect(v.identical).toBe(false);
     const d = v.details.find((x) => x.kind === 'divergence')!;

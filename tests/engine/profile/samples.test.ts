@@ -6,7 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { assembleResult } from '../../../electron/engine/profile/assemble.js';
 import { poolRuns, runRounds, makeRunJob } from '../../../electron/engine/profile/rounds.js';
-import { keepRows, keptIndex, keptPerProcess, MAX_KEPT_CALLS, poolTimings, processTiming } from '../../../electron/engine/profile/samples.js';
+import {
+  keepRows,
+  keptIndex,
+  keptPerProcess,
+  MAX_KEPT_CALLS,
+  poolTimings,
+  processTiming,
+} from '../../../electron/engine/profile/samples.js';
 import { mannWhitney, quantile, summarize } from '../../../electron/engine/profile/stats.js';
 import type { ProfilePlan } from '../../../electron/engine/profile/plan.js';
 import { callsCsv } from '../../../electron/engine/report/csv.js';
@@ -51,11 +58,19 @@ describe('samples', () => {
     expect(keepRows(all, 3)).toBe(all);
   });
 
-  it('a process\'s timing: whole times, exact sums and median faults over every call, the kept rows', () => {
+  it("a process's timing: whole times, exact sums and median faults over every call, the kept rows", () => {
     const n = 250_001;
     const s = stats(times(n));
     const sum = (xs: ArrayLike<number>) => Array.from(xs).reduce((a, b) => a + b, 0);
-    const expected = { totalNs: sum(s.totalNs), allocNs: sum(s.allocNs), freeNs: sum(s.freeNs), allocs: 2 * n, frees: 2 * n, allocBytes: 64 * n, minorFaults: sum(s.minorFaults) };
+    const expected = {
+      totalNs: sum(s.totalNs),
+      allocNs: sum(s.allocNs),
+      freeNs: sum(s.freeNs),
+      allocs: 2 * n,
+      frees: 2 * n,
+      allocBytes: 64 * n,
+      minorFaults: sum(s.minorFaults),
+    };
     const sortedFaults = Array.from(s.minorFaults).sort((a, b) => a - b);
     const t = processTiming(s, MAX_KEPT_CALLS, expected.totalNs + 99, 4);
     expect(t.calls).toBe(n);
@@ -85,7 +100,10 @@ describe('samples', () => {
     // Two processes of 150,000 calls: 50,000 rows kept of each.
     const calls = 150_000;
     const host = new FakeHost((job, _opts, index) =>
-      job.variants.map((v) => ({ ...fakeResult(v.label), timing: job.calls ? processTiming(stats(times(calls, index + 2)), job.keepCalls ?? MAX_KEPT_CALLS, 0, 1) : fakeTiming([]) })),
+      job.variants.map((v) => ({
+        ...fakeResult(v.label),
+        timing: job.calls ? processTiming(stats(times(calls, index + 2)), job.keepCalls ?? MAX_KEPT_CALLS, 0, 1) : fakeTiming([]),
+      })),
     );
     const built = [builtVariant('SCOPED', 'a')];
     const job = makeRunJob(built, { x: new Uint8Array(8) }, { calls, warmup: 1, sdfgFile: 'p.sdfg' });
@@ -93,7 +111,14 @@ describe('samples', () => {
     expect(host.jobs.map((j) => j.job.keepCalls)).toEqual([50_000, 50_000, 50_000]);
     const pooled = runs.map(poolRuns);
     const all = new Float64Array([...times(calls, 3), ...times(calls, 4)]);
-    const plan = { filePath: 'p.sdfg', fileHash: 'f', args: built[0]!.program.args, symbols: { N: 16n }, name: 'p', analysis: { modes: {} } } as unknown as ProfilePlan;
+    const plan = {
+      filePath: 'p.sdfg',
+      fileHash: 'f',
+      args: built[0]!.program.args,
+      symbols: { N: 16n },
+      name: 'p',
+      analysis: { modes: {} },
+    } as unknown as ProfilePlan;
     const result = assembleResult({
       plan,
       built,
@@ -110,7 +135,12 @@ describe('samples', () => {
     // Exact over all 300,000 calls, equal to summarize() over every column in full.
     const full = summarize({ ...stats(all), allocNs: Float64Array.from(all, (t) => t % 7), freeNs: Float64Array.from(all, (t) => t % 3) });
     expect(m.summary).toEqual(full);
-    expect(m.summary.medianNs).toBe(quantile(Array.from(all).sort((a, b) => a - b), 0.5));
+    expect(m.summary.medianNs).toBe(
+      quantile(
+        Array.from(all).sort((a, b) => a - b),
+        0.5,
+      ),
+    );
     // Row 1 of process 2 is that process's call floor(1 · 150,000 / 50,000) = 3.
     expect(m.calls.totalNs[50_001]).toBe(times(calls, 4)[3]);
     const csv = callsCsv([{ label: 'r', result, source: null }]).split('\n');
@@ -127,7 +157,15 @@ describe('samples', () => {
     expect(mannWhitney(a, b)).toEqual(mannWhitney(Array.from(a), Array.from(b)));
     expect(quantile(Float64Array.of(1, 2, 3, 4), 0.5)).toBe(2.5);
     const s = stats(a);
-    const plain = { totalNs: Array.from(s.totalNs), allocNs: Array.from(s.allocNs), freeNs: Array.from(s.freeNs), allocs: Array.from(s.allocs), frees: Array.from(s.frees), allocBytes: Array.from(s.allocBytes), minorFaults: Array.from(s.minorFaults) };
+    const plain = {
+      totalNs: Array.from(s.totalNs),
+      allocNs: Array.from(s.allocNs),
+      freeNs: Array.from(s.freeNs),
+      allocs: Array.from(s.allocs),
+      frees: Array.from(s.frees),
+      allocBytes: Array.from(s.allocBytes),
+      minorFaults: Array.from(s.minorFaults),
+    };
     expect(summarize(s)).toEqual(summarize(plain));
   });
 });

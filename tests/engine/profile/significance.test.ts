@@ -4,14 +4,29 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../bench/lib/dip-null.js';
-import { compareQuantile, intervalConfidence, mannWhitneyMinCalls, mannWhitneyMinP, quantileIntervalRanks, quantileMinCalls, SIGNIFICANCE } from '../../../electron/engine/profile/significance.js';
+import {
+  compareQuantile,
+  intervalConfidence,
+  mannWhitneyMinCalls,
+  mannWhitneyMinP,
+  quantileIntervalRanks,
+  quantileMinCalls,
+  SIGNIFICANCE,
+} from '../../../electron/engine/profile/significance.js';
 import { mannWhitney } from '../../../electron/engine/profile/stats.js';
 
 const range = (n: number, from = 0): number[] => Array.from({ length: n }, (_, i) => from + i);
 
 describe('too few calls to test', () => {
   it('the smallest p is that of two fully separated samples', () => {
-    for (const [n1, n2] of [[2, 2], [3, 3], [5, 5], [6, 6], [4, 9], [30, 30]] as const) {
+    for (const [n1, n2] of [
+      [2, 2],
+      [3, 3],
+      [5, 5],
+      [6, 6],
+      [4, 9],
+      [30, 30],
+    ] as const) {
       expect(mannWhitneyMinP(n1, n2)).toBeCloseTo(mannWhitney(range(n1), range(n2, 1000)).p, 12);
     }
     // Any other pair of samples of these sizes gives a larger p.

@@ -34,7 +34,16 @@ afterAll(async () => {
 });
 
 async function profileAll(path: string): Promise<ProfileResult> {
-  return profile(path, { ...DEFAULT_PROFILE_OPTIONS, runner: new NodeRunnerHost(), symbols: new Map([['N', 8n]]), layout: 'both', calls: 2, warmup: 0, processes: 1, timeoutMs: 120_000 });
+  return profile(path, {
+    ...DEFAULT_PROFILE_OPTIONS,
+    runner: new NodeRunnerHost(),
+    symbols: new Map([['N', 8n]]),
+    layout: 'both',
+    calls: 2,
+    warmup: 0,
+    processes: 1,
+    timeoutMs: 120_000,
+  });
 }
 
 describe('generated code for stack transients', () => {
@@ -93,9 +102,12 @@ describe('verification of stack transients', () => {
   });
 
   it('agrees when the read-first transients are setzero (zeroing still happens after the poison)', async () => {
-    const json = JSON.parse(await readFile(READ_FIRST, 'utf8')) as { nodes: Array<{ nodes: Array<{ type: string; attributes: Record<string, unknown> }> }> };
+    const json = JSON.parse(await readFile(READ_FIRST, 'utf8')) as {
+      nodes: Array<{ nodes: Array<{ type: string; attributes: Record<string, unknown> }> }>;
+    };
     for (const state of json.nodes) {
-      for (const n of state.nodes) if (n.type === 'AccessNode' && (n.attributes.data === 't' || n.attributes.data === 'w')) n.attributes.setzero = true;
+      for (const n of state.nodes)
+        if (n.type === 'AccessNode' && (n.attributes.data === 't' || n.attributes.data === 'w')) n.attributes.setzero = true;
     }
     const path = join(scratch, 'register_read_before_write_setzero.sdfg');
     await writeFile(path, JSON.stringify(json));

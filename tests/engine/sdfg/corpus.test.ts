@@ -9,7 +9,9 @@ import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import type { ControlFlowBlock, DataDescriptor, RegionBlock, SdfgFile } from '../../../electron/engine/model/sdfg.js';
 import { blocksOf, corpusFile, countEmbeddedSdfgs, loadRawJson, readManifest, resolveJsonPath } from './helpers.js';
 
-const files = readdirSync(corpusDir()).filter((name) => /\.sdfgz?$/.test(name)).sort();
+const files = readdirSync(corpusDir())
+  .filter((name) => /\.sdfgz?$/.test(name))
+  .sort();
 const manifest = readManifest();
 
 const NODE_TYPES: Record<string, string[]> = {
@@ -43,12 +45,21 @@ function structureProblems(model: SdfgFile): string[] {
     require(index === 0 ? sdfg.parent === null : sdfg.parent?.node.sdfg === sdfg, `${sdfg.jsonPath}: parent link`);
     require(sdfg.cfgId === sdfg.body.cfgId, `${sdfg.jsonPath}: cfgId of SDFG and body differ`);
   });
-  const checkRegion = (region: RegionBlock | { jsonPath: string; blocks: ControlFlowBlock[]; edges: RegionBlock['edges']; start: number | null }) => {
-    region.blocks.forEach((child, index) => require(child !== undefined && child.id === index, `${region.jsonPath}: block ${index} missing or misnumbered`));
+  const checkRegion = (
+    region: RegionBlock | { jsonPath: string; blocks: ControlFlowBlock[]; edges: RegionBlock['edges']; start: number | null },
+  ) => {
+    region.blocks.forEach((child, index) =>
+      require(child !== undefined && child.id === index, `${region.jsonPath}: block ${index} missing or misnumbered`),
+    );
     for (const edge of region.edges) {
-      require(edge.src >= 0 && edge.src < region.blocks.length && edge.dst >= 0 && edge.dst < region.blocks.length, `${edge.jsonPath}: dangling`);
+      require(edge.src >= 0 &&
+        edge.src < region.blocks.length &&
+        edge.dst >= 0 &&
+        edge.dst < region.blocks.length, `${edge.jsonPath}: dangling`);
     }
-    require(region.blocks.length === 0 ? region.start === null : region.start !== null && region.start < region.blocks.length, `${region.jsonPath}: start`);
+    require(region.blocks.length === 0
+      ? region.start === null
+      : region.start !== null && region.start < region.blocks.length, `${region.jsonPath}: start`);
   };
   for (const sdfg of model.sdfgs) {
     cfgIds.push(sdfg.body.cfgId);
@@ -66,8 +77,10 @@ function structureProblems(model: SdfgFile): string[] {
           require(node.id === index, `${node.jsonPath}: id ${node.id} at position ${index}`);
           ids.add(node.id);
           require(node.scopeEntry === null || block.nodes[node.scopeEntry] !== undefined, `${node.jsonPath}: scopeEntry dangles`);
-          if (node.kind === 'map_exit' && node.entryId !== null) require(block.nodes[node.entryId]?.kind === 'map_entry', `${node.jsonPath}: entry`);
-          if (node.kind === 'map_entry' && node.exitId !== null) require(block.nodes[node.exitId]?.kind === 'map_exit', `${node.jsonPath}: exit`);
+          if (node.kind === 'map_exit' && node.entryId !== null)
+            require(block.nodes[node.entryId]?.kind === 'map_entry', `${node.jsonPath}: entry`);
+          if (node.kind === 'map_entry' && node.exitId !== null)
+            require(block.nodes[node.exitId]?.kind === 'map_exit', `${node.jsonPath}: exit`);
         });
         require(ids.size === block.nodes.length, `${block.jsonPath}: node ids not unique`);
         block.edges.forEach((edge, index) => {
@@ -113,7 +126,8 @@ function pathProblems(model: SdfgFile, raw: unknown): string[] {
       if (block.kind === 'region' || block.kind === 'loop') checkEdges(block.edges);
       if (block.kind !== 'state') continue;
       for (const node of block.nodes) {
-        const types = node.kind === 'library' ? ['LibraryNode', node.classpath] : node.kind === 'unknown' ? [node.type] : NODE_TYPES[node.kind]!;
+        const types =
+          node.kind === 'library' ? ['LibraryNode', node.classpath] : node.kind === 'unknown' ? [node.type] : NODE_TYPES[node.kind]!;
         check(node.jsonPath, (value) => types.includes(String(value['type'])));
       }
       checkEdges(block.edges);

@@ -59,7 +59,16 @@ describe('control-flow regions', () => {
     const model = await load('spcl__dace__tests__sdfg_corpus__loops_for_else.sdfgz');
     expect(model.generation).toBe('G3');
     const loop = model.root.body.blocks[1] as LoopBlock;
-    expect(loop).toMatchObject({ kind: 'loop', label: 'for_422', loopVariable: 'i', init: 'i = 1', condition: '(i < 20)', update: 'i = (i + 1)', inverted: false, updateBeforeCondition: true });
+    expect(loop).toMatchObject({
+      kind: 'loop',
+      label: 'for_422',
+      loopVariable: 'i',
+      init: 'i = 1',
+      condition: '(i < 20)',
+      update: 'i = (i + 1)',
+      inverted: false,
+      updateBeforeCondition: true,
+    });
     expect(loop.jsonPath).toBe('$.nodes[1]');
     const kinds = [...blocksOf(loop)].map((block) => block.kind);
     expect(kinds).toContain('break');
@@ -231,7 +240,12 @@ describe('descriptors and data types', () => {
 
   it('sizes vector dtypes (vectortypes_0.sdfgz)', async () => {
     const model = await load('spcl__dace__tests__sdfg_corpus__vectortypes_0.sdfgz');
-    expect(model.root.arrays.get('A')!.dtype).toEqual({ kind: 'vector', base: { kind: 'scalar', name: 'float32', bytes: 4 }, elements: '2', bytes: 8 });
+    expect(model.root.arrays.get('A')!.dtype).toEqual({
+      kind: 'vector',
+      base: { kind: 'scalar', name: 'float32', bytes: 4 },
+      elements: '2',
+      bytes: 8,
+    });
   });
 
   it('reads Structures with members, pointer-to-struct dtypes and the int32 default (lift_struct_views)', async () => {

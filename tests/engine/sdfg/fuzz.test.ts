@@ -9,7 +9,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TEST_SEEDS, applyMutations, caseArb, describeCrash, loadSeeds, runCase, runFrontEnd, type Mutation } from '../../../bench/lib/fuzz-core.js';
+import {
+  TEST_SEEDS,
+  applyMutations,
+  caseArb,
+  describeCrash,
+  loadSeeds,
+  runCase,
+  runFrontEnd,
+  type Mutation,
+} from '../../../bench/lib/fuzz-core.js';
 import { parseSym, show, simplify, evaluate, toCpp, freeSymbols } from '../../../electron/engine/symbolic/index.js';
 
 const seeds = loadSeeds(TEST_SEEDS);
@@ -62,9 +71,33 @@ describe('structural fuzzing of real files', () => {
 const smallExpr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
   e: fc.oneof(
     { depthSize: 'small', maxDepth: 4 },
-    fc.constantFrom('N', 'M', '0', '1', '-1', '2', '9'.repeat(40), '1e400', '0.5', 'True', 'None', '$N', 'math.pi', 'constructor', 'toString', '(2**400000)'),
-    fc.tuple(tie('e'), fc.constantFrom('+', '-', '*', '/', '//', '%', '**', '<', '==', 'and', 'or', '&', '<<'), tie('e')).map(([a, op, b]) => `(${a}) ${op} (${b})`),
-    fc.tuple(fc.constantFrom('Max', 'Min', 'int_ceil', 'int_floor', 'floor', 'ceiling', 'Mod', 'sqrt', 'abs', 'f'), fc.array(tie('e'), { minLength: 1, maxLength: 3 })).map(([fn, args]) => `${fn}(${args.join(', ')})`),
+    fc.constantFrom(
+      'N',
+      'M',
+      '0',
+      '1',
+      '-1',
+      '2',
+      '9'.repeat(40),
+      '1e400',
+      '0.5',
+      'True',
+      'None',
+      '$N',
+      'math.pi',
+      'constructor',
+      'toString',
+      '(2**400000)',
+    ),
+    fc
+      .tuple(tie('e'), fc.constantFrom('+', '-', '*', '/', '//', '%', '**', '<', '==', 'and', 'or', '&', '<<'), tie('e'))
+      .map(([a, op, b]) => `(${a}) ${op} (${b})`),
+    fc
+      .tuple(
+        fc.constantFrom('Max', 'Min', 'int_ceil', 'int_floor', 'floor', 'ceiling', 'Mod', 'sqrt', 'abs', 'f'),
+        fc.array(tie('e'), { minLength: 1, maxLength: 3 }),
+      )
+      .map(([fn, args]) => `${fn}(${args.join(', ')})`),
     fc.tuple(tie('e'), tie('e'), tie('e')).map(([a, b, c]) => `${a} if ${b} else ${c}`),
   ),
 })).e;
@@ -72,13 +105,13 @@ const smallExpr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
 /** …made hostile once, at the top: nested thousands deep, or chained thousands long (`((N…`, `a.b.b…`, `x // y // …`). */
 const exprText: fc.Arbitrary<string> = fc.oneof(
   smallExpr,
-  fc.tuple(fc.constantFrom('(', '-', 'not ', '~', '+'), fc.integer({ min: 1, max: 3000 }), smallExpr).map(([open, n, e]) =>
-    open === '(' ? `${'('.repeat(n)}${e}${')'.repeat(n)}` : `${open.repeat(n)}${e}`,
-  ),
+  fc
+    .tuple(fc.constantFrom('(', '-', 'not ', '~', '+'), fc.integer({ min: 1, max: 3000 }), smallExpr)
+    .map(([open, n, e]) => (open === '(' ? `${'('.repeat(n)}${e}${')'.repeat(n)}` : `${open.repeat(n)}${e}`)),
   fc.tuple(fc.constantFrom('.b', '[0]', '()'), fc.integer({ min: 1, max: 3000 })).map(([postfix, n]) => `a${postfix.repeat(n)}`),
-  fc.tuple(smallExpr, fc.constantFrom(' + ', ' * ', ' // ', ' % ', ' ** ', ' < ', ' and ', ' - ', ' / '), fc.integer({ min: 2, max: 3000 })).map(([e, op, n]) =>
-    Array.from({ length: n }, () => `(${e})`).join(op),
-  ),
+  fc
+    .tuple(smallExpr, fc.constantFrom(' + ', ' * ', ' // ', ' % ', ' ** ', ' < ', ' and ', ' - ', ' / '), fc.integer({ min: 2, max: 3000 }))
+    .map(([e, op, n]) => Array.from({ length: n }, () => `(${e})`).join(op)),
 );
 
 describe('symbolic expressions from hostile files', () => {

@@ -53,8 +53,16 @@ export interface ManifestRow {
 export function readManifest(): Map<string, ManifestRow> {
   const text = readFileSync(join(corpusDir(), '..', 'MANIFEST.md'), 'utf8');
   const lines = text.split('\n');
-  const cells = (line: string) => line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
-  const headerIndex = lines.findIndex((line) => line.startsWith('|') && cells(line).includes('file') && cells(line).includes('SDFGs / states / nodes'));
+  const cells = (line: string) =>
+    line
+      .trim()
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split('|')
+      .map((c) => c.trim());
+  const headerIndex = lines.findIndex(
+    (line) => line.startsWith('|') && cells(line).includes('file') && cells(line).includes('SDFGs / states / nodes'),
+  );
   if (headerIndex < 0) throw new Error('MANIFEST.md has no table with columns "file" and "SDFGs / states / nodes"');
   const header = cells(lines[headerIndex]!);
   const fileColumn = header.indexOf('file');

@@ -39,12 +39,31 @@ function baseline(): Json {
         id: 0,
         nodes: [
           { type: 'AccessNode', label: 'A', id: 0, attributes: { data: 'A' } },
-          { type: 'Tasklet', label: 't', id: 1, attributes: { code: { string_data: 'b = a', language: 'Python' }, in_connectors: { a: null }, out_connectors: { b: null } } },
+          {
+            type: 'Tasklet',
+            label: 't',
+            id: 1,
+            attributes: { code: { string_data: 'b = a', language: 'Python' }, in_connectors: { a: null }, out_connectors: { b: null } },
+          },
           { type: 'AccessNode', label: 'B', id: 2, attributes: { data: 'B' } },
         ],
         edges: [
-          { src: '0', dst: '1', dst_connector: 'a', attributes: { data: { type: 'Memlet', attributes: { data: 'A', subset: { type: 'Range', ranges: [{ start: '0', end: 'N - 1' }] } } } } },
-          { src: '1', dst: '2', src_connector: 'b', attributes: { data: { type: 'Memlet', attributes: { data: 'B', subset: { type: 'Range', ranges: [{ start: '0', end: 'N - 1' }] } } } } },
+          {
+            src: '0',
+            dst: '1',
+            dst_connector: 'a',
+            attributes: {
+              data: { type: 'Memlet', attributes: { data: 'A', subset: { type: 'Range', ranges: [{ start: '0', end: 'N - 1' }] } } },
+            },
+          },
+          {
+            src: '1',
+            dst: '2',
+            src_connector: 'b',
+            attributes: {
+              data: { type: 'Memlet', attributes: { data: 'B', subset: { type: 'Range', ranges: [{ start: '0', end: 'N - 1' }] } } },
+            },
+          },
         ],
       },
     ],
@@ -54,7 +73,7 @@ function baseline(): Json {
 
 const state = (d: Json): Json => (d['nodes'] as Json[])[0]!;
 const stateNodes = (d: Json): Json[] => state(d)['nodes'] as Json[];
-const memletAttrs = (d: Json): Json => ((((state(d)['edges'] as Json[])[0]!['attributes'] as Json)['data'] as Json)['attributes'] as Json);
+const memletAttrs = (d: Json): Json => (((state(d)['edges'] as Json[])[0]!['attributes'] as Json)['data'] as Json)['attributes'] as Json;
 const arrayAttrs = (d: Json, name: string): Json => (((d['attributes'] as Json)['_arrays'] as Json)[name] as Json)['attributes'] as Json;
 
 function deepArray(depth: number): unknown {
@@ -72,9 +91,17 @@ const HOSTILE: Array<[string, () => unknown]> = [
 ];
 
 const SITES: Array<[string, string, (d: Json, v: unknown) => void]> = [
-  ["a code block's language", '$.nodes[0].nodes[1].attributes.code.language', (d, v) => (((stateNodes(d)[1]!['attributes'] as Json)['code'] as Json)['language'] = v)],
+  [
+    "a code block's language",
+    '$.nodes[0].nodes[1].attributes.code.language',
+    (d, v) => (((stateNodes(d)[1]!['attributes'] as Json)['code'] as Json)['language'] = v),
+  ],
   ['dtype.type', '$.attributes._arrays.A.attributes.dtype.type', (d, v) => (arrayAttrs(d, 'A')['dtype'] = { type: v })],
-  ['a memlet subset.type', '$.nodes[0].edges[0].attributes.data.attributes.subset.type', (d, v) => ((memletAttrs(d)['subset'] as Json)['type'] = v)],
+  [
+    'a memlet subset.type',
+    '$.nodes[0].edges[0].attributes.data.attributes.subset.type',
+    (d, v) => ((memletAttrs(d)['subset'] as Json)['type'] = v),
+  ],
   ['a node id', '$.nodes[0].nodes[0].id', (d, v) => (stateNodes(d)[0]!['id'] = v)],
   ['source_files[i]', '$.source_files[0]', (d, v) => ((d['source_files'] as unknown[])[0] = v)],
 ];
@@ -87,7 +114,8 @@ function inputError(doc: unknown): TlabError {
   } catch (error) {
     caught = error;
   }
-  if (!(caught instanceof TlabError)) throw new Error(`expected a TlabError, got ${caught === undefined ? 'success' : String((caught as Error).stack)}`);
+  if (!(caught instanceof TlabError))
+    throw new Error(`expected a TlabError, got ${caught === undefined ? 'success' : String((caught as Error).stack)}`);
   expect(caught.kind).toBe('input');
   expect(caught.file).toBe(FILE);
   return caught;
@@ -133,7 +161,9 @@ describe('the five fields that crashed analyze', () => {
         put(doc, JSON.parse('{"toString": 1}'));
         const file = join(dir, 'case.sdfg');
         writeFileSync(file, JSON.stringify(doc));
-        const r = spawnSync(process.execPath, [join(packageRoot(), 'dist', 'electron', 'cli', 'main.js'), 'analyze', file], { encoding: 'utf8' });
+        const r = spawnSync(process.execPath, [join(packageRoot(), 'dist', 'electron', 'cli', 'main.js'), 'analyze', file], {
+          encoding: 'utf8',
+        });
         expect(r.stderr).toContain(`${file}: at ${path}: `);
         expect(r.stderr).not.toMatch(/internal error| {4}at /);
         expect(r.status).toBe(3);
@@ -146,20 +176,36 @@ describe('the five fields that crashed analyze', () => {
 
 describe('other fields of the same class', () => {
   const cases: Array<[string, (d: Json) => void, string | RegExp]> = [
-    ['SymExpr objects nested thousands of levels (each level doubles the text)', (d) => {
-      let v: unknown = 'N';
-      for (let i = 0; i < 3000; i++) v = { main: v };
-      arrayAttrs(d, 'A')['shape'] = [v];
-    }, /^\$\.attributes\._arrays\.A\.attributes\.shape\[0\](\.main)+$/],
-    ['a shape with more dimensions than numpy allows (strides are quadratic in the rank)', (d) => {
-      arrayAttrs(d, 'A')['shape'] = Array.from({ length: 5000 }, (_, i) => i + 1);
-    }, '$.attributes._arrays.A.attributes.shape'],
-    ['a vector dtype whose element count is an object', (d) => {
-      arrayAttrs(d, 'A')['dtype'] = { type: 'vector', dtype: 'float64', elements: JSON.parse('{"toString": 1}') };
-    }, '$.attributes._arrays.A.attributes.dtype.elements'],
-    ['a loop variable that is not a name', (d) => {
-      d['nodes'] = [{ type: 'LoopRegion', label: 'loop', attributes: { loop_variable: deepArray(3000) }, nodes: [], edges: [] }];
-    }, '$.nodes[0].attributes.loop_variable'],
+    [
+      'SymExpr objects nested thousands of levels (each level doubles the text)',
+      (d) => {
+        let v: unknown = 'N';
+        for (let i = 0; i < 3000; i++) v = { main: v };
+        arrayAttrs(d, 'A')['shape'] = [v];
+      },
+      /^\$\.attributes\._arrays\.A\.attributes\.shape\[0\](\.main)+$/,
+    ],
+    [
+      'a shape with more dimensions than numpy allows (strides are quadratic in the rank)',
+      (d) => {
+        arrayAttrs(d, 'A')['shape'] = Array.from({ length: 5000 }, (_, i) => i + 1);
+      },
+      '$.attributes._arrays.A.attributes.shape',
+    ],
+    [
+      'a vector dtype whose element count is an object',
+      (d) => {
+        arrayAttrs(d, 'A')['dtype'] = { type: 'vector', dtype: 'float64', elements: JSON.parse('{"toString": 1}') };
+      },
+      '$.attributes._arrays.A.attributes.dtype.elements',
+    ],
+    [
+      'a loop variable that is not a name',
+      (d) => {
+        d['nodes'] = [{ type: 'LoopRegion', label: 'loop', attributes: { loop_variable: deepArray(3000) }, nodes: [], edges: [] }];
+      },
+      '$.nodes[0].attributes.loop_variable',
+    ],
   ];
   for (const [what, put, path] of cases) {
     it(`rejects ${what}`, () => {
@@ -197,7 +243,8 @@ describe('control flow nested past every walk', () => {
   function nested(depth: number): Json {
     const d = baseline();
     let block = state(d);
-    for (let i = 0; i < depth; i++) block = { type: 'ControlFlowRegion', label: `r${i}`, id: 0, start_block: 0, attributes: {}, nodes: [block], edges: [] };
+    for (let i = 0; i < depth; i++)
+      block = { type: 'ControlFlowRegion', label: `r${i}`, id: 0, start_block: 0, attributes: {}, nodes: [block], edges: [] };
     d['nodes'] = [block];
     return d;
   }

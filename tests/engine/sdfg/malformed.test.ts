@@ -29,17 +29,44 @@ function validSdfg(): Record<string, unknown> {
         id: 0,
         nodes: [
           { type: 'AccessNode', label: 'A', id: 0, scope_entry: null, attributes: { data: 'A' } },
-          { type: 'Tasklet', label: 't', id: 1, scope_entry: null, attributes: { code: { string_data: 'b = a', language: 'Python' }, in_connectors: { a: null }, out_connectors: { b: null } } },
+          {
+            type: 'Tasklet',
+            label: 't',
+            id: 1,
+            scope_entry: null,
+            attributes: { code: { string_data: 'b = a', language: 'Python' }, in_connectors: { a: null }, out_connectors: { b: null } },
+          },
           { type: 'AccessNode', label: 'B', id: 2, scope_entry: null, attributes: { data: 'B' } },
         ],
         edges: [
-          { type: 'MultiConnectorEdge', src: '0', dst: '1', src_connector: null, dst_connector: 'a', attributes: { data: { type: 'Memlet', attributes: { data: 'A', subset: { type: 'Range', ranges: [{ start: '0', end: 'N - 1', step: '1', tile: '1' }] } } } } },
-          { type: 'MultiConnectorEdge', src: '1', dst: '2', src_connector: 'b', dst_connector: null, attributes: { data: { type: 'Memlet', attributes: { data: 'B' } } } },
+          {
+            type: 'MultiConnectorEdge',
+            src: '0',
+            dst: '1',
+            src_connector: null,
+            dst_connector: 'a',
+            attributes: {
+              data: {
+                type: 'Memlet',
+                attributes: { data: 'A', subset: { type: 'Range', ranges: [{ start: '0', end: 'N - 1', step: '1', tile: '1' }] } },
+              },
+            },
+          },
+          {
+            type: 'MultiConnectorEdge',
+            src: '1',
+            dst: '2',
+            src_connector: 'b',
+            dst_connector: null,
+            attributes: { data: { type: 'Memlet', attributes: { data: 'B' } } },
+          },
         ],
       },
       { type: 'SDFGState', label: 's1', id: 1, nodes: [], edges: [] },
     ],
-    edges: [{ type: 'Edge', src: '0', dst: '1', attributes: { data: { type: 'InterstateEdge', attributes: { assignments: { i: '0' } } } } }],
+    edges: [
+      { type: 'Edge', src: '0', dst: '1', attributes: { data: { type: 'InterstateEdge', attributes: { assignments: { i: '0' } } } } },
+    ],
     cfg_list_id: 0,
     start_block: 0,
   };
@@ -94,7 +121,8 @@ describe('content sniffing', () => {
   });
 
   it('rejects Git LFS pointers and tells to run git lfs pull', () => {
-    const pointer = 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n';
+    const pointer =
+      'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n';
     const error = inputError(() => parseSdfgBytes(bytesOf(pointer), FILE));
     expect(error.message).toMatch(/Git LFS pointer.*run git lfs pull/);
   });
@@ -176,8 +204,14 @@ describe('JSON syntax errors', () => {
 
 describe('wrong structure', () => {
   it('requires an object root of type SDFG', () => {
-    expect(inputError(() => parseSdfgBytes(bytesOf('[1, 2]'), FILE))).toMatchObject({ jsonPath: '$', message: 'the JSON root must be an SDFG object, found a list' });
-    expect(parseObject({ ...validSdfg(), type: 'SDFGState' })).toMatchObject({ jsonPath: '$.type', message: 'the root "type" is the string "SDFGState", expected "SDFG"' });
+    expect(inputError(() => parseSdfgBytes(bytesOf('[1, 2]'), FILE))).toMatchObject({
+      jsonPath: '$',
+      message: 'the JSON root must be an SDFG object, found a list',
+    });
+    expect(parseObject({ ...validSdfg(), type: 'SDFGState' })).toMatchObject({
+      jsonPath: '$.type',
+      message: 'the root "type" is the string "SDFGState", expected "SDFG"',
+    });
     const noType = validSdfg();
     delete noType['type'];
     expect(parseObject(noType).jsonPath).toBe('$.type');
@@ -235,13 +269,19 @@ describe('dangling references', () => {
   it('rejects a scope_entry pointing nowhere', () => {
     const sdfg = validSdfg();
     (state0(sdfg)['nodes'] as Array<Record<string, unknown>>)[1]!['scope_entry'] = '12';
-    expect(parseObject(sdfg)).toMatchObject({ jsonPath: '$.nodes[0].nodes[1].scope_entry', message: 'scope_entry "12" does not exist (valid ids are 0-2)' });
+    expect(parseObject(sdfg)).toMatchObject({
+      jsonPath: '$.nodes[0].nodes[1].scope_entry',
+      message: 'scope_entry "12" does not exist (valid ids are 0-2)',
+    });
   });
 
   it('rejects a non-numeric edge endpoint', () => {
     const sdfg = validSdfg();
     (state0(sdfg)['edges'] as Array<Record<string, unknown>>)[0]!['src'] = 'A';
-    expect(parseObject(sdfg)).toMatchObject({ jsonPath: '$.nodes[0].edges[0].src', message: 'memlet edge source node must be an integer id, found the string "A"' });
+    expect(parseObject(sdfg)).toMatchObject({
+      jsonPath: '$.nodes[0].edges[0].src',
+      message: 'memlet edge source node must be an integer id, found the string "A"',
+    });
   });
 });
 
@@ -251,7 +291,10 @@ describe('pathological nesting', () => {
   it('refuses a 10,000-deep chain of nested regions at the first region over the limit, without overflowing the stack', () => {
     let region: Record<string, unknown> = { type: 'SDFGState', label: 'leaf', nodes: [], edges: [] };
     for (let i = 0; i < 10_000; i++) region = { type: 'ControlFlowRegion', label: `r${i}`, nodes: [region], edges: [], start_block: 0 };
-    const error = inputError(() => parseSdfgJson({ type: 'SDFG', attributes: { name: 'deep' }, nodes: [region], edges: [] }, FILE, 0, false), 'unsupported');
+    const error = inputError(
+      () => parseSdfgJson({ type: 'SDFG', attributes: { name: 'deep' }, nodes: [region], edges: [] }, FILE, 0, false),
+      'unsupported',
+    );
     expect(error.message).toMatch(/^control flow nested deeper than 256 levels/);
     expect(error.jsonPath).toBe(`$${'.nodes[0]'.repeat(257)}`);
   });

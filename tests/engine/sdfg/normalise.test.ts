@@ -5,7 +5,14 @@ import { parseSdfgBytes, parseSdfgJson } from '../../../electron/engine/sdfg/ind
 
 const FILE = 'synthetic.sdfg';
 
-function sdfgWith(parts: { arrays?: Record<string, unknown>; nodes?: unknown[]; edges?: unknown[]; blocks?: unknown[]; interstate?: unknown[]; extra?: Record<string, unknown> }): Record<string, unknown> {
+function sdfgWith(parts: {
+  arrays?: Record<string, unknown>;
+  nodes?: unknown[];
+  edges?: unknown[];
+  blocks?: unknown[];
+  interstate?: unknown[];
+  extra?: Record<string, unknown>;
+}): Record<string, unknown> {
   return {
     type: 'SDFG',
     attributes: { name: 'p', _arrays: parts.arrays ?? {} },
@@ -57,7 +64,12 @@ describe('omitted-default properties (sdfg-format.md §2.2)', () => {
   });
 
   it('gives a Scalar the shape ["1"] and a Stream its buffer size', () => {
-    expect(descriptor({ type: 'Scalar', attributes: { dtype: 'bool_' } })).toMatchObject({ shape: ['1'], totalSize: '1', strides: ['1'], dtype: { name: 'bool', bytes: 1 } });
+    expect(descriptor({ type: 'Scalar', attributes: { dtype: 'bool_' } })).toMatchObject({
+      shape: ['1'],
+      totalSize: '1',
+      strides: ['1'],
+      dtype: { name: 'bool', bytes: 1 },
+    });
     expect(descriptor({ type: 'Stream', attributes: { shape: ['1'] } }).bufferSize).toBe('0');
     expect(descriptor({ type: 'Stream', attributes: { shape: ['1'], buffer_size: 32 } }).bufferSize).toBe('32');
   });
@@ -67,7 +79,12 @@ describe('omitted-default properties (sdfg-format.md §2.2)', () => {
       sdfgWith({
         arrays: { A: { type: 'Array', attributes: { shape: ['N'] } } },
         nodes: [
-          { type: 'MapEntry', label: 'm[i=0:N]', scope_exit: '1', attributes: { params: ['i'], range: { type: 'Range', ranges: [{ start: '0', end: 'N - 1' }] } } },
+          {
+            type: 'MapEntry',
+            label: 'm[i=0:N]',
+            scope_exit: '1',
+            attributes: { params: ['i'], range: { type: 'Range', ranges: [{ start: '0', end: 'N - 1' }] } },
+          },
           { type: 'MapExit', label: 'm[i=0:N]', scope_entry: '0', scope_exit: '1' },
           { type: 'AccessNode', label: 'A', attributes: { data: 'A' } },
         ],
@@ -76,11 +93,23 @@ describe('omitted-default properties (sdfg-format.md §2.2)', () => {
       }),
     );
     const [entry, exit] = firstState(model).nodes;
-    expect(entry).toMatchObject({ kind: 'map_entry', exitId: 1, map: { label: 'm', schedule: 'Default', unroll: false, collapse: 1, ompNumThreads: 0, gpuBlockSize: null } });
+    expect(entry).toMatchObject({
+      kind: 'map_entry',
+      exitId: 1,
+      map: { label: 'm', schedule: 'Default', unroll: false, collapse: 1, ompNumThreads: 0, gpuBlockSize: null },
+    });
     expect(entry!.kind === 'map_entry' && entry!.map.range).toEqual([{ start: '0', end: 'N - 1', step: '1', tile: '1' }]);
     expect(exit).toMatchObject({ kind: 'map_exit', entryId: 0, scopeEntry: 0 });
     expect(firstState(model).edges[0]!.memlet).toEqual({
-      data: 'A', subset: null, otherSubset: null, wcr: null, wcrNonatomic: false, volume: '0', dynamic: false, isDataSrc: null, allowOob: false,
+      data: 'A',
+      subset: null,
+      otherSubset: null,
+      wcr: null,
+      wcrNonatomic: false,
+      volume: '0',
+      dynamic: false,
+      isDataSrc: null,
+      allowOob: false,
     });
   });
 
@@ -93,27 +122,60 @@ describe('omitted-default properties (sdfg-format.md §2.2)', () => {
           { type: 'SDFGState', nodes: [], edges: [] },
         ],
         interstate: [
-          { type: 'Edge', src: '0', dst: '1', attributes: { data: { type: 'InterstateEdge', attributes: { assignments: { i: '0', j: 'A[3]', k: 2 } } } } },
-          { type: 'Edge', src: '1', dst: '2', attributes: { data: { type: 'InterstateEdge', attributes: { condition: { string_data: '(i < N)', language: 'Python' } } } } },
+          {
+            type: 'Edge',
+            src: '0',
+            dst: '1',
+            attributes: { data: { type: 'InterstateEdge', attributes: { assignments: { i: '0', j: 'A[3]', k: 2 } } } },
+          },
+          {
+            type: 'Edge',
+            src: '1',
+            dst: '2',
+            attributes: { data: { type: 'InterstateEdge', attributes: { condition: { string_data: '(i < N)', language: 'Python' } } } },
+          },
         ],
       }),
     );
     const [first, second] = model.root.body.edges;
-    expect(first).toMatchObject({ condition: '1', assignments: [['i', '0'], ['j', 'A[3]'], ['k', '2']], jsonPath: '$.edges[0]' });
+    expect(first).toMatchObject({
+      condition: '1',
+      assignments: [
+        ['i', '0'],
+        ['j', 'A[3]'],
+        ['k', '2'],
+      ],
+      jsonPath: '$.edges[0]',
+    });
     expect(second).toMatchObject({ condition: '(i < N)', assignments: [] });
     expect(model.root.body.start).toBe(0);
   });
 
   it('fills LoopRegion defaults (while loop, update before condition)', () => {
-    const model = parse(sdfgWith({ blocks: [{ type: 'LoopRegion', label: 'w', attributes: { loop_condition: { string_data: '(x > 0)' } }, nodes: [], edges: [] }] }));
-    expect(model.root.body.blocks[0] as LoopBlock).toMatchObject({ kind: 'loop', loopVariable: '', init: null, update: null, condition: '(x > 0)', inverted: false, updateBeforeCondition: true, start: null });
+    const model = parse(
+      sdfgWith({
+        blocks: [{ type: 'LoopRegion', label: 'w', attributes: { loop_condition: { string_data: '(x > 0)' } }, nodes: [], edges: [] }],
+      }),
+    );
+    expect(model.root.body.blocks[0] as LoopBlock).toMatchObject({
+      kind: 'loop',
+      loopVariable: '',
+      init: null,
+      update: null,
+      condition: '(x > 0)',
+      inverted: false,
+      updateBeforeCondition: true,
+      start: null,
+    });
   });
 });
 
 describe('legacy and open-ended content', () => {
   it('parses a nested SDFG stored as JSON text', () => {
     const inner = JSON.stringify(sdfgWith({ arrays: { t: { type: 'Scalar', attributes: { transient: true } } } }));
-    const model = parse(sdfgWith({ nodes: [{ type: 'NestedSDFG', label: 'n', attributes: { sdfg: inner, symbol_mapping: { N: 'M', K: 3 } } }] }));
+    const model = parse(
+      sdfgWith({ nodes: [{ type: 'NestedSDFG', label: 'n', attributes: { sdfg: inner, symbol_mapping: { N: 'M', K: 3 } } }] }),
+    );
     expect(model.stats).toMatchObject({ sdfgs: 2, transients: 1, states: 2 });
     const node = firstState(model).nodes[0]!;
     expect(node.kind === 'nested_sdfg' && node.symbolMapping).toEqual({ N: 'M', K: '3' });
@@ -135,38 +197,90 @@ describe('legacy and open-ended content', () => {
           odd: { type: 'QuantumRegister', attributes: { shape: ['2'] } },
         },
         blocks: [
-          { type: 'SDFGState', nodes: [{ type: 'PipelineEntry', label: 'p', attributes: { in_connectors: { IN_a: 'float32' }, depth: 3 } }], edges: [] },
+          {
+            type: 'SDFGState',
+            nodes: [{ type: 'PipelineEntry', label: 'p', attributes: { in_connectors: { IN_a: 'float32' }, depth: 3 } }],
+            edges: [],
+          },
           { type: 'ParallelRegion', label: 'par', nodes: [{ type: 'SDFGState', nodes: [], edges: [] }], edges: [] },
         ],
         interstate: [{ src: '0', dst: '1' }],
       }),
     );
     const node = firstState(model).nodes[0]!;
-    expect(node).toMatchObject({ kind: 'unknown', type: 'PipelineEntry', attributes: { depth: 3 }, inConnectors: { IN_a: { kind: 'scalar', name: 'float32', bytes: 4 } } });
+    expect(node).toMatchObject({
+      kind: 'unknown',
+      type: 'PipelineEntry',
+      attributes: { depth: 3 },
+      inConnectors: { IN_a: { kind: 'scalar', name: 'float32', bytes: 4 } },
+    });
     expect(model.root.arrays.get('sub')).toMatchObject({ type: 'ArraySubclass', arrayLike: true });
     expect(model.root.arrays.get('odd')).toMatchObject({ type: 'QuantumRegister', arrayLike: false });
     expect(model.root.body.blocks[1]).toMatchObject({ kind: 'region', type: 'ParallelRegion', cfgId: 1 });
     expect(model.stats.states).toBe(2);
-    expect(model.warnings.map((w) => w.jsonPath)).toEqual(['$.attributes._arrays.sub', '$.attributes._arrays.odd', '$.nodes[0].nodes[0]', '$.nodes[1]']);
+    expect(model.warnings.map((w) => w.jsonPath)).toEqual([
+      '$.attributes._arrays.sub',
+      '$.attributes._arrays.odd',
+      '$.nodes[0].nodes[0]',
+      '$.nodes[1]',
+    ]);
   });
 
   it('keeps unknown library classes with their class path and attributes', () => {
-    const model = parse(sdfgWith({ nodes: [{ type: 'LibraryNode', classpath: 'stencilflow.stencil.stencil.Stencil', label: 's', attributes: { implementation: null, code: 'x' } }] }));
-    expect(firstState(model).nodes[0]).toMatchObject({ kind: 'library', classpath: 'stencilflow.stencil.stencil.Stencil', className: 'Stencil', implementation: null, schedule: 'Default', attributes: { code: 'x' } });
+    const model = parse(
+      sdfgWith({
+        nodes: [
+          {
+            type: 'LibraryNode',
+            classpath: 'stencilflow.stencil.stencil.Stencil',
+            label: 's',
+            attributes: { implementation: null, code: 'x' },
+          },
+        ],
+      }),
+    );
+    expect(firstState(model).nodes[0]).toMatchObject({
+      kind: 'library',
+      classpath: 'stencilflow.stencil.stencil.Stencil',
+      className: 'Stencil',
+      implementation: null,
+      schedule: 'Default',
+      attributes: { code: 'x' },
+    });
   });
 
   it('accepts the 2.0 object form of enums and keeps unknown values', () => {
-    const model = parse(sdfgWith({ arrays: { a: { type: 'Array', attributes: { shape: ['1'], storage: { type: 'StorageType.GPU_Global' }, lifetime: 'Eternal' } } } }));
+    const model = parse(
+      sdfgWith({
+        arrays: { a: { type: 'Array', attributes: { shape: ['1'], storage: { type: 'StorageType.GPU_Global' }, lifetime: 'Eternal' } } },
+      }),
+    );
     expect(model.root.arrays.get('a')).toMatchObject({ storage: 'GPU_Global', lifetime: 'Eternal' });
-    expect(model.warnings).toEqual([{ jsonPath: '$.attributes._arrays.a.attributes.lifetime', message: 'unknown allocation lifetime "Eternal" (kept as is)' }]);
+    expect(model.warnings).toEqual([
+      { jsonPath: '$.attributes._arrays.a.attributes.lifetime', message: 'unknown allocation lifetime "Eternal" (kept as is)' },
+    ]);
   });
 
   it('sizes composite data types', () => {
     const dtype = (raw: unknown) => descriptor({ type: 'Scalar', attributes: { dtype: raw } }).dtype;
-    expect(dtype({ type: 'pointer', dtype: 'float64' })).toEqual({ kind: 'pointer', base: { kind: 'scalar', name: 'float64', bytes: 8 }, bytes: 8 });
+    expect(dtype({ type: 'pointer', dtype: 'float64' })).toEqual({
+      kind: 'pointer',
+      base: { kind: 'scalar', name: 'float64', bytes: 8 },
+      bytes: 8,
+    });
     expect(dtype({ type: 'vector', dtype: 'float64', elements: '4' })).toMatchObject({ kind: 'vector', elements: '4', bytes: 32 });
     expect(dtype({ type: 'vector', dtype: 'float64', elements: 'V' })).toMatchObject({ kind: 'vector', elements: 'V', bytes: null });
-    expect(dtype({ type: 'struct', name: 'vec3d', data: [['x', 'float64'], ['y', 'float64'], ['z', 'float32']] })).toMatchObject({ kind: 'struct', name: 'vec3d', bytes: 20 });
+    expect(
+      dtype({
+        type: 'struct',
+        name: 'vec3d',
+        data: [
+          ['x', 'float64'],
+          ['y', 'float64'],
+          ['z', 'float32'],
+        ],
+      }),
+    ).toMatchObject({ kind: 'struct', name: 'vec3d', bytes: 20 });
     expect(dtype({ type: 'struct', name: 'vec3d', data: [['x', 'float64']], bytes: 24 })).toMatchObject({ bytes: 24 });
     expect(dtype({ type: 'opaque', ctype: 'MPI_Request' })).toEqual({ kind: 'opaque', ctype: 'MPI_Request', bytes: null });
     expect(dtype({ type: 'string' })).toMatchObject({ kind: 'pointer', bytes: 8, base: { name: 'int8' } });
@@ -180,15 +294,36 @@ describe('legacy and open-ended content', () => {
     const model = parse(
       sdfgWith({
         arrays: { A: { type: 'Array', attributes: { shape: ['N'] } } },
-        nodes: [{ type: 'AccessNode', attributes: { data: 'A' } }, { type: 'AccessNode', attributes: { data: 'A' } }],
+        nodes: [
+          { type: 'AccessNode', attributes: { data: 'A' } },
+          { type: 'AccessNode', attributes: { data: 'A' } },
+        ],
         edges: [
-          { src: '0', dst: '1', attributes: { data: { attributes: { data: 'A', subset: { type: 'SubsetUnion', subset_list: [{ type: 'Indices', indices: ['i'] }] }, other_subset: '0:N, 2' } } } },
+          {
+            src: '0',
+            dst: '1',
+            attributes: {
+              data: {
+                attributes: {
+                  data: 'A',
+                  subset: { type: 'SubsetUnion', subset_list: [{ type: 'Indices', indices: ['i'] }] },
+                  other_subset: '0:N, 2',
+                },
+              },
+            },
+          },
         ],
       }),
     );
     const memlet = firstState(model).edges[0]!.memlet;
     expect(memlet.subset).toEqual({ kind: 'union', subsets: [{ kind: 'indices', indices: ['i'] }] });
-    expect(memlet.otherSubset).toEqual({ kind: 'range', dims: [{ start: '0', end: '(N) - 1', step: '1', tile: '1' }, { start: '2', end: '2', step: '1', tile: '1' }] });
+    expect(memlet.otherSubset).toEqual({
+      kind: 'range',
+      dims: [
+        { start: '0', end: '(N) - 1', step: '1', tile: '1' },
+        { start: '2', end: '2', step: '1', tile: '1' },
+      ],
+    });
   });
 
   it('reads G0 single global_code blocks and undefined_symbols', () => {
@@ -205,7 +340,9 @@ describe('legacy and open-ended content', () => {
 
   it('decides the grammar from `$` symbols and fills the statistics', () => {
     const typed = parseSdfgBytes(
-      new TextEncoder().encode(JSON.stringify(sdfgWith({ arrays: { t: { type: 'Array', attributes: { shape: ['$N'], transient: true } } } }))),
+      new TextEncoder().encode(
+        JSON.stringify(sdfgWith({ arrays: { t: { type: 'Array', attributes: { shape: ['$N'], transient: true } } } })),
+      ),
       FILE,
     );
     expect(typed.grammar).toBe('typed');

@@ -46,7 +46,8 @@ function expectSameRoot(preview: GraphRegion, full: GraphRegion): void {
   full.nodes.forEach((f, i) => {
     const p = preview.nodes[i]!;
     if (!p.summary || !f.summary) return;
-    for (const k of ['states', 'nodes', 'maps', 'tasklets', 'loops', 'sdfgs'] as const) expect(p.summary[k]).toBeLessThanOrEqual(f.summary[k]);
+    for (const k of ['states', 'nodes', 'maps', 'tasklets', 'loops', 'sdfgs'] as const)
+      expect(p.summary[k]).toBeLessThanOrEqual(f.summary[k]);
     for (const t of p.summary.transients) expect(f.summary.transients).toContain(t);
   });
 }
@@ -119,7 +120,11 @@ describe('previews on every pretty-printed corpus file with nested SDFGs (thresh
 });
 
 describe('files not laid out as DaCe writes them get no preview', () => {
-  const pretty = (v: unknown, indent: number | string): DecodedSdfg => ({ json: Buffer.from(JSON.stringify(v, null, indent)), compressed: false, path: 'x.sdfg' });
+  const pretty = (v: unknown, indent: number | string): DecodedSdfg => ({
+    json: Buffer.from(JSON.stringify(v, null, indent)),
+    compressed: false,
+    path: 'x.sdfg',
+  });
   const nested = {
     type: 'SDFG',
     attributes: { name: 'outer', _arrays: {} },
@@ -132,7 +137,16 @@ describe('files not laid out as DaCe writes them get no preview', () => {
           {
             type: 'NestedSDFG',
             label: 'inner',
-            attributes: { sdfg: { type: 'SDFG', attributes: { name: 'inner', _arrays: {}, text: '}"sdfg": {', debuginfo: 'x'.repeat(4000) }, nodes: [], edges: [] }, in_connectors: {}, out_connectors: {} },
+            attributes: {
+              sdfg: {
+                type: 'SDFG',
+                attributes: { name: 'inner', _arrays: {}, text: '}"sdfg": {', debuginfo: 'x'.repeat(4000) },
+                nodes: [],
+                edges: [],
+              },
+              in_connectors: {},
+              out_connectors: {},
+            },
             id: 0,
           },
         ],
@@ -172,7 +186,7 @@ describe('gzip files are previewed while they inflate', () => {
     .filter((f) => f.endsWith('.sdfgz'))
     .sort();
 
-  it.each(gzFiles)('%s: the streamed preview is the in-memory one, and the decoding is gunzip\'s', async (name) => {
+  it.each(gzFiles)("%s: the streamed preview is the in-memory one, and the decoding is gunzip's", async (name) => {
     const bytes = readFileSync(corpusFile(name));
     let decoded: DecodedSdfg;
     try {
@@ -201,7 +215,26 @@ describe('gzip files are previewed while they inflate', () => {
       {
         type: 'SDFG',
         attributes: { name: 'outer', _arrays: {} },
-        nodes: [{ type: 'SDFGState', label: 's0', id: 0, nodes: [{ type: 'NestedSDFG', label: 'inner', id: 0, attributes: { sdfg: { type: 'SDFG', attributes: { name: 'inner', _arrays: {}, pad: 'x'.repeat(3 * 2 ** 20) }, nodes: [], edges: [] }, in_connectors: {}, out_connectors: {} } }], edges: [] }],
+        nodes: [
+          {
+            type: 'SDFGState',
+            label: 's0',
+            id: 0,
+            nodes: [
+              {
+                type: 'NestedSDFG',
+                label: 'inner',
+                id: 0,
+                attributes: {
+                  sdfg: { type: 'SDFG', attributes: { name: 'inner', _arrays: {}, pad: 'x'.repeat(3 * 2 ** 20) }, nodes: [], edges: [] },
+                  in_connectors: {},
+                  out_connectors: {},
+                },
+              },
+            ],
+            edges: [],
+          },
+        ],
         edges: [],
         start_block: 0,
       },
@@ -228,7 +261,10 @@ describe('gzip files are previewed while they inflate', () => {
     const truncated = gz.subarray(0, gz.length >> 1);
     const corrupt = Buffer.from(gz);
     corrupt.fill(0x55, 200, 400);
-    for (const [bytes, why] of [[truncated, /truncated/], [corrupt, /cannot be decompressed/]] as const) {
+    for (const [bytes, why] of [
+      [truncated, /truncated/],
+      [corrupt, /cannot be decompressed/],
+    ] as const) {
       const r = await decodeWithPreview(bytes, 'bad.sdfgz', 0);
       expect(r.preview).toBeNull();
       await expect(r.decoded()).rejects.toMatchObject({ kind: 'input', file: 'bad.sdfgz', message: expect.stringMatching(why) });

@@ -57,7 +57,8 @@ function scan(root: unknown): { symbolic: Found[]; expressions: Found[]; stateme
       else if (k === 'symbol_mapping' && x && typeof x === 'object') {
         for (const [name, value] of Object.entries(x)) collectStrings(value, `${p}.${name}`, symbolic);
       } else if (k === 'assignments' && x && typeof x === 'object' && !Array.isArray(x)) {
-        for (const [name, value] of Object.entries(x)) if (typeof value === 'string') expressions.push({ text: value, path: `${p}.${name}` });
+        for (const [name, value] of Object.entries(x))
+          if (typeof value === 'string') expressions.push({ text: value, path: `${p}.${name}` });
       }
       if (x && typeof x === 'object') stack.push([x, p, k]);
     }

@@ -14,7 +14,22 @@ import {
   type Value,
 } from '../../../electron/engine/symbolic/index.js';
 
-const INT_SYMBOLS: Record<string, bigint> = { N: 1000n, M: 1000n, K: 5n, C_in: 3n, C_out: 4n, a: 3n, b: -7n, c: 11n, t: 5000n, _c: -5n, bK: 80n, i: 4n, n: 6n, m: -10n };
+const INT_SYMBOLS: Record<string, bigint> = {
+  N: 1000n,
+  M: 1000n,
+  K: 5n,
+  C_in: 3n,
+  C_out: 4n,
+  a: 3n,
+  b: -7n,
+  c: 11n,
+  t: 5000n,
+  _c: -5n,
+  bK: 80n,
+  i: 4n,
+  n: 6n,
+  m: -10n,
+};
 const FLOAT_SYMBOLS: Record<string, number> = { x: 2.5 };
 
 // [grammar, text]: symbolic fields (legacy and typed) and Python code strings.
@@ -87,11 +102,15 @@ function parseCase(grammar: 'legacy' | 'typed' | 'python', src: string): Expr {
   if (grammar === 'python') {
     const e = parsePython(src);
     // Code strings read float symbols by name; give `x` its dtype so evaluate and C++ agree on the type.
-    return JSON.parse(JSON.stringify(e, (_k, v: unknown) => (typeof v === 'bigint' ? { __big: v.toString() } : v)), (_k, v: unknown) => {
-      if (v && typeof v === 'object' && '__big' in v) return BigInt((v as { __big: string }).__big);
-      if (v && typeof v === 'object' && (v as Expr).k === 'sym' && (v as { name: string }).name === 'x') return { ...(v), dtype: 'float64' };
-      return v;
-    }) as Expr;
+    return JSON.parse(
+      JSON.stringify(e, (_k, v: unknown) => (typeof v === 'bigint' ? { __big: v.toString() } : v)),
+      (_k, v: unknown) => {
+        if (v && typeof v === 'object' && '__big' in v) return BigInt((v as { __big: string }).__big);
+        if (v && typeof v === 'object' && (v as Expr).k === 'sym' && (v as { name: string }).name === 'x')
+          return { ...v, dtype: 'float64' };
+        return v;
+      },
+    ) as Expr;
   }
   return parseSym(src, grammar);
 }
@@ -110,7 +129,9 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 describe('toCpp', () => {
   it('emits helpers and exact fractions', () => {
-    expect(toCpp(parseSym('262144*ceiling(M/512)*ceiling(N/512)', 'legacy'))).toBe('262144 * tlab_int_ceil(M, 512) * tlab_int_ceil(N, 512)');
+    expect(toCpp(parseSym('262144*ceiling(M/512)*ceiling(N/512)', 'legacy'))).toBe(
+      '262144 * tlab_int_ceil(M, 512) * tlab_int_ceil(N, 512)',
+    );
     expect(toCpp(parseSym('Mod(_c, 2)', 'legacy'), { symbol: (s) => `sym_${s}` })).toBe('tlab_py_mod(sym__c, 2)');
     expect(toCpp(parseSym('N*(N + 1)/2', 'legacy'))).toBe('tlab_div(N * (N + 1), 2)');
     expect(toCpp(parseSym('2**40', 'legacy'))).toBe('tlab_ipow(2, 40)');
@@ -126,7 +147,9 @@ describe('toCpp', () => {
     expect(toCpp(parsePython('3 / 2 + a'))).toBe('tlab_div(2 * a + 3, 2)');
     expect(toCpp(parsePython('A[i, j] > 0'), { subscript: (base, idx) => `${base}[${idx.join(' * 8 + ')}]` })).toBe('A[i * 8 + j] > 0');
     // The container name reaches `subscript` as is: containers are not symbols.
-    expect(toCpp(parsePython('A[i] + A'), { symbol: (s) => `sym_${s}`, subscript: (base, idx) => `${base}_ptr[${idx.join('')}]` })).toBe('A_ptr[sym_i] + sym_A');
+    expect(toCpp(parsePython('A[i] + A'), { symbol: (s) => `sym_${s}`, subscript: (base, idx) => `${base}_ptr[${idx.join('')}]` })).toBe(
+      'A_ptr[sym_i] + sym_A',
+    );
   });
 
   it('refuses what C++ cannot express', () => {
@@ -171,7 +194,9 @@ describe('toCpp', () => {
     const source = join(workDir, 'exprs.cpp');
     const binary = join(workDir, 'exprs');
     writeFileSync(source, program);
-    execFileSync('g++', ['-std=c++17', '-O1', '-Wall', '-Wextra', '-Werror', '-Wno-unused-variable', '-o', binary, source], { stdio: 'pipe' });
+    execFileSync('g++', ['-std=c++17', '-O1', '-Wall', '-Wextra', '-Werror', '-Wno-unused-variable', '-o', binary, source], {
+      stdio: 'pipe',
+    });
     const output = execFileSync(binary, { encoding: 'utf8' }).trim().split('\n');
     expect(output).toHaveLength(CASES.length);
     output.forEach((line, index) => {

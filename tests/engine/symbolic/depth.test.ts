@@ -116,6 +116,8 @@ describe(`expression depth limit (${MAX} levels)`, () => {
   it('bracket nesting is capped too, and far deeper text fails fast', () => {
     expect(tooDeep(() => parseSym(`${'('.repeat(5000)}N${')'.repeat(5000)}`, 'legacy')).message).toContain(`limit of ${MAX} levels`);
     expect(tooDeep(() => parseSym(chain(100_000, 'N', ' + '), 'legacy')).message).toContain(`limit of ${MAX} levels`);
-    expect(tooDeep(() => parsePythonStatements(`if a:\n${'  '.repeat(1)}x = ${chain(MAX + 1, 'N', ' * ')}\n`)).message).toContain(`limit of ${MAX} levels`);
+    expect(tooDeep(() => parsePythonStatements(`if a:\n${'  '.repeat(1)}x = ${chain(MAX + 1, 'N', ' * ')}\n`)).message).toContain(
+      `limit of ${MAX} levels`,
+    );
   });
 });

@@ -22,7 +22,8 @@ import { envOf, rat, sym } from './helpers.js';
 
 const ev = (src: string, values: Record<string, bigint | number | boolean> = {}): Value => evaluate(parseSym(src, 'legacy'), envOf(values));
 const py = (src: string, values: Record<string, bigint | number | boolean> = {}): Value => evaluate(parsePython(src), envOf(values));
-const int = (src: string, values: Record<string, bigint> = {}): bigint | null => evalInt(parseSym(src, 'legacy'), new Map(Object.entries(values)));
+const int = (src: string, values: Record<string, bigint> = {}): bigint | null =>
+  evalInt(parseSym(src, 'legacy'), new Map(Object.entries(values)));
 
 describe('exact arithmetic', () => {
   it('keeps integers exact past 2^53', () => {
@@ -120,7 +121,15 @@ describe('functions', () => {
     expect(int('Max(1, Min(999, t)) - 1', { t: 5000n })).toBe(998n);
     expect(int('C_in*C_out*K**2', { C_in: 3n, C_out: 4n, K: 5n })).toBe(300n);
     const typed = parseSym('-1 + symbol($mill_at2, dtype=dace.int64) + __int_floor(1 + symbol($eigts1_d0, dtype=dace.int64), 2)', 'typed');
-    expect(evalInt(typed, new Map([['mill_at2', 10n], ['eigts1_d0', 4n]]))).toBe(11n);
+    expect(
+      evalInt(
+        typed,
+        new Map([
+          ['mill_at2', 10n],
+          ['eigts1_d0', 4n],
+        ]),
+      ),
+    ).toBe(11n);
   });
 
   it('evaluates Python conditions', () => {
@@ -168,7 +177,13 @@ describe('freeSymbols, substitute, approxOf', () => {
 
   it('substitutes simultaneously', () => {
     const e = parseSym('N + M*2', 'legacy');
-    const swapped = substitute(e, new Map([['N', sym('M')], ['M', parseSym('N + 1', 'legacy')]]));
+    const swapped = substitute(
+      e,
+      new Map([
+        ['N', sym('M')],
+        ['M', parseSym('N + 1', 'legacy')],
+      ]),
+    );
     expect(show(swapped)).toBe('M + (N + 1)*2');
   });
 

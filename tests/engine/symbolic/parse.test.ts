@@ -40,11 +40,17 @@ describe('legacy grammar (sdfg-format.md §10.3 examples)', () => {
   });
 
   it('respects precedence and associativity', () => {
-    expect(plain(parseSym('a - b - c', 'legacy'))).toEqual(plain({ k: 'bin', op: '-', a: { k: 'bin', op: '-', a: sym('a'), b: sym('b') }, b: sym('c') }));
-    expect(plain(parseSym('a**b**c', 'legacy'))).toEqual(plain({ k: 'bin', op: '**', a: sym('a'), b: { k: 'bin', op: '**', a: sym('b'), b: sym('c') } }));
+    expect(plain(parseSym('a - b - c', 'legacy'))).toEqual(
+      plain({ k: 'bin', op: '-', a: { k: 'bin', op: '-', a: sym('a'), b: sym('b') }, b: sym('c') }),
+    );
+    expect(plain(parseSym('a**b**c', 'legacy'))).toEqual(
+      plain({ k: 'bin', op: '**', a: sym('a'), b: { k: 'bin', op: '**', a: sym('b'), b: sym('c') } }),
+    );
     expect(plain(parseSym('-x**2', 'legacy'))).toEqual(plain({ k: 'un', op: '-', a: { k: 'bin', op: '**', a: sym('x'), b: int(2) } }));
     expect(plain(parseSym('2**-1', 'legacy'))).toEqual(plain({ k: 'bin', op: '**', a: int(2), b: { k: 'un', op: '-', a: int(1) } }));
-    expect(plain(parseSym('a + b*c', 'legacy'))).toEqual(plain({ k: 'bin', op: '+', a: sym('a'), b: { k: 'bin', op: '*', a: sym('b'), b: sym('c') } }));
+    expect(plain(parseSym('a + b*c', 'legacy'))).toEqual(
+      plain({ k: 'bin', op: '+', a: sym('a'), b: { k: 'bin', op: '*', a: sym('b'), b: sym('c') } }),
+    );
   });
 
   it('parses relations and a bare ? symbol', () => {
@@ -82,7 +88,8 @@ describe('typed grammar', () => {
     expect(plain(parseSym('2.5f32', 'typed'))).toEqual(plain({ k: 'float', v: 2.5, text: '2.5', suffix: 'f32' }));
     expect(plain(parseSym('8.0f64', 'typed'))).toEqual(plain({ k: 'float', v: 8, text: '8.0', suffix: 'f64' }));
     expect(plain(parseSym('7.2bf16', 'typed'))).toEqual(plain({ k: 'float', v: 7.2, text: '7.2', suffix: 'bf16' }));
-    for (const suffix of ['i8', 'i16', 'i32', 'u16', 'u32', 'u64']) expect(parseSym(`3${suffix}`, 'typed')).toMatchObject({ k: 'int', v: 3n, suffix });
+    for (const suffix of ['i8', 'i16', 'i32', 'u16', 'u32', 'u64'])
+      expect(parseSym(`3${suffix}`, 'typed')).toMatchObject({ k: 'int', v: 3n, suffix });
     for (const suffix of ['f16', 'e4m3fn', 'e5m2']) expect(parseSym(`1.5${suffix}`, 'typed')).toMatchObject({ k: 'float', v: 1.5, suffix });
     // An integer with a float suffix is a float whose text still reads as one.
     expect(parseSym('8f32', 'typed')).toMatchObject({ k: 'float', v: 8, text: '8.0' });
@@ -148,12 +155,17 @@ describe('memoisation and size', () => {
     const terms = Array.from({ length: MAX_EXPRESSION_DEPTH - 1 }, (_, i) => `s${i}*${i + 1}`);
     const e = parseSym(terms.join(' + '), 'legacy');
     expect(show(e)).toBe(terms.join(' + '));
-    expect(syntaxError(() => parseSym([...terms, 'x*2'].join(' + '), 'legacy')).message).toMatch(`nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`);
+    expect(syntaxError(() => parseSym([...terms, 'x*2'].join(' + '), 'legacy')).message).toMatch(
+      `nested deeper than the limit of ${MAX_EXPRESSION_DEPTH} levels`,
+    );
   });
 
   // Parse speed is the bench's business (analysis section); here only the result of a large string counts.
   it('parses a large corpus-like string', () => {
-    const src = Array.from({ length: 200 }, (_, i) => `symbol($a${i}_d0, dtype=dace.int64)*(-1 + symbol($a${i}_d1, dtype=dace.int64))`).join(' + ');
+    const src = Array.from(
+      { length: 200 },
+      (_, i) => `symbol($a${i}_d0, dtype=dace.int64)*(-1 + symbol($a${i}_d1, dtype=dace.int64))`,
+    ).join(' + ');
     const e = parseSym(`${src} + 7`, 'typed');
     const text = show(e);
     for (const i of [0, 99, 199]) expect(text).toContain(`a${i}_d1`);
@@ -231,7 +243,9 @@ describe('Python lambdas (write-conflict resolution)', () => {
 
 describe('Python statements', () => {
   it('parses a multi-line tasklet with if/elif/else', () => {
-    const body = parsePythonStatements('if (s == 1):\n    val = 1\nelif (s > 1):\n    sout = (s - 1)\n    sout = (s - 2)\nelse:\n    pass\n');
+    const body = parsePythonStatements(
+      'if (s == 1):\n    val = 1\nelif (s > 1):\n    sout = (s - 1)\n    sout = (s - 2)\nelse:\n    pass\n',
+    );
     expect(body).toHaveLength(1);
     const top = body[0]!;
     expect(top.k).toBe('if');

@@ -1,14 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  evaluate,
-  parseSym,
-  show,
-  simplify,
-  type BinOp,
-  type Expr,
-  type Value,
-} from '../../../electron/engine/symbolic/index.js';
+import { evaluate, parseSym, show, simplify, type BinOp, type Expr, type Value } from '../../../electron/engine/symbolic/index.js';
 
 const SYMBOLS: Record<string, bigint> = { a: 3n, b: -7n, c: 0n, N: 2n ** 40n, M: 12n };
 const env = (name: string): bigint | undefined => SYMBOLS[name];
@@ -53,27 +45,42 @@ const exprTree = fc.letrec<{ e: Expr }>((tie) => ({
     { arbitrary: fc.tuple(fc.constantFrom(...ARITH), tie('e'), tie('e')).map(([op, a, b]): Expr => ({ k: 'bin', op, a, b })), weight: 4 },
     { arbitrary: fc.tuple(fc.constantFrom(...OTHER), tie('e'), tie('e')).map(([op, a, b]): Expr => ({ k: 'bin', op, a, b })), weight: 1 },
     {
-      arbitrary: fc.tuple(tie('e'), fc.bigInt({ min: -3n, max: 4n })).map(([a, k]): Expr => ({ k: 'bin', op: '**', a, b: { k: 'int', v: k } })),
-      weight: 1,
-    },
-    { arbitrary: fc.tuple(fc.constantFrom<'-' | '+' | 'not'>('-', '+', 'not'), tie('e')).map(([op, a]): Expr => ({ k: 'un', op, a })), weight: 1 },
-    {
-      arbitrary: fc.tuple(fc.constantFrom('Max', 'Min', 'Mod', 'int_floor', 'int_ceil'), tie('e'), tie('e')).map(
-        ([fn, a, b]): Expr => ({ k: 'call', fn, args: [a, b], kwargs: [] }),
-      ),
+      arbitrary: fc
+        .tuple(tie('e'), fc.bigInt({ min: -3n, max: 4n }))
+        .map(([a, k]): Expr => ({ k: 'bin', op: '**', a, b: { k: 'int', v: k } })),
       weight: 1,
     },
     {
-      arbitrary: fc.tuple(fc.constantFrom('floor', 'ceiling', 'Abs'), tie('e')).map(([fn, a]): Expr => ({ k: 'call', fn, args: [a], kwargs: [] })),
+      arbitrary: fc.tuple(fc.constantFrom<'-' | '+' | 'not'>('-', '+', 'not'), tie('e')).map(([op, a]): Expr => ({ k: 'un', op, a })),
       weight: 1,
     },
     {
-      arbitrary: fc.tuple(fc.array(fc.constantFrom<BinOp>('<', '<=', '=='), { minLength: 2, maxLength: 3 }), fc.array(tie('e'), { minLength: 4, maxLength: 4 })).map(
-        ([ops, operands]): Expr => ({ k: 'cmpchain', ops, operands: operands.slice(0, ops.length + 1) }),
-      ),
+      arbitrary: fc
+        .tuple(fc.constantFrom('Max', 'Min', 'Mod', 'int_floor', 'int_ceil'), tie('e'), tie('e'))
+        .map(([fn, a, b]): Expr => ({ k: 'call', fn, args: [a, b], kwargs: [] })),
       weight: 1,
     },
-    { arbitrary: fc.tuple(tie('e'), tie('e'), tie('e')).map(([cond, then, otherwise]): Expr => ({ k: 'ternary', cond, then, else: otherwise })), weight: 1 },
+    {
+      arbitrary: fc
+        .tuple(fc.constantFrom('floor', 'ceiling', 'Abs'), tie('e'))
+        .map(([fn, a]): Expr => ({ k: 'call', fn, args: [a], kwargs: [] })),
+      weight: 1,
+    },
+    {
+      arbitrary: fc
+        .tuple(
+          fc.array(fc.constantFrom<BinOp>('<', '<=', '=='), { minLength: 2, maxLength: 3 }),
+          fc.array(tie('e'), { minLength: 4, maxLength: 4 }),
+        )
+        .map(([ops, operands]): Expr => ({ k: 'cmpchain', ops, operands: operands.slice(0, ops.length + 1) })),
+      weight: 1,
+    },
+    {
+      arbitrary: fc
+        .tuple(tie('e'), tie('e'), tie('e'))
+        .map(([cond, then, otherwise]): Expr => ({ k: 'ternary', cond, then, else: otherwise })),
+      weight: 1,
+    },
   ),
 })).e;
 

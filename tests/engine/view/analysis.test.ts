@@ -62,7 +62,13 @@ describe('AnalysisView on a hand-built model', () => {
 
   it('gives every transient its fate', () => {
     const fate = (id: string) => FATES[v.table.fate[row(id)]!];
-    expect([fate('0:t1'), fate('0:t2'), fate('0:p'), fate('0:m'), fate('0:sc')]).toEqual(['external', 'external', 'init', 'scoped', 'none']);
+    expect([fate('0:t1'), fate('0:t2'), fate('0:p'), fate('0:m'), fate('0:sc')]).toEqual([
+      'external',
+      'external',
+      'init',
+      'scoped',
+      'none',
+    ]);
     expect(v.totals).toEqual({ transients: 5, holdingMemory: 4, eligible: { PERSISTENT: 3, EXTERNAL: 2 }, fates: [2, 0, 1, 1, 0, 1, 0] });
   });
 
@@ -136,7 +142,9 @@ function checkInvariants(a: Analysis, v: AnalysisView): void {
   expect([...v.order].sort((x, y) => x - y)).toEqual([...a.transients.keys()]);
   expect(v.totals.fates.reduce((s, x) => s + x, 0)).toBe(a.transients.length);
   // Memory holders come first in the timeline order; views and references (fate `alias`) hold none.
-  v.order.forEach((row, k) => expect(FATES[v.table.fate[row]!] !== 'none' && FATES[v.table.fate[row]!] !== 'alias').toBe(k < v.totals.holdingMemory));
+  v.order.forEach((row, k) =>
+    expect(FATES[v.table.fate[row]!] !== 'none' && FATES[v.table.fate[row]!] !== 'alias').toBe(k < v.totals.holdingMemory),
+  );
   for (let i = 0; i < v.table.count; i++) expect(FATES[v.table.fate[i]!] === 'alias').toBe(v.table.alias[i]! >= 0);
   for (const m of v.memory) {
     if (!m.curves) continue;
@@ -160,7 +168,10 @@ function checkInvariants(a: Analysis, v: AnalysisView): void {
     const packed = a.layouts.packed[w.storage];
     if (packed) {
       // One rectangle per interval of each live set.
-      const intervals = [...packed.offsets.keys()].reduce((k, id) => k + (a.transients.find((t) => t.id === id)!.liveSegments?.length ?? 1), 0);
+      const intervals = [...packed.offsets.keys()].reduce(
+        (k, id) => k + (a.transients.find((t) => t.id === id)!.liveSegments?.length ?? 1),
+        0,
+      );
       expect(w.packed!.rects.row.length).toBe(intervals);
       w.packed!.rects.row.forEach((row, k) => {
         expect(num(w.packed!.rects.offset[k]) + num(w.packed!.rects.size[k])).toBeLessThanOrEqual(num(w.packed!.bytes));
@@ -170,7 +181,9 @@ function checkInvariants(a: Analysis, v: AnalysisView): void {
     }
     for (const rects of [w.dace.rects, w.packed?.rects]) for (const row of rects?.row ?? []) expect(v.table.alias[row]).toBe(-1);
     if (w.dace.rects) {
-      w.dace.rects.row.forEach((_, k) => expect(num(w.dace.rects!.offset[k]) + num(w.dace.rects!.size[k])).toBeLessThanOrEqual(num(w.dace.bytes)));
+      w.dace.rects.row.forEach((_, k) =>
+        expect(num(w.dace.rects!.offset[k]) + num(w.dace.rects!.size[k])).toBeLessThanOrEqual(num(w.dace.bytes)),
+      );
     }
     if (w.savings) expect(num(w.savings.bytes)).toBe(num(w.dace.bytes) - num(w.packed!.bytes));
   }

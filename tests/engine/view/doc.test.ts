@@ -12,7 +12,16 @@ describe('DocInfo', () => {
   it('names the file, its SDFGs and the symbols to edit', async () => {
     const file = await readSdfgFile(join(examplesDir(), 'vadv.sdfg'));
     const info = buildDocInfo(file, source);
-    expect(info).toMatchObject({ doc: 'd1', name: 'x', path: null, fileBytes: 1, parseMs: 2, compressed: false, target: 'cpu', daceVersion: file.daceVersion });
+    expect(info).toMatchObject({
+      doc: 'd1',
+      name: 'x',
+      path: null,
+      fileBytes: 1,
+      parseMs: 2,
+      compressed: false,
+      target: 'cpu',
+      daceVersion: file.daceVersion,
+    });
     expect(info.sdfgs).toEqual([{ index: 0, name: file.root.name, parent: null, jsonPath: '$' }]);
     // vadv's loop variable k is assigned inside the program: not a symbol to edit.
     expect(info.symbols).toEqual([
@@ -33,7 +42,10 @@ describe('DocInfo', () => {
       expect(s.parent!).toBeLessThan(s.index);
       expect(s.jsonPath).toMatch(/^\$\.nodes\[\d+\]\.nodes\[\d+\]\.attributes\.sdfg$/);
     }
-    const doc = JSON.parse(JSON.stringify(toAnalysisJson(analyze(file, { symbols: new Map(), defaultSymbol: 8n, target: null })))) as { sdfgs: unknown; transients: Array<{ sdfg: number }> };
+    const doc = JSON.parse(JSON.stringify(toAnalysisJson(analyze(file, { symbols: new Map(), defaultSymbol: 8n, target: null })))) as {
+      sdfgs: unknown;
+      transients: Array<{ sdfg: number }>;
+    };
     expect(doc.sdfgs).toEqual(info.sdfgs);
     for (const t of doc.transients) expect(info.sdfgs[t.sdfg]).toBeDefined();
   });

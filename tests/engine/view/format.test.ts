@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatBytesExpr, formatCount, formatNs, formatP, formatPercent, formatRatio, formatSize, sig3 } from '../../../electron/engine/view/format.js';
+import {
+  formatBytes,
+  formatBytesExpr,
+  formatCount,
+  formatNs,
+  formatP,
+  formatPercent,
+  formatRatio,
+  formatSize,
+  sig3,
+} from '../../../electron/engine/view/format.js';
 
 describe('format', () => {
   it('writes three significant digits without exponents', () => {
-    expect([sig3(1.2345), sig3(12.345), sig3(123.45), sig3(0.000123456), sig3(1.2), sig3(0)]).toEqual(['1.23', '12.3', '123', '0.000123', '1.20', '0']);
+    expect([sig3(1.2345), sig3(12.345), sig3(123.45), sig3(0.000123456), sig3(1.2), sig3(0)]).toEqual([
+      '1.23',
+      '12.3',
+      '123',
+      '0.000123',
+      '1.20',
+      '0',
+    ]);
     expect(sig3(-4.5)).toBe('\u22124.50');
     expect(sig3(NaN)).toBe('–');
   });

@@ -14,7 +14,9 @@ import { graphRegion, searchGraph } from '../../../electron/engine/view/graph.js
 import type { GraphNode, GraphRegion } from '../../../electron/engine/view/types.js';
 import { TlabError } from '../../../electron/engine/errors.js';
 
-const files = readdirSync(corpusDir()).filter((n) => /\.sdfgz?$/.test(n)).sort();
+const files = readdirSync(corpusDir())
+  .filter((n) => /\.sdfgz?$/.test(n))
+  .sort();
 const load = (name: string): Promise<SdfgFile> => readSdfgFile(join(corpusDir(), name));
 
 interface Walk {
@@ -73,17 +75,25 @@ describe('graph view models on the corpus', () => {
       const emptyStates = regions.flatMap((r) => r.nodes).filter((n) => n.kind === 'state' && n.expand === null).length;
       expect(emptyStates).toBe(states.filter((s) => s.nodes.length === 0).length);
       expect(regions.filter((r) => r.kind === 'state').length + emptyStates).toBe(states.length);
-      expect(dataflow.reduce((s, r) => s + r.nodes.reduce((k, n) => k + modelNodes(n), 0), 0)).toBe(states.reduce((s, st) => s + st.nodes.length, 0));
+      expect(dataflow.reduce((s, r) => s + r.nodes.reduce((k, n) => k + modelNodes(n), 0), 0)).toBe(
+        states.reduce((s, st) => s + st.nodes.length, 0),
+      );
       expect(dataflow.reduce((s, r) => s + r.edges.length, 0)).toBe(states.reduce((s, st) => s + st.edges.length, 0));
 
       // The root's summaries cover every state and dataflow node of the file.
       const sum = root.nodes.reduce(
-        (acc, n) => ({ states: acc.states + (n.summary?.states ?? (n.kind === 'state' ? 1 : 0)), nodes: acc.nodes + (n.summary?.nodes ?? 0) }),
+        (acc, n) => ({
+          states: acc.states + (n.summary?.states ?? (n.kind === 'state' ? 1 : 0)),
+          nodes: acc.nodes + (n.summary?.nodes ?? 0),
+        }),
         { states: 0, nodes: 0 },
       );
       expect(sum).toEqual({ states: file.stats.states, nodes: file.stats.nodes });
-      const transients = new Set(file.sdfgs.flatMap((s) => [...s.arrays.values()].filter((d) => d.transient).map((d) => `${s.sdfgIndex}:${d.name}`)));
-      for (const n of root.nodes) for (const t of n.summary?.transients ?? []) expect(transients.has(t.split('.')[0]!) || transients.has(t)).toBe(true);
+      const transients = new Set(
+        file.sdfgs.flatMap((s) => [...s.arrays.values()].filter((d) => d.transient).map((d) => `${s.sdfgIndex}:${d.name}`)),
+      );
+      for (const n of root.nodes)
+        for (const t of n.summary?.transients ?? []) expect(transients.has(t.split('.')[0]!) || transients.has(t)).toBe(true);
     });
   }
 });

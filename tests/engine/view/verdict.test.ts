@@ -12,7 +12,8 @@ import type { ModeResult, ProfileResult } from '../../../electron/engine/profile
 import { mannWhitney, summarize } from '../../../electron/engine/profile/stats.js';
 import { compareResults, heldMemory, profileVerdict, verificationBadge } from '../../../electron/engine/view/verdict.js';
 
-const load = (name: string): ProfileResult => JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', name), 'utf8')) as ProfileResult;
+const load = (name: string): ProfileResult =>
+  JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', name), 'utf8')) as ProfileResult;
 const clean = (): ProfileResult => load('vadv-cpu-clean.json');
 const noisy = (): ProfileResult => load('vadv-cpu-noisy.json');
 const mode = (r: ProfileResult, label: string): ModeResult => r.modes.find((m) => m.label === label)!;
@@ -27,7 +28,15 @@ function scaled(m: ModeResult, factor: number, label = m.label): ModeResult {
 function firstCalls(r: ProfileResult, n: number): ProfileResult {
   const cut = (xs: number[]) => xs.slice(0, n);
   const modes = r.modes.map((m) => {
-    const calls = { totalNs: cut(m.calls.totalNs), allocNs: cut(m.calls.allocNs), freeNs: cut(m.calls.freeNs), allocs: cut(m.calls.allocs), frees: cut(m.calls.frees), allocBytes: cut(m.calls.allocBytes), minorFaults: cut(m.calls.minorFaults) };
+    const calls = {
+      totalNs: cut(m.calls.totalNs),
+      allocNs: cut(m.calls.allocNs),
+      freeNs: cut(m.calls.freeNs),
+      allocs: cut(m.calls.allocs),
+      frees: cut(m.calls.frees),
+      allocBytes: cut(m.calls.allocBytes),
+      minorFaults: cut(m.calls.minorFaults),
+    };
     return { ...m, calls, summary: summarize(calls), warmupCalls: m.warmupCalls?.slice(0, 1) };
   });
   return { ...r, settings: { ...r.settings, calls: n, processes: 1 }, modes };
@@ -47,16 +56,30 @@ describe('the verdict of a quiet run', () => {
     expect(h.time!.ratio).toBeCloseTo(mode(r, 'EXTERNAL (packed)').summary.medianNs / mode(r, 'PERSISTENT').summary.medianNs, 12);
     // Before: "EXTERNAL (packed) vs POOL: 1.63× faster per call (p < 0.001), 3 fewer allocations per call
     // (3 → 0), 960 KiB workspace", silent about PERSISTENT, the fastest mode of the run.
-    expect(v.text).toBe('PERSISTENT is fastest: 1.06× faster per call than the runner-up, EXTERNAL (packed) (p < 0.001); the same allocations per call (0); holds 960 KiB (init) vs 960 KiB (workspace) for transients');
-    expect([h.parts.title, h.parts.big, h.parts.detail]).toEqual(['Fastest mode: PERSISTENT', 'PERSISTENT 1.06× faster per call', 'than the runner-up, EXTERNAL (packed) (p < 0.001)']);
+    expect(v.text).toBe(
+      'PERSISTENT is fastest: 1.06× faster per call than the runner-up, EXTERNAL (packed) (p < 0.001); the same allocations per call (0); holds 960 KiB (init) vs 960 KiB (workspace) for transients',
+    );
+    expect([h.parts.title, h.parts.big, h.parts.detail]).toEqual([
+      'Fastest mode: PERSISTENT',
+      'PERSISTENT 1.06× faster per call',
+      'than the runner-up, EXTERNAL (packed) (p < 0.001)',
+    ]);
   });
 
   it('keeps EXTERNAL against POOL as the secondary line', () => {
     const r = clean();
     const [pair, ...rest] = profileVerdict(r).secondary;
     expect(rest).toEqual([]);
-    expect([pair!.kind, pair!.subject, pair!.baseline, pair!.time!.verdict, pair!.time!.statistic]).toEqual(['pair', 'EXTERNAL (packed)', 'POOL', 'faster', 'median']);
-    expect(pair!.text).toBe('EXTERNAL (packed) vs POOL: 1.63× faster per call (p < 0.001), 3 fewer allocations per call (3 → 0), holds 960 KiB (workspace) vs 960 KiB (per-call peak) for transients');
+    expect([pair!.kind, pair!.subject, pair!.baseline, pair!.time!.verdict, pair!.time!.statistic]).toEqual([
+      'pair',
+      'EXTERNAL (packed)',
+      'POOL',
+      'faster',
+      'median',
+    ]);
+    expect(pair!.text).toBe(
+      'EXTERNAL (packed) vs POOL: 1.63× faster per call (p < 0.001), 3 fewer allocations per call (3 → 0), holds 960 KiB (workspace) vs 960 KiB (per-call peak) for transients',
+    );
   });
 
   it('the CLI prints the same verdict', () => {
@@ -71,12 +94,18 @@ describe('the verdict of a quiet run', () => {
   it('says there is no clear winner when the two fastest are within the noise', () => {
     const r = clean();
     const persistent = mode(r, 'PERSISTENT');
-    r.modes = r.modes.map((m) => (m.label === 'EXTERNAL (packed)' ? { ...scaled(persistent, 1, m.label), mode: 'EXTERNAL', layout: 'packed', workspaceBytes: m.workspaceBytes } : m));
+    r.modes = r.modes.map((m) =>
+      m.label === 'EXTERNAL (packed)'
+        ? { ...scaled(persistent, 1, m.label), mode: 'EXTERNAL', layout: 'packed', workspaceBytes: m.workspaceBytes }
+        : m,
+    );
     const h = profileVerdict(r).primary;
     expect(h.time!.verdict).toBe('no-difference');
     expect(h.tied).toEqual(['PERSISTENT', 'EXTERNAL (packed)']);
     expect(h.parts.big).toBe('No clear winner');
-    expect(h.text).toMatch(/^No clear winner: PERSISTENT and EXTERNAL \(packed\) are within the noise of each other \(the two fastest: medians .+, p = 1\.00\)$/);
+    expect(h.text).toMatch(
+      /^No clear winner: PERSISTENT and EXTERNAL \(packed\) are within the noise of each other \(the two fastest: medians .+, p = 1\.00\)$/,
+    );
   });
 });
 
@@ -85,8 +114,12 @@ describe('too few calls to test', () => {
     const v = profileVerdict(firstCalls(clean(), 2));
     expect(v.primary.time!.verdict).toBe('too-few-calls');
     expect(v.primary.time!.needCalls).toBe(6);
-    expect(v.text).toBe('Too few calls to test which mode is fastest: 2 timed calls per mode can reach p = 0.25 at best, not p < 0.01; 6 per mode would');
-    expect(v.secondary[0]!.text).toMatch(/^EXTERNAL \(packed\) vs POOL: too few calls to test \(2 timed calls per mode can reach p = 0\.25 at best, not p < 0\.01; 6 per mode would\)/);
+    expect(v.text).toBe(
+      'Too few calls to test which mode is fastest: 2 timed calls per mode can reach p = 0.25 at best, not p < 0.01; 6 per mode would',
+    );
+    expect(v.secondary[0]!.text).toMatch(
+      /^EXTERNAL \(packed\) vs POOL: too few calls to test \(2 timed calls per mode can reach p = 0\.25 at best, not p < 0\.01; 6 per mode would\)/,
+    );
     expect(v.text).not.toMatch(/no significant difference/);
   });
 
@@ -121,22 +154,34 @@ describe('the verdict of a noisy run', () => {
     // POOL: most calls waited for a core (32 ms), a few ran undisturbed (2.4 ms); EXTERNAL: fewer waited. The
     // medians differ 2.3× and Mann–Whitney finds it "significant", but the undisturbed calls are the same.
     const r = clean();
-    const mix = (share: number, seed: number) => Array.from({ length: 600 }, (_, i) => ((i * 7919 + seed) % 1000) / 1000 < share ? 2.4e6 * (1 + ((i * 31) % 17) / 400) : 32e6 * (1 + ((i * 13) % 23) / 100));
+    const mix = (share: number, seed: number) =>
+      Array.from({ length: 600 }, (_, i) =>
+        ((i * 7919 + seed) % 1000) / 1000 < share ? 2.4e6 * (1 + ((i * 31) % 17) / 400) : 32e6 * (1 + ((i * 13) % 23) / 100),
+      );
     const withCalls = (m: ModeResult, totalNs: number[]): ModeResult => scaled({ ...m, calls: { ...m.calls, totalNs } }, 1);
-    r.modes = r.modes.map((m) => (m.label === 'POOL' ? withCalls(m, mix(0.2, 1)) : m.label === 'EXTERNAL (packed)' ? withCalls(m, mix(0.45, 2)) : m));
+    r.modes = r.modes.map((m) =>
+      m.label === 'POOL' ? withCalls(m, mix(0.2, 1)) : m.label === 'EXTERNAL (packed)' ? withCalls(m, mix(0.45, 2)) : m,
+    );
     const pair = profileVerdict(r).secondary[0]!;
     expect(mannWhitney(mode(r, 'POOL').calls.totalNs, mode(r, 'EXTERNAL (packed)').calls.totalNs).p).toBeLessThan(0.01);
     expect(profileVerdict(r).noiseText).toMatch(/call times fall into separate groups in POOL and EXTERNAL \(packed\)/);
     expect(pair.time!.statistic).toBe('p10');
     expect(pair.time!.verdict).toBe('no-difference');
-    expect(pair.text).toMatch(/^EXTERNAL \(packed\) vs POOL: no clear difference at p10 \(p10 2\.\d+ ms vs 2\.\d+ ms; their 99\.5 % intervals overlap\)/);
+    expect(pair.text).toMatch(
+      /^EXTERNAL \(packed\) vs POOL: no clear difference at p10 \(p10 2\.\d+ ms vs 2\.\d+ ms; their 99\.5 % intervals overlap\)/,
+    );
   });
 });
 
 describe('memory held for transients', () => {
   it('is the workspace for EXTERNAL, init for PERSISTENT, the peak of a call for SCOPED and POOL', () => {
     const r = clean();
-    expect(heldMemory(mode(r, 'EXTERNAL (packed)'))).toMatchObject({ bytes: 983040, workspace: 983040, perCallPeak: 0, text: '960 KiB (workspace)' });
+    expect(heldMemory(mode(r, 'EXTERNAL (packed)'))).toMatchObject({
+      bytes: 983040,
+      workspace: 983040,
+      perCallPeak: 0,
+      text: '960 KiB (workspace)',
+    });
     const pool = heldMemory(mode(r, 'POOL'));
     const events = mode(r, 'POOL').sampledCall!.events;
     let live = 0;
@@ -187,8 +232,18 @@ describe('verification badge', () => {
   it('reports success and failure in words', () => {
     const r = clean();
     expect(verificationBadge(r)).toEqual({ ok: true, text: 'Verified: all modes bitwise identical', details: [] });
-    r.verification = { identical: false, ok: false, vacuous: false, compared: ['out'], details: [{ kind: 'divergence', mode: 'POOL', reference: 'SCOPED', message: 'POOL differs from SCOPED in out[3, 0, 7]' }] };
-    expect(verificationBadge(r)).toEqual({ ok: false, text: 'Verification failed: 1 problem', details: ['POOL differs from SCOPED in out[3, 0, 7]'] });
+    r.verification = {
+      identical: false,
+      ok: false,
+      vacuous: false,
+      compared: ['out'],
+      details: [{ kind: 'divergence', mode: 'POOL', reference: 'SCOPED', message: 'POOL differs from SCOPED in out[3, 0, 7]' }],
+    };
+    expect(verificationBadge(r)).toEqual({
+      ok: false,
+      text: 'Verification failed: 1 problem',
+      details: ['POOL differs from SCOPED in out[3, 0, 7]'],
+    });
   });
 
   it('never calls a comparison of nothing "identical"', () => {

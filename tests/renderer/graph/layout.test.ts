@@ -18,7 +18,15 @@ import { SCOPE_FOOTER_H, SCOPE_GAP } from '../../../renderer/src/graph/geometry.
 
 const chain = (n: number): FlatGraph => ({
   nodes: Array.from({ length: n }, (_, i) => ({ id: `n${i}`, width: 80 + 10 * i, height: 30, inPorts: ['a', 'b'], outPorts: ['o'] })),
-  edges: Array.from({ length: n - 1 }, (_, i) => ({ id: `e${i}`, src: `n${i}`, dst: `n${i + 1}`, srcPort: 'o', dstPort: 'b', label: null, invisible: false })),
+  edges: Array.from({ length: n - 1 }, (_, i) => ({
+    id: `e${i}`,
+    src: `n${i}`,
+    dst: `n${i + 1}`,
+    srcPort: 'o',
+    dstPort: 'b',
+    label: null,
+    invisible: false,
+  })),
 });
 
 const overlaps = (nodes: Float64Array, sizes: Array<{ width: number; height: number }>): boolean => {
@@ -67,14 +75,54 @@ describe('flat layouts', () => {
 
 describe('connector order', () => {
   it('connectors take the order their edges come from, so edges do not cross at the node', async () => {
-    const access = (id: string, data: string) => ({ kind: 'access' as const, id, label: data, data, transient: null, storage: 'Default', descriptor: null, inConnectors: [], outConnectors: [], expand: null, summary: null });
-    const memlet = (id: string, src: string, dst: string, dstConnector: string) => ({ kind: 'memlet' as const, id, src, dst, srcConnector: null, dstConnector, label: '', data: 'x', volume: '1', dynamic: false, wcr: null, transient: null });
+    const access = (id: string, data: string) => ({
+      kind: 'access' as const,
+      id,
+      label: data,
+      data,
+      transient: null,
+      storage: 'Default',
+      descriptor: null,
+      inConnectors: [],
+      outConnectors: [],
+      expand: null,
+      summary: null,
+    });
+    const memlet = (id: string, src: string, dst: string, dstConnector: string) => ({
+      kind: 'memlet' as const,
+      id,
+      src,
+      dst,
+      srcConnector: null,
+      dstConnector,
+      label: '',
+      data: 'x',
+      volume: '1',
+      dynamic: false,
+      wcr: null,
+      transient: null,
+    });
     // File order of the tasklet's connectors is [fromRight, fromLeft]; the layout puts L left of R.
     const region: GraphRegion = {
-      id: 's', kind: 'state', sdfg: 0, label: 's',
+      id: 's',
+      kind: 'state',
+      sdfg: 0,
+      label: 's',
       nodes: [
-        access('L', 'left'), access('R', 'right'),
-        { kind: 'tasklet', id: 'T', label: 't', language: 'Python', code: 'c = a + b', codeLines: 1, inConnectors: ['fromRight', 'fromLeft'], outConnectors: [], expand: null, summary: null },
+        access('L', 'left'),
+        access('R', 'right'),
+        {
+          kind: 'tasklet',
+          id: 'T',
+          label: 't',
+          language: 'Python',
+          code: 'c = a + b',
+          codeLines: 1,
+          inConnectors: ['fromRight', 'fromLeft'],
+          outConnectors: [],
+          expand: null,
+          summary: null,
+        },
       ],
       edges: [memlet('e1', 'L', 'T', 'fromLeft'), memlet('e2', 'R', 'T', 'fromRight')],
     };
@@ -138,7 +186,9 @@ describe('hierarchical layout on corpus regions', () => {
       if (e.src === region.id) expect(edgePoints(inner, k)[1]).toBeCloseTo(inner.insets.top - SCOPE_GAP, 5);
       if (e.dst === region.id) expect(edgePoints(inner, k).at(-1)).toBeCloseTo(inner.height - SCOPE_FOOTER_H, 5);
     });
-    expect(new Set(inner.boundary!.entryOut)).toEqual(new Set(regions.get(state.id)!.nodes[i]!.kind === 'map' ? (regions.get(state.id)!.nodes[i] as { entryOut: string[] }).entryOut : []));
+    expect(new Set(inner.boundary!.entryOut)).toEqual(
+      new Set(regions.get(state.id)!.nodes[i]!.kind === 'map' ? (regions.get(state.id)!.nodes[i] as { entryOut: string[] }).entryOut : []),
+    );
   });
 
   it('expanding one element lays out only it and its ancestors; collapsing reuses the cache', async () => {
@@ -189,7 +239,8 @@ describe('hierarchical layout on corpus regions', () => {
     expect(hitTest(scene, leaf.x + leaf.w / 2, leaf.y + leaf.h / 2, 4)).toEqual({ kind: 'node', index: leafIdx });
     const edge = scene.edges.find((e) => e.region === state.id)!;
     const k = scene.edges.indexOf(edge);
-    const mx = (edge.points[0]! + edge.points[2]!) / 2, my = (edge.points[1]! + edge.points[3]!) / 2;
+    const mx = (edge.points[0]! + edge.points[2]!) / 2,
+      my = (edge.points[1]! + edge.points[3]!) / 2;
     expect(hitTest(scene, mx, my, 3)).toEqual({ kind: 'edge', index: k });
     // Empty space inside the state's frame selects the state.
     const stateIdx = scene.byId.get(state.id)!;
@@ -202,22 +253,25 @@ describe('hierarchical layout on corpus regions', () => {
     const big = [...regions.values()].find((r) => r.nodes.some((n) => (n.summary?.transients.length ?? 0) > 1))!;
     const slim = forLayout(big);
     expect(slim.nodes.every((n) => (n.summary?.transients.length ?? 0) <= 1)).toBe(true);
-    expect(slim.nodes.map((n) => (n.summary?.transients.length ?? 0) > 0)).toEqual(big.nodes.map((n) => (n.summary?.transients.length ?? 0) > 0));
+    expect(slim.nodes.map((n) => (n.summary?.transients.length ?? 0) > 0)).toEqual(
+      big.nodes.map((n) => (n.summary?.transients.length ?? 0) > 0),
+    );
   });
 });
 
 describe('a region sent again replaces the one held (a preview root once the whole file is read)', () => {
-  const region = (summaryLine: string): GraphRegion => ({
-    id: '$',
-    kind: 'cfg',
-    sdfg: 0,
-    label: 'root',
-    nodes: [
-      { id: 'a', kind: 'state', label: 'a', start: true, expand: 'a', summary: null },
-      { id: 'b', kind: 'state', label: summaryLine, start: false, expand: 'b', summary: null },
-    ],
-    edges: [{ id: 'e', kind: 'interstate', src: 'a', dst: 'b', label: '' }],
-  } as unknown as GraphRegion);
+  const region = (summaryLine: string): GraphRegion =>
+    ({
+      id: '$',
+      kind: 'cfg',
+      sdfg: 0,
+      label: 'root',
+      nodes: [
+        { id: 'a', kind: 'state', label: 'a', start: true, expand: 'a', summary: null },
+        { id: 'b', kind: 'state', label: summaryLine, start: false, expand: 'b', summary: null },
+      ],
+      edges: [{ id: 'e', kind: 'interstate', src: 'a', dst: 'b', label: '' }],
+    }) as unknown as GraphRegion;
 
   it('lays it out again with its new node sizes instead of serving the cached layout', async () => {
     const h = new HierLayout(estimateMeasure, 'dagre');

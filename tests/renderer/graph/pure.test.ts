@@ -13,7 +13,16 @@ import { analyze } from '../../../electron/engine/analysis/index.js';
 import { toAnalysisJson } from '../../../electron/engine/analysis/json.js';
 import { buildAnalysisView } from '../../../electron/engine/view/analysis.js';
 
-const summary = (over: Partial<GraphSummary> = {}): GraphSummary => ({ states: 1, nodes: 5, maps: 1, tasklets: 1, loops: 0, sdfgs: 0, transients: [], ...over });
+const summary = (over: Partial<GraphSummary> = {}): GraphSummary => ({
+  states: 1,
+  nodes: 5,
+  maps: 1,
+  tasklets: 1,
+  loops: 0,
+  sdfgs: 0,
+  transients: [],
+  ...over,
+});
 
 describe('level of detail', () => {
   it('drops text before shapes, and keeps more as the zoom grows', () => {
@@ -27,7 +36,8 @@ describe('level of detail', () => {
     let prev = lodFor(0.01);
     for (let k = 0.02; k < 3; k *= 1.2) {
       const cur = lodFor(k);
-      for (const key of ['text', 'detail', 'connectors', 'memletLabels', 'interstateLabels', 'arrows', 'curves'] as const) if (prev[key]) expect(cur[key]).toBe(true);
+      for (const key of ['text', 'detail', 'connectors', 'memletLabels', 'interstateLabels', 'arrows', 'curves'] as const)
+        if (prev[key]) expect(cur[key]).toBe(true);
       prev = cur;
     }
   });
@@ -37,15 +47,44 @@ describe('transient marks', () => {
   const analysis = {
     target: 'gpu',
     transients: [
-      { id: '0:a', effectiveStorage: 'GPU_Global', bytes: 1024, eligible: { PERSISTENT: true, EXTERNAL: true }, reason: null, allocation: { kind: 'sdfg' } },
-      { id: '0:b', effectiveStorage: 'CPU_Heap', bytes: '9007199254740993', eligible: { PERSISTENT: true, EXTERNAL: false }, reason: 'EXTERNAL only: x', allocation: { kind: 'state' } },
-      { id: '0:c', effectiveStorage: 'Register', bytes: 8, eligible: { PERSISTENT: false, EXTERNAL: false }, reason: 'stack', allocation: { kind: 'none', why: 'stack' } },
-      { id: '1:d', effectiveStorage: 'CPU_Heap', bytes: null, eligible: { PERSISTENT: false, EXTERNAL: false }, reason: 'no', allocation: { kind: 'init' } },
+      {
+        id: '0:a',
+        effectiveStorage: 'GPU_Global',
+        bytes: 1024,
+        eligible: { PERSISTENT: true, EXTERNAL: true },
+        reason: null,
+        allocation: { kind: 'sdfg' },
+      },
+      {
+        id: '0:b',
+        effectiveStorage: 'CPU_Heap',
+        bytes: '9007199254740993',
+        eligible: { PERSISTENT: true, EXTERNAL: false },
+        reason: 'EXTERNAL only: x',
+        allocation: { kind: 'state' },
+      },
+      {
+        id: '0:c',
+        effectiveStorage: 'Register',
+        bytes: 8,
+        eligible: { PERSISTENT: false, EXTERNAL: false },
+        reason: 'stack',
+        allocation: { kind: 'none', why: 'stack' },
+      },
+      {
+        id: '1:d',
+        effectiveStorage: 'CPU_Heap',
+        bytes: null,
+        eligible: { PERSISTENT: false, EXTERNAL: false },
+        reason: 'no',
+        allocation: { kind: 'init' },
+      },
     ],
   };
 
   it('each mode gives each transient the fate the analysis says', () => {
-    const fate = (mode: Parameters<typeof transientMarks>[1]) => Object.fromEntries([...transientMarks(analysis, mode)].map(([id, m]) => [id, m.fate]));
+    const fate = (mode: Parameters<typeof transientMarks>[1]) =>
+      Object.fromEntries([...transientMarks(analysis, mode)].map(([id, m]) => [id, m.fate]));
     expect(fate('SCOPED')).toEqual({ '0:a': 'SCOPED', '0:b': 'SCOPED', '0:c': null, '1:d': 'PERSISTENT' });
     expect(fate('PERSISTENT')).toEqual({ '0:a': 'PERSISTENT', '0:b': 'PERSISTENT', '0:c': null, '1:d': 'PERSISTENT' });
     expect(fate('EXTERNAL')).toEqual({ '0:a': 'EXTERNAL', '0:b': 'SCOPED', '0:c': null, '1:d': 'PERSISTENT' });
@@ -71,7 +110,8 @@ describe('transient marks', () => {
     const view = buildAnalysisView(a);
     const doc = toAnalysisJson(a) as { transients: unknown[] };
     expect(doc.transients.length).toBeGreaterThan(50);
-    for (const mode of ['ALL', 'SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const) expect(transientMarks(view, mode)).toEqual(transientMarks(doc, mode));
+    for (const mode of ['ALL', 'SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const)
+      expect(transientMarks(view, mode)).toEqual(transientMarks(doc, mode));
     // Ineligible, PERSISTENT-only and EXTERNAL-eligible transients all occur in this file, so the comparison means something.
     const fates = new Set([...transientMarks(view, 'ALL').values()].map((m) => m.tag));
     expect(fates.size).toBeGreaterThan(2);
@@ -84,17 +124,61 @@ describe('transient marks', () => {
 });
 
 describe('labels and sizes', () => {
-  const state: GraphNode = { kind: 'state', id: '$.nodes[0]', label: 'compute', start: true, expand: '$.nodes[0]', summary: summary({ transients: ['0:a', '0:b'] }) };
+  const state: GraphNode = {
+    kind: 'state',
+    id: '$.nodes[0]',
+    label: 'compute',
+    start: true,
+    expand: '$.nodes[0]',
+    summary: summary({ transients: ['0:a', '0:b'] }),
+  };
   const map: GraphNode = {
-    kind: 'map', id: 'm', label: 'outer', expand: 'm', summary: summary(), params: ['i = 0:N', 'j = 0:M'], schedule: 'GPU_Device',
-    inConnectors: ['IN_a', 'IN_b', 'IN_c', 'IN_d', 'IN_e', 'IN_f', 'IN_g', 'IN_h', 'IN_i', 'IN_j', 'IN_k', 'IN_l'], outConnectors: ['OUT_x'],
-    entryOut: ['OUT_a'], exitIn: ['IN_x'], exitId: 'x',
+    kind: 'map',
+    id: 'm',
+    label: 'outer',
+    expand: 'm',
+    summary: summary(),
+    params: ['i = 0:N', 'j = 0:M'],
+    schedule: 'GPU_Device',
+    inConnectors: ['IN_a', 'IN_b', 'IN_c', 'IN_d', 'IN_e', 'IN_f', 'IN_g', 'IN_h', 'IN_i', 'IN_j', 'IN_k', 'IN_l'],
+    outConnectors: ['OUT_x'],
+    entryOut: ['OUT_a'],
+    exitIn: ['IN_x'],
+    exitId: 'x',
   };
 
   it('summaries and loop headers read like the program', () => {
     expect(summaryText(state, state.summary!)).toBe('5 nodes · 1 map');
-    expect(loopHeader({ kind: 'loop', id: 'l', label: 'for_1', start: false, variable: 'i', init: 'i = 0', condition: 'i < N', update: 'i = i + 1', inverted: false, expand: 'l', summary: summary() })).toBe('for i = 0; i < N; i = i + 1');
-    expect(loopHeader({ kind: 'loop', id: 'l', label: 'w', start: false, variable: '', init: null, condition: 'x > 0', update: null, inverted: false, expand: 'l', summary: summary() })).toBe('while x > 0');
+    expect(
+      loopHeader({
+        kind: 'loop',
+        id: 'l',
+        label: 'for_1',
+        start: false,
+        variable: 'i',
+        init: 'i = 0',
+        condition: 'i < N',
+        update: 'i = i + 1',
+        inverted: false,
+        expand: 'l',
+        summary: summary(),
+      }),
+    ).toBe('for i = 0; i < N; i = i + 1');
+    expect(
+      loopHeader({
+        kind: 'loop',
+        id: 'l',
+        label: 'w',
+        start: false,
+        variable: '',
+        init: null,
+        condition: 'x > 0',
+        update: null,
+        inverted: false,
+        expand: 'l',
+        summary: summary(),
+      }),
+    ).toBe('while x > 0');
     expect(nodeLines(map).map((l) => l.text)).toEqual(['outer', '[i = 0:N, j = 0:M]', 'GPU_Device', '5 nodes · 1 map']);
   });
 
@@ -123,7 +207,17 @@ describe('labels and sizes', () => {
   });
 
   it('every storage folds into a family with a colour in both themes', () => {
-    for (const st of ['Default', 'CPU_Heap', 'CPU_Pinned', 'CPU_ThreadLocal', 'GPU_Global', 'GPU_Shared', 'Register', 'FPGA_Global', 'Ascend_Global']) {
+    for (const st of [
+      'Default',
+      'CPU_Heap',
+      'CPU_Pinned',
+      'CPU_ThreadLocal',
+      'GPU_Global',
+      'GPU_Shared',
+      'Register',
+      'FPGA_Global',
+      'Ascend_Global',
+    ]) {
       expect(palette('light').storage[storageFamily(st)]).toMatch(/^#/);
       expect(palette('dark').storage[storageFamily(st)]).toMatch(/^#/);
     }

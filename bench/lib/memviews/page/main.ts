@@ -67,22 +67,28 @@ const api = {
     root = createRoot(box);
     // flushSync: the table is in the DOM when this returns (callers measure right after).
     const render = (selected: string | null): void =>
-      flushSync(() => root!.render(
-        createElement(TransientsTable, {
-          view,
-          theme: o.theme,
-          selectedTransient: selected,
-          onSelect: (id: string | null) => {
-            events.push(`select:${id}`);
-            render(id);
-          },
-          onHover: (id: string | null) => events.push(`hover:${id}`),
-        }),
-      ));
+      flushSync(() =>
+        root!.render(
+          createElement(TransientsTable, {
+            view,
+            theme: o.theme,
+            selectedTransient: selected,
+            onSelect: (id: string | null) => {
+              events.push(`select:${id}`);
+              render(id);
+            },
+            onHover: (id: string | null) => events.push(`hover:${id}`),
+          }),
+        ),
+      );
     render(o.selected ?? null);
   },
   update(o: { selected?: string | null; theme?: ThemeName; data?: unknown }): void {
-    handle?.update({ ...(o.selected !== undefined ? { selectedTransient: o.selected } : {}), ...(o.theme ? { theme: o.theme } : {}), ...(o.data ? { data: o.data } : {}) });
+    handle?.update({
+      ...(o.selected !== undefined ? { selectedTransient: o.selected } : {}),
+      ...(o.theme ? { theme: o.theme } : {}),
+      ...(o.data ? { data: o.data } : {}),
+    });
     flushDraws();
   },
   svg(): string {
@@ -108,13 +114,23 @@ const api = {
     const frameMs: number[] = [];
     const raf = (): Promise<number> => new Promise((ok) => requestAnimationFrame(ok));
     for (let i = 0; i < n; i++) {
-      const x = r.left + r.width * (0.3 + 0.4 * ((i * 37) % 100) / 100);
-      const y = r.top + r.height * (0.1 + 0.45 * ((i * 53) % 100) / 100);
+      const x = r.left + r.width * (0.3 + (0.4 * ((i * 37) % 100)) / 100);
+      const y = r.top + r.height * (0.1 + (0.45 * ((i * 53) % 100)) / 100);
       const kind = i % 4;
       const t0 = performance.now();
       const draws = handle!.stats.draws;
       if (kind === 0 || kind === 1) el.dispatchEvent(new PointerEvent('pointermove', { clientX: x, clientY: y, bubbles: true }));
-      else el.dispatchEvent(new WheelEvent('wheel', { clientX: x, clientY: y, deltaY: i % 8 < 4 ? -120 : 120, ctrlKey: kind === 2, bubbles: true, cancelable: true }));
+      else
+        el.dispatchEvent(
+          new WheelEvent('wheel', {
+            clientX: x,
+            clientY: y,
+            deltaY: i % 8 < 4 ? -120 : 120,
+            ctrlKey: kind === 2,
+            bubbles: true,
+            cancelable: true,
+          }),
+        );
       flushDraws();
       ctx?.getImageData(0, 0, 1, 1);
       const t1 = performance.now();

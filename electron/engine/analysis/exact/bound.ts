@@ -75,7 +75,8 @@ function boundOf(trace: Trace, analysis: Analysis): ExactBound {
         at = p;
       }
     }
-    const liveAt = at === null ? [] : [...layout.offsets.keys()].filter((id) => (merged.get(id) ?? []).some(([a, b]) => a <= at && at <= b));
+    const liveAt =
+      at === null ? [] : [...layout.offsets.keys()].filter((id) => (merged.get(id) ?? []).some(([a, b]) => a <= at && at <= b));
     storages.push({ storage, bytes: best, step: at === null ? null : trace.steps[at]!, live: liveAt });
   }
   return { points, storages, liveSteps, liveTimes: merged };

@@ -19,7 +19,19 @@
  * element, the connector's own strides). Data-dependent control flow, library nodes, consume scopes, views,
  * references and structures are refused (the answer would be a guess).
  */
-import type { ControlFlowBlock, DataDescriptor, DataflowNode, LoopBlock, MemletEdge, NestedSdfgNode, RegionBlock, Sdfg, SdfgFile, StateBlock, Subset } from '../../model/sdfg.js';
+import type {
+  ControlFlowBlock,
+  DataDescriptor,
+  DataflowNode,
+  LoopBlock,
+  MemletEdge,
+  NestedSdfgNode,
+  RegionBlock,
+  Sdfg,
+  SdfgFile,
+  StateBlock,
+  Subset,
+} from '../../model/sdfg.js';
 import { freeSymbols } from '../../symbolic/index.js';
 import { Instance, Values, flat, forEachIndex, type Dim } from './values.js';
 
@@ -199,7 +211,8 @@ class Interpreter {
   private point(state: StateBlock): number {
     const step = this.opts.stepOf.get(state.jsonPath);
     if (step === undefined) this.values.refuse(`state '${state.label}' has no step`, state.jsonPath);
-    if (this.steps.length >= this.maxPoints) this.values.refuse(`more than ${this.maxPoints} dynamic points (loops too long for the reference run)`, state.jsonPath);
+    if (this.steps.length >= this.maxPoints)
+      this.values.refuse(`more than ${this.maxPoints} dynamic points (loops too long for the reference run)`, state.jsonPath);
     this.steps.push(step);
     return this.steps.length - 1;
   }
@@ -261,7 +274,8 @@ class Interpreter {
       }
       case 'tasklet': {
         const t = clock.now;
-        for (const e of state.edges) if (e.dst === node.id && e.memlet.data !== null) this.touch(frame, e.memlet.data, e.memlet.subset, env, t, 'read', e.jsonPath);
+        for (const e of state.edges)
+          if (e.dst === node.id && e.memlet.data !== null) this.touch(frame, e.memlet.data, e.memlet.subset, env, t, 'read', e.jsonPath);
         for (const e of state.edges) {
           if (e.src !== node.id || e.memlet.data === null) continue;
           const definite = e.memlet.wcr === null && !e.memlet.dynamic && this.singleElement(frame, e.memlet.subset, env, e.jsonPath);
@@ -297,8 +311,11 @@ class Interpreter {
       case 'map_exit':
         return;
       default: {
-        const touchesTracked = state.edges.some((e) => (e.src === node.id || e.dst === node.id) && e.memlet.data !== null && frame.bindings.has(e.memlet.data));
-        if (touchesTracked) this.values.refuse(`a ${node.kind} node that accesses a transient (its reads and writes are not visible)`, node.jsonPath);
+        const touchesTracked = state.edges.some(
+          (e) => (e.src === node.id || e.dst === node.id) && e.memlet.data !== null && frame.bindings.has(e.memlet.data),
+        );
+        if (touchesTracked)
+          this.values.refuse(`a ${node.kind} node that accesses a transient (its reads and writes are not visible)`, node.jsonPath);
       }
     }
   }
@@ -319,7 +336,8 @@ class Interpreter {
     const callee = node.sdfg;
     if (!callee) this.values.refuse('a nested SDFG that is not loaded', node.jsonPath);
     const inner: Frame = { sdfg: callee, env: new Map(), bindings: new Map(), opaque: new Set() };
-    for (const [sym, code] of Object.entries(node.symbolMapping)) inner.env.set(sym, this.values.integer({ ...frame, env }, this.values.sym(code, node.jsonPath), node.jsonPath));
+    for (const [sym, code] of Object.entries(node.symbolMapping))
+      inner.env.set(sym, this.values.integer({ ...frame, env }, this.values.sym(code, node.jsonPath), node.jsonPath));
     for (const e of state.edges) {
       const connector = e.dst === node.id ? e.dstConnector : e.src === node.id ? e.srcConnector : null;
       if (connector === null || e.memlet.data === null) continue;
@@ -340,7 +358,13 @@ class Interpreter {
   private bindTransients(frame: Frame): void {
     for (const desc of frame.sdfg.arrays.values()) {
       if (!desc.transient) continue;
-      if (desc.type === 'View' || desc.type.endsWith('View') || desc.type.endsWith('Reference') || desc.type === 'Reference' || desc.members) {
+      if (
+        desc.type === 'View' ||
+        desc.type.endsWith('View') ||
+        desc.type.endsWith('Reference') ||
+        desc.type === 'Reference' ||
+        desc.members
+      ) {
         this.values.refuse(`transient '${desc.name}' is a ${desc.type}`, desc.jsonPath);
       }
       this.plainDescriptor(desc, frame.sdfg);
@@ -357,12 +381,21 @@ class Interpreter {
   }
 
   private plainDescriptor(desc: DataDescriptor, sdfg: Sdfg): void {
-    if (desc.offset.some((o) => o.trim() !== '0')) this.values.refuse(`'${desc.name}' of SDFG '${sdfg.name}' has an index offset`, desc.jsonPath);
+    if (desc.offset.some((o) => o.trim() !== '0'))
+      this.values.refuse(`'${desc.name}' of SDFG '${sdfg.name}' has an index offset`, desc.jsonPath);
   }
 
   // ------------------------------------------------------------------------------------------------ elements
 
-  private touch(frame: Frame, data: string, subset: Subset | null, env: Map<string, bigint>, t: number, how: 'read' | 'write' | 'update', where: string): void {
+  private touch(
+    frame: Frame,
+    data: string,
+    subset: Subset | null,
+    env: Map<string, bigint>,
+    t: number,
+    how: 'read' | 'write' | 'update',
+    where: string,
+  ): void {
     const b = frame.bindings.get(data);
     if (!b) return;
     const inst = b.inst;
@@ -374,8 +407,10 @@ class Interpreter {
     const limit = Number(this.values.integer(b.owner.frame, this.values.sym(b.owner.size, where), where));
     inst.grow(limit);
     const visit = (flat: number): void => {
-      if (++this.ops > this.maxOps) this.values.refuse(`more than ${this.maxOps} element accesses (too large for the reference run)`, where);
-      if (flat < 0 || flat >= limit) this.values.refuse(`an access to element ${flat} of the transient behind '${data}' (${limit} elements)`, where);
+      if (++this.ops > this.maxOps)
+        this.values.refuse(`more than ${this.maxOps} element accesses (too large for the reference run)`, where);
+      if (flat < 0 || flat >= limit)
+        this.values.refuse(`an access to element ${flat} of the transient behind '${data}' (${limit} elements)`, where);
       if (how !== 'write') {
         const w = inst.lastWrite[flat]!;
         if (w >= 0 && (inst.spans.get(w) ?? -1) < t) inst.spans.set(w, t);
@@ -386,7 +421,10 @@ class Interpreter {
       const desc = frame.sdfg.arrays.get(data);
       if (!desc) this.values.refuse(`'${data}' has no descriptor`, where);
       const shape = desc.shape.map((s) => this.values.integer(frame, this.values.sym(s, where), where));
-      forEachIndex(shape.map((n) => ({ start: 0n, end: n - 1n, step: 1n, tile: 1n })), (idx) => visit(flat(b.base, strides, idx)));
+      forEachIndex(
+        shape.map((n) => ({ start: 0n, end: n - 1n, step: 1n, tile: 1n })),
+        (idx) => visit(flat(b.base, strides, idx)),
+      );
       return;
     }
     for (const dims of this.boxes(frame, subset, env, where)) forEachIndex(dims, (idx) => visit(flat(b.base, strides, idx)));
@@ -405,10 +443,12 @@ class Interpreter {
           })),
         ];
       case 'indices':
-        return [subset.indices.map((i) => {
-          const v = this.values.integer(f, this.values.sym(i, where), where);
-          return { start: v, end: v, step: 1n, tile: 1n };
-        })];
+        return [
+          subset.indices.map((i) => {
+            const v = this.values.integer(f, this.values.sym(i, where), where);
+            return { start: v, end: v, step: 1n, tile: 1n };
+          }),
+        ];
       case 'union':
         return subset.subsets.flatMap((s) => this.boxes(frame, s, env, where));
     }
@@ -429,7 +469,13 @@ class Interpreter {
   }
 
   /** The points of a map's range, one environment reused for all (nothing keeps it past an iteration). */
-  private *iterations(frame: Frame, params: string[], range: Array<{ start: string; end: string; step: string; tile: string }>, env: Map<string, bigint>, where: string): Generator<Map<string, bigint>> {
+  private *iterations(
+    frame: Frame,
+    params: string[],
+    range: Array<{ start: string; end: string; step: string; tile: string }>,
+    env: Map<string, bigint>,
+    where: string,
+  ): Generator<Map<string, bigint>> {
     const f = { ...frame, env };
     const lists = range.map((d) => {
       const start = this.values.integer(f, this.values.sym(d.start, where), where);
@@ -442,7 +488,8 @@ class Interpreter {
     const total = lists.reduce((n, d) => n * d.count, 1n);
     if (total === 0n) return;
     // Counted up front: a map too large for the reference run is refused before it runs.
-    if (BigInt(this.ops) + total > BigInt(this.maxOps)) this.values.refuse(`more than ${this.maxOps} element accesses and map iterations (too large for the reference run)`, where);
+    if (BigInt(this.ops) + total > BigInt(this.maxOps))
+      this.values.refuse(`more than ${this.maxOps} element accesses and map iterations (too large for the reference run)`, where);
     this.ops += Number(total);
     const point = new Map(env);
     const index = lists.map(() => 0n);

@@ -19,7 +19,6 @@ import { CUDA_STREAM, isDeviceStorage, UINT64_MAX, type KernelContext } from './
 import { emitHostDeviceCopy } from './copy.js';
 import { emitKernelMap } from './kernel.js';
 
-
 export interface CudaBackendOptions {
   /** POOL: pooled allocations; other modes: synchronous cudaMalloc. */
   pool: boolean;
@@ -34,7 +33,6 @@ export interface CudaBackendOptions {
 }
 
 const shifted = (ptr: string, startOffset: number, sign: '+' | '-') => (startOffset ? `${ptr} ${sign} ${startOffset}` : ptr);
-
 
 export class CudaBackend implements DeviceBackend, KernelContext {
   readonly exitCode = '__tlab_exit_code';
@@ -167,4 +165,3 @@ export class CudaBackend implements DeviceBackend, KernelContext {
     return known;
   }
 }
-

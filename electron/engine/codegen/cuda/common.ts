@@ -30,7 +30,9 @@ export function isProgramArgument(s: Sdfg, name: string): boolean {
     const parent = sdfg.parent;
     if (!parent) return true;
     const edge = parent.state.edges.find(
-      (e) => e.memlet.data !== null && ((e.dst === parent.node.id && e.dstConnector === data) || (e.src === parent.node.id && e.srcConnector === data)),
+      (e) =>
+        e.memlet.data !== null &&
+        ((e.dst === parent.node.id && e.dstConnector === data) || (e.src === parent.node.id && e.srcConnector === data)),
     );
     if (!edge || edge.memlet.data === null) return false;
     sdfg = parent.sdfg;

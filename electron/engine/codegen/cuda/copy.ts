@@ -17,7 +17,8 @@ export function emitHostDeviceCopy(core: EmitCore, ctx: FnCtx, env: Env, e: Meml
     const src = core.containerPtr(ctx, srcName, e.jsonPath);
     const dst = core.containerPtr(ctx, dstName, e.jsonPath);
     if (e.memlet.wcr) throw new ExprError('a write-conflict resolution on a copy between host and device memory is not supported');
-    if (ctypeOf(src.desc.dtype) !== ctypeOf(dst.desc.dtype)) throw new ExprError(`copy between ${ctypeOf(src.desc.dtype)} and ${ctypeOf(dst.desc.dtype)} data across host and device`);
+    if (ctypeOf(src.desc.dtype) !== ctypeOf(dst.desc.dtype))
+      throw new ExprError(`copy between ${ctypeOf(src.desc.dtype)} and ${ctypeOf(dst.desc.dtype)} data across host and device`);
     const { srcSubset, dstSubset } = copyEnds(e.memlet, srcName, dstName);
     const sp = core.subsetOf(src.desc, srcSubset, e.jsonPath);
     const dp = core.subsetOf(dst.desc, dstSubset, e.jsonPath);
@@ -35,8 +36,18 @@ export function emitHostDeviceCopy(core: EmitCore, ctx: FnCtx, env: Env, e: Meml
     });
     const srcStrides = pairs.map(([si]) => stride(src.desc, si, em(sp.dims[si]!.step)));
     const dstStrides = pairs.map(([, di]) => stride(dst.desc, di, em(dp.dims[di]!.step)));
-    const srcStart = core.linear(ctx, env, src.desc, sp.dims.map((d) => em(d.start)));
-    const dstStart = core.linear(ctx, env, dst.desc, dp.dims.map((d) => em(d.start)));
+    const srcStart = core.linear(
+      ctx,
+      env,
+      src.desc,
+      sp.dims.map((d) => em(d.start)),
+    );
+    const dstStart = core.linear(
+      ctx,
+      env,
+      dst.desc,
+      dp.dims.map((d) => em(d.start)),
+    );
     const o = core.out;
     o.mark(e.jsonPath);
     o.openBrace();

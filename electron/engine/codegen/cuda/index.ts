@@ -10,15 +10,14 @@ import { CudaBackend } from './backend.js';
 import { isDeviceStorage, UINT64_MAX } from './common.js';
 
 export { CudaBackend } from './backend.js';
-;
-
 /** The storage an SDFG's argument inherits: the outer container its connector's memlet names. */
 function argumentStorage(s: Sdfg, name: string, own: (s: Sdfg, name: string) => string): string | null {
   const parent = s.parent;
   if (!parent) return null;
   for (const e of parent.state.edges) {
     if (e.memlet.data === null) continue;
-    if ((e.dst === parent.node.id && e.dstConnector === name) || (e.src === parent.node.id && e.srcConnector === name)) return own(parent.sdfg, e.memlet.data);
+    if ((e.dst === parent.node.id && e.dstConnector === name) || (e.src === parent.node.id && e.srcConnector === name))
+      return own(parent.sdfg, e.memlet.data);
   }
   return null;
 }
@@ -34,7 +33,12 @@ function storageResolver(transientStorage: (s: Sdfg, name: string) => string | n
   return resolve;
 }
 
-export function cudaBackend(file: SdfgFile, analysis: Analysis, opts: GenerateOptions, placementOf: (s: Sdfg, name: string) => Placement): CudaBackend {
+export function cudaBackend(
+  file: SdfgFile,
+  analysis: Analysis,
+  opts: GenerateOptions,
+  placementOf: (s: Sdfg, name: string) => Placement,
+): CudaBackend {
   const infos = new Map(analysis.transients.map((t) => [t.id, t]));
   const storageOf = storageResolver((s, name) => infos.get(`${s.sdfgIndex}:${name}`)?.effectiveStorage ?? null);
   const pool = opts.mode === 'POOL';

@@ -79,7 +79,8 @@ function containersOf(g: StateGraph, entry: MapEntryNode): { used: Set<string>; 
 /** The GPU_Warp maps directly in the body of thread-block map `tb`. */
 function warpMapsIn(core: EmitCore, ctx: FnCtx, g: StateGraph, tb: MapEntryNode): MapEntryNode[] {
   return g.state.nodes.filter(
-    (n): n is MapEntryNode => n.kind === 'map_entry' && containingScope(g, n) === tb.id && core.defaults.scheduleOf(ctx.sdfg, g.state, n) === 'GPU_Warp',
+    (n): n is MapEntryNode =>
+      n.kind === 'map_entry' && containingScope(g, n) === tb.id && core.defaults.scheduleOf(ctx.sdfg, g.state, n) === 'GPU_Warp',
   );
 }
 
@@ -122,13 +123,22 @@ function counts(core: EmitCore, ctx: FnCtx, env: Env, entry: MapEntryNode): Arra
 }
 
 /** Decodes flat index `flat` into the map's parameters (last fastest) and binds them in `inner`. */
-function decode(core: EmitCore, entry: MapEntryNode, inner: Env, flat: string, dims: Array<{ start: string; step: string; count: string }>, prefix: string): void {
+function decode(
+  core: EmitCore,
+  entry: MapEntryNode,
+  inner: Env,
+  flat: string,
+  dims: Array<{ start: string; step: string; count: string }>,
+  prefix: string,
+): void {
   const o = core.out;
   o.line(`int64_t ${prefix}_rest = ${flat};`);
   for (let d = dims.length - 1; d >= 0; d--) {
     const p = entry.map.params[d]!;
     const v = cppIdent(p);
-    o.line(`const int64_t ${v} = ${grouped(dims[d]!.start)} + (${prefix}_rest % ${prefix}_n${d}) * ${grouped(dims[d]!.step)}; ${prefix}_rest /= ${prefix}_n${d};`);
+    o.line(
+      `const int64_t ${v} = ${grouped(dims[d]!.start)} + (${prefix}_rest % ${prefix}_n${d}) * ${grouped(dims[d]!.step)}; ${prefix}_rest /= ${prefix}_n${d};`,
+    );
     inner.names.set(p, v);
   }
   o.line(`(void)${prefix}_rest;`);
@@ -142,23 +152,41 @@ export function emitKernelMap(backend: KernelContext, core: EmitCore, ctx: FnCtx
     const frame = frames[frames.length - 1];
     if (schedule === 'GPU_Warp') {
       if (!frame || frame.inWarpBlock === 0 || frame.inWarp > 0) {
-        core.fail(entry.jsonPath, element, 'a GPU_Warp map must sit directly in the body of a GPU_ThreadBlock map (not nested in another warp map)', 'put the warp map directly inside a GPU_ThreadBlock map, as AddWarpMap does');
+        core.fail(
+          entry.jsonPath,
+          element,
+          'a GPU_Warp map must sit directly in the body of a GPU_ThreadBlock map (not nested in another warp map)',
+          'put the warp map directly inside a GPU_ThreadBlock map, as AddWarpMap does',
+        );
       }
       emitWarpMap(core, ctx, env, g, entry, frame);
       return true;
     }
     if (schedule === 'GPU_ThreadBlock') {
       if (!frame || !frame.threadBlocks || frame.inThreadBlock > 0) {
-        core.fail(entry.jsonPath, element, 'a GPU_ThreadBlock map must sit in the body of a GPU_Device map (not nested in another thread-block map)', HINT.validate);
+        core.fail(
+          entry.jsonPath,
+          element,
+          'a GPU_ThreadBlock map must sit in the body of a GPU_Device map (not nested in another thread-block map)',
+          HINT.validate,
+        );
       }
       emitThreadBlockMap(core, ctx, env, g, entry, frame);
       return true;
     }
-    if (schedule === 'GPU_Device') core.fail(entry.jsonPath, element, 'a GPU_Device map inside a kernel (dynamic parallelism) is not supported', 'make the inner map Sequential');
-    if (schedule === 'CPU_Multicore') core.fail(entry.jsonPath, element, 'a CPU_Multicore map inside a GPU kernel cannot run', 'make the inner map Sequential');
+    if (schedule === 'GPU_Device')
+      core.fail(
+        entry.jsonPath,
+        element,
+        'a GPU_Device map inside a kernel (dynamic parallelism) is not supported',
+        'make the inner map Sequential',
+      );
+    if (schedule === 'CPU_Multicore')
+      core.fail(entry.jsonPath, element, 'a CPU_Multicore map inside a GPU kernel cannot run', 'make the inner map Sequential');
     return false;
   }
-  if (schedule === 'GPU_ThreadBlock' || schedule === 'GPU_Warp') core.fail(entry.jsonPath, element, `a ${schedule} map outside any GPU_Device map`, 'put it inside a GPU_Device map');
+  if (schedule === 'GPU_ThreadBlock' || schedule === 'GPU_Warp')
+    core.fail(entry.jsonPath, element, `a ${schedule} map outside any GPU_Device map`, 'put it inside a GPU_Device map');
   if (schedule !== 'GPU_Device') return false;
   emitKernel(backend, core, ctx, env, g, entry);
   return true;
@@ -182,12 +210,30 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     // declares: DaCe's kernel dereferences the pointer it is passed, and here that pointer is device memory.
     if (desc.type !== 'Scalar' && isProgramArgument(ctx.sdfg, name)) continue;
     const p = core.plan.placement(ctx.sdfg, name);
-    if (p.kind === 'constant') core.fail(desc.jsonPath, `constant '${name}'`, 'a constants_prop array read inside a GPU kernel is not supported', 'pass the values as an argument array');
+    if (p.kind === 'constant')
+      core.fail(
+        desc.jsonPath,
+        `constant '${name}'`,
+        'a constants_prop array read inside a GPU kernel is not supported',
+        'pass the values as an argument array',
+      );
     // Stack data whose every access is inside the kernel is declared there (per thread): nothing to pass.
     if (p.kind === 'stack' && !usedOutside(g, entry, name)) continue;
     const single = desc.type === 'Scalar' || desc.shape.every((x) => x.trim() === '1');
-    if (!single) core.fail(desc.jsonPath, `container '${name}'`, `host array '${name}' (storage ${storage}) is accessed inside GPU kernel '${entry.map.label}'`, 'give it GPU_Global storage and copy it to the device first');
-    if (written.has(name)) core.fail(desc.jsonPath, `container '${name}'`, `host scalar '${name}' is written inside GPU kernel '${entry.map.label}'`, 'give it GPU_Global storage');
+    if (!single)
+      core.fail(
+        desc.jsonPath,
+        `container '${name}'`,
+        `host array '${name}' (storage ${storage}) is accessed inside GPU kernel '${entry.map.label}'`,
+        'give it GPU_Global storage and copy it to the device first',
+      );
+    if (written.has(name))
+      core.fail(
+        desc.jsonPath,
+        `container '${name}'`,
+        `host scalar '${name}' is written inside GPU kernel '${entry.map.label}'`,
+        'give it GPU_Global storage',
+      );
     const ptr = ctx.containers.get(name);
     if (!ptr) continue;
     shadows.push({ name, ctype: ctypeOf(desc.dtype)!, ptr });
@@ -196,11 +242,18 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     if (n.kind !== 'nested_sdfg' || !n.sdfg || !inside(g, n.id, entry.id)) continue;
     for (const s of [n.sdfg, ...nestedBelow(core, n.sdfg)]) {
       const problem = deviceFunctionProblem(core, s);
-      if (problem) core.fail(n.jsonPath, `nested SDFG '${n.label}'`, problem, 'give the transient Register storage (a per-thread array) or move it out of the kernel');
+      if (problem)
+        core.fail(
+          n.jsonPath,
+          `nested SDFG '${n.label}'`,
+          problem,
+          'give the transient Register storage (a per-thread array) or move it out of the kernel',
+        );
     }
   }
   const tbMaps = g.state.nodes.filter(
-    (n): n is MapEntryNode => n.kind === 'map_entry' && core.defaults.scheduleOf(ctx.sdfg, g.state, n) === 'GPU_ThreadBlock' && inside(g, n.id, entry.id),
+    (n): n is MapEntryNode =>
+      n.kind === 'map_entry' && core.defaults.scheduleOf(ctx.sdfg, g.state, n) === 'GPU_ThreadBlock' && inside(g, n.id, entry.id),
   );
   const dims = counts(core, ctx, env, entry);
 
@@ -271,8 +324,18 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
   for (const [name, desc] of ctx.sdfg.arrays) {
     if (!desc.transient) continue;
     const p = core.plan.placement(ctx.sdfg, name);
-    if (p.kind === 'heap' && p.site.kind === 'scope' && p.site.stateJsonPath === g.state.jsonPath && (p.site.mapEntryId === entry.id || inside(g, p.site.mapEntryId, entry.id))) {
-      core.fail(desc.jsonPath, `transient '${name}'`, `'${name}' (storage ${p.storage}) would be allocated inside GPU kernel '${entry.map.label}'`, 'give it Register or GPU_Shared storage, or move it out of the kernel');
+    if (
+      p.kind === 'heap' &&
+      p.site.kind === 'scope' &&
+      p.site.stateJsonPath === g.state.jsonPath &&
+      (p.site.mapEntryId === entry.id || inside(g, p.site.mapEntryId, entry.id))
+    ) {
+      core.fail(
+        desc.jsonPath,
+        `transient '${name}'`,
+        `'${name}' (storage ${p.storage}) would be allocated inside GPU kernel '${entry.map.label}'`,
+        'give it Register or GPU_Shared storage, or move it out of the kernel',
+      );
     }
   }
 }
@@ -289,7 +352,12 @@ function emitThreadBlockMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
   if (warps) {
     const other = besideWarpMaps(g, entry, warpMaps);
     if (other) {
-      core.fail(other.jsonPath, `'${other.label}'`, `code beside the GPU_Warp maps of thread-block map '${entry.map.label}' would run in every lane of the warp`, 'move it into the warp map, or into a thread-block map without warp maps');
+      core.fail(
+        other.jsonPath,
+        `'${other.label}'`,
+        `code beside the GPU_Warp maps of thread-block map '${entry.map.label}' would run in every lane of the warp`,
+        'move it into the warp map, or into a thread-block map without warp maps',
+      );
     }
   }
   const dims = counts(core, ctx, env, entry);
@@ -301,7 +369,9 @@ function emitThreadBlockMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
   o.line('__syncthreads();');
   dims.forEach((d, i) => o.line(`const int64_t ${prefix}_n${i} = ${d.count};`));
   o.line(`const int64_t ${prefix}_total = ${dims.map((_, i) => `${prefix}_n${i}`).join(' * ') || '1'};`);
-  o.line(`if (${prefix}_total${warps ? ` * ${WARP_LANES}` : ''} > int64_t(blockDim.x)) __trap();  // the block was sized at the first point`);
+  o.line(
+    `if (${prefix}_total${warps ? ` * ${WARP_LANES}` : ''} > int64_t(blockDim.x)) __trap();  // the block was sized at the first point`,
+  );
   o.open(`if (${slot} < ${prefix}_total)`);
   decode(core, entry, inner, slot, dims, prefix);
   frame.inThreadBlock++;
@@ -359,8 +429,8 @@ function deviceFunctionProblem(core: EmitCore, s: Sdfg): string | null {
     const p = core.plan.placement(s, name);
     // A heap Scalar is a plain local in device code after the codegen follow-ups; GPU memory never is.
     if (p.kind === 'heap' && desc.type === 'Scalar' && !p.storage.startsWith('GPU_')) continue;
-    if (p.kind === 'heap' || p.kind === 'persistent' || p.kind === 'external') return `transient '${name}' of a nested SDFG inside a GPU kernel needs ${p.kind} memory (storage ${p.storage})`;
+    if (p.kind === 'heap' || p.kind === 'persistent' || p.kind === 'external')
+      return `transient '${name}' of a nested SDFG inside a GPU kernel needs ${p.kind} memory (storage ${p.storage})`;
   }
   return null;
 }
-

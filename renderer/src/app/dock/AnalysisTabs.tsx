@@ -36,7 +36,9 @@ function Waiting(): React.JSX.Element {
       {analysing ? (
         <>
           <span className="spinner" />{' '}
-          {reading ? 'Reading the nested SDFGs (the graph above shows the root already)…' : 'Analysing: lifetimes, eligibility, workspace layouts…'}
+          {reading
+            ? 'Reading the nested SDFGs (the graph above shows the root already)…'
+            : 'Analysing: lifetimes, eligibility, workspace layouts…'}
         </>
       ) : (
         'No analysis yet.'
@@ -79,7 +81,15 @@ function useAnalysis() {
 }
 
 /** Storages that hold memory, the biggest peak first; a picker when there are several. */
-function StoragePicker({ storages, value, onChange }: { storages: string[]; value: string | null; onChange: (s: string | null) => void }): React.JSX.Element | null {
+function StoragePicker({
+  storages,
+  value,
+  onChange,
+}: {
+  storages: string[];
+  value: string | null;
+  onChange: (s: string | null) => void;
+}): React.JSX.Element | null {
   if (storages.length < 2) return null;
   return (
     <label className="tab-option">
@@ -123,7 +133,14 @@ export function LifetimesTab(): React.JSX.Element {
           </select>
         </label>
       </div>
-      <ChartMount mount={mountLifetimeChart} data={data} source="lifetimes" testid="lifetime-chart" frames="lifetimes" onDrawn={(d) => analysisDrawn(d.view)} />
+      <ChartMount
+        mount={mountLifetimeChart}
+        data={data}
+        source="lifetimes"
+        testid="lifetime-chart"
+        frames="lifetimes"
+        onDrawn={(d) => analysisDrawn(d.view)}
+      />
     </div>
   );
 }
@@ -136,7 +153,10 @@ export function WorkspaceTab(): React.JSX.Element {
   if (view.workspace.length === 0) {
     return (
       <div className="dock-message" data-testid="workspace-empty">
-        No transient of this program can move into an EXTERNAL workspace: {view.totals.eligible.EXTERNAL === 0 ? 'none is EXTERNAL-eligible (the Transients tab says why for each).' : 'the eligible ones hold no memory of their own.'}
+        No transient of this program can move into an EXTERNAL workspace:{' '}
+        {view.totals.eligible.EXTERNAL === 0
+          ? 'none is EXTERNAL-eligible (the Transients tab says why for each).'
+          : 'the eligible ones hold no memory of their own.'}
       </div>
     );
   }
@@ -147,7 +167,13 @@ export function WorkspaceTab(): React.JSX.Element {
           <StoragePicker storages={storages} value={storage} onChange={setStorage} />
         </div>
       )}
-      <ChartMount mount={mountWorkspaceChart} data={data} source="workspace" testid="workspace-chart" onDrawn={(d) => analysisDrawn(d.view)} />
+      <ChartMount
+        mount={mountWorkspaceChart}
+        data={data}
+        source="workspace"
+        testid="workspace-chart"
+        onDrawn={(d) => analysisDrawn(d.view)}
+      />
     </div>
   );
 }

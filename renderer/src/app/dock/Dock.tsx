@@ -23,7 +23,8 @@ function peakSummary(view: AnalysisView): string {
     }
     const scoped = m.curves.find((c) => c.mode === 'SCOPED');
     const ext = m.curves.find((c) => c.mode === 'EXTERNAL');
-    if (scoped && ext) parts.push(`${m.storage} peak: SCOPED ${formatBytes(num(scoped.peak.bytes))}, EXTERNAL ${formatBytes(num(ext.peak.bytes))}`);
+    if (scoped && ext)
+      parts.push(`${m.storage} peak: SCOPED ${formatBytes(num(scoped.peak.bytes))}, EXTERNAL ${formatBytes(num(ext.peak.bytes))}`);
   }
   return parts.slice(0, 2).join(' · ');
 }
@@ -33,14 +34,23 @@ function TabSummary({ tab }: { tab: DockTab }): React.JSX.Element | null {
   const analysing = useSelect(store, (s) => s.analysing);
   const result = useSelect(store, (s) => s.result);
   const compare = useSelect(store, (s) => s.compare.length);
-  if (analysing && tab !== 'profile' && tab !== 'compare') return <span className="dock-summary"><span className="spinner" /> analysing…</span>;
+  if (analysing && tab !== 'profile' && tab !== 'compare')
+    return (
+      <span className="dock-summary">
+        <span className="spinner" /> analysing…
+      </span>
+    );
   if (!view) return null;
   let text = '';
-  if (tab === 'transients') text = `${view.totals.transients} transients · ${view.totals.holdingMemory} hold memory · ${view.totals.eligible.EXTERNAL} EXTERNAL-eligible`;
+  if (tab === 'transients')
+    text = `${view.totals.transients} transients · ${view.totals.holdingMemory} hold memory · ${view.totals.eligible.EXTERNAL} EXTERNAL-eligible`;
   else if (tab === 'lifetimes') text = [`${view.analysis.steps.length} steps`, peakSummary(view)].filter(Boolean).join(' · ');
   else if (tab === 'workspace')
     text = view.workspace
-      .map((w) => `${w.storage}: packed ${w.packed ? formatBytes(w.packed.bytes) : 'symbolic'} vs dace ${w.dace.bytes === null ? 'symbolic' : formatBytes(w.dace.bytes)}`)
+      .map(
+        (w) =>
+          `${w.storage}: packed ${w.packed ? formatBytes(w.packed.bytes) : 'symbolic'} vs dace ${w.dace.bytes === null ? 'symbolic' : formatBytes(w.dace.bytes)}`,
+      )
       .join(' · ');
   else if (tab === 'profile') text = result ? `${result.name}` : '';
   else if (tab === 'compare') text = compare ? `${compare} result${compare === 1 ? '' : 's'}` : '';
@@ -99,7 +109,14 @@ function ResizeHandle(): React.JSX.Element {
       onKeyDown={(e) => {
         const h = store.get().dockHeight;
         const step = e.shiftKey ? 4 * STEP : STEP;
-        const to: Record<string, number> = { ArrowUp: h + step, ArrowDown: h - step, PageUp: h + BIG, PageDown: h - BIG, Home: dockMax(), End: DOCK_MIN };
+        const to: Record<string, number> = {
+          ArrowUp: h + step,
+          ArrowDown: h - step,
+          PageUp: h + BIG,
+          PageDown: h - BIG,
+          Home: dockMax(),
+          End: DOCK_MIN,
+        };
         if (!(e.key in to) || e.ctrlKey || e.metaKey || e.altKey) return;
         e.preventDefault();
         setHeight(to[e.key]!, true);
@@ -121,21 +138,24 @@ export function Dock(): React.JSX.Element {
     <section className="dock" aria-label="Views">
       <ResizeHandle />
       <div className="dock-tabs" role="tablist">
-        {DOCK_TABS.map((t, i) => (hasDoc || t === 'profile' || t === 'compare') && (
-          <button
-            type="button"
-            key={t}
-            role="tab"
-            aria-selected={t === tab}
-            className={`dock-tab${t === tab ? ' active' : ''}`}
-            data-testid={`tab-${t}`}
-            onClick={() => setDockTab(t)}
-            title={`${DOCK_TAB_TITLES[t]} (${i + 1})`}
-          >
-            {DOCK_TAB_TITLES[t]}
-            {t === 'profile' && running && <span className="tab-dot" aria-label="running" />}
-          </button>
-        ))}
+        {DOCK_TABS.map(
+          (t, i) =>
+            (hasDoc || t === 'profile' || t === 'compare') && (
+              <button
+                type="button"
+                key={t}
+                role="tab"
+                aria-selected={t === tab}
+                className={`dock-tab${t === tab ? ' active' : ''}`}
+                data-testid={`tab-${t}`}
+                onClick={() => setDockTab(t)}
+                title={`${DOCK_TAB_TITLES[t]} (${i + 1})`}
+              >
+                {DOCK_TAB_TITLES[t]}
+                {t === 'profile' && running && <span className="tab-dot" aria-label="running" />}
+              </button>
+            ),
+        )}
         <TabSummary tab={tab} />
       </div>
       <LastResultsOffer />

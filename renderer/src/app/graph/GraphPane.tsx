@@ -61,7 +61,15 @@ export function GraphPane(): React.JSX.Element {
     registerFrames('graph', () => view.metrics.frameTimes);
     registerGraphMetrics(() => {
       const m = view.metrics;
-      return { open: m.open, visibleNodes: m.visibleNodes, visibleEdges: m.visibleEdges, visibleTexts: m.visibleTexts, scale: m.scale, lastLayoutMs: m.lastLayoutMs, lastLayoutRegions: m.lastLayoutRegions };
+      return {
+        open: m.open,
+        visibleNodes: m.visibleNodes,
+        visibleEdges: m.visibleEdges,
+        visibleTexts: m.visibleTexts,
+        scale: m.scale,
+        lastLayoutMs: m.lastLayoutMs,
+        lastLayoutRegions: m.lastLayoutRegions,
+      };
     });
 
     graphMounted();
@@ -80,17 +88,29 @@ export function GraphPane(): React.JSX.Element {
       view.highlightTransient(s.selection?.transient ?? s.hoverTransient ?? null);
     };
     const unsubs = [
-      watch(store, (s) => s.theme, (t) => view.setTheme(t)),
-      watch(store, (s) => s.analysis, () => {
-        // The marks are a nicety next to the first frame and the table: build them after the frame that shows those.
-        void afterNextFrame().then(applyMarks);
-      }),
+      watch(
+        store,
+        (s) => s.theme,
+        (t) => view.setTheme(t),
+      ),
+      watch(
+        store,
+        (s) => s.analysis,
+        () => {
+          // The marks are a nicety next to the first frame and the table: build them after the frame that shows those.
+          void afterNextFrame().then(applyMarks);
+        },
+      ),
       watch(store, (s) => s.mode, applyMarks),
-      watch(store, (s) => s.selection, (sel) => {
-        if (sel && sel.source !== 'graph') view.select(sel.element?.id ?? null);
-        if (!sel) view.select(null);
-        applyHighlight();
-      }),
+      watch(
+        store,
+        (s) => s.selection,
+        (sel) => {
+          if (sel && sel.source !== 'graph') view.select(sel.element?.id ?? null);
+          if (!sel) view.select(null);
+          applyHighlight();
+        },
+      ),
       watch(store, (s) => s.hoverTransient, applyHighlight),
     ];
     return () => {
@@ -112,20 +132,49 @@ export function GraphPane(): React.JSX.Element {
         {info && <span className="graph-info">{info}</span>}
         {busy && (
           <span className="graph-info">
-            <span className="spinner" /> {progress.phase === 'fetch' ? 'fetching' : 'laying out'} {progress.total > 0 ? `${progress.done}/${progress.total}` : '…'}
+            <span className="spinner" /> {progress.phase === 'fetch' ? 'fetching' : 'laying out'}{' '}
+            {progress.total > 0 ? `${progress.done}/${progress.total}` : '…'}
           </span>
         )}
         <span className="head-spacer" />
-        <button type="button" className="btn btn-small btn-ghost" title="Fit the graph (F)" data-testid="graph-fit" onClick={() => graphHandle.current?.fit(true)}>
+        <button
+          type="button"
+          className="btn btn-small btn-ghost"
+          title="Fit the graph (F)"
+          data-testid="graph-fit"
+          onClick={() => graphHandle.current?.fit(true)}
+        >
           <Icon name="fit" /> Fit
         </button>
-        <button type="button" className="btn btn-small btn-ghost" title="Open every closed element on screen" data-testid="graph-next" onClick={() => void graphHandle.current?.expandNextLevel()}>
+        <button
+          type="button"
+          className="btn btn-small btn-ghost"
+          title="Open every closed element on screen"
+          data-testid="graph-next"
+          onClick={() => void graphHandle.current?.expandNextLevel()}
+        >
           Expand level
         </button>
-        <button type="button" className="btn btn-small btn-ghost" title="Open everything (up to a node budget)" data-testid="graph-expand" onClick={() => void graphHandle.current?.expandAll().then((r) => r.stoppedAtBudget && toast('info', `Stopped at ${r.nodes} nodes: open the rest element by element`))}>
+        <button
+          type="button"
+          className="btn btn-small btn-ghost"
+          title="Open everything (up to a node budget)"
+          data-testid="graph-expand"
+          onClick={() =>
+            void graphHandle.current
+              ?.expandAll()
+              .then((r) => r.stoppedAtBudget && toast('info', `Stopped at ${r.nodes} nodes: open the rest element by element`))
+          }
+        >
           Expand all
         </button>
-        <button type="button" className="btn btn-small btn-ghost" title="Collapse everything" data-testid="graph-collapse" onClick={() => void graphHandle.current?.collapseAll()}>
+        <button
+          type="button"
+          className="btn btn-small btn-ghost"
+          title="Collapse everything"
+          data-testid="graph-collapse"
+          onClick={() => void graphHandle.current?.collapseAll()}
+        >
           Collapse all
         </button>
       </div>

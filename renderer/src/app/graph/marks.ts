@@ -14,7 +14,6 @@ const STEP = 250;
 const SLICE_MS = 8;
 const cache = new WeakMap<AnalysisView, Map<string, TransientMarks>>();
 
-
 /** Resolves with the marks, or null when `stale()` turns true between slices. */
 export async function buildMarks(view: AnalysisView, mode: ModeName | 'ALL', stale: () => boolean): Promise<TransientMarks | null> {
   let byMode = cache.get(view);

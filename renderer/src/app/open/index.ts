@@ -8,7 +8,7 @@ import { openResultPath, openResultUpload } from '../results.js';
 import { store } from '../state.js';
 import { openWith } from './sequence.js';
 
-export { analysisDrawn,  } from './sequence.js';
+export { analysisDrawn } from './sequence.js';
 export { graphFirstFrame, graphMounted } from './graph.js';
 
 /** Opens a file by path (the Open dialog, `?open=`, start-up files, the desktop's `openRequest`): a result `.json`
@@ -32,7 +32,13 @@ export async function openLocalFiles(files: File[]): Promise<void> {
       showError({
         title: `Could not open ${file.name}`,
         context: `Uploading ${file.name}`,
-        error: { kind: 'refused', message: `${file.name} is ${(file.size / 2 ** 20).toFixed(0)} MiB; this host accepts uploads up to ${(limit / 2 ** 20).toFixed(0)} MiB`, file: file.name, jsonPath: null, details: ['Start `transient-lab serve` with --root on the folder that holds it and open it by path instead.'] },
+        error: {
+          kind: 'refused',
+          message: `${file.name} is ${(file.size / 2 ** 20).toFixed(0)} MiB; this host accepts uploads up to ${(limit / 2 ** 20).toFixed(0)} MiB`,
+          file: file.name,
+          jsonPath: null,
+          details: ['Start `transient-lab serve` with --root on the folder that holds it and open it by path instead.'],
+        },
       });
       continue;
     }

@@ -155,4 +155,3 @@ async function completeDoc(c: TransientLabClient, preview: DocInfo, seq: number)
   showDocument();
   return true;
 }
-

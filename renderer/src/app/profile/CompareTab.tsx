@@ -57,7 +57,11 @@ export function CompareTab(): React.JSX.Element {
                 <tr key={`${r.label}-${i}`} className={i === 0 ? 'compare-ref' : ''} data-testid="compare-item">
                   <td className="compare-run-name">
                     {i === 0 && <span className="chip-tag">reference</span>}
-                    <span className={`chip-target${isGpuResult(r.result) ? ' gpu' : ''}`} data-testid="compare-target" title={r.result.device ? r.result.device.name : r.result.machine.cpu}>
+                    <span
+                      className={`chip-target${isGpuResult(r.result) ? ' gpu' : ''}`}
+                      data-testid="compare-target"
+                      title={r.result.device ? r.result.device.name : r.result.machine.cpu}
+                    >
                       {isGpuResult(r.result) ? `GPU${r.result.device ? ` · ${r.result.device.name}` : ''}` : 'CPU'}
                     </span>
                     <span title={r.label}>{r.label}</span>
@@ -94,7 +98,9 @@ export function CompareTab(): React.JSX.Element {
       </div>
       {list.length < 2 ? (
         <div className="dock-message" data-testid="compare-empty">
-          {list.length === 0 ? 'Add two or more result files (or run profiles) to see them on the same axes.' : 'Add one more result to compare with this one. Every run and every opened result joins this list.'}
+          {list.length === 0
+            ? 'Add two or more result files (or run profiles) to see them on the same axes.'
+            : 'Add one more result to compare with this one. Every run and every opened result joins this list.'}
         </div>
       ) : (
         <>
@@ -105,9 +111,9 @@ export function CompareTab(): React.JSX.Element {
           ))}
           {mixed && (
             <p className="compare-note" data-testid="compare-mixed">
-              CPU and GPU results together: a GPU result has two series per mode (host time, the device synchronised; and device time, from CUDA
-              events), a CPU result one (marked CPU). Their host times are compared below, but they measure different machines doing different
-              work.
+              CPU and GPU results together: a GPU result has two series per mode (host time, the device synchronised; and device time, from
+              CUDA events), a CPU result one (marked CPU). Their host times are compared below, but they measure different machines doing
+              different work.
             </p>
           )}
           <ul className="changes" data-testid="compare-changes">
@@ -125,7 +131,9 @@ export function CompareTab(): React.JSX.Element {
                     </span>
                   )}
                   {c.device ? `; device time: ${c.device.text}` : ''}
-                  {Math.abs(c.allocsDelta) >= 0.05 ? `; ${c.allocsDelta > 0 ? '+' : ''}${c.allocsDelta.toFixed(1)} allocations per call` : ''}
+                  {Math.abs(c.allocsDelta) >= 0.05
+                    ? `; ${c.allocsDelta > 0 ? '+' : ''}${c.allocsDelta.toFixed(1)} allocations per call`
+                    : ''}
                 </span>
               </li>
             ))}
@@ -139,7 +147,13 @@ export function CompareTab(): React.JSX.Element {
           )}
           <div className="compare-axis">
             <label title="A log axis keeps runs whose times differ tenfold or more readable on one axis">
-              <input type="checkbox" checked={log} onChange={(e) => setAxis({ list: labelled, log: e.target.checked })} data-testid="compare-log" /> log time axis
+              <input
+                type="checkbox"
+                checked={log}
+                onChange={(e) => setAxis({ list: labelled, log: e.target.checked })}
+                data-testid="compare-log"
+              />{' '}
+              log time axis
             </label>
           </div>
           <div className="chart-grid">

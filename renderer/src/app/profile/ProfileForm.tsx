@@ -12,7 +12,23 @@ import './profile-form.css';
 import { store } from '../state.js';
 import { EMPTY, useSelect } from '../store.js';
 
-function NumberField({ label, value, min, max, onChange, testid, hint }: { label: string; value: number; min: number; max: number; onChange: (n: number) => void; testid: string; hint?: string }): React.JSX.Element {
+function NumberField({
+  label,
+  value,
+  min,
+  max,
+  onChange,
+  testid,
+  hint,
+}: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  onChange: (n: number) => void;
+  testid: string;
+  hint?: string;
+}): React.JSX.Element {
   const [text, setText] = useState(String(value));
   const n = Number(text);
   const bad = !/^\d+$/.test(text) || n < min || n > max;
@@ -72,15 +88,30 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
     >
       {/* Run stays in view however far the settings scroll (the form's head is sticky). */}
       <div className="profile-form-head" data-testid="profile-form-head">
-        <button ref={runRef} type="submit" className="btn btn-primary btn-run" data-testid="profile-run" disabled={running || p.modes.length === 0}>
-          <Icon name="play" /> {running ? 'Running…' : `Run ${p.modes.length} mode${p.modes.length === 1 ? '' : 's'}${remote ? ` on ${remote}` : ''}`}
+        <button
+          ref={runRef}
+          type="submit"
+          className="btn btn-primary btn-run"
+          data-testid="profile-run"
+          disabled={running || p.modes.length === 0}
+        >
+          <Icon name="play" />{' '}
+          {running ? 'Running…' : `Run ${p.modes.length} mode${p.modes.length === 1 ? '' : 's'}${remote ? ` on ${remote}` : ''}`}
         </button>
-        <p className="hint center">{total.toLocaleString()} timed calls in all{p.modes.includes('EXTERNAL') && p.layout === 'both' ? ' (+ the second EXTERNAL layout)' : ''}</p>
+        <p className="hint center">
+          {total.toLocaleString()} timed calls in all
+          {p.modes.includes('EXTERNAL') && p.layout === 'both' ? ' (+ the second EXTERNAL layout)' : ''}
+        </p>
       </div>
       {remoteHosts.length > 0 && (
         <fieldset>
           <legend>Run on</legend>
-          <select value={remote ?? ''} onChange={(e) => updateProfileSettings({ remote: e.target.value || null })} data-testid="profile-remote" aria-label="Run on">
+          <select
+            value={remote ?? ''}
+            onChange={(e) => updateProfileSettings({ remote: e.target.value || null })}
+            data-testid="profile-remote"
+            aria-label="Run on"
+          >
             <option value="">{host === 'browser' ? 'the server (this host)' : 'this machine'}</option>
             {remoteHosts.map((h) => (
               <option key={h} value={h}>
@@ -88,7 +119,11 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
               </option>
             ))}
           </select>
-          {remote && <p className="hint">Built and run on {remote}; the result comes back here. Transient Lab of the same version must be installed there.</p>}
+          {remote && (
+            <p className="hint">
+              Built and run on {remote}; the result comes back here. Transient Lab of the same version must be installed there.
+            </p>
+          )}
         </fieldset>
       )}
       <fieldset>
@@ -100,31 +135,83 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
                 type="checkbox"
                 checked={p.modes.includes(m)}
                 data-testid={`profile-mode-${m}`}
-                onChange={(e) => updateProfileSettings({ modes: e.target.checked ? MODE_NAMES.filter((x) => x === m || p.modes.includes(x)) : p.modes.filter((x) => x !== m) })}
+                onChange={(e) =>
+                  updateProfileSettings({
+                    modes: e.target.checked ? MODE_NAMES.filter((x) => x === m || p.modes.includes(x)) : p.modes.filter((x) => x !== m),
+                  })
+                }
               />
               <span className="mode-tag">{m}</span>
             </label>
           ))}
         </div>
-        {target === 'cpu' && p.modes.includes('POOL') && <p className="hint">On CPU, POOL runs the same code as SCOPED (pooling is for GPU arrays).</p>}
+        {target === 'cpu' && p.modes.includes('POOL') && (
+          <p className="hint">On CPU, POOL runs the same code as SCOPED (pooling is for GPU arrays).</p>
+        )}
       </fieldset>
       <fieldset>
         <legend>EXTERNAL layout</legend>
         <div className="seg" role="radiogroup">
           {(['packed', 'dace', 'both'] as const).map((l) => (
             <label key={l} className={p.layout === l ? 'on' : ''}>
-              <input type="radio" name="layout" checked={p.layout === l} onChange={() => updateProfileSettings({ layout: l })} data-testid={`profile-layout-${l}`} />
+              <input
+                type="radio"
+                name="layout"
+                checked={p.layout === l}
+                onChange={() => updateProfileSettings({ layout: l })}
+                data-testid={`profile-layout-${l}`}
+              />
               {l}
             </label>
           ))}
         </div>
       </fieldset>
       <fieldset className="fields">
-        <NumberField label="calls" value={p.calls} min={1} max={100000} onChange={(calls) => updateProfileSettings({ calls })} testid="profile-calls" hint="Timed calls per process" />
-        <NumberField label="warm-up" value={p.warmup} min={0} max={10000} onChange={(warmup) => updateProfileSettings({ warmup })} testid="profile-warmup" hint="Untimed calls before timing, per process" />
-        <NumberField label="processes" value={p.processes} min={1} max={64} onChange={(processes) => updateProfileSettings({ processes })} testid="profile-processes" hint="Fresh runner processes per mode (calls pooled across them)" />
-        <NumberField label="seed" value={Number(p.seed)} min={0} max={2 ** 31} onChange={(seed) => updateProfileSettings({ seed: String(seed) })} testid="profile-seed" hint="Seed of the generated input data" />
-        <NumberField label="timeout s" value={p.timeoutS} min={0} max={86400} onChange={(timeoutS) => updateProfileSettings({ timeoutS })} testid="profile-timeout" hint="Whole-run limit; 0 = none" />
+        <NumberField
+          label="calls"
+          value={p.calls}
+          min={1}
+          max={100000}
+          onChange={(calls) => updateProfileSettings({ calls })}
+          testid="profile-calls"
+          hint="Timed calls per process"
+        />
+        <NumberField
+          label="warm-up"
+          value={p.warmup}
+          min={0}
+          max={10000}
+          onChange={(warmup) => updateProfileSettings({ warmup })}
+          testid="profile-warmup"
+          hint="Untimed calls before timing, per process"
+        />
+        <NumberField
+          label="processes"
+          value={p.processes}
+          min={1}
+          max={64}
+          onChange={(processes) => updateProfileSettings({ processes })}
+          testid="profile-processes"
+          hint="Fresh runner processes per mode (calls pooled across them)"
+        />
+        <NumberField
+          label="seed"
+          value={Number(p.seed)}
+          min={0}
+          max={2 ** 31}
+          onChange={(seed) => updateProfileSettings({ seed: String(seed) })}
+          testid="profile-seed"
+          hint="Seed of the generated input data"
+        />
+        <NumberField
+          label="timeout s"
+          value={p.timeoutS}
+          min={0}
+          max={86400}
+          onChange={(timeoutS) => updateProfileSettings({ timeoutS })}
+          testid="profile-timeout"
+          hint="Whole-run limit; 0 = none"
+        />
       </fieldset>
       <fieldset>
         <legend>Symbols</legend>
@@ -132,7 +219,12 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
           {symText || 'none set'}
           {fallback !== null && <span className="muted"> · others = {fallback}</span>}
         </p>
-        {unresolved.length > 0 && <p className="hint warn">Without values: {unresolved.slice(0, 8).join(', ')}{unresolved.length > 8 ? ` and ${unresolved.length - 8} more` : ''}. Set them in the top bar.</p>}
+        {unresolved.length > 0 && (
+          <p className="hint warn">
+            Without values: {unresolved.slice(0, 8).join(', ')}
+            {unresolved.length > 8 ? ` and ${unresolved.length - 8} more` : ''}. Set them in the top bar.
+          </p>
+        )}
       </fieldset>
       <fieldset>
         <legend>Inputs (.npy, optional)</legend>

@@ -6,7 +6,20 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { ResultDoc } from '../../../../electron/ipc/contract.js';
-import { deviceSummary, deviceVersions, formatBytes, formatCount, formatNs, formatPercent, formatReleaseThreshold, isGpuResult, profileVerdict, verificationBadge, type Headline, type Verdict } from '../../../../electron/engine/view/public.js';
+import {
+  deviceSummary,
+  deviceVersions,
+  formatBytes,
+  formatCount,
+  formatNs,
+  formatPercent,
+  formatReleaseThreshold,
+  isGpuResult,
+  profileVerdict,
+  verificationBadge,
+  type Headline,
+  type Verdict,
+} from '../../../../electron/engine/view/public.js';
 import { mountBreakdownChart, mountCallsChart, mountDistributionChart, mountGanttChart, type ProfileData } from '../../charts/index.js';
 import { defaultResultName, downloadResult, saveResultOnHost } from '../results.js';
 import { ChartMount } from '../dock/ChartMount.js';
@@ -43,17 +56,38 @@ function Progress(): React.JSX.Element | null {
   return (
     <div className={`run-progress${live ? '' : ' ended'}`} data-testid="profile-progress">
       <div className="run-head">
-        <span className="run-title">{run.status === 'cancelling' ? 'Cancelling…' : run.status === 'cancelled' ? 'Cancelled' : run.status === 'failed' ? 'The profile failed' : 'Profiling'}</span>
+        <span className="run-title">
+          {run.status === 'cancelling'
+            ? 'Cancelling…'
+            : run.status === 'cancelled'
+              ? 'Cancelled'
+              : run.status === 'failed'
+                ? 'The profile failed'
+                : 'Profiling'}
+        </span>
         {live && <span className="muted">{elapsed(now - run.startedAt)}</span>}
         {live && (
-          <button type="button" className="btn btn-small" data-testid="profile-cancel" disabled={run.status === 'cancelling'} onClick={() => void cancelProfile()}>
+          <button
+            type="button"
+            className="btn btn-small"
+            data-testid="profile-cancel"
+            disabled={run.status === 'cancelling'}
+            onClick={() => void cancelProfile()}
+          >
             <Icon name="stop" /> Cancel
           </button>
         )}
       </div>
       {live && (
         <>
-          <div className="bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(p.fraction * 100)} data-testid="profile-bar">
+          <div
+            className="bar"
+            role="progressbar"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Math.round(p.fraction * 100)}
+            data-testid="profile-bar"
+          >
             <div className="bar-fill" style={{ width: `${(p.fraction * 100).toFixed(1)}%` }} />
           </div>
           <ol className="stages">
@@ -72,7 +106,12 @@ function Progress(): React.JSX.Element | null {
       {run.error && run.status !== 'cancelled' && (
         <div className="run-error" role="alert" data-testid="profile-error">
           <b>{run.error.message}</b>
-          {run.error.file && <div className="muted">{run.error.file}{run.error.jsonPath ? ` · ${run.error.jsonPath}` : ''}</div>}
+          {run.error.file && (
+            <div className="muted">
+              {run.error.file}
+              {run.error.jsonPath ? ` · ${run.error.jsonPath}` : ''}
+            </div>
+          )}
           {run.error.details.length > 0 && <pre className="error-details">{run.error.details.join('\n')}</pre>}
         </div>
       )}
@@ -94,7 +133,11 @@ function BigHeadline({ v, result }: { v: Verdict; result: ResultDoc['result'] })
   // The winner's large words take its mode's colour, the one the charts and the table give it.
   const winner = h.kind === 'winner' && t?.verdict === 'faster' ? result.modes.find((m) => m.label === h.subject)?.mode : undefined;
   return (
-    <div className={`headline verdict-${t?.verdict ?? 'none'}${winner ? ` winner-${winner.toLowerCase()}` : ''}${v.noiseText ? ' headline-noisy' : ''}`} data-testid="profile-headline" title={v.text}>
+    <div
+      className={`headline verdict-${t?.verdict ?? 'none'}${winner ? ` winner-${winner.toLowerCase()}` : ''}${v.noiseText ? ' headline-noisy' : ''}`}
+      data-testid="profile-headline"
+      title={v.text}
+    >
       {v.noiseText && (
         <div className="headline-noise" role="note" data-testid="headline-noise">
           <Icon name="warn" /> {v.noiseText}.
@@ -111,7 +154,9 @@ function BigHeadline({ v, result }: { v: Verdict; result: ResultDoc['result'] })
           )}
         </div>
       )}
-      <div className="headline-big" data-testid="headline-big">{h.parts.big}</div>
+      <div className="headline-big" data-testid="headline-big">
+        {h.parts.big}
+      </div>
       {t && (
         <div className="headline-parts">
           <span data-testid="headline-detail">{h.parts.detail}</span>
@@ -120,7 +165,11 @@ function BigHeadline({ v, result }: { v: Verdict; result: ResultDoc['result'] })
         </div>
       )}
       {t && h.basis === 'host' && (
-        <div className={`headline-device verdict-${d?.verdict ?? 'none'}`} data-testid="headline-device" title="Device time per call from CUDA events around each call">
+        <div
+          className={`headline-device verdict-${d?.verdict ?? 'none'}`}
+          data-testid="headline-device"
+          title="Device time per call from CUDA events around each call"
+        >
           <span className="headline-device-label">Device time</span>{' '}
           {d ? (
             <>
@@ -246,7 +295,12 @@ function SaveBar({ doc }: { doc: ResultDoc }): React.JSX.Element {
         <Icon name="export" /> Download JSON
       </button>
       {host === 'browser' && path === null && (
-        <button type="button" className="btn btn-small" data-testid="result-save" onClick={() => setPath(`${roots[0] ? `${roots[0]}/` : ''}${defaultResultName()}`)}>
+        <button
+          type="button"
+          className="btn btn-small"
+          data-testid="result-save"
+          onClick={() => setPath(`${roots[0] ? `${roots[0]}/` : ''}${defaultResultName()}`)}
+        >
           Save on the server…
         </button>
       )}
@@ -276,7 +330,9 @@ function ResultView({ doc }: { doc: ResultDoc }): React.JSX.Element {
   const badge = useMemo(() => verificationBadge(doc.result), [doc]);
   const data = useMemo<ProfileData>(() => ({ results: [{ label: doc.name, result: doc.result }] }), [doc]);
   const r = doc.result;
-  const settings = `${r.settings.calls} calls × ${r.settings.processes} processes, ${r.settings.warmup} warm-up · ${Object.entries(r.settings.symbols)
+  const settings = `${r.settings.calls} calls × ${r.settings.processes} processes, ${r.settings.warmup} warm-up · ${Object.entries(
+    r.settings.symbols,
+  )
     .map(([k, v]) => `${k}=${v}`)
     .join(' ')} · ${r.machine.cpu}`;
   return (
@@ -350,8 +406,8 @@ export function ProfileTab(): React.JSX.Element {
           !running && (
             <div className="dock-message" data-testid="profile-empty">
               <p>
-                <b>Profile</b> builds the program in every chosen mode, verifies that all modes compute the same outputs, then times every call
-                with allocation and free split out.
+                <b>Profile</b> builds the program in every chosen mode, verifies that all modes compute the same outputs, then times every
+                call with allocation and free split out.
               </p>
               <p className="muted">Choose the settings on the left and press Run, or open a saved result.</p>
               <div className="row-actions">

@@ -74,7 +74,8 @@ export async function rememberRun(doc: DocInfo, run: ResultDoc): Promise<void> {
   if (offers.get().key === key) offers.set({ entries: await withShelf((b) => recall(b, key)), hidden: true });
 }
 
-const same = (a: ResultDoc, e: ShelfEntry): boolean => a.name === e.name && a.result.program.hash === e.result.program.hash && a.result.createdAt === e.result.createdAt;
+const same = (a: ResultDoc, e: ShelfEntry): boolean =>
+  a.name === e.name && a.result.program.hash === e.result.program.hash && a.result.createdAt === e.result.createdAt;
 
 /** Shows a shelved result in the Profile tab, as an opened one (it joins Compare too). */
 export function showShelved(e: ShelfEntry): void {
@@ -86,7 +87,11 @@ export function showShelved(e: ShelfEntry): void {
 /** Puts every shelved result of the file on the Compare tab. */
 export function compareShelved(entries: readonly ShelfEntry[]): void {
   const docs = [...entries].reverse().map((e): ResultDoc => ({ name: e.name, path: null, result: e.result }));
-  store.set((s) => ({ compare: [...s.compare.filter((r) => !entries.some((e) => same(r, e))), ...docs], result: s.result ?? docs.at(-1)!, dockTab: 'compare' }));
+  store.set((s) => ({
+    compare: [...s.compare.filter((r) => !entries.some((e) => same(r, e))), ...docs],
+    result: s.result ?? docs.at(-1)!,
+    dockTab: 'compare',
+  }));
   offers.set({ hidden: true });
 }
 

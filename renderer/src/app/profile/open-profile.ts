@@ -19,7 +19,10 @@ const runFocusListeners = new Set<() => void>();
 export function openProfile(): void {
   // A result opened on its own (no SDFG): its Profile tab, nothing to run.
   if (!store.get().doc) return store.set({ dockTab: 'profile' });
-  store.set((s) => ({ dockTab: 'profile', ...(s.dockHeight < PROFILE_DOCK_MIN ? { dockHeight: Math.min(PROFILE_DOCK_MIN, dockMax()) } : {}) }));
+  store.set((s) => ({
+    dockTab: 'profile',
+    ...(s.dockHeight < PROFILE_DOCK_MIN ? { dockHeight: Math.min(PROFILE_DOCK_MIN, dockMax()) } : {}),
+  }));
   runFocusWanted = true;
   for (const l of [...runFocusListeners]) l();
 }

@@ -4,7 +4,14 @@
  * memlet's subset and volume, …).
  */
 import { useMemo } from 'react';
-import { formatBytes, formatCount, num, type AnalysisView, type GraphEdge, type GraphNode } from '../../../../electron/engine/view/public.js';
+import {
+  formatBytes,
+  formatCount,
+  num,
+  type AnalysisView,
+  type GraphEdge,
+  type GraphNode,
+} from '../../../../electron/engine/view/public.js';
 import { sizeText } from '../../charts/transient-info.js';
 import { storageFamily } from '../../theme/index.js';
 import { selectTransient } from '../actions.js';
@@ -77,7 +84,15 @@ function NodeFacts({ n }: { n: GraphNode }): React.JSX.Element {
         </>
       );
     case 'conditional':
-      return <Fact k="branches">{n.conditions.map((c, i) => <div key={i}><code>{c ?? 'else'}</code></div>)}</Fact>;
+      return (
+        <Fact k="branches">
+          {n.conditions.map((c, i) => (
+            <div key={i}>
+              <code>{c ?? 'else'}</code>
+            </div>
+          ))}
+        </Fact>
+      );
     case 'branch':
       return <Fact k="condition">{n.condition ?? 'else'}</Fact>;
     case 'region':
@@ -86,7 +101,13 @@ function NodeFacts({ n }: { n: GraphNode }): React.JSX.Element {
     case 'consume':
       return (
         <>
-          <Fact k="range">{n.params.map((p) => <div key={p}><code>{p}</code></div>)}</Fact>
+          <Fact k="range">
+            {n.params.map((p) => (
+              <div key={p}>
+                <code>{p}</code>
+              </div>
+            ))}
+          </Fact>
           <Fact k="schedule">{n.schedule}</Fact>
         </>
       );
@@ -107,7 +128,17 @@ function NodeFacts({ n }: { n: GraphNode }): React.JSX.Element {
         </>
       );
     case 'nested_sdfg':
-      return n.symbolMapping.length ? <Fact k="symbols">{n.symbolMapping.map((m) => <div key={m}><code>{m}</code></div>)}</Fact> : <></>;
+      return n.symbolMapping.length ? (
+        <Fact k="symbols">
+          {n.symbolMapping.map((m) => (
+            <div key={m}>
+              <code>{m}</code>
+            </div>
+          ))}
+        </Fact>
+      ) : (
+        <></>
+      );
     case 'library':
       return (
         <>
@@ -127,7 +158,15 @@ function EdgeFacts({ e }: { e: GraphEdge }): React.JSX.Element {
     return (
       <>
         <Fact k="condition">{e.condition ?? 'always'}</Fact>
-        {e.assignments.length > 0 && <Fact k="assigns">{e.assignments.map(([k, v]) => <div key={k}><code>{`${k} = ${v}`}</code></div>)}</Fact>}
+        {e.assignments.length > 0 && (
+          <Fact k="assigns">
+            {e.assignments.map(([k, v]) => (
+              <div key={k}>
+                <code>{`${k} = ${v}`}</code>
+              </div>
+            ))}
+          </Fact>
+        )}
       </>
     );
   }
@@ -150,8 +189,8 @@ export function ElementPanel({ sel, view }: { sel: ElementSelection; view: Analy
   const e = sel.edge;
   const summary = n?.summary ?? null;
   const mem = useMemo(() => memoryOf(view, summary?.transients ?? []), [view, summary]);
-  const kind = n ? KIND[n.kind] ?? n.kind : e ? KIND[e.kind] ?? e.kind : 'element';
-  const label = n?.label ?? (e?.kind === 'memlet' ? e.data ?? 'memlet' : e?.label) ?? sel.id;
+  const kind = n ? (KIND[n.kind] ?? n.kind) : e ? (KIND[e.kind] ?? e.kind) : 'element';
+  const label = n?.label ?? (e?.kind === 'memlet' ? (e.data ?? 'memlet') : e?.label) ?? sel.id;
   return (
     <div className="sel-body" data-testid="selection-element">
       <div className="sel-title">
@@ -164,7 +203,9 @@ export function ElementPanel({ sel, view }: { sel: ElementSelection; view: Analy
           <span className="sel-big-sub">
             {summary.transients.length} transient{summary.transients.length === 1 ? '' : 's'}
             {mem.symbolic > 0 && mem.bytes > 0 ? ` (+${mem.symbolic} symbolic)` : ''}
-            {mem.aliases > 0 ? `; ${mem.aliases} view${mem.aliases === 1 ? '' : 's'} or reference${mem.aliases === 1 ? '' : 's'} not counted` : ''}
+            {mem.aliases > 0
+              ? `; ${mem.aliases} view${mem.aliases === 1 ? '' : 's'} or reference${mem.aliases === 1 ? '' : 's'} not counted`
+              : ''}
           </span>
         </div>
       )}
@@ -189,7 +230,12 @@ export function ElementPanel({ sel, view }: { sel: ElementSelection; view: Analy
       {view && summary && summary.transients.length > 0 && <Inside view={view} ids={summary.transients} />}
       {n?.expand && (
         <div className="sel-actions">
-          <button type="button" className="btn btn-small" data-testid="selection-toggle" onClick={() => void graphHandle.current?.toggle(n.expand!)}>
+          <button
+            type="button"
+            className="btn btn-small"
+            data-testid="selection-toggle"
+            onClick={() => void graphHandle.current?.toggle(n.expand!)}
+          >
             Expand / collapse
           </button>
         </div>

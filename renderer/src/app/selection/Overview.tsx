@@ -3,7 +3,14 @@
  * then the measured verdict of a loaded result of this program, then the counts.
  */
 import { useMemo } from 'react';
-import { formatBytes, formatBytesExpr, formatCount, num, profileVerdict, type AnalysisView } from '../../../../electron/engine/view/public.js';
+import {
+  formatBytes,
+  formatBytesExpr,
+  formatCount,
+  num,
+  profileVerdict,
+  type AnalysisView,
+} from '../../../../electron/engine/view/public.js';
 import { setDockTab } from '../actions.js';
 import { headlineBig } from '../profile/ProfileTab.js';
 import { store } from '../state.js';
@@ -23,7 +30,10 @@ function Stat({ n, label, tone }: { n: number; label: string; tone?: 'good' | 'w
 export function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
   const fates = view.totals.fates;
   const result = useSelect(store, (s) => s.result);
-  const verdict = useMemo(() => (result && result.result.program.name === view.sdfgs[0]?.name ? profileVerdict(result.result) : null), [result, view]);
+  const verdict = useMemo(
+    () => (result && result.result.program.name === view.sdfgs[0]?.name ? profileVerdict(result.result) : null),
+    [result, view],
+  );
   const headline = verdict?.secondary[0] ?? null;
   return (
     <div className="overview" data-testid="selection-overview">
@@ -38,7 +48,8 @@ export function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
                 <span>lower bound {formatBytes(num(w.packed.lowerBound))}</span>
                 {w.savings && num(w.savings.bytes) >= 0 && (
                   <span className={w.savings.fraction > 0 ? 'good' : 'muted'}>
-                    packing saves {formatBytes(num(w.savings.bytes))} ({(w.savings.fraction * 100).toFixed(w.savings.fraction > 0 && w.savings.fraction < 0.1 ? 1 : 0)}%)
+                    packing saves {formatBytes(num(w.savings.bytes))} (
+                    {(w.savings.fraction * 100).toFixed(w.savings.fraction > 0 && w.savings.fraction < 0.1 ? 1 : 0)}%)
                   </span>
                 )}
                 {w.savings && num(w.savings.bytes) < 0 && (
@@ -61,7 +72,13 @@ export function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
         </div>
       ))}
       {headline && (
-        <button type="button" className={`ov-measured verdict-${headline.time?.verdict ?? 'none'}`} onClick={() => setDockTab('profile')} data-testid="overview-measured" title={headline.text}>
+        <button
+          type="button"
+          className={`ov-measured verdict-${headline.time?.verdict ?? 'none'}`}
+          onClick={() => setDockTab('profile')}
+          data-testid="overview-measured"
+          title={headline.text}
+        >
           <span className="ov-ws-head">measured: {headline.parts.title}</span>
           <span className="ov-measured-big">{headlineBig(headline)}</span>
           {verdict?.noiseText && (

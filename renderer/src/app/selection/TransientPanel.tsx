@@ -39,14 +39,20 @@ export function TransientPanel({ view, row }: { view: AnalysisView; row: number 
           </div>
           {f.alias.target ? (
             <div className="sel-exact" data-testid="selection-alias-target">
-              <button type="button" className="btn btn-small btn-ghost" onClick={() => selectTransient(f.alias!.target!.id, 'graph')} title={`Select ${f.alias.target.name}`}>
+              <button
+                type="button"
+                className="btn btn-small btn-ghost"
+                onClick={() => selectTransient(f.alias!.target!.id, 'graph')}
+                title={`Select ${f.alias.target.name}`}
+              >
                 {f.alias.target.name}
               </button>{' '}
               holds {f.alias.target.size}
             </div>
           ) : (
             <div className="sel-exact" data-testid="selection-alias-target">
-              {f.alias.reason ?? (f.alias.text.includes('argument') ? 'an argument: the caller’s memory, not a transient of this program' : '')}
+              {f.alias.reason ??
+                (f.alias.text.includes('argument') ? 'an argument: the caller’s memory, not a transient of this program' : '')}
             </div>
           )}
           <div className="sel-exact">
@@ -60,7 +66,12 @@ export function TransientPanel({ view, row }: { view: AnalysisView; row: number 
             {f.size}
             <span className="sel-big-sub">{f.effectiveStorage}</span>
           </div>
-          {f.exactBytes && f.exactBytes !== f.size && <div className="sel-exact">{f.exactBytes}{f.bytesExpr !== f.exactBytes.replace(/\D/g, '') ? ` = ${f.bytesExpr}` : ''}</div>}
+          {f.exactBytes && f.exactBytes !== f.size && (
+            <div className="sel-exact">
+              {f.exactBytes}
+              {f.bytesExpr !== f.exactBytes.replace(/\D/g, '') ? ` = ${f.bytesExpr}` : ''}
+            </div>
+          )}
           {!f.exactBytes && <div className="sel-exact">unknown until the symbols have values</div>}
         </>
       )}
@@ -139,10 +150,24 @@ export function TransientPanel({ view, row }: { view: AnalysisView; row: number 
         </>
       )}
       <div className="sel-actions">
-        <button type="button" className="btn btn-small" data-testid="selection-reveal" onClick={() => void revealTransient(view, row).then((ok) => !ok && toast('info', `No access node of ${f.name} found in the graph`)).catch((e: unknown) => toast('error', asContractError(e).message))}>
+        <button
+          type="button"
+          className="btn btn-small"
+          data-testid="selection-reveal"
+          onClick={() =>
+            void revealTransient(view, row)
+              .then((ok) => !ok && toast('info', `No access node of ${f.name} found in the graph`))
+              .catch((e: unknown) => toast('error', asContractError(e).message))
+          }
+        >
           <Icon name="target" /> Show in graph
         </button>
-        <button type="button" className="btn btn-small btn-ghost" onClick={() => void navigator.clipboard?.writeText(f.jsonPath)} title={f.jsonPath}>
+        <button
+          type="button"
+          className="btn btn-small btn-ghost"
+          onClick={() => void navigator.clipboard?.writeText(f.jsonPath)}
+          title={f.jsonPath}
+        >
           <Icon name="copy" /> JSON path
         </button>
       </div>

@@ -2,7 +2,22 @@
  * Everything the analysis knows about one transient, as words and numbers for the selection panel: size, storage,
  * live steps, what each mode does with it (and why not), where each layout puts it. Pure over an AnalysisView.
  */
-import { aliasOf, aliasText, FATES, formatBytes, formatCount, formatSize, formatStepRange, num, ownedBytes, type AllocationJson, type AnalysisView, type Fate, type JsonInt, type ViewMode } from '../../../../electron/engine/view/public.js';
+import {
+  aliasOf,
+  aliasText,
+  FATES,
+  formatBytes,
+  formatCount,
+  formatSize,
+  formatStepRange,
+  num,
+  ownedBytes,
+  type AllocationJson,
+  type AnalysisView,
+  type Fate,
+  type JsonInt,
+  type ViewMode,
+} from '../../../../electron/engine/view/public.js';
 import { aliasTargetRow, aliasesByTarget } from '../../charts/transient-info.js';
 
 interface Placement {
@@ -139,17 +154,28 @@ export function transientFacts(view: AnalysisView, row: number): TransientFacts 
   const perCall = alloc.kind === 'sdfg' || alloc.kind === 'state' || alloc.kind === 'scope' || alloc.kind === 'blocks';
   const gpu = effective.startsWith('GPU_Global');
   const modes: ModeLine[] = (['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const).map((mode) => {
-    if (!perCall) return { mode, text: alloc.kind === 'none' ? 'nothing to allocate' : alloc.kind === 'init' ? 'once at init' : 'caller’s workspace', good: alloc.kind !== 'none' };
+    if (!perCall)
+      return {
+        mode,
+        text: alloc.kind === 'none' ? 'nothing to allocate' : alloc.kind === 'init' ? 'once at init' : 'caller’s workspace',
+        good: alloc.kind !== 'none',
+      };
     const still = a.modes[mode].stillAllocating.includes(id);
     switch (mode) {
       case 'SCOPED':
         return { mode, text: 'malloc + free every call', good: false };
       case 'POOL':
-        return gpu ? { mode, text: 'cudaMallocAsync from the pool every call', good: false } : { mode, text: 'as SCOPED (pooling is GPU-only)', good: false };
+        return gpu
+          ? { mode, text: 'cudaMallocAsync from the pool every call', good: false }
+          : { mode, text: 'as SCOPED (pooling is GPU-only)', good: false };
       case 'PERSISTENT':
-        return still ? { mode, text: `still every call${reason ? `: ${reason}` : ''}`, good: false } : { mode, text: 'once at init', good: true };
+        return still
+          ? { mode, text: `still every call${reason ? `: ${reason}` : ''}`, good: false }
+          : { mode, text: 'once at init', good: true };
       case 'EXTERNAL':
-        return still ? { mode, text: `still every call${reason ? `: ${reason}` : ''}`, good: false } : { mode, text: 'offset into the workspace', good: true };
+        return still
+          ? { mode, text: `still every call${reason ? `: ${reason}` : ''}`, good: false }
+          : { mode, text: 'offset into the workspace', good: true };
     }
   });
   const place = placementOf(view, row);
@@ -183,7 +209,8 @@ export function transientFacts(view: AnalysisView, row: number): TransientFacts 
     placement: place
       ? {
           storage: place.storage,
-          dace: place.dace === null ? '–' : typeof place.dace === 'string' && !/^\d+$/.test(place.dace) ? place.dace : formatOffset(place.dace),
+          dace:
+            place.dace === null ? '–' : typeof place.dace === 'string' && !/^\d+$/.test(place.dace) ? place.dace : formatOffset(place.dace),
           packed: place.packed === null ? '–' : formatOffset(place.packed),
         }
       : null,

@@ -28,7 +28,9 @@ export async function revealTransient(view: AnalysisView, row: number): Promise<
   const name = view.table.name[row]!;
   const sdfg = view.table.sdfg[row]!;
   const hits = await client.search({ doc: doc.doc, query: name, limit: 500 });
-  const hit = hits.find((h) => h.kind === 'access' && h.label === name && sdfgOfElement(view.sdfgs, h.id) === sdfg) ?? hits.find((h) => h.kind === 'access' && h.label === name);
+  const hit =
+    hits.find((h) => h.kind === 'access' && h.label === name && sdfgOfElement(view.sdfgs, h.id) === sdfg) ??
+    hits.find((h) => h.kind === 'access' && h.label === name);
   if (!hit) return false;
   await g.reveal({ id: hit.id, path: hit.path });
   g.select(hit.id);

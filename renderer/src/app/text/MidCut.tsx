@@ -8,9 +8,19 @@
 import './mid-cut.css';
 import type { CutPart } from './cut.js';
 
-export { headTail, matchParts,  type CutPart } from './cut.js';
+export { headTail, matchParts, type CutPart } from './cut.js';
 
-export function MidCut({ parts, className, title, testid }: { parts: CutPart[]; className?: string; title?: string; testid?: string }): React.JSX.Element {
+export function MidCut({
+  parts,
+  className,
+  title,
+  testid,
+}: {
+  parts: CutPart[];
+  className?: string;
+  title?: string;
+  testid?: string;
+}): React.JSX.Element {
   return (
     <span className={`mid-cut${className ? ` ${className}` : ''}`} title={title} data-testid={testid}>
       {parts.map((p, i) =>

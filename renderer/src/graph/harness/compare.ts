@@ -37,7 +37,12 @@ function crossingsOf(layouts: RegionLayout[]): number {
 }
 
 /** `states`: the state regions to lay out; `all`: every region of the file (to open what is inside). */
-export async function compareEngines(all: GraphRegion[], states: GraphRegion[], open: boolean, engine: LayoutEngineName): Promise<EngineScore> {
+export async function compareEngines(
+  all: GraphRegion[],
+  states: GraphRegion[],
+  open: boolean,
+  engine: LayoutEngineName,
+): Promise<EngineScore> {
   const inside = new Set(all.filter((r) => r.kind === 'scope' || r.kind === 'cfg' || r.kind === 'conditional').map((r) => r.id));
   const score: EngineScore = { engine, ms: 0, maxMs: 0, crossings: 0, area: 0, graphs: 0, nodes: 0 };
   for (const st of states) {

@@ -53,7 +53,10 @@ function applyTheme(): void {
 }
 applyTheme();
 
-async function open(file: string, opts: { marks?: boolean } = {}): Promise<{ parseMs: number; firstFrameMs: number; longestTaskMs: number }> {
+async function open(
+  file: string,
+  opts: { marks?: boolean } = {},
+): Promise<{ parseMs: number; firstFrameMs: number; longestTaskMs: number }> {
   performance.clearMarks();
   performance.mark('tlab:open-start');
   const shown = new Promise<void>((r) => (firstFrame = r));
@@ -120,7 +123,9 @@ window.tlab = {
     const queue: Array<string | null> = [null];
     while (queue.length) {
       const batch = queue.splice(0, 16);
-      const got = await Promise.all(batch.map((id) => json<GraphRegion>(`/api/graph?doc=${encodeURIComponent(doc)}&region=${encodeURIComponent(id ?? '')}`)));
+      const got = await Promise.all(
+        batch.map((id) => json<GraphRegion>(`/api/graph?doc=${encodeURIComponent(doc)}&region=${encodeURIComponent(id ?? '')}`)),
+      );
       for (const r of got) {
         out.push(r);
         for (const n of r.nodes) if (n.expand) queue.push(n.expand);
@@ -131,7 +136,10 @@ window.tlab = {
   /** dagre vs ELK on the `limit` biggest states of the open document (docs/graph.md). */
   async compare(engine: LayoutEngineName, open: boolean, limit: number) {
     const all = await (window.tlab as { allRegions(): Promise<GraphRegion[]> }).allRegions();
-    const states = all.filter((r) => r.kind === 'state' && r.nodes.length >= 4).sort((a, b) => b.nodes.length - a.nodes.length).slice(0, limit);
+    const states = all
+      .filter((r) => r.kind === 'state' && r.nodes.length >= 4)
+      .sort((a, b) => b.nodes.length - a.nodes.length)
+      .slice(0, limit);
     return compareEngines(all, states, open, engine);
   },
   /**
@@ -147,7 +155,9 @@ window.tlab = {
     for (let i = 0; i < frames; i++) {
       const x = r.left + r.width / 2 + Math.sin(i / 9) * 200;
       const y = r.top + r.height / 2 + Math.cos(i / 7) * 120;
-      canvas.dispatchEvent(new WheelEvent('wheel', { clientX: x, clientY: y, deltaY: i % 40 < 20 ? -40 : 40, bubbles: true, cancelable: true }));
+      canvas.dispatchEvent(
+        new WheelEvent('wheel', { clientX: x, clientY: y, deltaY: i % 40 < 20 ? -40 : 40, bubbles: true, cancelable: true }),
+      );
       await nextFrame();
       const now = performance.now();
       interval.push(now - last);

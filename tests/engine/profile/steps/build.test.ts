@@ -32,7 +32,10 @@ describe('build step', () => {
       { runDir: '/tmp/run-x', sdfgFile: 'prog.sdfg', label: 'EXTERNAL-packed' },
     ]);
     expect(calls[1]!.program).toBe(planned[1]!.program);
-    expect(built.map((b) => [b.label, b.build.key])).toEqual([['SCOPED', 'k1'], ['EXTERNAL (packed)', 'k2']]);
+    expect(built.map((b) => [b.label, b.build.key])).toEqual([
+      ['SCOPED', 'k1'],
+      ['EXTERNAL (packed)', 'k2'],
+    ]);
     expect(built[1]!.build.warnings).toEqual(['openmp unavailable']);
     expect(progress).toEqual([
       { stage: 'build', message: 'build SCOPED', done: 1, total: 2 },
@@ -59,7 +62,9 @@ describe('build step', () => {
 
   it('passes a compiler failure through unchanged', async () => {
     const failure = new Error('compiler exploded');
-    await expect(buildVariants(planned, { runDir: '/tmp', sdfgFile: 'p.sdfg', build: async () => Promise.reject(failure) })).rejects.toBe(failure);
+    await expect(buildVariants(planned, { runDir: '/tmp', sdfgFile: 'p.sdfg', build: async () => Promise.reject(failure) })).rejects.toBe(
+      failure,
+    );
   });
 
   it('makes labels safe for file names', () => {

@@ -8,7 +8,16 @@ import { emptyTiming, MAX_KEPT_CALLS, processTiming } from '../../../../electron
 import { handProgram } from '../hand-program.js';
 import type { Mode } from '../../../../electron/engine/analysis/types.js';
 
-export function fakeResult(label: string, opts: { calls?: number[]; outputs?: Record<string, Uint8Array> | null; second?: Record<string, Uint8Array> | null; poisoned?: string[]; sample?: SampledCall | null } = {}): VariantResult {
+export function fakeResult(
+  label: string,
+  opts: {
+    calls?: number[];
+    outputs?: Record<string, Uint8Array> | null;
+    second?: Record<string, Uint8Array> | null;
+    poisoned?: string[];
+    sample?: SampledCall | null;
+  } = {},
+): VariantResult {
   const calls = opts.calls ?? [100, 200, 300];
   return {
     label,
@@ -75,7 +84,9 @@ export class FakeHost implements RunnerHost {
     opts.onProgress?.({ variant: job.variants[0]!.label, phase: 'calls', done: job.calls, total: job.calls });
     const custom = this.hook(job, opts, this.jobs.length - 1);
     if (custom) return custom;
-    return job.variants.map((v) => fakeResult(v.label, { calls: [this.jobs.length * 100], outputs: job.skipVerification ? null : { y: new Uint8Array(8) } }));
+    return job.variants.map((v) =>
+      fakeResult(v.label, { calls: [this.jobs.length * 100], outputs: job.skipVerification ? null : { y: new Uint8Array(8) } }),
+    );
   }
   cancel(): void {
     this.cancelled++;

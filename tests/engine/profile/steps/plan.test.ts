@@ -8,7 +8,13 @@ import { planProfile, planVariants } from '../../../../electron/engine/profile/p
 import { RunCancelled } from '../../../../electron/engine/profile/runner-host.js';
 
 const hdiff = join(examplesDir(), 'hdiff.sdfg');
-const base = { modes: ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const, layout: 'both' as const, calls: 3, symbols: new Map<string, bigint>(), defaultSymbol: 16n };
+const base = {
+  modes: ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const,
+  layout: 'both' as const,
+  calls: 3,
+  symbols: new Map<string, bigint>(),
+  defaultSymbol: 16n,
+};
 
 describe('plan step', () => {
   it('orders the variants canonically, SCOPED first, EXTERNAL once per layout', () => {
@@ -61,7 +67,11 @@ describe('plan step', () => {
     expect(plan.analysis.target).toBe('gpu');
     expect(plan.variants.map((v) => v.program.gpu?.language)).toEqual(['cuda', 'cuda']);
     // tmp is declared [1] and indexed with 2 dimensions (docs/gpu.md, coverage).
-    const err = await planProfile(join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__default_storage_2.sdfg'), { ...base, modes: ['SCOPED'], defaultSymbol: 8n }).catch((e: unknown) => e);
+    const err = await planProfile(join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__default_storage_2.sdfg'), {
+      ...base,
+      modes: ['SCOPED'],
+      defaultSymbol: 8n,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TlabError);
     expect(err).toMatchObject({ kind: 'unsupported', jsonPath: '$.nodes[0].edges[1]' });
     expect((err as TlabError).details.join('\n')).toMatch(/the subset has 2 dimension\(s\) but 'tmp' has 1/);
@@ -70,15 +80,39 @@ describe('plan step', () => {
   it('a host that runs (it passes a device probe) refuses a GPU program without a device, and records the device it has', async () => {
     const gpu = join(corpusDir(), 'spcl__dace__doc___static__sdfg__gpu-notb.sdfg');
     const report = { runtimeLibrary: 'libcudart.so', runtimeVersion: 13000, driverVersion: 13000, attempts: [] };
-    const none = await planProfile(gpu, { ...base, modes: ['SCOPED'], defaultSymbol: 8n, devices: async () => ({ ...report, devices: [], reason: 'no NVIDIA driver is installed' }) }).catch((e: unknown) => e);
-    expect(none).toMatchObject({ kind: 'unsupported', message: 'this is a GPU program and this machine has no CUDA device: no NVIDIA driver is installed' });
-    const device = { index: 0, name: 'Test GPU', totalMemoryBytes: 2 ** 34, computeCapability: '9.0', multiprocessors: 132, memoryPools: true };
-    const one = await planProfile(gpu, { ...base, modes: ['SCOPED'], defaultSymbol: 8n, devices: async () => ({ ...report, devices: [device], reason: null }) });
+    const none = await planProfile(gpu, {
+      ...base,
+      modes: ['SCOPED'],
+      defaultSymbol: 8n,
+      devices: async () => ({ ...report, devices: [], reason: 'no NVIDIA driver is installed' }),
+    }).catch((e: unknown) => e);
+    expect(none).toMatchObject({
+      kind: 'unsupported',
+      message: 'this is a GPU program and this machine has no CUDA device: no NVIDIA driver is installed',
+    });
+    const device = {
+      index: 0,
+      name: 'Test GPU',
+      totalMemoryBytes: 2 ** 34,
+      computeCapability: '9.0',
+      multiprocessors: 132,
+      memoryPools: true,
+    };
+    const one = await planProfile(gpu, {
+      ...base,
+      modes: ['SCOPED'],
+      defaultSymbol: 8n,
+      devices: async () => ({ ...report, devices: [device], reason: null }),
+    });
     expect(one.device).toEqual({ ...device, runtimeVersion: 13000, driverVersion: 13000 });
     expect(one.variants.map((v) => v.label)).toEqual(['SCOPED']);
     // A CPU program never asks for the probe.
     let asked = false;
-    await planProfile(hdiff, { ...base, modes: ['SCOPED'], devices: async () => ((asked = true), { ...report, devices: [], reason: 'x' }) });
+    await planProfile(hdiff, {
+      ...base,
+      modes: ['SCOPED'],
+      devices: async () => ((asked = true), { ...report, devices: [], reason: 'x' }),
+    });
     expect(asked).toBe(false);
   });
 

@@ -15,7 +15,13 @@ describe('run-rounds step', () => {
   it('makes one job with every variant, its init symbols and the verification settings', () => {
     const j = job();
     expect(j.variants.map((v) => v.label)).toEqual(['SCOPED', 'PERSISTENT', 'EXTERNAL (packed)']);
-    expect(j.variants[0]).toMatchObject({ mode: 'SCOPED', layout: null, libPath: '/nonexistent/a.so', initSymbols: [16n], transientIds: ['0:tmp'] });
+    expect(j.variants[0]).toMatchObject({
+      mode: 'SCOPED',
+      layout: null,
+      libPath: '/nonexistent/a.so',
+      initSymbols: [16n],
+      transientIds: ['0:tmp'],
+    });
     expect(j.variants[2]!.externals).toHaveLength(1);
     expect(j).toMatchObject({ calls: 50, warmup: 2, settle: 16, poison: POISON, guardByte: GUARD_BYTE, guardBytes: GUARD_BYTES });
   });
@@ -46,7 +52,11 @@ describe('run-rounds step', () => {
       ['EXTERNAL (packed)', true, 50, 16],
     ]);
     // Runs come back per variant: the verification run, then the timing rounds in order.
-    expect(runs.map((r) => r.map((x) => x.timing.totalNs[0]))).toEqual([[100, 400, 700], [200, 500, 800], [300, 600, 900]]);
+    expect(runs.map((r) => r.map((x) => x.timing.totalNs[0]))).toEqual([
+      [100, 400, 700],
+      [200, 500, 800],
+      [300, 600, 900],
+    ]);
     expect(runs.every((r) => r[0]!.outputs !== null && r.slice(1).every((x) => x.outputs === null))).toBe(true);
     // --timeout 0 means no limit for the host, not "kill after a second".
     expect(host.jobs.every(({ opts }) => opts.timeoutMs === 0)).toBe(true);
@@ -112,7 +122,9 @@ describe('run-rounds step', () => {
     let jobs = 0;
     const host = new FakeHost((j) => {
       jobs++;
-      return j.variants.map((v) => fakeResult(v.label, { calls: j.calls ? [jobs * 100] : [], outputs: j.skipVerification ? null : { y: new Uint8Array(8) } }));
+      return j.variants.map((v) =>
+        fakeResult(v.label, { calls: j.calls ? [jobs * 100] : [], outputs: j.skipVerification ? null : { y: new Uint8Array(8) } }),
+      );
     });
     const runs = await runRounds(host, job(), { processes: 3, timeoutMs: 0 });
     const pooled = poolRuns(runs[1]!);
@@ -136,12 +148,24 @@ describe('run-rounds step', () => {
 
   it('pools GPU runs: device columns in call order, the highest pool marks of the timing processes', () => {
     const gpu = (deviceNs: number[], pool: { reservedHighBytes: number; usedHighBytes: number } | null) =>
-      processGpuTiming({ deviceNs: Float64Array.from(deviceNs), hostReturnNs: Float64Array.from(deviceNs, (d) => d / 2), hostSyncNs: Float64Array.from(deviceNs) }, MAX_KEPT_CALLS, pool ? { ...pool, releaseThreshold: 7n } : null);
+      processGpuTiming(
+        {
+          deviceNs: Float64Array.from(deviceNs),
+          hostReturnNs: Float64Array.from(deviceNs, (d) => d / 2),
+          hostSyncNs: Float64Array.from(deviceNs),
+        },
+        MAX_KEPT_CALLS,
+        pool ? { ...pool, releaseThreshold: 7n } : null,
+      );
     const verifying = { ...fakeResult('POOL', { calls: [], outputs: { y: new Uint8Array(8) } }), gpu: gpu([], null) };
     const a = { ...fakeResult('POOL', { calls: [1, 2] }), gpu: gpu([10, 20], { reservedHighBytes: 100, usedHighBytes: 50 }) };
     const b = { ...fakeResult('POOL', { calls: [3] }), gpu: gpu([30], { reservedHighBytes: 80, usedHighBytes: 60 }) };
     const f = (xs: number[]) => Float64Array.from(xs);
-    expect(poolRuns([verifying, a, b]).gpu).toEqual({ deviceNs: f([10, 20, 30]), kept: { deviceNs: f([10, 20, 30]), hostReturnNs: f([5, 10, 15]), hostSyncNs: f([10, 20, 30]) }, pool: { reservedHighBytes: 100, usedHighBytes: 60, releaseThreshold: 7n } });
+    expect(poolRuns([verifying, a, b]).gpu).toEqual({
+      deviceNs: f([10, 20, 30]),
+      kept: { deviceNs: f([10, 20, 30]), hostReturnNs: f([5, 10, 15]), hostSyncNs: f([10, 20, 30]) },
+      pool: { reservedHighBytes: 100, usedHighBytes: 60, releaseThreshold: 7n },
+    });
     expect(poolRuns([{ ...a, gpu: gpu([10, 20], null) }]).gpu!.pool).toBeNull();
     // CPU runs carry no GPU part.
     expect(poolRuns([fakeResult('POOL'), fakeResult('POOL')])).not.toHaveProperty('gpu');

@@ -4,22 +4,58 @@ import type { ProgramArg } from '../../../../electron/engine/codegen/types.js';
 import { verify } from '../../../../electron/engine/profile/verify.js';
 import { fakeResult } from './fakes.js';
 
-const y: ProgramArg = { name: 'y', kind: 'array', dtype: 'float64', ctype: 'double', elementBytes: 8, shape: [2n], totalElements: 2n, strides: [1n], written: true, read: false };
+const y: ProgramArg = {
+  name: 'y',
+  kind: 'array',
+  dtype: 'float64',
+  ctype: 'double',
+  elementBytes: 8,
+  shape: [2n],
+  totalElements: 2n,
+  strides: [1n],
+  written: true,
+  read: false,
+};
 const bytes = (...values: number[]) => new Uint8Array(Float64Array.from(values).buffer);
 const det = { nondeterministicFloat: false };
 
 describe('verify step', () => {
   it('passes identical, stable outputs', () => {
     const r = [fakeResult('SCOPED', { outputs: { y: bytes(1, 2) } }), fakeResult('PERSISTENT', { outputs: { y: bytes(1, 2) } })];
-    expect(verify([{ label: 'SCOPED', program: det }, { label: 'PERSISTENT', program: det }], r, [y])).toEqual({ identical: true, ok: true, vacuous: false, compared: ['y'], details: [] });
+    expect(
+      verify(
+        [
+          { label: 'SCOPED', program: det },
+          { label: 'PERSISTENT', program: det },
+        ],
+        r,
+        [y],
+      ),
+    ).toEqual({ identical: true, ok: true, vacuous: false, compared: ['y'], details: [] });
   });
 
   it('names a divergence against the first variant', () => {
     const r = [fakeResult('SCOPED', { outputs: { y: bytes(1, 2) } }), fakeResult('EXTERNAL (packed)', { outputs: { y: bytes(1, 3) } })];
-    const v = verify([{ label: 'SCOPED', program: det }, { label: 'EXTERNAL (packed)', program: det }], r, [y]);
+    const v = verify(
+      [
+        { label: 'SCOPED', program: det },
+        { label: 'EXTERNAL (packed)', program: det },
+      ],
+      r,
+      [y],
+    );
     expect(v.ok).toBe(false);
     expect(v.identical).toBe(false);
-    expect(v.details).toEqual([expect.objectContaining({ kind: 'divergence', mode: 'EXTERNAL (packed)', reference: 'SCOPED', array: 'y', index: [1], values: ['2', '3'] })]);
+    expect(v.details).toEqual([
+      expect.objectContaining({
+        kind: 'divergence',
+        mode: 'EXTERNAL (packed)',
+        reference: 'SCOPED',
+        array: 'y',
+        index: [1],
+        values: ['2', '3'],
+      }),
+    ]);
   });
 
   it('reports an uninitialised read, never-written transients first', () => {
@@ -41,7 +77,14 @@ describe('verify step', () => {
 
   it('compares within a tolerance, and says so, when the float order is nondeterministic', () => {
     const r = [fakeResult('SCOPED', { outputs: { y: bytes(1, 2) } }), fakeResult('POOL', { outputs: { y: bytes(1, 2 * (1 + 1e-9)) } })];
-    const v = verify([{ label: 'SCOPED', program: { nondeterministicFloat: true } }, { label: 'POOL', program: det }], r, [y]);
+    const v = verify(
+      [
+        { label: 'SCOPED', program: { nondeterministicFloat: true } },
+        { label: 'POOL', program: det },
+      ],
+      r,
+      [y],
+    );
     expect(v).toMatchObject({ identical: true, ok: true, tolerance: 1e-5 });
     expect(v.details.map((d) => d.kind)).toEqual(['note']);
   });
