@@ -226,6 +226,7 @@ describe('architecture of the renderer', () => {
     for (const m of [
       'view/format.js',
       'view/verdict.js',
+      'view/time-comparison.js',
       'view/gpu.js',
       'view/analysis-doc.js',
       'view/public.js',
