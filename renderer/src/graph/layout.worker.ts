@@ -52,17 +52,15 @@ function warmUp(): void {
     expand: i === 1 ? 'd' : null,
     summary: i === 1 ? summary : null,
   }));
-  const edges: GraphEdge[] = nodes
-    .slice(1)
-    .map((n, i) => ({
-      kind: 'interstate' as const,
-      id: `e${i}`,
-      src: `w${i}`,
-      dst: n.id,
-      label: i % 3 ? '' : `i < N; i = i + ${i}`,
-      condition: null,
-      assignments: [],
-    }));
+  const edges: GraphEdge[] = nodes.slice(1).map((n, i) => ({
+    kind: 'interstate' as const,
+    id: `e${i}`,
+    src: `w${i}`,
+    dst: n.id,
+    label: i % 3 ? '' : `i < N; i = i + ${i}`,
+    condition: null,
+    assignments: [],
+  }));
   const access = (id: string, data: string): GraphNode => ({
     id,
     kind: 'access',
