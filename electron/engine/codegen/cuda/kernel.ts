@@ -27,6 +27,8 @@ import { declareScopeStack } from '../memory.js';
 import { cppIdent, ctypeOf } from '../names.js';
 import { HINT } from '../subset.js';
 import { CUDA_STREAM, isDeviceStorage, isProgramArgument, type KernelContext } from './common.js';
+import { isAliasType } from '../../analysis/aliases.js';
+import { aliasRoot } from '../views.js';
 
 const DEFAULT_BLOCK_THREADS = 256;
 /** Threads of a warp: 32 on every NVIDIA GPU (DaCe's AddWarpMap requires warp maps of exactly 32 points too). */
@@ -203,6 +205,21 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
   for (const name of [...used].sort()) {
     const desc = ctx.sdfg.arrays.get(name);
     if (!desc) continue;
+    if (isAliasType(desc.type)) {
+      // A view or reference is a pointer the lambda captures: fine when it points into device memory.
+      const root = aliasRoot(ctx.sdfg, name);
+      const rootDesc = root === null ? undefined : ctx.sdfg.arrays.get(root);
+      const rootStorage = root === null ? '' : backend.storageOf(ctx.sdfg, root);
+      if (rootDesc && (isDeviceStorage(rootStorage) || rootStorage === 'GPU_Shared' || isProgramArgument(ctx.sdfg, root!))) continue;
+      core.fail(
+        desc.jsonPath,
+        `${desc.type} '${name}'`,
+        root === null
+          ? `'${name}' is accessed inside GPU kernel '${entry.map.label}', but what it aliases is known only when the program runs`
+          : `'${name}' aliases host data '${root}' (storage ${rootStorage}) and is accessed inside GPU kernel '${entry.map.label}'`,
+        'give the viewed data GPU_Global storage',
+      );
+    }
     const storage = backend.storageOf(ctx.sdfg, name);
     // Device memory: the captured pointer is a device pointer.
     if (isDeviceStorage(storage) || storage === 'GPU_Shared') continue;
