@@ -210,16 +210,14 @@ export function emitReferenceSet(core: EmitCore, ctx: FnCtx, env: Env, e: Memlet
 const indexes = new WeakMap<Sdfg, AliasIndex>();
 
 /**
- * The container a view or reference of `s` aliases (its top-level name in `s`), when it is one container
- * whatever runs; null otherwise.
+ * The containers of `s` a view or reference may alias (top-level names): one for a view, every container its
+ * `set` edges name for a reference; empty when none is known.
  */
-export function aliasRoot(s: Sdfg, name: string): string | null {
+export function aliasRoots(s: Sdfg, name: string): string[] {
   let index = indexes.get(s);
   if (!index) {
     index = new AliasIndex();
     indexes.set(s, index);
   }
-  const t = index.targetOf(s, name);
-  if (!t || t.candidates.length !== 1) return null;
-  return t.candidates[0]!.split('.')[0]!;
+  return [...new Set((index.targetOf(s, name)?.candidates ?? []).map((c) => c.split('.')[0]!))].filter((c) => c !== name);
 }

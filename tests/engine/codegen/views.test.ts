@@ -18,6 +18,7 @@ import { packageRoot } from '../../../electron/engine/paths.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { compileLibrary, inParallel, removeScratchDirs, scratchDir } from './compile.js';
 import { ALL_VARIANTS, ASAN_FLAGS, compileDriver, inputFor as input, runProgram } from './driver.js';
+import { findNvcc, firstErrors, nvccCompile } from './nvcc.js';
 
 afterAll(removeScratchDirs);
 
@@ -129,7 +130,9 @@ describe('views and references, end to end', () => {
   }
 
   test('a view or reference is never allocated and never gets a workspace slot (SCOPED, EXTERNAL)', () => {
-    for (const b of programs.filter((x) => x.p.mode === 'SCOPED' || x.p.mode === 'EXTERNAL')) {
+    const checked = programs.filter((x) => x.p.mode === 'SCOPED' || x.p.mode === 'EXTERNAL');
+    expect(checked).toHaveLength(Object.keys(CASES).length * 3);
+    for (const b of checked) {
       const where = `${b.name} ${b.p.mode} ${b.p.layout}`;
       const slots = b.p.externals.flatMap((e) => e.slots.map((s) => s.id));
       for (const id of ALIASES) {
@@ -228,4 +231,65 @@ describe('views and references outside the subset', () => {
       }),
     );
   });
+});
+
+/** The fixture as a GPU program: arrays in GPU_Global, top-level maps GPU_Device (views bound on the host and captured,
+ * RV bound inside the kernel). */
+async function gpuVersion(name: string): Promise<SdfgFile> {
+  const file = await load(name);
+  for (const [n, d] of file.root.arrays) if (d.type === 'Array') file.root.arrays.set(n, { ...d, storage: 'GPU_Global' });
+  for (const b of file.root.body.blocks) {
+    if (b.kind !== 'state') continue;
+    for (const n of b.nodes) if (n.kind === 'map_entry' && n.scopeEntry === null) n.map.schedule = 'GPU_Device';
+  }
+  return file;
+}
+
+const nvcc = findNvcc();
+
+describe('views and references in CUDA code', () => {
+  test.skipIf(!nvcc)(
+    'generate in every mode, allocate nothing for the aliases and compile with nvcc',
+    async () => {
+      const dir = scratchDir('views-cuda');
+      const jobs: Array<{ label: string; p: GeneratedProgram }> = [];
+      for (const name of ['view_slice', 'reference_set']) {
+        const file = await gpuVersion(name);
+        expect(findUnsupported(file, 'gpu'), name).toEqual([]);
+        const analysis = analyze(file, {
+          symbols: new Map([
+            ['N', 6n],
+            ['M', 5n],
+            ['K', 0n],
+          ]),
+          defaultSymbol: null,
+          target: null,
+        });
+        expect(analysis.target).toBe('gpu');
+        for (const v of ALL_VARIANTS) {
+          const p = generateProgram(file, analysis, v);
+          const label = `${name} ${v.mode} ${v.layout}`;
+          for (const id of ALIASES) {
+            const index = p.transientIds.indexOf(id);
+            if (index >= 0) expect(p.source, `${label} ${id}`).not.toMatch(new RegExp(`tlab_cuda_malloc(_async)?\\([^;]*, ${index}\\)`));
+          }
+          expect(
+            p.externals.flatMap((e) => e.slots.map((s) => s.id)).filter((id) => ALIASES.includes(id)),
+            label,
+          ).toEqual([]);
+          jobs.push({ label, p });
+        }
+      }
+      const slice = jobs.find((j) => j.label === 'view_slice SCOPED dace')!.p.source;
+      // RV is bound inside the kernel, per thread; V on the host, captured by the kernel's lambda.
+      expect(slice).toMatch(/\[=\] __device__ \(\) \{[^}]*double \*RV = A \+ \(int64_t\(i\) \* M\);/);
+      expect(slice).toContain('double *V = A + (int64_t(2) * M);');
+      const results = await inParallel(jobs, 2, async ({ label, p }) => ({
+        label,
+        r: await nvccCompile(nvcc!, p.source, dir, label.replace(/[^A-Za-z0-9]/g, '_')),
+      }));
+      for (const { label, r } of results) expect(r.ok, `${label}: ${firstErrors(r.output)}`).toBe(true);
+    },
+    900_000,
+  );
 });

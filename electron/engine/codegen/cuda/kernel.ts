@@ -28,7 +28,7 @@ import { cppIdent, ctypeOf } from '../names.js';
 import { HINT } from '../subset.js';
 import { CUDA_STREAM, isDeviceStorage, isProgramArgument, type KernelContext } from './common.js';
 import { isAliasType } from '../../analysis/aliases.js';
-import { aliasRoot } from '../views.js';
+import { aliasRoots } from '../views.js';
 
 const DEFAULT_BLOCK_THREADS = 256;
 /** Threads of a warp: 32 on every NVIDIA GPU (DaCe's AddWarpMap requires warp maps of exactly 32 points too). */
@@ -206,18 +206,20 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     const desc = ctx.sdfg.arrays.get(name);
     if (!desc) continue;
     if (isAliasType(desc.type)) {
-      // A view or reference is a pointer the lambda captures: fine when it points into device memory.
-      const root = aliasRoot(ctx.sdfg, name);
-      const rootDesc = root === null ? undefined : ctx.sdfg.arrays.get(root);
-      const rootStorage = root === null ? '' : backend.storageOf(ctx.sdfg, root);
-      if (rootDesc && (isDeviceStorage(rootStorage) || rootStorage === 'GPU_Shared' || isProgramArgument(ctx.sdfg, root!))) continue;
+      // A view or reference is a pointer the lambda captures: fine when whatever it may point at is device memory.
+      const roots = aliasRoots(ctx.sdfg, name);
+      const host = roots.find((r) => {
+        const storage = backend.storageOf(ctx.sdfg, r);
+        return !(isDeviceStorage(storage) || storage === 'GPU_Shared' || isProgramArgument(ctx.sdfg, r));
+      });
+      if (roots.length && host === undefined) continue;
       core.fail(
         desc.jsonPath,
         `${desc.type} '${name}'`,
-        root === null
-          ? `'${name}' is accessed inside GPU kernel '${entry.map.label}', but what it aliases is known only when the program runs`
-          : `'${name}' aliases host data '${root}' (storage ${rootStorage}) and is accessed inside GPU kernel '${entry.map.label}'`,
-        'give the viewed data GPU_Global storage',
+        host === undefined
+          ? `'${name}' is accessed inside GPU kernel '${entry.map.label}', but nothing in the program says what it aliases`
+          : `'${name}' aliases host data '${host}' (storage ${backend.storageOf(ctx.sdfg, host)}) and is accessed inside GPU kernel '${entry.map.label}'`,
+        'give the data it aliases GPU_Global storage',
       );
     }
     const storage = backend.storageOf(ctx.sdfg, name);
