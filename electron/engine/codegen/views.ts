@@ -78,7 +78,15 @@ export function aliasFindings(s: Sdfg, state: StateBlock, add: AddFn): void {
         add(n.jsonPath, element, 'the view has no viewed container (no edge of it leads to an AccessNode)', VALIDATE);
         continue;
       }
-      if (!viewedSubset(v.edge, n.data, v.node.data))
+      const member = v.edge.memlet.data?.startsWith(`${v.node.data}.`) === true;
+      if (member)
+        add(
+          v.edge.jsonPath,
+          element,
+          `the view views structure member '${v.edge.memlet.data}': structure members are not supported`,
+          'flatten the structure in DaCe',
+        );
+      else if (!viewedSubset(v.edge, n.data, v.node.data))
         add(
           v.edge.jsonPath,
           element,

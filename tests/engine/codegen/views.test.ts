@@ -210,6 +210,20 @@ describe('views and references outside the subset', () => {
     );
   });
 
+  test('a view of a structure member is a finding that says so', async () => {
+    const file = await load('view_slice');
+    const state = file.root.body.blocks[0]!;
+    if (state.kind !== 'state') throw new Error('fixture changed');
+    const viewed = state.edges.find((e) => e.src === 0 && e.dst === 1)!;
+    viewed.memlet = { ...viewed.memlet, data: 'A.rows' };
+    expect(findUnsupported(file)).toContainEqual(
+      expect.objectContaining({
+        jsonPath: viewed.jsonPath,
+        message: `the view views structure member 'A.rows': structure members are not supported`,
+      }),
+    );
+  });
+
   test('a non-transient view is a finding', async () => {
     const file = await load('view_slice');
     file.root.arrays.set('W', { ...file.root.arrays.get('W')!, transient: false });
