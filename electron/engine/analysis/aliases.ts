@@ -18,8 +18,8 @@ import { forEachState } from './walk.js';
 const VIEW_TYPES: ReadonlySet<string> = new Set(['ArrayView', 'View', 'StructureView', 'ContainerView']);
 const REFERENCE_TYPES: ReadonlySet<string> = new Set(['ArrayReference', 'Reference', 'StructureReference', 'ContainerArrayReference']);
 
-const isViewType = (type: string): boolean => VIEW_TYPES.has(type);
-const isReferenceType = (type: string): boolean => REFERENCE_TYPES.has(type);
+export const isViewType = (type: string): boolean => VIEW_TYPES.has(type);
+export const isReferenceType = (type: string): boolean => REFERENCE_TYPES.has(type);
 /** Views and references: descriptors that name someone else's bytes and allocate none. */
 export const isAliasType = (type: string): boolean => VIEW_TYPES.has(type) || REFERENCE_TYPES.has(type);
 
@@ -84,7 +84,7 @@ function pathSink(state: StateBlock, adj: Adjacency, edge: MemletEdge): Dataflow
   return undefined;
 }
 
-interface Viewed {
+export interface Viewed {
   edge: MemletEdge;
   /** The AccessNode at the far end of the viewed edge's memlet path. */
   node: AccessNode;
@@ -126,6 +126,27 @@ function viewedOf(state: StateBlock, adj: Adjacency, view: AccessNode): Viewed |
   const outTo = state.nodes[outEdge.dst];
   if (outTo?.kind === 'map_exit' || outTo?.kind === 'consume_exit') return pick(outEdge, dst);
   return pick(inEdge, src);
+}
+
+/** The viewed edge of view AccessNode `view` of `state` (DaCe's `get_view_edge`) and the AccessNode it reaches. */
+export function viewedEdge(state: StateBlock, view: AccessNode): Viewed | null {
+  return viewedOf(state, cachedAdjacency(state), view);
+}
+
+/** The AccessNode a memlet path ends at backwards (through map entries): where a reference's `set` edge starts. */
+export function memletPathSource(state: StateBlock, edge: MemletEdge): DataflowNode | undefined {
+  return pathSource(state, cachedAdjacency(state), edge);
+}
+
+const adjacencies = new WeakMap<StateBlock, Adjacency>();
+
+function cachedAdjacency(state: StateBlock): Adjacency {
+  let adj = adjacencies.get(state);
+  if (!adj) {
+    adj = adjacency(state);
+    adjacencies.set(state, adj);
+  }
+  return adj;
 }
 
 /** The container a viewed edge reaches: the memlet's member path when it names one of the node's members. */

@@ -107,13 +107,16 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
       definedInSdfg: symbols.definedIn(sdfg),
     });
     const cfReads = c.memberOf === null ? reads.get(sdfg)?.get(c.name) : undefined;
+    // A reference that may point at the transient uses its bytes wherever the reference is used: the
+    // allocation must cover those states too (a reference set in one state and read in the next).
+    const referenceSites = c.memberOf === null ? aliases.referencesTo(sdfg, c.name).flatMap((r) => access.of(sdfg, r)) : [];
     const alloc = allocationOf(
       {
         desc,
         name: c.name,
         sdfg,
         memberOf: c.memberOf,
-        sites,
+        sites: referenceSites.length ? [...sites, ...referenceSites] : sites,
         reads: cfReads,
         effectiveStorage: storage,
         sizeSymbols: fp.sizeSymbols,

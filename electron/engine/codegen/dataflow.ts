@@ -13,6 +13,8 @@ import { byCodeUnit, cppIdent, ctypeOf } from './names.js';
 import type { SiteKey } from './placement.js';
 import { emitTasklet } from './tasklet.js';
 import { wcrLines } from './wcr.js';
+import { emitReferenceSet, emitViewBindings, isAliasBinding } from './views.js';
+import { isViewType } from '../analysis/aliases.js';
 
 export function emitState(core: EmitCore, ctx: FnCtx, env: Env, state: StateBlock): void {
   core.out.mark(state.jsonPath);
@@ -40,6 +42,7 @@ export function emitScope(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, s
       }
     }
   }
+  emitViewBindings(core, ctx, env, g, scope);
   for (const u of units) {
     core.recover(u.jsonPath, `${u.kind} node '${u.label}'`, () => {
       switch (u.kind) {
@@ -147,10 +150,15 @@ function emitAccess(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, node: A
     if (src?.kind !== 'access' && src?.kind !== 'map_entry') continue;
     const from = outerSource(g, e);
     if (!from) continue;
+    if (isAliasBinding(ctx.sdfg, g.state, e)) {
+      // A view's viewed edge is bound at its scope's start; a reference's set edge assigns the pointer here.
+      if (e.dstConnector === 'set' && !isViewType(ctx.sdfg.arrays.get(node.data)!.type)) emitReferenceSet(core, ctx, env, e, from, node);
+      continue;
+    }
     emitCopy(core, ctx, env, e, from.data, node.data);
   }
   for (const e of g.outEdges.get(node.id)!) {
-    if (e.memlet.data === null) continue;
+    if (e.memlet.data === null || isAliasBinding(ctx.sdfg, g.state, e)) continue;
     const dst = g.byId.get(e.dst);
     if (dst?.kind !== 'map_exit') continue;
     const to = outerDestination(g, e);

@@ -15,6 +15,8 @@ import { ExprError, sizeValue } from './expr.js';
 import { statesOf } from './graph.js';
 import { cppIdent, ctypeOf } from './names.js';
 import type { Placement, SiteKey } from './placement.js';
+import { declareAliases } from './views.js';
+import { isAliasType } from '../analysis/aliases.js';
 
 const shifted = (ptr: string, startOffset: number, sign: '+' | '-') => (startOffset ? `${ptr} ${sign} ${startOffset}` : ptr);
 
@@ -123,8 +125,9 @@ function allocationCode(core: EmitCore, ctx: FnCtx, name: string, desc: DataDesc
 export function declareTransients(core: EmitCore, ctx: FnCtx): void {
   const s = ctx.sdfg;
   const o = core.out;
+  declareAliases(core, ctx);
   for (const [name, desc] of s.arrays) {
-    if (!desc.transient) continue;
+    if (!desc.transient || isAliasType(desc.type)) continue;
     const p = core.plan.placement(s, name);
     const ctype = ctypeOf(desc.dtype)!;
     const v = cppIdent(name);

@@ -88,7 +88,7 @@ export function placeTransient(
 ): Placement {
   if (!accessed) return { kind: 'none' };
   // A view or reference aliases another container: never a heap, init, workspace or stack buffer, whatever
-  // lifetime the file writes (subset.ts refuses them until the generator emits aliases).
+  // lifetime the file writes (views.ts binds their pointers).
   if (isAliasType(d.type)) return { kind: 'none' };
   if (isConstantContainer(s, d.name)) return { kind: 'constant' };
   const site = siteOf(info);
@@ -108,6 +108,7 @@ export function dryRunPlan(file: SdfgFile): MemoryPlan {
   return {
     placement: (s, name) => {
       const d = s.arrays.get(name)!;
+      if (isAliasType(d.type)) return { kind: 'none' };
       if (isConstantContainer(s, name)) return { kind: 'constant' };
       if (stackable(d, file.grammar)) return { kind: 'stack' };
       return { kind: 'heap', storage: normalStorage(d.storage), site: { kind: 'sdfg' } };

@@ -41,6 +41,7 @@ import { ctypeOf, dtypeLabel } from './names.js';
 import { isConstantContainer } from './placement.js';
 import type { UnsupportedFinding } from './types.js';
 import { MAX_NESTING } from '../sdfg/nesting.js';
+import { aliasFindings, isArrayAlias } from './views.js';
 
 /** Storages of the CPU generator. */
 const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register']);
@@ -138,14 +139,13 @@ function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn, gpuTar
     add(d.jsonPath, element, 'structure members are not supported', 'flatten the structure in DaCe');
     return;
   }
-  if (d.type !== 'Array' && d.type !== 'Scalar') {
-    const what = /View|Reference/.test(d.type)
-      ? 'views and references'
-      : d.type === 'Stream'
-        ? 'streams'
-        : /Structure|Container/.test(d.type)
-          ? 'structures and container arrays'
-          : `${d.type} descriptors`;
+  if (isArrayAlias(d.type)) {
+    // A pointer into another container (views.ts); DaCe's programs declare them transient.
+    if (!d.transient)
+      add(d.jsonPath, element, `a non-transient ${d.type} is not supported`, 'make the view transient, or pass a plain Array');
+  } else if (d.type !== 'Array' && d.type !== 'Scalar') {
+    const what =
+      d.type === 'Stream' ? 'streams' : /Structure|Container/.test(d.type) ? 'structures and container arrays' : `${d.type} descriptors`;
     add(d.jsonPath, element, `${what} are not supported`, 'remove them in DaCe first (e.g. sdfg.simplify(), or allocate a plain Array)');
     return;
   }
@@ -249,7 +249,7 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
       checkStackSize(s, d, file.grammar, defaults, add);
       checkRootSizeDepth(file, s, d, add);
     }
-    if (d.transient && (d.lifetime === 'Persistent' || d.lifetime === 'External') && !isConstantContainer(s, name))
+    if (d.transient && (d.lifetime === 'Persistent' || d.lifetime === 'External') && !isConstantContainer(s, name) && !isArrayAlias(d.type))
       checkInitTimeSize(file, s, d, add);
   }
   if (s === file.root) {
@@ -418,6 +418,7 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
         break;
     }
   }
+  aliasFindings(s, b, add);
   const byId = new Map(b.nodes.map((n) => [n.id, n]));
   for (const e of b.edges) {
     if (e.memlet.data !== null && !s.arrays.has(e.memlet.data)) {

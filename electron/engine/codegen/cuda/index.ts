@@ -8,6 +8,8 @@ import type { MemoryPlan, Placement } from '../placement.js';
 import type { GenerateOptions } from '../types.js';
 import { CudaBackend } from './backend.js';
 import { isDeviceStorage, UINT64_MAX } from './common.js';
+import { isAliasType } from '../../analysis/aliases.js';
+import { aliasRoots } from '../views.js';
 
 export { CudaBackend } from './backend.js';
 /** The storage an SDFG's argument inherits: the outer container its connector's memlet names. */
@@ -26,6 +28,9 @@ function storageResolver(transientStorage: (s: Sdfg, name: string) => string | n
   const resolve = (s: Sdfg, name: string): string => {
     const d = s.arrays.get(name);
     if (!d) return 'CPU_Heap';
+    // A view or reference lives where the data it aliases lives (a reference: when all it may alias agree).
+    const roots = isAliasType(d.type) ? [...new Set(aliasRoots(s, name).map((r) => resolve(s, r)))] : [];
+    if (roots.length === 1) return roots[0]!;
     if (d.transient) return transientStorage(s, name) ?? (d.storage === 'Default' ? 'CPU_Heap' : d.storage);
     if (d.storage !== 'Default') return d.storage;
     return argumentStorage(s, name, resolve) ?? 'CPU_Heap';

@@ -27,6 +27,8 @@ import { declareScopeStack } from '../memory.js';
 import { cppIdent, ctypeOf } from '../names.js';
 import { HINT } from '../subset.js';
 import { CUDA_STREAM, isDeviceStorage, isProgramArgument, type KernelContext } from './common.js';
+import { isAliasType } from '../../analysis/aliases.js';
+import { aliasRoots } from '../views.js';
 
 const DEFAULT_BLOCK_THREADS = 256;
 /** Threads of a warp: 32 on every NVIDIA GPU (DaCe's AddWarpMap requires warp maps of exactly 32 points too). */
@@ -203,6 +205,23 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
   for (const name of [...used].sort()) {
     const desc = ctx.sdfg.arrays.get(name);
     if (!desc) continue;
+    if (isAliasType(desc.type)) {
+      // A view or reference is a pointer the lambda captures: fine when whatever it may point at is device memory.
+      const roots = aliasRoots(ctx.sdfg, name);
+      const host = roots.find((r) => {
+        const storage = backend.storageOf(ctx.sdfg, r);
+        return !(isDeviceStorage(storage) || storage === 'GPU_Shared' || isProgramArgument(ctx.sdfg, r));
+      });
+      if (roots.length && host === undefined) continue;
+      core.fail(
+        desc.jsonPath,
+        `${desc.type} '${name}'`,
+        host === undefined
+          ? `'${name}' is accessed inside GPU kernel '${entry.map.label}', but nothing in the program says what it aliases`
+          : `'${name}' aliases host data '${host}' (storage ${backend.storageOf(ctx.sdfg, host)}) and is accessed inside GPU kernel '${entry.map.label}'`,
+        'give the data it aliases GPU_Global storage',
+      );
+    }
     const storage = backend.storageOf(ctx.sdfg, name);
     // Device memory: the captured pointer is a device pointer.
     if (isDeviceStorage(storage) || storage === 'GPU_Shared') continue;
