@@ -3,13 +3,13 @@
  * tasklet, as DaCe's Python frontend lays them out (access node → MapEntry → tasklet → MapExit → access node).
  */
 
-export interface ArraySpec {
+interface ArraySpec {
   shape: string[];
   dtype?: string;
   transient?: boolean;
 }
 
-export interface ConnectorSpec {
+interface ConnectorSpec {
   conn: string;
   data: string;
   /** Inner memlet subset, one `start:end` or index per dimension (e.g. `['3', 'i']`, `['0:N-1']`). */
@@ -19,7 +19,7 @@ export interface ConnectorSpec {
   type?: unknown;
 }
 
-export interface MapTaskletSpec {
+interface MapTaskletSpec {
   label: string;
   inputs: ConnectorSpec[];
   outputs: ConnectorSpec[];
