@@ -10,6 +10,7 @@ import { definedSymbols } from '../analysis/symbols.js';
 import type { EmitCore } from './core.js';
 import { cppOf, ExprError, type NameResolver } from './expr.js';
 import { emitPersistentAllocations, emitPersistentFrees } from './memory.js';
+import { emitCodeBlocks } from './code-blocks.js';
 import { byCodeUnit, cppIdent, ctypeOf } from './names.js';
 
 /** `struct <n>_state_t`: one pointer per persistent or workspace transient. */
@@ -91,6 +92,7 @@ export function emitInitExit(core: EmitCore): void {
   o.open(`extern "C" ${n}_state_t *__dace_init_${n}(${initParams(core)})`);
   o.line(`${n}_state_t *__state = new ${n}_state_t();`);
   for (const l of core.backend?.initLines(core) ?? []) o.line(l);
+  emitCodeBlocks(core, 'init');
   emitPersistentAllocations(core, (s, desc) => rootBytes(core, s, desc));
   for (const a of core.argSymbols) o.line(`(void)${cppIdent(a)};`);
   o.line('return __state;');
@@ -99,6 +101,7 @@ export function emitInitExit(core: EmitCore): void {
   o.open(`extern "C" int __dace_exit_${n}(${n}_state_t *__state)`);
   for (const l of core.backend?.exitLines(core) ?? []) o.line(l);
   emitPersistentFrees(core);
+  emitCodeBlocks(core, 'exit');
   o.line('delete __state;');
   o.line(`return ${core.backend?.exitCode ?? '0'};`);
   o.close();

@@ -5,6 +5,7 @@
  */
 import type { SdfgFile } from '../model/sdfg.js';
 import { CPP_SYMBOLIC_HELPERS } from '../symbolic/index.js';
+import { emitCodeBlocks } from './code-blocks.js';
 import { emitExternalFunctions, emitInitExit, emitStateStruct, emitTrampolines, rootSizeExpr } from './abi.js';
 import { emitConstants } from './emit-constants.js';
 import { EmitCore, type DeviceBackend } from './core.js';
@@ -70,6 +71,7 @@ export class ProgramEmitter {
     o.raw(core.backend ? core.backend.helpers(CPP_SYMBOLIC_HELPERS) : CPP_SYMBOLIC_HELPERS);
     o.line('');
     emitStateStruct(core);
+    emitCodeBlocks(core, 'global');
     emitConstants(core);
     // Nested SDFG functions, declared first so that any nesting order works.
     for (const s of nested) o.line(`${nestedSignature(core, s)};`);

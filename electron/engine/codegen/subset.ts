@@ -35,6 +35,7 @@ import {
   SymbolicSyntaxError,
   type Expr,
 } from '../symbolic/index.js';
+import { codeBlocksOf } from './code-blocks.js';
 import { constantLiterals } from './constants.js';
 import { statesOf } from './graph.js';
 import { ctypeOf, dtypeLabel } from './names.js';
@@ -61,11 +62,15 @@ const SUPPORTED_REGIONS: ReadonlySet<string> = new Set([
 /** Identifiers in C++ tasklets that need DaCe's runtime headers, which generated code does not include
  * (`pipe.` is the `cuda::pipeline` object DaCe's asynchronous-copy code declares in a kernel). */
 const DACE_RUNTIME_TOKENS = /\b(dace::|DACE_|__state\b|__dace_|cuda[A-Z]|cuda::|hip[A-Z]|MPI_|#include|omp_|__syncthreads|pipe\.)/;
+/** Libraries a DaCe environment links (dace-onnx's ONNX Runtime): its code blocks and tasklets call them without
+ * an include, so generated code cannot compile them. */
+const EXTERNAL_LIBRARY_TOKENS = /\b(Ort[A-Z]\w*|__ort_\w*)/;
 
 /** The hints the rules share, so that one situation always gets the same advice. */
 export const HINT = {
   validate: 'check the SDFG with DaCe validate()',
   python: 'rewrite it in the supported Python subset (see docs/codegen.md)',
+  expandOnnx: "expand the ONNX nodes with a pure implementation in DaCe (e.g. ONNX's 'pure' expansions) before saving",
   simplify: 'simplify the expression in DaCe',
   embed: 'save the SDFG with its nested SDFGs embedded',
   cpuVersion: 'profile a CPU version of the program (sdfg without apply_gpu_transformations())',
@@ -227,14 +232,24 @@ function nestingLevel(s: Sdfg): number {
 }
 
 function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: DefaultResolution): void {
-  for (const [target, block] of [...Object.entries(s.globalCode), ...Object.entries(s.initCode), ...Object.entries(s.exitCode)]) {
-    if (block.code.trim())
-      add(
-        s.jsonPath,
-        `SDFG ${s.name} code for '${target}'`,
-        'global/init/exit code blocks are not supported',
-        'move the code into tasklets',
-      );
+  for (const kind of ['global', 'init', 'exit'] as const) {
+    for (const use of codeBlocksOf(s, kind, gpu)) {
+      const element = `SDFG ${s.name} ${kind} code for '${use.target}'`;
+      if (use.block.language !== 'CPP')
+        add(use.jsonPath, element, `${use.block.language} code blocks are not supported`, 'write the block in C++');
+      // Global code may include headers (it sits at file scope); DaCe's runtime and its state fields are not there.
+      const m = DACE_RUNTIME_TOKENS.exec(kind === 'global' ? use.block.code.replace(/^\s*#include\b.*$/gm, '') : use.block.code);
+      if (m)
+        add(use.jsonPath, element, `the ${kind} code uses DaCe runtime API ('${m[1]}')`, 'rewrite the code without DaCe runtime calls');
+      const lib = EXTERNAL_LIBRARY_TOKENS.exec(use.block.code);
+      if (lib)
+        add(
+          use.jsonPath,
+          element,
+          `the ${kind} code calls ONNX Runtime ('${lib[1]}'), which generated code does not link`,
+          HINT.expandOnnx,
+        );
+    }
   }
   const accessed = accessedNames(s);
   for (const [name, d] of s.arrays) {
@@ -390,13 +405,21 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
             );
           } else if (m)
             add(n.jsonPath, element, `the C++ code uses DaCe runtime API ('${m[1]}')`, 'rewrite the tasklet without DaCe runtime calls');
+          else if (EXTERNAL_LIBRARY_TOKENS.test(n.code.code))
+            add(
+              n.jsonPath,
+              element,
+              `the C++ code calls ONNX Runtime ('${EXTERNAL_LIBRARY_TOKENS.exec(n.code.code)![1]}'), which generated code does not link`,
+              HINT.expandOnnx,
+            );
         } else add(n.jsonPath, element, `${lang} tasklets are not supported`, 'write the tasklet in Python or C++');
         for (const extra of [n.codeGlobal, n.codeInit, n.codeExit]) {
           if (extra && extra.code.trim())
             add(n.jsonPath, element, 'tasklet global/init/exit code is not supported', 'move the code into the tasklet body');
         }
         for (const [c, t] of [...Object.entries(n.inConnectors), ...Object.entries(n.outConnectors)]) {
-          if (t && !ctypeOf(t))
+          // Pointer connectors (DaCe's C frontend) point into the connected container: their element type must be one.
+          if (t && !ctypeOf(t.kind === 'pointer' ? t.base : t))
             add(n.jsonPath, element, `connector ${c} has type ${dtypeLabel(t)}, which is not supported`, 'use scalar connector types');
         }
         break;

@@ -4,12 +4,12 @@
  * the translated code, so a connector may share its name with a container or a symbol. Python code is
  * translated statement by statement; C++ code is pasted.
  */
-import type { DataDescriptor, TaskletNode } from '../model/sdfg.js';
+import type { DataDescriptor, DType, TaskletNode } from '../model/sdfg.js';
 import { parsePythonStatements, type Expr, type Stmt } from '../symbolic/index.js';
 import type { EmitCore, Env, FnCtx, SubsetPoint } from './core.js';
 import { cppOf, ExprError, grouped, sameSym, statementNames, type NameResolver } from './expr.js';
 import type { StateGraph } from './graph.js';
-import { cppIdent, ctypeOf } from './names.js';
+import { cppIdent, ctypeOf, dtypeLabel } from './names.js';
 import { wcrLines } from './wcr.js';
 
 type ArrayConnectors = Map<string, { desc: DataDescriptor; subset: SubsetPoint }>;
@@ -35,6 +35,9 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
     const cv = cppIdent(c);
     values.add(c);
     const tmp = `__tlab_in${k++}`;
+    if (t.inConnectors[c]?.kind === 'pointer' && (direct.has(e.index) || e.memlet.data === null)) {
+      core.fail(e.jsonPath, element, `pointer connector ${c} has no container to point into`, 'connect it to an access node');
+    }
     if (direct.has(e.index)) {
       pre.push(`auto ${tmp} = ${direct.get(e.index)};`);
       bind.push(`auto ${cv} = ${tmp};`);
@@ -47,7 +50,13 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
     core.guard(e.jsonPath, element, () => {
       const { ptr, desc } = core.containerPtr(ctx, e.memlet.data!, e.jsonPath);
       const subset = e.memlet.subset;
-      if (core.isSingleElement(desc, subset)) {
+      const pointer = pointerConnector(t.inConnectors[c], desc, c);
+      if (pointer) {
+        pre.push(`${pointer} *${tmp} = ${pointerTo(pointer, desc, `${ptr} + ${core.startIndex(ctx, env, desc, subset, e.jsonPath)}`)};`);
+        bind.push(`${pointer} *${cv} = ${tmp};`);
+        arrays.set(c, { desc, subset: core.subsetOf(desc, subset, e.jsonPath) });
+        values.delete(c);
+      } else if (core.isSingleElement(desc, subset)) {
         pre.push(`${ctypeOf(desc.dtype)} ${tmp} = ${ptr}[${core.startIndex(ctx, env, desc, subset, e.jsonPath)}];`);
         const ct = ctypeOf(t.inConnectors[c]);
         bind.push(`${ct ?? ctypeOf(desc.dtype)} ${cv} = ${tmp};`);
@@ -81,6 +90,9 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
       continue;
     }
     written.add(c);
+    if (t.outConnectors[c]?.kind === 'pointer' && (direct.has(e.index) || e.memlet.data === null)) {
+      core.fail(e.jsonPath, element, `pointer connector ${c} has no container to point into`, 'connect it to an access node');
+    }
     const tmp = `__tlab_out${k++}`;
     connTmp.set(c, tmp);
     if (direct.has(e.index)) {
@@ -100,7 +112,13 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
       const subset = e.memlet.subset;
       const ctype = ctypeOf(desc.dtype)!;
       const index = core.startIndex(ctx, env, desc, subset, e.jsonPath);
-      if (core.isSingleElement(desc, subset)) {
+      const pointer = pointerConnector(t.outConnectors[c], desc, c);
+      if (pointer) {
+        if (e.memlet.wcr) throw new ExprError(`WCR on the pointer connector ${c} is not supported`);
+        pre.push(`${pointer} *${tmp} = ${pointerTo(pointer, desc, `${ptr} + ${index}`)};`);
+        bind.push(`${pointer} *${cv} = ${tmp};`);
+        arrays.set(c, { desc, subset: core.subsetOf(desc, subset, e.jsonPath) });
+      } else if (core.isSingleElement(desc, subset)) {
         values.add(c);
         if (e.memlet.wcr) {
           pre.push(`${ctype} ${tmp} = {};`);
@@ -120,7 +138,9 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
   }
   // Declared connectors without edges still exist as tasklet variables.
   for (const [c, dt] of Object.entries(t.outConnectors)) {
-    if (!written.has(c)) {
+    if (!written.has(c) && dt?.kind === 'pointer') {
+      core.fail(t.jsonPath, element, `pointer connector ${c} has no memlet`, 'connect it to an access node');
+    } else if (!written.has(c)) {
       bind.push(`${ctypeOf(dt) ?? 'double'} ${cppIdent(c)} = {};`);
       values.add(c);
     }
@@ -243,4 +263,21 @@ function connectorIndex(core: EmitCore, ctx: FnCtx, env: Env, desc: DataDescript
     return stride.trim() === '1' ? `int64_t(${idx[i]})` : `int64_t(${idx[i]}) * ${grouped(core.sym(ctx, env, stride))}`;
   });
   return terms.join(' + ') || '0';
+}
+
+/**
+ * The element type of a pointer-typed connector (DaCe's C frontend declares them, e.g. `pointer<int32>`), null
+ * for a value connector. As DaCe's memlet_definition, the connector points at the memlet's first element, cast
+ * when its element type is not the container's.
+ */
+function pointerConnector(type: DType | null | undefined, desc: DataDescriptor, c: string): string | null {
+  if (type?.kind !== 'pointer') return null;
+  const element = ctypeOf(type.base);
+  if (!element) throw new ExprError(`connector ${c} has type ${dtypeLabel(type)}, which is not supported`);
+  if (!ctypeOf(desc.dtype)) throw new ExprError(`connector ${c} points into '${desc.name}', whose dtype is not supported`);
+  return element;
+}
+
+function pointerTo(element: string, desc: DataDescriptor, address: string): string {
+  return ctypeOf(desc.dtype) === element ? address : `reinterpret_cast<${element} *>(${address})`;
 }

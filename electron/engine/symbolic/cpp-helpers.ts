@@ -111,6 +111,118 @@ static inline auto tlab_min(A a, B b, R... rest) {
 template <class A>
 static inline A tlab_abs(A a) { return a < 0 ? static_cast<A>(-a) : a; }
 
+// NumPy functions of tasklet code (cpp-functions.ts). NumPy's results where DaCe's math.h differs: sign and
+// heaviside of NaN are NaN (DaCe: 0 and h), maximum/minimum propagate NaN.
+template <class A>
+static inline A tlab_sign(A a) {
+  if constexpr (std::is_floating_point_v<A>) {
+    if (std::isnan(a)) return a;
+  }
+  return static_cast<A>((A(0) < a) - (a < A(0)));
+}
+
+template <class A, class B>
+static inline auto tlab_heaviside(A x, B h) {
+  using T = std::common_type_t<A, B>;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(static_cast<T>(x))) return static_cast<T>(x);
+  }
+  return x < A(0) ? T(0) : (A(0) < x ? T(1) : static_cast<T>(h));
+}
+
+template <class A, class B>
+static inline auto tlab_maximum(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  const T x = static_cast<T>(a), y = static_cast<T>(b);
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(x)) return x;
+    if (std::isnan(y)) return y;
+  }
+  return x < y ? y : x;
+}
+
+template <class A, class B>
+static inline auto tlab_minimum(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  const T x = static_cast<T>(a), y = static_cast<T>(b);
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(x)) return x;
+    if (std::isnan(y)) return y;
+  }
+  return y < x ? y : x;
+}
+
+// np.clip: minimum(maximum(a, lo), hi), so lo > hi gives hi as in NumPy.
+template <class A, class L, class H>
+static inline auto tlab_clip(A a, L lo, H hi) { return tlab_minimum(tlab_maximum(a, lo), hi); }
+
+template <class A>
+static inline bool tlab_isnan(A a) {
+  if constexpr (std::is_floating_point_v<A>) return std::isnan(a);
+  else return false;
+}
+template <class A>
+static inline bool tlab_isinf(A a) {
+  if constexpr (std::is_floating_point_v<A>) return std::isinf(a);
+  else return false;
+}
+template <class A>
+static inline bool tlab_isfinite(A a) {
+  if constexpr (std::is_floating_point_v<A>) return std::isfinite(a);
+  else return true;
+}
+template <class A>
+static inline bool tlab_signbit(A a) {
+  if constexpr (std::is_floating_point_v<A>) return std::signbit(a);
+  else return a < A(0);
+}
+
+// C's remainder (np.fmod, math.fmod, DaCe's cpp_mod): the sign of the dividend.
+template <class A, class B>
+static inline auto tlab_fmod(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<T>(a) % static_cast<T>(b));
+  else return std::fmod(static_cast<T>(a), static_cast<T>(b));
+}
+
+template <class A, class B>
+static inline double tlab_float_pow(A a, B b) { return std::pow(static_cast<double>(a), static_cast<double>(b)); }
+
+template <class A>
+static inline A tlab_square(A a) { return static_cast<A>(a * a); }
+
+template <class A>
+static inline A tlab_reciprocal(A a) { return static_cast<A>(A(1) / a); }
+
+template <class A>
+static inline auto tlab_deg2rad(A a) {
+  using T = std::conditional_t<std::is_floating_point_v<A>, A, double>;
+  return static_cast<T>(a) * static_cast<T>(3.14159265358979323846 / 180.0);
+}
+template <class A>
+static inline auto tlab_rad2deg(A a) {
+  using T = std::conditional_t<std::is_floating_point_v<A>, A, double>;
+  return static_cast<T>(a) * static_cast<T>(180.0 / 3.14159265358979323846);
+}
+
+template <class A, class B>
+static inline auto tlab_gcd(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  T x = tlab_abs(static_cast<T>(a)), y = tlab_abs(static_cast<T>(b));
+  while (y != 0) {
+    const T r = x % y;
+    x = y;
+    y = r;
+  }
+  return x;
+}
+template <class A, class B>
+static inline auto tlab_lcm(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  const T g = tlab_gcd(a, b);
+  return g == 0 ? T(0) : static_cast<T>(tlab_abs(static_cast<T>(a)) / g * tlab_abs(static_cast<T>(b)));
+}
+
 // Fortran intrinsics of DaCe's Fortran frontend: IBSET, IBCLR, BTEST, ISHFT.
 template <class A, class B>
 static inline A tlab_bitwise_set(A a, B bit) { return static_cast<A>(a | (static_cast<A>(1) << bit)); }

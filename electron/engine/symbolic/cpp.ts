@@ -5,7 +5,8 @@
  * `ceiling(M/512)` and `N*(N + 1)/2` stay exact in integer C++ instead of truncating each division.
  */
 import { dottedPath, leftSpine, type BinOp, type Expr } from './ast.js';
-import { integerTypeOf, isFloatFunction, isFloatTypeName, moduleConstant } from './evaluate.js';
+import { cppFunction } from './cpp-functions.js';
+import { integerTypeOf, isFloatTypeName, moduleConstant } from './evaluate.js';
 import { formatFloat } from './show.js';
 import { isExact, simplify } from './transform.js';
 
@@ -62,30 +63,6 @@ const INT32_MAX = 2n ** 31n - 1n;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
-
-const STD_MATH: Record<string, string> = {
-  exp: 'std::exp',
-  log: 'std::log',
-  log2: 'std::log2',
-  log10: 'std::log10',
-  sqrt: 'std::sqrt',
-  sin: 'std::sin',
-  cos: 'std::cos',
-  tan: 'std::tan',
-  asin: 'std::asin',
-  acos: 'std::acos',
-  atan: 'std::atan',
-  atan2: 'std::atan2',
-  sinh: 'std::sinh',
-  cosh: 'std::cosh',
-  tanh: 'std::tanh',
-  pow: 'std::pow',
-  fabs: 'std::fabs',
-  expm1: 'std::expm1',
-  log1p: 'std::log1p',
-  cbrt: 'std::cbrt',
-  erf: 'std::erf',
-};
 
 interface Emitted {
   text: string;
@@ -444,14 +421,18 @@ class CppEmitter {
     const intType = integerTypeOf(fn);
     if (intType !== undefined) return this.cast(`${intType.signed ? '' : 'u'}int${intType.bits}_t`, e);
     if (isFloatTypeName(fn)) return this.cast(fn.endsWith('float32') ? 'float' : 'double', e);
-    if (isFloatFunction(fn)) {
-      const base = fn.slice(fn.lastIndexOf('.') + 1);
-      if (base === 'log' && e.args.length === 2) {
-        const [x, b] = this.args(e, 2);
-        return { text: `std::log(${x}) / std::log(${b})`, prec: C_MUL };
-      }
-      return atom(`${STD_MATH[base]}(${this.args(e, [1, 2]).join(', ')})`);
+    const base = fn.slice(fn.lastIndexOf('.') + 1);
+    if (base === 'log' && e.args.length === 2 && cppFunction(fn)) {
+      const [x, b] = this.args(e, 2);
+      return { text: `std::log(${x}) / std::log(${b})`, prec: C_MUL };
     }
+    if (fn === 'where' || fn === 'np.where' || fn === 'numpy.where') {
+      // np.where on scalars, as in a tasklet: a conditional expression.
+      this.args(e, 3);
+      return this.emit({ k: 'ternary', cond: e.args[0]!, then: e.args[1]!, else: e.args[2]! });
+    }
+    const f = cppFunction(fn);
+    if (f) return atom(`${f.cpp}(${this.args(e, [f.min, f.max]).join(', ')})`);
     throw new Error(`no C++ translation for function '${fn}'`);
   }
 

@@ -150,6 +150,94 @@ describe('expressions', () => {
   });
 });
 
+describe('tasklet functions (cpp-functions.ts)', () => {
+  test('NumPy and math functions translate to one C++ table; unknown ones and wrong arities are translation errors', () => {
+    expect(code('sign_numpy_2(x) + np.sign(y) + np.heaviside(x, 0.5)')).toBe('tlab_sign(x) + tlab_sign(y) + tlab_heaviside(x, 0.5)');
+    expect(code('np.clip(a, lo, hi) * np.maximum(a, b) - numpy.minimum(a, b)')).toBe(
+      'tlab_clip(a, lo, hi) * tlab_maximum(a, b) - tlab_minimum(a, b)',
+    );
+    expect(code('math.hypot(x, y) + np.fmod(a, b) + cpp_mod(a, b) + py_mod(a, b)')).toBe(
+      'std::hypot(x, y) + tlab_fmod(a, b) + tlab_fmod(a, b) + tlab_py_mod(a, b)',
+    );
+    expect(code('np.where(x > 0, x, -x) + 1')).toBe('(x > 0 ? x : -x) + 1');
+    expect(code('np.isnan(x) or math.isinf(y)')).toBe('tlab_isnan(x) || tlab_isinf(y)');
+    for (const bad of ['np.sign(x, y)', 'np.heaviside(x)', 'exp(x, y)', 'np.clip(x, 1)', 'np.frobnicate(x)']) {
+      let caught: unknown = null;
+      try {
+        code(bad);
+      } catch (err) {
+        caught = err;
+      }
+      expect(isTranslationError(caught), bad).toBe(true);
+    }
+  });
+
+  test('the helpers compute what NumPy computes (NaN, ±0, negative values, integer operands)', async () => {
+    const dir = scratchDir('functions');
+    const values = [-2.5, -1, -0.0, 0, 0.25, 3, NaN, Infinity, -Infinity];
+    const sign = (x: number) => (Number.isNaN(x) ? NaN : x > 0 ? 1 : x < 0 ? -1 : 0);
+    const heaviside = (x: number, h: number) => (Number.isNaN(x) ? NaN : x < 0 ? 0 : x > 0 ? 1 : h);
+    const maximum = (a: number, b: number) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.max(a, b));
+    const minimum = (a: number, b: number) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.min(a, b));
+    // C's fmod: the remainder has the dividend's sign; NaN for an infinite dividend or a zero divisor.
+    const fmod = (a: number, b: number) => a % b;
+    const cases: Array<[string, (x: number, y: number) => number]> = [
+      ['np.sign(x)', (x) => sign(x)],
+      ['sign_numpy_2(x)', (x) => sign(x)],
+      ['np.heaviside(x, 0.5)', (x) => heaviside(x, 0.5)],
+      ['np.clip(x, -1, 2)', (x) => minimum(maximum(x, -1), 2)],
+      ['max(x, y, 0.5, -3)', (x, y) => [y, 0.5, -3].reduce((m, v) => (m < v ? v : m), x)],
+      ['min(x, y, 0.5)', (x, y) => [y, 0.5].reduce((m, v) => (v < m ? v : m), x)],
+      ['np.maximum(x, y)', maximum],
+      ['np.minimum(x, y)', minimum],
+      ['np.fmod(x, y)', fmod],
+      ['np.hypot(x, y)', (x, y) => Math.hypot(x, y)],
+      ['math.copysign(x, y)', (x, y) => (Object.is(y, -0) || y < 0 ? -Math.abs(x) : Number.isNaN(y) ? NaN : Math.abs(x))],
+      [
+        'float(np.isnan(x)) + 2 * float(np.isinf(x)) + 4 * float(np.isfinite(x))',
+        (x) => +Number.isNaN(x) + 2 * +(Math.abs(x) === Infinity) + 4 * +Number.isFinite(x),
+      ],
+      ['np.where(x > y, x, y)', (x, y) => (x > y ? x : y)],
+      ['np.square(x) + np.reciprocal(y)', (x, y) => x * x + 1 / y],
+    ];
+    const lines: string[] = [];
+    const expected: number[] = [];
+    for (const [src, f] of cases)
+      for (const x of values)
+        for (const y of [-2, -0.0, 0.5, NaN]) {
+          if (src.startsWith('math.copysign') && Number.isNaN(y)) continue; // the sign bit of a NaN is not portable
+          const lit = (v: number) =>
+            Number.isNaN(v) ? 'NAN' : v === Infinity ? 'INFINITY' : v === -Infinity ? '-INFINITY' : Object.is(v, -0) ? '-0.0' : `${v}`;
+          lines.push(`{ double x = ${lit(x)}; double y = ${lit(y)}; std::printf("%.17g\\n", static_cast<double>(${code(src)})); }`);
+          expected.push(f(x, y));
+        }
+    // Integer operands keep integer semantics: fmod truncates toward zero, sign and gcd/lcm stay integers.
+    const ints: Array<[string, number]> = [
+      ['np.fmod(a, b)', -3],
+      ['np.sign(a) * 10 + np.sign(b)', -9],
+      ['math.gcd(a, b) * 100 + np.lcm(a, b)', 100 + 28],
+      ['np.heaviside(a, b)', 0],
+    ];
+    for (const [src, v] of ints) {
+      lines.push(`{ long long a = -7; long long b = 4; std::printf("%.17g\\n", static_cast<double>(${code(src)})); }`);
+      expected.push(v);
+    }
+    const src = `${CPP_SYMBOLIC_HELPERS}\n#include <cmath>\n#include <cstdio>\nint main() {\n${lines.join('\n')}\nreturn 0;\n}\n`;
+    writeFileSync(join(dir, 'f.cpp'), src);
+    const c = await run('g++', ['-std=c++17', '-O1', '-o', join(dir, 'f'), join(dir, 'f.cpp')]);
+    expect(c.code, c.output).toBe(0);
+    const parse = (t: string) => (/nan/.test(t) ? NaN : t === 'inf' ? Infinity : t === '-inf' ? -Infinity : Number(t));
+    const out = (await run(join(dir, 'f'), [])).output.trim().split('\n').map(parse);
+    expect(out).toHaveLength(expected.length);
+    out.forEach((v, i) => {
+      const e = expected[i]!;
+      if (Number.isNaN(e) || !Number.isFinite(e))
+        expect(Object.is(v, e) || (Number.isNaN(v) && Number.isNaN(e)), `case ${i}: ${v} vs ${e}`).toBe(true);
+      else expect(v, `case ${i}`).toBeCloseTo(e, 12);
+    });
+  });
+});
+
 describe('identifiers', () => {
   test('SDFG names that are C++20 keywords get a suffix (the code is compiled as C++20)', async () => {
     const { cppIdent } = await import('../../../electron/engine/codegen/names.js');
