@@ -268,3 +268,58 @@ function profileResult(verification: ProfileResult['verification']): ProfileResu
     warnings: [],
   };
 }
+
+describe('verification under flags that let the compiler round each mode differently', () => {
+  const out = arrayArg('out', 'float64', [3]);
+  const built = (label: string, cxxflags: string[]) => ({ ...variant(label), build: { cxxflags } });
+  const oneUlp = 3.7896858082247804 * (1 + 2 ** -52);
+  // Two NaNs with different payloads: what reordered arithmetic on NaN inputs gives.
+  const nanA = new Uint8Array(new Float64Array([NaN]).buffer);
+  const nanB = new Uint8Array(new BigUint64Array([0xfff8000000000001n]).buffer);
+  const outputs = (last: number, nan: Uint8Array) => {
+    const bytes = float64s([1, last, 0]);
+    bytes.set(nan, 16);
+    return { out: bytes };
+  };
+
+  it("DaCe's default -freciprocal-math: last-bit differences and NaN payloads agree within the tolerance, and the result says why", () => {
+    const v = verify(
+      [built('SCOPED', ['-O3', '-freciprocal-math']), built('PERSISTENT', ['-O3', '-freciprocal-math'])],
+      [result('SCOPED', outputs(3.7896858082247804, nanA)), result('PERSISTENT', outputs(oneUlp, nanB))],
+      [out],
+    );
+    expect(v).toMatchObject({ identical: false, ok: true, tolerance: NONDETERMINISTIC_RTOL });
+    expect(v.details).toEqual([
+      expect.objectContaining({ kind: 'note', message: expect.stringMatching(/-freciprocal-math let each mode's code round/) }),
+    ]);
+  });
+
+  it('without such flags the same difference is a failure, bitwise', () => {
+    const v = verify(
+      [built('SCOPED', ['-O3']), built('PERSISTENT', ['-O3'])],
+      [result('SCOPED', outputs(3.7896858082247804, nanA)), result('PERSISTENT', outputs(oneUlp, nanA))],
+      [out],
+    );
+    expect(v).toMatchObject({ identical: false, ok: false });
+    expect(v.tolerance).toBeUndefined();
+  });
+
+  it('a real difference still fails under those flags', () => {
+    const v = verify(
+      [built('SCOPED', ['-ffast-math']), built('PERSISTENT', ['-ffast-math'])],
+      [result('SCOPED', outputs(3.78, nanA)), result('PERSISTENT', outputs(3.79, nanA))],
+      [out],
+    );
+    expect(v).toMatchObject({ identical: false, ok: false });
+  });
+
+  it('bitwise-identical outputs stay "identical", with no tolerance', () => {
+    const v = verify(
+      [built('SCOPED', ['-freciprocal-math']), built('PERSISTENT', ['-freciprocal-math'])],
+      [result('SCOPED', outputs(2, nanA)), result('PERSISTENT', outputs(2, nanA))],
+      [out],
+    );
+    expect(v).toMatchObject({ identical: true, ok: true, details: [] });
+    expect(v.tolerance).toBeUndefined();
+  });
+});
