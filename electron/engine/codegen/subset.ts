@@ -11,6 +11,7 @@ import type {
   DataflowNode,
   Grammar,
   MemletEdge,
+  LibraryNode,
   NestedSdfgNode,
   RegionBlock,
   Sdfg,
@@ -35,6 +36,7 @@ import {
   SymbolicSyntaxError,
   type Expr,
 } from '../symbolic/index.js';
+import { expansionProblem } from '../sdfg/expand/index.js';
 import { constantLiterals } from './constants.js';
 import { statesOf } from './graph.js';
 import { ctypeOf, dtypeLabel } from './names.js';
@@ -291,6 +293,13 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
   });
 }
 
+/** Reduce and Transpose are expanded before generation (sdfg/expand); others, or those whose memlets the
+ * expansion cannot handle, stay library nodes. */
+function libraryMessage(file: SdfgFile, n: LibraryNode): string {
+  const why = expansionProblem(file, n);
+  return why === null ? `library node ${n.className} has no expansion here (Reduce and Transpose do)` : `it cannot be expanded: ${why}`;
+}
+
 function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: boolean): void {
   for (const n of b.nodes) {
     switch (n.kind) {
@@ -298,7 +307,7 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
         add(
           n.jsonPath,
           `library node ${n.className} '${n.label}' in state ${b.label}`,
-          'library nodes are not supported',
+          libraryMessage(file, n),
           'expand library nodes in DaCe first (sdfg.expand_library_nodes())',
         );
         break;

@@ -174,7 +174,7 @@ export interface NestedSdfgNode extends NodeBase {
   deferred?: true;
 }
 
-interface LibraryNode extends NodeBase {
+export interface LibraryNode extends NodeBase {
   kind: 'library';
   /** Full class path (e.g. `dace.libraries.blas.nodes.matmul.MatMul`); G0 node type name if no classpath. */
   classpath: string;
