@@ -14,10 +14,18 @@ export function range(dims: readonly Dim[]): Json {
   return { type: 'Range', ranges: dims.map((d) => ({ start: d.start, end: d.end, step: '1', tile: '1' })) };
 }
 
-export function memlet(data: string, dims: readonly Dim[], wcr: string | null = null, other: readonly Dim[] | null = null): Json {
+export interface MemletOptions {
+  wcr?: string;
+  /** DaCe's `wcr_nonatomic`: no two threads combine into the same element. */
+  nonatomic?: boolean;
+  other?: readonly Dim[];
+}
+
+export function memlet(data: string, dims: readonly Dim[], opts: MemletOptions = {}): Json {
   const attributes: Json = { data, subset: range(dims) };
-  if (wcr !== null) attributes['wcr'] = wcr;
-  if (other !== null) attributes['other_subset'] = range(other);
+  if (opts.wcr !== undefined) attributes['wcr'] = opts.wcr;
+  if (opts.nonatomic) attributes['wcr_nonatomic'] = true;
+  if (opts.other !== undefined) attributes['other_subset'] = range(opts.other);
   return { type: 'Memlet', attributes };
 }
 

@@ -47,7 +47,7 @@ export function reduceStates(node: LibraryNode, inp: Operand, out: Operand, sym:
     const st = new StateJson('reduce_copy');
     const r = st.access('_in');
     const w = st.access('_out');
-    st.edge(r, null, w, null, memlet('_in', whole(inp.shape), null, whole(out.shape)));
+    st.edge(r, null, w, null, memlet('_in', whole(inp.shape), { other: whole(out.shape) }));
     return [st];
   }
 
@@ -87,13 +87,16 @@ export function reduceStates(node: LibraryNode, inp: Operand, out: Operand, sym:
     schedule: 'Sequential',
   };
   const through = { ins: ['_in'], outs: ['_out'] };
+  // Each output element is combined by one iteration of the output map only (one loop over the reduced
+  // axes): no atomics, unless the node's own output memlet says that several writers share it.
+  const red = { wcr, nonatomic: out.edge.memlet.wcr === null };
   if (outRank === 0) {
     const m = st.map(inner, through, null);
     const t = st.tasklet('identity', '__out = __inp', ['__inp'], ['__out'], m.entry);
     st.edge(r, null, m.entry, 'IN__in', memlet('_in', whole(inp.shape)));
     st.edge(m.entry, 'OUT__in', t, '__inp', memlet('_in', at(inIndex)));
-    st.edge(t, '__out', m.exit, 'IN__out', memlet('_out', at(outIndex), wcr));
-    st.edge(m.exit, 'OUT__out', w, null, memlet('_out', at(outIndex), wcr));
+    st.edge(t, '__out', m.exit, 'IN__out', memlet('_out', at(outIndex), red));
+    st.edge(m.exit, 'OUT__out', w, null, memlet('_out', at(outIndex), red));
   } else {
     const params = out.shape.map((_, k) => `_o${k}`);
     const o = st.map({ label: 'reduce_output', params, ranges: outRanges, schedule: node.schedule }, through, null);
@@ -102,9 +105,9 @@ export function reduceStates(node: LibraryNode, inp: Operand, out: Operand, sym:
     st.edge(r, null, o.entry, 'IN__in', memlet('_in', whole(inp.shape)));
     st.edge(o.entry, 'OUT__in', m.entry, 'IN__in', memlet('_in', whole(inp.shape)));
     st.edge(m.entry, 'OUT__in', t, '__inp', memlet('_in', at(inIndex)));
-    st.edge(t, '__out', m.exit, 'IN__out', memlet('_out', at(outIndex), wcr));
-    st.edge(m.exit, 'OUT__out', o.exit, 'IN__out', memlet('_out', at(outIndex), wcr));
-    st.edge(o.exit, 'OUT__out', w, null, memlet('_out', whole(out.shape), wcr));
+    st.edge(t, '__out', m.exit, 'IN__out', memlet('_out', at(outIndex), red));
+    st.edge(m.exit, 'OUT__out', o.exit, 'IN__out', memlet('_out', at(outIndex), red));
+    st.edge(o.exit, 'OUT__out', w, null, memlet('_out', whole(out.shape), red));
   }
   states.push(st);
   return states;
