@@ -63,7 +63,11 @@ function expectClose(name: string, actual: Float64Array, expected: Float64Array)
   }
 }
 
-const symbols = () => new Map([['N', BigInt(N)], ['M', BigInt(M)]]);
+const symbols = () =>
+  new Map([
+    ['N', BigInt(N)],
+    ['M', BigInt(M)],
+  ]);
 
 describe('library nodes expanded before analysis', () => {
   const dir = scratchDir('library');
@@ -180,12 +184,22 @@ describe('library nodes expanded before analysis', () => {
 function reduceWithoutWcr(): unknown {
   const range = (end: string) => ({ type: 'Range', ranges: [{ start: '0', end, step: '1', tile: '1' }] });
   const memlet = (data: string, end: string) => ({ type: 'Memlet', attributes: { data, subset: range(end) } });
-  const access = (id: number, data: string) => ({ type: 'AccessNode', label: data, attributes: { data }, id, scope_entry: null, scope_exit: null });
+  const access = (id: number, data: string) => ({
+    type: 'AccessNode',
+    label: data,
+    attributes: { data },
+    id,
+    scope_entry: null,
+    scope_exit: null,
+  });
   return {
     type: 'SDFG',
     attributes: {
       name: 'bad',
-      _arrays: { A: { type: 'Array', attributes: { dtype: 'float64', shape: ['4'] } }, s: { type: 'Array', attributes: { dtype: 'float64', shape: ['1'] } } },
+      _arrays: {
+        A: { type: 'Array', attributes: { dtype: 'float64', shape: ['4'] } },
+        s: { type: 'Array', attributes: { dtype: 'float64', shape: ['1'] } },
+      },
     },
     nodes: [
       {
@@ -206,8 +220,22 @@ function reduceWithoutWcr(): unknown {
           access(2, 's'),
         ],
         edges: [
-          { type: 'MultiConnectorEdge', attributes: { data: memlet('A', '3') }, src: '0', dst: '1', src_connector: null, dst_connector: '_in' },
-          { type: 'MultiConnectorEdge', attributes: { data: memlet('s', '0') }, src: '1', dst: '2', src_connector: '_out', dst_connector: null },
+          {
+            type: 'MultiConnectorEdge',
+            attributes: { data: memlet('A', '3') },
+            src: '0',
+            dst: '1',
+            src_connector: null,
+            dst_connector: '_in',
+          },
+          {
+            type: 'MultiConnectorEdge',
+            attributes: { data: memlet('s', '0') },
+            src: '1',
+            dst: '2',
+            src_connector: '_out',
+            dst_connector: null,
+          },
         ],
       },
     ],

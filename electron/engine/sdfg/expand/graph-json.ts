@@ -10,7 +10,7 @@ export interface Dim {
   end: string;
 }
 
-export function range(dims: readonly Dim[]): Json {
+function range(dims: readonly Dim[]): Json {
   return { type: 'Range', ranges: dims.map((d) => ({ start: d.start, end: d.end, step: '1', tile: '1' })) };
 }
 

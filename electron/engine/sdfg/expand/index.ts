@@ -40,7 +40,8 @@ export function expansionProblem(file: SdfgFile, node: LibraryNode): string | nu
 const problems = new WeakMap<SdfgFile, Map<string, string>>();
 
 function anyExpandable(file: SdfgFile): boolean {
-  for (const s of file.sdfgs) for (const st of statesOf(s)) for (const n of st.nodes) if (n.kind === 'library' && n.className in EXPANDERS) return true;
+  for (const s of file.sdfgs)
+    for (const st of statesOf(s)) for (const n of st.nodes) if (n.kind === 'library' && n.className in EXPANDERS) return true;
   return false;
 }
 
@@ -67,7 +68,14 @@ function expandCopy(original: SdfgFile): SdfgFile {
 }
 
 /** Replaces `node` by a NestedSDFG node; returns the next free cfg id, or why it cannot be expanded. */
-function expandNode(file: SdfgFile, sdfg: Sdfg, state: StateBlock, node: LibraryNode, expander: Expander, cfgBase: number): number | string {
+function expandNode(
+  file: SdfgFile,
+  sdfg: Sdfg,
+  state: StateBlock,
+  node: LibraryNode,
+  expander: Expander,
+  cfgBase: number,
+): number | string {
   const ins = state.edges.filter((e) => e.dst === node.id);
   const outs = state.edges.filter((e) => e.src === node.id);
   if (ins.length !== 1 || outs.length !== 1) return `it has ${ins.length} input and ${outs.length} output memlets (one of each expected)`;
