@@ -148,6 +148,7 @@ export function analyze(parsed: SdfgFile, opts: AnalysisOptions): Analysis {
       executionsPerCall: alloc.executionsPerCall,
       jsonPath: desc.jsonPath,
       alias: aliasOf(c),
+      ...(desc.expandedFrom === undefined ? {} : { expandedFrom: desc.expandedFrom }),
     });
   }
 

@@ -89,6 +89,8 @@ export interface DataDescriptor {
   /** Structure members (ordered), if any. */
   members: DataDescriptor[] | null;
   jsonPath: string;
+  /** Set on transients a library expansion created (sdfg/expand): the label of the library node. */
+  expandedFrom?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -8,6 +8,9 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
+import { toAnalysisJson } from '../../../electron/engine/analysis/json.js';
+import { buildAnalysisView } from '../../../electron/engine/view/analysis.js';
+import { transientJson } from '../../../electron/engine/view/analysis-doc.js';
 import { findUnsupported, generateProgram, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
 import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
@@ -21,6 +24,7 @@ afterAll(removeScratchDirs);
 const FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'sdfg');
 const N = 7;
 const M = 6;
+const K = 5;
 
 /** Every array's value after one call, from the driver's inputs. */
 const EXPECTED: Record<string, (p: GeneratedProgram) => Record<string, Float64Array>> = {
@@ -47,6 +51,44 @@ const EXPECTED: Record<string, (p: GeneratedProgram) => Record<string, Float64Ar
     for (let j = 1; j <= M - 2; j++) rmax[0] = Math.max(rmax[0]!, a(2, j));
     return { A, colsum, total, rowmin, acc, rmax, prod, ssq };
   },
+  // C = A·B, y = A·x, d = x·x, G = 2·A·B + 0.5·Cin, E = A·B2ᵀ, z = 3·Aᵀ·w, v = w·A.
+  library_blas: (p) => {
+    const [A, B, B2, Cin, x, w] = ['A', 'B', 'B2', 'Cin', 'x', 'w'].map((n) => inputFor(p, n)) as [
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+    ];
+    const C = new Float64Array(N * M);
+    const G = new Float64Array(N * M);
+    const E = new Float64Array(N * M);
+    const y = new Float64Array(N);
+    const z = new Float64Array(K);
+    const v = new Float64Array(K);
+    let dot = 0;
+    for (let k = 0; k < K; k++) dot += x[k]! * x[k]!;
+    for (let i = 0; i < N; i++) {
+      for (let k = 0; k < K; k++) {
+        y[i] = y[i]! + A[i * K + k]! * x[k]!;
+        z[k] = z[k]! + 3 * A[i * K + k]! * w[i]!;
+        v[k] = v[k]! + w[i]! * A[i * K + k]!;
+      }
+      for (let j = 0; j < M; j++) {
+        let ab = 0;
+        let abt = 0;
+        for (let k = 0; k < K; k++) {
+          ab += A[i * K + k]! * B[k * M + j]!;
+          abt += A[i * K + k]! * B2[j * K + k]!;
+        }
+        C[i * M + j] = ab;
+        G[i * M + j] = 2 * ab + 0.5 * Cin[i * M + j]!;
+        E[i * M + j] = abt;
+      }
+    }
+    return { A, B, B2, Cin, x, w, C, y, d: new Float64Array([dot]), G, E, z, v };
+  },
   library_transpose: (p) => {
     const A = inputFor(p, 'A');
     const B = new Float64Array(M * N);
@@ -67,6 +109,7 @@ const symbols = () =>
   new Map([
     ['N', BigInt(N)],
     ['M', BigInt(M)],
+    ['K', BigInt(K)],
   ]);
 
 describe('library nodes expanded before analysis', () => {
@@ -143,6 +186,20 @@ describe('library nodes expanded before analysis', () => {
     expect(b.p.source).not.toMatch(/omp atomic|omp critical/);
     // colsum: the output map is the parallel loop, the reduced axis a plain loop inside it.
     expect(b.p.source).toMatch(/#pragma omp parallel for\n\s*for \(int64_t _o0 = [^\n]*\n[^\n]*\n\s*for \(int64_t _i0 = /);
+  });
+
+  test('a transient an expansion creates is a real transient, marked with the library node it comes from', () => {
+    const analysis = analyze(files.get('library_blas')!, { symbols: symbols(), defaultSymbol: null, target: null });
+    const tmp = analysis.transients.filter((t) => t.expandedFrom !== undefined);
+    expect(tmp.map((t) => [t.name, t.expandedFrom, t.jsonPath, t.bytes])).toEqual([
+      ['_tmp', 'gemm', '$.nodes[3].nodes[3]', BigInt(N * M * 8)],
+    ]);
+    expect(toAnalysisJson(analysis).transients.find((t) => t.name === '_tmp')?.expandedFrom).toBe('gemm');
+    const view = buildAnalysisView(analysis);
+    const row = analysis.transients.findIndex((t) => t.name === '_tmp');
+    expect(transientJson(view.table, row, view.sdfgs).expandedFrom).toBe('gemm');
+    // Counted like any transient: SCOPED allocates it once per call.
+    expect(analysis.modes.SCOPED.perCall.allocs).toBe(1n);
   });
 
   test('bitwise and logical WCRs (|, ^, &, and, or) on int32, with and without identity, generate and compile', async () => {

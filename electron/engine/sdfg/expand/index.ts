@@ -11,14 +11,26 @@
 import type { Grammar, LibraryNode, MemletEdge, NestedSdfgNode, Sdfg, SdfgFile, StateBlock } from '../../model/sdfg.js';
 import { blocksOf, statesOf } from '../../model/queries.js';
 import { normaliseSdfg } from '../normalise.js';
-import { sdfgJson, type ArraySpec, type StateJson } from './graph-json.js';
-import { operandOf, symbolsOf, type Operand } from './operand.js';
+import { dotStates, gemmStates, gemvStates, matMulStates } from './blas.js';
+import { sdfgJson, type ArraySpec } from './graph-json.js';
+import { operandOf, symbolsOf, type Expander, type ExpansionIo } from './operand.js';
 import { reduceStates } from './reduce.js';
 import { transposeStates } from './transpose.js';
 
-type Expander = (node: LibraryNode, inp: Operand, out: Operand, sym: (name: string) => string) => StateJson[] | string;
+interface Registered {
+  expand: Expander;
+  /** One input and one output, whatever their connectors: the SDFG calls them `_in` and `_out`. */
+  single: boolean;
+}
 
-const EXPANDERS: Record<string, Expander> = { Reduce: reduceStates, Transpose: transposeStates };
+const EXPANDERS: Record<string, Registered> = {
+  Reduce: { expand: (n, io, sym) => reduceStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: true },
+  Transpose: { expand: (n, io, sym) => transposeStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: true },
+  MatMul: { expand: matMulStates, single: false },
+  Gemm: { expand: gemmStates, single: false },
+  Gemv: { expand: gemvStates, single: false },
+  Dot: { expand: dotStates, single: false },
+};
 
 const expandedFiles = new WeakMap<SdfgFile, SdfgFile>();
 
@@ -73,38 +85,35 @@ function expandNode(
   sdfg: Sdfg,
   state: StateBlock,
   node: LibraryNode,
-  expander: Expander,
+  expander: Registered,
   cfgBase: number,
 ): number | string {
-  const ins = state.edges.filter((e) => e.dst === node.id);
-  const outs = state.edges.filter((e) => e.src === node.id);
-  if (ins.length !== 1 || outs.length !== 1) return `it has ${ins.length} input and ${outs.length} output memlets (one of each expected)`;
-  const inp = operandOf(sdfg, ins[0]!, file.grammar);
-  if (typeof inp === 'string') return `its input: ${inp}`;
-  const out = operandOf(sdfg, outs[0]!, file.grammar);
-  if (typeof out === 'string') return `its output: ${out}`;
+  const inEdges = state.edges.filter((e) => e.dst === node.id && e.memlet.data !== null);
+  const outEdges = state.edges.filter((e) => e.src === node.id && e.memlet.data !== null);
+  const io = operands(file, sdfg, inEdges, outEdges, expander.single);
+  if (typeof io === 'string') return io;
   const sym = symbolName(file.grammar);
-  const states = expander(node, inp, out, sym);
-  if (typeof states === 'string') return states;
+  const built = expander.expand(node, io, sym);
+  if (typeof built === 'string') return built;
   let symbols: string[];
   try {
-    symbols = symbolsOf([inp, out], file.grammar);
+    symbols = symbolsOf([...io.ins.values(), ...io.outs.values()], file.grammar);
   } catch {
     return 'a size of its memlets does not parse';
   }
-  const arrays: Record<string, ArraySpec> = {
-    _in: { dtype: inp.dtype, shape: inp.shape, strides: inp.strides },
-    _out: { dtype: out.dtype, shape: out.shape, strides: out.strides },
-  };
+  const arrays: Record<string, ArraySpec> = {};
+  for (const [name, op] of [...io.ins, ...io.outs]) arrays[name] = { dtype: op.dtype, shape: op.shape, strides: op.strides };
+  for (const [name, t] of Object.entries(built.transients ?? {})) arrays[name] = { ...t, transient: true };
   const declared = Object.fromEntries(symbols.map((n) => [n, typeName(sdfg, n)]));
-  const json = sdfgJson(node.className.toLowerCase(), arrays, declared, states);
+  const json = sdfgJson(node.className.toLowerCase(), arrays, declared, built.states);
   const inner = normaliseSdfg(json, file.path, 0, false).root;
+  for (const d of inner.arrays.values()) if (d.transient) d.expandedFrom = node.label;
   const nested: NestedSdfgNode = {
     id: node.id,
     label: node.label,
     scopeEntry: node.scopeEntry,
-    inConnectors: { _in: null },
-    outConnectors: { _out: null },
+    inConnectors: Object.fromEntries([...io.ins.keys()].map((k) => [k, null])),
+    outConnectors: Object.fromEntries([...io.outs.keys()].map((k) => [k, null])),
     jsonPath: node.jsonPath,
     kind: 'nested_sdfg',
     sdfg: inner,
@@ -112,14 +121,32 @@ function expandNode(
     symbolMapping: Object.fromEntries(symbols.map((n) => [n, sym(n)])),
     schedule: node.schedule,
   };
-  retarget(ins[0]!, outs[0]!);
+  if (expander.single) {
+    inEdges[0]!.dstConnector = '_in';
+    outEdges[0]!.srcConnector = '_out';
+  }
   state.nodes[node.id] = nested;
   return attach(file, inner, { sdfg, state, node: nested }, cfgBase);
 }
 
-function retarget(inEdge: MemletEdge, outEdge: MemletEdge): void {
-  inEdge.dstConnector = '_in';
-  outEdge.srcConnector = '_out';
+/** The node's operands by connector (`_in`/`_out` for single-operand nodes, whatever their connectors). */
+function operands(file: SdfgFile, sdfg: Sdfg, inEdges: MemletEdge[], outEdges: MemletEdge[], single: boolean): ExpansionIo | string {
+  if (single && (inEdges.length !== 1 || outEdges.length !== 1))
+    return `it has ${inEdges.length} input and ${outEdges.length} output memlets (one of each expected)`;
+  const io: ExpansionIo = { ins: new Map(), outs: new Map() };
+  for (const [edges, into, side] of [
+    [inEdges, io.ins, 'input'],
+    [outEdges, io.outs, 'output'],
+  ] as const) {
+    for (const e of edges) {
+      const conn = single ? (side === 'input' ? '_in' : '_out') : side === 'input' ? e.dstConnector : e.srcConnector;
+      if (conn === null || into.has(conn) || io.ins.has(conn)) return `its ${side} memlets do not have distinct connectors`;
+      const op = operandOf(sdfg, e, file.grammar);
+      if (typeof op === 'string') return `its ${side} ${conn}: ${op}`;
+      into.set(conn, op);
+    }
+  }
+  return io;
 }
 
 /** Symbols as the file's grammar writes them (`$name` in the typed grammar). */

@@ -4,7 +4,8 @@
  */
 import type { DataDescriptor, MemletEdge, Sdfg } from '../../model/sdfg.js';
 import { evalInt, freeSymbols, parseSym } from '../../symbolic/index.js';
-import type { Grammar } from '../../model/sdfg.js';
+import type { Grammar, LibraryNode } from '../../model/sdfg.js';
+import type { ArraySpec, StateJson } from './graph-json.js';
 
 export interface Operand {
   edge: MemletEdge;
@@ -58,3 +59,17 @@ export function symbolsOf(ops: Operand[], grammar: Grammar): string[] {
   for (const op of ops) for (const s of [...op.shape, ...op.strides]) for (const n of freeSymbols(parseSym(s, grammar))) names.add(n);
   return [...names].sort();
 }
+
+/** A node's operands by the name its expansion's SDFG gives them (the connector's). */
+export interface ExpansionIo {
+  ins: Map<string, Operand>;
+  outs: Map<string, Operand>;
+}
+
+/** What an expansion builds: its states, and the transients they use besides the operands. */
+export interface Expansion {
+  states: StateJson[];
+  transients?: Record<string, ArraySpec>;
+}
+
+export type Expander = (node: LibraryNode, io: ExpansionIo, sym: (name: string) => string) => Expansion | string;

@@ -29,7 +29,12 @@ function readAxes(raw: unknown, rank: number): number[] | string {
 }
 
 /** The states of the expansion, or why the node cannot be expanded. */
-export function reduceStates(node: LibraryNode, inp: Operand, out: Operand, sym: (name: string) => string): StateJson[] | string {
+export function reduceStates(
+  node: LibraryNode,
+  inp: Operand,
+  out: Operand,
+  sym: (name: string) => string,
+): { states: StateJson[] } | string {
   const attrs = node.attributes;
   const wcr = attrs['wcr'];
   if (typeof wcr !== 'string' || wcr.trim() === '') return 'it has no wcr lambda';
@@ -48,7 +53,7 @@ export function reduceStates(node: LibraryNode, inp: Operand, out: Operand, sym:
     const r = st.access('_in');
     const w = st.access('_out');
     st.edge(r, null, w, null, memlet('_in', whole(inp.shape), { other: whole(out.shape) }));
-    return [st];
+    return { states: [st] };
   }
 
   const outerCount = inp.kept.length - axes.length;
@@ -110,5 +115,5 @@ export function reduceStates(node: LibraryNode, inp: Operand, out: Operand, sym:
     st.edge(o.exit, 'OUT__out', w, null, memlet('_out', whole(out.shape), red));
   }
   states.push(st);
-  return states;
+  return { states };
 }

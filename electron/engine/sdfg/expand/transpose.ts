@@ -8,7 +8,12 @@ import type { Operand } from './operand.js';
 
 const SCHEDULES = new Set(['Default', 'Sequential', 'CPU_Multicore']);
 
-export function transposeStates(node: LibraryNode, inp: Operand, out: Operand, sym: (name: string) => string): StateJson[] | string {
+export function transposeStates(
+  node: LibraryNode,
+  inp: Operand,
+  out: Operand,
+  sym: (name: string) => string,
+): { states: StateJson[] } | string {
   if (!SCHEDULES.has(node.schedule)) return `schedule ${node.schedule} is not expanded`;
   if (inp.kept.length !== 2 || out.kept.length !== 2) return 'its input and output are not both two-dimensional';
   const st = new StateJson('transpose');
@@ -29,5 +34,5 @@ export function transposeStates(node: LibraryNode, inp: Operand, out: Operand, s
   st.edge(m.entry, 'OUT__in', t, '__inp', memlet('_in', at([sym('_i0'), sym('_i1')])));
   st.edge(t, '__out', m.exit, 'IN__out', memlet('_out', at([sym('_i1'), sym('_i0')])));
   st.edge(m.exit, 'OUT__out', w, null, memlet('_out', whole(out.shape)));
-  return [st];
+  return { states: [st] };
 }
