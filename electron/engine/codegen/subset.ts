@@ -36,7 +36,7 @@ import {
   SymbolicSyntaxError,
   type Expr,
 } from '../symbolic/index.js';
-import { expansionProblem } from '../sdfg/expand/index.js';
+import { EXPANDED_CLASSES, expansionProblem } from '../sdfg/expand/index.js';
 import { constantLiterals } from './constants.js';
 import { statesOf } from './graph.js';
 import { ctypeOf, dtypeLabel } from './names.js';
@@ -293,11 +293,13 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
   });
 }
 
-/** Reduce and Transpose are expanded before generation (sdfg/expand); others, or those whose memlets the
- * expansion cannot handle, stay library nodes. */
+/** Library nodes with an expansion are expanded before generation (sdfg/expand); others, or those whose
+ * memlets the expansion cannot handle, stay library nodes. */
 function libraryMessage(file: SdfgFile, n: LibraryNode): string {
   const why = expansionProblem(file, n);
-  return why === null ? `library node ${n.className} has no expansion here (Reduce and Transpose do)` : `it cannot be expanded: ${why}`;
+  return why === null
+    ? `library node ${n.className} has no expansion here (${EXPANDED_CLASSES.join(', ')} do)`
+    : `it cannot be expanded: ${why}`;
 }
 
 function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: boolean): void {

@@ -32,6 +32,9 @@ const EXPANDERS: Record<string, Registered> = {
   Dot: { expand: dotStates, single: false },
 };
 
+/** The library classes that have an expansion, for messages. */
+export const EXPANDED_CLASSES: readonly string[] = Object.keys(EXPANDERS);
+
 const expandedFiles = new WeakMap<SdfgFile, SdfgFile>();
 
 /** The file with every library node that has an expansion expanded (the file itself when there is none). */
@@ -106,7 +109,13 @@ function expandNode(
   for (const [name, t] of Object.entries(built.transients ?? {})) arrays[name] = { ...t, transient: true };
   const declared = Object.fromEntries(symbols.map((n) => [n, typeName(sdfg, n)]));
   const json = sdfgJson(node.className.toLowerCase(), arrays, declared, built.states);
-  const inner = normaliseSdfg(json, file.path, 0, false).root;
+  let inner: Sdfg;
+  try {
+    inner = normaliseSdfg(json, file.path, 0, false).root;
+  } catch (error) {
+    // A size or index of the node's memlets that the parser rejects inside the expansion.
+    return `its expansion does not parse: ${error instanceof Error ? error.message : String(error)}`;
+  }
   for (const d of inner.arrays.values()) if (d.transient) d.expandedFrom = node.label;
   const nested: NestedSdfgNode = {
     id: node.id,
