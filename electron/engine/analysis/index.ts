@@ -5,6 +5,7 @@
  */
 import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
 import { AccessIndex } from './accesses.js';
+import { expandLibraryNodes } from '../sdfg/expand/index.js';
 import { AliasIndex, isAliasType } from './aliases.js';
 import { allocatesPerCall, allocationOf } from './allocation.js';
 import { eligibility } from './eligibility.js';
@@ -56,7 +57,10 @@ function transientCandidates(file: SdfgFile): Candidate[] {
   return out;
 }
 
-export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
+export function analyze(parsed: SdfgFile, opts: AnalysisOptions): Analysis {
+  // Library nodes are expanded first, as DaCe expands them before generating code: what they create is
+  // analysed like every other element.
+  const file = expandLibraryNodes(parsed);
   const warnings: string[] = [];
   const { target, reason: targetReason } = detectTarget(file, opts.target);
   const symbols = new SymbolContext(file, opts);
@@ -147,6 +151,7 @@ export function analyze(file: SdfgFile, opts: AnalysisOptions): Analysis {
       executionsPerCall: alloc.executionsPerCall,
       jsonPath: desc.jsonPath,
       alias: aliasOf(c),
+      ...(desc.expandedFrom === undefined ? {} : { expandedFrom: desc.expandedFrom }),
     });
   }
 

@@ -53,6 +53,8 @@ function transientJson(t: TransientInfo): TransientJson {
     jsonPath: t.jsonPath,
     // Views and references only (additive): what they alias, and why not when that is not known statically.
     ...(t.alias ? { viewOf: t.alias.viewOf, ...(t.alias.viewOf === null ? { viewOfReason: t.alias.reason ?? '' } : {}) } : {}),
+    // Transients a library expansion created (additive): the library node's label.
+    ...(t.expandedFrom === undefined ? {} : { expandedFrom: t.expandedFrom }),
   };
 }
 

@@ -100,6 +100,8 @@ export interface TransientInfo {
    * its SDFG), null when not known statically (`reason` says why). Null for every other transient.
    */
   alias: AliasInfo | null;
+  /** A transient a library node's expansion created (sdfg/expand): that node's label. */
+  expandedFrom?: string;
 }
 
 export interface AliasInfo {

@@ -206,7 +206,8 @@ function emitCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, srcName: 
     const target = `${dst.ptr}[${core.linear(ctx, env, dst.desc, dstIdx)}]`;
     const value = `${src.ptr}[${core.linear(ctx, env, src.desc, srcIdx)}]`;
     if (e.memlet.wcr)
-      for (const l of wcrLines(core, ctx, env, target, value, e.memlet.wcr, ctypeOf(dst.desc.dtype)!, e.jsonPath)) o.line(l);
+      for (const l of wcrLines(core, ctx, env, target, value, e.memlet.wcr, ctypeOf(dst.desc.dtype)!, e.jsonPath, e.memlet.wcrNonatomic))
+        o.line(l);
     else o.line(`${target} = ${value};`);
     for (let i = 0; i < pairs.length; i++) o.close();
     o.close();

@@ -16,6 +16,7 @@ import { byCodeUnit, ctypeOf, dtypeLabel } from './names.js';
 import { sizeValue } from './expr.js';
 import type { ExternalStorage, GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding } from './types.js';
 import { structuralFindings } from './subset.js';
+import { expandLibraryNodes } from '../sdfg/expand/index.js';
 import { cudaBackend, dryRunCudaBackend } from './cuda/index.js';
 import type { Target } from '../analysis/types.js';
 
@@ -27,7 +28,8 @@ export type { GeneratedProgram, GenerateOptions, UnsupportedFinding } from './ty
  * cannot translate. The default is the CPU generator, the one every host can also run; GPU programs are
  * checked with `target` 'gpu' (the CUDA backend, codegen/cuda).
  */
-export function findUnsupported(file: SdfgFile, target: Target = 'cpu'): UnsupportedFinding[] {
+export function findUnsupported(parsed: SdfgFile, target: Target = 'cpu'): UnsupportedFinding[] {
+  const file = expandLibraryNodes(parsed);
   const findings = structuralFindings(file, target);
   if (findings.length) return findings;
   const { arrays, scalars } = rootArguments(file.root);
@@ -46,7 +48,8 @@ function unsupportedError(file: SdfgFile, findings: UnsupportedFinding[]): TlabE
  * One C++ translation unit for the requested mode and layout. Runs the structural rules and ONE emission,
  * which also reports what it cannot translate; no separate check is needed before calling it.
  */
-export function generateProgram(file: SdfgFile, analysis: Analysis, opts: GenerateOptions): GeneratedProgram {
+export function generateProgram(parsed: SdfgFile, analysis: Analysis, opts: GenerateOptions): GeneratedProgram {
+  const file = expandLibraryNodes(parsed);
   const structural = structuralFindings(file, analysis.target);
   if (structural.length) throw unsupportedError(file, structural);
   const root = file.root;

@@ -11,6 +11,7 @@ import type {
   DataflowNode,
   Grammar,
   MemletEdge,
+  LibraryNode,
   NestedSdfgNode,
   RegionBlock,
   Sdfg,
@@ -36,6 +37,7 @@ import {
   type Expr,
 } from '../symbolic/index.js';
 import { codeBlocksOf } from './code-blocks.js';
+import { EXPANDED_CLASSES, expansionProblem } from '../sdfg/expand/index.js';
 import { constantLiterals } from './constants.js';
 import { statesOf } from './graph.js';
 import { ctypeOf, dtypeLabel } from './names.js';
@@ -306,6 +308,15 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
   });
 }
 
+/** Library nodes with an expansion are expanded before generation (sdfg/expand); others, or those whose
+ * memlets the expansion cannot handle, stay library nodes. */
+function libraryMessage(file: SdfgFile, n: LibraryNode): string {
+  const why = expansionProblem(file, n);
+  return why === null
+    ? `library node ${n.className} has no expansion here (${EXPANDED_CLASSES.join(', ')} do)`
+    : `it cannot be expanded: ${why}`;
+}
+
 function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: boolean): void {
   for (const n of b.nodes) {
     switch (n.kind) {
@@ -313,7 +324,7 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
         add(
           n.jsonPath,
           `library node ${n.className} '${n.label}' in state ${b.label}`,
-          'library nodes are not supported',
+          libraryMessage(file, n),
           'expand library nodes in DaCe first (sdfg.expand_library_nodes())',
         );
         break;

@@ -123,7 +123,7 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
         if (e.memlet.wcr) {
           pre.push(`${ctype} ${tmp} = {};`);
           bind.push(`${ctype} &${cv} = ${tmp};`);
-          post.push(...wcrLines(core, ctx, env, `${ptr}[${index}]`, tmp, e.memlet.wcr, ctype, e.jsonPath));
+          post.push(...wcrLines(core, ctx, env, `${ptr}[${index}]`, tmp, e.memlet.wcr, ctype, e.jsonPath, e.memlet.wcrNonatomic));
         } else {
           pre.push(`${ctype} &${tmp} = ${ptr}[${index}];`);
           bind.push(`${ctype} &${cv} = ${tmp};`);

@@ -1,7 +1,8 @@
 /**
  * Write-conflict resolution: `target ⊕= value` for a memlet's WCR lambda. `a + b` and `a * b` become compound
  * assignments (`#pragma omp atomic` inside parallel code), `min`/`max` the runtime helpers, and any other
- * two-argument lambda its translated body (a named critical section inside parallel code).
+ * two-argument lambda its translated body (a named critical section inside parallel code). A memlet marked
+ * `wcr_nonatomic` is written without atomics, as DaCe does (its writer guarantees no two threads share an element).
  */
 import { parsePythonLambda, type Expr } from '../symbolic/index.js';
 import type { EmitCore, Env, FnCtx } from './core.js';
@@ -17,7 +18,10 @@ export function wcrLines(
   wcr: string,
   ctype: string,
   jsonPath: string,
+  nonatomic: boolean,
 ): string[] {
+  const parallel = env.parallel && !nonatomic;
+  const device = env.device && !nonatomic;
   const lambda = core.guard(jsonPath, 'WCR', () => parsePythonLambda(wcr));
   if (lambda.params.length !== 2)
     throw new Error(`internal: WCR '${wcr}' at ${jsonPath} is not a two-argument lambda (the subset check refuses it)`);
@@ -34,7 +38,7 @@ export function wcrLines(
   }
   const floating = /float|double|complex/.test(ctype);
   const complex = ctype.includes('complex');
-  if (env.parallel && floating) core.nondeterministicFloat = true;
+  if (parallel && floating) core.nondeterministicFloat = true;
   let update: string;
   if (op) update = `${target} ${op}= ${value};`;
   else if (fn) update = `${target} = ${fn}(${target}, ${value});`;
@@ -45,7 +49,7 @@ export function wcrLines(
     const expr = core.guard(jsonPath, 'WCR', () => cppOf(body, core.baseResolver(ctx, { ...env, names }), 'python'));
     update = `{ ${ctype} __tlab_a = ${target}; ${ctype} __tlab_b = ${value}; ${target} = ${expr}; }`;
   }
-  if (env.device) {
+  if (device) {
     // Device code: every WCR write may race with other threads (DaCe emits atomics unless wcr_nonatomic).
     if (op === '+' && !complex) return [`tlab_atomic_add(&${target}, static_cast<${ctype}>(${value}));`];
     if (complex)
@@ -63,7 +67,7 @@ export function wcrLines(
     ];
   }
   const lines: string[] = [];
-  if (env.parallel) lines.push(op && !complex ? '#pragma omp atomic' : '#pragma omp critical (__tlab_wcr)');
+  if (parallel) lines.push(op && !complex ? '#pragma omp atomic' : '#pragma omp critical (__tlab_wcr)');
   lines.push(update);
   return lines;
 }

@@ -89,6 +89,8 @@ export interface DataDescriptor {
   /** Structure members (ordered), if any. */
   members: DataDescriptor[] | null;
   jsonPath: string;
+  /** Set on transients a library expansion created (sdfg/expand): the label of the library node. */
+  expandedFrom?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -174,7 +176,7 @@ export interface NestedSdfgNode extends NodeBase {
   deferred?: true;
 }
 
-interface LibraryNode extends NodeBase {
+export interface LibraryNode extends NodeBase {
   kind: 'library';
   /** Full class path (e.g. `dace.libraries.blas.nodes.matmul.MatMul`); G0 node type name if no classpath. */
   classpath: string;

@@ -46,6 +46,8 @@ export function transientJson(table: TransientTable, i: number, sdfgs: readonly 
     out.viewOf = alias.viewOf;
     if (alias.viewOf === null) out.viewOfReason = alias.reason ?? '';
   }
+  const from = table.expandedFrom[i] ?? -1;
+  if (from >= 0) out.expandedFrom = table.dict.expandedFrom[from]!;
   return out;
 }
 

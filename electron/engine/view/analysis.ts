@@ -108,6 +108,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
   const reason = new Dict<string>();
   const allocation = new Dict<AllocationJson>(allocationKey);
   const alias = new Dict<AliasJson>((a) => `${a.viewOf === null ? '\u0000' : a.viewOf}|${a.reason ?? ''}`);
+  const expandedFrom = new Dict<string>();
   const fateIndex = new Map<Fate, number>(FATES.map((f, i) => [f, i]));
   // Each column's element type comes from TransientTable; the rows are filled below.
   const column = <T>(): T[] => new Array<T>(n);
@@ -134,6 +135,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
     jsonPath: column(),
     fate: column(),
     alias: column(),
+    expandedFrom: column(),
     dict: {
       type: type.values,
       dtype: dtype.values,
@@ -142,6 +144,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
       reason: reason.values,
       allocation: allocation.values,
       alias: alias.values,
+      expandedFrom: expandedFrom.values,
     },
   };
   for (let i = 0; i < n; i++) {
@@ -166,6 +169,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
     t.executionsPerCall[i] = jsonInteger(x.executionsPerCall);
     t.jsonPath[i] = encodeJsonPath(x.jsonPath, sdfgs[x.sdfg]?.jsonPath, x.name);
     t.fate[i] = fateIndex.get(fateOf(x))!;
+    t.expandedFrom[i] = x.expandedFrom === undefined ? -1 : expandedFrom.add(x.expandedFrom);
     t.alias[i] = x.alias ? alias.add({ viewOf: x.alias.viewOf, reason: x.alias.viewOf === null ? x.alias.reason : null }) : -1;
   }
   return t;

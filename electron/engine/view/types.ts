@@ -405,6 +405,8 @@ export interface TransientTable {
   fate: number[];
   /** Views and references: index into `dict.alias` (what they alias); -1 for every container that owns its bytes. */
   alias: number[];
+  /** Transients a library expansion created: index into `dict.expandedFrom` (the library node's label); -1 for the others. */
+  expandedFrom: number[];
   dict: {
     type: string[];
     dtype: string[];
@@ -413,6 +415,7 @@ export interface TransientTable {
     reason: string[];
     allocation: AllocationJson[];
     alias: AliasJson[];
+    expandedFrom: string[];
   };
 }
 

@@ -1,0 +1,198 @@
+/**
+ * Library-node expansion, run on the parsed model before analysis and code generation (as DaCe runs
+ * `expand_library_nodes()` before its code generator), so that lifetimes, layouts and every memory mode see
+ * what the expansion creates. Each supported node becomes a NestedSDFG node with the same id, whose SDFG is
+ * built as DaCe's pure expansion builds it; every element created carries the library node's JSON path.
+ * Nodes no expansion handles stay library nodes (and the generator's subset refuses them by name).
+ *
+ * The file as parsed is never changed: the expanded model is a copy, made once per file and only when some
+ * node can be expanded (what the graph view draws stays the file's own).
+ */
+import type { Grammar, LibraryNode, MemletEdge, NestedSdfgNode, Sdfg, SdfgFile, StateBlock } from '../../model/sdfg.js';
+import { blocksOf, statesOf } from '../../model/queries.js';
+import { normaliseSdfg } from '../normalise.js';
+import { dotStates, gemmStates, gemvStates, matMulStates } from './blas.js';
+import { sdfgJson, type ArraySpec } from './graph-json.js';
+import { operandOf, symbolsOf, type Expander, type ExpansionIo } from './operand.js';
+import { reduceStates } from './reduce.js';
+import { transposeStates } from './transpose.js';
+
+interface Registered {
+  expand: Expander;
+  /** One input and one output, whatever their connectors: the SDFG calls them `_in` and `_out`. */
+  single: boolean;
+}
+
+const EXPANDERS: Record<string, Registered> = {
+  Reduce: { expand: (n, io, sym) => reduceStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: true },
+  Transpose: { expand: (n, io, sym) => transposeStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: true },
+  MatMul: { expand: matMulStates, single: false },
+  Gemm: { expand: gemmStates, single: false },
+  Gemv: { expand: gemvStates, single: false },
+  Dot: { expand: dotStates, single: false },
+};
+
+/** The library classes that have an expansion, for messages. */
+export const EXPANDED_CLASSES: readonly string[] = Object.keys(EXPANDERS);
+
+const expandedFiles = new WeakMap<SdfgFile, SdfgFile>();
+
+/** The file with every library node that has an expansion expanded (the file itself when there is none). */
+export function expandLibraryNodes(file: SdfgFile): SdfgFile {
+  const known = expandedFiles.get(file);
+  if (known) return known;
+  const result = anyExpandable(file) ? expandCopy(file) : file;
+  expandedFiles.set(file, result);
+  expandedFiles.set(result, result);
+  return result;
+}
+
+/** Why a library node was left unexpanded (null when it has no expansion at all). */
+export function expansionProblem(file: SdfgFile, node: LibraryNode): string | null {
+  return problems.get(file)?.get(node.jsonPath) ?? null;
+}
+
+const problems = new WeakMap<SdfgFile, Map<string, string>>();
+
+function anyExpandable(file: SdfgFile): boolean {
+  for (const s of file.sdfgs)
+    for (const st of statesOf(s)) for (const n of st.nodes) if (n.kind === 'library' && n.className in EXPANDERS) return true;
+  return false;
+}
+
+function expandCopy(original: SdfgFile): SdfgFile {
+  const file = structuredClone(original);
+  const why = new Map<string, string>();
+  let nextCfgId = 0;
+  for (const s of file.sdfgs) for (const b of blocksOf(s)) if ('cfgId' in b) nextCfgId = Math.max(nextCfgId, b.cfgId + 1);
+  for (const sdfg of [...file.sdfgs]) {
+    for (const state of statesOf(sdfg)) {
+      for (const node of state.nodes) {
+        if (node.kind !== 'library') continue;
+        const expander = EXPANDERS[node.className];
+        if (!expander) continue;
+        const built = expandNode(file, sdfg, state, node, expander, nextCfgId);
+        if (typeof built === 'string') why.set(node.jsonPath, built);
+        else nextCfgId = built;
+      }
+    }
+  }
+  problems.set(file, why);
+  problems.set(original, why);
+  return file;
+}
+
+/** Replaces `node` by a NestedSDFG node; returns the next free cfg id, or why it cannot be expanded. */
+function expandNode(
+  file: SdfgFile,
+  sdfg: Sdfg,
+  state: StateBlock,
+  node: LibraryNode,
+  expander: Registered,
+  cfgBase: number,
+): number | string {
+  const inEdges = state.edges.filter((e) => e.dst === node.id && e.memlet.data !== null);
+  const outEdges = state.edges.filter((e) => e.src === node.id && e.memlet.data !== null);
+  const io = operands(file, sdfg, inEdges, outEdges, expander.single);
+  if (typeof io === 'string') return io;
+  const sym = symbolName(file.grammar);
+  const built = expander.expand(node, io, sym);
+  if (typeof built === 'string') return built;
+  let symbols: string[];
+  try {
+    symbols = symbolsOf([...io.ins.values(), ...io.outs.values()], file.grammar);
+  } catch {
+    return 'a size of its memlets does not parse';
+  }
+  const arrays: Record<string, ArraySpec> = {};
+  for (const [name, op] of [...io.ins, ...io.outs]) arrays[name] = { dtype: op.dtype, shape: op.shape, strides: op.strides };
+  for (const [name, t] of Object.entries(built.transients ?? {})) arrays[name] = { ...t, transient: true };
+  const declared = Object.fromEntries(symbols.map((n) => [n, typeName(sdfg, n)]));
+  const json = sdfgJson(node.className.toLowerCase(), arrays, declared, built.states);
+  let inner: Sdfg;
+  try {
+    inner = normaliseSdfg(json, file.path, 0, false).root;
+  } catch (error) {
+    // A size or index of the node's memlets that the parser rejects inside the expansion.
+    return `its expansion does not parse: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  for (const d of inner.arrays.values()) if (d.transient) d.expandedFrom = node.label;
+  const nested: NestedSdfgNode = {
+    id: node.id,
+    label: node.label,
+    scopeEntry: node.scopeEntry,
+    inConnectors: Object.fromEntries([...io.ins.keys()].map((k) => [k, null])),
+    outConnectors: Object.fromEntries([...io.outs.keys()].map((k) => [k, null])),
+    jsonPath: node.jsonPath,
+    kind: 'nested_sdfg',
+    sdfg: inner,
+    extSdfgPath: null,
+    symbolMapping: Object.fromEntries(symbols.map((n) => [n, sym(n)])),
+    schedule: node.schedule,
+  };
+  if (expander.single) {
+    inEdges[0]!.dstConnector = '_in';
+    outEdges[0]!.srcConnector = '_out';
+  }
+  state.nodes[node.id] = nested;
+  return attach(file, inner, { sdfg, state, node: nested }, cfgBase);
+}
+
+/** The node's operands by connector (`_in`/`_out` for single-operand nodes, whatever their connectors). */
+function operands(file: SdfgFile, sdfg: Sdfg, inEdges: MemletEdge[], outEdges: MemletEdge[], single: boolean): ExpansionIo | string {
+  if (single && (inEdges.length !== 1 || outEdges.length !== 1))
+    return `it has ${inEdges.length} input and ${outEdges.length} output memlets (one of each expected)`;
+  const io: ExpansionIo = { ins: new Map(), outs: new Map() };
+  for (const [edges, into, side] of [
+    [inEdges, io.ins, 'input'],
+    [outEdges, io.outs, 'output'],
+  ] as const) {
+    for (const e of edges) {
+      const conn = single ? (side === 'input' ? '_in' : '_out') : side === 'input' ? e.dstConnector : e.srcConnector;
+      if (conn === null || into.has(conn) || io.ins.has(conn)) return `its ${side} memlets do not have distinct connectors`;
+      const op = operandOf(sdfg, e, file.grammar);
+      if (typeof op === 'string') return `its ${side} ${conn}: ${op}`;
+      into.set(conn, op);
+    }
+  }
+  return io;
+}
+
+/** Symbols as the file's grammar writes them (`$name` in the typed grammar). */
+function symbolName(grammar: Grammar): (name: string) => string {
+  return grammar === 'typed' ? (n) => `$${n}` : (n) => n;
+}
+
+function typeName(sdfg: Sdfg, name: string): string {
+  for (let s: Sdfg | null = sdfg; s; s = s.parent?.sdfg ?? null) {
+    const t = s.symbols.get(name);
+    if (t) return t.kind === 'scalar' ? t.name : 'int64';
+  }
+  return 'int64';
+}
+
+/** Numbers the new SDFG after every existing one (indices of the file's SDFGs stay as they are), points
+ * every element at the library node and links it to its caller. */
+function attach(file: SdfgFile, inner: Sdfg, parent: NonNullable<Sdfg['parent']>, cfgBase: number): number {
+  let next = cfgBase;
+  for (const b of blocksOf(inner)) if ('cfgId' in b) b.cfgId = next++;
+  inner.cfgId = inner.body.cfgId;
+  inner.sdfgIndex = file.sdfgs.length;
+  inner.parent = parent;
+  setJsonPaths(inner, parent.node.jsonPath);
+  file.sdfgs.push(inner);
+  file.stats.sdfgs += 1;
+  return next;
+}
+
+function setJsonPaths(inner: Sdfg, path: string): void {
+  inner.jsonPath = path;
+  for (const d of inner.arrays.values()) d.jsonPath = path;
+  for (const b of blocksOf(inner)) {
+    b.jsonPath = path;
+    if (b.kind === 'region' || b.kind === 'loop') for (const e of b.edges) e.jsonPath = path;
+    if (b.kind !== 'state') continue;
+    for (const n of b.nodes) n.jsonPath = path;
+    for (const e of b.edges) e.jsonPath = path;
+  }
+}
