@@ -455,7 +455,8 @@ function checkDynamicInputs(s: Sdfg, b: StateBlock, n: MapEntryNode, element: st
       e.memlet.subset === null
         ? desc.type === 'Scalar' || desc.shape.every((x) => x.trim() === '1')
         : e.memlet.subset.kind === 'indices' ||
-          (e.memlet.subset.kind === 'range' && e.memlet.subset.dims.every((d) => d.start.replace(/\s+/g, '') === d.end.replace(/\s+/g, '')));
+          (e.memlet.subset.kind === 'range' &&
+            e.memlet.subset.dims.every((d) => d.start.replace(/\s+/g, '') === d.end.replace(/\s+/g, '')));
     if (!single) add(e.jsonPath, element, `${what} reads more than one element of '${desc.name}'`, 'feed the connector one element');
   }
 }
