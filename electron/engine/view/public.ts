@@ -19,6 +19,7 @@ export type { AllocationEvent, ModeResult, ProfileResult, SampledCall } from '..
 export {
   aliasText,
   bytesUnit,
+  canProfileText,
   formatBytes,
   formatBytesExpr,
   formatCount,
