@@ -19,7 +19,6 @@ export type { AllocationEvent, ModeResult, ProfileResult, SampledCall } from '..
 export {
   aliasText,
   bytesUnit,
-  canProfileText,
   formatBytes,
   formatBytesExpr,
   formatCount,

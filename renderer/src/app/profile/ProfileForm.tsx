@@ -101,24 +101,17 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
           <Icon name="play" />{' '}
           {running ? 'Running…' : `Run ${p.modes.length} mode${p.modes.length === 1 ? '' : 's'}${remote ? ` on ${remote}` : ''}`}
         </button>
-        <p className="hint center">
-          {total.toLocaleString()} timed calls in all
-          {p.modes.includes('EXTERNAL') && p.layout === 'both' ? ' (+ the second EXTERNAL layout)' : ''}
-        </p>
+        {blocked ? (
+          <p className="hint center" data-testid="profile-run-blocked">
+            Disabled: this program cannot be profiled
+          </p>
+        ) : (
+          <p className="hint center">
+            {total.toLocaleString()} timed calls in all
+            {p.modes.includes('EXTERNAL') && p.layout === 'both' ? ' (+ the second EXTERNAL layout)' : ''}
+          </p>
+        )}
       </div>
-      {blocked && (
-        <div className="profile-blocked" role="note" data-testid="profile-blocked">
-          <b>This program cannot be profiled</b>
-          <p>
-            {blocked.element}: {blocked.message}
-          </p>
-          <p className="muted">
-            at <code>{blocked.jsonPath}</code>
-            {blocked.findings > 1 ? ` · ${blocked.findings - 1} more finding${blocked.findings === 2 ? '' : 's'}` : ''}
-          </p>
-          <p className="hint">{blocked.hint}</p>
-        </div>
-      )}
       {remoteHosts.length > 0 && (
         <fieldset>
           <legend>Run on</legend>

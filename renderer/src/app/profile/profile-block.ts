@@ -1,13 +1,13 @@
 /**
  * Why the open program cannot be profiled: the code generator's verdict that the analysis view carries (the same
  * as `analyze`'s "Can profile" line). The top bar's Profile button and the form's Run are disabled with it, and
- * the form says why; while no analysis has arrived yet nothing is blocked (the run itself would still refuse).
+ * the Profile tab says why (ProfileBlocked); while no analysis has arrived yet nothing is blocked (the run itself would still refuse).
  */
 import type { ProfileCheck } from '../../../../electron/engine/view/public.js';
 import { store } from '../state.js';
 import { useSelect } from '../store.js';
 
-export type ProfileBlock = Extract<ProfileCheck, { ok: false }>;
+type ProfileBlock = Extract<ProfileCheck, { ok: false }>;
 
 export function useProfileBlock(): ProfileBlock | null {
   return useSelect(store, (s) => {
