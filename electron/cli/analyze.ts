@@ -7,7 +7,9 @@ import { toAnalysisJson } from '../engine/analysis/json.js';
 import { stat } from 'node:fs/promises';
 import { TlabError } from '../engine/errors.js';
 import { readSdfgFile } from '../engine/sdfg/index.js';
-import { aliasText } from '../engine/view/format.js';
+import { profileCheck } from '../engine/codegen/index.js';
+import { aliasText, canProfileText } from '../engine/view/format.js';
+import type { ProfileCheck } from '../engine/view/types.js';
 import { optionValue, parseArgs, parseInteger, parseSymbolList } from './args.js';
 import type { Command } from './command.js';
 import { groupDigits, humanBytes, outputWidth, percent, table } from './format.js';
@@ -81,9 +83,11 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
       const file = await readSdfgFile(path);
       step(`analysing ${file.stats.sdfgs} SDFG(s), ${file.stats.transients} transient(s)`);
       const analysis = analyze(file, opts);
+      step('checking what the code generator supports');
+      const profile = profileCheck(file, analysis.target);
       if (progress) io.stderr.write('\r\x1b[K');
-      if (args.flags.has('json')) io.stdout.write(`${JSON.stringify(toAnalysisJson(analysis), null, 2)}\n`);
-      else io.stdout.write(`${humanReport(analysis, outputWidth(io.stdout), args.flags.has('all')).join('\n')}\n`);
+      if (args.flags.has('json')) io.stdout.write(`${JSON.stringify({ ...toAnalysisJson(analysis), profile }, null, 2)}\n`);
+      else io.stdout.write(`${humanReport(analysis, outputWidth(io.stdout), args.flags.has('all'), profile).join('\n')}\n`);
       return 0;
     },
   };
@@ -114,13 +118,14 @@ function largestAllocating(all: TransientInfo[], n: number): TransientInfo[] {
   return [...all].sort((x, y) => (cost(y) > cost(x) ? 1 : cost(y) < cost(x) ? -1 : 0)).slice(0, n);
 }
 
-export function humanReport(a: Analysis, width: number | null, showAll = false): string[] {
+export function humanReport(a: Analysis, width: number | null, showAll = false, profile: ProfileCheck | null = null): string[] {
   const f = a.file;
   const out: string[] = [];
   out.push(`File:       ${f.path}${f.compressed ? ' (gzip)' : ''}, ${humanBytes(BigInt(f.jsonBytes))} of JSON`);
   out.push(`SDFG:       ${f.root.name} (DaCe ${f.daceVersion ?? 'version unknown'}, format ${f.generation}, ${f.grammar} grammar)`);
   out.push(`Size:       ${f.stats.sdfgs} SDFG(s), ${f.stats.states} state(s), ${f.stats.nodes} node(s), ${a.steps.length} program step(s)`);
   out.push(`Target:     ${a.target} (${a.targetReason})`);
+  if (profile) out.push(`Can profile: ${canProfileText(profile)}`);
   const given = [...a.symbols].filter(([, v]) => v.source === 'user').map(([k, v]) => `${k}=${v.value}`);
   const defaulted = [...a.symbols].filter(([, v]) => v.source === 'default');
   const symbolParts = [...given];

@@ -11,7 +11,8 @@ import type { ProfileResult } from '../engine/profile/result.js';
 import { parseDecodedSdfg, parseSdfgBytes } from '../engine/sdfg/index.js';
 import { decodeWithPreview } from '../engine/sdfg/preview.js';
 import { buildDocInfo } from '../engine/view/doc.js';
-import type { AnalysisView, DocInfo, GraphRegion, SearchHit } from '../engine/view/types.js';
+import { profileCheck } from '../engine/codegen/index.js';
+import type { AnalysisView, DocInfo, GraphRegion, ProfileCheck, SearchHit } from '../engine/view/types.js';
 import { parseProfileBytes, readProfileFile, writeProfileFile } from '../host-kit/result-files.js';
 import type {
   AnalyzeRequest,
@@ -37,6 +38,8 @@ interface OpenDoc {
   source: DocSource;
   /** The latest analysis, with the options and the model it was computed from. */
   memo: { key: string; file: SdfgFile; analysis: Analysis } | null;
+  /** The code generator's verdict on the model, per target (it does not depend on the symbols). */
+  profile: { file: SdfgFile; byTarget: Map<string, ProfileCheck> } | null;
   /** A big file's first look (engine/sdfg/preview.ts) until its full model is read; `readAll` starts that. */
   preview: { file: SdfgFile; readAll: () => void } | null;
 }
@@ -98,7 +101,7 @@ export class Session implements TransientLabApi {
       ...buildDocInfo(file, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started }),
       sha256: await sourceSha256(source, bytes),
     };
-    this.docs.set(doc, { info, source, memo: null, preview: null });
+    this.docs.set(doc, { info, source, memo: null, profile: null, preview: null });
     return info;
   }
 
@@ -134,7 +137,7 @@ export class Session implements TransientLabApi {
       .catch(() => {});
     const doc = `d${this.nextDoc++}`;
     const info = buildDocInfo(preview, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started });
-    this.docs.set(doc, { info, source, memo: null, preview: { file: preview, readAll } });
+    this.docs.set(doc, { info, source, memo: null, profile: null, preview: { file: preview, readAll } });
     return info;
   }
 
@@ -237,7 +240,19 @@ export class Session implements TransientLabApi {
 
   async analyze(req: AnalyzeRequest): Promise<AnalysisView> {
     const d = this.doc(req.doc);
-    return this.ctx.views.analysis(await this.analysisOf(d, req));
+    const analysis = await this.analysisOf(d, req);
+    return this.ctx.views.analysis(analysis, this.profileOf(d, analysis));
+  }
+
+  /** Whether the window may offer Profile, and why not: the same verdict as `analyze`'s "Can profile" line. */
+  private profileOf(d: OpenDoc, analysis: Analysis): ProfileCheck {
+    if (d.profile?.file !== analysis.file) d.profile = { file: analysis.file, byTarget: new Map() };
+    let check = d.profile.byTarget.get(analysis.target);
+    if (!check) {
+      check = profileCheck(analysis.file, analysis.target);
+      d.profile.byTarget.set(analysis.target, check);
+    }
+    return check;
   }
 
   async graph(req: RequestOf<'graph'>): Promise<GraphRegion> {

@@ -5,12 +5,13 @@
  */
 import type { Analysis } from '../engine/analysis/index.js';
 import type { SdfgFile } from '../engine/model/sdfg.js';
-import type { AnalysisView, GraphRegion, RegionId, SearchHit } from '../engine/view/types.js';
+import type { AnalysisView, GraphRegion, ProfileCheck, RegionId, SearchHit } from '../engine/view/types.js';
 import { buildAnalysisView } from '../engine/view/analysis.js';
 import { graphRegion, searchGraph } from '../engine/view/graph.js';
 
 export interface ViewBuilders {
-  analysis(analysis: Analysis): AnalysisView;
+  /** `profile`: the code generator's verdict for the analysis' target (codegen profileCheck), carried in the view. */
+  analysis(analysis: Analysis, profile?: ProfileCheck): AnalysisView;
   /** `analysis` is the document's latest analysis in this session (for storage colours and mode marks), if any. */
   graph(file: SdfgFile, region: RegionId | null, analysis: Analysis | null): GraphRegion;
   search(file: SdfgFile, query: string, limit: number): SearchHit[];

@@ -45,6 +45,33 @@ describe('analyze command', () => {
     expect(text).toMatch(/--default-symbol 64 used for \d+ symbol\(s\):/);
   });
 
+  it('says whether the program can be profiled, with the first reason, its element and JSON path when not', async () => {
+    const mlir = join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__mlir_tasklet_mlir_tasklet_no_input.sdfg');
+    const no = capture();
+    expect(await no.cmd.run([mlir])).toBe(0);
+    expect(no.out()).toMatch(
+      /^Can profile: no \(tasklet 'add' in state s562_4: MLIR tasklets are not supported, at \$\.nodes\[1\]\.nodes\[0\]\)$/m,
+    );
+    const fixture = join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'dynamic_map_range.sdfg');
+    const yes = capture();
+    expect(await yes.cmd.run([fixture, '--default-symbol', '64'])).toBe(0);
+    expect(yes.out()).toMatch(/^Can profile: yes$/m);
+    // The JSON carries the same verdict.
+    const json = capture();
+    expect(await json.cmd.run([mlir, '--json'])).toBe(0);
+    expect(JSON.parse(json.out()).profile).toEqual({
+      ok: false,
+      element: "tasklet 'add' in state s562_4",
+      message: 'MLIR tasklets are not supported',
+      hint: 'write the tasklet in Python or C++',
+      jsonPath: '$.nodes[1].nodes[0]',
+      findings: 1,
+    });
+    const jsonYes = capture();
+    expect(await jsonYes.cmd.run([fixture, '--default-symbol', '64', '--json'])).toBe(0);
+    expect(JSON.parse(jsonYes.out()).profile).toEqual({ ok: true });
+  });
+
   it('prints a live set with holes as its intervals', async () => {
     // pack_cycle, N = 16: carry is dead between its read (step 4) and its rewrite (7); docs/liveness.md §4.
     const c = capture();

@@ -266,6 +266,8 @@ export function contractSuite(transport: TransportFactory): void {
         const view = await client.analyze({ doc: doc.doc, symbols: { N: '1000' }, defaultSymbol: null, target: null });
         const analysis = analysisDocument(view);
         expect(analysis.schema).toBe('transient-lab/analysis@1');
+        // The code generator's verdict rides along (the window's Profile button follows it).
+        expect(view.analysis.profile).toEqual({ ok: true });
         expect(view.sdfgs).toEqual(doc.sdfgs);
         expect(analysis.transients.map((t) => t.bytes)).toEqual([8000, 8000, 8000, 8000]);
         const heap = view.memory.find((m) => m.storage === 'CPU_Heap')!;

@@ -7,6 +7,7 @@
  * map parameter) or not mapped from outside has no root expression, so whatever uses it stays unknown.
  */
 import type { ControlFlowBlock, Sdfg, SdfgFile } from '../model/sdfg.js';
+import { dynamicInputConnectors } from '../model/queries.js';
 import type { AnalysisOptions } from './types.js';
 import { ExprCache, evaluate, rename, symExpr, type Expr } from './expr.js';
 
@@ -24,6 +25,9 @@ export function definedSymbols(sdfg: Sdfg): Set<string> {
     for (const b of blocks) {
       if (b.kind === 'state') {
         for (const n of b.nodes) if (n.kind === 'map_entry') for (const p of n.map.params) out.add(p);
+        // A dynamic map range input is a value read from data at run time: never a known symbol value, so the
+        // iterations of its map (and what they size) stay unknown instead of taking --default-symbol.
+        for (const n of b.nodes) if (n.kind === 'map_entry') for (const c of dynamicInputConnectors(n)) out.add(c);
         for (const n of b.nodes) if (n.kind === 'consume_entry' && n.peIndex) out.add(n.peIndex);
       } else if (b.kind === 'region' || b.kind === 'loop') {
         if (b.kind === 'loop' && b.loopVariable) out.add(b.loopVariable);

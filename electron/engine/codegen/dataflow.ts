@@ -11,6 +11,7 @@ import { scopeOrder, stateGraph, type StateGraph } from './graph.js';
 import { declareScopeStack, emitSiteAllocations, emitSiteFrees } from './memory.js';
 import { byCodeUnit, cppIdent, ctypeOf } from './names.js';
 import type { SiteKey } from './placement.js';
+import { dynamicInputEdges } from '../model/queries.js';
 import { emitTasklet } from './tasklet.js';
 import { wcrLines } from './wcr.js';
 import { emitReferenceSet, emitViewBindings, isAliasBinding } from './views.js';
@@ -65,11 +66,41 @@ export function emitScope(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, s
   }
 }
 
+/**
+ * A map entry's dynamic range inputs, as DaCe's cpu.py `_generate_MapEntry` defines them: each connector's
+ * element is read into a `const` local before the loops (in the block the caller opened), and the connector's
+ * name is bound to that local in `inner`, for the range and the whole scope. The read uses `env` (the names
+ * outside the map).
+ */
+export function bindDynamicInputs(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: MapEntryNode, inner: Env): void {
+  const edges = dynamicInputEdges(g.state, entry);
+  for (const e of edges) {
+    const conn = e.dstConnector!;
+    core.guard(e.jsonPath, `dynamic range input ${conn} of map '${entry.map.label}'`, () => {
+      // The subset check guarantees one element of a container.
+      if (e.memlet.data === null) throw new Error(`internal: dynamic map input ${conn} at ${e.jsonPath} has no data`);
+      const { ptr, desc } = core.containerPtr(ctx, e.memlet.data, e.jsonPath);
+      const ctype = ctypeOf(entry.inConnectors[conn] ?? null) ?? ctypeOf(desc.dtype)!;
+      const local = `__tlab_dyn${entry.id}_${cppIdent(conn)}`;
+      core.out.mark(e.jsonPath);
+      core.out.line(`const ${ctype} ${local} = ${ptr}[${core.startIndex(ctx, env, desc, e.memlet.subset, e.jsonPath)}];`);
+      inner.names.set(conn, local);
+    });
+  }
+}
+
 function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: MapEntryNode): void {
   if (core.backend?.emitMap(core, ctx, env, g, entry)) return;
   const o = core.out;
   const map = entry.map;
   const inner: Env = { ...env, names: new Map(env.names) };
+  // A block keeps the dynamic inputs' locals to this map (a later map may read the same connector names).
+  const dynamic = dynamicInputEdges(g.state, entry).length > 0;
+  if (dynamic) {
+    o.mark(entry.jsonPath);
+    o.openBrace();
+    bindDynamicInputs(core, ctx, env, g, entry, inner);
+  }
   // Default schedules resolved as DaCe resolves them: a top-level map with no schedule is CPU_Multicore,
   // maps inside it are Sequential (analysis/defaults.ts).
   const parallel = core.defaults.scheduleOf(ctx.sdfg, g.state, entry) === 'CPU_Multicore';
@@ -106,6 +137,7 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
   emitScope(core, ctx, inner, g, entry.id);
   emitSiteFrees(core, ctx, want);
   for (let i = 0; i < headers.length; i++) o.close();
+  if (dynamic) o.close();
 }
 
 /** Source and destination of a memlet between two containers. */

@@ -19,6 +19,7 @@ import { structuralFindings } from './subset.js';
 import { expandLibraryNodes } from '../sdfg/expand/index.js';
 import { cudaBackend, dryRunCudaBackend } from './cuda/index.js';
 import type { Target } from '../analysis/types.js';
+import type { ProfileCheck } from '../view/types.js';
 
 export type { GeneratedProgram, GenerateOptions, UnsupportedFinding } from './types.js';
 
@@ -36,6 +37,14 @@ export function findUnsupported(parsed: SdfgFile, target: Target = 'cpu'): Unsup
   const plan = dryRunPlan(file);
   const backend = target === 'gpu' ? dryRunCudaBackend(file, plan) : null;
   return new ProgramEmitter(file, plan, [], new Map(), backend).emit(usedRootSymbols(file), arrays, scalars).findings;
+}
+
+/** `findUnsupported` as the `profile` verdict of `analyze` and the window: yes, or the first finding. */
+export function profileCheck(file: SdfgFile, target: Target): ProfileCheck {
+  const findings = findUnsupported(file, target);
+  const f = findings[0];
+  if (!f) return { ok: true };
+  return { ok: false, element: f.element, message: f.message, hint: f.hint, jsonPath: f.jsonPath, findings: findings.length };
 }
 
 function unsupportedError(file: SdfgFile, findings: UnsupportedFinding[]): TlabError {

@@ -10,6 +10,7 @@ import type {
   DataDescriptor,
   DataflowNode,
   Grammar,
+  MapEntryNode,
   MemletEdge,
   LibraryNode,
   NestedSdfgNode,
@@ -39,6 +40,7 @@ import {
 import { codeBlocksOf } from './code-blocks.js';
 import { EXPANDED_CLASSES, expansionProblem } from '../sdfg/expand/index.js';
 import { constantLiterals } from './constants.js';
+import { dynamicInputConnectors } from '../model/queries.js';
 import { statesOf } from './graph.js';
 import { ctypeOf, dtypeLabel } from './names.js';
 import { isConstantContainer } from './placement.js';
@@ -382,14 +384,7 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
               : 'use a Sequential, Default or CPU_Multicore schedule',
           );
         }
-        const dynamic = Object.keys(n.inConnectors).filter((c) => !c.startsWith('IN_'));
-        if (dynamic.length)
-          add(
-            n.jsonPath,
-            element,
-            `dynamic map ranges (input connector ${dynamic.join(', ')}) are not supported`,
-            'make the map range depend on symbols only',
-          );
+        checkDynamicInputs(s, b, n, element, add);
         if (n.exitId === null) add(n.jsonPath, element, 'the map has no exit node', HINT.validate);
         if (m.range.length !== m.params.length) add(n.jsonPath, element, 'map range and parameters differ in length', HINT.validate);
         for (const r of m.range) {
@@ -472,6 +467,35 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
  * an edge's connector under its own name, so a connector the tasklet does not declare would take the write
  * (or give the read) of a name its code never uses, and the container would silently keep its old value.
  */
+/**
+ * Dynamic map range inputs (DaCe's dynamic_map_inputs) are read before the map as one scalar each: every such
+ * connector needs exactly one memlet, naming one element of an existing container of a scalar C type.
+ */
+function checkDynamicInputs(s: Sdfg, b: StateBlock, n: MapEntryNode, element: string, add: AddFn): void {
+  for (const conn of dynamicInputConnectors(n)) {
+    const edges = b.edges.filter((e) => e.dst === n.id && e.dstConnector === conn);
+    const what = `dynamic map range input '${conn}'`;
+    if (edges.length !== 1) {
+      add(n.jsonPath, element, `${what} has ${edges.length} incoming memlets (DaCe needs exactly one)`, HINT.validate);
+      continue;
+    }
+    const e = edges[0]!;
+    const desc = e.memlet.data === null ? undefined : s.arrays.get(e.memlet.data);
+    // A missing container is reported with the memlet's other rules.
+    if (e.memlet.data === null) add(e.jsonPath, element, `${what} is fed by an empty memlet`, HINT.validate);
+    if (!desc) continue;
+    const t = n.inConnectors[conn] ?? desc.dtype;
+    if (!ctypeOf(t)) add(e.jsonPath, element, `${what} has type ${dtypeLabel(t)}, which is not supported`, 'use an integer scalar');
+    const single =
+      e.memlet.subset === null
+        ? desc.type === 'Scalar' || desc.shape.every((x) => x.trim() === '1')
+        : e.memlet.subset.kind === 'indices' ||
+          (e.memlet.subset.kind === 'range' &&
+            e.memlet.subset.dims.every((d) => d.start.replace(/\s+/g, '') === d.end.replace(/\s+/g, '')));
+    if (!single) add(e.jsonPath, element, `${what} reads more than one element of '${desc.name}'`, 'feed the connector one element');
+  }
+}
+
 function checkTaskletConnectors(byId: ReadonlyMap<number, DataflowNode>, e: MemletEdge, add: AddFn): void {
   const src = byId.get(e.src);
   const dst = byId.get(e.dst);

@@ -1,6 +1,6 @@
 /** Small read-only queries over the normalised model that several engine stages need. */
 import { freeSymbols, parsePython, parsePythonStatements, parseSym, statementNames } from '../symbolic/index.js';
-import type { ControlFlowBlock, Sdfg, SdfgFile, StateBlock } from './sdfg.js';
+import type { ControlFlowBlock, MapEntryNode, MemletEdge, Sdfg, SdfgFile, StateBlock } from './sdfg.js';
 
 /** Every control-flow block of an SDFG (not entering nested SDFGs), in file order. */
 export function* blocksOf(sdfg: Sdfg): Generator<ControlFlowBlock> {
@@ -12,6 +12,20 @@ export function* blocksOf(sdfg: Sdfg): Generator<ControlFlowBlock> {
     if (b.kind === 'region' || b.kind === 'loop') for (let i = b.blocks.length - 1; i >= 0; i--) stack.push(b.blocks[i]!);
     else if (b.kind === 'conditional') for (let i = b.branches.length - 1; i >= 0; i--) stack.push(b.branches[i]!.body);
   }
+}
+
+/**
+ * A map entry's dynamic range inputs (DaCe's `dynamic_map_inputs`): input connectors that do not start with
+ * `IN_`. Each is a scalar read from data before the map runs; its name is usable in the map's range and
+ * inside its scope, where it shadows any symbol of the same name.
+ */
+export function dynamicInputConnectors(entry: Pick<MapEntryNode, 'inConnectors'>): string[] {
+  return Object.keys(entry.inConnectors).filter((c) => !c.startsWith('IN_'));
+}
+
+/** The edges that feed a map entry's dynamic range inputs, in the state's edge order. */
+export function dynamicInputEdges(state: StateBlock, entry: MapEntryNode): MemletEdge[] {
+  return state.edges.filter((e) => e.dst === entry.id && e.dstConnector !== null && !e.dstConnector.startsWith('IN_'));
 }
 
 /** Every state of an SDFG's control flow (not entering nested SDFGs). */
@@ -90,6 +104,8 @@ export function usedRootSymbols(file: SdfgFile): string[] {
     if (!d.transient) addSym(d.totalSize);
   }
   const mapParams = new Set<string>();
+  // Dynamic map range inputs are read from data, not passed: an undeclared one is no symbol argument.
+  const dynamicInputs = new Set<string>();
   const locals = new Set<string>();
   for (const b of blocksOf(root)) {
     if (b.kind === 'region' || b.kind === 'loop') {
@@ -118,6 +134,7 @@ export function usedRootSymbols(file: SdfgFile): string[] {
     for (const n of b.nodes) {
       if (n.kind === 'map_entry') {
         n.map.params.forEach((p) => mapParams.add(p));
+        dynamicInputConnectors(n).forEach((c) => dynamicInputs.add(c));
         for (const r of n.map.range) [r.start, r.end, r.step].forEach(addSym);
       } else if (n.kind === 'nested_sdfg') {
         Object.values(n.symbolMapping).forEach(addSym);
@@ -151,7 +168,7 @@ export function usedRootSymbols(file: SdfgFile): string[] {
   const result = new Set([...found].filter((name) => !bound(name) && root.symbols.has(name)));
   const addUndeclared = (src: string) => {
     try {
-      for (const n of symNames(src)) if (!bound(n) && !root.symbols.has(n)) result.add(n);
+      for (const n of symNames(src)) if (!bound(n) && !dynamicInputs.has(n) && !root.symbols.has(n)) result.add(n);
     } catch {
       /* reported by the subset check */
     }

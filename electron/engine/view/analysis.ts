@@ -18,6 +18,7 @@ import {
   type AnalysisView,
   type Fate,
   type MemoryCurve,
+  type ProfileCheck,
   type SdfgSummary,
   type StorageMemory,
   type StorageWorkspace,
@@ -258,7 +259,8 @@ function rects(entries: Array<{ row: number; offset: bigint; size: bigint; first
   };
 }
 
-export function buildAnalysisView(a: Analysis): AnalysisView {
+/** `profile`: the code generator's verdict for the analysis' target, computed by the host (codegen profileCheck). */
+export function buildAnalysisView(a: Analysis, profile?: ProfileCheck): AnalysisView {
   const steps = a.steps.length;
   const fullLast = Math.max(0, steps - 1);
   // The document head is exactly what `analyze --json` writes, minus the transients (they go in columns).
@@ -343,7 +345,7 @@ export function buildAnalysisView(a: Analysis): AnalysisView {
   const modeCount = (m: Mode): number => a.transients.filter((t) => t.eligible[m as 'PERSISTENT' | 'EXTERNAL']).length;
   return {
     schema: ANALYSIS_VIEW_SCHEMA,
-    analysis,
+    analysis: profile ? { ...analysis, profile } : analysis,
     sdfgs,
     table,
     order: timelineOrder(a.transients, steps),

@@ -7,6 +7,7 @@
  * 1000 KiB is written 0.977 MiB.
  */
 import type { JsonInteger } from '../json.js';
+import type { ProfileCheck } from './types.js';
 
 const MINUS = '\u2212';
 
@@ -127,4 +128,14 @@ export function aliasText(type: string, viewOf: string | null, reason: string | 
   const colon = viewOf.indexOf(':');
   const target = colon >= 0 ? viewOf.slice(colon + 1) : `argument ${viewOf}`;
   return `${reference ? 'reference to' : 'view of'} ${target}`;
+}
+
+/**
+ * The code generator's verdict in one line, as `analyze` prints it after "Can profile:" and the window's Profile
+ * button says it: `yes`, or `no (<element>: <message>, at <JSON path>)` with how many other findings there are.
+ */
+export function canProfileText(c: ProfileCheck): string {
+  if (c.ok) return 'yes';
+  const more = c.findings > 1 ? `; ${c.findings - 1} more finding(s)` : '';
+  return `no (${c.element}: ${c.message}, at ${c.jsonPath}${more})`;
 }

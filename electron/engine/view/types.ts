@@ -347,7 +347,15 @@ export interface AnalysisDoc {
   };
   peakLiveBytes: Jsonified<Analysis['peakLiveBytes']>;
   warnings: string[];
+  /** Whether the code generator can build the program for `target` (absent where the writer did not check). */
+  profile?: ProfileCheck;
 }
+
+/**
+ * Whether a program can be profiled: the code generator's verdict for the analysis' target. When it cannot, the
+ * first of its findings (codegen `findUnsupported`) and how many there are in all.
+ */
+export type ProfileCheck = { ok: true } | { ok: false; element: string; message: string; hint: string; jsonPath: string; findings: number };
 
 /**
  * What each memory mode does with a transient; the colour of its lifetime bar (the mode colour that takes

@@ -10,6 +10,7 @@ import { setDefaultSymbol, setSymbol, setTarget } from './analysis.js';
 import { openExport } from './results.js';
 import { Icon } from './Icon.js';
 import { openProfile } from './profile/open-profile.js';
+import { profileBlockTitle, useProfileBlock } from './profile/profile-block.js';
 import { store } from './state.js';
 import { useSelect } from './store.js';
 import { headTail, MidCut } from './text/MidCut.js';
@@ -220,6 +221,7 @@ export function TopBar(): React.JSX.Element {
   const theme = useSelect(store, (s) => s.theme);
   const running = useSelect(store, (s) => s.run?.status === 'running' || s.run?.status === 'cancelling');
   const hasResult = useSelect(store, (s) => s.result !== null);
+  const blocked = useProfileBlock();
   const [more, setMore] = useState(false);
   const hidden = doc ? Math.max(0, doc.symbols.length - INLINE_SYMBOLS) : 0;
 
@@ -292,9 +294,15 @@ export function TopBar(): React.JSX.Element {
           type="button"
           className="btn btn-primary"
           data-testid="action-profile"
-          disabled={!doc}
+          disabled={!doc || blocked !== null}
           onClick={openProfile}
-          title={doc ? 'Profile: choose modes and calls, then build, verify and time every mode (Ctrl+P)' : 'Open an SDFG first'}
+          title={
+            blocked
+              ? profileBlockTitle(blocked)
+              : doc
+                ? 'Profile: choose modes and calls, then build, verify and time every mode (Ctrl+P)'
+                : 'Open an SDFG first'
+          }
         >
           <Icon name="play" /> {running ? 'Profiling…' : 'Profile'}
         </button>

@@ -165,6 +165,27 @@ const FIXTURE_SPECS: Record<string, Fixture> = {
       return { A, B, C };
     },
   },
+  // Dynamic map ranges (DaCe's spmv shape): A_row[k] = 4k + int(2·off[k]) is computed into a transient, then
+  // b[i] += Σ_{j = A_row[i]}^{A_row[i+1]-1} A_val[j]·x[(7j) mod W] with the inner range read from A_row[i],
+  // A_row[i+1]; then c[i] = 2·b[i] for i ≥ kstart = int(2·off[0]), the range read through a connector named
+  // like the Scalar it reads (cloudsc's shape). Rows hold 2 to 6 entries, depending on the input.
+  dynamic_map_range: {
+    symbols: { H: 10n, W: 7n },
+    tolerance: 1e-12,
+    expected: (p) => {
+      const H = 10;
+      const W = 7;
+      const off = input(p, 'off');
+      const val = input(p, 'A_val');
+      const x = input(p, 'x');
+      const b = input(p, 'b');
+      const c = input(p, 'c');
+      const row = Array.from({ length: H + 1 }, (_, k) => 4 * k + Math.trunc(off[k]! * 2));
+      for (let i = 0; i < H; i++) for (let j = row[i]!; j < row[i + 1]!; j++) b[i] = b[i]! + val[j]! * x[(j * 7) % W]!;
+      for (let i = Math.trunc(off[0]! * 2); i < H; i++) c[i] = 2 * b[i]!;
+      return { off, A_val: val, x, b, c };
+    },
+  },
   // The packing fixtures (packing-fixtures.ts): the EXTERNAL (packed) variant gives several transients the same
   // bytes, and the driver's workspace is the library's own layout, so a wrong live range corrupts B.
   ...Object.fromEntries(

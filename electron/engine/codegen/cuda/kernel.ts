@@ -20,7 +20,8 @@
  */
 import type { MapEntryNode, Sdfg } from '../../model/sdfg.js';
 import type { EmitCore, Env, FnCtx } from '../core.js';
-import { emitScope } from '../dataflow.js';
+import { dynamicInputEdges } from '../../model/queries.js';
+import { bindDynamicInputs, emitScope } from '../dataflow.js';
 import { grouped } from '../expr.js';
 import { containingScope, type StateGraph } from '../graph.js';
 import { declareScopeStack } from '../memory.js';
@@ -146,12 +147,24 @@ function decode(
   o.line(`(void)${prefix}_rest;`);
 }
 
+/** Thread-block and warp maps size the block on the host, before the kernel could read a dynamic bound. */
+function dynamicThreadBlock(core: EmitCore, entry: MapEntryNode, schedule: string): never {
+  core.fail(
+    entry.jsonPath,
+    `map '${entry.map.label}'`,
+    `a ${schedule} map with a dynamic range is not supported (its block is sized on the host before the kernel runs)`,
+    'make the thread-block map range symbolic, or make the map Sequential',
+  );
+}
+
 export function emitKernelMap(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: MapEntryNode): boolean {
   // DaCe's default resolution: a Default map directly inside a GPU_Device map is a thread-block map.
   const schedule = core.defaults.scheduleOf(ctx.sdfg, g.state, entry);
   const element = `map '${entry.map.label}'`;
   if (core.deviceDepth > 0) {
     const frame = frames[frames.length - 1];
+    if ((schedule === 'GPU_ThreadBlock' || schedule === 'GPU_Warp') && dynamicInputEdges(g.state, entry).length)
+      dynamicThreadBlock(core, entry, schedule);
     if (schedule === 'GPU_Warp') {
       if (!frame || frame.inWarpBlock === 0 || frame.inWarp > 0) {
         core.fail(
@@ -274,10 +287,31 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     (n): n is MapEntryNode =>
       n.kind === 'map_entry' && core.defaults.scheduleOf(ctx.sdfg, g.state, n) === 'GPU_ThreadBlock' && inside(g, n.id, entry.id),
   );
-  const dims = counts(core, ctx, env, entry);
+  // Dynamic range inputs size the grid, so they are read on the host (as DaCe's cuda.py does before the launch)
+  // and the kernel captures them by value: they must live in host memory.
+  for (const e of dynamicInputEdges(g.state, entry)) {
+    const data = e.memlet.data;
+    const desc = data === null ? undefined : ctx.sdfg.arrays.get(data);
+    if (!data || !desc) continue;
+    // A Scalar of Default storage is host memory in the real plan (the dry run's resolver says GPU_Global).
+    const device =
+      desc.type === 'Scalar'
+        ? isDeviceStorage(desc.storage)
+        : isDeviceStorage(backend.storageOf(ctx.sdfg, data)) || isProgramArgument(ctx.sdfg, data);
+    if (device)
+      core.fail(
+        e.jsonPath,
+        `dynamic range input ${e.dstConnector} of ${element}`,
+        `the grid of GPU kernel '${entry.map.label}' depends on '${data}', which is in device memory`,
+        'read the bound into a host scalar before the map, or make the kernel map range symbolic',
+      );
+  }
+  const outer: Env = { ...env, names: new Map(env.names) };
 
   o.mark(entry.jsonPath);
   o.openBrace();
+  bindDynamicInputs(core, ctx, env, g, entry, outer);
+  const dims = counts(core, ctx, outer, entry);
   dims.forEach((d, i) => o.line(`const int64_t ${prefix}_n${i} = ${d.count};`));
   o.line(`const int64_t ${prefix}_total = ${dims.map((_, i) => `${prefix}_n${i}`).join(' * ') || '1'};`);
   for (const s of shadows) o.line(`const ${s.ctype} ${prefix}_v_${cppIdent(s.name)} = ${s.ptr}[0];`);
@@ -287,7 +321,7 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     // One block per device-map point; threads: the largest thread-block map, evaluated at the first point.
     o.line(`int64_t ${prefix}_threads = 1;`);
     o.openBrace();
-    const first: Env = { ...env, names: new Map(env.names) };
+    const first: Env = { ...outer, names: new Map(outer.names) };
     entry.map.params.forEach((p, i) => {
       o.line(`const int64_t ${cppIdent(p)} = ${dims[i]!.start};`);
       first.names.set(p, cppIdent(p));
@@ -295,6 +329,7 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     for (const tb of tbMaps) {
       const direct = containingScope(g, tb) === entry.id;
       if (!direct) continue;
+      if (dynamicInputEdges(g.state, tb).length) dynamicThreadBlock(core, tb, 'GPU_ThreadBlock');
       const tbDims = counts(core, ctx, first, tb);
       // A thread-block map of warps needs one warp per point.
       const lanes = warpMapsIn(core, ctx, g, tb).length ? ` * ${WARP_LANES}` : '';
@@ -310,7 +345,7 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
   o.open(`if (${prefix}_total > 0)`);
   o.line(`__tlab_kernel<<<dim3(unsigned(${blocks})), dim3(unsigned(${threads})), 0, ${CUDA_STREAM}>>>([=] __device__ () {`);
   o.openBraceless();
-  const inner: Env = { ...env, names: new Map(env.names), device: true, parallel: true };
+  const inner: Env = { ...outer, names: new Map(outer.names), device: true, parallel: true };
   const kctx: FnCtx = { ...ctx, containers: new Map(ctx.containers) };
   for (const s of shadows) {
     const local = `${prefix}_l_${cppIdent(s.name)}`;

@@ -8,6 +8,7 @@ import { MODE_NAMES } from '../../theme/index.js';
 import { Icon } from '../Icon.js';
 import { updateProfileSettings } from '../profile-actions.js';
 import { onRunFocus } from './open-profile.js';
+import { profileBlockTitle, useProfileBlock } from './profile-block.js';
 import './profile-form.css';
 import { store } from '../state.js';
 import { EMPTY, useSelect } from '../store.js';
@@ -55,6 +56,7 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
   const fallback = useSelect(store, (s) => s.defaultSymbol);
   const unresolved = useSelect(store, (s) => s.analysis?.analysis.unresolvedSymbols ?? EMPTY);
   const target = useSelect(store, (s) => s.analysis?.analysis.target ?? s.doc?.target ?? 'cpu');
+  const blocked = useProfileBlock();
   const [inputName, setInputName] = useState('');
   const [inputPath, setInputPath] = useState('');
   const symText = Object.entries(symbols)
@@ -93,15 +95,22 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
           type="submit"
           className="btn btn-primary btn-run"
           data-testid="profile-run"
-          disabled={running || p.modes.length === 0}
+          disabled={running || p.modes.length === 0 || blocked !== null}
+          title={blocked ? profileBlockTitle(blocked) : undefined}
         >
           <Icon name="play" />{' '}
           {running ? 'Running…' : `Run ${p.modes.length} mode${p.modes.length === 1 ? '' : 's'}${remote ? ` on ${remote}` : ''}`}
         </button>
-        <p className="hint center">
-          {total.toLocaleString()} timed calls in all
-          {p.modes.includes('EXTERNAL') && p.layout === 'both' ? ' (+ the second EXTERNAL layout)' : ''}
-        </p>
+        {blocked ? (
+          <p className="hint center" data-testid="profile-run-blocked">
+            Disabled: this program cannot be profiled
+          </p>
+        ) : (
+          <p className="hint center">
+            {total.toLocaleString()} timed calls in all
+            {p.modes.includes('EXTERNAL') && p.layout === 'both' ? ' (+ the second EXTERNAL layout)' : ''}
+          </p>
+        )}
       </div>
       {remoteHosts.length > 0 && (
         <fieldset>

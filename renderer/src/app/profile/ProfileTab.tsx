@@ -29,7 +29,9 @@ import { cancelProfile, progressOf, STAGES, startProfile } from '../profile-acti
 import { store } from '../state.js';
 import { EMPTY, useSelect } from '../store.js';
 import { LastResultsList } from './LastResults.js';
+import { ProfileBlocked } from './ProfileBlocked.js';
 import { ProfileForm } from './ProfileForm.js';
+import { useProfileBlock } from './profile-block.js';
 import { hasSampledCalls } from './sampled.js';
 import './chart-cards.css';
 import './profile-tab.css';
@@ -395,10 +397,12 @@ export function ProfileTab(): React.JSX.Element {
   const result = useSelect(store, (s) => s.result);
   const run = useSelect(store, (s) => s.run);
   const running = run?.status === 'running' || run?.status === 'cancelling';
+  const blocked = useProfileBlock() !== null;
   return (
     <div className="profile-tab">
       <ProfileForm running={running} onRun={() => void startProfile()} />
       <div className="profile-main">
+        <ProfileBlocked />
         <Progress />
         {result ? (
           <ResultView doc={result} />
@@ -409,7 +413,9 @@ export function ProfileTab(): React.JSX.Element {
                 <b>Profile</b> builds the program in every chosen mode, verifies that all modes compute the same outputs, then times every
                 call with allocation and free split out.
               </p>
-              <p className="muted">Choose the settings on the left and press Run, or open a saved result.</p>
+              <p className="muted">
+                {blocked ? 'A saved result can still be opened.' : 'Choose the settings on the left and press Run, or open a saved result.'}
+              </p>
               <div className="row-actions">
                 <UploadButton label="Open a result file…" accept=".json" testid="profile-open-result" />
                 <button type="button" className="btn" onClick={() => store.set({ dialog: 'open' })}>

@@ -1,0 +1,97 @@
+/**
+ * A program the code generator refuses cannot be profiled from the window: the top bar's Profile button is
+ * disabled with the first reason (element and JSON path) as its tooltip, and the Profile tab (Ctrl+P) says why
+ * next to a disabled Run. A program it accepts keeps both enabled. Screenshots under
+ * tests/e2e/screenshots/profile-block/ (not committed: look at them).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
+import {
+  appE2eReady,
+  launchChromium,
+  nextFrames,
+  openApp,
+  startServe,
+  waitForMark,
+  type AppPage,
+  type Serve,
+} from '../../bench/lib/browser.js';
+
+const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'profile-block');
+const MLIR = 'spcl__dace__tests__sdfg_corpus__mlir_tasklet_mlir_tasklet_no_input.sdfg';
+const SPMV = 'spcl__dace__doc___static__sdfg__spmv.sdfg';
+const ready = appE2eReady();
+
+let serve: Serve;
+let browser: Browser;
+const pages: AppPage[] = [];
+
+async function openCorpusFile(name: string): Promise<AppPage> {
+  const a = await openApp(browser, serve, { theme: 'light' });
+  pages.push(a);
+  const page = a.page;
+  await page.waitForSelector('[data-testid="app"]');
+  await page.keyboard.press('Control+o');
+  await page.waitForSelector('[data-testid="open-dialog"]');
+  await page.fill('[data-testid="open-filter"]', name);
+  await page.click(`[data-testid="open-entry"][data-name="${name}"]`);
+  await page.waitForSelector('[data-testid="open-dialog"]', { state: 'detached' });
+  await waitForMark(page, 'tlab:ready', 120_000);
+  return a;
+}
+
+describe('the Profile button of a program that cannot be profiled', () => {
+  beforeAll(async () => {
+    if (!ready.ok) throw new Error(`the e2e test cannot run: ${ready.why}`);
+    mkdirSync(SHOTS, { recursive: true });
+    [serve, browser] = await Promise.all([startServe(['--root', corpusDir()]), launchChromium()]);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const p of pages) await p.close().catch(() => {});
+    await browser?.close();
+    await serve?.stop();
+  });
+
+  it('is disabled with the reason as its tooltip, and the Profile tab says why', async () => {
+    const a = await openCorpusFile(MLIR);
+    const page = a.page;
+    const button = page.locator('[data-testid="action-profile"]');
+    await page.waitForSelector('[data-testid="action-profile"][disabled]');
+    expect(await button.getAttribute('title')).toBe(
+      "Cannot profile this program: tasklet 'add' in state s562_4: MLIR tasklets are not supported, at $.nodes[1].nodes[0]. " +
+        'write the tasklet in Python or C++',
+    );
+    await button.hover({ force: true });
+    await nextFrames(page);
+    await page.screenshot({ path: join(SHOTS, 'topbar-disabled.png') });
+    // Ctrl+P still opens the tab: Run is disabled there, and the tab says why.
+    await page.keyboard.press('Control+p');
+    await page.waitForSelector('[data-testid="profile-blocked"]');
+    expect(await page.locator('[data-testid="profile-run"]').isDisabled()).toBe(true);
+    expect(await page.textContent('[data-testid="profile-run-blocked"]')).toBe('Disabled: this program cannot be profiled');
+    const why = (await page.textContent('[data-testid="profile-blocked"]')) ?? '';
+    expect(why).toContain('This program cannot be profiled');
+    expect(why).toContain('MLIR tasklets are not supported');
+    expect(why).toContain("tasklet 'add' in state s562_4");
+    expect(why).toContain('$.nodes[1].nodes[0]');
+    await nextFrames(page);
+    await page.screenshot({ path: join(SHOTS, 'profile-tab-blocked.png') });
+    expect(a.errors).toEqual([]);
+  }, 180_000);
+
+  it('stays enabled for a program the generator accepts (spmv, dynamic map ranges)', async () => {
+    const a = await openCorpusFile(SPMV);
+    const page = a.page;
+    await page.waitForSelector('[data-testid="action-profile"]:not([disabled])');
+    expect(await page.locator('[data-testid="action-profile"]').getAttribute('title')).toMatch(/^Profile: choose modes/);
+    await page.keyboard.press('Control+p');
+    await page.waitForSelector('[data-testid="profile-run"]');
+    expect(await page.locator('[data-testid="profile-blocked"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="profile-run"]').isDisabled()).toBe(false);
+    expect(a.errors).toEqual([]);
+  }, 180_000);
+});
