@@ -34,7 +34,7 @@ const FLOAT_REORDER_FLAGS =
   /^(-ffast-math|-freciprocal-math|-fassociative-math|-funsafe-math-optimizations|-Ofast|--use_fast_math|-Xcompiler=-ffast-math)$/;
 
 /** The flags of `variants` that allow float reordering, once each. */
-export function floatReorderFlags(variants: readonly VerifiedVariant[]): string[] {
+function floatReorderFlags(variants: readonly VerifiedVariant[]): string[] {
   return [...new Set(variants.flatMap((v) => (v.build?.cxxflags ?? []).filter((f) => FLOAT_REORDER_FLAGS.test(f))))];
 }
 
