@@ -191,7 +191,7 @@ export interface ProfileResult {
   verification: {
     /** All modes produced the same outputs (bitwise, or within `tolerance`). */
     identical: boolean;
-    /** Relative tolerance used when the program's float order is nondeterministic. */
+    /** Relative tolerance used when the float order is nondeterministic (parallel reductions) or the compiler flags let each mode round differently. */
     tolerance?: number;
     /** No divergence, no uninitialised read, no workspace overflow. */
     ok: boolean;

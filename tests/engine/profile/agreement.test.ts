@@ -54,15 +54,41 @@ const MAX_BYTES = 2_000_000;
  * bitwise, but only in NaN against NaN: which NaN operand the CPU propagates, and so the sign and payload of
  * the result, depends on the operand order the compiler picks for each variant's code. With -std=c++17 -O2
  * that was PERSISTENT and both EXTERNAL layouts (64 and 63 elements, checked with --save-outputs); with
- * DaCe's flags (-O3 -march=native …) only PERSISTENT's code does.
+ * DaCe's flags (-O3 -march=native …) only PERSISTENT's code does. Those flags include -freciprocal-math, which
+ * lets each mode's code round differently, so verification now compares within its tolerance where bitwise
+ * fails (profile/verify.ts), and a NaN matches a NaN there: no mode diverges; the per-call reads remain.
  */
 const GENUINE_UNINITIALISED_READS: Record<string, { neverWritten: string[]; perCallModes: string[]; divergentModes: string[] }> = {
   'spcl__dace__tests__passes__fixtures__cloudsc_for_1133.sdfgz': {
     neverWritten: ['0:zfoealfa', '0:zlneg', '0:zqtmst', '0:zqx0', '0:zqxn2d', '0:zrg_r'],
     perCallModes: ['SCOPED', 'POOL', 'EXTERNAL (dace)', 'EXTERNAL (packed)'],
-    divergentModes: ['PERSISTENT'],
+    divergentModes: [],
   },
 };
+
+/**
+ * Corpus programs inside the generator's subset that do not yet run on this suite's inputs (random data,
+ * every symbol 64), each with why. Each must still fail exactly so: one that starts to pass fails here, and
+ * belongs in the agreeing set. Issue 22's note lists them as not done.
+ */
+const KNOWN_NOT_RUNNING: Record<string, { why: string; error: RegExp }> = {
+  // Row pointers and column indices are data: random values are not a valid CSR matrix (with a valid one given
+  // through --input, every mode agrees).
+  'spcl__dace__doc___static__sdfg__spmv.sdfg': { why: 'indices are data', error: /crashed with SIGSEGV during verification call 1/ },
+  // ICON's connectivity arrays index other arrays: random values point outside them.
+  'spcl__dace__tests__sdfg__data__sdfg_reconstruction__velocity_no_nproma_if_prop_lvn_only_0_istep_1.sdfgz': {
+    why: 'indices are data',
+    error: /crashed with SIGSEGV during verification call 1/,
+  },
+  // Its sizes are constants of the file (B=8, H=16, N=1024, …) that its loops use, while its arguments are sized
+  // from the symbols given: argument sizing must follow the file's constants.
+  'phschaad__fuzzyflow__tests__case_studies__bert__bert_specialized.sdfg': {
+    why: 'argument sizes ignore the file constants',
+    error: /crashed with SIGSEGV during verification call 1/,
+  },
+};
+/** Inside the subset and correct on a small run, but naive convolutions at 64 take minutes here. */
+const TOO_SLOW_FOR_THIS_SUITE = new Set(['spcl__dace__tests__sdfg_corpus__resnet_resnet_basicblock.sdfg']);
 
 /** Transients (`<sdfg>:<name>`) that some access node or memlet names, constants excepted. */
 function accessedTransients(file: SdfgFile): string[] {
@@ -192,7 +218,6 @@ async function diagnosedAsUninitialised(path: string, expected: (typeof GENUINE_
     );
   }
   const divergent = details.filter((d) => d.kind === 'divergence');
-  expect(divergent.length).toBeGreaterThan(0);
   expect([...new Set(divergent.map((d) => d.mode))]).toEqual(expected.divergentModes);
   // The divergences are NaN payloads (see the comment above): the first differing element is NaN in both.
   for (const d of divergent) expect((d.values ?? []).map(String), d.message).toEqual(['NaN', 'NaN']);
@@ -217,11 +242,19 @@ describe('all modes agree', () => {
     'fixture %s',
     async (_name, path) => agree(path),
   );
-  it.each(corpus.inside.map((c) => [basename(c.path), c.path]))('corpus %s', async (name, path) => {
+  it('lists only corpus programs inside the subset as not running yet or too slow', () => {
+    const inside = new Set(corpus.inside.map((c) => basename(c.path)));
+    for (const name of [...Object.keys(KNOWN_NOT_RUNNING), ...TOO_SLOW_FOR_THIS_SUITE]) expect(inside.has(name), name).toBe(true);
+  });
+  const running = corpus.inside.filter((c) => !TOO_SLOW_FOR_THIS_SUITE.has(basename(c.path)));
+  it.each(running.map((c) => [basename(c.path), c.path]))('corpus %s', async (name, path) => {
     const genuine = GENUINE_UNINITIALISED_READS[name];
+    const known = KNOWN_NOT_RUNNING[name];
     if (genuine) await diagnosedAsUninitialised(path, genuine);
+    else if (known) await expect(profileAll(path), known.why).rejects.toThrow(known.error);
     else await agree(path);
   });
+  it.skip.each([...TOO_SLOW_FOR_THIS_SUITE])('corpus %s (too slow at every symbol 64 for this suite)', () => {});
   it.each(corpus.dumps.map((p) => [basename(p), p]))(
     'refuses the failure dump %s with DaCe’s message before building',
     async (_name, path) => {
