@@ -61,7 +61,22 @@ function anyExpandable(file: SdfgFile): boolean {
 }
 
 function expandCopy(original: SdfgFile): SdfgFile {
-  const file = structuredClone(original);
+  let file: SdfgFile;
+  try {
+    file = structuredClone(original);
+  } catch (err) {
+    // structuredClone recurses: a file whose parsed expressions form a chain thousands deep (a long flat sum)
+    // exhausts the stack. Its library nodes stay unexpanded, and the subset check says why.
+    if (!(err instanceof RangeError)) throw err;
+    const why = new Map<string, string>();
+    for (const s of original.sdfgs)
+      for (const st of statesOf(s))
+        for (const n of st.nodes)
+          if (n.kind === 'library' && n.className in EXPANDERS)
+            why.set(n.jsonPath, 'the file is nested too deeply to copy for its expansion');
+    problems.set(original, why);
+    return original;
+  }
   const why = new Map<string, string>();
   let nextCfgId = 0;
   for (const s of file.sdfgs) for (const b of blocksOf(s)) if ('cfgId' in b) nextCfgId = Math.max(nextCfgId, b.cfgId + 1);
