@@ -155,6 +155,9 @@ function recommend(a: Advice, result: ProfileResult | null): Recommendation[] {
       );
     if (external !== null && external > 0n)
       reasons.push(`${external} allocation(s) per ${unit} remain in EXTERNAL: see what blocks EXTERNAL`);
+    const left = a.blockers.filter((b) => b.storage === storage).length;
+    if (external === null && left > 0)
+      reasons.push(`${left} transient(s) still allocate in EXTERNAL, a data-dependent number of times per call: see what blocks EXTERNAL`);
     const persistent = a.footprint.PERSISTENT[storage] ?? null;
     if (persistent !== null && ws !== null) {
       const programs = a.subject.programs;
