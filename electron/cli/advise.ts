@@ -113,6 +113,25 @@ function adviceText(a: Advice, width: number | null): string[] {
     );
     out.push('');
   }
+  if (s.kind === 'workload' && storages.length) {
+    out.push(`Per program (its largest call): EXTERNAL workspace need; * = sizes the shared workspace`);
+    const rows = Object.entries(a.perProgram).map(([key, p]) => [
+      key,
+      `${p.calls}`,
+      ...storages.map((st) => {
+        const need = entry(p.workspace, st);
+        const sizes = need !== null && need > 0n && need === entry(a.footprint.EXTERNAL, st);
+        return `${formatBytes(need)}${sizes ? ' *' : ''}`;
+      }),
+    ]);
+    out.push(
+      ...table(['program', 'calls', ...storages], rows, {
+        align: ['left', 'right', ...storages.map(() => 'right' as const)],
+        maxWidth: width,
+      }),
+    );
+    out.push('');
+  }
   if (a.hazards.length) {
     out.push("Workspace configured once (as gt4py does at each program's first call) is overrun by:");
     for (const h of a.hazards) {

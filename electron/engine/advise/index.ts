@@ -65,6 +65,8 @@ export interface Advice {
   basis: 'measured' | 'static';
   layout: Layout;
   calls: CallFigures[];
+  /** Per program (its largest call): EXTERNAL's workspace need and PERSISTENT's bytes, per storage. */
+  perProgram: Record<string, { calls: number; workspace: PerStorage; persistent: PerStorage }>;
   footprint: Record<Mode, PerStorage>;
   /** Allocations per call (single SDFG) or per step (workload: every call of the sequence once), per mode. */
   allocations: Record<Mode, bigint | null>;
@@ -104,6 +106,7 @@ export function advise(subject: Subject, opts: AdviseOptions): Advice {
     basis: opts.result ? 'measured' : 'static',
     layout: opts.layout,
     calls,
+    perProgram: perProgram(calls, opts.layout),
     footprint,
     allocations,
     recommendations: [],
@@ -182,6 +185,19 @@ function recommend(a: Advice, result: ProfileResult | null): Recommendation[] {
       alignment: mode === 'EXTERNAL' ? alignment : null,
       reasons,
     });
+  }
+  return out;
+}
+
+function perProgram(calls: CallFigures[], layout: Layout): Advice['perProgram'] {
+  const out: Advice['perProgram'] = {};
+  for (const key of new Set(calls.map((c) => c.program))) {
+    const mine = calls.filter((c) => c.program === key);
+    out[key] = {
+      calls: mine.length,
+      workspace: maxPerStorage(mine.map((c) => c.workspace[layout])),
+      persistent: maxPerStorage(mine.map((c) => c.persistent)),
+    };
   }
   return out;
 }

@@ -45,6 +45,22 @@ describe('advise: a workload shares one workspace per storage', () => {
     expect(rec).toMatchObject({ mode: 'EXTERNAL', layout: 'packed', alignment: 64, workspaceBytes: a.footprint.EXTERNAL.CPU_Heap });
     expect(rec.reasons.join('\n')).toMatch(/no timing backs this/);
     expect(a.hazards).toEqual([]);
+    expect(a.perProgram.hdiff).toEqual({ calls: 2, workspace: { CPU_Heap: packed(h) }, persistent: { CPU_Heap: sum(h) } });
+    expect(a.perProgram.vadv).toEqual({ calls: 1, workspace: { CPU_Heap: packed(v) }, persistent: { CPU_Heap: sum(v) } });
+  });
+
+  it('advises the bundled example workload: four programs, one called twice', async () => {
+    const path = join(EXAMPLES, 'workload-dycore.json');
+    const a = advise(await loadSubject(path, NO_SYMBOLS), { ...NO_SYMBOLS, layout: 'packed' });
+    const h = hdiff(128n, 128n, 80n);
+    const v = vadv(128n, 128n, 80n);
+    const s = [128n * 128n * 81n * 8n, 128n * 128n * 80n * 8n, 128n * 128n * 80n * 8n];
+    const c = [1310720n * 8n, 1310720n * 8n, 1310720n * 8n, 1310720n * 8n];
+    expect(a.subject).toMatchObject({ kind: 'workload', name: 'dycore-step', programs: 4, calls: 5 });
+    expect(a.footprint.PERSISTENT.CPU_Heap).toBe(sum(h) + sum(v) + sum(s) + sum(c));
+    expect(a.footprint.EXTERNAL.CPU_Heap).toBe(packed(h));
+    // vsmooth's flux reuses avg's slot: avg is dead once grad is computed.
+    expect(a.perProgram.vsmooth!.workspace.CPU_Heap).toBe(align(s[0]!) + align(s[1]!));
   });
 
   it("reports the call that overruns a workspace configured at each program's first call", async () => {
