@@ -6,7 +6,9 @@
 import { EXIT_CODES } from '../engine/errors.js';
 import { describeFailure } from './failure.js';
 import type { Command } from './command.js';
+import { adviseCommand } from './advise.js';
 import { analyzeCommand } from './analyze.js';
+import { checkCommand } from './check.js';
 import { buildCommand } from './build.js';
 import { devicesCommand } from './devices.js';
 import { profileCommand } from './profile.js';
@@ -14,7 +16,17 @@ import { remoteAgentCommand } from './remote-agent.js';
 import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
 
-const COMMANDS: Command[] = [analyzeCommand, profileCommand, buildCommand, devicesCommand, reportCommand, serveCommand, remoteAgentCommand];
+const COMMANDS: Command[] = [
+  analyzeCommand,
+  profileCommand,
+  buildCommand,
+  adviseCommand,
+  checkCommand,
+  devicesCommand,
+  reportCommand,
+  serveCommand,
+  remoteAgentCommand,
+];
 
 function usage(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}`);

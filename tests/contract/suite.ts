@@ -130,7 +130,7 @@ export function contractSuite(transport: TransportFactory): void {
         expect(env.host).toBe('browser');
         expect(env.roots[0]).toBe(scratch.root);
         expect(env.openAtStart).toEqual([join(scratch.root, 'hdiff-copy.sdfg')]);
-        expect(env.examples.map((e) => e.id)).toEqual(['chain', 'hdiff', 'vadv']);
+        expect(env.examples.map((e) => e.id)).toEqual(['chain', 'hdiff', 'vadv', 'vsmooth']);
         expect(env.examples.find((e) => e.id === 'hdiff')).toMatchObject({ symbols: { I: '128', J: '128', K: '80' } });
         expect(env.limits.uploadBytes).toBeGreaterThan(1 << 20);
         expect(env.remoteHosts).toEqual(['127.0.0.1']);

@@ -145,6 +145,7 @@ export function analyze(parsed: SdfgFile, opts: AnalysisOptions): Analysis {
       bytesExpr: fp.bytesExpr,
       eligible: { PERSISTENT: el.PERSISTENT, EXTERNAL: el.EXTERNAL },
       reason: el.reason,
+      block: el.block,
       live: segments && { first: segments[0]!.first, last: segments[segments.length - 1]!.last },
       liveSegments: segments,
       allocation: alloc.site,

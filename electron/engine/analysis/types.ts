@@ -4,6 +4,7 @@
  * (sizes past 2^53 happen on real climate models).
  */
 import type { SdfgFile } from '../model/sdfg.js';
+import type { BlockRule } from './eligibility.js';
 
 export const MODES = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const;
 export type Mode = (typeof MODES)[number];
@@ -82,6 +83,8 @@ export interface TransientInfo {
   eligible: { PERSISTENT: boolean; EXTERNAL: boolean };
   /** Why the transient is not eligible for PERSISTENT and/or EXTERNAL (null when eligible for both). */
   reason: string | null;
+  /** The rule behind `reason` as data (analysis/eligibility.ts), null when eligible for both. */
+  block: BlockRule | null;
   /** Conservative live range over `Analysis.steps` (inclusive): the hull of `liveSegments`; null when never accessed. */
   live: { first: number; last: number } | null;
   /**

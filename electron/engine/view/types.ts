@@ -304,7 +304,7 @@ export type AllocationJson =
 
 /** One `analysis@1` transient (docs/analysis-schema.md); `transientJson(view.table, i)` rebuilds it: the
  * engine's TransientInfo as JSON, with its allocation site as written above and its alias flattened. */
-export type TransientJson = Omit<Jsonified<TransientInfo>, 'sdfgName' | 'alias' | 'allocation'> & {
+export type TransientJson = Omit<Jsonified<TransientInfo>, 'sdfgName' | 'alias' | 'allocation' | 'block'> & {
   allocation: AllocationJson;
   /** Views and references only: the aliased container's id or argument name, null when set at run time. */
   viewOf?: string | null;

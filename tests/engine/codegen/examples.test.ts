@@ -13,7 +13,7 @@ import { examplesDir } from '../../../electron/engine/paths.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { compileLibrary, inParallel, scratchDir, removeScratchDirs } from './compile.js';
 import { ALL_VARIANTS, compileDriver, inputFor, runProgram } from './driver.js';
-import { chainReference, hdiffReference, vadvReference } from './reference.js';
+import { chainReference, hdiffReference, vadvReference, vsmoothReference } from './reference.js';
 
 afterAll(removeScratchDirs);
 
@@ -40,6 +40,7 @@ const REFERENCES: Record<string, (p: GeneratedProgram) => { output: string; expe
     expected: vadvReference(8, 8, 5, DTR, input(p, 'wcon'), input(p, 'u_pos'), input(p, 'utens'), input(p, 'utens_stage')),
   }),
   chain: (p) => ({ output: 'out', expected: chainReference(input(p, 'inp')) }),
+  vsmooth: (p) => ({ output: 'out', expected: vsmoothReference(8, 8, 5, input(p, 'u')) }),
 };
 
 describe('bundled examples, end to end', () => {

@@ -103,3 +103,20 @@ export function chainReference(inp: Float64Array): Float64Array {
     return t4 + a;
   });
 }
+
+/**
+ * vsmooth: avg = (u[k] + u[k+1]) / 2 over K+1 levels, grad = avg[k+1] − avg[k], flux = 0.9·grad,
+ * out = u[k+1] + 0.25·flux; u is [I, J, K+2], out [I, J, K], C order.
+ */
+export function vsmoothReference(I: number, J: number, K: number, u: Float64Array): Float64Array {
+  const out = new Float64Array(I * J * K);
+  const at = (i: number, j: number, k: number) => u[(i * J + j) * (K + 2) + k]!;
+  for (let i = 0; i < I; i++)
+    for (let j = 0; j < J; j++)
+      for (let k = 0; k < K; k++) {
+        const lower = 0.5 * (at(i, j, k) + at(i, j, k + 1));
+        const upper = 0.5 * (at(i, j, k + 1) + at(i, j, k + 2));
+        out[(i * J + j) * K + k] = at(i, j, k + 1) + 0.25 * (0.9 * (upper - lower));
+      }
+  return out;
+}
