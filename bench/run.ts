@@ -6,7 +6,7 @@
  * Usage: node --expose-gc dist/bench/run.js [SECTION...]   (default: all sections)
  */
 import { fork } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, platform, release, arch } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { profileSection } from './profile.js';
 import { graphSection } from './graph.js';
 import { codegenSection } from './codegen.js';
 import { fuzzSection } from './fuzz.js';
+import { coverageSection } from './coverage.js';
 import { memviewsSection } from './memviews.js';
 import { runnerVsBareSection } from './runner-vs-bare.js';
 import { manyCallsSection } from './many-calls.js';
@@ -131,7 +132,21 @@ export const SECTIONS: BenchSection[] = [
   runnerVsBareSection,
   manyCallsSection,
   fuzzSection,
+  coverageSection,
 ];
+
+/** The sections of an earlier latest.json, or none when there is none or it cannot be read as a bench report. */
+function previousSections(path: string): Record<string, object> {
+  if (!existsSync(path)) return {};
+  try {
+    const old = JSON.parse(readFileSync(path, 'utf8')) as { schema?: unknown; sections?: unknown };
+    return old.schema === 'transient-lab/bench@1' && old.sections && typeof old.sections === 'object'
+      ? (old.sections as Record<string, object>)
+      : {};
+  } catch {
+    return {};
+  }
+}
 
 export async function runBench(selected: string[]): Promise<void> {
   const unknown = selected.filter((s) => !SECTIONS.some((x) => x.name === s));
@@ -152,15 +167,18 @@ export async function runBench(selected: string[]): Promise<void> {
     },
     sections: {} as Record<string, object>,
   };
+  const out = resolve(packageRoot(), 'bench', 'results', 'latest.json');
+  // A run of some sections keeps the other sections' last results (their own createdAt is the file's, older).
+  const previous = previousSections(out);
   for (const section of chosen) {
     process.stdout.write(`== ${section.name}: ${section.description}\n`);
     const { result, summary } = await section.run();
     report.sections[section.name] = result;
     process.stdout.write(`${summary.join('\n')}\n`);
   }
-  const out = resolve(packageRoot(), 'bench', 'results', 'latest.json');
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  const merged = { ...report, sections: { ...previous, ...report.sections } };
+  writeFileSync(out, `${JSON.stringify(merged, null, 2)}\n`);
   process.stdout.write(`wrote ${out}\n`);
 }
 

@@ -37,6 +37,18 @@ static inline cudaError_t tlab_cuda_check(cudaError_t err, const char *what) {
 }
 #define TLAB_CUDA(call) tlab_cuda_check((call), #call)
 
+/* DaCe's runtime spellings of GPU synchronisation that C++ tasklets written for DaCe use (its cudacommon.cuh
+ * and the gpu* aliases): the subset check lets only these through (codegen/subset.ts, DACE_GPU_SYNC). */
+#ifndef DACE_GPU_CHECK
+#define DACE_GPU_CHECK(call) TLAB_CUDA(call)
+#endif
+#ifndef gpuStreamSynchronize
+#define gpuStreamSynchronize cudaStreamSynchronize
+#endif
+#ifndef gpuDeviceSynchronize
+#define gpuDeviceSynchronize cudaDeviceSynchronize
+#endif
+
 /* The generated kernels: one template, one instantiation per GPU_Device map (the lambda is the map body). */
 template <class F>
 __global__ void __tlab_kernel(F body) {

@@ -43,6 +43,21 @@ export function definedSymbols(sdfg: Sdfg): Set<string> {
   return out;
 }
 
+/**
+ * The root's integer scalar constants (`constants_prop` entries whose value is a whole number). DaCe compiles
+ * them into the program (`constexpr`) and drops them from its arguments, so a size over such a name has the
+ * file's value, whatever --symbols or --default-symbol say: argument buffers sized otherwise would not match
+ * the loops that use the constant.
+ */
+export function integerConstants(sdfg: Sdfg): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  for (const [name, c] of sdfg.constants) {
+    if (typeof c.value === 'number' && Number.isSafeInteger(c.value)) out.set(name, BigInt(c.value));
+    else if (typeof c.value === 'bigint') out.set(name, c.value);
+  }
+  return out;
+}
+
 export class SymbolContext {
   readonly exprs: ExprCache;
   private readonly defined = new Map<Sdfg, Set<string>>();
@@ -50,12 +65,14 @@ export class SymbolContext {
   private readonly env = new Map<string, bigint>();
   private readonly resolved = new Map<string, { value: bigint; source: 'user' | 'default' }>();
   private readonly unresolved = new Set<string>();
+  private readonly constants: Map<string, bigint>;
 
   constructor(
     readonly file: SdfgFile,
     private readonly opts: AnalysisOptions,
   ) {
     this.exprs = new ExprCache(file.grammar);
+    this.constants = integerConstants(file.root);
     for (const [name, value] of opts.symbols) this.resolved.set(name, { value, source: 'user' });
     // Declared root symbols are the program's parameters: ask for them even if no size uses them, so
     // that `--default-symbol` reports them and loop bounds can be counted.
@@ -114,8 +131,13 @@ export class SymbolContext {
     return { expr: sdfg.parent ? rename(e, mapping) : e, untranslated: [] };
   }
 
-  /** Value of a root symbol: the user's, else the default for free symbols, else unknown. */
+  /** Value of a root symbol: the file's constant, else the user's, else the default for free symbols, else unknown. */
   lookup(name: string): bigint | null {
+    const constant = this.constants.get(name);
+    if (constant !== undefined) {
+      this.env.set(name, constant);
+      return constant;
+    }
     const hit = this.resolved.get(name);
     if (hit) {
       this.env.set(name, hit.value);

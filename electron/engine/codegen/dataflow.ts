@@ -84,7 +84,10 @@ export function bindDynamicInputs(core: EmitCore, ctx: FnCtx, env: Env, g: State
       const local = `__tlab_dyn${entry.id}_${cppIdent(conn)}`;
       core.out.mark(e.jsonPath);
       core.out.line(`const ${ctype} ${local} = ${ptr}[${core.startIndex(ctx, env, desc, e.memlet.subset, e.jsonPath)}];`);
-      inner.names.set(conn, local);
+      // The connector is a symbol in the scope, and symbolic arithmetic is signed (DaCe's ranges are sympy
+      // expressions: `e - 1` with e = 0 is -1). An unsigned element would wrap there (spmv's `A_row[i + 1] - 1`
+      // for an empty row: a loop of 2^32 iterations), so it enters the symbolic code as int64.
+      inner.names.set(conn, /^(uint\d+_t|bool|unsigned\b.*)$/.test(ctype) ? `int64_t(${local})` : local);
     });
   }
 }

@@ -19,6 +19,7 @@ import { structuralFindings } from './subset.js';
 import { expandLibraryNodes } from '../sdfg/expand/index.js';
 import { cudaBackend, dryRunCudaBackend } from './cuda/index.js';
 import type { Target } from '../analysis/types.js';
+import { integerConstants } from '../analysis/symbols.js';
 import type { ProfileCheck } from '../view/types.js';
 
 export type { GeneratedProgram, GenerateOptions, UnsupportedFinding } from './types.js';
@@ -64,6 +65,8 @@ export function generateProgram(parsed: SdfgFile, analysis: Analysis, opts: Gene
   const root = file.root;
   const values = new Map<string, bigint>();
   for (const [k, v] of analysis.symbols) values.set(k, v.value);
+  // The file's constants win over symbol values, as in the analysis (analysis/symbols.ts).
+  for (const [k, v] of integerConstants(root)) values.set(k, v);
   const argSymbols = usedRootSymbols(file);
   for (const s of argSymbols) {
     if (!values.has(s)) {

@@ -33,7 +33,17 @@ export const HINT = {
   simplify: 'simplify the expression in DaCe',
   embed: 'save the SDFG with its nested SDFGs embedded',
   cpuVersion: 'profile a CPU version of the program (sdfg without apply_gpu_transformations())',
+  daceRejects: 'fix the SDFG in DaCe first: its sdfg.validate() refuses it too',
 } as const;
+
+/**
+ * The message of a finding that DaCe's own validation (dace/sdfg/validation.py, the validate methods of its
+ * nodes and memlets) refuses as well: the file is invalid, not merely outside this generator's subset.
+ * `dace` is DaCe's error text, `ours` what it means here.
+ */
+export function daceRejects(dace: string, ours: string): string {
+  return `DaCe rejects this SDFG: ${dace} (${ours})`;
+}
 
 export type AddFn = (jsonPath: string, element: string, message: string, hint: string) => void;
 
@@ -110,7 +120,16 @@ export function checkSubsetRanks(s: Sdfg, byId: ReadonlyMap<number, DataflowNode
     const have = subsetRank(subset);
     const want = rank(container);
     if (have !== null && want !== null && have !== want) {
-      add(e.jsonPath, 'memlet', `the ${what} has ${have} dimension(s) but '${container}' has ${want}`, HINT.validate);
+      const ours = `the ${what} has ${have} dimension(s) but '${container}' has ${want}`;
+      // validate_state checks the rank unless the memlet allows out-of-bounds accesses.
+      if (e.memlet.allowOob) add(e.jsonPath, 'memlet', ours, HINT.validate);
+      else
+        add(
+          e.jsonPath,
+          'memlet',
+          daceRejects(`Memlet ${what} does not match node dimension (expected ${want}, got ${have})`, ours),
+          HINT.daceRejects,
+        );
     }
   };
   check(e.memlet.subset, data, 'subset');
@@ -250,8 +269,26 @@ export function checkNestedConnectors(n: NestedSdfgNode, inner: Sdfg, state: Sta
   const connectors = new Set([...Object.keys(n.inConnectors), ...Object.keys(n.outConnectors)]);
   for (const c of [...connectors].sort()) {
     const d = inner.arrays.get(c);
-    if (!d) add(n.jsonPath, element, `connector '${c}' has no data descriptor in the nested SDFG`, HINT.validate);
-    else if (d.transient) add(n.jsonPath, element, `connector '${c}' names a transient of the nested SDFG`, HINT.validate);
+    if (!d)
+      add(
+        n.jsonPath,
+        element,
+        daceRejects(
+          `Node validation failed: Connector "${c}" was given but is not a registered data descriptor in the nested SDFG`,
+          `connector '${c}' has no data descriptor in the nested SDFG`,
+        ),
+        HINT.daceRejects,
+      );
+    else if (d.transient)
+      add(
+        n.jsonPath,
+        element,
+        daceRejects(
+          `Node validation failed: "${c}" is a connector but its corresponding array is transient`,
+          `connector '${c}' names a transient of the nested SDFG`,
+        ),
+        HINT.daceRejects,
+      );
   }
   const bound = new Set<string>();
   for (const e of state.edges) {
@@ -261,7 +298,17 @@ export function checkNestedConnectors(n: NestedSdfgNode, inner: Sdfg, state: Sta
   }
   for (const [name, d] of inner.arrays) {
     if (d.transient) continue;
-    if (!bound.has(name))
+    if (!connectors.has(name))
+      add(
+        n.jsonPath,
+        element,
+        daceRejects(
+          `Node validation failed: Data descriptor "${name}" not found in nested SDFG connectors`,
+          `argument '${name}' of the nested SDFG has no connector`,
+        ),
+        HINT.daceRejects,
+      );
+    else if (!bound.has(name))
       add(n.jsonPath, element, `argument '${name}' of the nested SDFG has no connector with a memlet in the outer state`, HINT.validate);
   }
 }

@@ -32,6 +32,7 @@ import { MAX_NESTING } from '../sdfg/nesting.js';
 import { aliasFindings, isArrayAlias } from './views.js';
 import {
   HINT,
+  daceRejects,
   type AddFn,
   checkDynamicInputs,
   checkTaskletConnectors,
@@ -62,6 +63,10 @@ const SUPPORTED_REGIONS: ReadonlySet<string> = new Set([
 ]);
 /** Identifiers in C++ tasklets that need DaCe's runtime headers, which generated code does not include
  * (`pipe.` is the `cuda::pipeline` object DaCe's asynchronous-copy code declares in a kernel). */
+/** DaCe's GPU stream synchronisation as tasklets written for its runtime spell it (DaCe-Fortran's `_stream0_sync`):
+ * on the legacy default stream, which is the stream generated code uses; the CUDA runtime header defines these
+ * names (transient_cuda_runtime.h). */
+const DACE_GPU_SYNC = /\bDACE_GPU_CHECK\(\s*(?:gpu|cuda)(?:StreamSynchronize\(\s*(?:nullptr|NULL|0)\s*\)|DeviceSynchronize\(\s*\))\s*\)/g;
 const DACE_RUNTIME_TOKENS = /\b(dace::|DACE_|__state\b|__dace_|cuda[A-Z]|cuda::|hip[A-Z]|MPI_|#include|omp_|__syncthreads|pipe\.)/;
 /** Libraries a DaCe environment links (dace-onnx's ONNX Runtime): its code blocks and tasklets call them without
  * an include, so generated code cannot compile them. */
@@ -384,7 +389,7 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
         const lang = n.code.language;
         if (lang === 'Python') checkCode(n.code.code, 'statements', n.jsonPath, element, add);
         else if (lang === 'CPP') {
-          const m = DACE_RUNTIME_TOKENS.exec(n.code.code);
+          const m = DACE_RUNTIME_TOKENS.exec(gpu ? n.code.code.replace(DACE_GPU_SYNC, '') : n.code.code);
           if (m?.[1] === 'pipe.') {
             // DaCe's experimental CUDA codegen declares `pipe` (cuda::make_pipeline) only for pipelines listed in
             // the SDFG's metadata; nothing in the SDFG declares it otherwise (docs/gpu.md, coverage).
@@ -426,7 +431,13 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
           );
         } else if (n.data.includes('.'))
           add(n.jsonPath, `access node '${n.data}'`, 'structure member access is not supported', 'flatten the structure in DaCe');
-        else if (!s.arrays.has(n.data)) add(n.jsonPath, `access node '${n.data}'`, `no descriptor named '${n.data}'`, HINT.validate);
+        else if (!s.arrays.has(n.data))
+          add(
+            n.jsonPath,
+            `access node '${n.data}'`,
+            daceRejects(`Node validation failed: Array "${n.data}" not found in SDFG`, `no descriptor named '${n.data}'`),
+            HINT.daceRejects,
+          );
         break;
       default:
         break;
@@ -436,7 +447,15 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
   const byId = new Map(b.nodes.map((n) => [n.id, n]));
   for (const e of b.edges) {
     if (e.memlet.data !== null && !s.arrays.has(e.memlet.data)) {
-      add(e.jsonPath, 'memlet', `memlet refers to unknown container '${e.memlet.data}'`, HINT.validate);
+      add(
+        e.jsonPath,
+        'memlet',
+        daceRejects(
+          `Edge validation failed: Array "${e.memlet.data}" not found in SDFG`,
+          `memlet refers to unknown container '${e.memlet.data}'`,
+        ),
+        HINT.daceRejects,
+      );
       continue;
     }
     checkSubset(e.memlet.subset, file.grammar, e.jsonPath, add);

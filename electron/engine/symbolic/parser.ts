@@ -299,7 +299,11 @@ class Parser {
         this.expectOp(']');
         this.leave();
         if (index.length === 0) this.fail('empty subscript', t.pos);
-        e = this.node({ k: 'subscript', base: e, index: freeze(index) });
+        // Python indexes with one tuple whether or not it is parenthesised: `A[(i, j)]` is `A[i, j]` (MLIR-DaCe
+        // writes its indirect loads and stores so).
+        const only = index.length === 1 ? index[0]! : null;
+        const items = only?.k === 'tuple' && only.items.length > 0 ? [...only.items] : index;
+        e = this.node({ k: 'subscript', base: e, index: freeze(items) });
       } else if (
         this.mode === 'typed' &&
         t.kind === 'name' &&

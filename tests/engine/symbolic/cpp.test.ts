@@ -146,6 +146,8 @@ describe('toCpp', () => {
     expect(toCpp(parsePython('math.floor(x) + int(a / 2)'))).toBe('x + static_cast<long long>((a) / (2))');
     expect(toCpp(parsePython('3 / 2 + a'))).toBe('tlab_div(2 * a + 3, 2)');
     expect(toCpp(parsePython('A[i, j] > 0'), { subscript: (base, idx) => `${base}[${idx.join(' * 8 + ')}]` })).toBe('A[i * 8 + j] > 0');
+    // Python indexes with one tuple, parenthesised or not (MLIR-DaCe's indirect loads: `A[(i, j)]`).
+    expect(toCpp(parsePython('A[(i, j)] > 0'), { subscript: (base, idx) => `${base}[${idx.join(' * 8 + ')}]` })).toBe('A[i * 8 + j] > 0');
     // The container name reaches `subscript` as is: containers are not symbols.
     expect(toCpp(parsePython('A[i] + A'), { symbol: (s) => `sym_${s}`, subscript: (base, idx) => `${base}_ptr[${idx.join('')}]` })).toBe(
       'A_ptr[sym_i] + sym_A',

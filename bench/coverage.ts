@@ -1,0 +1,174 @@
+/**
+ * The `coverage` bench section (issue 22's target): for every corpus file, its size class (≤ 2 MB on disk or
+ * not), its target, and either the modes it builds, runs and verifies in (CPU) or builds in (GPU, nvcc; nothing
+ * runs here), or the first finding that keeps it outside the generator's subset (element and construct), or why
+ * it failed. One child process per file (bench/coverage-file.ts), two at a time, each under a time limit.
+ *
+ * TLAB_BENCH_COVERAGE_LIMIT_S sets the per-file limit (default 300 s); TLAB_BENCH_COVERAGE=WORD,… keeps only
+ * the files whose names contain one of the words (a quick check of a few files).
+ */
+import { fork } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { corpusDir } from '../electron/engine/paths.js';
+import { SMALL_BYTES, type CoverageRow } from './coverage-file.js';
+import type { BenchSection } from './section.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const PARALLEL = 2;
+
+function limitSeconds(): number {
+  const raw = process.env.TLAB_BENCH_COVERAGE_LIMIT_S;
+  const v = raw === undefined ? 300 : Number(raw);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`TLAB_BENCH_COVERAGE_LIMIT_S must be a positive number of seconds, got ${raw}`);
+  return v;
+}
+
+/** One file in its own process; a crash or the time limit becomes the row's status. */
+function coverInChild(path: string, limitS: number, bytes: () => number): Promise<CoverageRow> {
+  return new Promise((resolvePromise) => {
+    const started = performance.now();
+    // detached: the child leads its own process group, so the limit ends its compilers and runners too.
+    const child = fork(join(HERE, 'coverage-file.js'), [path], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
+    let row: CoverageRow | null = null;
+    let stderr = '';
+    let timedOut = false;
+    child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    let target: CoverageRow['target'] = null;
+    child.on('message', (m: CoverageRow | { partial: true; target: CoverageRow['target'] }) => {
+      if ('partial' in m) target = m.target;
+      else row = m;
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, limitS * 1000);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      const size = bytes();
+      const seconds = (performance.now() - started) / 1000;
+      const fallback = (status: CoverageRow['status'], detail: string): CoverageRow => ({
+        file: path.split('/').pop()!,
+        bytes: size,
+        small: size <= SMALL_BYTES,
+        target,
+        status,
+        modes: [],
+        defaultSymbol: null,
+        detail,
+        seconds,
+      });
+      if (row) resolvePromise(row);
+      else if (timedOut)
+        resolvePromise(
+          fallback('timeout', `${target ? 'inside the subset; ' : ''}not done after ${limitS} s (TLAB_BENCH_COVERAGE_LIMIT_S)`),
+        );
+      else
+        resolvePromise(
+          fallback('failed', `coverage process exited with ${signal ?? `code ${code}`}: ${stderr.trim().split('\n').pop() ?? ''}`),
+        );
+    });
+  });
+}
+
+async function inParallel<T, R>(items: T[], limit: number, job: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await job(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+function outcome(r: CoverageRow): string {
+  switch (r.status) {
+    case 'verifies':
+      return `builds, runs, verifies in ${r.modes.length} modes at ${r.defaultSymbol}${r.detail ? `; ${r.detail}` : ''}`;
+    case 'reads-uninitialised':
+      return `builds and runs in ${r.modes.length} modes at ${r.defaultSymbol}; reads transients it never writes (diagnosed)`;
+    case 'builds':
+      return `builds in ${r.modes.length} modes (nvcc) at ${r.defaultSymbol}; not run: needs issue 25's GPU host backend`;
+    case 'finding':
+      return `outside: ${r.finding!.element}: ${r.finding!.message}`;
+    default:
+      return `${r.status.toUpperCase()}: ${r.detail ?? ''}`;
+  }
+}
+
+export const coverageSection: BenchSection = {
+  name: 'coverage',
+  description: 'every corpus file: size class, target, and the modes it builds/runs/verifies in or its first finding',
+  async run() {
+    const limitS = limitSeconds();
+    const only = process.env.TLAB_BENCH_COVERAGE?.split(',').filter(Boolean);
+    const dir = corpusDir();
+    const names = readdirSync(dir)
+      .filter((f) => /\.sdfgz?$/.test(f))
+      .filter((f) => !only?.length || only.some((w) => f.includes(w)))
+      .sort();
+    const started = performance.now();
+    const rows = await inParallel(names, PARALLEL, (name) => {
+      const path = join(dir, name);
+      return coverInChild(path, limitS, () => statSync(path).size);
+    });
+    const small = rows.filter((r) => r.small);
+    const count = (rs: CoverageRow[], ...statuses: CoverageRow['status'][]) => rs.filter((r) => statuses.includes(r.status)).length;
+    const counts = {
+      files: rows.length,
+      small: small.length,
+      // The issue's measure: files ≤ 2 MB that generate, compile, run and verify (CPU), or generate and compile (GPU).
+      smallCpuVerify: count(
+        small.filter((r) => r.target === 'cpu'),
+        'verifies',
+        'reads-uninitialised',
+      ),
+      smallGpuBuild: count(
+        small.filter((r) => r.target === 'gpu'),
+        'builds',
+      ),
+      smallInsideSubset: small.filter((r) => r.status !== 'finding' && r.status !== 'unreadable').length,
+      smallOutside: count(small, 'finding'),
+      smallFailed: count(small, 'failed', 'timeout'),
+      allCpuVerify: count(
+        rows.filter((r) => r.target === 'cpu'),
+        'verifies',
+        'reads-uninitialised',
+      ),
+      allGpuBuild: count(
+        rows.filter((r) => r.target === 'gpu'),
+        'builds',
+      ),
+    };
+    const lines = [
+      `${'file'.padEnd(58)} ${'size'.padEnd(6)} ${'tgt'.padEnd(4)} ${'s'.padStart(6)}  outcome`,
+      ...rows.map(
+        (r) =>
+          `${r.file.slice(0, 58).padEnd(58)} ${(r.small ? '≤2MB' : '>2MB').padEnd(6)} ${(r.target ?? '-').padEnd(4)} ${r.seconds.toFixed(0).padStart(6)}  ${outcome(r).slice(0, 200)}`,
+      ),
+      `${counts.small} of ${counts.files} files are ≤ 2 MB; of those ${counts.smallCpuVerify + counts.smallGpuBuild} are covered: ` +
+        `${counts.smallCpuVerify} CPU programs build, run and verify in every mode, ${counts.smallGpuBuild} GPU programs build with nvcc (not run); ` +
+        `${counts.smallOutside} are outside the subset, ${counts.smallFailed} inside it fail or time out`,
+      `all sizes: ${counts.allCpuVerify} CPU verify, ${counts.allGpuBuild} GPU build; ${((performance.now() - started) / 1000).toFixed(0)} s, ${PARALLEL} files at a time, ${limitS} s limit per file`,
+    ];
+    return {
+      result: {
+        description: this.description,
+        smallBytes: SMALL_BYTES,
+        limitSeconds: limitS,
+        ...(only?.length ? { only } : {}),
+        counts,
+        files: rows,
+      },
+      summary: lines,
+    };
+  },
+};
