@@ -1,8 +1,8 @@
 /**
  * Library nodes expanded before analysis (engine/sdfg/expand): Reduce (over one axis, over every axis, with and
- * without an identity, min/max/product, a squeezed subset, inside a parallel map) and Transpose, each generated
- * in every mode and layout, compiled with AddressSanitizer, run by the C++ driver and compared with the math
- * written here.
+ * without an identity, min/max/product, a squeezed subset, inside a parallel map), Transpose, the BLAS nodes and
+ * the data-movement nodes (Memset, Fill, Copy), each generated in every mode and layout, compiled with
+ * AddressSanitizer, run by the C++ driver and compared with the math written here.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -88,6 +88,14 @@ const EXPECTED: Record<string, (p: GeneratedProgram) => Record<string, Float64Ar
       }
     }
     return { A, B, B2, Cin, x, w, C, y, d: new Float64Array([dot]), G, E, z, v };
+  },
+  // Memset (whole, a column, inside a parallel map), Fill with a value, copies between squeezed subsets.
+  library_fill: (p) => {
+    const [A, B, W] = ['A', 'B', 'W'].map((n) => inputFor(p, n)) as [Float64Array, Float64Array, Float64Array];
+    for (let i = 0; i < N; i++) A[i * M + 3] = 0;
+    for (let i = 1; i <= N - 2; i++) for (let j = 0; j <= M - 3; j++) B[i * M + j] = A[i * M + j + 1]!;
+    for (let i = 0; i < N; i++) for (let j = 1; j < M; j++) W[i * M + j] = 0;
+    return { Z: new Float64Array(N * M), A, B, v: A.slice(4 * M, 5 * M), F: new Float64Array(N).fill(2.5), W };
   },
   library_transpose: (p) => {
     const A = inputFor(p, 'A');

@@ -12,6 +12,7 @@ import type { Grammar, LibraryNode, MemletEdge, NestedSdfgNode, Sdfg, SdfgFile, 
 import { blocksOf, statesOf } from '../../model/queries.js';
 import { normaliseSdfg } from '../normalise.js';
 import { dotStates, gemmStates, gemvStates, matMulStates } from './blas.js';
+import { copyStates, fillStates } from './fill.js';
 import { sdfgJson, type ArraySpec } from './graph-json.js';
 import { operandOf, symbolsOf, type Expander, type ExpansionIo } from './operand.js';
 import { reduceStates } from './reduce.js';
@@ -19,17 +20,23 @@ import { transposeStates } from './transpose.js';
 
 interface Registered {
   expand: Expander;
-  /** One input and one output, whatever their connectors: the SDFG calls them `_in` and `_out`. */
-  single: boolean;
+  /** One output and this many inputs (0 or 1), whatever their connectors: the SDFG calls them `_in` and
+   * `_out`. Without it, the SDFG's containers are named after the node's connectors. */
+  single?: { inputs: 0 | 1 };
 }
 
+const ONE_TO_ONE = { inputs: 1 } as const;
+
 const EXPANDERS: Record<string, Registered> = {
-  Reduce: { expand: (n, io, sym) => reduceStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: true },
-  Transpose: { expand: (n, io, sym) => transposeStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: true },
-  MatMul: { expand: matMulStates, single: false },
-  Gemm: { expand: gemmStates, single: false },
-  Gemv: { expand: gemvStates, single: false },
-  Dot: { expand: dotStates, single: false },
+  Reduce: { expand: (n, io, sym) => reduceStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: ONE_TO_ONE },
+  Transpose: { expand: (n, io, sym) => transposeStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: ONE_TO_ONE },
+  MatMul: { expand: matMulStates },
+  Gemm: { expand: gemmStates },
+  Gemv: { expand: gemvStates },
+  Dot: { expand: dotStates },
+  MemsetLibraryNode: { expand: (n, io, sym) => fillStates(n, io.outs.get('_out')!, sym), single: { inputs: 0 } },
+  FillLibraryNode: { expand: (n, io, sym) => fillStates(n, io.outs.get('_out')!, sym), single: { inputs: 0 } },
+  CopyLibraryNode: { expand: (n, io, sym) => copyStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: ONE_TO_ONE },
 };
 
 /** The library classes that have an expansion, for messages. */
@@ -146,7 +153,7 @@ function expandNode(
     schedule: node.schedule,
   };
   if (expander.single) {
-    inEdges[0]!.dstConnector = '_in';
+    if (inEdges[0]) inEdges[0].dstConnector = '_in';
     outEdges[0]!.srcConnector = '_out';
   }
   state.nodes[node.id] = nested;
@@ -154,9 +161,15 @@ function expandNode(
 }
 
 /** The node's operands by connector (`_in`/`_out` for single-operand nodes, whatever their connectors). */
-function operands(file: SdfgFile, sdfg: Sdfg, inEdges: MemletEdge[], outEdges: MemletEdge[], single: boolean): ExpansionIo | string {
-  if (single && (inEdges.length !== 1 || outEdges.length !== 1))
-    return `it has ${inEdges.length} input and ${outEdges.length} output memlets (one of each expected)`;
+function operands(
+  file: SdfgFile,
+  sdfg: Sdfg,
+  inEdges: MemletEdge[],
+  outEdges: MemletEdge[],
+  single: Registered['single'],
+): ExpansionIo | string {
+  if (single && (inEdges.length !== single.inputs || outEdges.length !== 1))
+    return `it has ${inEdges.length} input and ${outEdges.length} output memlets (${single.inputs ? 'one of each' : 'one output and no input'} expected)`;
   const io: ExpansionIo = { ins: new Map(), outs: new Map() };
   for (const [edges, into, side] of [
     [inEdges, io.ins, 'input'],
