@@ -1,16 +1,27 @@
 /**
  * The data-movement nodes of DaCe's standard library, expanded as their pure (mapped-tasklet) expansions do:
  * MemsetLibraryNode (a zero over its output subset; FillLibraryNode, its later name, writes its constant
- * `value`) and CopyLibraryNode (element for element from its input subset to its output subset). Both become
- * one map over the squeezed subset whose tasklet writes each element.
+ * `value`) and CopyLibraryNode (element for element from its input subset to its output subset; the explicit
+ * MemoryMovementNode of DaCe's soft_hier flow is the same copy). Each becomes one map over the squeezed subset
+ * whose tasklet writes each element; inside a GPU kernel the map is a loop of each thread, as DaCe's mapped
+ * tasklet runs in-kernel copies Sequential.
  */
 import type { LibraryNode } from '../../model/sdfg.js';
 import { at, memlet, StateJson, whole } from './graph-json.js';
-import type { Expansion, Operand } from './operand.js';
+import type { Expansion, ExpansionSite, Operand } from './operand.js';
 
 const SCHEDULES = new Set(['Default', 'Sequential', 'CPU_Multicore']);
 
 type Sym = (name: string) => string;
+
+/** Why the node cannot be expanded where it is, or null. */
+function placeProblem(node: LibraryNode, ops: Operand[], site: ExpansionSite): string | null {
+  if (!SCHEDULES.has(node.schedule)) return `schedule ${node.schedule} is not expanded`;
+  // On the host DaCe moves GPU memory with cudaMemcpy/cudaMemset or a GPU_Device map, not a host loop.
+  const gpu = ops.find((o) => o.desc.storage.startsWith('GPU'));
+  if (gpu && !site.inKernel) return `'${gpu.edge.memlet.data ?? ''}' is ${gpu.desc.storage} memory outside a kernel (not expanded)`;
+  return null;
+}
 
 /** The constant a fill node writes as Python source, or why it cannot be written. */
 function fillValue(node: LibraryNode): string | { problem: string } {
@@ -22,26 +33,27 @@ function fillValue(node: LibraryNode): string | { problem: string } {
   return { problem: `value ${JSON.stringify(raw)} is not a number` };
 }
 
-function elementMap(st: StateJson, node: LibraryNode, shape: string[], through: { ins: string[]; outs: string[] }) {
+function elementMap(st: StateJson, node: LibraryNode, site: ExpansionSite, shape: string[], through: { ins: string[]; outs: string[] }) {
   return st.map(
     {
       label: node.className.toLowerCase(),
       params: shape.map((_, i) => `_i${i}`),
       ranges: shape.map((s) => ({ start: '0', end: `${s} - 1` })),
-      schedule: node.schedule,
+      schedule: site.inKernel ? 'Sequential' : node.schedule,
     },
     through,
     null,
   );
 }
 
-export function fillStates(node: LibraryNode, out: Operand, sym: Sym): Expansion | string {
-  if (!SCHEDULES.has(node.schedule)) return `schedule ${node.schedule} is not expanded`;
+export function fillStates(node: LibraryNode, out: Operand, sym: Sym, site: ExpansionSite): Expansion | string {
+  const problem = placeProblem(node, [out], site);
+  if (problem !== null) return problem;
   const value = fillValue(node);
   if (typeof value !== 'string') return value.problem;
   const st = new StateJson(node.className.toLowerCase());
   const w = st.access('_out');
-  const m = elementMap(st, node, out.shape, { ins: [], outs: ['_out'] });
+  const m = elementMap(st, node, site, out.shape, { ins: [], outs: ['_out'] });
   const t = st.tasklet('fill', `__out = ${value}`, [], ['__out'], m.entry);
   st.edge(m.entry, null, t, null, { type: 'Memlet', attributes: {} });
   st.edge(t, '__out', m.exit, 'IN__out', memlet('_out', at(out.shape.map((_, i) => sym(`_i${i}`)))));
@@ -49,15 +61,16 @@ export function fillStates(node: LibraryNode, out: Operand, sym: Sym): Expansion
   return { states: [st] };
 }
 
-export function copyStates(node: LibraryNode, inp: Operand, out: Operand, sym: Sym): Expansion | string {
-  if (!SCHEDULES.has(node.schedule)) return `schedule ${node.schedule} is not expanded`;
+export function copyStates(node: LibraryNode, inp: Operand, out: Operand, sym: Sym, site: ExpansionSite): Expansion | string {
+  const problem = placeProblem(node, [inp, out], site);
+  if (problem !== null) return problem;
   if (inp.shape.length !== out.shape.length)
     return `it reshapes ${inp.shape.length} dimensions into ${out.shape.length} (only copies of equal rank are expanded)`;
   if (inp.dtype !== out.dtype) return `it copies ${inp.dtype} into ${out.dtype}`;
   const st = new StateJson(node.className.toLowerCase());
   const r = st.access('_in');
   const w = st.access('_out');
-  const m = elementMap(st, node, inp.shape, { ins: ['_in'], outs: ['_out'] });
+  const m = elementMap(st, node, site, inp.shape, { ins: ['_in'], outs: ['_out'] });
   const t = st.tasklet('copy', '__out = __inp', ['__inp'], ['__out'], m.entry);
   const index = at(inp.shape.map((_, i) => sym(`_i${i}`)));
   st.edge(r, null, m.entry, 'IN__in', memlet('_in', whole(inp.shape)));

@@ -12,6 +12,7 @@ import type { Grammar, LibraryNode, MemletEdge, NestedSdfgNode, Sdfg, SdfgFile, 
 import { blocksOf, statesOf } from '../../model/queries.js';
 import { normaliseSdfg } from '../normalise.js';
 import { dotStates, gemmStates, gemvStates, matMulStates } from './blas.js';
+import { fftStates } from './fft.js';
 import { copyStates, fillStates } from './fill.js';
 import { sdfgJson, type ArraySpec } from './graph-json.js';
 import { operandOf, symbolsOf, type Expander, type ExpansionIo } from './operand.js';
@@ -34,9 +35,21 @@ const EXPANDERS: Record<string, Registered> = {
   Gemm: { expand: gemmStates },
   Gemv: { expand: gemvStates },
   Dot: { expand: dotStates },
-  MemsetLibraryNode: { expand: (n, io, sym) => fillStates(n, io.outs.get('_out')!, sym), single: { inputs: 0 } },
-  FillLibraryNode: { expand: (n, io, sym) => fillStates(n, io.outs.get('_out')!, sym), single: { inputs: 0 } },
-  CopyLibraryNode: { expand: (n, io, sym) => copyStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: ONE_TO_ONE },
+  MemsetLibraryNode: { expand: (n, io, sym, site) => fillStates(n, io.outs.get('_out')!, sym, site), single: { inputs: 0 } },
+  FillLibraryNode: { expand: (n, io, sym, site) => fillStates(n, io.outs.get('_out')!, sym, site), single: { inputs: 0 } },
+  MemoryMovementNode: {
+    expand: (n, io, sym, site) => copyStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym, site),
+    single: ONE_TO_ONE,
+  },
+  FFT: {
+    expand: (n, io, sym, site) => fftStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym, site.grammar, false),
+    single: ONE_TO_ONE,
+  },
+  IFFT: {
+    expand: (n, io, sym, site) => fftStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym, site.grammar, true),
+    single: ONE_TO_ONE,
+  },
+  CopyLibraryNode: { expand: (n, io, sym, site) => copyStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym, site), single: ONE_TO_ONE },
 };
 
 /** The library classes that have an expansion, for messages. */
@@ -118,7 +131,7 @@ function expandNode(
   const io = operands(file, sdfg, inEdges, outEdges, expander.single);
   if (typeof io === 'string') return io;
   const sym = symbolName(file.grammar);
-  const built = expander.expand(node, io, sym);
+  const built = expander.expand(node, io, sym, { inKernel: inKernel(sdfg, state, node), grammar: file.grammar });
   if (typeof built === 'string') return built;
   let symbols: string[];
   try {
@@ -184,6 +197,16 @@ function operands(
     }
   }
   return io;
+}
+
+function inKernel(sdfg: Sdfg, state: StateBlock, node: { scopeEntry: number | null }): boolean {
+  for (let scope = node.scopeEntry; scope !== null;) {
+    const entry = state.nodes[scope];
+    if (!entry) break;
+    if (entry.kind === 'map_entry' && entry.map.schedule.startsWith('GPU')) return true;
+    scope = entry.scopeEntry;
+  }
+  return sdfg.parent ? inKernel(sdfg.parent.sdfg, sdfg.parent.state, sdfg.parent.node) : false;
 }
 
 /** Symbols as the file's grammar writes them (`$name` in the typed grammar). */
