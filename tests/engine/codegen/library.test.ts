@@ -1,7 +1,7 @@
 /**
  * Library nodes expanded before analysis (engine/sdfg/expand): Reduce (over one axis, over every axis, with and
  * without an identity, min/max/product, a squeezed subset, inside a parallel map), Transpose, the BLAS nodes and
- * the data-movement nodes (Memset, Fill, Copy, MemoryMovement), FFT and IFFT, each generated in every mode and layout, compiled with
+ * the data-movement nodes (Memset, Fill, Copy, MemoryMovement), FFT, IFFT and CSRMV, each generated in every mode and layout, compiled with
  * AddressSanitizer, run by the C++ driver and compared with the math written here.
  */
 import { createHash } from 'node:crypto';
@@ -115,6 +115,13 @@ const EXPECTED: Record<string, (p: GeneratedProgram) => Record<string, Float64Ar
     const [re, im] = dft(x);
     const [wre, wim] = dft(Float32Array.from(x));
     return { x, re, im, back: x, wre, wim };
+  },
+  // c = A·b, A in CSR form built by the program: row i holds nonzeros 2i, 2i + 1; nonzero j in column 3j mod M.
+  library_csrmv: (p) => {
+    const [vals, b] = [inputFor(p, 'vals'), inputFor(p, 'b')];
+    const c = new Float64Array(N);
+    for (let i = 0; i < N; i++) for (let j = 2 * i; j < 2 * i + 2; j++) c[i] = c[i]! + vals[j]! * b[(3 * j) % M]!;
+    return { vals, b, c };
   },
   library_transpose: (p) => {
     const A = inputFor(p, 'A');

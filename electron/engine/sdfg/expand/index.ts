@@ -17,6 +17,7 @@ import { copyStates, fillStates } from './fill.js';
 import { sdfgJson, type ArraySpec } from './graph-json.js';
 import { operandOf, symbolsOf, type Expander, type ExpansionIo } from './operand.js';
 import { reduceStates } from './reduce.js';
+import { csrmvStates } from './sparse.js';
 import { transposeStates } from './transpose.js';
 
 interface Registered {
@@ -49,6 +50,7 @@ const EXPANDERS: Record<string, Registered> = {
     expand: (n, io, sym, site) => fftStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym, site.grammar, true),
     single: ONE_TO_ONE,
   },
+  CSRMV: { expand: csrmvStates },
   CopyLibraryNode: { expand: (n, io, sym, site) => copyStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym, site), single: ONE_TO_ONE },
 };
 
