@@ -14,7 +14,7 @@ import { buildAnalysisView } from '../../../electron/engine/view/analysis.js';
 import { transientJson } from '../../../electron/engine/view/analysis-doc.js';
 import { findUnsupported, generateProgram, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
 import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
-import { packageRoot } from '../../../electron/engine/paths.js';
+import { corpusDir, packageRoot } from '../../../electron/engine/paths.js';
 import { expandLibraryNodes } from '../../../electron/engine/sdfg/expand/index.js';
 import { parseSdfgJson, readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { compileLibrary, inParallel, removeScratchDirs, scratchDir } from './compile.js';
@@ -266,6 +266,23 @@ describe('library nodes expanded before analysis', () => {
     const findings = findUnsupported(parseSdfgJson(raw, 'gpu.sdfg', 0, false), 'gpu');
     expect(findings.map((f) => [f.jsonPath, f.message])).toEqual([
       ['$.nodes[0].nodes[0]', "it cannot be expanded: 'Z' is GPU_Global memory outside a kernel (not expanded)"],
+    ]);
+  });
+
+  test('LAPACK and MPI nodes, which DaCe has no pure expansion for, are refused saying what they would need', async () => {
+    const refusal = async (name: string) =>
+      findUnsupported(await readSdfgFile(join(corpusDir(), name))).map((f) => [f.jsonPath, f.message]);
+    expect(await refusal('spcl__dace__tests__sdfg_corpus__lapack_potrf_matrix_choleskyfact_potrf_MKL_float.sdfg')).toEqual([
+      [
+        '$.nodes[0].nodes[3]',
+        'it cannot be expanded: DaCe expands Potrf only to LAPACK (MKL, OpenBLAS) or cuSOLVER calls, with no pure expansion: not done here',
+      ],
+    ]);
+    expect(await refusal('spcl__dace__tests__sdfg_corpus__mpi_allgather.sdfg')).toEqual([
+      [
+        '$.nodes[0].nodes[2]',
+        'it cannot be expanded: MPI library nodes (Allgather) need an MPI runtime and several processes: not supported',
+      ],
     ]);
   });
 

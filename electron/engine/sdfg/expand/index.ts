@@ -69,9 +69,18 @@ export function expandLibraryNodes(file: SdfgFile): SdfgFile {
   return result;
 }
 
-/** Why a library node was left unexpanded (null when it has no expansion at all). */
+/** Why a library node was left unexpanded (null when it has no expansion here and no known reason). */
 export function expansionProblem(file: SdfgFile, node: LibraryNode): string | null {
-  return problems.get(file)?.get(node.jsonPath) ?? null;
+  return problems.get(file)?.get(node.jsonPath) ?? notExpandable(node);
+}
+
+/** Nodes DaCe itself has no pure expansion for: what it would need instead. */
+function notExpandable(node: LibraryNode): string | null {
+  if (node.classpath.startsWith('dace.libraries.lapack.'))
+    return `DaCe expands ${node.className} only to LAPACK (MKL, OpenBLAS) or cuSOLVER calls, with no pure expansion: not done here`;
+  if (node.classpath.startsWith('dace.libraries.mpi.'))
+    return `MPI library nodes (${node.className}) need an MPI runtime and several processes: not supported`;
+  return null;
 }
 
 const problems = new WeakMap<SdfgFile, Map<string, string>>();
