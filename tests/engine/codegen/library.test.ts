@@ -180,7 +180,7 @@ describe('library nodes expanded before analysis', () => {
     );
   }, 600_000);
 
-  test('Reduce and Transpose are inside the subset; the file as parsed keeps its library nodes', () => {
+  test('every fixture is inside the subset; the file as parsed keeps its library nodes', () => {
     for (const [name, file] of files) {
       expect(findUnsupported(file), name).toEqual([]);
       expect(file.warnings, name).toEqual([]);
