@@ -90,6 +90,11 @@ const FUNCTIONS: Record<string, CppFunction> = {
   degrees: fn('tlab_rad2deg', 1),
   gcd: fn('tlab_gcd', 2),
   lcm: fn('tlab_lcm', 2),
+  // Complex parts (NumPy's real, imag, conj; std:: takes real arguments too).
+  real: fn('std::real', 1),
+  imag: fn('std::imag', 1),
+  conj: fn('std::conj', 1),
+  conjugate: fn('std::conj', 1),
 };
 
 const MODULES = ['math.', 'np.', 'numpy.'];

@@ -68,17 +68,24 @@ export class StateJson {
     return this.add({ type: 'Tasklet', label, attributes }, scope);
   }
 
-  /** A map's entry and exit; connectors `IN_x`/`OUT_x` for each container passing through. */
-  map(spec: MapSpec, through: { ins: string[]; outs: string[] }, scope: number | null): { entry: number; exit: number } {
+  /** A map's entry and exit; connectors `IN_x`/`OUT_x` for each container passing through, and the entry's
+   * dynamic range inputs (`through.dynamic`: connectors its range names as symbols). */
+  map(
+    spec: MapSpec,
+    through: { ins: string[]; outs: string[]; dynamic?: string[] },
+    scope: number | null,
+  ): { entry: number; exit: number } {
     const conns = (names: string[]) => ({
       in_connectors: Object.fromEntries(names.map((n) => [`IN_${n}`, null])),
       out_connectors: Object.fromEntries(names.map((n) => [`OUT_${n}`, null])),
     });
+    const entryConns = conns(through.ins);
+    for (const d of through.dynamic ?? []) entryConns.in_connectors[d] = null;
     const entry = this.add(
       {
         type: 'MapEntry',
         label: spec.label,
-        attributes: { label: spec.label, params: spec.params, range: range(spec.ranges), schedule: spec.schedule, ...conns(through.ins) },
+        attributes: { label: spec.label, params: spec.params, range: range(spec.ranges), schedule: spec.schedule, ...entryConns },
       },
       scope,
     );

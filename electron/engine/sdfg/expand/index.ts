@@ -12,24 +12,46 @@ import type { Grammar, LibraryNode, MemletEdge, NestedSdfgNode, Sdfg, SdfgFile, 
 import { blocksOf, statesOf } from '../../model/queries.js';
 import { normaliseSdfg } from '../normalise.js';
 import { dotStates, gemmStates, gemvStates, matMulStates } from './blas.js';
+import { fftStates } from './fft.js';
+import { copyStates, fillStates } from './fill.js';
 import { sdfgJson, type ArraySpec } from './graph-json.js';
 import { operandOf, symbolsOf, type Expander, type ExpansionIo } from './operand.js';
 import { reduceStates } from './reduce.js';
+import { csrmvStates } from './sparse.js';
 import { transposeStates } from './transpose.js';
 
 interface Registered {
   expand: Expander;
-  /** One input and one output, whatever their connectors: the SDFG calls them `_in` and `_out`. */
-  single: boolean;
+  /** One output and this many inputs (0 or 1), whatever their connectors: the SDFG calls them `_in` and
+   * `_out`. Without it, the SDFG's containers are named after the node's connectors. */
+  single?: { inputs: 0 | 1 };
 }
 
+const ONE_TO_ONE = { inputs: 1 } as const;
+
 const EXPANDERS: Record<string, Registered> = {
-  Reduce: { expand: (n, io, sym) => reduceStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: true },
-  Transpose: { expand: (n, io, sym) => transposeStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: true },
-  MatMul: { expand: matMulStates, single: false },
-  Gemm: { expand: gemmStates, single: false },
-  Gemv: { expand: gemvStates, single: false },
-  Dot: { expand: dotStates, single: false },
+  Reduce: { expand: (n, io, sym) => reduceStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: ONE_TO_ONE },
+  Transpose: { expand: (n, io, sym) => transposeStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: ONE_TO_ONE },
+  MatMul: { expand: matMulStates },
+  Gemm: { expand: gemmStates },
+  Gemv: { expand: gemvStates },
+  Dot: { expand: dotStates },
+  MemsetLibraryNode: { expand: (n, io, sym, site) => fillStates(n, io.outs.get('_out')!, sym, site), single: { inputs: 0 } },
+  FillLibraryNode: { expand: (n, io, sym, site) => fillStates(n, io.outs.get('_out')!, sym, site), single: { inputs: 0 } },
+  MemoryMovementNode: {
+    expand: (n, io, sym, site) => copyStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym, site),
+    single: ONE_TO_ONE,
+  },
+  FFT: {
+    expand: (n, io, sym, site) => fftStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym, site.grammar, false),
+    single: ONE_TO_ONE,
+  },
+  IFFT: {
+    expand: (n, io, sym, site) => fftStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym, site.grammar, true),
+    single: ONE_TO_ONE,
+  },
+  CSRMV: { expand: csrmvStates },
+  CopyLibraryNode: { expand: (n, io, sym, site) => copyStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym, site), single: ONE_TO_ONE },
 };
 
 /** The library classes that have an expansion, for messages. */
@@ -47,9 +69,18 @@ export function expandLibraryNodes(file: SdfgFile): SdfgFile {
   return result;
 }
 
-/** Why a library node was left unexpanded (null when it has no expansion at all). */
+/** Why a library node was left unexpanded (null when it has no expansion here and no known reason). */
 export function expansionProblem(file: SdfgFile, node: LibraryNode): string | null {
-  return problems.get(file)?.get(node.jsonPath) ?? null;
+  return problems.get(file)?.get(node.jsonPath) ?? notExpandable(node);
+}
+
+/** Nodes DaCe itself has no pure expansion for: what it would need instead. */
+function notExpandable(node: LibraryNode): string | null {
+  if (node.classpath.startsWith('dace.libraries.lapack.'))
+    return `DaCe expands ${node.className} only to LAPACK (MKL, OpenBLAS) or cuSOLVER calls, with no pure expansion: not done here`;
+  if (node.classpath.startsWith('dace.libraries.mpi.'))
+    return `MPI library nodes (${node.className}) need an MPI runtime and several processes: not supported`;
+  return null;
 }
 
 const problems = new WeakMap<SdfgFile, Map<string, string>>();
@@ -111,7 +142,7 @@ function expandNode(
   const io = operands(file, sdfg, inEdges, outEdges, expander.single);
   if (typeof io === 'string') return io;
   const sym = symbolName(file.grammar);
-  const built = expander.expand(node, io, sym);
+  const built = expander.expand(node, io, sym, { inKernel: inKernel(sdfg, state, node), grammar: file.grammar });
   if (typeof built === 'string') return built;
   let symbols: string[];
   try {
@@ -146,7 +177,7 @@ function expandNode(
     schedule: node.schedule,
   };
   if (expander.single) {
-    inEdges[0]!.dstConnector = '_in';
+    if (inEdges[0]) inEdges[0].dstConnector = '_in';
     outEdges[0]!.srcConnector = '_out';
   }
   state.nodes[node.id] = nested;
@@ -154,9 +185,15 @@ function expandNode(
 }
 
 /** The node's operands by connector (`_in`/`_out` for single-operand nodes, whatever their connectors). */
-function operands(file: SdfgFile, sdfg: Sdfg, inEdges: MemletEdge[], outEdges: MemletEdge[], single: boolean): ExpansionIo | string {
-  if (single && (inEdges.length !== 1 || outEdges.length !== 1))
-    return `it has ${inEdges.length} input and ${outEdges.length} output memlets (one of each expected)`;
+function operands(
+  file: SdfgFile,
+  sdfg: Sdfg,
+  inEdges: MemletEdge[],
+  outEdges: MemletEdge[],
+  single: Registered['single'],
+): ExpansionIo | string {
+  if (single && (inEdges.length !== single.inputs || outEdges.length !== 1))
+    return `it has ${inEdges.length} input and ${outEdges.length} output memlets (${single.inputs ? 'one of each' : 'one output and no input'} expected)`;
   const io: ExpansionIo = { ins: new Map(), outs: new Map() };
   for (const [edges, into, side] of [
     [inEdges, io.ins, 'input'],
@@ -171,6 +208,16 @@ function operands(file: SdfgFile, sdfg: Sdfg, inEdges: MemletEdge[], outEdges: M
     }
   }
   return io;
+}
+
+function inKernel(sdfg: Sdfg, state: StateBlock, node: { scopeEntry: number | null }): boolean {
+  for (let scope = node.scopeEntry; scope !== null;) {
+    const entry = state.nodes[scope];
+    if (!entry) break;
+    if (entry.kind === 'map_entry' && entry.map.schedule.startsWith('GPU')) return true;
+    scope = entry.scopeEntry;
+  }
+  return sdfg.parent ? inKernel(sdfg.parent.sdfg, sdfg.parent.state, sdfg.parent.node) : false;
 }
 
 /** Symbols as the file's grammar writes them (`$name` in the typed grammar). */

@@ -72,4 +72,12 @@ export interface Expansion {
   transients?: Record<string, ArraySpec>;
 }
 
-export type Expander = (node: LibraryNode, io: ExpansionIo, sym: (name: string) => string) => Expansion | string;
+/** Where the node sits. */
+export interface ExpansionSite {
+  /** Inside a GPU kernel (a GPU-scheduled map encloses it, in its state or around a nested SDFG holding it). */
+  inKernel: boolean;
+  /** The file's expression grammar. */
+  grammar: Grammar;
+}
+
+export type Expander = (node: LibraryNode, io: ExpansionIo, sym: (name: string) => string, site: ExpansionSite) => Expansion | string;
