@@ -45,6 +45,8 @@ function blockingBoth(x: EligibilityInput): string | null {
     return `type ${desc.type} is not exactly Array or Scalar (gt4py rule 2: views, references, streams and structures are left alone)`;
   }
   if (desc.storage === 'Register') return 'storage Register (gt4py rule 3: lives on the stack)';
+  if (desc.storage === 'CPU_ThreadLocal')
+    return 'storage CPU_ThreadLocal: one copy per OpenMP thread, each allocated by its thread (no single buffer to hoist)';
   if (isStackStorage(x.effectiveStorage)) {
     return `Default storage resolves to ${x.effectiveStorage} where it is used (stack or shared memory, nothing to hoist)`;
   }

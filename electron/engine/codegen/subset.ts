@@ -45,8 +45,8 @@ import {
 
 export { HINT } from './subset-checks.js';
 
-/** Storages of the CPU generator. */
-const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register']);
+/** Storages of the CPU generator (CPU_ThreadLocal: one copy per OpenMP thread, thread-local.ts). */
+const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register', 'CPU_ThreadLocal']);
 /** Map schedules of the CPU generator (`Unrolled` exists up to DaCe 1.x and is a plain loop). */
 const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled']);
 /** What the CUDA generator (codegen/cuda) adds for GPU programs. */
@@ -153,6 +153,13 @@ function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn, gpuTar
       !gpu ? 'use CPU_Heap or Default storage' : gpuTarget ? 'use GPU_Global, GPU_Shared or Register storage' : HINT.cpuVersion,
     );
   }
+  if (d.storage === 'CPU_ThreadLocal' && d.lifetime === 'External')
+    add(
+      d.jsonPath,
+      element,
+      'a CPU_ThreadLocal transient cannot be External (one copy per thread, not one workspace slot)',
+      'use lifetime Scope or Persistent',
+    );
   if (!ctypeOf(d.dtype)) {
     add(d.jsonPath, element, `dtype ${dtypeLabel(d.dtype)} is not supported`, 'use bool, (u)int8-64, float32/64 or complex64/128');
   }
