@@ -45,8 +45,9 @@ import {
 
 export { HINT } from './subset-checks.js';
 
-/** Storages of the CPU generator (CPU_ThreadLocal: one copy per OpenMP thread, thread-local.ts). */
-const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register', 'CPU_ThreadLocal']);
+/** Storages of the CPU generator (CPU_ThreadLocal: one copy per OpenMP thread, thread-local.ts; CPU_Pinned: host
+ * memory, page-locked only by the CUDA backend, as DaCe's cuda.py owns it). */
+const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register', 'CPU_ThreadLocal', 'CPU_Pinned']);
 /** Map schedules of the CPU generator (`Unrolled` exists up to DaCe 1.x and is a plain loop). */
 const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled']);
 /** What the CUDA generator (codegen/cuda) adds for GPU programs. */

@@ -13,6 +13,7 @@ import { packageRoot } from '../../../electron/engine/paths.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { compileLibrary, removeScratchDirs, scratchDir } from './compile.js';
 import { ALL_VARIANTS, ASAN_FLAGS, compileDriver, inputFor, runProgram } from './driver.js';
+import { findNvcc, firstErrors, nvccCompile } from './nvcc.js';
 
 afterAll(removeScratchDirs);
 
@@ -93,4 +94,46 @@ describe('CPU_ThreadLocal storage (one copy per OpenMP thread, as cpu.py)', () =
       [d.jsonPath, 'a CPU_ThreadLocal transient cannot be External (one copy per thread, not one workspace slot)'],
     ]);
   });
+});
+
+describe('CPU_Pinned storage (host memory; page-locked by cudaMallocHost only where DaCe has a CUDA target)', () => {
+  test('pinned runs in every mode: B = 2·(A + 1) through a pinned transient, into a pinned argument', async () => {
+    await runEveryMode('pinned', { N: 40n }, (p) => {
+      const A = inputFor(p, 'A');
+      return { A, B: A.map((a) => 2 * (a + 1)) };
+    });
+  }, 240_000);
+
+  test('a pinned transient is ordinary host memory in the CPU program; its workspace slot has its own storage pair', async () => {
+    const file = await load('pinned');
+    const analysis = analyse(file, { N: 40n });
+    const scoped = generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' }).source;
+    expect(scoped).toMatch(/tmp = static_cast<double \*>\(tlab_alloc\(/);
+    const external = generateProgram(file, analysis, { mode: 'EXTERNAL', layout: 'dace' });
+    expect(external.externals.map((e) => e.storage).sort()).toEqual(['CPU_Heap', 'CPU_Pinned']);
+  });
+});
+
+describe('CPU_Pinned in a GPU program (cuda.py: cudaMallocHost)', () => {
+  test('pinned_gpu: page-locked with cudaMallocHost, freed with cudaFreeHost, copies synchronised; compiles with nvcc', async () => {
+    const file = await load('pinned_gpu');
+    expect(findUnsupported(file, 'gpu')).toEqual([]);
+    const analysis = analyse(file, { N: 40n });
+    const nvcc = findNvcc();
+    for (const v of ALL_VARIANTS) {
+      const p = generateProgram(file, analysis, v);
+      // Allocated where its placement says (PERSISTENT: in init; EXTERNAL: a CPU_Pinned workspace slot).
+      if (v.mode === 'EXTERNAL') expect(p.externals.map((x) => x.storage)).toContain('CPU_Pinned');
+      else {
+        expect(p.source).toMatch(/(\s|__state->__0_)p = static_cast<double \*>\(tlab_cuda_malloc_host\(/);
+        expect(p.source).toMatch(/tlab_cuda_free_host\((__state->__0_)?p, /);
+      }
+      // d → p (device to pinned) is followed by a synchronisation before the host map reads p.
+      expect(p.source).toMatch(/tlab_cuda_copy\(p \+ 0,[^\n]*\n\s*\}\n\s*TLAB_CUDA\(cudaStreamSynchronize\(nullptr\)\);/);
+      if (nvcc) {
+        const r = await nvccCompile(nvcc, p.source, scratchDir('sched-nvcc'), `pinned_gpu_${v.mode}_${v.layout}`);
+        expect(r.ok, firstErrors(r.output)).toBe(true);
+      }
+    }
+  }, 600_000);
 });
