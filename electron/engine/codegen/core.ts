@@ -21,8 +21,10 @@ import type { ExternalSlotPlan, MemoryPlan } from './placement.js';
 /** Names visible at one point of the generated code. */
 export interface Env {
   names: Map<string, string>;
-  /** Inside a CPU_Multicore map: WCR writes need atomics. */
+  /** Inside a CPU_Multicore or CPU_Persistent map: WCR writes need atomics. */
   parallel: boolean;
+  /** Inside a CPU_Persistent map's parallel region: a CPU_Multicore map shares its loop (`omp for`). */
+  persistent?: boolean;
   /** Inside a GPU kernel (device code): WCR writes use device atomics, no host-only runtime calls. */
   device?: boolean;
 }

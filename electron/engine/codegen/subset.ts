@@ -48,8 +48,9 @@ export { HINT } from './subset-checks.js';
 /** Storages of the CPU generator (CPU_ThreadLocal: one copy per OpenMP thread, thread-local.ts; CPU_Pinned: host
  * memory, page-locked only by the CUDA backend, as DaCe's cuda.py owns it). */
 const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register', 'CPU_ThreadLocal', 'CPU_Pinned']);
-/** Map schedules of the CPU generator (`Unrolled` exists up to DaCe 1.x and is a plain loop). */
-const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled']);
+/** Map schedules of the CPU generator (`Unrolled` exists up to DaCe 1.x and is a plain loop; CPU_Persistent is one
+ * OpenMP parallel region, omp-persistent.ts). */
+const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled', 'CPU_Persistent']);
 /** What the CUDA generator (codegen/cuda) adds for GPU programs. */
 const GPU_STORAGE: ReadonlySet<string> = new Set(['GPU_Global', 'GPU_Shared']);
 const GPU_SCHEDULES: ReadonlySet<string> = new Set(['GPU_Device', 'GPU_ThreadBlock', 'GPU_Warp']);
@@ -377,6 +378,13 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
               : 'use a Sequential, Default or CPU_Multicore schedule',
           );
         }
+        if (m.schedule === 'CPU_Persistent' && m.params.length !== 1)
+          add(
+            n.jsonPath,
+            element,
+            `a CPU_Persistent map has one parameter (the OpenMP thread number), not ${m.params.length}`,
+            'give the map one parameter',
+          );
         checkDynamicInputs(s, b, n, element, add);
         if (n.exitId === null) add(n.jsonPath, element, 'the map has no exit node', HINT.validate);
         if (m.range.length !== m.params.length) add(n.jsonPath, element, 'map range and parameters differ in length', HINT.validate);

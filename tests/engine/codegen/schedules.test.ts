@@ -137,3 +137,50 @@ describe('CPU_Pinned in a GPU program (cuda.py: cudaMallocHost)', () => {
     }
   }, 600_000);
 });
+
+describe('CPU_Persistent maps (one OpenMP parallel region, as cpu.py)', () => {
+  test('cpu_persistent runs in every mode with 3 threads: B = 2·A, C[t] = t per thread, cnt += team size', async () => {
+    const before = process.env.OMP_NUM_THREADS;
+    process.env.OMP_NUM_THREADS = '3';
+    try {
+      await runEveryMode('cpu_persistent', { N: 16n }, (p) => {
+        const A = inputFor(p, 'A');
+        const C = inputFor(p, 'C');
+        const cnt = inputFor(p, 'cnt');
+        for (let t = 0; t < 3; t++) C[t] = t;
+        cnt[0] = cnt[0]! + 3;
+        return { A, B: A.map((a) => 2 * a), C, cnt };
+      });
+    } finally {
+      if (before === undefined) delete process.env.OMP_NUM_THREADS;
+      else process.env.OMP_NUM_THREADS = before;
+    }
+  }, 240_000);
+
+  test('the region is `omp parallel` with the thread number as the parameter; a map inside shares its loop (`omp for`)', async () => {
+    const file = await load('cpu_persistent');
+    const p = generateProgram(file, analyse(file, { N: 16n }), { mode: 'SCOPED', layout: 'dace' });
+    expect(p.usesOpenMP).toBe(true);
+    expect(p.source).toContain('#include <omp.h>');
+    expect(p.source).toMatch(
+      /#pragma omp parallel\n\s*\{\n\s*const int64_t t = omp_get_thread_num\(\);\n\s*const int64_t __omp_num_threads = omp_get_num_threads\(\);/,
+    );
+    expect(p.source).toMatch(/#pragma omp for\n\s*for \(int64_t i = 0;/);
+    expect(p.source).not.toContain('#pragma omp parallel for');
+    // Every thread adds: the WCR is atomic.
+    expect(p.source).toMatch(/#pragma omp atomic\n\s*cnt\[0\] \+= /);
+  });
+
+  test('a CPU_Persistent map with two parameters is refused', async () => {
+    const file = await load('cpu_persistent');
+    const entry = file.root.body.blocks[0]!;
+    if (entry.kind !== 'state') throw new Error('fixture changed');
+    const team = entry.nodes.find((n) => n.kind === 'map_entry' && n.map.schedule === 'CPU_Persistent');
+    if (team?.kind !== 'map_entry') throw new Error('fixture changed');
+    team.map.params.push('u');
+    team.map.range.push({ ...team.map.range[0]! });
+    expect(findUnsupported(file).map((f) => f.message)).toEqual([
+      'a CPU_Persistent map has one parameter (the OpenMP thread number), not 2',
+    ]);
+  });
+});
