@@ -112,7 +112,7 @@ function checkSym(src: string, grammar: Grammar, jsonPath: string, element: stri
   }
 }
 
-function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, add: AddFn): void {
+function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, add: AddFn, wcr: boolean): void {
   if (!subset) return;
   if (subset.kind === 'union') {
     add(jsonPath, 'memlet subset', 'subset unions are not supported', 'split the memlet in DaCe');
@@ -123,8 +123,21 @@ function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, 
     return;
   }
   for (const d of subset.dims) {
-    if (d.tile.trim() !== '1')
-      add(jsonPath, 'memlet subset', `tiled ranges (tile ${d.tile}) are not supported`, 'remove tiling from the memlet');
+    // A tile with step 1 covers start … end + tile - 1 (core.subsetOf); other steps interleave tiles and gaps.
+    if (d.tile.trim() !== '1' && d.step.replace(/\s+/g, '') !== '1')
+      add(
+        jsonPath,
+        'memlet subset',
+        `tiled ranges with a step other than 1 (tile ${d.tile}, step ${d.step}) are not supported`,
+        'remove tiling from the memlet',
+      );
+    else if (d.tile.trim() !== '1' && wcr)
+      add(
+        jsonPath,
+        'memlet subset',
+        `a tiled range (tile ${d.tile}) with write-conflict resolution is not supported`,
+        'remove tiling from the memlet',
+      );
     [d.start, d.end, d.step].forEach((x) => checkSym(x, grammar, jsonPath, 'memlet range', add));
   }
 }
@@ -455,8 +468,8 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
       add(e.jsonPath, 'memlet', `memlet refers to unknown container '${e.memlet.data}'`, HINT.validate);
       continue;
     }
-    checkSubset(e.memlet.subset, file.grammar, e.jsonPath, add);
-    checkSubset(e.memlet.otherSubset, file.grammar, e.jsonPath, add);
+    checkSubset(e.memlet.subset, file.grammar, e.jsonPath, add, e.memlet.wcr !== null);
+    checkSubset(e.memlet.otherSubset, file.grammar, e.jsonPath, add, e.memlet.wcr !== null);
     checkSubsetRanks(s, byId, e, add);
     checkTaskletConnectors(byId, e, add);
     if (e.memlet.wcr) checkCode(e.memlet.wcr, 'lambda', e.jsonPath, 'WCR', add);

@@ -184,3 +184,26 @@ describe('CPU_Persistent maps (one OpenMP parallel region, as cpu.py)', () => {
     ]);
   });
 });
+
+describe('tiled ranges (Range tile ≠ 1: start:end:1:t holds start … end + t - 1)', () => {
+  test('tiled_ranges runs in every mode: a tiled connector (B[i] = A[2i] + A[2i+1]) and a tiled copy (C = A)', async () => {
+    await runEveryMode('tiled_ranges', { N: 12n }, (p) => {
+      const A = inputFor(p, 'A');
+      return { A, B: Float64Array.from({ length: 6 }, (_, i) => A[2 * i]! + A[2 * i + 1]!), C: A.slice() };
+    });
+  }, 240_000);
+
+  test('tiles with another step, or under write-conflict resolution, are refused', async () => {
+    const file = await load('tiled_ranges');
+    const copy = file.root.body.blocks[1]!;
+    if (copy.kind !== 'state' || copy.edges[0]!.memlet.subset?.kind !== 'range') throw new Error('fixture changed');
+    const dim = copy.edges[0]!.memlet.subset.dims[0]!;
+    dim.step = '2';
+    expect(findUnsupported(file).map((f) => f.message)).toEqual([
+      'tiled ranges with a step other than 1 (tile 3, step 2) are not supported',
+    ]);
+    dim.step = '1';
+    copy.edges[0]!.memlet.wcr = '(lambda x, y: (x + y))';
+    expect(findUnsupported(file).map((f) => f.message)).toEqual(['a tiled range (tile 3) with write-conflict resolution is not supported']);
+  });
+});
