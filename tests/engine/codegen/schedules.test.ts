@@ -207,3 +207,44 @@ describe('tiled ranges (Range tile ≠ 1: start:end:1:t holds start … end + t 
     expect(findUnsupported(file).map((f) => f.message)).toEqual(['a tiled range (tile 3) with write-conflict resolution is not supported']);
   });
 });
+
+/** IEEE binary16 rounding (nearest, ties to even) of a positive normal number. */
+function toHalf(x: number): number {
+  const q = 2 ** (Math.floor(Math.log2(x)) - 10);
+  const r = x / q;
+  let n = Math.round(r);
+  if (r - Math.floor(r) === 0.5 && n % 2 !== 0) n -= 1;
+  return n * q;
+}
+
+describe('float16 (tlab_half: _Float16 on the CPU, __half in CUDA code)', () => {
+  test('float16 runs in every mode: B = half(half(A)·3) through two half transients', async () => {
+    await runEveryMode('float16', { N: 16n }, (p) => {
+      const A = inputFor(p, 'A');
+      return { A, B: A.map((a) => toHalf(toHalf(a) * 3)) };
+    });
+  }, 240_000);
+
+  test('float16_gpu: __half in kernels (mixed with int and double as C mixes _Float16); compiles with nvcc', async () => {
+    const file = await load('float16_gpu');
+    expect(findUnsupported(file, 'gpu')).toEqual([]);
+    const analysis = analyse(file, { N: 16n });
+    const nvcc = findNvcc();
+    for (const v of ALL_VARIANTS) {
+      const p = generateProgram(file, analysis, v);
+      expect(p.source).toContain('using tlab_half = __half;');
+      if (nvcc) {
+        const r = await nvccCompile(nvcc, p.source, scratchDir('sched-nvcc'), `float16_gpu_${v.mode}_${v.layout}`);
+        expect(r.ok, firstErrors(r.output)).toBe(true);
+      }
+    }
+  }, 600_000);
+
+  test('the half type is defined per target', async () => {
+    const file = await load('float16');
+    const p = generateProgram(file, analyse(file, { N: 16n }), { mode: 'SCOPED', layout: 'dace' });
+    expect(p.source).toContain('using tlab_half = _Float16;');
+    const chain = await readSdfgFile(join(packageRoot(), 'assets', 'examples', 'chain.sdfg'));
+    expect(generateProgram(chain, analyse(chain, { N: 16n }), { mode: 'SCOPED', layout: 'dace' }).source).not.toContain('tlab_half');
+  });
+});
