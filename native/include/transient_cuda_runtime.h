@@ -17,6 +17,7 @@
 #include <cuda_runtime.h>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <type_traits>
 
 #ifndef TRANSIENT_RUNTIME_H
@@ -71,6 +72,24 @@ static inline void tlab_cuda_free(void *p, size_t bytes, int32_t transient_index
   TLAB_CUDA(cudaFree(p));
   const uint64_t t1 = tlab_now_ns();
   tlab_record(&tlab_runtime_events, t0, t1, bytes, transient_index, TLAB_EVENT_DEVICE_FREE);
+}
+
+/* Page-locked host memory (CPU_Pinned): DaCe's cudaMallocHost/cudaFreeHost. Host memory, so host events. */
+static inline void *tlab_cuda_malloc_host(size_t bytes, int32_t transient_index) {
+  void *p = nullptr;
+  const uint64_t t0 = tlab_now_ns();
+  TLAB_CUDA(cudaMallocHost(&p, bytes));
+  const uint64_t t1 = tlab_now_ns();
+  tlab_record(&tlab_runtime_events, t0, t1, bytes, transient_index, TLAB_EVENT_ALLOC);
+  if (tlab_runtime_events.poison_on && bytes != 0 && p) std::memset(p, tlab_runtime_events.poison_pattern, bytes);
+  return p;
+}
+
+static inline void tlab_cuda_free_host(void *p, size_t bytes, int32_t transient_index) {
+  const uint64_t t0 = tlab_now_ns();
+  TLAB_CUDA(cudaFreeHost(p));
+  const uint64_t t1 = tlab_now_ns();
+  tlab_record(&tlab_runtime_events, t0, t1, bytes, transient_index, TLAB_EVENT_FREE);
 }
 
 /* Stream-ordered pool (POOL): DaCe's cudaMallocAsync/cudaFreeAsync on the stream of the allocation. */

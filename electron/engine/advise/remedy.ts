@@ -14,6 +14,7 @@ export function remedyFor(block: BlockRule): string | null {
     case 'constant':
     case 'type':
     case 'stack':
+    case 'thread-local':
     case 'never-accessed':
       return null;
     case 'lifetime':

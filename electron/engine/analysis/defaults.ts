@@ -117,7 +117,13 @@ export class DefaultResolution {
 
   /** Whether `node` runs inside a CPU_Multicore map, in its own SDFG or around an enclosing NestedSDFG. */
   inParallel(sdfg: Sdfg, state: StateBlock, node: DataflowNode): boolean {
-    return this.parentSchedules(sdfg, state, node).includes('CPU_Multicore');
+    const parents = this.parentSchedules(sdfg, state, node);
+    return parents.includes('CPU_Multicore') || parents.includes('CPU_Persistent');
+  }
+
+  /** Whether `node` runs inside a CPU_Persistent map (an OpenMP parallel region every thread runs). */
+  inPersistentRegion(sdfg: Sdfg, state: StateBlock, node: DataflowNode): boolean {
+    return this.parentSchedules(sdfg, state, node).includes('CPU_Persistent');
   }
 
   /** The storage DaCe gives a `Default`-storage container of `sdfg`: decided by its first access node. */

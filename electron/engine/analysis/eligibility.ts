@@ -41,6 +41,7 @@ export type BlockRule =
   | { rule: 'lifetime'; lifetime: 'Persistent' | 'External' }
   | { rule: 'type'; type: string }
   | { rule: 'stack'; storage: string }
+  | { rule: 'thread-local' }
   | { rule: 'never-accessed' }
   | { rule: 'inside-map'; map: string; state: string }
   | { rule: 'nested-in-map'; sdfg: string; map: string; state: string }
@@ -84,6 +85,11 @@ function blockingBoth(x: EligibilityInput): Blocked | null {
     });
   }
   if (desc.storage === 'Register') return at('storage Register (gt4py rule 3: lives on the stack)', { rule: 'stack', storage: 'Register' });
+  if (desc.storage === 'CPU_ThreadLocal') {
+    return at('storage CPU_ThreadLocal: one copy per OpenMP thread, each allocated by its thread (no single buffer to hoist)', {
+      rule: 'thread-local',
+    });
+  }
   if (isStackStorage(x.effectiveStorage)) {
     return at(`Default storage resolves to ${x.effectiveStorage} where it is used (stack or shared memory, nothing to hoist)`, {
       rule: 'stack',

@@ -12,6 +12,7 @@ import { cppOf, ExprError, type NameResolver } from './expr.js';
 import { emitPersistentAllocations, emitPersistentFrees } from './memory.js';
 import { emitCodeBlocks } from './code-blocks.js';
 import { byCodeUnit, cppIdent, ctypeOf } from './names.js';
+import { emitThreadLocalPointers, isThreadLocal } from './thread-local.js';
 
 /** `struct <n>_state_t`: one pointer per persistent or workspace transient. */
 export function emitStateStruct(core: EmitCore): void {
@@ -21,12 +22,15 @@ export function emitStateStruct(core: EmitCore): void {
     for (const [name, desc] of s.arrays) {
       if (!desc.transient) continue;
       const p = core.plan.placement(s, name);
-      if (p.kind === 'persistent' || p.kind === 'external') o.line(`${ctypeOf(desc.dtype)} *${core.fieldName(s, name)} = nullptr;`);
+      // A thread-local transient's pointer is a threadprivate variable, not a field (framecode.py skips it too).
+      if ((p.kind === 'persistent' && !isThreadLocal(core, s, name)) || p.kind === 'external')
+        o.line(`${ctypeOf(desc.dtype)} *${core.fieldName(s, name)} = nullptr;`);
       if (p.kind === 'persistent') o.line(`size_t ${core.fieldName(s, name)}_bytes = 0;`);
     }
   }
   o.line('int __tlab_unused = 0;');
   o.close('};');
+  emitThreadLocalPointers(core);
   o.line('');
 }
 

@@ -21,8 +21,10 @@ import type { ExternalSlotPlan, MemoryPlan } from './placement.js';
 /** Names visible at one point of the generated code. */
 export interface Env {
   names: Map<string, string>;
-  /** Inside a CPU_Multicore map: WCR writes need atomics. */
+  /** Inside a CPU_Multicore or CPU_Persistent map: WCR writes need atomics. */
   parallel: boolean;
+  /** Inside a CPU_Persistent map's parallel region: a CPU_Multicore map shares its loop (`omp for`). */
+  persistent?: boolean;
   /** Inside a GPU kernel (device code): WCR writes use device atomics, no host-only runtime calls. */
   device?: boolean;
 }
@@ -229,8 +231,10 @@ export class EmitCore {
     if (subset.kind === 'union') throw new Error(`internal: subset union at ${jsonPath} (the subset check refuses them)`);
     return {
       dims: subset.dims.map((d: RangeDim) => {
-        if (d.tile.trim() !== '1') throw new Error(`internal: tiled range at ${jsonPath} (the subset check refuses them)`);
-        return { start: this.symExpr(d.start), end: this.symExpr(d.end), step: this.symExpr(d.step), startText: d.start, endText: d.end };
+        // DaCe's tiled dimension `start:end:1:t` holds start + k + j (j < t): the elements start … end + t - 1
+        // (the subset check accepts tiles with step 1 only).
+        const endText = d.tile.trim() === '1' ? d.end : `(${d.end}) + (${d.tile}) - 1`;
+        return { start: this.symExpr(d.start), end: this.symExpr(endText), step: this.symExpr(d.step), startText: d.start, endText };
       }),
     };
   }
@@ -238,7 +242,7 @@ export class EmitCore {
   isSingleElement(desc: DataDescriptor, subset: Subset | null): boolean {
     if (subset === null) return desc.type === 'Scalar' || desc.shape.every((s) => s.trim() === '1');
     if (subset.kind === 'indices') return true;
-    if (subset.kind === 'range') return subset.dims.every((d) => sameSym(d.start, d.end));
+    if (subset.kind === 'range') return subset.dims.every((d) => sameSym(d.start, d.end) && d.tile.trim() === '1');
     return false;
   }
 

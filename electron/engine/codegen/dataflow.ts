@@ -16,6 +16,7 @@ import { emitTasklet } from './tasklet.js';
 import { wcrLines } from './wcr.js';
 import { emitReferenceSet, emitViewBindings, isAliasBinding } from './views.js';
 import { isViewType } from '../analysis/aliases.js';
+import { emitPersistentRegion } from './omp-persistent.js';
 
 export function emitState(core: EmitCore, ctx: FnCtx, env: Env, state: StateBlock): void {
   core.out.mark(state.jsonPath);
@@ -106,7 +107,13 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
   }
   // Default schedules resolved as DaCe resolves them: a top-level map with no schedule is CPU_Multicore,
   // maps inside it are Sequential (analysis/defaults.ts).
-  const parallel = core.defaults.scheduleOf(ctx.sdfg, g.state, entry) === 'CPU_Multicore';
+  const schedule = core.defaults.scheduleOf(ctx.sdfg, g.state, entry);
+  if (schedule === 'CPU_Persistent') {
+    emitPersistentRegion(core, inner, entry, () => emitMapBody(core, ctx, inner, g, entry));
+    if (dynamic) o.close();
+    return;
+  }
+  const parallel = schedule === 'CPU_Multicore';
   o.mark(entry.jsonPath);
   const headers: string[] = [];
   map.params.forEach((p, i) => {
@@ -131,16 +138,22 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
     // collapse several, and num_threads only when the map sets it.
     const threads = map.ompNumThreads > 0 ? ` num_threads(${map.ompNumThreads})` : '';
     const collapse = map.collapse > 1 ? ` collapse(${Math.min(map.collapse, map.params.length)})` : '';
-    o.line(`#pragma omp parallel for${threads}${collapse}`);
+    // Inside a CPU_Persistent region the team exists: the loop is shared among it (cpu.py's `omp for`).
+    o.line(env.persistent ? `#pragma omp for${collapse}` : `#pragma omp parallel for${threads}${collapse}`);
   }
   for (const h of headers) o.open(h);
+  emitMapBody(core, ctx, inner, g, entry);
+  for (let i = 0; i < headers.length; i++) o.close();
+  if (dynamic) o.close();
+}
+
+/** A map's body: its stack arrays, the allocations of its scope, its nodes, the frees. */
+function emitMapBody(core: EmitCore, ctx: FnCtx, inner: Env, g: StateGraph, entry: MapEntryNode): void {
   const want = (s: SiteKey) => s.kind === 'scope' && s.stateJsonPath === g.state.jsonPath && s.mapEntryId === entry.id;
   declareScopeStack(core, ctx, inner, g.state, entry.id);
   emitSiteAllocations(core, ctx, inner, want);
   emitScope(core, ctx, inner, g, entry.id);
   emitSiteFrees(core, ctx, want);
-  for (let i = 0; i < headers.length; i++) o.close();
-  if (dynamic) o.close();
 }
 
 /** Source and destination of a memlet between two containers. */

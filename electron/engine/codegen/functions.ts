@@ -11,7 +11,7 @@ import { emitRegion, localSymbols } from './control-flow.js';
 import { declareTransients, emitSiteAllocations, emitSiteFrees } from './memory.js';
 import { byCodeUnit, cppIdent, ctypeOf } from './names.js';
 
-/** Whether a nested SDFG runs inside a CPU_Multicore map of an enclosing SDFG: its WCR writes then race. */
+/** Whether a nested SDFG runs inside a CPU_Multicore or CPU_Persistent map of an enclosing SDFG: its WCR writes then race. */
 function calledInParallel(core: EmitCore, s: Sdfg): boolean {
   return s.parent !== null && core.defaults.inParallel(s.parent.sdfg, s.parent.state, s.parent.node);
 }
@@ -45,7 +45,8 @@ export function emitNestedFunction(core: EmitCore, s: Sdfg): void {
   // One function serves every call site; a call from inside a parallel map makes its WCR writes concurrent.
   // Device functions (called from kernels) run in parallel threads: WCR writes are atomic there.
   const device = (core.backend?.functionQualifier(core, s) ?? '') !== '';
-  const env: Env = { names: new Map(), parallel: calledInParallel(core, s), device };
+  const persistent = core.defaults.inPersistentRegion(s.parent!.sdfg, s.parent!.state, s.parent!.node);
+  const env: Env = { names: new Map(), parallel: calledInParallel(core, s), device, persistent };
   for (const [name, desc] of s.arrays) if (!desc.transient) ctx.containers.set(name, cppIdent(name));
   for (const sym of Object.keys(s.parent!.node.symbolMapping)) env.names.set(sym, cppIdent(sym));
   o.mark(s.jsonPath);

@@ -17,6 +17,7 @@ import { cppIdent, ctypeOf } from './names.js';
 import type { Placement, SiteKey } from './placement.js';
 import { declareAliases } from './views.js';
 import { isAliasType } from '../analysis/aliases.js';
+import { isThreadLocal, THREAD_LOCAL, THREAD_LOCAL_ALLOCATOR, threadLocalName } from './thread-local.js';
 
 const shifted = (ptr: string, startOffset: number, sign: '+' | '-') => (startOffset ? `${ptr} ${sign} ${startOffset}` : ptr);
 
@@ -31,6 +32,7 @@ const CPU_HEAP: StorageAllocator = {
 
 /** The allocator of a storage type: the device backend's for its storages, else host memory. */
 function allocatorFor(core: EmitCore, storage: string): StorageAllocator {
+  if (storage === THREAD_LOCAL) return THREAD_LOCAL_ALLOCATOR;
   return core.backend?.allocator(storage) ?? CPU_HEAP;
 }
 
@@ -80,7 +82,10 @@ export function emitSiteAllocations(core: EmitCore, ctx: FnCtx, env: Env, want: 
         o.mark(desc.jsonPath);
         // A map body is its own C++ block, one per iteration and thread: the pointer lives there (DaCe
         // declares scope-allocated data inside the scope too), never in a variable all threads share.
-        if (placement.site.kind === 'scope')
+        // A thread-local pointer is the file-scope threadprivate variable (thread-local.ts).
+        if (placement.site.kind === 'scope' && placement.storage === THREAD_LOCAL)
+          o.line(`size_t ${a.bytes} = ${bytesExpr(core, ctx, env, desc)};`);
+        else if (placement.site.kind === 'scope')
           o.line(`size_t ${a.bytes} = ${bytesExpr(core, ctx, env, desc)}; ${a.ctype} *${a.ptr} = nullptr;`);
         else o.line(`${a.bytes} = ${bytesExpr(core, ctx, env, desc)};`);
         for (const l of allocator.allocate(a)) o.line(l);
@@ -131,7 +136,10 @@ export function declareTransients(core: EmitCore, ctx: FnCtx): void {
     const p = core.plan.placement(s, name);
     const ctype = ctypeOf(desc.dtype)!;
     const v = cppIdent(name);
-    if (p.kind === 'persistent' || p.kind === 'external') {
+    if (isThreadLocal(core, s, name)) {
+      ctx.containers.set(name, threadLocalName(core, s, name));
+      if (p.kind === 'heap' && p.site.kind !== 'scope') o.line(`size_t ${bytesVariable(name)} = 0;`);
+    } else if (p.kind === 'persistent' || p.kind === 'external') {
       o.line(`${ctype} *${v} = __state->${core.fieldName(s, name)};`);
       ctx.containers.set(name, v);
     } else if (p.kind === 'constant') {
@@ -242,7 +250,7 @@ export function emitPersistentFrees(core: EmitCore): void {
 function persistentCode(core: EmitCore, s: Sdfg, name: string, desc: DataDescriptor): AllocationCode {
   const field = `__state->${core.fieldName(s, name)}`;
   return {
-    ptr: field,
+    ptr: isThreadLocal(core, s, name) ? threadLocalName(core, s, name) : field,
     ctype: ctypeOf(desc.dtype)!,
     bytes: `${field}_bytes`,
     alignment: alignmentOf(desc),

@@ -13,6 +13,7 @@ const CTYPES: Record<string, string> = {
   uint16: 'uint16_t',
   uint32: 'uint32_t',
   uint64: 'uint64_t',
+  float16: 'tlab_half',
   float32: 'float',
   float64: 'double',
   complex64: 'std::complex<float>',
@@ -20,7 +21,8 @@ const CTYPES: Record<string, string> = {
   uintp: 'uintptr_t',
 };
 
-/** The C type of a dtype, or null when the generator does not support it (float16, pointers, structs…). */
+/** The C type of a dtype, or null when the generator does not support it (pointers, structs…). float16 is
+ * `tlab_half`, which half.ts defines per target. */
 export function ctypeOf(dtype: DType | null | undefined): string | null {
   if (!dtype || dtype.kind !== 'scalar') return null;
   return CTYPES[dtype.name] ?? null;

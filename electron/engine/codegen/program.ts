@@ -3,6 +3,8 @@
  * runtime includes and symbolic helpers, the state struct, constants, nested SDFG functions, the program
  * (functions.ts), init/exit, external memory and trampolines (abi.ts).
  */
+import { hasPersistentMap } from './omp-persistent.js';
+import { halfPreamble } from './half.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import { CPP_SYMBOLIC_HELPERS } from '../symbolic/index.js';
 import { emitCodeBlocks } from './code-blocks.js';
@@ -68,6 +70,8 @@ export class ProgramEmitter {
     o.line('#include <cstring>');
     o.line('#include <memory>');
     o.line('#include <type_traits>');
+    if (hasPersistentMap(file)) o.line('#include <omp.h>');
+    for (const l of halfPreamble(file, core.backend !== null)) o.line(l);
     o.raw(core.backend ? core.backend.helpers(CPP_SYMBOLIC_HELPERS) : CPP_SYMBOLIC_HELPERS);
     o.line('');
     emitStateStruct(core);

@@ -76,7 +76,7 @@ export function checkDynamicInputs(s: Sdfg, b: StateBlock, n: MapEntryNode, elem
         ? desc.type === 'Scalar' || desc.shape.every((x) => x.trim() === '1')
         : e.memlet.subset.kind === 'indices' ||
           (e.memlet.subset.kind === 'range' &&
-            e.memlet.subset.dims.every((d) => d.start.replace(/\s+/g, '') === d.end.replace(/\s+/g, '')));
+            e.memlet.subset.dims.every((d) => d.start.replace(/\s+/g, '') === d.end.replace(/\s+/g, '') && d.tile.trim() === '1'));
     if (!single) add(e.jsonPath, element, `${what} reads more than one element of '${desc.name}'`, 'feed the connector one element');
   }
 }

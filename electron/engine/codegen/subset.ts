@@ -46,10 +46,12 @@ import {
 
 export { HINT } from './subset-checks.js';
 
-/** Storages of the CPU generator. */
-const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register']);
-/** Map schedules of the CPU generator (`Unrolled` exists up to DaCe 1.x and is a plain loop). */
-const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled']);
+/** Storages of the CPU generator (CPU_ThreadLocal: one copy per OpenMP thread, thread-local.ts; CPU_Pinned: host
+ * memory, page-locked only by the CUDA backend, as DaCe's cuda.py owns it). */
+const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register', 'CPU_ThreadLocal', 'CPU_Pinned']);
+/** Map schedules of the CPU generator (`Unrolled` exists up to DaCe 1.x and is a plain loop; CPU_Persistent is one
+ * OpenMP parallel region, omp-persistent.ts). */
+const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled', 'CPU_Persistent']);
 /** What the CUDA generator (codegen/cuda) adds for GPU programs. */
 const GPU_STORAGE: ReadonlySet<string> = new Set(['GPU_Global', 'GPU_Shared']);
 const GPU_SCHEDULES: ReadonlySet<string> = new Set(['GPU_Device', 'GPU_ThreadBlock', 'GPU_Warp']);
@@ -115,7 +117,7 @@ function checkSym(src: string, grammar: Grammar, jsonPath: string, element: stri
   }
 }
 
-function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, add: AddFn): void {
+function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, add: AddFn, wcr: boolean): void {
   if (!subset) return;
   if (subset.kind === 'union') {
     add(jsonPath, 'memlet subset', 'subset unions are not supported', 'split the memlet in DaCe');
@@ -126,8 +128,21 @@ function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, 
     return;
   }
   for (const d of subset.dims) {
-    if (d.tile.trim() !== '1')
-      add(jsonPath, 'memlet subset', `tiled ranges (tile ${d.tile}) are not supported`, 'remove tiling from the memlet');
+    // A tile with step 1 covers start … end + tile - 1 (core.subsetOf); other steps interleave tiles and gaps.
+    if (d.tile.trim() !== '1' && d.step.replace(/\s+/g, '') !== '1')
+      add(
+        jsonPath,
+        'memlet subset',
+        `tiled ranges with a step other than 1 (tile ${d.tile}, step ${d.step}) are not supported`,
+        'remove tiling from the memlet',
+      );
+    else if (d.tile.trim() !== '1' && wcr)
+      add(
+        jsonPath,
+        'memlet subset',
+        `a tiled range (tile ${d.tile}) with write-conflict resolution is not supported`,
+        'remove tiling from the memlet',
+      );
     [d.start, d.end, d.step].forEach((x) => checkSym(x, grammar, jsonPath, 'memlet range', add));
   }
 }
@@ -158,6 +173,13 @@ function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn, gpuTar
       !gpu ? 'use CPU_Heap or Default storage' : gpuTarget ? 'use GPU_Global, GPU_Shared or Register storage' : HINT.cpuVersion,
     );
   }
+  if (d.storage === 'CPU_ThreadLocal' && d.lifetime === 'External')
+    add(
+      d.jsonPath,
+      element,
+      'a CPU_ThreadLocal transient cannot be External (one copy per thread, not one workspace slot)',
+      'use lifetime Scope or Persistent',
+    );
   if (!ctypeOf(d.dtype)) {
     add(d.jsonPath, element, `dtype ${dtypeLabel(d.dtype)} is not supported`, 'use bool, (u)int8-64, float32/64 or complex64/128');
   }
@@ -374,6 +396,13 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
               : 'use a Sequential, Default or CPU_Multicore schedule',
           );
         }
+        if (m.schedule === 'CPU_Persistent' && m.params.length !== 1)
+          add(
+            n.jsonPath,
+            element,
+            `a CPU_Persistent map has one parameter (the OpenMP thread number), not ${m.params.length}`,
+            'give the map one parameter',
+          );
         checkDynamicInputs(s, b, n, element, add);
         if (n.exitId === null) add(n.jsonPath, element, 'the map has no exit node', HINT.validate);
         if (m.range.length !== m.params.length) add(n.jsonPath, element, 'map range and parameters differ in length', HINT.validate);
@@ -458,8 +487,8 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
       );
       continue;
     }
-    checkSubset(e.memlet.subset, file.grammar, e.jsonPath, add);
-    checkSubset(e.memlet.otherSubset, file.grammar, e.jsonPath, add);
+    checkSubset(e.memlet.subset, file.grammar, e.jsonPath, add, e.memlet.wcr !== null);
+    checkSubset(e.memlet.otherSubset, file.grammar, e.jsonPath, add, e.memlet.wcr !== null);
     checkSubsetRanks(s, byId, e, add);
     checkTaskletConnectors(byId, e, add);
     if (e.memlet.wcr) checkCode(e.memlet.wcr, 'lambda', e.jsonPath, 'WCR', add);

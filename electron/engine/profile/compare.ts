@@ -3,6 +3,7 @@
  * read before being written: the poison leaked into an output) and between modes (every mode must compute
  * the same thing; bitwise on CPU unless the program's own float order is nondeterministic).
  */
+import { halfValue } from './half.js';
 import type { ProgramArg } from '../codegen/types.js';
 import { gatherCOrder, unflatten } from './inputs.js';
 
@@ -19,6 +20,7 @@ export interface Difference {
 const FLOAT_PARTS: Record<string, { bytes: number; read: (v: DataView, o: number) => number }> = {
   float64: { bytes: 8, read: (v, o) => v.getFloat64(o, true) },
   float32: { bytes: 4, read: (v, o) => v.getFloat32(o, true) },
+  float16: { bytes: 2, read: (v, o) => halfValue(v.getUint16(o, true)) },
   complex128: { bytes: 8, read: (v, o) => v.getFloat64(o, true) },
   complex64: { bytes: 4, read: (v, o) => v.getFloat32(o, true) },
 };
@@ -32,6 +34,8 @@ function elementText(dtype: string, data: Uint8Array, index: number, elementByte
       return String(v.getFloat64(o, true));
     case 'float32':
       return String(v.getFloat32(o, true));
+    case 'float16':
+      return String(halfValue(v.getUint16(o, true)));
     case 'complex128':
       return `(${v.getFloat64(o, true)}, ${v.getFloat64(o + 8, true)})`;
     case 'complex64':

@@ -34,6 +34,15 @@ export interface CudaBackendOptions {
 
 const shifted = (ptr: string, startOffset: number, sign: '+' | '-') => (startOffset ? `${ptr} ${sign} ${startOffset}` : ptr);
 
+/** CPU_Pinned: page-locked host memory (cuda.py's cudaMallocHost/cudaFreeHost); zeroed on the host. */
+const PINNED: StorageAllocator = {
+  allocate: (a) => [
+    `${a.ptr} = ${shifted(`static_cast<${a.ctype} *>(tlab_cuda_malloc_host(${a.bytes}, ${a.index}))`, a.startOffset, '+')};`,
+  ],
+  free: (a) => [`tlab_cuda_free_host(${shifted(a.ptr, a.startOffset, '-')}, ${a.bytes}, ${a.index});`],
+  zero: (a) => [`std::memset(${shifted(a.ptr, a.startOffset, '-')}, 0, ${a.bytes});`],
+};
+
 export class CudaBackend implements DeviceBackend, KernelContext {
   readonly exitCode = '__tlab_exit_code';
   kernels = 0;
@@ -50,6 +59,7 @@ export class CudaBackend implements DeviceBackend, KernelContext {
   }
 
   allocator(storage: string): StorageAllocator | null {
+    if (storage === 'CPU_Pinned') return PINNED;
     if (!isDeviceStorage(storage)) return null;
     const pooled = (a: AllocationCode) => this.opts.pool && this.opts.isArray(a.index);
     return {
@@ -77,6 +87,9 @@ export class CudaBackend implements DeviceBackend, KernelContext {
     const dst = this.opts.storageOf(ctx.sdfg, dstName);
     if (!isDeviceStorage(src) && !isDeviceStorage(dst)) return false;
     emitHostDeviceCopy(core, ctx, env, e, srcName, dstName);
+    // A copy from or to page-locked memory is truly asynchronous (pageable memory is staged before the call
+    // returns): the host code after it may read the destination or write the source only once it is done.
+    if (src === 'CPU_Pinned' || dst === 'CPU_Pinned') core.out.line(`TLAB_CUDA(cudaStreamSynchronize(${CUDA_STREAM}));`);
     return true;
   }
 

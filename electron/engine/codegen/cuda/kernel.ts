@@ -196,8 +196,8 @@ export function emitKernelMap(backend: KernelContext, core: EmitCore, ctx: FnCtx
         'a GPU_Device map inside a kernel (dynamic parallelism) is not supported',
         'make the inner map Sequential',
       );
-    if (schedule === 'CPU_Multicore')
-      core.fail(entry.jsonPath, element, 'a CPU_Multicore map inside a GPU kernel cannot run', 'make the inner map Sequential');
+    if (schedule === 'CPU_Multicore' || schedule === 'CPU_Persistent')
+      core.fail(entry.jsonPath, element, `a ${schedule} map inside a GPU kernel cannot run`, 'make the inner map Sequential');
     return false;
   }
   if (schedule === 'GPU_ThreadBlock' || schedule === 'GPU_Warp')
