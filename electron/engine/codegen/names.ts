@@ -20,8 +20,19 @@ const CTYPES: Record<string, string> = {
   uintp: 'uintptr_t',
 };
 
-/** The C type of a dtype, or null when the generator does not support it (float16, pointers, structs…). */
+/** The struct dtypes codegen/structs.ts gave structure descriptors: `ctypeOf` names exactly these. */
+const structTypes = new WeakSet<DType>();
+
+/** A struct dtype that `ctypeOf` maps to its C struct name (structure containers are pointers to it). */
+export function structDtype(name: string): DType {
+  const dtype: DType = { kind: 'struct', name, fields: [], bytes: null };
+  structTypes.add(dtype);
+  return dtype;
+}
+
+/** The C type of a dtype, or null when the generator does not support it (float16, pointers, file structs…). */
 export function ctypeOf(dtype: DType | null | undefined): string | null {
+  if (dtype && dtype.kind === 'struct' && structTypes.has(dtype)) return cppIdent(dtype.name);
   if (!dtype || dtype.kind !== 'scalar') return null;
   return CTYPES[dtype.name] ?? null;
 }

@@ -11,6 +11,7 @@ import { emitConstants } from './emit-constants.js';
 import { EmitCore, type DeviceBackend } from './core.js';
 import { emitNestedFunction, emitRootFunction, nestedSignature } from './functions.js';
 import { byCodeUnit } from './names.js';
+import { emitStructTypes } from './structs.js';
 import type { ExternalSlotPlan, MemoryPlan } from './placement.js';
 import type { UnsupportedFinding } from './types.js';
 import type { Sdfg } from '../model/sdfg.js';
@@ -70,6 +71,7 @@ export class ProgramEmitter {
     o.line('#include <type_traits>');
     o.raw(core.backend ? core.backend.helpers(CPP_SYMBOLIC_HELPERS) : CPP_SYMBOLIC_HELPERS);
     o.line('');
+    emitStructTypes(core);
     emitStateStruct(core);
     emitCodeBlocks(core, 'global');
     emitConstants(core);
