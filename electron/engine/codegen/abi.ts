@@ -8,7 +8,7 @@ import type { DataDescriptor, Sdfg } from '../model/sdfg.js';
 import { exprHeight, freeSymbols, MAX_EXPRESSION_DEPTH, substitute, type Expr } from '../symbolic/index.js';
 import { definedSymbols } from '../analysis/symbols.js';
 import type { EmitCore } from './core.js';
-import { cppOf, ExprError, type NameResolver } from './expr.js';
+import { cppOf, ExprError, sizeValue, type NameResolver } from './expr.js';
 import { emitPersistentAllocations, emitPersistentFrees } from './memory.js';
 import { emitCodeBlocks } from './code-blocks.js';
 import { byCodeUnit, cppIdent, ctypeOf } from './names.js';
@@ -171,11 +171,17 @@ export function emitTrampolines(core: EmitCore, argArrays: string[], argScalars:
     const desc = root.arrays.get(a)!;
     if (isStructureType(desc.type)) {
       // A structure arrives as its leaves: built here, passed by pointer as DaCe's signature has it.
-      const built = assembleStruct(a, desc, i);
-      for (const l of built.before) o.line(l);
-      after.push(...built.after);
-      call.push(built.pointer);
-      i += structLeaves(a, desc).length;
+      const count = (d: DataDescriptor) =>
+        Number(core.guard(d.jsonPath, `container array '${d.name}'`, () => sizeValue(core.symExpr(d.totalSize), (x) => core.plan.symbolValue(x))));
+      let pointer = 'nullptr';
+      core.recover(desc.jsonPath, `argument Structure '${a}'`, () => {
+        const built = assembleStruct(a, desc, i, count);
+        for (const l of built.before) o.line(l);
+        after.push(...built.after);
+        pointer = built.pointer;
+        i += structLeaves(a, desc, count).length;
+      });
+      call.push(pointer);
     } else call.push(`static_cast<${ctypeOf(desc.dtype)} *>(__argv[${i++}])`);
   }
   for (const s of [...argScalars, ...core.argSymbols].sort(byCodeUnit)) {

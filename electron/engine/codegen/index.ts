@@ -6,7 +6,7 @@
 import type { Analysis, TransientInfo } from '../analysis/types.js';
 import { TlabError } from '../errors.js';
 import { usedRootSymbols } from '../model/queries.js';
-import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
+import type { DataDescriptor, DataflowNode, Sdfg, SdfgFile } from '../model/sdfg.js';
 import { parseSym } from '../symbolic/index.js';
 import { lineOrigins } from './out.js';
 import { dryRunPlan, placeTransient, type ExternalSlotPlan, type MemoryPlan, type Placement } from './placement.js';
@@ -193,7 +193,8 @@ export function generateProgram(parsed: SdfgFile, analysis: Analysis, opts: Gene
     }
     // A structure is passed as its leaves (structs.ts); a leaf is used when it or a structure around it is.
     const used = (set: Set<string>, path: string) => [...set].some((u) => path === u || path.startsWith(`${u}.`));
-    for (const leaf of structLeaves(name, d)) args.push(arrayArg(leaf.path, leaf.desc, used(usage.written, leaf.path), used(usage.read, leaf.path)));
+    const count = (x: DataDescriptor) => Number(evaluate(x.totalSize, x.jsonPath, `size of container array ${x.name}`));
+    for (const leaf of structLeaves(name, d, count)) args.push(arrayArg(leaf.path, leaf.desc, used(usage.written, leaf.path), used(usage.read, leaf.path)));
   }
   for (const name of [...scalars, ...argSymbols].sort(byCodeUnit)) {
     if (scalars.includes(name)) {
@@ -289,31 +290,23 @@ function rootArguments(root: Sdfg): { arrays: string[]; scalars: string[] } {
   return { arrays: arrays.sort(byCodeUnit), scalars: scalars.sort(byCodeUnit) };
 }
 
-/** Which root containers the program writes (access nodes with incoming data) and reads. */
+/**
+ * Which root containers the program writes (access nodes with incoming data) and reads; for a structure, the
+ * member path its memlet names (`P.w`), so that only the members it writes count as outputs.
+ */
 function rootUsage(root: Sdfg): { written: Set<string>; read: Set<string> } {
   const written = new Set<string>();
   const read = new Set<string>();
+  const touched = (node: DataflowNode | undefined, data: string) =>
+    node?.kind !== 'access' ? null : data.startsWith(`${node.data}.`) ? data : node.data;
   for (const st of statesOf(root)) {
-    const incoming = new Set<number>();
-    const outgoing = new Set<number>();
+    const byId = new Map(st.nodes.map((n) => [n.id, n]));
     for (const e of st.edges) {
       if (e.memlet.data === null) continue;
-      incoming.add(e.dst);
-      outgoing.add(e.src);
-    }
-    for (const n of st.nodes) {
-      if (n.kind !== 'access') continue;
-      if (incoming.has(n.id)) written.add(n.data);
-      if (outgoing.has(n.id)) read.add(n.data);
-    }
-    // A structure member is reached through a memlet on its path (`A.b`), from or to the structure's node.
-    for (const e of st.edges) {
-      const d = e.memlet.data;
-      if (d === null || !d.includes('.')) continue;
-      const src = st.nodes.find((n) => n.id === e.src);
-      const dst = st.nodes.find((n) => n.id === e.dst);
-      if (dst?.kind === 'access' && d.startsWith(`${dst.data}.`)) written.add(d);
-      if (src?.kind === 'access' && d.startsWith(`${src.data}.`)) read.add(d);
+      const w = touched(byId.get(e.dst), e.memlet.data);
+      const r = touched(byId.get(e.src), e.memlet.data);
+      if (w !== null) written.add(w);
+      if (r !== null) read.add(r);
     }
   }
   return { written, read };

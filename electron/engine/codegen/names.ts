@@ -30,9 +30,17 @@ export function structDtype(name: string): DType {
   return dtype;
 }
 
+/** The element type of a container array (a pointer to each element), as codegen/structs.ts gives it. */
+export function elementPointerDtype(ctype: string): DType {
+  const dtype: DType = { kind: 'opaque', ctype: `${ctype} *`, bytes: null };
+  structTypes.add(dtype);
+  return dtype;
+}
+
 /** The C type of a dtype, or null when the generator does not support it (float16, pointers, file structs…). */
 export function ctypeOf(dtype: DType | null | undefined): string | null {
   if (dtype && dtype.kind === 'struct' && structTypes.has(dtype)) return cppIdent(dtype.name);
+  if (dtype && dtype.kind === 'opaque' && structTypes.has(dtype)) return dtype.ctype;
   if (!dtype || dtype.kind !== 'scalar') return null;
   return CTYPES[dtype.name] ?? null;
 }

@@ -14,7 +14,7 @@
  */
 import type { DataDescriptor, SdfgFile } from '../model/sdfg.js';
 import type { EmitCore } from './core.js';
-import { cppIdent, ctypeOf, structDtype } from './names.js';
+import { cppIdent, ctypeOf, elementPointerDtype, structDtype } from './names.js';
 
 const STRUCTURE_TYPES: ReadonlySet<string> = new Set(['Structure', 'StructureView', 'StructureReference']);
 
@@ -114,6 +114,13 @@ export function withStructures(file: SdfgFile): SdfgFile {
 }
 
 function retypeStructures(d: DataDescriptor): void {
+  if (d.stype) {
+    // A container array holds pointers to its elements (DaCe: `pointer(stype.dtype)`).
+    retypeStructures(d.stype);
+    const element = ctypeOf(d.stype.dtype);
+    if (element) d.dtype = elementPointerDtype(element);
+    return;
+  }
   if (!isStructureType(d.type)) return;
   const pointee = d.dtype.kind === 'pointer' ? d.dtype.base : d.dtype;
   const name = pointee && pointee.kind === 'struct' ? pointee.name : d.name;
@@ -135,7 +142,11 @@ interface StructDecl {
 export function memberProblem(m: DataDescriptor): string | null {
   if (m.type === 'Scalar' || m.type === 'Array') return ctypeOf(m.dtype) ? null : `member '${m.name}' has an unsupported dtype`;
   if (m.type === 'Structure') return null;
-  if (m.type === 'ContainerArray') return `member '${m.name}' is a container array, which is not supported`;
+  if (m.type === 'ContainerArray') {
+    const e = m.stype;
+    if (e?.type === 'Structure' || (e?.type === 'Array' && ctypeOf(e.dtype))) return null;
+    return `member '${m.name}' is a container array of ${e ? e.type : 'unknown elements'}, which is not supported (only of structures and arrays)`;
+  }
   return `member '${m.name}' is a ${m.type}, which is not supported in structures`;
 }
 
@@ -144,6 +155,7 @@ export function structDeclarations(file: SdfgFile): { decls: StructDecl[]; confl
   const byName = new Map<string, StructDecl>();
   const conflicts: StructDecl[] = [];
   const visit = (d: DataDescriptor): void => {
+    if (d.stype) visit(d.stype);
     if (!isStructureType(d.type)) return;
     const members = d.members ?? [];
     for (const m of members) visit(m);
@@ -169,15 +181,22 @@ export interface StructLeaf {
   desc: DataDescriptor;
 }
 
-/** The leaves of structure argument `name`, in member order (depth first). */
-export function structLeaves(name: string, desc: DataDescriptor): StructLeaf[] {
+/** Elements of a container array (its total size over the program's symbol values). */
+export type ElementCount = (d: DataDescriptor) => number;
+
+/**
+ * The leaves of structure argument `name`, in member order (depth first); element `k` of a container array
+ * member `m` is `name.m.k`.
+ */
+export function structLeaves(name: string, desc: DataDescriptor, count: ElementCount): StructLeaf[] {
   const out: StructLeaf[] = [];
+  const leaf = (path: string, m: DataDescriptor): void => {
+    if (m.type === 'Structure') walk(path, m);
+    else if (m.type === 'ContainerArray' && m.stype) for (let k = 0; k < count(m); k++) leaf(`${path}.${k}`, m.stype);
+    else out.push({ path, desc: m });
+  };
   const walk = (prefix: string, d: DataDescriptor) => {
-    for (const m of d.members ?? []) {
-      const path = `${prefix}.${m.name}`;
-      if (m.type === 'Structure') walk(path, m);
-      else out.push({ path, desc: m });
-    }
+    for (const m of d.members ?? []) leaf(`${prefix}.${m.name}`, m);
   };
   walk(name, desc);
   return out;
@@ -192,6 +211,7 @@ export function assembleStruct(
   name: string,
   desc: DataDescriptor,
   first: number,
+  count: ElementCount,
 ): { before: string[]; after: string[]; pointer: string } {
   const before: string[] = [];
   const after: string[] = [];
@@ -203,6 +223,15 @@ export function assembleStruct(
     for (const m of d.members ?? []) {
       const field = `${local}.${cppIdent(m.name)}`;
       if (m.type === 'Structure') before.push(`${field} = &${build(m)};`);
+      else if (m.type === 'ContainerArray' && m.stype) {
+        const e = m.stype;
+        const n = count(m);
+        const ptrs = `${local}_${cppIdent(m.name)}`;
+        before.push(`${ctypeOf(m.dtype)} ${ptrs}[${Math.max(n, 1)}] = {};`);
+        for (let k = 0; k < n; k++)
+          before.push(e.type === 'Structure' ? `${ptrs}[${k}] = &${build(e)};` : `${ptrs}[${k}] = static_cast<${ctypeOf(e.dtype)} *>(__argv[${next++}]);`);
+        before.push(`${field} = ${ptrs};`);
+      }
       else if (m.type === 'Scalar') {
         const ptr = `static_cast<${ctypeOf(m.dtype)} *>(__argv[${next++}])`;
         before.push(`${field} = *${ptr};`);

@@ -142,7 +142,7 @@ function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, 
  * A transient structure would need an allocation of its own, which is not generated.
  */
 function structureFindings(d: DataDescriptor, element: string, grammar: Grammar, add: AddFn, gpuTarget: boolean): void {
-  if (d.type !== 'StructureView' && d.transient) {
+  if (!d.type.endsWith('View') && d.transient) {
     add(d.jsonPath, element, 'transient structures are not supported (only arguments and views of them)', 'make the structure an argument');
     return;
   }
@@ -150,15 +150,16 @@ function structureFindings(d: DataDescriptor, element: string, grammar: Grammar,
     add(d.jsonPath, element, 'structure references are not supported', 'use a StructureView');
     return;
   }
-  const walk = (x: DataDescriptor): void => {
-    for (const m of x.members ?? []) {
-      const problem = memberProblem(m);
-      if (problem) add(m.jsonPath, element, problem, 'flatten the member in DaCe');
-      else if (m.type === 'Structure') walk(m);
-      else checkDescriptor({ ...m, transient: false }, grammar, add, gpuTarget);
-    }
+  const check = (m: DataDescriptor): void => {
+    const problem = memberProblem(m);
+    if (problem) add(m.jsonPath, element, problem, 'flatten the member in DaCe');
+    else if (m.type === 'Structure') walk(m);
+    else if (m.type === 'ContainerArray') check(m.stype!);
+    else checkDescriptor({ ...m, transient: false }, grammar, add, gpuTarget);
   };
-  walk(d);
+  const walk = (x: DataDescriptor): void => (x.members ?? []).forEach(check);
+  if (d.type === 'ContainerView') check({ ...d, type: 'ContainerArray' });
+  else walk(d);
 }
 
 function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn, gpuTarget: boolean): void {
@@ -167,7 +168,7 @@ function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn, gpuTar
     add(d.jsonPath, element, 'structure members are not supported', 'flatten the structure in DaCe');
     return;
   }
-  if (isStructureType(d.type)) {
+  if (isStructureType(d.type) || (d.type === 'ContainerView' && d.transient)) {
     structureFindings(d, element, grammar, add, gpuTarget);
     return;
   }

@@ -63,6 +63,8 @@ export const isArrayAlias = (type: string): boolean => (isViewType(type) || isRe
  * The structure member a view views (`v_cells` of `ptr_patch.cells`: the viewed edge's memlet names a member
  * of the viewed node's structure), or null when it views the node's container itself.
  */
+const isContainerType = (type: string): boolean => type === 'ContainerArray' || type === 'ContainerView';
+
 function viewedMember(v: Viewed, viewName: string): string | null {
   const data = v.edge.memlet.data;
   return data !== null && data !== viewName && data.startsWith(`${v.node.data}.`) ? data : null;
@@ -79,7 +81,7 @@ export function aliasFindings(s: Sdfg, state: StateBlock, add: AddFn): void {
   for (const n of state.nodes) {
     if (n.kind !== 'access') continue;
     const desc = s.arrays.get(n.data);
-    if (!desc || !(isArrayAlias(desc.type) || desc.type === 'StructureView')) continue;
+    if (!desc || !(isArrayAlias(desc.type) || desc.type === 'StructureView' || desc.type === 'ContainerView')) continue;
     if (isViewType(desc.type)) {
       const element = `view '${n.data}' in state ${state.label}`;
       const v = a.views.get(n.id) ?? null;
@@ -130,7 +132,9 @@ function checkSameType(s: Sdfg, alias: string, target: string, jsonPath: string,
   const a = s.arrays.get(alias);
   const t = s.arrays.get(target);
   if (!a || !t || !ctypeOf(a.dtype) || !ctypeOf(t.dtype)) return;
-  if (ctypeOf(a.dtype) !== ctypeOf(t.dtype))
+  // A view of one element of a container array points at what the container's pointer does.
+  const pointee = isContainerType(t.type) && !isContainerType(a.type) ? `${ctypeOf(a.dtype)} *` : ctypeOf(a.dtype);
+  if (pointee !== ctypeOf(t.dtype))
     add(
       jsonPath,
       element,
@@ -196,6 +200,8 @@ function bindView(
     const { ptr, desc } = core.containerPtr(ctx, member ?? v.node.data, v.edge.jsonPath);
     const subset = member !== null ? v.edge.memlet.subset : viewedSubset(v.edge, node.data, v.node.data)!.subset;
     const start = core.startIndex(ctx, env, desc, subset, v.edge.jsonPath);
+    // A view of one element of a container array is that element's pointer (DaCe: `AB->As[i]`).
+    if (isContainerType(desc.type) && !isContainerType(ctx.sdfg.arrays.get(node.data)!.type)) return `${ptr}[${start}]`;
     return start === '0' ? ptr : `${ptr} + ${grouped(start)}`;
   });
   const previous = bound.get(node.data);
