@@ -172,7 +172,11 @@ export function emitTrampolines(core: EmitCore, argArrays: string[], argScalars:
     if (isStructureType(desc.type)) {
       // A structure arrives as its leaves: built here, passed by pointer as DaCe's signature has it.
       const count = (d: DataDescriptor) =>
-        Number(core.guard(d.jsonPath, `container array '${d.name}'`, () => sizeValue(core.symExpr(d.totalSize), (x) => core.plan.symbolValue(x))));
+        Number(
+          core.guard(d.jsonPath, `container array '${d.name}'`, () =>
+            sizeValue(core.symExpr(d.totalSize), (x) => core.plan.symbolValue(x)),
+          ),
+        );
       let pointer = 'nullptr';
       core.recover(desc.jsonPath, `argument Structure '${a}'`, () => {
         const built = assembleStruct(a, desc, i, count);

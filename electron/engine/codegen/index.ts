@@ -194,7 +194,8 @@ export function generateProgram(parsed: SdfgFile, analysis: Analysis, opts: Gene
     // A structure is passed as its leaves (structs.ts); a leaf is used when it or a structure around it is.
     const used = (set: Set<string>, path: string) => [...set].some((u) => path === u || path.startsWith(`${u}.`));
     const count = (x: DataDescriptor) => Number(evaluate(x.totalSize, x.jsonPath, `size of container array ${x.name}`));
-    for (const leaf of structLeaves(name, d, count)) args.push(arrayArg(leaf.path, leaf.desc, used(usage.written, leaf.path), used(usage.read, leaf.path)));
+    for (const leaf of structLeaves(name, d, count))
+      args.push(arrayArg(leaf.path, leaf.desc, used(usage.written, leaf.path), used(usage.read, leaf.path)));
   }
   for (const name of [...scalars, ...argSymbols].sort(byCodeUnit)) {
     if (scalars.includes(name)) {

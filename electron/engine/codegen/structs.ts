@@ -229,10 +229,13 @@ export function assembleStruct(
         const ptrs = `${local}_${cppIdent(m.name)}`;
         before.push(`${ctypeOf(m.dtype)} ${ptrs}[${Math.max(n, 1)}] = {};`);
         for (let k = 0; k < n; k++)
-          before.push(e.type === 'Structure' ? `${ptrs}[${k}] = &${build(e)};` : `${ptrs}[${k}] = static_cast<${ctypeOf(e.dtype)} *>(__argv[${next++}]);`);
+          before.push(
+            e.type === 'Structure'
+              ? `${ptrs}[${k}] = &${build(e)};`
+              : `${ptrs}[${k}] = static_cast<${ctypeOf(e.dtype)} *>(__argv[${next++}]);`,
+          );
         before.push(`${field} = ${ptrs};`);
-      }
-      else if (m.type === 'Scalar') {
+      } else if (m.type === 'Scalar') {
         const ptr = `static_cast<${ctypeOf(m.dtype)} *>(__argv[${next++}])`;
         before.push(`${field} = *${ptr};`);
         after.push(`*${ptr} = ${field};`);

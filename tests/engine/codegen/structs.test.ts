@@ -13,6 +13,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
+import { toAnalysisJson } from '../../../electron/engine/analysis/json.js';
+import { transientsTable } from '../../../electron/engine/report/model.js';
+import { buildAnalysisView } from '../../../electron/engine/view/analysis.js';
+import { transientJson } from '../../../electron/engine/view/analysis-doc.js';
 import { findUnsupported, generateProgram, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
 import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
@@ -117,7 +121,9 @@ describe('structures as arguments, end to end', () => {
     expect(p.args.find((a) => a.name === 'P.a')).toMatchObject({ written: false, read: true, shape: [BigInt(N)] });
     expect(p.source).toMatch(/struct t_Q \{\n\s*double \*b;\n\s*double k;\n\s*\};/);
     expect(p.source).toMatch(/struct t_P \{\n\s*double n;\n\s*double w;\n\s*double \*a;\n\s*t_Q \*inner;\n\s*\};/);
-    expect(p.source).toContain('extern "C" void __program_struct_args(struct_args_state_t *__state, t_P *__restrict__ P, double *__restrict__ out');
+    expect(p.source).toContain(
+      'extern "C" void __program_struct_args(struct_args_state_t *__state, t_P *__restrict__ P, double *__restrict__ out',
+    );
     expect(p.source).toContain('P->inner->b[int64_t(i)]');
     expect(p.source).toContain('t_Q *vq = P->inner;');
     const c = programs.find((x) => x.name === 'container_array' && x.p.mode === 'SCOPED')!.p;
@@ -135,6 +141,33 @@ describe('structures as arguments, end to end', () => {
       'N',
     ]);
     expect(c.source).toContain('t_Q *vs = vi[int64_t(2)];');
+  });
+});
+
+describe('transients inside a structure', () => {
+  test('are marked with the structure in the analysis, its JSON, the view model and the report', async () => {
+    const file = await load('struct_args');
+    // A StructureView whose array member is transient, as DaCe's Fortran frontend writes them (velocity's p_diag_0).
+    const member = file.root.arrays.get('vq')!.members!.find((m) => m.name === 'b')!;
+    member.transient = true;
+    const analysis = analyze(file, { symbols: new Map([['N', BigInt(N)]]), defaultSymbol: null, target: null });
+    const inside = analysis.transients.filter((t) => t.insideStructure !== undefined);
+    expect(inside.map((t) => [t.name, t.insideStructure])).toEqual([['vq.b', 'vq']]);
+    expect(analysis.transients.find((t) => t.name === 'vq')?.insideStructure).toBeUndefined();
+    expect(toAnalysisJson(analysis).transients.find((t) => t.name === 'vq.b')?.insideStructure).toBe('vq');
+    const view = buildAnalysisView(analysis);
+    const row = analysis.transients.findIndex((t) => t.name === 'vq.b');
+    expect(transientJson(view.table, row, view.sdfgs).insideStructure).toBe('vq');
+    expect(
+      transientJson(
+        view.table,
+        analysis.transients.findIndex((t) => t.name === 'vq'),
+        view.sdfgs,
+      ).insideStructure,
+    ).toBeUndefined();
+    const rows = transientsTable(view).rows;
+    expect(rows.find((r) => r.name === 'vq.b')?.insideStructure).toBe('vq');
+    expect(rows.find((r) => r.name === 'vq')?.insideStructure).toBeNull();
   });
 });
 
