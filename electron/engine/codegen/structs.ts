@@ -27,7 +27,7 @@ function splitPath(name: string): [string, string[]] {
 }
 
 /** The member descriptor a path names under a structure descriptor, or undefined. */
-export function memberOf(desc: DataDescriptor | undefined, members: string[]): DataDescriptor | undefined {
+function memberOf(desc: DataDescriptor | undefined, members: string[]): DataDescriptor | undefined {
   let d = desc;
   for (const m of members) {
     if (!d || !d.members) return undefined;
@@ -151,7 +151,7 @@ export function memberProblem(m: DataDescriptor): string | null {
 }
 
 /** The C struct declarations of every structure type the file uses, members' types first. */
-export function structDeclarations(file: SdfgFile): { decls: StructDecl[]; conflicts: StructDecl[] } {
+function structDeclarations(file: SdfgFile): { decls: StructDecl[]; conflicts: StructDecl[] } {
   const byName = new Map<string, StructDecl>();
   const conflicts: StructDecl[] = [];
   const visit = (d: DataDescriptor): void => {
