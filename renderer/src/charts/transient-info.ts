@@ -53,11 +53,11 @@ export function structureOf(view: AnalysisView, row: number): string | null {
   return k < 0 ? null : view.table.dict.insideStructure[k]!;
 }
 
-/** The type cell: `ArrayView, inside structure p_diag` for a member of a structure. */
+/** The type cell: `ArrayView in structure p_diag` for a member of a structure. */
 export function typeCellText(view: AnalysisView, row: number): string {
   const type = view.table.dict.type[view.table.type[row]!]!;
   const s = structureOf(view, row);
-  return s === null ? type : `${type}, inside structure ${s}`;
+  return s === null ? type : `${type} in structure ${s}`;
 }
 
 /** Row of the container a view or reference aliases, when it is a transient of the table; -1 otherwise. */

@@ -33,7 +33,7 @@ export const COLUMNS: Column[] = [
   { key: 'id', title: 'id', width: 180, align: 'left', text: (v, i) => v.table.id[i]! },
   { key: 'sdfg', title: 'SDFG', width: 150, align: 'left', text: (v, i) => v.sdfgs[v.table.sdfg[i]!]?.name ?? String(v.table.sdfg[i]) },
   // A member of a structure says which: it is allocated with the structure, never on its own.
-  { key: 'type', title: 'type', width: 90, align: 'left', text: typeCellText },
+  { key: 'type', title: 'type', width: 200, align: 'left', text: typeCellText },
   { key: 'dtype', title: 'dtype', width: 90, align: 'left', text: (v, i) => v.table.dict.dtype[v.table.dtype[i]!]! },
   { key: 'shape', title: 'shape', width: 150, align: 'left', text: shapeText },
   // A view or reference owns no bytes: the cell says what it aliases (`view of T`) instead.
