@@ -153,6 +153,7 @@ export function analyze(parsed: SdfgFile, opts: AnalysisOptions): Analysis {
       jsonPath: desc.jsonPath,
       alias: aliasOf(c),
       ...(desc.expandedFrom === undefined ? {} : { expandedFrom: desc.expandedFrom }),
+      ...(c.memberOf === null ? {} : { insideStructure: c.memberOf }),
     });
   }
 

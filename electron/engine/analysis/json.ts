@@ -55,6 +55,8 @@ function transientJson(t: TransientInfo): TransientJson {
     ...(t.alias ? { viewOf: t.alias.viewOf, ...(t.alias.viewOf === null ? { viewOfReason: t.alias.reason ?? '' } : {}) } : {}),
     // Transients a library expansion created (additive): the library node's label.
     ...(t.expandedFrom === undefined ? {} : { expandedFrom: t.expandedFrom }),
+    // Members of a structure (additive): the structure's path.
+    ...(t.insideStructure === undefined ? {} : { insideStructure: t.insideStructure }),
   };
 }
 

@@ -105,6 +105,8 @@ export interface TransientInfo {
   alias: AliasInfo | null;
   /** A transient a library node's expansion created (sdfg/expand): that node's label. */
   expandedFrom?: string;
+  /** A member of a structure (`p_diag.vt`, a view's member): the structure's path (`p_diag`). */
+  insideStructure?: string;
 }
 
 export interface AliasInfo {

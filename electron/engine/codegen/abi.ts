@@ -8,11 +8,12 @@ import type { DataDescriptor, Sdfg } from '../model/sdfg.js';
 import { exprHeight, freeSymbols, MAX_EXPRESSION_DEPTH, substitute, type Expr } from '../symbolic/index.js';
 import { definedSymbols } from '../analysis/symbols.js';
 import type { EmitCore } from './core.js';
-import { cppOf, ExprError, type NameResolver } from './expr.js';
+import { cppOf, ExprError, sizeValue, type NameResolver } from './expr.js';
 import { emitPersistentAllocations, emitPersistentFrees } from './memory.js';
 import { emitCodeBlocks } from './code-blocks.js';
 import { byCodeUnit, cppIdent, ctypeOf } from './names.js';
 import { emitThreadLocalPointers, isThreadLocal } from './thread-local.js';
+import { assembleStruct, isStructureType, structLeaves } from './structs.js';
 
 /** `struct <n>_state_t`: one pointer per persistent or workspace transient. */
 export function emitStateStruct(core: EmitCore): void {
@@ -168,17 +169,39 @@ export function emitTrampolines(core: EmitCore, argArrays: string[], argScalars:
   o.close();
   o.open('extern "C" void __tlab_program(void *__handle, void *const *__argv)');
   const call = [`static_cast<${n}_state_t *>(__handle)`];
+  const after: string[] = [];
   let i = 0;
-  for (const a of argArrays) call.push(`static_cast<${ctypeOf(root.arrays.get(a)!.dtype)} *>(__argv[${i++}])`);
+  for (const a of argArrays) {
+    const desc = root.arrays.get(a)!;
+    if (isStructureType(desc.type)) {
+      // A structure arrives as its leaves: built here, passed by pointer as DaCe's signature has it.
+      const count = (d: DataDescriptor) =>
+        Number(
+          core.guard(d.jsonPath, `container array '${d.name}'`, () =>
+            sizeValue(core.symExpr(d.totalSize), (x) => core.plan.symbolValue(x)),
+          ),
+        );
+      let pointer = 'nullptr';
+      core.recover(desc.jsonPath, `argument Structure '${a}'`, () => {
+        const built = assembleStruct(a, desc, i, count);
+        for (const l of built.before) o.line(l);
+        after.push(...built.after);
+        pointer = built.pointer;
+        i += structLeaves(a, desc, count).length;
+      });
+      call.push(pointer);
+    } else call.push(`static_cast<${ctypeOf(desc.dtype)} *>(__argv[${i++}])`);
+  }
   for (const s of [...argScalars, ...core.argSymbols].sort(byCodeUnit)) {
     const ctype = argScalars.includes(s) ? ctypeOf(root.arrays.get(s)!.dtype)! : core.abiSymbolCtype(s);
     call.push(`*static_cast<const ${ctype} *>(__argv[${i++}])`);
   }
   o.line('(void)__argv;');
   o.line(`__program_${n}(${call.join(', ')});`);
+  for (const l of after) o.line(l);
   o.close();
   // Argument counts let the addon refuse a too-short argv before the program reads past its end.
-  o.line(`extern "C" uint32_t __tlab_arg_count(void) { return ${call.length - 1}; }`);
+  o.line(`extern "C" uint32_t __tlab_arg_count(void) { return ${i}; }`);
   o.line(`extern "C" uint32_t __tlab_init_symbol_count(void) { return ${core.argSymbols.length}; }`);
   o.open('extern "C" int __tlab_exit(void *__handle)');
   o.line(`return __dace_exit_${n}(static_cast<${n}_state_t *>(__handle));`);

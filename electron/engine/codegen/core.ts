@@ -16,6 +16,7 @@ import type { UnsupportedFinding } from './types.js';
 import { cppOf, ExprError, grouped, isTranslationError, sameSym, type NameResolver } from './expr.js';
 import { cppIdent, ctypeOf, innerSymbolCtype } from './names.js';
 import { Out } from './out.js';
+import type { Containers } from './structs.js';
 import type { ExternalSlotPlan, MemoryPlan } from './placement.js';
 
 /** Names visible at one point of the generated code. */
@@ -67,8 +68,8 @@ export interface LoopLabels {
 /** Per generated function (root program or one nested SDFG). */
 export interface FnCtx {
   sdfg: Sdfg;
-  /** Container name → C++ pointer variable. */
-  containers: Map<string, string>;
+  /** Container name → C++ pointer expression (member paths resolve through their structure). */
+  containers: Containers;
   exitLabel: string;
   /** Root only: symbols that are not arguments but were needed (emitted as constants). */
   constantsUsed: Set<string>;

@@ -10,6 +10,7 @@ import type { EmitCore, Env, FnCtx } from './core.js';
 import { emitRegion, localSymbols } from './control-flow.js';
 import { declareTransients, emitSiteAllocations, emitSiteFrees } from './memory.js';
 import { byCodeUnit, cppIdent, ctypeOf } from './names.js';
+import { Containers } from './structs.js';
 
 /** Whether a nested SDFG runs inside a CPU_Multicore or CPU_Persistent map of an enclosing SDFG: its WCR writes then race. */
 function calledInParallel(core: EmitCore, s: Sdfg): boolean {
@@ -41,7 +42,13 @@ function functionBody(core: EmitCore, ctx: FnCtx, env: Env, locals: string[]): v
 export function emitNestedFunction(core: EmitCore, s: Sdfg): void {
   const o = core.out;
   const id = core.nestedIds.get(s)!;
-  const ctx: FnCtx = { sdfg: s, containers: new Map(), exitLabel: `__tlab_exit_${id}`, constantsUsed: new Set(), isRoot: false };
+  const ctx: FnCtx = {
+    sdfg: s,
+    containers: new Containers(s.arrays),
+    exitLabel: `__tlab_exit_${id}`,
+    constantsUsed: new Set(),
+    isRoot: false,
+  };
   // One function serves every call site; a call from inside a parallel map makes its WCR writes concurrent.
   // Device functions (called from kernels) run in parallel threads: WCR writes are atomic there.
   const device = (core.backend?.functionQualifier(core, s) ?? '') !== '';
@@ -69,7 +76,13 @@ export function emitNestedFunction(core: EmitCore, s: Sdfg): void {
 export function emitRootFunction(core: EmitCore, argArrays: string[], argScalars: string[]): void {
   const root = core.file.root;
   const o = core.out;
-  const ctx: FnCtx = { sdfg: root, containers: new Map(), exitLabel: '__tlab_exit_0', constantsUsed: core.rootConstants, isRoot: true };
+  const ctx: FnCtx = {
+    sdfg: root,
+    containers: new Containers(root.arrays),
+    exitLabel: '__tlab_exit_0',
+    constantsUsed: core.rootConstants,
+    isRoot: true,
+  };
   const env: Env = { names: new Map(), parallel: false };
   const params = [`${core.name}_state_t *__state`];
   for (const a of argArrays) {

@@ -6,7 +6,7 @@
 import type { Analysis, TransientInfo } from '../analysis/types.js';
 import { TlabError } from '../errors.js';
 import { usedRootSymbols } from '../model/queries.js';
-import type { Sdfg, SdfgFile } from '../model/sdfg.js';
+import type { DataDescriptor, DataflowNode, Sdfg, SdfgFile } from '../model/sdfg.js';
 import { parseSym } from '../symbolic/index.js';
 import { lineOrigins } from './out.js';
 import { dryRunPlan, placeTransient, type ExternalSlotPlan, type MemoryPlan, type Placement } from './placement.js';
@@ -17,6 +17,7 @@ import { sizeValue } from './expr.js';
 import type { ExternalStorage, GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding } from './types.js';
 import { structuralFindings } from './subset.js';
 import { expandLibraryNodes } from '../sdfg/expand/index.js';
+import { isStructureType, structLeaves, withStructures } from './structs.js';
 import { cudaBackend, dryRunCudaBackend } from './cuda/index.js';
 import type { Target } from '../analysis/types.js';
 import { integerConstants } from '../analysis/symbols.js';
@@ -31,7 +32,7 @@ export type { GeneratedProgram, GenerateOptions, UnsupportedFinding } from './ty
  * checked with `target` 'gpu' (the CUDA backend, codegen/cuda).
  */
 export function findUnsupported(parsed: SdfgFile, target: Target = 'cpu'): UnsupportedFinding[] {
-  const file = expandLibraryNodes(parsed);
+  const file = withStructures(expandLibraryNodes(parsed));
   const findings = structuralFindings(file, target);
   if (findings.length) return findings;
   const { arrays, scalars } = rootArguments(file.root);
@@ -59,7 +60,7 @@ function unsupportedError(file: SdfgFile, findings: UnsupportedFinding[]): TlabE
  * which also reports what it cannot translate; no separate check is needed before calling it.
  */
 export function generateProgram(parsed: SdfgFile, analysis: Analysis, opts: GenerateOptions): GeneratedProgram {
-  const file = expandLibraryNodes(parsed);
+  const file = withStructures(expandLibraryNodes(parsed));
   const structural = structuralFindings(file, analysis.target);
   if (structural.length) throw unsupportedError(file, structural);
   const root = file.root;
@@ -175,20 +176,29 @@ export function generateProgram(parsed: SdfgFile, analysis: Analysis, opts: Gene
 
   const usage = rootUsage(root);
   const args: ProgramArg[] = [];
+  const arrayArg = (name: string, d: DataDescriptor, written: boolean, read: boolean): ProgramArg => ({
+    name,
+    kind: 'array',
+    dtype: dtypeLabel(d.dtype),
+    ctype: ctypeOf(d.dtype)!,
+    elementBytes: d.dtype.bytes ?? 0,
+    shape: d.shape.map((x) => evaluate(x, d.jsonPath, `shape of ${name}`)),
+    totalElements: evaluate(d.totalSize, d.jsonPath, `total size of ${name}`),
+    strides: d.strides.map((x) => evaluate(x, d.jsonPath, `strides of ${name}`)),
+    written,
+    read,
+  });
   for (const name of arrays) {
     const d = root.arrays.get(name)!;
-    args.push({
-      name,
-      kind: 'array',
-      dtype: dtypeLabel(d.dtype),
-      ctype: ctypeOf(d.dtype)!,
-      elementBytes: d.dtype.bytes ?? 0,
-      shape: d.shape.map((x) => evaluate(x, d.jsonPath, `shape of ${name}`)),
-      totalElements: evaluate(d.totalSize, d.jsonPath, `total size of ${name}`),
-      strides: d.strides.map((x) => evaluate(x, d.jsonPath, `strides of ${name}`)),
-      written: usage.written.has(name),
-      read: usage.read.has(name),
-    });
+    if (!isStructureType(d.type)) {
+      args.push(arrayArg(name, d, usage.written.has(name), usage.read.has(name)));
+      continue;
+    }
+    // A structure is passed as its leaves (structs.ts); a leaf is used when it or a structure around it is.
+    const used = (set: Set<string>, path: string) => [...set].some((u) => path === u || path.startsWith(`${u}.`));
+    const count = (x: DataDescriptor) => Number(evaluate(x.totalSize, x.jsonPath, `size of container array ${x.name}`));
+    for (const leaf of structLeaves(name, d, count))
+      args.push(arrayArg(leaf.path, leaf.desc, used(usage.written, leaf.path), used(usage.read, leaf.path)));
   }
   for (const name of [...scalars, ...argSymbols].sort(byCodeUnit)) {
     if (scalars.includes(name)) {
@@ -284,22 +294,23 @@ function rootArguments(root: Sdfg): { arrays: string[]; scalars: string[] } {
   return { arrays: arrays.sort(byCodeUnit), scalars: scalars.sort(byCodeUnit) };
 }
 
-/** Which root containers the program writes (access nodes with incoming data) and reads. */
+/**
+ * Which root containers the program writes (access nodes with incoming data) and reads; for a structure, the
+ * member path its memlet names (`P.w`), so that only the members it writes count as outputs.
+ */
 function rootUsage(root: Sdfg): { written: Set<string>; read: Set<string> } {
   const written = new Set<string>();
   const read = new Set<string>();
+  const touched = (node: DataflowNode | undefined, data: string) =>
+    node?.kind !== 'access' ? null : data.startsWith(`${node.data}.`) ? data : node.data;
   for (const st of statesOf(root)) {
-    const incoming = new Set<number>();
-    const outgoing = new Set<number>();
+    const byId = new Map(st.nodes.map((n) => [n.id, n]));
     for (const e of st.edges) {
       if (e.memlet.data === null) continue;
-      incoming.add(e.dst);
-      outgoing.add(e.src);
-    }
-    for (const n of st.nodes) {
-      if (n.kind !== 'access') continue;
-      if (incoming.has(n.id)) written.add(n.data);
-      if (outgoing.has(n.id)) read.add(n.data);
+      const w = touched(byId.get(e.dst), e.memlet.data);
+      const r = touched(byId.get(e.src), e.memlet.data);
+      if (w !== null) written.add(w);
+      if (r !== null) read.add(r);
     }
   }
   return { written, read };

@@ -21,9 +21,28 @@ const CTYPES: Record<string, string> = {
   uintp: 'uintptr_t',
 };
 
-/** The C type of a dtype, or null when the generator does not support it (pointers, structs…). float16 is
+/** The struct dtypes codegen/structs.ts gave structure descriptors: `ctypeOf` names exactly these. */
+const structTypes = new WeakSet<DType>();
+
+/** A struct dtype that `ctypeOf` maps to its C struct name (structure containers are pointers to it). */
+export function structDtype(name: string): DType {
+  const dtype: DType = { kind: 'struct', name, fields: [], bytes: null };
+  structTypes.add(dtype);
+  return dtype;
+}
+
+/** The element type of a container array (a pointer to each element), as codegen/structs.ts gives it. */
+export function elementPointerDtype(ctype: string): DType {
+  const dtype: DType = { kind: 'opaque', ctype: `${ctype} *`, bytes: null };
+  structTypes.add(dtype);
+  return dtype;
+}
+
+/** The C type of a dtype, or null when the generator does not support it (pointers, file structs…). float16 is
  * `tlab_half`, which half.ts defines per target. */
 export function ctypeOf(dtype: DType | null | undefined): string | null {
+  if (dtype && dtype.kind === 'struct' && structTypes.has(dtype)) return cppIdent(dtype.name);
+  if (dtype && dtype.kind === 'opaque' && structTypes.has(dtype)) return dtype.ctype;
   if (!dtype || dtype.kind !== 'scalar') return null;
   return CTYPES[dtype.name] ?? null;
 }

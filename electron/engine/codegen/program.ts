@@ -13,6 +13,7 @@ import { emitConstants } from './emit-constants.js';
 import { EmitCore, type DeviceBackend } from './core.js';
 import { emitNestedFunction, emitRootFunction, nestedSignature } from './functions.js';
 import { byCodeUnit } from './names.js';
+import { emitStructTypes } from './structs.js';
 import type { ExternalSlotPlan, MemoryPlan } from './placement.js';
 import type { UnsupportedFinding } from './types.js';
 import type { Sdfg } from '../model/sdfg.js';
@@ -74,6 +75,7 @@ export class ProgramEmitter {
     for (const l of halfPreamble(file, core.backend !== null)) o.line(l);
     o.raw(core.backend ? core.backend.helpers(CPP_SYMBOLIC_HELPERS) : CPP_SYMBOLIC_HELPERS);
     o.line('');
+    emitStructTypes(core);
     emitStateStruct(core);
     emitCodeBlocks(core, 'global');
     emitConstants(core);

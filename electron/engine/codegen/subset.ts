@@ -30,6 +30,7 @@ import { isConstantContainer } from './placement.js';
 import type { UnsupportedFinding } from './types.js';
 import { MAX_NESTING } from '../sdfg/nesting.js';
 import { aliasFindings, isArrayAlias } from './views.js';
+import { isStructureType, memberProblem } from './structs.js';
 import {
   HINT,
   daceRejects,
@@ -73,6 +74,15 @@ const DACE_RUNTIME_TOKENS = /\b(dace::|DACE_|__state\b|__dace_|cuda[A-Z]|cuda::|
 /** Libraries a DaCe environment links (dace-onnx's ONNX Runtime): its code blocks and tasklets call them without
  * an include, so generated code cannot compile them. */
 const EXTERNAL_LIBRARY_TOKENS = /\b(Ort[A-Z]\w*|__ort_\w*)/;
+
+/** A structure argument that init/exit code reads (`config->n`, as DaCe's Fortran frontend writes), if any. */
+function initReadsArgument(root: Sdfg, code: string): string | undefined {
+  for (const m of code.matchAll(/\b([A-Za-z_]\w*)\s*->/g)) {
+    const d = root.arrays.get(m[1]!);
+    if (d && !d.transient) return m[1];
+  }
+  return undefined;
+}
 
 /** Every structural finding of the file (empty: the emitter may run). */
 export function structuralFindings(file: SdfgFile, target: 'cpu' | 'gpu' = 'cpu'): UnsupportedFinding[] {
@@ -147,10 +157,39 @@ function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, 
   }
 }
 
+/**
+ * A structure argument, or a view of one (structs.ts): its members must be laid out as C struct members.
+ * A transient structure would need an allocation of its own, which is not generated.
+ */
+function structureFindings(d: DataDescriptor, element: string, grammar: Grammar, add: AddFn, gpuTarget: boolean): void {
+  if (!d.type.endsWith('View') && d.transient) {
+    add(d.jsonPath, element, 'transient structures are not supported (only arguments and views of them)', 'make the structure an argument');
+    return;
+  }
+  if (d.type === 'StructureReference') {
+    add(d.jsonPath, element, 'structure references are not supported', 'use a StructureView');
+    return;
+  }
+  const check = (m: DataDescriptor): void => {
+    const problem = memberProblem(m);
+    if (problem) add(m.jsonPath, element, problem, 'flatten the member in DaCe');
+    else if (m.type === 'Structure') walk(m);
+    else if (m.type === 'ContainerArray') check(m.stype!);
+    else checkDescriptor({ ...m, transient: false }, grammar, add, gpuTarget);
+  };
+  const walk = (x: DataDescriptor): void => (x.members ?? []).forEach(check);
+  if (d.type === 'ContainerView') check({ ...d, type: 'ContainerArray' });
+  else walk(d);
+}
+
 function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn, gpuTarget: boolean): void {
   const element = `${d.transient ? 'transient' : 'argument'} ${d.type} '${d.name}'`;
   if (d.name.includes('.')) {
     add(d.jsonPath, element, 'structure members are not supported', 'flatten the structure in DaCe');
+    return;
+  }
+  if (isStructureType(d.type) || (d.type === 'ContainerView' && d.transient)) {
+    structureFindings(d, element, grammar, add, gpuTarget);
     return;
   }
   if (isArrayAlias(d.type)) {
@@ -257,6 +296,14 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
       const m = DACE_RUNTIME_TOKENS.exec(kind === 'global' ? use.block.code.replace(/^\s*#include\b.*$/gm, '') : use.block.code);
       if (m)
         add(use.jsonPath, element, `the ${kind} code uses DaCe runtime API ('${m[1]}')`, 'rewrite the code without DaCe runtime calls');
+      const arg = kind === 'global' ? undefined : initReadsArgument(file.root, use.block.code);
+      if (arg)
+        add(
+          use.jsonPath,
+          element,
+          `the ${kind} code reads argument '${arg}', which __dace_init/__dace_exit do not receive here (they take the symbols only)`,
+          'compute the value in the program instead of the init code',
+        );
       const lib = EXTERNAL_LIBRARY_TOKENS.exec(use.block.code);
       if (lib)
         add(
@@ -458,9 +505,7 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
             `'${n.data}' is a constant (constants_prop) but is written here`,
             'remove the write or the constant in DaCe',
           );
-        } else if (n.data.includes('.'))
-          add(n.jsonPath, `access node '${n.data}'`, 'structure member access is not supported', 'flatten the structure in DaCe');
-        else if (!s.arrays.has(n.data))
+        } else if (!s.arrays.has(n.data))
           add(
             n.jsonPath,
             `access node '${n.data}'`,

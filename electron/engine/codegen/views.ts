@@ -56,8 +56,19 @@ function stateAliases(s: Sdfg, state: StateBlock): StateAliases {
   return a;
 }
 
-/** Views and references of arrays and scalars (those of structures and container arrays are not generated). */
+/** Views and references of arrays and scalars (those of structures are structs.ts's; of container arrays, not generated). */
 export const isArrayAlias = (type: string): boolean => (isViewType(type) || isReferenceType(type)) && !/Structure|Container/.test(type);
+
+/**
+ * The structure member a view views (`v_cells` of `ptr_patch.cells`: the viewed edge's memlet names a member
+ * of the viewed node's structure), or null when it views the node's container itself.
+ */
+const isContainerType = (type: string): boolean => type === 'ContainerArray' || type === 'ContainerView';
+
+function viewedMember(v: Viewed, viewName: string): string | null {
+  const data = v.edge.memlet.data;
+  return data !== null && data !== viewName && data.startsWith(`${v.node.data}.`) ? data : null;
+}
 
 /** Whether `e` binds a view or sets a reference (and so is no copy). */
 export function isAliasBinding(s: Sdfg, state: StateBlock, e: MemletEdge): boolean {
@@ -70,7 +81,7 @@ export function aliasFindings(s: Sdfg, state: StateBlock, add: AddFn): void {
   for (const n of state.nodes) {
     if (n.kind !== 'access') continue;
     const desc = s.arrays.get(n.data);
-    if (!desc || !isArrayAlias(desc.type)) continue;
+    if (!desc || !(isArrayAlias(desc.type) || desc.type === 'StructureView' || desc.type === 'ContainerView')) continue;
     if (isViewType(desc.type)) {
       const element = `view '${n.data}' in state ${state.label}`;
       const v = a.views.get(n.id) ?? null;
@@ -78,22 +89,17 @@ export function aliasFindings(s: Sdfg, state: StateBlock, add: AddFn): void {
         add(n.jsonPath, element, 'the view has no viewed container (no edge of it leads to an AccessNode)', VALIDATE);
         continue;
       }
-      const member = v.edge.memlet.data?.startsWith(`${v.node.data}.`) === true;
-      if (member)
-        add(
-          v.edge.jsonPath,
-          element,
-          `the view views structure member '${v.edge.memlet.data}': structure members are not supported`,
-          'flatten the structure in DaCe',
-        );
-      else if (!viewedSubset(v.edge, n.data, v.node.data))
+      const member = viewedMember(v, n.data);
+      if (member !== null && !s.arrays.has(member))
+        add(v.edge.jsonPath, element, `the view views '${member}', which is no member of '${v.node.data}'`, VALIDATE);
+      else if (member === null && !viewedSubset(v.edge, n.data, v.node.data))
         add(
           v.edge.jsonPath,
           element,
           `the viewed memlet names '${v.edge.memlet.data}', neither the view nor the viewed container '${v.node.data}'`,
           VALIDATE,
         );
-      checkSameType(s, n.data, v.node.data, n.jsonPath, element, add);
+      checkSameType(s, n.data, member ?? v.node.data, n.jsonPath, element, add);
     } else if (isReferenceType(desc.type)) {
       const element = `reference '${n.data}' in state ${state.label}`;
       for (const e of state.edges) {
@@ -126,7 +132,9 @@ function checkSameType(s: Sdfg, alias: string, target: string, jsonPath: string,
   const a = s.arrays.get(alias);
   const t = s.arrays.get(target);
   if (!a || !t || !ctypeOf(a.dtype) || !ctypeOf(t.dtype)) return;
-  if (ctypeOf(a.dtype) !== ctypeOf(t.dtype))
+  // A view of one element of a container array points at what the container's pointer does.
+  const pointee = isContainerType(t.type) && !isContainerType(a.type) ? `${ctypeOf(a.dtype)} *` : ctypeOf(a.dtype);
+  if (pointee !== ctypeOf(t.dtype))
     add(
       jsonPath,
       element,
@@ -188,8 +196,12 @@ function bindView(
   if (!scopeContains(g, containingScope(g, v.node), scope))
     throw new ExprError(`view '${node.data}' views '${v.node.data}' from inside a scope the view is not in`);
   const value = core.guard(v.edge.jsonPath, `view '${node.data}'`, () => {
-    const { ptr, desc } = core.containerPtr(ctx, v.node.data, v.edge.jsonPath);
-    const start = core.startIndex(ctx, env, desc, viewedSubset(v.edge, node.data, v.node.data)!.subset, v.edge.jsonPath);
+    const member = viewedMember(v, node.data);
+    const { ptr, desc } = core.containerPtr(ctx, member ?? v.node.data, v.edge.jsonPath);
+    const subset = member !== null ? v.edge.memlet.subset : viewedSubset(v.edge, node.data, v.node.data)!.subset;
+    const start = core.startIndex(ctx, env, desc, subset, v.edge.jsonPath);
+    // A view of one element of a container array is that element's pointer (DaCe: `AB->As[i]`).
+    if (isContainerType(desc.type) && !isContainerType(ctx.sdfg.arrays.get(node.data)!.type)) return `${ptr}[${start}]`;
     return start === '0' ? ptr : `${ptr} + ${grouped(start)}`;
   });
   const previous = bound.get(node.data);

@@ -1,6 +1,6 @@
 /** Small read-only queries over the normalised model that several engine stages need. */
 import { freeSymbols, parsePython, parsePythonStatements, parseSym, statementNames } from '../symbolic/index.js';
-import type { ControlFlowBlock, MapEntryNode, MemletEdge, Sdfg, SdfgFile, StateBlock } from './sdfg.js';
+import type { ControlFlowBlock, DataDescriptor, MapEntryNode, MemletEdge, Sdfg, SdfgFile, StateBlock } from './sdfg.js';
 
 /** Every control-flow block of an SDFG (not entering nested SDFGs), in file order. */
 export function* blocksOf(sdfg: Sdfg): Generator<ControlFlowBlock> {
@@ -98,11 +98,14 @@ export function usedRootSymbols(file: SdfgFile): string[] {
       }
     }
   };
-  for (const [, d] of root.arrays) {
-    if (d.transient) [...d.shape, d.totalSize].forEach(addSym);
+  // Members of a structure argument are arguments too (DaCe's Structure.free_symbols includes theirs).
+  const addDescriptor = (d: DataDescriptor, transient: boolean): void => {
+    if (transient) [...d.shape, d.totalSize].forEach(addSym);
     [...d.strides, ...d.offset].forEach(addSym);
-    if (!d.transient) addSym(d.totalSize);
-  }
+    if (!transient) addSym(d.totalSize);
+    if (!transient) for (const m of d.members ?? []) addDescriptor(m, false);
+  };
+  for (const [, d] of root.arrays) addDescriptor(d, d.transient);
   const mapParams = new Set<string>();
   // Dynamic map range inputs are read from data, not passed: an undeclared one is no symbol argument.
   const dynamicInputs = new Set<string>();

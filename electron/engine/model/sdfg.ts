@@ -88,6 +88,8 @@ export interface DataDescriptor {
   bufferSize: Sym | null;
   /** Structure members (ordered), if any. */
   members: DataDescriptor[] | null;
+  /** Container arrays (`ContainerArray`, `ContainerView`): the element descriptor (DaCe's `stype`). */
+  stype?: DataDescriptor;
   jsonPath: string;
   /** Set on transients a library expansion created (sdfg/expand): the label of the library node. */
   expandedFrom?: string;

@@ -86,6 +86,7 @@ export function transientsTable(view: AnalysisView, maxRows = MAX_TRANSIENT_ROWS
       external: (t.eligible[i]! & 2) !== 0,
       fate: FATE_TEXT[fate],
       reason: t.reason[i]! < 0 ? null : t.dict.reason[t.reason[i]!]!,
+      insideStructure: t.insideStructure[i]! < 0 ? null : t.dict.insideStructure[t.insideStructure[i]!]!,
     });
   }
   return { rows, total: t.count, omitted: Math.max(0, t.count - rows.length) };

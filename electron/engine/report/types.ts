@@ -136,6 +136,8 @@ export interface TransientRow {
   external: boolean;
   fate: string;
   reason: string | null;
+  /** A member of a structure: the structure's path (allocated with it, never on its own). */
+  insideStructure: string | null;
 }
 
 export interface TransientsTable {

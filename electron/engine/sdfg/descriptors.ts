@@ -103,6 +103,14 @@ export function readDescriptor(
     members = readMembers(attrs['members'], `${attrsPath}.members`, ctx, options, depth + 1);
   }
 
+  // A container array's element descriptor (DaCe's `stype`): what each of its pointers points at.
+  const rawStype = /^Container/.test(type) ? attrs['stype'] : undefined;
+  let stype: DataDescriptor | undefined;
+  if (rawStype !== undefined && rawStype !== null) {
+    if (depth >= MAX_MEMBER_DEPTH) ctx.fail(path, `structure members nested deeper than ${MAX_MEMBER_DEPTH} levels`);
+    stype = readDescriptor(name, rawStype, `${attrsPath}.stype`, ctx, options, depth + 1);
+  }
+
   return {
     name,
     type,
@@ -121,6 +129,7 @@ export function readDescriptor(
     startOffset: readInt(attrs['start_offset'], 0),
     bufferSize: type === 'Stream' ? readSymOrDefault(attrs['buffer_size'], '0', `${attrsPath}.buffer_size`, ctx) : null,
     members,
+    ...(stype ? { stype } : {}),
     jsonPath: path,
   };
 }

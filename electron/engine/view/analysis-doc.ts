@@ -48,6 +48,8 @@ export function transientJson(table: TransientTable, i: number, sdfgs: readonly 
   }
   const from = table.expandedFrom[i] ?? -1;
   if (from >= 0) out.expandedFrom = table.dict.expandedFrom[from]!;
+  const inside = table.insideStructure[i] ?? -1;
+  if (inside >= 0) out.insideStructure = table.dict.insideStructure[inside]!;
   return out;
 }
 

@@ -110,6 +110,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
   const allocation = new Dict<AllocationJson>(allocationKey);
   const alias = new Dict<AliasJson>((a) => `${a.viewOf === null ? '\u0000' : a.viewOf}|${a.reason ?? ''}`);
   const expandedFrom = new Dict<string>();
+  const insideStructure = new Dict<string>();
   const fateIndex = new Map<Fate, number>(FATES.map((f, i) => [f, i]));
   // Each column's element type comes from TransientTable; the rows are filled below.
   const column = <T>(): T[] => new Array<T>(n);
@@ -137,6 +138,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
     fate: column(),
     alias: column(),
     expandedFrom: column(),
+    insideStructure: column(),
     dict: {
       type: type.values,
       dtype: dtype.values,
@@ -146,6 +148,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
       allocation: allocation.values,
       alias: alias.values,
       expandedFrom: expandedFrom.values,
+      insideStructure: insideStructure.values,
     },
   };
   for (let i = 0; i < n; i++) {
@@ -171,6 +174,7 @@ function buildTable(transients: TransientInfo[], sdfgs: SdfgSummary[]): Transien
     t.jsonPath[i] = encodeJsonPath(x.jsonPath, sdfgs[x.sdfg]?.jsonPath, x.name);
     t.fate[i] = fateIndex.get(fateOf(x))!;
     t.expandedFrom[i] = x.expandedFrom === undefined ? -1 : expandedFrom.add(x.expandedFrom);
+    t.insideStructure[i] = x.insideStructure === undefined ? -1 : insideStructure.add(x.insideStructure);
     t.alias[i] = x.alias ? alias.add({ viewOf: x.alias.viewOf, reason: x.alias.viewOf === null ? x.alias.reason : null }) : -1;
   }
   return t;

@@ -415,6 +415,8 @@ export interface TransientTable {
   alias: number[];
   /** Transients a library expansion created: index into `dict.expandedFrom` (the library node's label); -1 for the others. */
   expandedFrom: number[];
+  /** Members of a structure: index into `dict.insideStructure` (the structure's path); -1 for the others. */
+  insideStructure: number[];
   dict: {
     type: string[];
     dtype: string[];
@@ -424,6 +426,7 @@ export interface TransientTable {
     allocation: AllocationJson[];
     alias: AliasJson[];
     expandedFrom: string[];
+    insideStructure: string[];
   };
 }
 

@@ -47,6 +47,19 @@ function aliasLabel(view: AnalysisView, row: number): string | null {
   return a ? aliasText(view.table.dict.type[view.table.type[row]!]!, a.viewOf, a.reason) : null;
 }
 
+/** The structure a member transient lives inside (its path), or null. */
+export function structureOf(view: AnalysisView, row: number): string | null {
+  const k = view.table.insideStructure[row] ?? -1;
+  return k < 0 ? null : view.table.dict.insideStructure[k]!;
+}
+
+/** The type cell: `ArrayView in structure p_diag` for a member of a structure. */
+export function typeCellText(view: AnalysisView, row: number): string {
+  const type = view.table.dict.type[view.table.type[row]!]!;
+  const s = structureOf(view, row);
+  return s === null ? type : `${type} in structure ${s}`;
+}
+
 /** Row of the container a view or reference aliases, when it is a transient of the table; -1 otherwise. */
 export function aliasTargetRow(view: AnalysisView, row: number): number {
   const id = aliasOf(view.table, row)?.viewOf;
@@ -157,6 +170,7 @@ export function transientTooltip(view: AnalysisView, row: number, theme: ChartTh
         >)),
     ...(viewers ? ([['viewed as', viewerNames(view, viewers)]] as Array<[string, string]>) : []),
     ['type', `${t.dict.type[t.type[row]!]} ${typeText(view, row)}`],
+    ...(structureOf(view, row) !== null ? ([['inside', `structure ${structureOf(view, row)}`]] as Array<[string, string]>) : []),
     ['storage', written === storage ? storage : `${storage} (${written} in the file)`],
     ['live', liveText(view, row)],
     ['allocated', allocationText(t.dict.allocation[t.allocation[row]!]!, t.executionsPerCall[row]!)],

@@ -13,7 +13,7 @@
  * - `-word`             negation of any of the above
  */
 import { FATES, formatStepRange, num, ownedBytes, type AnalysisView } from '../../../electron/engine/view/public.js';
-import { sizeText } from '../charts/transient-info.js';
+import { sizeText, typeCellText } from '../charts/transient-info.js';
 
 type ColumnKey =
   'id' | 'sdfg' | 'type' | 'dtype' | 'shape' | 'bytes' | 'storage' | 'lifetime' | 'persistent' | 'external' | 'reason' | 'live';
@@ -32,7 +32,8 @@ const shapeText = (view: AnalysisView, row: number): string => `[${view.table.sh
 export const COLUMNS: Column[] = [
   { key: 'id', title: 'id', width: 180, align: 'left', text: (v, i) => v.table.id[i]! },
   { key: 'sdfg', title: 'SDFG', width: 150, align: 'left', text: (v, i) => v.sdfgs[v.table.sdfg[i]!]?.name ?? String(v.table.sdfg[i]) },
-  { key: 'type', title: 'type', width: 90, align: 'left', text: (v, i) => v.table.dict.type[v.table.type[i]!]! },
+  // A member of a structure says which: it is allocated with the structure, never on its own.
+  { key: 'type', title: 'type', width: 200, align: 'left', text: typeCellText },
   { key: 'dtype', title: 'dtype', width: 90, align: 'left', text: (v, i) => v.table.dict.dtype[v.table.dtype[i]!]! },
   { key: 'shape', title: 'shape', width: 150, align: 'left', text: shapeText },
   // A view or reference owns no bytes: the cell says what it aliases (`view of T`) instead.

@@ -346,7 +346,7 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
   o.line(`__tlab_kernel<<<dim3(unsigned(${blocks})), dim3(unsigned(${threads})), 0, ${CUDA_STREAM}>>>([=] __device__ () {`);
   o.openBraceless();
   const inner: Env = { ...outer, names: new Map(outer.names), device: true, parallel: true };
-  const kctx: FnCtx = { ...ctx, containers: new Map(ctx.containers) };
+  const kctx: FnCtx = { ...ctx, containers: ctx.containers.copy() };
   for (const s of shadows) {
     const local = `${prefix}_l_${cppIdent(s.name)}`;
     o.line(`${s.ctype} ${local} = ${prefix}_v_${cppIdent(s.name)};`);

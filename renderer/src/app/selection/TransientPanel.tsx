@@ -76,6 +76,11 @@ export function TransientPanel({ view, row }: { view: AnalysisView; row: number 
         </>
       )}
       <dl className="facts">
+        {f.insideStructure !== null && (
+          <Fact k="inside" testid="selection-inside-structure">
+            structure {f.insideStructure}
+          </Fact>
+        )}
         {f.viewedBy.length > 0 && (
           <Fact k="viewed as" testid="selection-viewed-by">
             {f.viewedBy.slice(0, 6).join(', ')}

@@ -18,7 +18,7 @@ import {
   type JsonInt,
   type ViewMode,
 } from '../../../../electron/engine/view/public.js';
-import { aliasTargetRow, aliasesByTarget } from '../../charts/transient-info.js';
+import { aliasTargetRow, aliasesByTarget, structureOf } from '../../charts/transient-info.js';
 
 interface Placement {
   storage: string;
@@ -135,6 +135,8 @@ export interface TransientFacts {
   alias: AliasFacts | null;
   /** The views and references that alias this container (names), when there are any. */
   viewedBy: string[];
+  /** A member of a structure: the structure's path (it is allocated with the structure, never on its own). */
+  insideStructure: string | null;
 }
 
 export function transientFacts(view: AnalysisView, row: number): TransientFacts {
@@ -217,6 +219,7 @@ export function transientFacts(view: AnalysisView, row: number): TransientFacts 
     jsonPath: path.startsWith('~') && sdfg ? `${sdfg.jsonPath}${path.slice(1)}` : path,
     alias: aliasFactsOf(view, row, type),
     viewedBy: (aliasesByTarget(view).get(row) ?? []).map((r) => t.name[r]!),
+    insideStructure: structureOf(view, row),
   };
 }
 
