@@ -4,6 +4,8 @@
  * (sizes past 2^53 happen on real climate models).
  */
 import type { SdfgFile } from '../model/sdfg.js';
+import type { LibraryExpansion } from '../sdfg/expand/index.js';
+import type { LibraryImplChoice } from '../sdfg/expand/impl.js';
 
 export const MODES = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const;
 export type Mode = (typeof MODES)[number];
@@ -27,6 +29,8 @@ export interface AnalysisOptions {
   target: Target | null;
   /** Which live-range rules to apply (docs/liveness.md); default `refined`. The others exist for comparison. */
   liveness?: LivenessRules;
+  /** Which implementation expands each library node (`--library-impl`); default pure everywhere. */
+  libraryImpl?: LibraryImplChoice;
 }
 
 /** One numbered step of the linearised program: a state execution point, in program order. */
@@ -159,4 +163,8 @@ export interface Analysis {
   };
   peakLiveBytes: Record<string, bigint | null>;
   warnings: string[];
+  /** The implementation choice `file` was expanded with; code generated from this analysis uses it too. */
+  libraryImpl: LibraryImplChoice;
+  /** Each expanded library node and the implementation that replaced it. */
+  libraryExpansions: LibraryExpansion[];
 }

@@ -5,6 +5,8 @@
  */
 import type { SdfgFile } from '../model/sdfg.js';
 import { CPP_SYMBOLIC_HELPERS } from '../symbolic/index.js';
+import { externalLibraries } from '../sdfg/expand/index.js';
+import { libraryIncludes } from '../sdfg/expand/libraries.js';
 import { emitCodeBlocks } from './code-blocks.js';
 import { emitExternalFunctions, emitInitExit, emitStateStruct, emitTrampolines, rootSizeExpr } from './abi.js';
 import { emitConstants } from './emit-constants.js';
@@ -68,6 +70,7 @@ export class ProgramEmitter {
     o.line('#include <cstring>');
     o.line('#include <memory>');
     o.line('#include <type_traits>');
+    for (const l of libraryIncludes(externalLibraries(file))) o.line(l);
     o.raw(core.backend ? core.backend.helpers(CPP_SYMBOLIC_HELPERS) : CPP_SYMBOLIC_HELPERS);
     o.line('');
     emitStateStruct(core);

@@ -70,6 +70,11 @@ export interface ExpansionIo {
 export interface Expansion {
   states: StateJson[];
   transients?: Record<string, ArraySpec>;
+  /** The library the generated code calls (absent: plain loops). */
+  library?: ExternalLibrary;
 }
+
+/** Libraries an expansion can call: headers the program includes and what it links (compile/build.ts). */
+export type ExternalLibrary = 'OpenBLAS' | 'LAPACKE';
 
 export type Expander = (node: LibraryNode, io: ExpansionIo, sym: (name: string) => string) => Expansion | string;
