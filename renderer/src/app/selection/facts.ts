@@ -19,6 +19,7 @@ import {
   type ViewMode,
 } from '../../../../electron/engine/view/public.js';
 import { aliasTargetRow, aliasesByTarget } from '../../charts/transient-info.js';
+import { expandedFromOf } from '../../views/transients-model.js';
 
 interface Placement {
   storage: string;
@@ -135,6 +136,8 @@ export interface TransientFacts {
   alias: AliasFacts | null;
   /** The views and references that alias this container (names), when there are any. */
   viewedBy: string[];
+  /** The label of the library node whose expansion created it (quoted), or null. */
+  expandedFrom: string | null;
 }
 
 export function transientFacts(view: AnalysisView, row: number): TransientFacts {
@@ -203,6 +206,7 @@ export function transientFacts(view: AnalysisView, row: number): TransientFacts 
     fateText: FATE_TEXT[fate],
     eligible,
     reason,
+    expandedFrom: expandedFromOf(view, row),
     allocation: allocationText(alloc, byPath),
     executionsPerCall: t.executionsPerCall[row] === null ? 'depends on symbols' : formatCount(num(t.executionsPerCall[row])),
     modes,
