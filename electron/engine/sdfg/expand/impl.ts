@@ -10,7 +10,7 @@ import { statesOf } from '../../model/queries.js';
 
 export type LibraryImpl = 'pure' | 'blas';
 
-export const LIBRARY_IMPLS: readonly LibraryImpl[] = ['pure', 'blas'];
+const LIBRARY_IMPLS: readonly LibraryImpl[] = ['pure', 'blas'];
 
 export interface LibraryImplChoice {
   /** For every node no override names. */

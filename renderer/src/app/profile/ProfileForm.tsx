@@ -149,11 +149,12 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
             onChange={(e) => updateProfileSettings({ libraryImpl: e.target.value === 'blas' ? 'blas' : 'pure' })}
             data-testid="profile-library-impl"
             aria-label="Library node implementation"
+            style={{ width: '100%' }}
           >
-            <option value="pure">pure: DaCe&apos;s loop expansions</option>
-            <option value="blas">blas: OpenBLAS / LAPACKE calls where they exist</option>
+            <option value="pure">pure (DaCe&apos;s loops)</option>
+            <option value="blas">blas (OpenBLAS, LAPACKE)</option>
           </select>
-          <p className="hint">
+          <p className="hint" style={{ overflowWrap: 'anywhere' }}>
             {libraryNodes.length > 0
               ? `${libraryNodes.map((n) => `${n.className} '${n.label}'`).join(', ')}: every mode runs the same expansion.`
               : 'This program has a library node that only a blas implementation expands.'}
