@@ -7,6 +7,8 @@ import { toAnalysisJson } from '../engine/analysis/json.js';
 import { stat } from 'node:fs/promises';
 import { TlabError } from '../engine/errors.js';
 import { readSdfgFile } from '../engine/sdfg/index.js';
+import { checkLibraryImpl, parseLibraryImpl } from '../engine/sdfg/expand/impl.js';
+import { libraryNodeText } from '../engine/profile/library-nodes.js';
 import { profileCheck } from '../engine/codegen/index.js';
 import { aliasText, canProfileText } from '../engine/view/format.js';
 import type { ProfileCheck } from '../engine/view/types.js';
@@ -14,7 +16,8 @@ import { optionValue, parseArgs, parseInteger, parseSymbolList } from './args.js
 import type { Command } from './command.js';
 import { groupDigits, humanBytes, outputWidth, percent, table } from './format.js';
 
-const USAGE = 'analyze FILE [--symbols K=V,...] [--default-symbol V] [--target cpu|gpu] [--json] [--all]';
+const USAGE =
+  'analyze FILE [--symbols K=V,...] [--default-symbol V] [--target cpu|gpu] [--library-impl pure|blas[,NODE=IMPL…]] [--json] [--all]';
 
 const HELP = `Usage: transient-lab ${USAGE}
 
@@ -25,6 +28,9 @@ Options:
   --symbols K=V,...     values of the program's symbols (integers)
   --default-symbol V    value for every free symbol not given in --symbols
   --target cpu|gpu      override the detected target
+  --library-impl IMPL[,NODE=IMPL…]
+                        expand library nodes as pure loops (default) or blas calls (OpenBLAS/LAPACKE, where one
+                        exists; NODE=IMPL for one node): the transients analysed are those of that expansion
   --json                print the transient-lab/analysis@1 JSON document instead of the summary
   --all                 list every transient (by default at most 60 rows: the largest allocating ones)
   --help                this text
@@ -49,6 +55,7 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
         symbols: { value: true, repeat: true },
         'default-symbol': { value: true },
         target: { value: true },
+        'library-impl': { value: true },
         json: { value: false },
         all: { value: false },
         help: { value: false },
@@ -72,6 +79,8 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
         defaultSymbol: def === undefined ? null : parseInteger('analyze', 'default-symbol', def),
         target: targetText ?? null,
       };
+      const implText = optionValue(args, 'library-impl');
+      if (implText !== undefined) opts.libraryImpl = parseLibraryImpl(implText, 'analyze: --library-impl');
       const path = args.positionals[0]!;
       // Progress only for people at a terminal: pipes and CI logs get the result alone.
       const progress = io.stderr.isTTY === true && (await sizeOf(path)) > PROGRESS_ABOVE_BYTES;
@@ -81,10 +90,11 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
       };
       step(`parsing ${path}`);
       const file = await readSdfgFile(path);
+      if (opts.libraryImpl) checkLibraryImpl(file, opts.libraryImpl);
       step(`analysing ${file.stats.sdfgs} SDFG(s), ${file.stats.transients} transient(s)`);
       const analysis = analyze(file, opts);
       step('checking what the code generator supports');
-      const profile = profileCheck(file, analysis.target);
+      const profile = profileCheck(file, analysis.target, analysis.libraryImpl);
       if (progress) io.stderr.write('\r\x1b[K');
       if (args.flags.has('json')) io.stdout.write(`${JSON.stringify({ ...toAnalysisJson(analysis), profile }, null, 2)}\n`);
       else io.stdout.write(`${humanReport(analysis, outputWidth(io.stdout), args.flags.has('all'), profile).join('\n')}\n`);
@@ -126,6 +136,7 @@ export function humanReport(a: Analysis, width: number | null, showAll = false, 
   out.push(`Size:       ${f.stats.sdfgs} SDFG(s), ${f.stats.states} state(s), ${f.stats.nodes} node(s), ${a.steps.length} program step(s)`);
   out.push(`Target:     ${a.target} (${a.targetReason})`);
   if (profile) out.push(`Can profile: ${canProfileText(profile)}`);
+  if (a.libraryExpansions.length) out.push(`Library:    ${a.libraryExpansions.map(libraryNodeText).join('; ')}`);
   const given = [...a.symbols].filter(([, v]) => v.source === 'user').map(([k, v]) => `${k}=${v.value}`);
   const defaulted = [...a.symbols].filter(([, v]) => v.source === 'default');
   const symbolParts = [...given];

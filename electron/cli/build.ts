@@ -10,6 +10,7 @@ import { buildFolder } from '../engine/profile/prebuilt.js';
 import { DEFAULT_PROFILE_OPTIONS } from '../engine/profile/options.js';
 import { DACE_CUDAFLAGS, DACE_CXXFLAGS, DEFAULT_CUDA_ARCH, parseCxxflags } from '../engine/compile/index.js';
 import { TlabError } from '../engine/errors.js';
+import { parseLibraryImpl } from '../engine/sdfg/expand/impl.js';
 import { optionValue, parseArgs, parseInteger, parsePoolReleaseThreshold, parseSymbolList, type OptionSpec } from './args.js';
 import type { Command } from './command.js';
 import { parseLayout, parseModes } from './profile.js';
@@ -24,6 +25,7 @@ const SPEC: Record<string, OptionSpec> = {
   out: { value: true },
   cxxflags: { value: true },
   'pool-release-threshold': { value: true },
+  'library-impl': { value: true },
   help: { value: false },
 };
 
@@ -47,13 +49,16 @@ Options:
   --pool-release-threshold BYTES|max
                         GPU programs: the release threshold POOL's init sets on the default memory pool
                         (default max = UINT64_MAX, DaCe's; 0 returns the pool's memory at every synchronisation)
+  --library-impl IMPL[,NODE=IMPL…]
+                        how library nodes are expanded: pure (default) or blas (OpenBLAS/LAPACKE calls where one
+                        exists); NODE=IMPL sets one node by its label. Recorded in manifest.json
 
 Exit codes: 0 ok, 2 usage, 3 bad input, 4 unsupported SDFG, 5 build failed, 130 cancelled.`;
 
 export const buildCommand: Command = {
   name: NAME,
   usage:
-    'build FILE --out DIR [--modes …] [--layout dace|packed|both] [--symbols N=V,…] [--default-symbol V] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max]',
+    'build FILE --out DIR [--modes …] [--layout dace|packed|both] [--symbols N=V,…] [--default-symbol V] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--library-impl pure|blas[,NODE=IMPL…]]',
   async run(argv: string[]): Promise<number> {
     const args = parseArgs(NAME, argv, SPEC);
     if (args.flags.has('help')) {
@@ -76,6 +81,8 @@ export const buildCommand: Command = {
     const cxxflagsText = optionValue(args, 'cxxflags');
     const thresholdText = optionValue(args, 'pool-release-threshold');
     const poolReleaseThreshold = thresholdText === undefined ? null : parsePoolReleaseThreshold(NAME, thresholdText);
+    const libraryImplText = optionValue(args, 'library-impl');
+    const libraryImpl = libraryImplText === undefined ? undefined : parseLibraryImpl(libraryImplText, `${NAME}: --library-impl`);
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
@@ -90,6 +97,7 @@ export const buildCommand: Command = {
           outDir,
           cxxflags: cxxflagsText === undefined ? null : parseCxxflags(cxxflagsText, `${NAME}: --cxxflags`),
           poolReleaseThreshold,
+          ...(libraryImpl ? { libraryImpl } : {}),
           signal: controller.signal,
         },
         (p) => {

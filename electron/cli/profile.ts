@@ -4,6 +4,7 @@
  * or modes diverged, 7 a PDF --report without Chromium, 130 cancelled (SIGINT).
  */
 import { DACE_CXXFLAGS, parseCxxflags } from '../engine/compile/index.js';
+import { parseLibraryImpl } from '../engine/sdfg/expand/impl.js';
 import { join, resolve } from 'node:path';
 import { MODES, type Mode } from '../engine/analysis/types.js';
 import { TlabError } from '../engine/errors.js';
@@ -45,6 +46,7 @@ const SPEC: Record<string, OptionSpec> = {
   'remote-command': { value: true },
   cxxflags: { value: true },
   'pool-release-threshold': { value: true },
+  'library-impl': { value: true },
   help: { value: false },
 };
 
@@ -79,6 +81,10 @@ Options:
   --remote-command CMD  how to start Transient Lab on HOST (default transient-lab)
   --cxxflags "FLAGS"    compiler optimisation flags for every mode, instead of DaCe's defaults
                         (${DACE_CXXFLAGS.join(' ')}); always C++20, -fopenmp
+  --library-impl IMPL[,NODE=IMPL…]
+                        how library nodes (MatMul, Gemm, Gemv, Dot, Reduce, Transpose, Potrf) are expanded:
+                        pure (default: DaCe's loop expansions) or blas (OpenBLAS/LAPACKE calls, where one
+                        exists; needs libopenblas-dev, liblapacke-dev); NODE=IMPL sets one node by its label
   --pool-release-threshold BYTES|max
                         GPU programs: the release threshold POOL's init sets on the default memory pool
                         (default max = UINT64_MAX, DaCe's; 0 returns the pool's memory at every
@@ -135,7 +141,7 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
         'usage',
         `${NAME}: --prebuilt DIR runs the SDFG built into DIR; give no FILE (got ${args.positionals.join(' ')})`,
       );
-    for (const fixed of ['layout', 'symbols', 'default-symbol', 'cxxflags', 'pool-release-threshold']) {
+    for (const fixed of ['layout', 'symbols', 'default-symbol', 'cxxflags', 'pool-release-threshold', 'library-impl']) {
       if (args.options.has(fixed))
         throw new TlabError(
           'usage',
@@ -193,6 +199,8 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   if (cxxflags !== undefined) options.cxxflags = parseCxxflags(cxxflags, `${NAME}: --cxxflags`);
   const threshold = optionValue(args, 'pool-release-threshold');
   if (threshold !== undefined) options.poolReleaseThreshold = parsePoolReleaseThreshold(NAME, threshold);
+  const libraryImpl = optionValue(args, 'library-impl');
+  if (libraryImpl !== undefined) options.libraryImpl = parseLibraryImpl(libraryImpl, `${NAME}: --library-impl`);
   const target = optionValue(args, 'remote');
   let remote: RemoteOptions | null = null;
   if (target !== undefined) {
@@ -233,7 +241,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 export const profileCommand: Command = {
   name: NAME,
   usage:
-    'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--prebuilt DIR] [--remote [USER@]HOST]',
+    'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--library-impl pure|blas[,NODE=IMPL…]] [--prebuilt DIR] [--remote [USER@]HOST]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {

@@ -112,6 +112,8 @@ function profileRequest(limits: HostLimits) {
         v.maxEntries(MAX_INPUTS, `more than ${MAX_INPUTS} inputs`),
       ),
       timeoutS: boundedInt('timeoutS', 0, 7 * 24 * 3600),
+      // The text only; the engine parses it and names what is wrong (a usage error).
+      libraryImpl: v.optional(v.pipe(v.string('libraryImpl must be a string'), v.maxLength(4096, 'libraryImpl is too long'))),
       // Only the shape here; whether the host allows it is the service's decision (its `remoteHosts`).
       remote: v.optional(
         v.nullable(

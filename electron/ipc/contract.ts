@@ -76,6 +76,9 @@ export interface ProfileRequest {
   /** Build and run on this remote machine over ssh instead of here (docs/remote.md): one of
    * `EnvironmentInfo.remoteHosts`, exactly; any other is refused. Absent or null: here. (Additive.) */
   remote?: string | null;
+  /** How library nodes are expanded, as `--library-impl` takes it (`pure`, `blas`, `blas,gemm=pure`); absent:
+   * pure. (Additive.) */
+  libraryImpl?: string;
 }
 
 /** The engine's progress of job `job`. */

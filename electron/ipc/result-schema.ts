@@ -100,6 +100,18 @@ export const profileResultSchema = v.pipe(
       seed: jsonInteger,
       inputs: v.record(v.string(), v.string()),
     }),
+    // Additive: which expansion ran for each library node (--library-impl).
+    libraryNodes: v.optional(
+      v.array(
+        v.looseObject({
+          label: text,
+          className: text,
+          jsonPath: text,
+          implementation: v.picklist(['pure', 'blas']),
+          library: v.nullable(text),
+        }),
+      ),
+    ),
     modes: v.pipe(v.array(modeResult), v.minLength(1, 'a result has at least one mode')),
     verification: v.looseObject({
       identical: v.boolean(),

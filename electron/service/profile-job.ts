@@ -8,6 +8,7 @@ import type { ProfileResult } from '../engine/profile/result.js';
 import type { ProfileProgressEvent, ProfileRequest } from '../ipc/contract.js';
 import { ContractFailure, toContractError } from '../ipc/errors.js';
 import type { RemoteProfiler, RunnerHost } from './context.js';
+import { parseLibraryImpl } from '../engine/sdfg/expand/impl.js';
 
 export interface ProfileJobInput {
   req: ProfileRequest;
@@ -43,6 +44,7 @@ export async function runProfileJob(input: ProfileJobInput): Promise<ProfileResu
     timeoutMs: input.runnerTimeoutMs,
     signal: input.signal,
     runner: input.runner,
+    ...(req.libraryImpl === undefined ? {} : { libraryImpl: parseLibraryImpl(req.libraryImpl, 'libraryImpl') }),
   };
   try {
     const onProgress = (p: Parameters<OnProfileProgress>[0]) => input.onProgress({ job: req.job, ...p });

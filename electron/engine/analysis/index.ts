@@ -5,7 +5,8 @@
  */
 import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
 import { AccessIndex } from './accesses.js';
-import { expandLibraryNodes } from '../sdfg/expand/index.js';
+import { expandLibraryNodes, libraryExpansions } from '../sdfg/expand/index.js';
+import { PURE } from '../sdfg/expand/impl.js';
 import { AliasIndex, isAliasType } from './aliases.js';
 import { allocatesPerCall, allocationOf } from './allocation.js';
 import { eligibility } from './eligibility.js';
@@ -60,7 +61,8 @@ function transientCandidates(file: SdfgFile): Candidate[] {
 export function analyze(parsed: SdfgFile, opts: AnalysisOptions): Analysis {
   // Library nodes are expanded first, as DaCe expands them before generating code: what they create is
   // analysed like every other element.
-  const file = expandLibraryNodes(parsed);
+  const libraryImpl = opts.libraryImpl ?? PURE;
+  const file = expandLibraryNodes(parsed, libraryImpl);
   const warnings: string[] = [];
   const { target, reason: targetReason } = detectTarget(file, opts.target);
   const symbols = new SymbolContext(file, opts);
@@ -227,6 +229,8 @@ export function analyze(parsed: SdfgFile, opts: AnalysisOptions): Analysis {
     layouts: { dace: daceLayouts(daceEntries), packed },
     peakLiveBytes,
     warnings,
+    libraryImpl,
+    libraryExpansions: libraryExpansions(file),
   };
 }
 

@@ -128,5 +128,6 @@ export function toAnalysisJson(a: Analysis): AnalysisDoc {
     },
     peakLiveBytes: intRecord(a.peakLiveBytes),
     warnings: a.warnings,
+    ...(a.libraryExpansions.length ? { libraryNodes: a.libraryExpansions.map((e) => ({ ...e })) } : {}),
   };
 }

@@ -5,6 +5,8 @@
  */
 import type { SdfgFile } from '../model/sdfg.js';
 import type { BlockRule } from './eligibility.js';
+import type { LibraryExpansion } from '../sdfg/expand/index.js';
+import type { LibraryImplChoice } from '../sdfg/expand/impl.js';
 
 export const MODES = ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL'] as const;
 export type Mode = (typeof MODES)[number];
@@ -28,6 +30,8 @@ export interface AnalysisOptions {
   target: Target | null;
   /** Which live-range rules to apply (docs/liveness.md); default `refined`. The others exist for comparison. */
   liveness?: LivenessRules;
+  /** Which implementation expands each library node (`--library-impl`); default pure everywhere. */
+  libraryImpl?: LibraryImplChoice;
 }
 
 /** One numbered step of the linearised program: a state execution point, in program order. */
@@ -164,4 +168,8 @@ export interface Analysis {
   };
   peakLiveBytes: Record<string, bigint | null>;
   warnings: string[];
+  /** The implementation choice `file` was expanded with; code generated from this analysis uses it too. */
+  libraryImpl: LibraryImplChoice;
+  /** Each expanded library node and the implementation that replaced it. */
+  libraryExpansions: LibraryExpansion[];
 }

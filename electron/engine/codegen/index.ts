@@ -16,7 +16,8 @@ import { byCodeUnit, ctypeOf, dtypeLabel } from './names.js';
 import { sizeValue } from './expr.js';
 import type { ExternalStorage, GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding } from './types.js';
 import { structuralFindings } from './subset.js';
-import { expandLibraryNodes } from '../sdfg/expand/index.js';
+import { expandLibraryNodes, externalLibraries } from '../sdfg/expand/index.js';
+import { PURE, type LibraryImplChoice } from '../sdfg/expand/impl.js';
 import { isStructureType, structLeaves, withStructures } from './structs.js';
 import { cudaBackend, dryRunCudaBackend } from './cuda/index.js';
 import type { Target } from '../analysis/types.js';
@@ -31,8 +32,8 @@ export type { GeneratedProgram, GenerateOptions, UnsupportedFinding } from './ty
  * cannot translate. The default is the CPU generator, the one every host can also run; GPU programs are
  * checked with `target` 'gpu' (the CUDA backend, codegen/cuda).
  */
-export function findUnsupported(parsed: SdfgFile, target: Target = 'cpu'): UnsupportedFinding[] {
-  const file = withStructures(expandLibraryNodes(parsed));
+export function findUnsupported(parsed: SdfgFile, target: Target = 'cpu', libraryImpl: LibraryImplChoice = PURE): UnsupportedFinding[] {
+  const file = withStructures(expandLibraryNodes(parsed, libraryImpl));
   const findings = structuralFindings(file, target);
   if (findings.length) return findings;
   const { arrays, scalars } = rootArguments(file.root);
@@ -42,8 +43,8 @@ export function findUnsupported(parsed: SdfgFile, target: Target = 'cpu'): Unsup
 }
 
 /** `findUnsupported` as the `profile` verdict of `analyze` and the window: yes, or the first finding. */
-export function profileCheck(file: SdfgFile, target: Target): ProfileCheck {
-  const findings = findUnsupported(file, target);
+export function profileCheck(file: SdfgFile, target: Target, libraryImpl: LibraryImplChoice = PURE): ProfileCheck {
+  const findings = findUnsupported(file, target, libraryImpl);
   const f = findings[0];
   if (!f) return { ok: true };
   return { ok: false, element: f.element, message: f.message, hint: f.hint, jsonPath: f.jsonPath, findings: findings.length };
@@ -60,7 +61,7 @@ function unsupportedError(file: SdfgFile, findings: UnsupportedFinding[]): TlabE
  * which also reports what it cannot translate; no separate check is needed before calling it.
  */
 export function generateProgram(parsed: SdfgFile, analysis: Analysis, opts: GenerateOptions): GeneratedProgram {
-  const file = withStructures(expandLibraryNodes(parsed));
+  const file = withStructures(expandLibraryNodes(parsed, analysis.libraryImpl));
   const structural = structuralFindings(file, analysis.target);
   if (structural.length) throw unsupportedError(file, structural);
   const root = file.root;
@@ -266,6 +267,7 @@ export function generateProgram(parsed: SdfgFile, analysis: Analysis, opts: Gene
     transientIds,
     externals,
     usesOpenMP: result.usesOpenMP,
+    libraries: externalLibraries(file),
     nondeterministicFloat: result.nondeterministicFloat,
     stackTransients: result.stackTransients,
     warnings,

@@ -7,6 +7,8 @@ import { hasPersistentMap } from './omp-persistent.js';
 import { halfPreamble } from './half.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import { CPP_SYMBOLIC_HELPERS } from '../symbolic/index.js';
+import { externalLibraries } from '../sdfg/expand/index.js';
+import { libraryIncludes } from '../sdfg/expand/libraries.js';
 import { emitCodeBlocks } from './code-blocks.js';
 import { emitExternalFunctions, emitInitExit, emitStateStruct, emitTrampolines, rootSizeExpr } from './abi.js';
 import { emitConstants } from './emit-constants.js';
@@ -73,6 +75,7 @@ export class ProgramEmitter {
     o.line('#include <type_traits>');
     if (hasPersistentMap(file)) o.line('#include <omp.h>');
     for (const l of halfPreamble(file, core.backend !== null)) o.line(l);
+    for (const l of libraryIncludes(externalLibraries(file))) o.line(l);
     o.raw(core.backend ? core.backend.helpers(CPP_SYMBOLIC_HELPERS) : CPP_SYMBOLIC_HELPERS);
     o.line('');
     emitStructTypes(core);

@@ -3,6 +3,7 @@
  * unit for one (program, mode, layout, symbol values).
  */
 import type { Mode } from '../analysis/types.js';
+import type { ExternalLibrary } from '../sdfg/expand/operand.js';
 
 export type Layout = 'dace' | 'packed';
 
@@ -84,6 +85,8 @@ export interface GeneratedProgram {
   externals: ExternalStorage[];
   /** Compile with OpenMP (CPU_Multicore maps present). */
   usesOpenMP: boolean;
+  /** Libraries the code calls (blas expansions of library nodes): the build links them (compile/libraries.ts). */
+  libraries: ExternalLibrary[];
   /** The program's own floating-point order is not deterministic (parallel WCR reductions): compare
    * outputs across modes within a tolerance rather than bitwise. */
   nondeterministicFloat: boolean;

@@ -27,6 +27,8 @@ import { FileError, withFileErrors } from '../io/fs-errors.js';
 import { nativeDir } from '../paths.js';
 import { cacheRoot } from './cache-dir.js';
 import { findCompiler, findNvcc, probeOpenMP, runProcess, type CompilerInfo } from './compiler.js';
+import { libraryLinkFlags } from '../sdfg/expand/libraries.js';
+import { missingLibraryError } from './missing-library.js';
 
 const RUNTIME_HEADER = 'transient_runtime.h';
 const CACHE_HINT = ['the build cache can be moved: set TRANSIENT_LAB_CACHE (or XDG_CACHE_HOME) to a folder with room'];
@@ -209,6 +211,8 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
   // `-march=native` builds for this CPU: a cache shared by machines of different CPUs (an HPC home folder
   // seen from login and compute nodes) must not hand one machine's library to another.
   const native = flags.some((f) => /=native$/.test(f)) ? await nativeTarget() : '';
+  // After the source: a linker that drops libraries not needed so far would drop them before it.
+  const links = libraryLinkFlags(program.libraries);
   const hash = createHash('sha256')
     .update(program.source)
     .update('\0')
@@ -216,13 +220,15 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
     .update('\0')
     .update(flags.join(' '))
     .update('\0')
+    .update(links.join(' '))
+    .update('\0')
     .update(native);
   for (const h of headers) hash.update('\0').update(h);
   const key = hash.digest('hex');
 
   const entryDir = join(libsDir(), key);
   let cached = await isValidEntry(entryDir, key);
-  if (!cached) await compileEntry(program, { key, entryDir, compiler, flags, includeDir, label, opts });
+  if (!cached) await compileEntry(program, { key, entryDir, compiler, flags, links, includeDir, label, opts });
 
   await withFileErrors('build', 'create the run folder', opts.runDir, () => makeDirectory(opts.runDir));
   const libPath = join(opts.runDir, `${label}-${key.slice(0, 12)}-${process.pid}-${++copyCounter}.so`);
@@ -261,7 +267,16 @@ async function isValidEntry(entryDir: string, key: string): Promise<boolean> {
 
 async function compileEntry(
   program: GeneratedProgram,
-  ctx: { key: string; entryDir: string; compiler: CompilerInfo; flags: string[]; includeDir: string; label: string; opts: BuildOptions },
+  ctx: {
+    key: string;
+    entryDir: string;
+    compiler: CompilerInfo;
+    flags: string[];
+    links: string[];
+    includeDir: string;
+    label: string;
+    opts: BuildOptions;
+  },
 ): Promise<void> {
   const root = libsDir();
   await withFileErrors('build', 'create the build cache folder', root, () => makeDirectory(root), [
@@ -273,9 +288,11 @@ async function compileEntry(
     const src = join(work, sourceName(program));
     const lib = join(work, 'program.so');
     await writeFileAtomic(src, program.source, { kind: 'build', details: CACHE_HINT });
-    const argv = [...ctx.compiler.command, ...ctx.flags, '-I', ctx.includeDir, '-o', lib, src];
+    const argv = [...ctx.compiler.command, ...ctx.flags, '-I', ctx.includeDir, '-o', lib, src, ...ctx.links];
     const res = await runProcess(argv, { cwd: work, timeoutMs: ctx.opts.timeoutMs ?? 600_000 });
     if (res.code !== 0 || res.signal) {
+      const missing = missingLibraryError(program, `${res.stderr}\n${res.stdout}`, ctx.opts.sdfgFile ?? null);
+      if (missing) throw missing;
       const keptSource = join(await keepFailedSource(root, ctx.key, work), sourceName(program));
       throw compileError(program, res, { ...ctx, keptSource });
     }

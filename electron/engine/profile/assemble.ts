@@ -12,6 +12,7 @@ import type { VariantResult } from './runner-host.js';
 import { SETTLED_FAULTS } from './noise.js';
 import { maxOf, sortedCopy } from './samples.js';
 import { quantile, summaryOf } from './stats.js';
+import { libraryImplText } from '../sdfg/expand/impl.js';
 
 /** One mode's row: its build, the pooled timings and their summary (exact over every timed call), the kept
  * per-call rows (samples.ts), and the checksums of its outputs. */
@@ -145,7 +146,9 @@ export function assembleResult(input: AssembleInput): ProfileResult {
       inputs: Object.fromEntries(options.inputs),
       cxxflags: built[0]?.build.cxxflags ?? [],
       ...(gpuInfo ? { poolReleaseThreshold: gpuInfo.poolReleaseThreshold.toString() } : {}),
+      ...(libraryImplText(plan.analysis.libraryImpl) === 'pure' ? {} : { libraryImpl: libraryImplText(plan.analysis.libraryImpl) }),
     },
+    ...(plan.analysis.libraryExpansions.length ? { libraryNodes: plan.analysis.libraryExpansions.map((e) => ({ ...e })) } : {}),
     modes,
     verification: input.verification,
     notes: profileNotes(built),

@@ -1,6 +1,7 @@
 /** The console form of a ProfileResult: one table row per mode (+layout) and the lines under it. */
 import { profileVerdict } from '../view/verdict.js';
 import type { ModeResult, ProfileResult } from './result.js';
+import { libraryNodesLine } from './library-nodes.js';
 
 function formatNs(ns: number): string {
   if (!Number.isFinite(ns)) return '-';
@@ -91,6 +92,8 @@ export function formatProfile(result: ProfileResult): string {
       `pool high-water (reserved / used): ${pooled.map((m) => `${m.label} ${formatBytes(m.gpu!.pool!.reservedHighBytes)} / ${formatBytes(m.gpu!.pool!.usedHighBytes)}`).join('; ')} (release threshold ${releaseThresholdText(pooled[0]!.gpu!.pool!.releaseThreshold)})`,
     );
   }
+  const library = libraryNodesLine(result.libraryNodes);
+  if (library) lines.push(library);
   // PERSISTENT moves the allocations into init, and first calls pay cold caches and first-touch faults: both
   // belong next to the steady state, or a mode looks cheaper than it is over a short-lived program.
   lines.push(`init / first call: ${result.modes.map((m) => `${m.label} ${formatNs(m.initNs)} / ${formatNs(m.firstCallNs)}`).join('; ')}`);

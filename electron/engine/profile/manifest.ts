@@ -10,6 +10,7 @@ import type { Layout } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
 import { packageRoot } from '../paths.js';
 import type { JsonInteger } from './result.js';
+import { parseLibraryImpl } from '../sdfg/expand/impl.js';
 
 export const BUILD_SCHEMA = 'transient-lab/build@1';
 export const MANIFEST_FILE = 'manifest.json';
@@ -45,6 +46,8 @@ export interface BuildManifest {
   /** GPU folders only: the pool release threshold the libraries set in init (decimal; `build
    * --pool-release-threshold`, default UINT64_MAX). Absent on CPU folders. */
   poolReleaseThreshold?: string;
+  /** `build --library-impl` as given (`blas`, `blas,gemm=pure`); absent: pure everywhere. */
+  libraryImpl?: string;
   variants: ManifestVariant[];
 }
 
@@ -216,8 +219,19 @@ export function parseManifest(text: string, file: string): BuildManifest {
     ...(root.poolReleaseThreshold === undefined
       ? {}
       : { poolReleaseThreshold: decimal(r, root.poolReleaseThreshold, '$.poolReleaseThreshold') }),
+    ...(root.libraryImpl === undefined ? {} : { libraryImpl: libraryImplField(r, root.libraryImpl) }),
     variants,
   };
+}
+
+function libraryImplField(r: Reader, v: Json): string {
+  if (typeof v !== 'string') r.fail('$.libraryImpl', `expected a string such as "blas", got ${describe(v)}`);
+  try {
+    parseLibraryImpl(v, 'libraryImpl');
+  } catch (err) {
+    r.fail('$.libraryImpl', err instanceof Error ? err.message : String(err));
+  }
+  return v;
 }
 
 /** A non-negative integer below 2^64 written as a decimal string. */

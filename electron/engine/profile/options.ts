@@ -3,6 +3,7 @@ import { MODES, type Mode } from '../analysis/types.js';
 import type { LayoutChoice } from './result.js';
 import type { DeviceProbe } from './device.js';
 import type { RunnerHost } from './runner-host.js';
+import type { LibraryImplChoice } from '../sdfg/expand/impl.js';
 
 export interface ProfileOptions {
   modes: Mode[];
@@ -27,6 +28,8 @@ export interface ProfileOptions {
   /** GPU programs: the default pool's release threshold init sets when a transient is pooled (null or absent:
    * DaCe's UINT64_MAX). `--pool-release-threshold`; refused for CPU programs and with --prebuilt. */
   poolReleaseThreshold?: bigint | null;
+  /** Which implementation expands each library node (`--library-impl`, sdfg/expand/impl.ts); absent: pure. */
+  libraryImpl?: LibraryImplChoice;
   /** The process host that runs each job: the CLI, the server and the tests pass electron/runner's
    * NodeRunnerHost, the Electron shell its utilityProcess host. The engine never picks one itself. */
   runner: RunnerHost;

@@ -13,6 +13,7 @@ import { TlabError } from '../errors.js';
 import { fsCause } from '../io/fs-errors.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import { readSdfgFile } from '../sdfg/index.js';
+import { checkLibraryImpl } from '../sdfg/expand/impl.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
 import { profileDevice, requireDevice } from './device.js';
 import type { LayoutChoice, ProfileDevice } from './result.js';
@@ -113,7 +114,7 @@ function generateVariants(
   onProgress: OnProfileProgress = () => {},
 ): PlannedVariant[] {
   // GPU programs are checked against the CUDA generator's subset (docs/gpu.md), CPU ones against the C++ one.
-  const findings = findUnsupported(file, analysis.target);
+  const findings = findUnsupported(file, analysis.target, analysis.libraryImpl);
   if (findings.length) throw unsupportedError(filePath, findings);
   // Missing symbol values are reported by the generator, which knows which symbols the program needs.
   const plan = planVariants(options.modes, options.layout);
@@ -141,7 +142,7 @@ function generateVariants(
 /** Parse, analyse, check and generate: everything a profile run decides before it compiles anything. */
 export async function planProfile(
   filePath: string,
-  options: Pick<ProfileOptions, 'modes' | 'layout' | 'calls' | 'symbols' | 'defaultSymbol' | 'signal' | 'devices'> & {
+  options: Pick<ProfileOptions, 'modes' | 'layout' | 'calls' | 'symbols' | 'defaultSymbol' | 'signal' | 'devices' | 'libraryImpl'> & {
     /** GPU programs: the default pool's release threshold init sets (null: DaCe's UINT64_MAX). */
     poolReleaseThreshold?: bigint | null;
   },
@@ -156,7 +157,13 @@ export async function planProfile(
   throwIfCancelled(options.signal);
 
   onProgress({ stage: 'analyse', message: 'analyse transients' });
-  const analysis = analyze(file, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
+  if (options.libraryImpl) checkLibraryImpl(file, options.libraryImpl);
+  const analysis = analyze(file, {
+    symbols: options.symbols,
+    defaultSymbol: options.defaultSymbol,
+    target: null,
+    ...(options.libraryImpl ? { libraryImpl: options.libraryImpl } : {}),
+  });
   const threshold = options.poolReleaseThreshold ?? null;
   if (threshold !== null && analysis.target !== 'gpu') {
     throw new TlabError(

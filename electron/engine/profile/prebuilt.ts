@@ -28,6 +28,7 @@ import { planProfile, type ProfilePlan } from './plan.js';
 import { runVerifyAssemble } from './profile.js';
 import type { LayoutChoice, ProfileResult } from './result.js';
 import { throwIfCancelled } from './runner-host.js';
+import { libraryImplText, parseLibraryImpl, type LibraryImplChoice } from '../sdfg/expand/impl.js';
 
 export interface BuildFolderOptions {
   modes: Mode[];
@@ -39,6 +40,8 @@ export interface BuildFolderOptions {
   cxxflags?: readonly string[] | null;
   /** GPU programs: the pool release threshold set in init (null: DaCe's UINT64_MAX). */
   poolReleaseThreshold?: bigint | null;
+  /** Which implementation expands each library node (ProfileOptions.libraryImpl); recorded in the manifest. */
+  libraryImpl?: LibraryImplChoice;
   signal?: AbortSignal;
   /** The compiler driver; tests pass a fake one. */
   build?: ProgramBuilder;
@@ -111,6 +114,7 @@ export async function buildFolder(
       symbols: Object.fromEntries(Object.entries(plan.symbols).map(([k, v]) => [k, jsonInteger(v)])),
       createdAt: new Date().toISOString(),
       ...(gpuInfo ? { poolReleaseThreshold: gpuInfo.poolReleaseThreshold.toString() } : {}),
+      ...(libraryImplText(plan.analysis.libraryImpl) === 'pure' ? {} : { libraryImpl: libraryImplText(plan.analysis.libraryImpl) }),
       variants,
     };
     const manifestPath = join(outDir, MANIFEST_FILE);
@@ -210,7 +214,16 @@ async function planPrebuilt(
   const poolReleaseThreshold = manifest.poolReleaseThreshold === undefined ? null : BigInt(manifest.poolReleaseThreshold);
   const planned = await planProfile(
     sdfgPath,
-    { modes, layout, calls: 1, symbols, defaultSymbol: null, signal: opts.signal, poolReleaseThreshold },
+    {
+      modes,
+      layout,
+      calls: 1,
+      symbols,
+      defaultSymbol: null,
+      signal: opts.signal,
+      poolReleaseThreshold,
+      ...(manifest.libraryImpl === undefined ? {} : { libraryImpl: parseLibraryImpl(manifest.libraryImpl) }),
+    },
     onProgress,
   );
   const plan: ProfilePlan = device ? { ...planned, device } : planned;

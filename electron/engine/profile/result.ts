@@ -163,6 +163,16 @@ export interface VerificationDetail {
   transients?: string[];
 }
 
+export interface LibraryNodeResult {
+  label: string;
+  /** `MatMul`, `Gemm`, `Reduce`, … */
+  className: string;
+  jsonPath: string;
+  implementation: 'pure' | 'blas';
+  /** The library its code calls (`OpenBLAS`, `LAPACKE`); null for pure loops. */
+  library: string | null;
+}
+
 export interface ProfileResult {
   schema: typeof PROFILE_SCHEMA;
   /** When the result was assembled (ISO 8601, UTC). Additive field of profile@1: older results lack it. */
@@ -186,7 +196,12 @@ export interface ProfileResult {
     /** GPU runs only: the default pool's release threshold init sets when a transient is pooled, a decimal
      * string (DaCe's UINT64_MAX unless `--pool-release-threshold`). Additive. */
     poolReleaseThreshold?: string;
+    /** `--library-impl` as given (`blas`, `blas,gemm=pure`); absent: pure everywhere. Additive. */
+    libraryImpl?: string;
   };
+  /** Each library node and the expansion that ran in its place, in every mode (the per-call times include
+   * it). Absent when the program has no expanded library node. Additive field of profile@1. */
+  libraryNodes?: LibraryNodeResult[];
   modes: ModeResult[];
   verification: {
     /** All modes produced the same outputs (bitwise, or within `tolerance`). */

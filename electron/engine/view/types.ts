@@ -347,6 +347,8 @@ export interface AnalysisDoc {
   };
   peakLiveBytes: Jsonified<Analysis['peakLiveBytes']>;
   warnings: string[];
+  /** Each expanded library node and the implementation that replaced it (`--library-impl`); additive. */
+  libraryNodes?: Analysis['libraryExpansions'];
   /** Whether the code generator can build the program for `target` (absent where the writer did not check). */
   profile?: ProfileCheck;
 }

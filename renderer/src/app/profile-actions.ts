@@ -69,6 +69,7 @@ export async function startProfile(): Promise<void> {
       timeoutS: p.timeoutS,
       // Only a host the server listed; a stale choice (another server) falls back to running here.
       ...(p.remote !== null && s.env?.remoteHosts?.includes(p.remote) ? { remote: p.remote } : {}),
+      ...(p.libraryImpl === 'blas' ? { libraryImpl: 'blas' } : {}),
     });
     const stamp = new Date().toISOString().slice(11, 19);
     const resultDoc = { name: `${result.program.name} · run ${stamp}`, path: null, result };

@@ -66,6 +66,8 @@ export interface ProfileSettings {
   inputs: Record<string, string>;
   /** Run on this remote machine (one of `env.remoteHosts`), or null: on the host itself. */
   remote: string | null;
+  /** How library nodes are expanded (`--library-impl`): DaCe's pure loops, or OpenBLAS/LAPACKE calls. */
+  libraryImpl: 'pure' | 'blas';
 }
 
 interface ProfileRun {
@@ -141,6 +143,7 @@ const DEFAULT_PROFILE: ProfileSettings = {
   timeoutS: 0,
   inputs: {},
   remote: null,
+  libraryImpl: 'pure',
 };
 
 function initialTheme(): ThemeName {

@@ -31,7 +31,17 @@ const shapeText = (view: AnalysisView, row: number): string => `[${view.table.sh
 
 export const COLUMNS: Column[] = [
   { key: 'id', title: 'id', width: 180, align: 'left', text: (v, i) => v.table.id[i]! },
-  { key: 'sdfg', title: 'SDFG', width: 150, align: 'left', text: (v, i) => v.sdfgs[v.table.sdfg[i]!]?.name ?? String(v.table.sdfg[i]) },
+  // A transient a library expansion created lives in that expansion's SDFG: the node it came from is what a person knows.
+  {
+    key: 'sdfg',
+    title: 'SDFG',
+    width: 170,
+    align: 'left',
+    text: (v, i) => {
+      const from = expandedFromOf(v, i);
+      return from !== null ? `from expansion of ${from}` : (v.sdfgs[v.table.sdfg[i]!]?.name ?? String(v.table.sdfg[i]));
+    },
+  },
   // A member of a structure says which: it is allocated with the structure, never on its own.
   { key: 'type', title: 'type', width: 200, align: 'left', text: typeCellText },
   { key: 'dtype', title: 'dtype', width: 90, align: 'left', text: (v, i) => v.table.dict.dtype[v.table.dtype[i]!]! },
@@ -219,4 +229,10 @@ export function tableRows(view: AnalysisView, query: string, sort: SortSpec | nu
     }
   }
   return Int32Array.from(rows);
+}
+
+/** The library node (its label) whose expansion created transient `i`, or null for the file's own transients. */
+export function expandedFromOf(view: AnalysisView, i: number): string | null {
+  const k = view.table.expandedFrom[i] ?? -1;
+  return k < 0 ? null : `'${view.table.dict.expandedFrom[k]!}'`;
 }

@@ -38,11 +38,32 @@ export function run(cmd: string, args: string[], timeoutMs = 600_000): Promise<{
 
 /** Compiles one translation unit into a shared library (C++20, as DaCe and the build stage compile it).
  * `extra` adds flags, e.g. `-fsanitize=address` for a driver built with the same. */
-export async function compileLibrary(source: string, dir: string, name: string, opt = '-O2', extra: string[] = []): Promise<CompileResult> {
+/** `libs`: linker flags, after the source (blas expansions link OpenBLAS). */
+export async function compileLibrary(
+  source: string,
+  dir: string,
+  name: string,
+  opt = '-O2',
+  extra: string[] = [],
+  libs: string[] = [],
+): Promise<CompileResult> {
   const cpp = join(dir, `${name}.cpp`);
   const library = join(dir, `lib${name}.so`);
   writeFileSync(cpp, source);
-  const r = await run('g++', ['-std=c++20', opt, ...extra, '-shared', '-fPIC', '-fopenmp', '-I', RUNTIME_INCLUDE, '-o', library, cpp]);
+  const r = await run('g++', [
+    '-std=c++20',
+    opt,
+    ...extra,
+    '-shared',
+    '-fPIC',
+    '-fopenmp',
+    '-I',
+    RUNTIME_INCLUDE,
+    '-o',
+    library,
+    cpp,
+    ...libs,
+  ]);
   return { ok: r.code === 0, output: r.output, library };
 }
 

@@ -269,13 +269,13 @@ describe('library nodes expanded before analysis', () => {
     ]);
   });
 
-  test('LAPACK and MPI nodes, which DaCe has no pure expansion for, are refused saying what they would need', async () => {
+  test('LAPACK and MPI nodes, which DaCe has no pure expansion for, are refused (pure) saying what they would need', async () => {
     const refusal = async (name: string) =>
       findUnsupported(await readSdfgFile(join(corpusDir(), name))).map((f) => [f.jsonPath, f.message]);
     expect(await refusal('spcl__dace__tests__sdfg_corpus__lapack_potrf_matrix_choleskyfact_potrf_MKL_float.sdfg')).toEqual([
       [
         '$.nodes[0].nodes[3]',
-        'it cannot be expanded: DaCe expands Potrf only to LAPACK (MKL, OpenBLAS) or cuSOLVER calls, with no pure expansion: not done here',
+        'it cannot be expanded: DaCe has no pure expansion of Potrf (Cholesky factorisation): use --library-impl blas (LAPACKE)',
       ],
     ]);
     expect(await refusal('spcl__dace__tests__sdfg_corpus__mpi_allgather.sdfg')).toEqual([

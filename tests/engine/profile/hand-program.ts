@@ -145,6 +145,7 @@ export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt
     transientIds: ['0:tmp'],
     externals: external ? [{ storage: 'CPU_Heap', layout: 'packed', bytes, slots: [{ id: '0:tmp', bytes, offset: 0n }] }] : [],
     usesOpenMP: false,
+    libraries: [],
     nondeterministicFloat: false,
     stackTransients: [],
     lineOrigins: origins,

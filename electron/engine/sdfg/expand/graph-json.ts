@@ -68,6 +68,12 @@ export class StateJson {
     return this.add({ type: 'Tasklet', label, attributes }, scope);
   }
 
+  /** A C++ tasklet whose connectors carry DaCe dtypes (`{ type: 'pointer', dtype }` for a pointer connector). */
+  cppTasklet(label: string, code: string, ins: Record<string, unknown>, outs: Record<string, unknown>): number {
+    const attributes = { label, code: { string_data: code, language: 'CPP' }, in_connectors: ins, out_connectors: outs };
+    return this.add({ type: 'Tasklet', label, attributes }, null);
+  }
+
   /** A map's entry and exit; connectors `IN_x`/`OUT_x` for each container passing through, and the entry's
    * dynamic range inputs (`through.dynamic`: connectors its range names as symbols). */
   map(

@@ -5,8 +5,10 @@
  * built as DaCe's pure expansion builds it; every element created carries the library node's JSON path.
  * Nodes no expansion handles stay library nodes (and the generator's subset refuses them by name).
  *
- * The file as parsed is never changed: the expanded model is a copy, made once per file and only when some
- * node can be expanded (what the graph view draws stays the file's own).
+ * The file as parsed is never changed: the expanded model is a copy, made once per (file, implementation
+ * choice) and only when some node can be expanded (what the graph view draws stays the file's own). Each node
+ * is expanded by the implementation `--library-impl` picks for it (impl.ts): `pure` loops, or `blas` calls
+ * (blas-call.ts); a node with no blas implementation runs pure unless an override names it.
  */
 import type { Grammar, LibraryNode, MemletEdge, NestedSdfgNode, Sdfg, SdfgFile, StateBlock } from '../../model/sdfg.js';
 import { blocksOf, statesOf } from '../../model/queries.js';
@@ -14,14 +16,18 @@ import { normaliseSdfg } from '../normalise.js';
 import { dotStates, gemmStates, gemvStates, matMulStates } from './blas.js';
 import { fftStates } from './fft.js';
 import { copyStates, fillStates } from './fill.js';
+import { dotBlas, gemmBlas, gemvBlas, matMulBlas, potrfBlas, potrfPure } from './blas-call.js';
 import { sdfgJson, type ArraySpec } from './graph-json.js';
-import { operandOf, symbolsOf, type Expander, type ExpansionIo } from './operand.js';
+import { implFor, libraryImplText, PURE, type LibraryImpl, type LibraryImplChoice } from './impl.js';
+import { operandOf, symbolsOf, type Expander, type Expansion, type ExpansionIo, type ExternalLibrary } from './operand.js';
 import { reduceStates } from './reduce.js';
 import { csrmvStates } from './sparse.js';
 import { transposeStates } from './transpose.js';
 
 interface Registered {
   expand: Expander;
+  /** The `blas` implementation, where DaCe has one (OpenBLAS/LAPACKE). */
+  blas?: (node: LibraryNode, io: ExpansionIo, grammar: Grammar) => Expansion | string;
   /** One output and this many inputs (0 or 1), whatever their connectors: the SDFG calls them `_in` and
    * `_out`. Without it, the SDFG's containers are named after the node's connectors. */
   single?: { inputs: 0 | 1 };
@@ -32,10 +38,11 @@ const ONE_TO_ONE = { inputs: 1 } as const;
 const EXPANDERS: Record<string, Registered> = {
   Reduce: { expand: (n, io, sym) => reduceStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: ONE_TO_ONE },
   Transpose: { expand: (n, io, sym) => transposeStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: ONE_TO_ONE },
-  MatMul: { expand: matMulStates },
-  Gemm: { expand: gemmStates },
-  Gemv: { expand: gemvStates },
-  Dot: { expand: dotStates },
+  MatMul: { expand: matMulStates, blas: matMulBlas },
+  Gemm: { expand: gemmStates, blas: gemmBlas },
+  Gemv: { expand: gemvStates, blas: gemvBlas },
+  Dot: { expand: dotStates, blas: dotBlas },
+  Potrf: { expand: potrfPure, blas: potrfBlas },
   MemsetLibraryNode: { expand: (n, io, sym, site) => fillStates(n, io.outs.get('_out')!, sym, site), single: { inputs: 0 } },
   FillLibraryNode: { expand: (n, io, sym, site) => fillStates(n, io.outs.get('_out')!, sym, site), single: { inputs: 0 } },
   MemoryMovementNode: {
@@ -54,22 +61,50 @@ const EXPANDERS: Record<string, Registered> = {
   CopyLibraryNode: { expand: (n, io, sym, site) => copyStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym, site), single: ONE_TO_ONE },
 };
 
+/** Which implementation expanded one library node, for results and reports. */
+export interface LibraryExpansion {
+  label: string;
+  className: string;
+  jsonPath: string;
+  implementation: LibraryImpl;
+  /** The library its code calls (null: loops). */
+  library: ExternalLibrary | null;
+}
+
 /** The library classes that have an expansion, for messages. */
 export const EXPANDED_CLASSES: readonly string[] = Object.keys(EXPANDERS);
+const BLAS_CLASSES = Object.keys(EXPANDERS).filter((k) => EXPANDERS[k]!.blas);
 
-const expandedFiles = new WeakMap<SdfgFile, SdfgFile>();
+const expandedFiles = new WeakMap<SdfgFile, Map<string, SdfgFile>>();
+const results = new WeakSet<SdfgFile>();
+const expansions = new WeakMap<SdfgFile, LibraryExpansion[]>();
 
-/** The file with every library node that has an expansion expanded (the file itself when there is none). */
-export function expandLibraryNodes(file: SdfgFile): SdfgFile {
-  const known = expandedFiles.get(file);
+/** The file with every library node that has an expansion expanded (the file itself when there is none),
+ * each by the implementation `choice` picks. An expanded file is returned as it is. */
+export function expandLibraryNodes(file: SdfgFile, choice: LibraryImplChoice = PURE): SdfgFile {
+  if (results.has(file)) return file;
+  const key = libraryImplText(choice);
+  let byChoice = expandedFiles.get(file);
+  if (!byChoice) expandedFiles.set(file, (byChoice = new Map<string, SdfgFile>()));
+  const known = byChoice.get(key);
   if (known) return known;
-  const result = anyExpandable(file) ? expandCopy(file) : file;
-  expandedFiles.set(file, result);
-  expandedFiles.set(result, result);
+  const result = anyExpandable(file) ? expandCopy(file, choice) : file;
+  byChoice.set(key, result);
+  results.add(result);
   return result;
 }
 
-/** Why a library node was left unexpanded (null when it has no expansion here and no known reason). */
+/** The library nodes an expanded file's expansion replaced, with the implementation of each. */
+export function libraryExpansions(file: SdfgFile): LibraryExpansion[] {
+  return expansions.get(file) ?? [];
+}
+
+/** The libraries the expanded file's code calls (headers to include, libraries to link). */
+export function externalLibraries(file: SdfgFile): ExternalLibrary[] {
+  return [...new Set(libraryExpansions(file).flatMap((e) => (e.library ? [e.library] : [])))].sort();
+}
+
+/** Why a library node was left unexpanded (null when it has no expansion at all). */
 export function expansionProblem(file: SdfgFile, node: LibraryNode): string | null {
   return problems.get(file)?.get(node.jsonPath) ?? notExpandable(node);
 }
@@ -91,7 +126,7 @@ function anyExpandable(file: SdfgFile): boolean {
   return false;
 }
 
-function expandCopy(original: SdfgFile): SdfgFile {
+function expandCopy(original: SdfgFile, choice: LibraryImplChoice): SdfgFile {
   let file: SdfgFile;
   try {
     file = structuredClone(original);
@@ -109,6 +144,7 @@ function expandCopy(original: SdfgFile): SdfgFile {
     return original;
   }
   const why = new Map<string, string>();
+  const done: LibraryExpansion[] = [];
   let nextCfgId = 0;
   for (const s of file.sdfgs) for (const b of blocksOf(s)) if ('cfgId' in b) nextCfgId = Math.max(nextCfgId, b.cfgId + 1);
   for (const sdfg of [...file.sdfgs]) {
@@ -117,12 +153,20 @@ function expandCopy(original: SdfgFile): SdfgFile {
         if (node.kind !== 'library') continue;
         const expander = EXPANDERS[node.className];
         if (!expander) continue;
-        const built = expandNode(file, sdfg, state, node, expander, nextCfgId);
+        const impl = implFor(choice, node.label);
+        // `blas` as the default means "where there is one"; an override that names the node means it.
+        const runs: LibraryImpl = impl === 'blas' && !expander.blas && !Object.hasOwn(choice.nodes, node.label) ? 'pure' : impl;
+        const built = expandNode(file, sdfg, state, node, expander, runs, nextCfgId);
         if (typeof built === 'string') why.set(node.jsonPath, built);
-        else nextCfgId = built;
+        else {
+          nextCfgId = built.next;
+          const { label, className, jsonPath } = node;
+          done.push({ label, className, jsonPath, implementation: runs, library: built.library });
+        }
       }
     }
   }
+  expansions.set(file, done);
   problems.set(file, why);
   problems.set(original, why);
   return file;
@@ -135,14 +179,18 @@ function expandNode(
   state: StateBlock,
   node: LibraryNode,
   expander: Registered,
+  impl: LibraryImpl,
   cfgBase: number,
-): number | string {
+): { next: number; library: ExternalLibrary | null } | string {
   const inEdges = state.edges.filter((e) => e.dst === node.id && e.memlet.data !== null);
   const outEdges = state.edges.filter((e) => e.src === node.id && e.memlet.data !== null);
   const io = operands(file, sdfg, inEdges, outEdges, expander.single);
   if (typeof io === 'string') return io;
   const sym = symbolName(file.grammar);
-  const built = expander.expand(node, io, sym, { inKernel: inKernel(sdfg, state, node), grammar: file.grammar });
+  let built: Expansion | string;
+  if (impl === 'pure') built = expander.expand(node, io, sym, { inKernel: inKernel(sdfg, state, node), grammar: file.grammar });
+  else if (expander.blas) built = expander.blas(node, io, file.grammar);
+  else built = `${node.className} has no blas implementation (${BLAS_CLASSES.join(', ')} do): use --library-impl ${node.label}=pure`;
   if (typeof built === 'string') return built;
   let symbols: string[];
   try {
@@ -181,7 +229,7 @@ function expandNode(
     outEdges[0]!.srcConnector = '_out';
   }
   state.nodes[node.id] = nested;
-  return attach(file, inner, { sdfg, state, node: nested }, cfgBase);
+  return { next: attach(file, inner, { sdfg, state, node: nested }, cfgBase), library: built.library ?? null };
 }
 
 /** The node's operands by connector (`_in`/`_out` for single-operand nodes, whatever their connectors). */

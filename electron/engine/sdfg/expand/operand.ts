@@ -70,7 +70,12 @@ export interface ExpansionIo {
 export interface Expansion {
   states: StateJson[];
   transients?: Record<string, ArraySpec>;
+  /** The library the generated code calls (absent: plain loops). */
+  library?: ExternalLibrary;
 }
+
+/** Libraries an expansion can call: headers the program includes and what it links (compile/build.ts). */
+export type ExternalLibrary = 'OpenBLAS' | 'LAPACKE';
 
 /** Where the node sits. */
 export interface ExpansionSite {

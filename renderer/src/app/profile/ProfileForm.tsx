@@ -57,6 +57,12 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
   const unresolved = useSelect(store, (s) => s.analysis?.analysis.unresolvedSymbols ?? EMPTY);
   const target = useSelect(store, (s) => s.analysis?.analysis.target ?? s.doc?.target ?? 'cpu');
   const blocked = useProfileBlock();
+  // Offered where it matters: a program with expanded library nodes, or one refused for want of blas (Potrf).
+  const libraryNodes = useSelect(store, (s) => s.analysis?.analysis.libraryNodes ?? EMPTY);
+  const wantsBlas = useSelect(store, (s) => {
+    const check = s.analysis?.analysis.profile;
+    return check?.ok === false && check.message.includes('--library-impl blas');
+  });
   const [inputName, setInputName] = useState('');
   const [inputPath, setInputPath] = useState('');
   const symText = Object.entries(symbols)
@@ -133,6 +139,26 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
               Built and run on {remote}; the result comes back here. Transient Lab of the same version must be installed there.
             </p>
           )}
+        </fieldset>
+      )}
+      {(libraryNodes.length > 0 || wantsBlas) && (
+        <fieldset>
+          <legend>Library nodes</legend>
+          <select
+            value={p.libraryImpl}
+            onChange={(e) => updateProfileSettings({ libraryImpl: e.target.value === 'blas' ? 'blas' : 'pure' })}
+            data-testid="profile-library-impl"
+            aria-label="Library node implementation"
+            style={{ width: '100%' }}
+          >
+            <option value="pure">pure (DaCe&apos;s loops)</option>
+            <option value="blas">blas (OpenBLAS, LAPACKE)</option>
+          </select>
+          <p className="hint" style={{ overflowWrap: 'anywhere' }}>
+            {libraryNodes.length > 0
+              ? `${libraryNodes.map((n) => `${n.className} '${n.label}'`).join(', ')}: every mode runs the same expansion.`
+              : 'This program has a library node that only a blas implementation expands.'}
+          </p>
         </fieldset>
       )}
       <fieldset>

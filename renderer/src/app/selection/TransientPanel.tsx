@@ -29,8 +29,17 @@ export function TransientPanel({ view, row }: { view: AnalysisView; row: number 
       </div>
       <div className="sel-decl">
         <code>{f.declaration}</code>
-        {view.sdfgs.length > 1 && <span className="muted"> in {f.sdfgName}</span>}
+        {view.sdfgs.length > 1 && !f.expandedFrom && <span className="muted"> in {f.sdfgName}</span>}
       </div>
+      {f.expandedFrom && (
+        <div
+          className="sel-expanded"
+          data-testid="selection-expanded-from"
+          title="Created by the library node's expansion (--library-impl pure)"
+        >
+          from expansion of library node {f.expandedFrom}
+        </div>
+      )}
       {f.alias ? (
         <>
           <div className="sel-big sel-alias" data-testid="selection-size">

@@ -19,6 +19,7 @@ import {
   type ViewMode,
 } from '../../../../electron/engine/view/public.js';
 import { aliasTargetRow, aliasesByTarget, structureOf } from '../../charts/transient-info.js';
+import { expandedFromOf } from '../../views/transients-model.js';
 
 interface Placement {
   storage: string;
@@ -137,6 +138,8 @@ export interface TransientFacts {
   viewedBy: string[];
   /** A member of a structure: the structure's path (it is allocated with the structure, never on its own). */
   insideStructure: string | null;
+  /** The label of the library node whose expansion created it (quoted), or null. */
+  expandedFrom: string | null;
 }
 
 export function transientFacts(view: AnalysisView, row: number): TransientFacts {
@@ -205,6 +208,7 @@ export function transientFacts(view: AnalysisView, row: number): TransientFacts 
     fateText: FATE_TEXT[fate],
     eligible,
     reason,
+    expandedFrom: expandedFromOf(view, row),
     allocation: allocationText(alloc, byPath),
     executionsPerCall: t.executionsPerCall[row] === null ? 'depends on symbols' : formatCount(num(t.executionsPerCall[row])),
     modes,

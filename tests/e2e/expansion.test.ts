@@ -1,0 +1,53 @@
+/**
+ * Library expansions in the window (a real `transient-lab serve` and headless Chromium): the transient that
+ * Gemm's pure expansion creates is marked with its node in the table and the inspector, and the Profile form
+ * offers pure|blas for a program with library nodes. Screenshots under tests/e2e/screenshots/expansion/.
+ */
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../electron/engine/paths.js';
+import { appE2eReady, launchChromium, nextFrames, openApp, startServe, waitForMark, type Serve } from '../../bench/lib/browser.js';
+
+const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'expansion');
+const FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'sdfg');
+const ready = appE2eReady();
+
+let serve: Serve;
+let browser: Browser;
+
+describe('library expansions in the window', () => {
+  beforeAll(async () => {
+    if (!ready.ok) throw new Error(`the app e2e test cannot run: ${ready.why}`);
+    mkdirSync(SHOTS, { recursive: true });
+    [serve, browser] = await Promise.all([startServe(['--root', FIXTURES]), launchChromium()]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+  });
+
+  it("marks _tmp 'from expansion of gemm' in the table and the inspector; the Profile form offers blas", async () => {
+    const a = await openApp(browser, serve, { theme: 'light', query: `open=${encodeURIComponent(join(FIXTURES, 'library_blas.sdfg'))}` });
+    const { page } = a;
+    await waitForMark(page, 'tlab:ready', 240_000);
+    const row = page.locator('[data-testid="transients-table"] [role="row"]', { hasText: '_tmp' });
+    expect(await row.textContent()).toContain("from expansion of 'gemm'");
+    await row.click();
+    await page.waitForSelector('[data-testid="selection-expanded-from"]');
+    expect(await page.textContent('[data-testid="selection-expanded-from"]')).toBe("from expansion of library node 'gemm'");
+    await nextFrames(page);
+    await page.screenshot({ path: join(SHOTS, '01-tmp-from-gemm.png') });
+    await page.keyboard.press('4');
+    await page.waitForSelector('[data-testid="profile-library-impl"]');
+    expect(await page.inputValue('[data-testid="profile-library-impl"]')).toBe('pure');
+    await page.selectOption('[data-testid="profile-library-impl"]', 'blas');
+    await nextFrames(page);
+    await page.screenshot({ path: join(SHOTS, '02-profile-form-blas.png') });
+    expect(a.errors).toEqual([]);
+    expect(a.foreign).toEqual([]);
+    await a.close();
+  }, 400_000);
+});
