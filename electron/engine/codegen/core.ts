@@ -16,7 +16,7 @@ import type { UnsupportedFinding } from './types.js';
 import { cppOf, ExprError, grouped, isTranslationError, sameSym, type NameResolver } from './expr.js';
 import { cppIdent, ctypeOf, innerSymbolCtype } from './names.js';
 import { Out } from './out.js';
-import type { Containers } from './structs.js';
+import { memberPath, type Containers } from './structs.js';
 import type { ExternalSlotPlan, MemoryPlan } from './placement.js';
 
 /** Names visible at one point of the generated code. */
@@ -145,9 +145,10 @@ export class EmitCore {
   /** Resolver for symbolic fields and interstate code: symbols, map parameters, container reads. */
   baseResolver(ctx: FnCtx, env: Env): NameResolver {
     return {
-      read: (name) => {
-        const local = env.names.get(name);
+      read: (text) => {
+        const local = env.names.get(text);
         if (local) return local;
+        const name = memberPath(text);
         const ptr = ctx.containers.get(name);
         if (ptr) {
           const desc = ctx.sdfg.arrays.get(name)!;
@@ -174,7 +175,8 @@ export class EmitCore {
         }
         throw new ExprError(`name '${name}' is not defined here`);
       },
-      index: (name, indices) => {
+      index: (text, indices) => {
+        const name = memberPath(text);
         const ptr = ctx.containers.get(name);
         if (!ptr) throw new ExprError(`'${name}' is not a data container`);
         const desc = ctx.sdfg.arrays.get(name)!;

@@ -50,6 +50,15 @@ class StructArrays extends Map<string, DataDescriptor> {
   }
 }
 
+/**
+ * A member path as code writes it (`ptr_patch[0].edges.quad_idx`: DaCe's Fortran frontend indexes the
+ * one-element structure; `ptr_patch->edges.end_index`: it also writes C's arrow) as a container name
+ * (`ptr_patch.edges.quad_idx`). Only a structure has members, so `[0].` can only index one.
+ */
+export function memberPath(text: string): string {
+  return text.includes('[0].') || text.includes('->') ? text.replace(/\[0\]\./g, '.').replace(/->/g, '.') : text;
+}
+
 /** Container name → C++ pointer expression, where a member path resolves through its structure. */
 export class Containers extends Map<string, string> {
   constructor(

@@ -179,6 +179,22 @@ describe('real programs with structures', () => {
     'spcl__dace__tests__sdfg_corpus__lift_struct_views_sliced_multi_tasklet_access.sdfg': /'i1\.b' is not a data container/,
     'spcl__dace__tests__sdfg_corpus__container_group_jacobi_ContainerArray.sdfg': /views two different subsets in one scope/,
   };
+  test('velocity_tendencies: only its init code (which reads ptr_patch) stops it; without it, it is inside the subset', async () => {
+    const path = join(CORPUS, 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz');
+    const findings = findUnsupported(await readSdfgFile(path));
+    expect(findings.map((f) => [f.jsonPath, f.message])).toEqual([
+      [
+        '$.attributes.init_code.frame',
+        "the init code reads argument 'ptr_patch', which __dace_init/__dace_exit do not receive here (they take the symbols only)",
+      ],
+    ]);
+    // Its interstate code reads members as `ptr_patch[0].edges.quad_idx[…]` and `ptr_patch->verts.end_index`.
+    // (A fresh copy: the generator's view of a file is made once per file.)
+    const file = await readSdfgFile(path);
+    file.root.initCode = {};
+    expect(findUnsupported(file)).toEqual([]);
+  }, 300_000);
+
   for (const [name, first] of Object.entries(EXPECTED)) {
     test(`${name}: no finding about structures, refused for ${first.source}`, async () => {
       const findings = findUnsupported(await readSdfgFile(join(CORPUS, name)));
