@@ -3,6 +3,7 @@
  * columns, exact summaries over every call, the kept rows of a result, pooling, and the statistics taking
  * typed arrays as they take number arrays.
  */
+import { PURE } from '../../../electron/engine/sdfg/expand/impl.js';
 import { describe, expect, it } from 'vitest';
 import { assembleResult } from '../../../electron/engine/profile/assemble.js';
 import { poolRuns, runRounds, makeRunJob } from '../../../electron/engine/profile/rounds.js';
@@ -117,7 +118,7 @@ describe('samples', () => {
       args: built[0]!.program.args,
       symbols: { N: 16n },
       name: 'p',
-      analysis: { modes: {} },
+      analysis: { modes: {}, libraryImpl: PURE, libraryExpansions: [] },
     } as unknown as ProfilePlan;
     const result = assembleResult({
       plan,
