@@ -226,12 +226,18 @@ describe('what the features cannot translate is a finding', () => {
     const bad = functionsSpec(false);
     bad.states[1]!.code = 'r0 = np.frobnicate(x)\nr1 = np.heaviside(x)';
     expect(findUnsupported(parse(bad)).map((f) => f.message)).toEqual(["no C++ translation for function 'np.frobnicate'"]);
-    const pointerOfHalf: SdfgSpec = {
+    // float16 is a C type now (tlab_half); a pointer to a pointer still has none.
+    const pointerOfPointer: SdfgSpec = {
       ...POINTERS,
-      states: [{ ...POINTERS.states[0]!, outputs: [{ ...POINTERS.states[0]!.outputs[0]!, type: { type: 'pointer', dtype: 'float16' } }] }],
+      states: [
+        {
+          ...POINTERS.states[0]!,
+          outputs: [{ ...POINTERS.states[0]!.outputs[0]!, type: { type: 'pointer', dtype: { type: 'pointer', dtype: 'float64' } } }],
+        },
+      ],
     };
-    expect(findUnsupported(parse(pointerOfHalf)).map((f) => f.message)).toEqual([
-      'connector q has type pointer<float16>, which is not supported',
+    expect(findUnsupported(parse(pointerOfPointer)).map((f) => f.message)).toEqual([
+      'connector q has type pointer<pointer<float64>>, which is not supported',
     ]);
     const blocks = (init: string, language = 'CPP'): SdfgSpec => ({
       ...CODE_BLOCKS,
