@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { libraryNodesLine } from '../../../electron/engine/profile/library-nodes.js';
+import type { LibraryNodeResult } from '../../../electron/engine/profile/result.js';
+
+const node = (className: string, label: string, implementation: 'pure' | 'blas' = 'pure'): LibraryNodeResult => ({
+  className,
+  label,
+  jsonPath: `$.nodes[0].nodes[${label.length}]`,
+  implementation,
+  library: implementation === 'blas' ? 'OpenBLAS' : null,
+});
+
+describe('the library-node line of the summary', () => {
+  it('names each node while there are few of a class', () => {
+    expect(libraryNodesLine([node('MatMul', 'mm', 'blas'), node('Reduce', 'sum')])).toBe(
+      "library nodes (every mode's time includes them): MatMul 'mm' → blas (OpenBLAS); Reduce 'sum' → pure",
+    );
+    expect(libraryNodesLine([])).toBeNull();
+  });
+
+  it('counts many nodes of one class and implementation, as in stage8 (43 memsets, one copy)', () => {
+    const memsets = Array.from({ length: 43 }, (_, i) => node('MemsetLibraryNode', `memsetLib__out_${i}`));
+    const line = libraryNodesLine([...memsets.slice(0, 20), node('CopyLibraryNode', 'copy'), ...memsets.slice(20)]);
+    expect(line).toBe("library nodes (every mode's time includes them): 43 MemsetLibraryNode nodes → pure; CopyLibraryNode 'copy' → pure");
+  });
+});
