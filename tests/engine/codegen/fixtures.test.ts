@@ -362,7 +362,9 @@ describe('constants and invalid nested SDFG boundaries', () => {
     const inner = file.sdfgs[1]!;
     inner.arrays.set('z', { ...inner.arrays.get('x')!, name: 'z' });
     const findings = findUnsupported(file);
-    expect(findings.map((f) => f.message)).toEqual([`argument 'z' of the nested SDFG has no connector with a memlet in the outer state`]);
+    expect(findings.map((f) => f.message)).toEqual([
+      `DaCe rejects this SDFG: Node validation failed: Data descriptor "z" not found in nested SDFG connectors (argument 'z' of the nested SDFG has no connector)`,
+    ]);
     expect(findings[0]!.jsonPath).toBe(inner.parent!.node.jsonPath);
   });
 
