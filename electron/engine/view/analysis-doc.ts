@@ -93,5 +93,6 @@ export function analysisDocument(view: AnalysisView): AnalysisDoc {
     layouts: a.layouts,
     peakLiveBytes: a.peakLiveBytes,
     warnings: a.warnings,
+    ...(a.libraryNodes ? { libraryNodes: a.libraryNodes } : {}),
   };
 }

@@ -6,6 +6,7 @@ import type { SdfgFile } from '../../../../electron/engine/model/sdfg.js';
 import { assembleResult } from '../../../../electron/engine/profile/assemble.js';
 import { jsonInteger } from '../../../../electron/engine/json.js';
 import { formatProfile } from '../../../../electron/engine/profile/format.js';
+import { PURE } from '../../../../electron/engine/sdfg/expand/impl.js';
 import type { ProfilePlan } from '../../../../electron/engine/profile/plan.js';
 import { PROFILE_SCHEMA } from '../../../../electron/engine/profile/result.js';
 import { poolRuns } from '../../../../electron/engine/profile/rounds.js';
@@ -28,6 +29,9 @@ function plan(): ProfilePlan {
         POOL: { init: { bytes: 0n } },
         EXTERNAL: { init: { bytes: null } },
       },
+      // ... and which implementation expanded the library nodes (none here).
+      libraryImpl: PURE,
+      libraryExpansions: [],
     } as unknown as Analysis,
     variants: [],
     args: program.args,
