@@ -119,9 +119,14 @@ export interface ProgramLibrary {
    * of docs/gpu.md, all checked by load()). Its calls then go through that hook: run() and timeCalls() throw
    * `CUDA error in call k of n of __program_<n>: cudaError E: <text>` when a call returns a CUDA error. */
   readonly gpu: GpuLibraryInfo | null;
-  /** Calls `__tlab_init(const int64_t *symbols)` (→ `__dace_init_<n>`). Returns the init time in ns.
-   * Throws if init returns NULL. `symbols` are the init symbols in DaCe order. */
-  init(symbols: BigInt64Array): number;
+  /** How many `args` init() needs (`__tlab_init_arg_count`): 0 when `__dace_init_<n>` takes the symbols only (mainline
+   * DaCe), else the program's whole argument count (its init code reads arguments: DaCe's Fortran-frontend ABI,
+   * docs/runtime-abi.md). (Added by the native layer.) */
+  readonly initArgCount: number;
+  /** Calls `__tlab_init(const int64_t *symbols, void *const *argv)` (→ `__dace_init_<n>`). Returns the init time
+   * in ns. Throws if init returns NULL. `symbols` are the init symbols in DaCe order; `args` the vector run()
+   * takes, required when `initArgCount` is non-zero and optional (ignored) otherwise. */
+  init(symbols: BigInt64Array, args?: ArgVector): number;
   /** `__dace_get_external_memory_size_<storage>` through `__tlab_external_size`. */
   externalSize(storage: string, symbols: BigInt64Array): bigint;
   /** `__dace_set_external_memory_<storage>` through `__tlab_set_external` (the library's own layout). */

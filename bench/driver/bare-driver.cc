@@ -31,7 +31,7 @@
 
 namespace {
 
-using InitFn = void *(*)(const int64_t *);
+using InitFn = void *(*)(const int64_t *, void *const *);
 using ProgramFn = void (*)(void *, void *const *);
 using ExitFn = int (*)(void *);
 using ExternalSizeFn = uint64_t (*)(void *, const char *, const int64_t *);
@@ -116,7 +116,9 @@ int main(int argc, char **argv) {
   const auto setExternal = Symbol<SetExternalFn>(lib, "__tlab_set_external");
   tlab_event_buffer *events = Symbol<EventsFn>(lib, "__tlab_events")();
 
-  void *handle = init(initSymbols.data());
+  // The arguments go to init too: a program whose init code reads them takes them there (docs/runtime-abi.md).
+  if (args.empty()) args.push_back(nullptr);
+  void *handle = init(initSymbols.data(), args.data());
   if (handle == nullptr) Die("__tlab_init returned NULL");
   std::vector<char *> workspaces;
   for (const std::string &storage : externals) {
@@ -127,7 +129,6 @@ int main(int argc, char **argv) {
     }
     workspaces.push_back(workspace);
   }
-  if (args.empty()) args.push_back(nullptr);
 
   // The first call and the warm-up are untimed, as in the runner, and so is settling (same rule, same bounds).
   if (warmup == 0) settle = 0;

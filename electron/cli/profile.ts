@@ -176,7 +176,8 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
     const eq = item.indexOf('=');
     const name = eq < 0 ? '' : item.slice(0, eq).trim();
     const path = eq < 0 ? '' : item.slice(eq + 1).trim();
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || !path) {
+    // A structure's leaves are arguments too: `P.inner.b`, `G.items.2.k` (codegen/structs.ts).
+    if (!/^[A-Za-z_]\w*(?:\.\w+)*$/.test(name) || !path) {
       throw new TlabError('usage', `${NAME}: --input expects NAME=FILE.npy, got '${item}'`);
     }
     if (options.inputs.has(name)) throw new TlabError('usage', `${NAME}: --input ${name} given twice`);

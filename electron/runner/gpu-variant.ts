@@ -210,13 +210,15 @@ function runVariant(
   const verify = !job.skipVerification;
   // Poison before init so PERSISTENT device buffers (allocated in init) start as garbage too.
   lib.setPoison(verify, job.poison[0]);
+  const args = deviceArguments(v, job.inputs, memory, job.guardByte);
   ctx.enter('init');
-  const initNs = lib.init(symbols);
+  // A program whose init code reads its arguments gets them in init (docs/runtime-abi.md), filled as for a call.
+  if (lib.initArgCount > 0) args.refill();
+  const initNs = lib.initArgCount > 0 ? lib.init(symbols, args.views) : lib.init(symbols);
   checkCuda(lib, v.label, '__dace_init');
 
   ctx.enter('workspace');
   const workspaceBytes = workspaceSizes(lib, v, symbols);
-  const args = deviceArguments(v, job.inputs, memory, job.guardByte);
 
   let outputs: Record<string, Uint8Array> | null = null;
   let outputsSecond: Record<string, Uint8Array> | null = null;

@@ -105,7 +105,9 @@ class JobRunner {
     // Poison before init so PERSISTENT buffers (allocated in init) start as garbage too.
     lib.setPoison(verify, job.poison[0]);
     this.enter(v.label, 'init');
-    const initNs = lib.init(symbols);
+    // A program whose init code reads its arguments gets them in init (docs/runtime-abi.md): its own fresh set,
+    // like every call's (kept alive: init code may keep what it read).
+    const initNs = lib.initArgCount > 0 ? lib.init(symbols, freshArgs(v, job.inputs, job.guardByte).views) : lib.init(symbols);
 
     this.enter(v.label, 'workspace');
     const workspaceBytes = workspaceSizes(lib, v, symbols);

@@ -12,7 +12,9 @@
 #ifndef TRANSIENT_RUNTIME_H
 #define TRANSIENT_RUNTIME_H
 
-#define TRANSIENT_RUNTIME_VERSION 1
+/* 2: __tlab_init takes the argument vector too (`void *(const int64_t *syms, void *const *argv)`), because a
+ * program whose init code reads its arguments gets them in __dace_init_<n> (docs/runtime-abi.md). */
+#define TRANSIENT_RUNTIME_VERSION 2
 
 #ifndef __cplusplus
 #error "transient_runtime.h needs C++17 (it allocates like DaCe, with aligned operator new[])"

@@ -25,7 +25,7 @@
 namespace {
 
 constexpr const char *kLoadUsage = "load(path: string): ProgramLibrary";
-constexpr const char *kInitUsage = "init(symbols: BigInt64Array): number";
+constexpr const char *kInitUsage = "init(symbols: BigInt64Array, args?: Array<ArrayBufferView | DeviceBuffer>): number";
 constexpr const char *kExternalSizeUsage = "externalSize(storage: string, symbols: BigInt64Array): bigint";
 constexpr const char *kSetExternalUsage =
     "setExternal(storage: string, workspace: ArrayBufferView | DeviceBuffer, symbols: BigInt64Array): void";
@@ -115,6 +115,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     self.DefineProperties({
         Napi::PropertyDescriptor::Value("path", Napi::String::New(env, library_.path), napi_enumerable),
         Napi::PropertyDescriptor::Value("abiVersion", Napi::Number::New(env, library_.abiVersion), napi_enumerable),
+        Napi::PropertyDescriptor::Value("initArgCount", Napi::Number::New(env, InitArgCount()), napi_enumerable),
         Napi::PropertyDescriptor::Value("programName",
                                         library_.programName.empty()
                                             ? env.Null()
@@ -208,12 +209,25 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     if (state_ == State::Exited) Fail(env, std::string(method) + " called after exit(); call init() again first");
   }
 
+  uint32_t InitArgCount() const { return library_.fn.initArgCount != nullptr ? library_.fn.initArgCount() : 0; }
+
   Napi::Value Init(const Napi::CallbackInfo &info) {
     Napi::Env env = info.Env();
-    ExpectArgumentCount(info, 1, kInitUsage);
+    if (info.Length() < 1 || info.Length() > 2) {
+      ThrowUsage(env, kInitUsage, "expected 1 or 2 arguments, got " + std::to_string(info.Length()));
+    }
     size_t count = 0;
     const int64_t *symbols = ReadTypedArray<int64_t>(info[0], napi_bigint64_array, "BigInt64Array", kInitUsage,
                                                      "symbols", &count);
+    // The init of a program whose init code reads its arguments takes them (docs/runtime-abi.md): the same
+    // vector as run()'s, checked the same way. Otherwise they are optional and __tlab_init ignores them.
+    const bool hasArgs = info.Length() == 2 && !info[1].IsUndefined();
+    std::vector<void *> argv = hasArgs ? ReadArgv(info[1], kInitUsage) : std::vector<void *>{};
+    if (!hasArgs && InitArgCount() != 0) {
+      ThrowUsage(env, kInitUsage,
+                 "the library's __tlab_init reads " + std::to_string(InitArgCount()) +
+                     " argument(s) (its init code reads the program's arguments): pass them as init(symbols, args)");
+    }
     if (state_ == State::Initialised) Fail(env, "init() called twice; call exit() before initialising again");
     if (library_.fn.initSymbolCount != nullptr && count != library_.fn.initSymbolCount()) {
       ThrowUsage(env, kInitUsage,
@@ -226,7 +240,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     tlab_reset(library_.events, start);
     void *handle = nullptr;
     try {
-      handle = library_.fn.init(symbols);
+      handle = library_.fn.init(symbols, argv.empty() ? nullptr : argv.data());
     } catch (const std::exception &error) {
       Fail(env, DaceFunction("__dace_init_") + " threw a C++ exception: " + error.what());
     }

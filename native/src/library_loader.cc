@@ -81,6 +81,7 @@ LoadedLibrary LoadProgramLibrary(const std::string &path) {
   Resolve(dlHandle, "__tlab_set_poison", &library.fn.setPoison, &missing);
   library.fn.argCount = reinterpret_cast<CountFn>(dlsym(dlHandle, "__tlab_arg_count"));
   library.fn.initSymbolCount = reinterpret_cast<CountFn>(dlsym(dlHandle, "__tlab_init_symbol_count"));
+  library.fn.initArgCount = reinterpret_cast<CountFn>(dlsym(dlHandle, "__tlab_init_arg_count"));
   if (!missing.empty()) {
     std::string list;
     for (const std::string &name : missing) list += (list.empty() ? "" : ", ") + name;

@@ -12,7 +12,8 @@
 namespace tlab {
 
 using AbiVersionFn = int (*)();
-using InitFn = void *(*)(const int64_t *symbols);
+// `argv`: the vector __tlab_program takes; read only when __tlab_init_arg_count() is non-zero (may be NULL then).
+using InitFn = void *(*)(const int64_t *symbols, void *const *argv);
 using ProgramFn = void (*)(void *handle, void *const *argv);
 using ExitFn = int (*)(void *handle);
 using ExternalSizeFn = uint64_t (*)(void *handle, const char *storage, const int64_t *symbols);
@@ -78,6 +79,8 @@ struct Trampolines {
   // Optional (docs/runtime-abi.md §2): when present, init() and run() check their argument counts.
   CountFn argCount = nullptr;
   CountFn initSymbolCount = nullptr;
+  // Optional: how many argv entries __tlab_init reads (0 or absent: init takes the symbols only).
+  CountFn initArgCount = nullptr;
 };
 
 struct LoadedLibrary {

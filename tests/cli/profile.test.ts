@@ -73,6 +73,15 @@ describe('profile CLI input errors (exit 3)', () => {
     expect(r.stderr).toContain('bad.npy');
     expect(r.stderr).toMatch(/array A: expected shape \(8, 8\), got \(3\)/);
   });
+
+  it("takes a structure's leaf by its dotted name (P.inner.b)", async () => {
+    const bad = join(dir, 'bad-leaf.npy');
+    await writeFile(bad, encodeNpy({ dtype: 'float64', shape: [3], data: new Uint8Array(24) }));
+    const structs = join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'struct_args.sdfg');
+    const r = await cli([structs, '--symbols', 'N=6', '--calls', '1', '--input', `P.inner.b=${bad}`]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/array P\.inner\.b: expected shape \(6\), got \(3\)/);
+  });
 });
 
 describe('profile CLI --cxxflags', () => {

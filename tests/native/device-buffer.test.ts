@@ -67,7 +67,7 @@ describe('native addon: GPU program libraries', () => {
       src,
       `#include "transient_runtime.h"
 extern "C" {
-void *__tlab_init(const int64_t *) { return nullptr; }
+void *__tlab_init(const int64_t *, void *const *) { return nullptr; }
 void __tlab_program(void *, void *const *) {}
 int __tlab_exit(void *) { return 0; }
 uint64_t __tlab_external_size(void *, const char *, const int64_t *) { return UINT64_MAX; }

@@ -67,8 +67,8 @@ describe('native addon: ProgramLibrary', () => {
   it('loads the library and reports its ABI version and program name', () => {
     const library = addon.load(fixturePath);
     expect(library.path).toBe(fixturePath);
-    expect(library.abiVersion).toBe(1);
-    expect(addon.runtimeAbiVersion).toBe(1);
+    expect(library.abiVersion).toBe(2);
+    expect(addon.runtimeAbiVersion).toBe(2);
     expect(library.programName).toBe('t');
   });
 
@@ -339,9 +339,13 @@ describe('native addon: ProgramLibrary', () => {
       ['load(path: string): ProgramLibrary', () => loose(addon).load(42)],
       ['load(path: string): ProgramLibrary', () => loose(addon).load()],
       ['load(path: string): ProgramLibrary', () => loose(addon).load('')],
-      ['init(symbols: BigInt64Array): number', () => loose(library).init(new Int32Array(2))],
-      ['init(symbols: BigInt64Array): number', () => loose(library).init([8n, 0n])],
-      ['init(symbols: BigInt64Array): number', () => loose(library).init()],
+      ['init(symbols: BigInt64Array, args?: Array<ArrayBufferView | DeviceBuffer>): number', () => loose(library).init(new Int32Array(2))],
+      ['init(symbols: BigInt64Array, args?: Array<ArrayBufferView | DeviceBuffer>): number', () => loose(library).init([8n, 0n])],
+      ['init(symbols: BigInt64Array, args?: Array<ArrayBufferView | DeviceBuffer>): number', () => loose(library).init()],
+      [
+        'init(symbols: BigInt64Array, args?: Array<ArrayBufferView | DeviceBuffer>): number',
+        () => loose(library).init(program.symbols, program.args, 1),
+      ],
       ['externalSize(storage: string, symbols: BigInt64Array): bigint', () => loose(library).externalSize(1, program.symbols)],
       ['externalSize(storage: string, symbols: BigInt64Array): bigint', () => loose(library).externalSize('', program.symbols)],
       [
@@ -406,9 +410,9 @@ describe('native addon: ProgramLibrary', () => {
     expect(() => addon.load(partial)).toThrow(`program library ${partial} does not export __tlab_exit, __tlab_set_external_offsets`);
   });
 
-  it('refuses a library built for another runtime ABI version', () => {
-    const trampolines = [
-      'void *__tlab_init(const void *) { return 0; }',
+  it('refuses a library built for another runtime ABI version: a stale one (1: init without arguments) and a future one', () => {
+    const trampolines = (version: number) => [
+      version === 1 ? 'void *__tlab_init(const void *) { return 0; }' : 'void *__tlab_init(const void *, void *const *) { return 0; }',
       'void __tlab_program(void *, void *const *) {}',
       'int __tlab_exit(void *) { return 0; }',
       'unsigned long __tlab_external_size(void *, const char *, const void *) { return 0; }',
@@ -417,10 +421,34 @@ describe('native addon: ProgramLibrary', () => {
       'int __tlab_set_external_offsets(void *, const char *, char *, const void *, unsigned) { return 0; }',
       'void *__tlab_events(void) { return 0; }',
       'void __tlab_set_poison(int, int) {}',
-      'int __tlab_abi_version(void) { return 2; }',
+      `int __tlab_abi_version(void) { return ${version}; }`,
     ];
-    const future = builds.compileText('future_abi', `extern "C" {\n${trampolines.join('\n')}\n}\n`);
-    expect(() => addon.load(future)).toThrow(/was built for Transient Lab runtime ABI version 2, but this addon speaks version 1/);
+    expect(addon.runtimeAbiVersion).toBe(2);
+    const stale = builds.compileText('stale_abi', `extern "C" {\n${trampolines(1).join('\n')}\n}\n`);
+    expect(() => addon.load(stale)).toThrow(
+      `program library ${stale} was built for Transient Lab runtime ABI version 1, but this addon speaks version 2; regenerate and rebuild the library`,
+    );
+    const future = builds.compileText('future_abi', `extern "C" {\n${trampolines(3).join('\n')}\n}\n`);
+    expect(() => addon.load(future)).toThrow(/was built for Transient Lab runtime ABI version 3, but this addon speaks version 2/);
+  });
+
+  it('gives init the argument vector when the library reads it there (__tlab_init_arg_count), and asks for it', () => {
+    const reads = addon.load(builds.compile('t_init_args', fixtureSource, ['FIXTURE_INIT_READS_ARGS']));
+    expect(reads.initArgCount).toBe(6);
+    expect(addon.load(fixturePath).initArgCount).toBe(0);
+    const program = new FakeProgram(8);
+    expect(() => reads.init(program.symbols)).toThrow(TypeError);
+    expect(() => reads.init(program.symbols)).toThrow(
+      /the library's __tlab_init reads 6 argument\(s\) \(its init code reads the program's arguments\): pass them as init\(symbols, args\)/,
+    );
+    expect(() => reads.init(program.symbols, program.args.slice(0, 5))).toThrow(/args has 5 entries but the program takes 6 argument\(s\)/);
+    expect(() => loose(reads).init(program.symbols, 'A')).toThrow(/args must be an array/);
+    reads.init(program.symbols, program.args);
+    reads.setExternal('CPU_Heap', new Uint8Array(program.workspaceBytes), program.symbols);
+    reads.run(program.args, 1);
+    // pers = A, read from argv[0] in init: B = alpha·A + 2·A + A.
+    expect(Array.from(program.B)).toEqual(Array.from(program.A, (a) => program.alpha * a + 3 * a));
+    reads.exit();
   });
 
   it('passes on the dlerror text for unloadable paths', () => {

@@ -11,6 +11,8 @@ import type { EmitCore } from './core.js';
 import { cppOf, ExprError, sizeValue, type NameResolver } from './expr.js';
 import { emitPersistentAllocations, emitPersistentFrees } from './memory.js';
 import { emitCodeBlocks } from './code-blocks.js';
+import { abiParameters } from './functions.js';
+import { initTakesArguments } from './init-args.js';
 import { byCodeUnit, cppIdent, ctypeOf } from './names.js';
 import { emitThreadLocalPointers, isThreadLocal } from './thread-local.js';
 import { assembleStruct, isStructureType, structLeaves } from './structs.js';
@@ -87,19 +89,24 @@ function rootBytes(core: EmitCore, s: Sdfg, desc: DataDescriptor): string {
   return `size_t(${e}) * sizeof(${ctypeOf(desc.dtype)})`;
 }
 
-function initParams(core: EmitCore): string {
+/** The symbol parameters of the external-memory functions (and of a symbols-only `__dace_init_<n>`). */
+function symbolParams(core: EmitCore): string {
   return core.argSymbols.map((n) => `${core.abiSymbolCtype(n)} ${cppIdent(n)}`).join(', ');
 }
 
-export function emitInitExit(core: EmitCore): void {
+export function emitInitExit(core: EmitCore, argArrays: string[], argScalars: string[]): void {
   const o = core.out;
   const n = core.name;
-  o.open(`extern "C" ${n}_state_t *__dace_init_${n}(${initParams(core)})`);
+  // DaCe's Fortran-frontend ABI when init code reads an argument (init-args.ts), mainline DaCe's otherwise.
+  const abi = initTakesArguments(core.file, core.backend !== null)
+    ? abiParameters(core, argArrays, argScalars)
+    : { params: [symbolParams(core)].filter(Boolean), names: core.argSymbols.map(cppIdent) };
+  o.open(`extern "C" ${n}_state_t *__dace_init_${n}(${abi.params.join(', ')})`);
   o.line(`${n}_state_t *__state = new ${n}_state_t();`);
   for (const l of core.backend?.initLines(core) ?? []) o.line(l);
   emitCodeBlocks(core, 'init');
   emitPersistentAllocations(core, (s, desc) => rootBytes(core, s, desc));
-  for (const a of core.argSymbols) o.line(`(void)${cppIdent(a)};`);
+  for (const a of abi.names) o.line(`(void)${a};`);
   o.line('return __state;');
   o.close();
   o.line('');
@@ -121,7 +128,7 @@ function storages(core: EmitCore): string[] {
 export function emitExternalFunctions(core: EmitCore): void {
   const o = core.out;
   const n = core.name;
-  const params = initParams(core);
+  const params = symbolParams(core);
   for (const storage of storages(core)) {
     const slots = core.slots.filter((s) => s.storage === storage);
     const packed = slots.every((s) => s.packedOffset !== null);
@@ -156,19 +163,19 @@ export function emitExternalFunctions(core: EmitCore): void {
   }
 }
 
-/** The `__tlab_*` exports: one uniform signature per entry point for the native addon (docs/runtime-abi.md §2). */
-export function emitTrampolines(core: EmitCore, argArrays: string[], argScalars: string[]): void {
-  const o = core.out;
-  const n = core.name;
+/**
+ * The call arguments of `__program_<n>` read from the trampoline's `__argv` (docs/runtime-abi.md §2): lines to
+ * run before the call (structures assembled from their leaves), the arguments, lines after it (scalar members
+ * copied back) and how many `__argv` entries it reads.
+ */
+function argvArguments(
+  core: EmitCore,
+  argArrays: string[],
+  argScalars: string[],
+): { before: string[]; call: string[]; after: string[]; count: number } {
   const root = core.file.root;
-  const symArgs = core.argSymbols.map((a, i) => `static_cast<${core.abiSymbolCtype(a)}>(__syms[${i}])`).join(', ');
-  o.line('// Transient Lab trampolines: one uniform signature for the native addon (docs/runtime-abi.md §2).');
-  o.open('extern "C" void *__tlab_init(const int64_t *__syms)');
-  o.line(`(void)__syms;`);
-  o.line(`return __dace_init_${n}(${symArgs});`);
-  o.close();
-  o.open('extern "C" void __tlab_program(void *__handle, void *const *__argv)');
-  const call = [`static_cast<${n}_state_t *>(__handle)`];
+  const before: string[] = [];
+  const call: string[] = [];
   const after: string[] = [];
   let i = 0;
   for (const a of argArrays) {
@@ -184,7 +191,7 @@ export function emitTrampolines(core: EmitCore, argArrays: string[], argScalars:
       let pointer = 'nullptr';
       core.recover(desc.jsonPath, `argument Structure '${a}'`, () => {
         const built = assembleStruct(a, desc, i, count);
-        for (const l of built.before) o.line(l);
+        before.push(...built.before);
         after.push(...built.after);
         pointer = built.pointer;
         i += structLeaves(a, desc, count).length;
@@ -196,13 +203,39 @@ export function emitTrampolines(core: EmitCore, argArrays: string[], argScalars:
     const ctype = argScalars.includes(s) ? ctypeOf(root.arrays.get(s)!.dtype)! : core.abiSymbolCtype(s);
     call.push(`*static_cast<const ${ctype} *>(__argv[${i++}])`);
   }
-  o.line('(void)__argv;');
-  o.line(`__program_${n}(${call.join(', ')});`);
-  for (const l of after) o.line(l);
+  return { before, call, after, count: i };
+}
+
+/** The `__tlab_*` exports: one uniform signature per entry point for the native addon (docs/runtime-abi.md §2). */
+export function emitTrampolines(core: EmitCore, argArrays: string[], argScalars: string[]): void {
+  const o = core.out;
+  const n = core.name;
+  const symArgs = core.argSymbols.map((a, i) => `static_cast<${core.abiSymbolCtype(a)}>(__syms[${i}])`).join(', ');
+  const args = argvArguments(core, argArrays, argScalars);
+  const initArgs = initTakesArguments(core.file, core.backend !== null);
+  o.line('// Transient Lab trampolines: one uniform signature for the native addon (docs/runtime-abi.md §2).');
+  o.open('extern "C" void *__tlab_init(const int64_t *__syms, void *const *__argv)');
+  o.line(`(void)__syms; (void)__argv;`);
+  if (initArgs) {
+    // The argument vector of __tlab_program: this __dace_init_<n> takes the program's arguments (init-args.ts).
+    for (const l of args.before) o.line(l);
+    o.line(`void *__handle = __dace_init_${n}(${args.call.join(', ')});`);
+    for (const l of args.after) o.line(l);
+    o.line('return __handle;');
+  } else o.line(`return __dace_init_${n}(${symArgs});`);
   o.close();
+  o.open('extern "C" void __tlab_program(void *__handle, void *const *__argv)');
+  for (const l of args.before) o.line(l);
+  o.line('(void)__argv;');
+  o.line(`__program_${n}(${[`static_cast<${n}_state_t *>(__handle)`, ...args.call].join(', ')});`);
+  for (const l of args.after) o.line(l);
+  o.close();
+  const i = args.count;
   // Argument counts let the addon refuse a too-short argv before the program reads past its end.
   o.line(`extern "C" uint32_t __tlab_arg_count(void) { return ${i}; }`);
   o.line(`extern "C" uint32_t __tlab_init_symbol_count(void) { return ${core.argSymbols.length}; }`);
+  // Non-zero: __tlab_init reads that many __argv entries (the same vector as __tlab_program's).
+  o.line(`extern "C" uint32_t __tlab_init_arg_count(void) { return ${initArgs ? i : 0}; }`);
   o.open('extern "C" int __tlab_exit(void *__handle)');
   o.line(`return __dace_exit_${n}(static_cast<${n}_state_t *>(__handle));`);
   o.close();

@@ -37,7 +37,7 @@ export function codeBlocksOf(sdfg: Sdfg, kind: CodeBlockKind, gpu: boolean, grou
 }
 
 /** Every code block of `kind` the program pastes, in DaCe's order. */
-function codeBlocks(file: SdfgFile, kind: CodeBlockKind, gpu: boolean): CodeBlockUse[] {
+export function codeBlocks(file: SdfgFile, kind: CodeBlockKind, gpu: boolean): CodeBlockUse[] {
   return targetGroups(kind, gpu).flatMap((group) => file.sdfgs.flatMap((sdfg) => codeBlocksOf(sdfg, kind, gpu, [group])));
 }
 

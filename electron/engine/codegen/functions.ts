@@ -122,19 +122,27 @@ export function emitRootFunction(core: EmitCore, argArrays: string[], argScalars
   for (const l of body) o.line(l);
   o.close();
   o.line('');
-  const abiParams = [`${core.name}_state_t *__state`];
-  const forward = ['__state'];
-  for (const a of argArrays) {
-    abiParams.push(`${ctypeOf(root.arrays.get(a)!.dtype)} *__restrict__ ${cppIdent(a)}`);
-    forward.push(cppIdent(a));
-  }
-  for (const n of scalarOrSymbol) {
-    const ctype = argScalars.includes(n) ? ctypeOf(root.arrays.get(n)!.dtype)! : core.abiSymbolCtype(n);
-    abiParams.push(`${ctype} ${cppIdent(n)}`);
-    forward.push(cppIdent(n));
-  }
-  o.open(`extern "C" void __program_${core.name}(${abiParams.join(', ')})`);
-  o.line(`__program_${core.name}_internal(${forward.join(', ')});`);
+  const abi = abiParameters(core, argArrays, argScalars);
+  o.open(`extern "C" void __program_${core.name}(${[`${core.name}_state_t *__state`, ...abi.params].join(', ')})`);
+  o.line(`__program_${core.name}_internal(${['__state', ...abi.names].join(', ')});`);
   o.close();
   o.line('');
+}
+
+/** DaCe's argument list (sdfg.py `signature`): arrays by name, then scalars and symbols merged by name; the
+ * parameters of `__program_<n>`, and of `__dace_init_<n>` where it takes the arguments (init-args.ts). */
+export function abiParameters(core: EmitCore, argArrays: string[], argScalars: string[]): { params: string[]; names: string[] } {
+  const root = core.file.root;
+  const params: string[] = [];
+  const names: string[] = [];
+  for (const a of argArrays) {
+    params.push(`${ctypeOf(root.arrays.get(a)!.dtype)} *__restrict__ ${cppIdent(a)}`);
+    names.push(cppIdent(a));
+  }
+  for (const n of [...argScalars, ...core.argSymbols].sort(byCodeUnit)) {
+    const ctype = argScalars.includes(n) ? ctypeOf(root.arrays.get(n)!.dtype)! : core.abiSymbolCtype(n);
+    params.push(`${ctype} ${cppIdent(n)}`);
+    names.push(cppIdent(n));
+  }
+  return { params, names };
 }

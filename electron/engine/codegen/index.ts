@@ -19,6 +19,7 @@ import { structuralFindings } from './subset.js';
 import { expandLibraryNodes, externalLibraries } from '../sdfg/expand/index.js';
 import { PURE, type LibraryImplChoice } from '../sdfg/expand/impl.js';
 import { isStructureType, structLeaves, withStructures } from './structs.js';
+import { leavesCopiedIntoSymbols } from './init-args.js';
 import { cudaBackend, dryRunCudaBackend } from './cuda/index.js';
 import type { Target } from '../analysis/types.js';
 import { integerConstants } from '../analysis/symbols.js';
@@ -176,6 +177,7 @@ export function generateProgram(parsed: SdfgFile, analysis: Analysis, opts: Gene
   };
 
   const usage = rootUsage(root);
+  const copiedIntoSymbols = leavesCopiedIntoSymbols(file, backend !== null);
   const args: ProgramArg[] = [];
   const arrayArg = (name: string, d: DataDescriptor, written: boolean, read: boolean): ProgramArg => ({
     name,
@@ -198,8 +200,11 @@ export function generateProgram(parsed: SdfgFile, analysis: Analysis, opts: Gene
     // A structure is passed as its leaves (structs.ts); a leaf is used when it or a structure around it is.
     const used = (set: Set<string>, path: string) => [...set].some((u) => path === u || path.startsWith(`${u}.`));
     const count = (x: DataDescriptor) => Number(evaluate(x.totalSize, x.jsonPath, `size of container array ${x.name}`));
-    for (const leaf of structLeaves(name, d, count))
-      args.push(arrayArg(leaf.path, leaf.desc, used(usage.written, leaf.path), used(usage.read, leaf.path)));
+    for (const leaf of structLeaves(name, d, count)) {
+      const arg = arrayArg(leaf.path, leaf.desc, used(usage.written, leaf.path), used(usage.read, leaf.path));
+      const symbol = copiedIntoSymbols.get(leaf.path);
+      args.push(symbol !== undefined && leaf.desc.type === 'Scalar' ? { ...arg, fromSymbol: symbol } : arg);
+    }
   }
   for (const name of [...scalars, ...argSymbols].sort(byCodeUnit)) {
     if (scalars.includes(name)) {

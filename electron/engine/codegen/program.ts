@@ -87,7 +87,7 @@ export class ProgramEmitter {
     o.line('');
     for (const s of nested) emitNestedFunction(core, s);
     emitRootFunction(core, argArrays, argScalars);
-    emitInitExit(core);
+    emitInitExit(core, argArrays, argScalars);
     emitExternalFunctions(core);
     emitTrampolines(core, argArrays, argScalars);
     for (const l of core.backend?.exports(core) ?? []) o.line(l);

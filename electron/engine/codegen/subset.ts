@@ -21,6 +21,7 @@ import { DefaultResolution } from '../analysis/defaults.js';
 
 import { parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
 import { codeBlocksOf } from './code-blocks.js';
+import { argumentsReadBy } from './init-args.js';
 import { EXPANDED_CLASSES, expansionProblem } from '../sdfg/expand/index.js';
 import { constantLiterals } from './constants.js';
 
@@ -74,15 +75,6 @@ const DACE_RUNTIME_TOKENS = /\b(dace::|DACE_|__state\b|__dace_|cuda[A-Z]|cuda::|
 /** Libraries a DaCe environment links (dace-onnx's ONNX Runtime): its code blocks and tasklets call them without
  * an include, so generated code cannot compile them. */
 const EXTERNAL_LIBRARY_TOKENS = /\b(Ort[A-Z]\w*|__ort_\w*)/;
-
-/** A structure argument that init/exit code reads (`config->n`, as DaCe's Fortran frontend writes), if any. */
-function initReadsArgument(root: Sdfg, code: string): string | undefined {
-  for (const m of code.matchAll(/\b([A-Za-z_]\w*)\s*->/g)) {
-    const d = root.arrays.get(m[1]!);
-    if (d && !d.transient) return m[1];
-  }
-  return undefined;
-}
 
 /** Every structural finding of the file (empty: the emitter may run). */
 export function structuralFindings(file: SdfgFile, target: 'cpu' | 'gpu' = 'cpu'): UnsupportedFinding[] {
@@ -296,13 +288,14 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
       const m = DACE_RUNTIME_TOKENS.exec(kind === 'global' ? use.block.code.replace(/^\s*#include\b.*$/gm, '') : use.block.code);
       if (m)
         add(use.jsonPath, element, `the ${kind} code uses DaCe runtime API ('${m[1]}')`, 'rewrite the code without DaCe runtime calls');
-      const arg = kind === 'global' ? undefined : initReadsArgument(file.root, use.block.code);
+      // Init gets the program's arguments when its code reads one (init-args.ts); exit, in DaCe, only the state.
+      const arg = kind === 'exit' ? argumentsReadBy(file.root, use.block.code)[0] : undefined;
       if (arg)
         add(
           use.jsonPath,
           element,
-          `the ${kind} code reads argument '${arg}', which __dace_init/__dace_exit do not receive here (they take the symbols only)`,
-          'compute the value in the program instead of the init code',
+          `the exit code reads argument '${arg}', which __dace_exit does not receive (DaCe's exit takes the state only)`,
+          'read the value in the init code or in the program instead',
         );
       const lib = EXTERNAL_LIBRARY_TOKENS.exec(use.block.code);
       if (lib)

@@ -46,6 +46,9 @@ export interface ProgramArg {
   written: boolean;
   /** Whether the program reads it (an input to fill). */
   read: boolean;
+  /** A structure's scalar member that the init code copies into this symbol (codegen/init-args.ts): its input is
+   * the symbol's value, so the structure agrees with the symbols as DaCe's Fortran callers have it. */
+  fromSymbol?: string;
 }
 
 interface ExternalSlot {

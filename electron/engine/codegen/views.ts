@@ -11,6 +11,7 @@
  */
 import { AliasIndex, isReferenceType, isViewType, memletPathSource, viewedEdge, type Viewed } from '../analysis/aliases.js';
 import type { AccessNode, MemletEdge, Sdfg, StateBlock, Subset } from '../model/sdfg.js';
+import { blocksOf } from '../model/queries.js';
 import type { EmitCore, Env, FnCtx } from './core.js';
 import { ExprError, grouped } from './expr.js';
 import { containingScope, type StateGraph } from './graph.js';
@@ -143,13 +144,38 @@ function checkSameType(s: Sdfg, alias: string, target: string, jsonPath: string,
     );
 }
 
-/** Registers the function's views and references; references are declared here (a `set` edge in one state, uses in others). */
+const controlFlowNames = new WeakMap<Sdfg, Set<string>>();
+
+/** Names the control flow of `s` reads (interstate conditions and assignments, branch conditions, loop statements). */
+function namesInControlFlow(s: Sdfg): Set<string> {
+  let names = controlFlowNames.get(s);
+  if (names) return names;
+  names = new Set();
+  const texts: string[] = [];
+  for (const b of blocksOf(s)) {
+    if (b.kind === 'region' || b.kind === 'loop') for (const e of b.edges) texts.push(e.condition, ...e.assignments.map(([, v]) => v));
+    if (b.kind === 'loop') texts.push(b.init ?? '', b.condition ?? '', b.update ?? '');
+    if (b.kind === 'conditional') for (const br of b.branches) texts.push(br.condition ?? '');
+  }
+  for (const t of texts) for (const m of t.matchAll(/[A-Za-z_]\w*/g)) names.add(m[0]);
+  controlFlowNames.set(s, names);
+  return names;
+}
+
+/** A view the control flow reads (`if v[i] > 0` after the state that binds v): declared at the function's top, as
+ * DaCe declares a container whose accesses span several states there, and assigned where it is bound. */
+function viewReadByControlFlow(s: Sdfg, name: string): boolean {
+  return namesInControlFlow(s).has(name);
+}
+
+/** Registers the function's views and references; references are declared here (a `set` edge in one state, uses in
+ * others), and so are the views the control flow reads. */
 export function declareAliases(core: EmitCore, ctx: FnCtx): void {
   for (const [name, desc] of ctx.sdfg.arrays) {
     const view = isViewType(desc.type);
     if (!desc.transient || (!view && !isReferenceType(desc.type))) continue;
     ctx.containers.set(name, cppIdent(name));
-    if (!view) core.out.line(`${ctypeOf(desc.dtype)!} *${cppIdent(name)} = nullptr;`);
+    if (!view || viewReadByControlFlow(ctx.sdfg, name)) core.out.line(`${ctypeOf(desc.dtype)!} *${cppIdent(name)} = nullptr;`);
   }
 }
 
@@ -211,7 +237,10 @@ function bindView(
   bound.set(node.data, value);
   const desc = ctx.sdfg.arrays.get(node.data)!;
   core.out.mark(node.jsonPath);
-  core.out.line(`${ctypeOf(desc.dtype)!} *${ctx.containers.get(node.data)!} = ${value};`);
+  // Bound outside parallel code, a view the control flow reads sets the function's pointer; in parallel code each
+  // thread keeps its own (a shared pointer would race), which the control flow after the map does not see.
+  const shared = viewReadByControlFlow(ctx.sdfg, node.data) && !env.parallel && !env.device;
+  core.out.line(`${shared ? '' : `${ctypeOf(desc.dtype)!} *`}${ctx.containers.get(node.data)!} = ${value};`);
 }
 
 /** A reference's `set` edge: the reference now points at the subset's start of the container the edge comes from. */

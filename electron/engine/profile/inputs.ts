@@ -252,6 +252,13 @@ export async function prepareInputs(args: ProgramArg[], symbols: Record<string, 
       continue;
     }
     const bytes = argumentBuffer(arg);
+    const copied = arg.fromSymbol !== undefined ? symbols[arg.fromSymbol] : undefined;
+    if (copied !== undefined) {
+      // A structure member the init code copies into a symbol holds that symbol's value (codegen/init-args.ts).
+      bytes.set(encodeValue(arg, copied));
+      out.push({ arg, bytes, source: 'symbol' });
+      continue;
+    }
     fillGenerated(arg.dtype, bytes, generatorFor(opts.seed, arg.name));
     out.push({ arg, bytes, source: 'seed' });
   }

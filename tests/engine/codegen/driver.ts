@@ -1,5 +1,5 @@
 /**
- * A stand-alone C++ driver for generated libraries (no Node addon): dlopen, `__tlab_init`, workspace set-up
+ * A stand-alone C++ driver for generated libraries (no Node addon): dlopen, `__tlab_init` (with the inputs), workspace set-up
  * through `__tlab_external_size`/`__tlab_set_external`, two calls of `__tlab_program` with fresh inputs from
  * the generator in reference.ts, outputs of the second call written as raw bytes, `__tlab_exit`.
  */
@@ -38,7 +38,7 @@ const DRIVER_SOURCE = String.raw`
 #include <string>
 #include <vector>
 
-typedef void *(*init_fn)(const int64_t *);
+typedef void *(*init_fn)(const int64_t *, void *const *);
 typedef void (*program_fn)(void *, void *const *);
 typedef int (*exit_fn)(void *);
 typedef uint64_t (*size_fn)(void *, const char *, const int64_t *);
@@ -61,7 +61,25 @@ int main(int argc, char **argv) {
   poison(1, 0x7f);  // any read of memory the program did not write shows up as a huge value
   std::vector<int64_t> syms;
   for (char *p = strtok(argv[3], " "); p; p = strtok(nullptr, " ")) syms.push_back(atoll(p));
-  void *h = init(syms.data());
+  std::vector<std::vector<double>> arrays;
+  std::vector<int> ints;
+  std::vector<double> doubles;
+  ints.reserve(64); doubles.reserve(64); arrays.reserve(64);
+  std::vector<void *> args;
+  std::vector<long> array_arg;
+  for (int i = 5; i + 1 < argc; i += 2) {
+    if (argv[i][0] == 'a') { arrays.emplace_back(atoll(argv[i + 1])); args.push_back(arrays.back().data()); array_arg.push_back((long)args.size() - 1); }
+    else if (argv[i][0] == 's') { doubles.push_back(atof(argv[i + 1])); args.push_back(&doubles.back()); }
+    else { ints.push_back(atoi(argv[i + 1])); args.push_back(&ints.back()); }
+  }
+  auto fill = [&] {
+    for (size_t a = 0; a < arrays.size(); ++a)
+      for (size_t e = 0; e < arrays[a].size(); ++e) arrays[a][e] = input_value(array_arg[a], (long long)e);
+  };
+  fill();
+  args.push_back(nullptr);  // never empty
+  // Init gets the arguments too (a program whose init code reads them takes them: docs/runtime-abi.md).
+  void *h = init(syms.data(), args.data());
   if (!h) { fprintf(stderr, "init failed\n"); return 4; }
   std::vector<std::string> storages;
   for (char *p = strtok(argv[4], " "); p; p = strtok(nullptr, " ")) storages.push_back(p);
@@ -74,20 +92,8 @@ int main(int argc, char **argv) {
     memset(ws, 0x7f, ((bytes + 255) / 256) * 256);
     if (ext_set(h, s.c_str(), ws, syms.data()) != 0) { fprintf(stderr, "set failed\n"); return 5; }
   }
-  std::vector<std::vector<double>> arrays;
-  std::vector<int> ints;
-  std::vector<double> doubles;
-  ints.reserve(64); doubles.reserve(64); arrays.reserve(64);
-  std::vector<void *> args;
-  std::vector<long> array_arg;
-  for (int i = 5; i + 1 < argc; i += 2) {
-    if (argv[i][0] == 'a') { arrays.emplace_back(atoll(argv[i + 1])); args.push_back(arrays.back().data()); array_arg.push_back((long)args.size() - 1); }
-    else if (argv[i][0] == 's') { doubles.push_back(atof(argv[i + 1])); args.push_back(&doubles.back()); }
-    else { ints.push_back(atoi(argv[i + 1])); args.push_back(&ints.back()); }
-  }
   for (int call = 0; call < 2; ++call) {
-    for (size_t a = 0; a < arrays.size(); ++a)
-      for (size_t e = 0; e < arrays[a].size(); ++e) arrays[a][e] = input_value(array_arg[a], (long long)e);
+    fill();
     program(h, args.data());
   }
   FILE *out = fopen(argv[2], "wb");

@@ -225,6 +225,7 @@ describe('memory modes in the generated source', () => {
         '__tlab_set_poison',
         '__tlab_arg_count',
         '__tlab_init_symbol_count',
+        '__tlab_init_arg_count',
       ];
       if (mode === 'EXTERNAL') expected.push('__dace_get_external_memory_size_CPU_Heap', '__dace_set_external_memory_CPU_Heap');
       expect(exported).toEqual(expected.sort());

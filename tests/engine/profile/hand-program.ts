@@ -72,7 +72,7 @@ export function handProgram(opts: { mode?: Mode; fault?: Fault; n?: number; salt
     );
   if (!external) emit('  tlab_free(tmp, sizeof(double) * N, 64, 0);');
   emit('}');
-  emit('void *__tlab_init(const int64_t *syms) { return __dace_init_prog(static_cast<int>(syms[0])); }');
+  emit('void *__tlab_init(const int64_t *syms, void *const *) { return __dace_init_prog(static_cast<int>(syms[0])); }');
   emit('void __tlab_program(void *h, void *const *argv) {');
   emit(
     '  __program_prog(static_cast<prog_state_t *>(h), static_cast<double *>(argv[0]), static_cast<double *>(argv[1]), *static_cast<const int *>(argv[2]));',
