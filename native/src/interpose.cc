@@ -1,0 +1,458 @@
+#include "interpose.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+namespace tlab {
+namespace interpose {
+namespace {
+
+// The hooked functions. The order is the index an event's `transient` field encodes (-(1 + index)) and the order
+// of FunctionNames(): append only.
+enum Fn : int32_t {
+  kMalloc,
+  kCalloc,
+  kFree,
+  kPosixMemalign,
+  kAlignedAlloc,
+  kMemalign,
+  kNew,              // operator new(size_t)
+  kNewArray,         // operator new[](size_t)
+  kNewAligned,       // operator new(size_t, align_val_t)
+  kNewArrayAligned,  // operator new[](size_t, align_val_t): what DaCe and tlab_alloc call
+  kDelete,
+  kDeleteArray,
+  kDeleteSized,
+  kDeleteArraySized,
+  kDeleteAligned,
+  kDeleteArrayAligned,  // what tlab_free calls
+  kDeleteSizedAligned,
+  kDeleteArraySizedAligned,
+  kCudaMalloc,
+  kCudaFree,
+  kCudaMallocAsync,
+  kCudaFreeAsync,
+  kCudaMallocFromPoolAsync,
+  kCudaMallocHost,
+  kCudaFreeHost,
+  kCount,
+  kNoop = kCount,  // MeasureHookCostNs only; never patched
+};
+
+const char *const kNames[kCount] = {
+    "malloc",
+    "calloc",
+    "free",
+    "posix_memalign",
+    "aligned_alloc",
+    "memalign",
+    "_Znwm",
+    "_Znam",
+    "_ZnwmSt11align_val_t",
+    "_ZnamSt11align_val_t",
+    "_ZdlPv",
+    "_ZdaPv",
+    "_ZdlPvm",
+    "_ZdaPvm",
+    "_ZdlPvSt11align_val_t",
+    "_ZdaPvSt11align_val_t",
+    "_ZdlPvmSt11align_val_t",
+    "_ZdaPvmSt11align_val_t",
+    "cudaMalloc",
+    "cudaFree",
+    "cudaMallocAsync",
+    "cudaFreeAsync",
+    "cudaMallocFromPoolAsync",
+    "cudaMallocHost",
+    "cudaFreeHost",
+};
+
+// The function each library's slot pointed to before it was patched (one per symbol for the whole process).
+std::atomic<void *> g_real[kCount + 1];
+std::atomic<bool> g_open{false};
+std::atomic<uint64_t> g_outside{0};
+
+constexpr uint32_t kCapacity = TLAB_EVENT_CAPACITY;
+tlab_event g_storage[kCapacity];
+tlab_event_buffer g_events = {TRANSIENT_RUNTIME_VERSION, kCapacity, {0}, {0}, 0, 0, 0, 0, g_storage};
+
+template <typename F>
+inline F Real(Fn fn) {
+  return reinterpret_cast<F>(g_real[fn].load(std::memory_order_relaxed));
+}
+
+// True when no window is open: the hook then forwards untimed (one relaxed load and one increment more than the
+// real call).
+inline bool Outside() {
+  if (g_open.load(std::memory_order_relaxed)) return false;
+  g_outside.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+inline void Record(Fn fn, uint64_t t0, uint64_t t1, uint64_t bytes, int32_t kind) {
+  tlab_record(&g_events, t0, t1, bytes, -1 - static_cast<int32_t>(fn), kind);
+}
+
+// One hook per signature shape. `bytes` of a free is what the caller passed (sized delete), else 0.
+#define TLAB_TIMED(fn, type, call, bytes, kind) \
+  auto real = Real<type>(fn);                   \
+  if (Outside()) return call;                   \
+  const uint64_t t0 = tlab_now_ns();            \
+  auto result = call;                           \
+  const uint64_t t1 = tlab_now_ns();            \
+  Record(fn, t0, t1, bytes, kind);              \
+  return result;
+#define TLAB_TIMED_VOID(fn, type, call, bytes, kind) \
+  auto real = Real<type>(fn);                        \
+  if (Outside()) return call;                        \
+  const uint64_t t0 = tlab_now_ns();                 \
+  call;                                              \
+  const uint64_t t1 = tlab_now_ns();                 \
+  Record(fn, t0, t1, bytes, kind);
+
+using AlignT = std::align_val_t;
+using Stream = void *;
+
+void *HMalloc(size_t n) { TLAB_TIMED(kMalloc, void *(*)(size_t), real(n), n, TLAB_EVENT_ALLOC) }
+void *HCalloc(size_t k, size_t n) { TLAB_TIMED(kCalloc, void *(*)(size_t, size_t), real(k, n), k * n, TLAB_EVENT_ALLOC) }
+void HFree(void *p) { TLAB_TIMED_VOID(kFree, void (*)(void *), real(p), 0, TLAB_EVENT_FREE) }
+int HPosixMemalign(void **out, size_t a, size_t n) {
+  TLAB_TIMED(kPosixMemalign, int (*)(void **, size_t, size_t), real(out, a, n), n, TLAB_EVENT_ALLOC)
+}
+void *HAlignedAlloc(size_t a, size_t n) {
+  TLAB_TIMED(kAlignedAlloc, void *(*)(size_t, size_t), real(a, n), n, TLAB_EVENT_ALLOC)
+}
+void *HMemalign(size_t a, size_t n) { TLAB_TIMED(kMemalign, void *(*)(size_t, size_t), real(a, n), n, TLAB_EVENT_ALLOC) }
+void *HNew(size_t n) { TLAB_TIMED(kNew, void *(*)(size_t), real(n), n, TLAB_EVENT_ALLOC) }
+void *HNewArray(size_t n) { TLAB_TIMED(kNewArray, void *(*)(size_t), real(n), n, TLAB_EVENT_ALLOC) }
+void *HNewAligned(size_t n, AlignT a) {
+  TLAB_TIMED(kNewAligned, void *(*)(size_t, AlignT), real(n, a), n, TLAB_EVENT_ALLOC)
+}
+void *HNewArrayAligned(size_t n, AlignT a) {
+  TLAB_TIMED(kNewArrayAligned, void *(*)(size_t, AlignT), real(n, a), n, TLAB_EVENT_ALLOC)
+}
+void HDelete(void *p) { TLAB_TIMED_VOID(kDelete, void (*)(void *), real(p), 0, TLAB_EVENT_FREE) }
+void HDeleteArray(void *p) { TLAB_TIMED_VOID(kDeleteArray, void (*)(void *), real(p), 0, TLAB_EVENT_FREE) }
+void HDeleteSized(void *p, size_t n) {
+  TLAB_TIMED_VOID(kDeleteSized, void (*)(void *, size_t), real(p, n), n, TLAB_EVENT_FREE)
+}
+void HDeleteArraySized(void *p, size_t n) {
+  TLAB_TIMED_VOID(kDeleteArraySized, void (*)(void *, size_t), real(p, n), n, TLAB_EVENT_FREE)
+}
+void HDeleteAligned(void *p, AlignT a) {
+  TLAB_TIMED_VOID(kDeleteAligned, void (*)(void *, AlignT), real(p, a), 0, TLAB_EVENT_FREE)
+}
+void HDeleteArrayAligned(void *p, AlignT a) {
+  TLAB_TIMED_VOID(kDeleteArrayAligned, void (*)(void *, AlignT), real(p, a), 0, TLAB_EVENT_FREE)
+}
+void HDeleteSizedAligned(void *p, size_t n, AlignT a) {
+  TLAB_TIMED_VOID(kDeleteSizedAligned, void (*)(void *, size_t, AlignT), real(p, n, a), n, TLAB_EVENT_FREE)
+}
+void HDeleteArraySizedAligned(void *p, size_t n, AlignT a) {
+  TLAB_TIMED_VOID(kDeleteArraySizedAligned, void (*)(void *, size_t, AlignT), real(p, n, a), n, TLAB_EVENT_FREE)
+}
+// cudaError_t is an enum of int size; cudaStream_t and cudaMemPool_t are pointers.
+int HCudaMalloc(void **p, size_t n) {
+  TLAB_TIMED(kCudaMalloc, int (*)(void **, size_t), real(p, n), n, TLAB_EVENT_DEVICE_ALLOC)
+}
+int HCudaFree(void *p) { TLAB_TIMED(kCudaFree, int (*)(void *), real(p), 0, TLAB_EVENT_DEVICE_FREE) }
+int HCudaMallocAsync(void **p, size_t n, Stream s) {
+  TLAB_TIMED(kCudaMallocAsync, int (*)(void **, size_t, Stream), real(p, n, s), n, TLAB_EVENT_DEVICE_ALLOC)
+}
+int HCudaFreeAsync(void *p, Stream s) {
+  TLAB_TIMED(kCudaFreeAsync, int (*)(void *, Stream), real(p, s), 0, TLAB_EVENT_DEVICE_FREE)
+}
+int HCudaMallocFromPoolAsync(void **p, size_t n, void *pool, Stream s) {
+  TLAB_TIMED(kCudaMallocFromPoolAsync, int (*)(void **, size_t, void *, Stream), real(p, n, pool, s), n,
+             TLAB_EVENT_DEVICE_ALLOC)
+}
+// Page-locked host memory: host events, as transient_cuda_runtime.h records them.
+int HCudaMallocHost(void **p, size_t n) {
+  TLAB_TIMED(kCudaMallocHost, int (*)(void **, size_t), real(p, n), n, TLAB_EVENT_ALLOC)
+}
+int HCudaFreeHost(void *p) { TLAB_TIMED(kCudaFreeHost, int (*)(void *), real(p), 0, TLAB_EVENT_FREE) }
+
+__attribute__((noinline)) void *NoopReal(size_t n) {
+  asm volatile("" ::: "memory");
+  return reinterpret_cast<void *>(n);
+}
+void *HNoop(size_t n) { TLAB_TIMED(kNoop, void *(*)(size_t), real(n), n, TLAB_EVENT_ALLOC) }
+
+#undef TLAB_TIMED
+#undef TLAB_TIMED_VOID
+
+void *const kHooks[kCount] = {
+    reinterpret_cast<void *>(&HMalloc),
+    reinterpret_cast<void *>(&HCalloc),
+    reinterpret_cast<void *>(&HFree),
+    reinterpret_cast<void *>(&HPosixMemalign),
+    reinterpret_cast<void *>(&HAlignedAlloc),
+    reinterpret_cast<void *>(&HMemalign),
+    reinterpret_cast<void *>(&HNew),
+    reinterpret_cast<void *>(&HNewArray),
+    reinterpret_cast<void *>(&HNewAligned),
+    reinterpret_cast<void *>(&HNewArrayAligned),
+    reinterpret_cast<void *>(&HDelete),
+    reinterpret_cast<void *>(&HDeleteArray),
+    reinterpret_cast<void *>(&HDeleteSized),
+    reinterpret_cast<void *>(&HDeleteArraySized),
+    reinterpret_cast<void *>(&HDeleteAligned),
+    reinterpret_cast<void *>(&HDeleteArrayAligned),
+    reinterpret_cast<void *>(&HDeleteSizedAligned),
+    reinterpret_cast<void *>(&HDeleteArraySizedAligned),
+    reinterpret_cast<void *>(&HCudaMalloc),
+    reinterpret_cast<void *>(&HCudaFree),
+    reinterpret_cast<void *>(&HCudaMallocAsync),
+    reinterpret_cast<void *>(&HCudaFreeAsync),
+    reinterpret_cast<void *>(&HCudaMallocFromPoolAsync),
+    reinterpret_cast<void *>(&HCudaMallocHost),
+    reinterpret_cast<void *>(&HCudaFreeHost),
+};
+
+int Lookup(const char *name) {
+  for (int i = 0; i < kCount; ++i) {
+    if (std::strcmp(name, kNames[i]) == 0) return i;
+  }
+  return -1;
+}
+
+#if defined(__x86_64__)
+constexpr uint32_t kJumpSlot = R_X86_64_JUMP_SLOT, kGlobDat = R_X86_64_GLOB_DAT;
+#elif defined(__aarch64__)
+constexpr uint32_t kJumpSlot = R_AARCH64_JUMP_SLOT, kGlobDat = R_AARCH64_GLOB_DAT;
+#else
+#define TLAB_INTERPOSE_UNSUPPORTED 1
+#endif
+
+// The library's PT_GNU_RELRO range (absolute addresses): the loader made it read-only after relocation (full
+// RELRO with RTLD_NOW puts the whole GOT there), so a slot in it is written with a brief mprotect.
+struct Relro {
+  uintptr_t start = 0, end = 0;
+  uintptr_t base = 0;
+};
+
+int FindRelro(struct dl_phdr_info *info, size_t, void *data) {
+  Relro *relro = static_cast<Relro *>(data);
+  if (info->dlpi_addr != relro->base) return 0;
+  for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_GNU_RELRO) {
+      relro->start = info->dlpi_addr + ph.p_vaddr;
+      relro->end = info->dlpi_addr + ph.p_vaddr + ph.p_memsz;
+    }
+  }
+  return 1;
+}
+
+void WriteSlot(void **slot, void *value, const Relro &relro) {
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t at = reinterpret_cast<uintptr_t>(slot) & ~(page - 1);
+  // The loader protects [start, end) rounded down to pages; the page holding `end` stays writable.
+  const bool readOnly = at >= (relro.start & ~(page - 1)) && at < (relro.end & ~(page - 1));
+  if (readOnly && mprotect(reinterpret_cast<void *>(at), page, PROT_READ | PROT_WRITE) != 0) {
+    throw std::runtime_error(std::string("cannot make a GOT page writable: ") + std::strerror(errno));
+  }
+  __atomic_store_n(slot, value, __ATOMIC_RELEASE);
+  if (readOnly) mprotect(reinterpret_cast<void *>(at), page, PROT_READ);
+}
+
+}  // namespace
+
+PatchReport PatchLibrary(void *dlHandle) {
+#ifdef TLAB_INTERPOSE_UNSUPPORTED
+  (void)dlHandle;
+  throw std::runtime_error("allocation interposition supports x86-64 and aarch64 Linux only");
+#else
+  struct link_map *map = nullptr;
+  if (dlinfo(dlHandle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr || map->l_ld == nullptr) {
+    throw std::runtime_error("the library has no dynamic section (dlinfo failed)");
+  }
+  const uintptr_t base = map->l_addr;
+  uintptr_t symtab = 0, strtab = 0, rela = 0, jmprel = 0;
+  size_t relaSize = 0, jmprelSize = 0;
+  int64_t pltRel = DT_RELA;
+  for (const ElfW(Dyn) *d = map->l_ld; d->d_tag != DT_NULL; ++d) {
+    switch (d->d_tag) {
+      case DT_SYMTAB: symtab = d->d_un.d_ptr; break;
+      case DT_STRTAB: strtab = d->d_un.d_ptr; break;
+      case DT_RELA: rela = d->d_un.d_ptr; break;
+      case DT_RELASZ: relaSize = d->d_un.d_val; break;
+      case DT_JMPREL: jmprel = d->d_un.d_ptr; break;
+      case DT_PLTRELSZ: jmprelSize = d->d_un.d_val; break;
+      case DT_PLTREL: pltRel = static_cast<int64_t>(d->d_un.d_val); break;
+      default: break;
+    }
+  }
+  // glibc relocates these in place where .dynamic is writable (x86-64, aarch64); elsewhere they stay offsets.
+  const auto absolute = [base](uintptr_t p) { return p != 0 && p < base ? p + base : p; };
+  symtab = absolute(symtab);
+  strtab = absolute(strtab);
+  rela = absolute(rela);
+  jmprel = absolute(jmprel);
+  if (symtab == 0 || strtab == 0) throw std::runtime_error("the library has no dynamic symbol table");
+  if (pltRel != DT_RELA) throw std::runtime_error("the library's PLT relocations are not RELA (unsupported)");
+
+  Relro relro;
+  relro.base = base;
+  dl_iterate_phdr(FindRelro, &relro);
+
+  const auto *symbols = reinterpret_cast<const ElfW(Sym) *>(symtab);
+  const char *strings = reinterpret_cast<const char *>(strtab);
+  PatchReport report;
+  const auto walk = [&](uintptr_t table, size_t bytes) {
+    const auto *entries = reinterpret_cast<const ElfW(Rela) *>(table);
+    for (size_t i = 0; table != 0 && i < bytes / sizeof(ElfW(Rela)); ++i) {
+      const uint32_t type = static_cast<uint32_t>(ELF64_R_TYPE(entries[i].r_info));
+      if (type != kJumpSlot && type != kGlobDat) continue;
+      const uint32_t symbol = static_cast<uint32_t>(ELF64_R_SYM(entries[i].r_info));
+      if (symbol == 0) continue;
+      const char *name = strings + symbols[symbol].st_name;
+      const int fn = Lookup(name);
+      if (fn < 0) continue;
+      void **slot = reinterpret_cast<void **>(base + entries[i].r_offset);
+      void *target = *slot;
+      if (target == kHooks[fn]) {
+        report.patched.push_back(name);
+        continue;
+      }
+      // Lazily bound slots point into the library's own PLT; resolve as the loader would instead.
+      Dl_info where{};
+      if (target == nullptr || (dladdr(target, &where) != 0 && reinterpret_cast<uintptr_t>(where.dli_fbase) == base &&
+                                symbols[symbol].st_shndx == SHN_UNDEF)) {
+        target = dlsym(dlHandle, name);
+      }
+      if (target == nullptr) {
+        report.skipped.push_back(std::string(name) + ": not resolved");
+        continue;
+      }
+      void *expected = nullptr;
+      if (!g_real[fn].compare_exchange_strong(expected, target) && expected != target) {
+        Dl_info other{};
+        const char *file = dladdr(target, &other) != 0 && other.dli_fname != nullptr ? other.dli_fname : "?";
+        report.skipped.push_back(std::string(name) + ": resolves to a function in " + file +
+                                 ", not the one the libraries patched before use");
+        continue;
+      }
+      WriteSlot(slot, kHooks[fn], relro);
+      report.patched.push_back(name);
+      ++report.slots;
+    }
+  };
+  walk(jmprel, jmprelSize);
+  walk(rela, relaSize);
+  std::sort(report.patched.begin(), report.patched.end());
+  report.patched.erase(std::unique(report.patched.begin(), report.patched.end()), report.patched.end());
+  return report;
+#endif
+}
+
+WindowTotals Sum(const tlab_event_buffer *events) {
+  WindowTotals totals;
+  const uint64_t recorded = events->count.load(std::memory_order_acquire);
+  const uint64_t kept = std::min<uint64_t>(recorded, events->capacity);
+  for (uint64_t i = 0; i < kept; ++i) {
+    const tlab_event &e = events->events[i];
+    const uint64_t spent = e.t1_ns - e.t0_ns;
+    if (e.kind == TLAB_EVENT_ALLOC || e.kind == TLAB_EVENT_DEVICE_ALLOC) {
+      ++totals.allocs;
+      totals.allocBytes += e.bytes;
+      totals.allocNs += spent;
+      if (e.kind == TLAB_EVENT_DEVICE_ALLOC) ++totals.deviceAllocs;
+    } else {
+      ++totals.frees;
+      totals.freeNs += spent;
+      if (e.kind == TLAB_EVENT_DEVICE_FREE) ++totals.deviceFrees;
+    }
+  }
+  totals.overflowed = recorded > events->capacity || events->overflowed.load(std::memory_order_relaxed) != 0;
+  return totals;
+}
+
+tlab_event_buffer *Events() { return &g_events; }
+
+void Open() { g_open.store(true, std::memory_order_release); }
+void Close() { g_open.store(false, std::memory_order_release); }
+
+void Begin() {
+  tlab_reset(&g_events, tlab_now_ns());
+  Open();
+}
+
+WindowTotals End() {
+  Close();
+  return Sum(&g_events);
+}
+
+uint64_t OutsideCalls() { return g_outside.load(std::memory_order_relaxed); }
+
+const std::vector<std::string> &FunctionNames() {
+  static const std::vector<std::string> names(kNames, kNames + kCount);
+  return names;
+}
+
+namespace {
+void (*g_program)(void *, void *const *) = nullptr;
+int (*g_gpuTimed)(void *, void *const *, uint64_t *, float *) = nullptr;
+tlab_event_buffer *g_header = nullptr;
+
+// Closes the window however the call ends (a C++ exception out of the program included).
+struct WindowGuard {
+  WindowGuard() {
+    if (g_header != nullptr) tlab_reset(g_header, tlab_now_ns());
+    Open();
+  }
+  ~WindowGuard() { Close(); }
+};
+}  // namespace
+
+void SetWindowedCallee(void (*program)(void *, void *const *),
+                       int (*gpuTimed)(void *, void *const *, uint64_t *, float *), tlab_event_buffer *headerEvents) {
+  g_program = program;
+  g_gpuTimed = gpuTimed;
+  g_header = headerEvents;
+}
+
+void WindowedProgram(void *handle, void *const *argv) {
+  WindowGuard window;
+  g_program(handle, argv);
+}
+
+int WindowedGpuTimedProgram(void *handle, void *const *argv, uint64_t *hostNs, float *deviceMs) {
+  WindowGuard window;
+  return g_gpuTimed(handle, argv, hostNs, deviceMs);
+}
+
+double MeasureHookCostNs(uint64_t iterations) {
+  g_real[kNoop].store(reinterpret_cast<void *>(&NoopReal), std::memory_order_relaxed);
+  // Through volatile pointers, as a library calls through its GOT slot.
+  void *(*volatile hooked)(size_t) = &HNoop;
+  void *(*volatile bare)(size_t) = &NoopReal;
+  const auto loop = [iterations](void *(*fn)(size_t)) {
+    Begin();
+    const uint64_t start = tlab_now_ns();
+    for (uint64_t i = 0; i < iterations; ++i) {
+      // Stay below capacity: a dropped event is cheaper and would flatter the number.
+      if (i % kCapacity == 0) g_events.count.store(0, std::memory_order_relaxed);
+      fn(i);
+    }
+    const uint64_t spent = tlab_now_ns() - start;
+    Close();
+    return static_cast<double>(spent);
+  };
+  const double withHook = loop(hooked);
+  const double without = loop(bare);
+  tlab_reset(&g_events, tlab_now_ns());
+  return std::max(0.0, (withHook - without) / static_cast<double>(iterations));
+}
+
+}  // namespace interpose
+}  // namespace tlab
