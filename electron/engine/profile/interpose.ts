@@ -36,3 +36,23 @@ export function interpositionFinding(label: string, facts: InterpositionFacts): 
     `Its allocation counts, bytes and times are unknown, not 0.`
   );
 }
+
+/** The result's note and warnings for a run whose allocation figures came from interposition (none otherwise). */
+export function interpositionReport(variants: ReadonlyArray<{ label: string; interposition?: InterpositionFacts }>): {
+  notes: string[];
+  warnings: string[];
+} {
+  const interposed = variants.filter((v) => v.interposition);
+  if (!interposed.length) return { notes: [], warnings: [] };
+  const skipped = interposed.flatMap((v) => v.interposition!.skipped.map((s) => `${v.label}: ${s}`));
+  return {
+    notes: [
+      'Allocation counts, bytes and times were measured by interposition (--interpose): hooks on the GOT slots through which ' +
+        "each library calls the allocator, timed inside its program calls, instead of the runtime header's own records.",
+    ],
+    warnings: [
+      ...interposed.map((v) => interpositionFinding(v.label, v.interposition!)).filter((w): w is string => w !== null),
+      ...(skipped.length ? [`interposition left some imported allocation functions alone: ${skipped.join('; ')}`] : []),
+    ],
+  };
+}
