@@ -68,6 +68,7 @@ class JobRunner {
           calibration: {
             eventCostNs: this.addon.measureEventCostNs(job.calibrate),
             callOverheadNs: this.addon.measureCallOverheadNs(job.calibrate),
+            ...(job.interpose ? { interposeHookNs: this.addon.measureInterposeCostNs(job.calibrate) } : {}),
           },
         });
       }

@@ -72,6 +72,13 @@ describe('interposition on generated libraries', () => {
         const hooked = library.interposedEvents().map((e) => [e.kind, e.kind === 'alloc' ? e.bytes : 0]);
         const header = library.lastEvents().map((e) => [e.kind, e.kind === 'alloc' ? e.bytes : 0]);
         expect(hooked, `${v.label}, call ${k + 1}`).toEqual(header);
+        // The header's timestamps bracket the hook (and so its timestamps): no hooked duration can be longer. The
+        // hooks convert TSC ticks to ns (interpose.cc, HookClock): a wrong calibration would break this first.
+        const headerEvents = library.lastEvents();
+        for (const [i, e] of library.interposedEvents().entries()) {
+          expect(e.t1 - e.t0, `${v.label}, event ${i}`).toBeLessThanOrEqual(headerEvents[i]!.t1 - headerEvents[i]!.t0 + 1);
+          expect(e.t1 - e.t0, `${v.label}, event ${i}`).toBeGreaterThanOrEqual(0);
+        }
       }
       seen[v.label] = library.run(args, 1).allocs[0]!;
       if (seen[v.label]! > 0)

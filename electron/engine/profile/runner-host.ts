@@ -70,6 +70,8 @@ export interface Calibration {
   eventCostNs: number;
   /** Calling an empty C function through the path `run` uses. */
   callOverheadNs: number;
+  /** Jobs with `interpose`: what an allocation hook adds per intercepted call (docs/interpose.md). */
+  interposeHookNs?: number;
 }
 
 /** `arguments`: GPU programs only, copying the inputs (and verification's guarded workspaces) to the device. */
