@@ -133,7 +133,8 @@ class JobRunner {
         });
         const { views, arrays, arena } = freshArgs(v, job.inputs, job.guardByte);
         this.enter(v.label, k === 0 ? 'verify-1' : 'verify-2');
-        lib.run(views, 1);
+        const stats = lib.run(views, 1);
+        hooks?.sameCall(stats);
         // First: outputs and events of a call that wrote outside its arguments mean nothing.
         requireIntactArguments(arena, job.guardByte, v);
         for (const ev of lib.lastEvents()) {

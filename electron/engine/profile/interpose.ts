@@ -17,6 +17,10 @@ export interface InterpositionFacts {
   /** Allocations the program is known to make per call — from our runtime header's events for generated code,
    * from the SDFG for a DaCe build — or null when nothing says. */
   expectedAllocationsPerCall: number | null;
+  /** Calls in which both the hooks and the library's runtime header timed the allocations (the verification
+   * calls of generated code), with each side's allocation + free time summed over them: the header's timestamps
+   * bracket the hook, so the two differ by the hooks' own cost. Absent when no such call was made. */
+  sameCall?: { calls: number; headerNs: number; hookNs: number };
 }
 
 /**

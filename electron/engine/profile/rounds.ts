@@ -169,6 +169,15 @@ function poolInterposition(runs: VariantResult[]): VariantResult['interposition'
     ...seen[0]!,
     interceptedCalls: seen.reduce((sum, i) => sum + i.interceptedCalls, 0),
     outsideWindowCalls: seen.reduce((sum, i) => sum + i.outsideWindowCalls, 0),
+    ...(seen.some((i) => i.sameCall)
+      ? {
+          sameCall: {
+            calls: seen.reduce((sum, i) => sum + (i.sameCall?.calls ?? 0), 0),
+            headerNs: seen.reduce((sum, i) => sum + (i.sameCall?.headerNs ?? 0), 0),
+            hookNs: seen.reduce((sum, i) => sum + (i.sameCall?.hookNs ?? 0), 0),
+          },
+        }
+      : {}),
   };
 }
 

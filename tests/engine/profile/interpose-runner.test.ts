@@ -41,6 +41,11 @@ describe('runner: --interpose', () => {
     expect(Array.from(scoped!.timing.kept.allocBytes)).toEqual(Array.from(plain[0]!.timing.kept.allocBytes));
     expect(scoped!.interposition).toMatchObject({ interceptedCalls: 10, expectedAllocationsPerCall: 1, skipped: [] });
     expect(scoped!.interposition!.patched).toEqual(expect.arrayContaining(['_ZnamSt11align_val_t', '_ZdaPvSt11align_val_t']));
+    // Both verification calls were timed by the hooks and the header at once; the header brackets the hook.
+    const same = scoped!.interposition!.sameCall!;
+    expect(same.calls).toBe(2);
+    expect(same.hookNs).toBeGreaterThan(0);
+    expect(same.hookNs).toBeLessThanOrEqual(same.headerNs);
     // The verification calls ran interposed too; their header events still name the poisoned transient.
     expect(scoped!.poisonedTransients).toEqual(plain[0]!.poisonedTransients);
     expect(scoped!.sampledCall?.events.map((e) => e.transient)).toEqual(['_ZnamSt11align_val_t', '_ZdaPvSt11align_val_t']);
