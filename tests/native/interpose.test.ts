@@ -59,6 +59,7 @@ describe('native addon: allocation interposition', () => {
   let builds: FixtureBuilds;
   let calls: string;
   let bypass: string;
+  let staticAllocator: string;
   let cuda: string;
   let fake: string;
 
@@ -67,6 +68,7 @@ describe('native addon: allocation interposition', () => {
     builds = fixtureBuilds();
     calls = builds.compile('calls', callsSource);
     bypass = builds.compile('bypass', callsSource, ['INTERPOSE_BYPASS']);
+    staticAllocator = builds.compile('static_allocator', callsSource, ['INTERPOSE_STATIC']);
     const cudart = builds.compile('cudart_fake', join(fixtures, 'fake_cudart.cc'));
     cuda = builds.compile('calls_cuda', callsSource, ['INTERPOSE_CUDA'], [cudart, `-Wl,-rpath,${builds.dir}`]);
     fake = builds.compile('t_interposed', fixtureSource);
@@ -167,8 +169,11 @@ describe('native addon: allocation interposition', () => {
     expect(addon.interposedCallsOutsideWindows() - before).toBe(2);
   });
 
-  it('sees nothing of a library that bypasses its GOT, and says so instead of reporting 0 allocations', () => {
-    const library = loaded(bypass);
+  it.each([
+    ['a malloc looked up with dlsym', () => bypass],
+    ['an allocator linked into the library', () => staticAllocator],
+  ])('sees nothing of a library that allocates through %s, and says so instead of reporting 0 allocations', (_, path) => {
+    const library = loaded(path());
     const report = library.interpose(true);
     expect(report.patched).toEqual(['free', 'malloc']);
     const stats = library.run([], 2);
