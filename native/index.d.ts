@@ -175,7 +175,8 @@ export interface ProgramLibrary {
    * freeNs, and the sample, from the hooks' events of each `__program_*` call instead of the runtime header's.
    * Only calls made by this library during a program call are counted (not init or exit, not what libstdc++ or
    * the CUDA runtime allocate on its behalf). lastEvents() still shows the header's events of the last call.
-   * `false`: the header's figures again (the slots stay patched; outside a window a hook only forwards). */
+   * `false`: the header's figures again (the slots stay patched; outside a window a hook only forwards) and an
+   * empty report. An unsupported architecture or a library without dynamic relocations is an Error. */
   interpose(on: boolean): InterposeReport;
   /** The hooks' events of the last interposed program call (`function` names the hooked function). */
   interposedEvents(): AllocEvent[];
