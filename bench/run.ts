@@ -20,6 +20,7 @@ import { fuzzSection } from './fuzz.js';
 import { coverageSection } from './coverage.js';
 import { memviewsSection } from './memviews.js';
 import { runnerVsBareSection } from './runner-vs-bare.js';
+import { interposeSection } from './interpose.js';
 import { manyCallsSection } from './many-calls.js';
 import { rendererSection } from './renderer.js';
 import type { BenchSection } from './section.js';
@@ -130,6 +131,7 @@ export const SECTIONS: BenchSection[] = [
   packingSection,
   codegenSection,
   runnerVsBareSection,
+  interposeSection,
   manyCallsSection,
   fuzzSection,
   coverageSection,

@@ -71,6 +71,19 @@ export interface AllocEvent {
   kind: 'alloc' | 'free';
   /** Device memory (event kinds 2/3: cudaMalloc(Async) / cudaFree(Async), host time around the API call). */
   device?: true;
+  /** Interposed events only (`transient` is then negative, never a transient index): the hooked function,
+   * one of `interposedFunctions` ("malloc", "_ZnamSt11align_val_t", "cudaMallocAsync", …). */
+  function?: string;
+}
+
+/** What `ProgramLibrary.interpose(true)` did to the library's GOT (docs/interpose.md). */
+export interface InterposeReport {
+  /** Imported allocation functions whose GOT slots now point to the addon's timing hooks, sorted. */
+  patched: string[];
+  /** GOT slots rewritten by this call (0 when they already were). */
+  slots: number;
+  /** Imported allocation functions left alone, each with the reason. */
+  skipped: string[];
 }
 
 /** Device memory allocated through a GPU library's `__tlab_gpu_malloc` (docs/native.md, "GPU programs"). The
@@ -159,7 +172,27 @@ export interface ProgramLibrary {
   poolAttributes(reset: boolean): PoolAttributes;
   /** GPU libraries: read-and-clear of the library's first CUDA error, or null. */
   gpuLastError(): { code: number; message: string } | null;
+  /** Allocation timing by interposition (docs/interpose.md), for libraries whose code does not report its own
+   * allocations. `true`: rewrites the GOT slots through which this library calls malloc, free, posix_memalign,
+   * aligned_alloc, calloc, memalign, operator new/new[]/delete/delete[] (aligned and sized too) and cudaMalloc,
+   * cudaFree, cudaMallocAsync, cudaFreeAsync, cudaMallocFromPoolAsync, cudaMallocHost, cudaFreeHost (once; later
+   * calls patch nothing new), and from then on run() and timeCalls() fill allocs, frees, allocBytes, allocNs and
+   * freeNs, and the sample, from the hooks' events of each `__program_*` call instead of the runtime header's.
+   * Only calls made by this library during a program call are counted (not init or exit, not what libstdc++ or
+   * the CUDA runtime allocate on its behalf). lastEvents() still shows the header's events of the last call.
+   * `false`: the header's figures again (the slots stay patched; outside a window a hook only forwards) and an
+   * empty report. An unsupported architecture or a library without dynamic relocations is an Error. */
+  interpose(on: boolean): InterposeReport;
+  /** The hooks' events of the last interposed program call (`function` names the hooked function). */
+  interposedEvents(): AllocEvent[];
 }
+
+/** Every function the interposition hooks, in the order a negative `transient` encodes (-(1 + index)). */
+export const interposedFunctions: string[];
+/** Intercepted calls made outside any program call window since the addon was loaded (init, exit, …). */
+export function interposedCallsOutsideWindows(): number;
+/** Per intercepted call, the ns a hook adds around a function that does nothing (two timestamps and a record). */
+export function measureInterposeCostNs(iterations: number): number;
 
 /** TRANSIENT_RUNTIME_VERSION this addon accepts (libraries with another `__tlab_abi_version()` are refused).
  * (Added by the native layer.) */

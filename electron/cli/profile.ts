@@ -47,6 +47,7 @@ const SPEC: Record<string, OptionSpec> = {
   cxxflags: { value: true },
   'pool-release-threshold': { value: true },
   'library-impl': { value: true },
+  interpose: { value: false },
   help: { value: false },
 };
 
@@ -89,6 +90,9 @@ Options:
                         GPU programs: the release threshold POOL's init sets on the default memory pool
                         (default max = UINT64_MAX, DaCe's; 0 returns the pool's memory at every
                         synchronisation); recorded in the result. Not for CPU programs or --prebuilt
+  --interpose           measure allocations by hooking each library's calls of malloc, operator new[],
+                        cudaMalloc, … (as for a library we did not generate) instead of reading the runtime
+                        header's records; the result's notes say so (docs/interpose.md). Not with --remote
 
 Exit codes: 0 ok, 2 usage (also: symbol values that give a negative extent or arrays that cannot fit in
 memory, and --out/--save-outputs written to a fallback), 3 bad input (also: a --prebuilt folder whose
@@ -202,9 +206,11 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   if (threshold !== undefined) options.poolReleaseThreshold = parsePoolReleaseThreshold(NAME, threshold);
   const libraryImpl = optionValue(args, 'library-impl');
   if (libraryImpl !== undefined) options.libraryImpl = parseLibraryImpl(libraryImpl, `${NAME}: --library-impl`);
+  if (args.flags.has('interpose')) options.interpose = true;
   const target = optionValue(args, 'remote');
   let remote: RemoteOptions | null = null;
   if (target !== undefined) {
+    if (options.interpose) throw new TlabError('usage', `${NAME}: --interpose cannot be used with --remote yet`);
     if (prebuilt !== null)
       throw new TlabError(
         'usage',
@@ -242,7 +248,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 export const profileCommand: Command = {
   name: NAME,
   usage:
-    'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--library-impl pure|blas[,NODE=IMPL…]] [--prebuilt DIR] [--remote [USER@]HOST]',
+    'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--library-impl pure|blas[,NODE=IMPL…]] [--interpose] [--prebuilt DIR] [--remote [USER@]HOST]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {

@@ -8,6 +8,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { runGpuVariant } from './gpu-variant.js';
+import { startInterposition } from './interpose-run.js';
 import { loadNativeAddon } from './native.js';
 import { parentTransport, type ParentTransport } from './parent-port.js';
 import { clearProgressPage } from './progress-file.js';
@@ -67,6 +68,7 @@ class JobRunner {
           calibration: {
             eventCostNs: this.addon.measureEventCostNs(job.calibrate),
             callOverheadNs: this.addon.measureCallOverheadNs(job.calibrate),
+            ...(job.interpose ? { interposeHookNs: this.addon.measureInterposeCostNs(job.calibrate) } : {}),
           },
         });
       }
@@ -91,12 +93,17 @@ class JobRunner {
   private runVariant(v: VariantJob, job: RunJob): VariantResult {
     this.enter(v.label, 'load');
     const lib = this.addon.load(v.libPath);
+    const hooks = job.interpose ? startInterposition(this.addon, lib) : null;
     if (v.gpu) {
-      return runGpuVariant(lib, v, job, {
-        enter: (phase) => this.enter(v.label, phase),
+      const result = runGpuVariant(lib, v, job, {
+        enter: (phase) => {
+          if (phase === 'exit') hooks?.beforeExit();
+          this.enter(v.label, phase);
+        },
         progressFile: this.progressFile,
         timedDone: (done, total) => this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done, total }),
       });
+      return hooks ? { ...result, interposition: hooks.facts(result.timing) } : result;
     }
     // A GPU library would get host pointers for device arguments: refuse instead of crashing in a kernel.
     if (lib.gpu) throw new Error(`${v.label}: ${v.libPath} is a GPU program library, but the job runs it as a CPU program`);
@@ -128,7 +135,8 @@ class JobRunner {
         });
         const { views, arrays, arena } = freshArgs(v, job.inputs, job.guardByte);
         this.enter(v.label, k === 0 ? 'verify-1' : 'verify-2');
-        lib.run(views, 1);
+        const stats = lib.run(views, 1);
+        hooks?.sameCall(stats);
         // First: outputs and events of a call that wrote outside its arguments mean nothing.
         requireIntactArguments(arena, job.guardByte, v);
         for (const ev of lib.lastEvents()) {
@@ -169,6 +177,7 @@ class JobRunner {
       timing = processTiming(timed.stats, keepCalls(job), timed.loopWallNs, timed.warmupCalls);
       this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done: job.calls, total: job.calls });
     }
+    hooks?.beforeExit();
     this.enter(v.label, 'exit');
     const exitNs = lib.exit();
     const firstCallNs = timed?.firstCallNs ?? NaN;
@@ -184,6 +193,7 @@ class JobRunner {
       guardViolations,
       timing,
       sampledCall: timed?.stats.sample ? sampledCall(timed.stats.sample, v.transientIds) : null,
+      ...(hooks ? { interposition: hooks.facts(timing) } : {}),
     };
   }
 }

@@ -251,7 +251,8 @@ export function sampledCall(sample: NonNullable<Stats['sample']>, transientIds: 
     totalNs: sample.totalNs,
     overflowed: sample.overflowed,
     events: sample.events.map((e) => ({
-      transient: transientIds[e.transient] ?? `#${e.transient}`,
+      // Interposed events name the hooked function instead of a transient (docs/interpose.md).
+      transient: e.function ?? transientIds[e.transient] ?? `#${e.transient}`,
       kind: e.kind,
       startNs: e.t0,
       durationNs: e.t1 - e.t0,

@@ -20,6 +20,7 @@
 #include "device_buffer.h"
 #include "napi_args.h"
 #include "cuda_devices.h"
+#include "interpose_napi.h"
 #include "library_loader.h"
 
 namespace {
@@ -101,6 +102,8 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
                            InstanceMethod<&ProgramLibrary::DeviceAlloc>("deviceAlloc"),
                            InstanceMethod<&ProgramLibrary::PoolAttributes>("poolAttributes"),
                            InstanceMethod<&ProgramLibrary::GpuLastError>("gpuLastError"),
+                           InstanceMethod<&ProgramLibrary::Interpose>("interpose"),
+                           InstanceMethod<&ProgramLibrary::InterposedEvents>("interposedEvents"),
                        });
   }
 
@@ -160,8 +163,30 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
   }
 
   tlab::Callee MakeCallee() const {
-    return tlab::Callee{library_.fn.program, library_.gpu ? library_.gpuFn.timedProgram : nullptr,
+    tlab::Callee callee{library_.fn.program, library_.gpu ? library_.gpuFn.timedProgram : nullptr,
                         library_.gpu ? library_.gpuFn.poolAttributes : nullptr};
+    if (interposed_) tlab::WindowCallee(&callee, library_.events);  // docs/interpose.md
+    return callee;
+  }
+
+  // The event buffer the call loops sum: the hooks' while interposed, else the library's runtime header's.
+  tlab_event_buffer *StatsEvents() const { return interposed_ ? tlab::interpose::Events() : library_.events; }
+
+  Napi::Value Interpose(const Napi::CallbackInfo &info) {
+    ExpectArgumentCount(info, 1, tlab::kInterposeUsage);
+    if (!info[0].IsBoolean()) ThrowUsage(info.Env(), tlab::kInterposeUsage, "on must be a boolean, got " + Describe(info[0]));
+    interposed_ = info[0].As<Napi::Boolean>().Value();
+    try {
+      return tlab::InterposeReportObject(info.Env(), interposed_ ? tlab::interpose::PatchLibrary(library_.dlHandle) : tlab::interpose::PatchReport{});
+    } catch (const std::runtime_error &error) {
+      interposed_ = false;
+      Fail(info.Env(), std::string("cannot interpose the allocation calls: ") + error.what());
+    }
+  }
+
+  Napi::Value InterposedEvents(const Napi::CallbackInfo &info) {
+    ExpectArgumentCount(info, 0, "interposedEvents(): AllocEvent[]");
+    return EventsArray(info.Env(), tlab::interpose::Events());
   }
 
   Napi::Value DeviceAlloc(const Napi::CallbackInfo &info) {
@@ -445,7 +470,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     // Sized from the previous call (init, a verification call or the last batch): programs make the same
     // allocations on every call, and a call that makes more is simply not kept.
     const uint64_t previousEvents =
-        std::min<uint64_t>(library_.events->count.load(std::memory_order_relaxed), library_.events->capacity);
+        std::min<uint64_t>(StatsEvents()->count.load(std::memory_order_relaxed), StatsEvents()->capacity);
     std::unique_ptr<tlab::EventSampler> sampler;
     try {
       sampler = std::make_unique<tlab::EventSampler>(calls, previousEvents + previousEvents / 4 + 16);
@@ -453,7 +478,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
       Fail(env, "cannot reserve memory for the sampled call's events (" + std::to_string(calls) + " calls)");
     }
     try {
-      tlab::RunCalls(MakeCallee(), handle_, argv.data(), library_.events, calls, &sink, tlab::CallHooks{sampler.get()});
+      tlab::RunCalls(MakeCallee(), handle_, argv.data(), StatsEvents(), calls, &sink, tlab::CallHooks{sampler.get()});
     } catch (const tlab::ProgramThrew &thrown) {
       FailCall(env, thrown, "call " + std::to_string(thrown.callIndex + 1) + " of " + std::to_string(calls));
     } catch (const tlab::DeviceError &failed) {
@@ -494,7 +519,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     tlab::EventSampler sampler;
     tlab::TimedCalls timed;
     try {
-      timed = tlab::TimeCalls(MakeCallee(), handle_, argv.data(), library_.events, warmup, settle, calls,
+      timed = tlab::TimeCalls(MakeCallee(), handle_, argv.data(), StatsEvents(), warmup, settle, calls,
                               &sink, progress.get(), &sampler);
     } catch (const tlab::ProgramThrew &thrown) {
       FailCall(env, thrown, thrown.loop == "first call" ? "the first call" : thrown.loop + " " + std::to_string(thrown.callIndex + 1) + " of " + std::to_string(thrown.loop == "timed call" ? calls : warmup + settle));
@@ -538,6 +563,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
       object.Set("bytes", static_cast<double>(event.bytes));
       object.Set("transient", event.transient);
       SetKind(object, event.kind);
+      tlab::SetInterposedFunction(object, event.transient);
       events.Set(static_cast<uint32_t>(i), object);
     }
     Napi::Object result = Napi::Object::New(env);
@@ -551,7 +577,11 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
   Napi::Value LastEvents(const Napi::CallbackInfo &info) {
     Napi::Env env = info.Env();
     ExpectArgumentCount(info, 0, kLastEventsUsage);
-    const tlab_event_buffer *buffer = library_.events;
+    return EventsArray(env, library_.events);
+  }
+
+  // Interposed events (negative `transient`) also name the hooked function.
+  Napi::Value EventsArray(Napi::Env env, const tlab_event_buffer *buffer) const {
     const uint64_t kept = std::min<uint64_t>(buffer->count.load(std::memory_order_acquire), buffer->capacity);
     Napi::Array events = Napi::Array::New(env, kept);
     for (uint64_t i = 0; i < kept; ++i) {
@@ -567,6 +597,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
       object.Set("bytes", static_cast<double>(event.bytes));
       object.Set("transient", event.transient);
       SetKind(object, event.kind);
+      tlab::SetInterposedFunction(object, event.transient);
       events.Set(static_cast<uint32_t>(i), object);
     }
     return events;
@@ -605,6 +636,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
   }
 
   tlab::LoadedLibrary library_;
+  bool interposed_ = false;
   State state_ = State::Loaded;
   void *handle_ = nullptr;
   std::map<std::string, Napi::ObjectReference> workspaces_;
@@ -677,6 +709,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("dieWithParent", Napi::Function::New<DieWithParent>(env, "dieWithParent"));
   exports.Set("runtimeAbiVersion", Napi::Number::New(env, TRANSIENT_RUNTIME_VERSION));
   tlab::RegisterCudaDevices(env, exports);
+  tlab::RegisterInterpose(env, exports);
   return exports;
 }
 

@@ -11,8 +11,9 @@ const runtimeInclude = join(packageRoot(), 'native', 'include');
 
 export interface FixtureBuilds {
   dir: string;
-  /** Compiles `source` (a path) into `<dir>/<name>.so`; every build gets its own path (dlopen caches by path). */
-  compile(name: string, source: string, defines?: string[]): string;
+  /** Compiles `source` (a path) into `<dir>/<name>.so`; every build gets its own path (dlopen caches by path).
+   * `linkFlags` come after the source (libraries to link, -Wl options). */
+  compile(name: string, source: string, defines?: string[], linkFlags?: string[]): string;
   /** Writes `text` to `<dir>/<name>.cc` and compiles it. */
   compileText(name: string, text: string): string;
   dispose(): void;
@@ -20,11 +21,11 @@ export interface FixtureBuilds {
 
 export function fixtureBuilds(): FixtureBuilds {
   const dir = mkdtempSync(join(tmpdir(), 'tlab-native-test-'));
-  const compile = (name: string, source: string, defines: string[] = []): string => {
+  const compile = (name: string, source: string, defines: string[] = [], linkFlags: string[] = []): string => {
     const output = join(dir, `lib${name}.so`);
     const flags = ['-std=c++17', '-shared', '-fPIC', '-O2', '-fopenmp', '-Wall', '-Wextra', '-Werror'];
     const defineFlags = defines.map((define) => `-D${define}`);
-    execFileSync('g++', [...flags, ...defineFlags, '-I', runtimeInclude, source, '-o', output], { stdio: 'pipe' });
+    execFileSync('g++', [...flags, ...defineFlags, '-I', runtimeInclude, source, '-o', output, ...linkFlags], { stdio: 'pipe' });
     return output;
   };
   return {

@@ -5,6 +5,7 @@ import type { BuiltVariant } from './build-variants.js';
 import { PER_CALL_COLUMNS, type NumberColumns } from './columns.js';
 import { gatherCOrder } from './inputs.js';
 import type { ProfileOptions } from './options.js';
+import { interpositionReport } from './interpose.js';
 import type { ProfilePlan } from './plan.js';
 import { jsonInteger } from '../json.js';
 import { PROFILE_SCHEMA, type GpuModeResult, type ModeResult, type ProfileResult } from './result.js';
@@ -130,6 +131,7 @@ export function assembleResult(input: AssembleInput): ProfileResult {
   if (results.length !== built.length) throw new Error(`assembleResult: ${built.length} variants but ${results.length} results`);
   const gpuInfo = built.find((v) => v.program.gpu)?.program.gpu;
   const modes = built.map((v, i) => withInitBytes(modeResult(v, results[i]!, plan.args), plan.analysis.modes[v.mode]?.init.bytes ?? null));
+  const interposed = interpositionReport(results);
   return {
     schema: PROFILE_SCHEMA,
     createdAt: (input.createdAt ?? new Date()).toISOString(),
@@ -151,9 +153,10 @@ export function assembleResult(input: AssembleInput): ProfileResult {
     ...(plan.analysis.libraryExpansions.length ? { libraryNodes: plan.analysis.libraryExpansions.map((e) => ({ ...e })) } : {}),
     modes,
     verification: input.verification,
-    notes: profileNotes(built),
+    notes: [...profileNotes(built), ...interposed.notes],
     warnings: [
       ...input.warnings,
+      ...interposed.warnings,
       ...allocatorStateWarnings(modes.map((m, i) => ({ label: m.label, faultMedians: results[i]!.timing.faultMedians }))),
     ],
     ...(plan.device ? { device: plan.device } : {}),

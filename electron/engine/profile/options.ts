@@ -30,6 +30,9 @@ export interface ProfileOptions {
   poolReleaseThreshold?: bigint | null;
   /** Which implementation expands each library node (`--library-impl`, sdfg/expand/impl.ts); absent: pure. */
   libraryImpl?: LibraryImplChoice;
+  /** `--interpose`: allocation figures from hooks on each library's allocation calls instead of the runtime
+   * header's (docs/interpose.md); the result says so in its notes. */
+  interpose?: boolean;
   /** The process host that runs each job: the CLI, the server and the tests pass electron/runner's
    * NodeRunnerHost, the Electron shell its utilityProcess host. The engine never picks one itself. */
   runner: RunnerHost;

@@ -62,7 +62,12 @@ export async function runVerifyAssemble(
   onProgress: OnProfileProgress,
 ): Promise<ProfileResult> {
   const prepared = await prepareInputs(plan.args, plan.symbols, { seed: options.seed, files: options.inputs });
-  const job = makeRunJob(built, jobInputs(prepared), { calls: options.calls, warmup: options.warmup, sdfgFile });
+  const job = makeRunJob(built, jobInputs(prepared), {
+    calls: options.calls,
+    warmup: options.warmup,
+    sdfgFile,
+    interpose: options.interpose,
+  });
   const busy = busyMachineWarning(await foreignCpuBusy());
   const runs = await runRounds(options.runner, job, {
     processes: options.processes,

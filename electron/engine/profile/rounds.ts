@@ -25,7 +25,7 @@ import { GUARD_BYTE, GUARD_BYTES, POISON } from './verify.js';
 export function makeRunJob(
   variants: BuiltVariant[],
   inputs: Record<string, Uint8Array>,
-  opts: { calls: number; warmup: number; sdfgFile: string },
+  opts: { calls: number; warmup: number; sdfgFile: string; interpose?: boolean },
 ): RunJob {
   return {
     variants: variants.map((v): VariantJob => ({
@@ -52,6 +52,7 @@ export function makeRunJob(
     poison: POISON,
     guardByte: GUARD_BYTE,
     guardBytes: GUARD_BYTES,
+    ...(opts.interpose ? { interpose: true } : {}),
   };
 }
 
@@ -149,13 +150,35 @@ export function poolRuns(runs: VariantResult[]): VariantResult {
   const timing = poolTimings(runs.map((r) => r.timing));
   const sampledCall = pooledSample(runs, timing.totalNs);
   const gpu = poolGpu(runs);
+  const interposition = poolInterposition(runs);
   // The verifying process poisons PERSISTENT's allocations inside init and runs two calls before the "first"
   // one: a process that skipped verification has the clean init and the truly cold first call.
   const clean = rest.find((r) => r.outputs === null);
   const pooled = clean
     ? { ...first, initNs: clean.initNs, firstCallNs: clean.firstCallNs, exitNs: clean.exitNs, timing, sampledCall }
     : { ...first, timing, sampledCall };
-  return gpu ? { ...pooled, gpu } : pooled;
+  const withInterposition = interposition ? { ...pooled, interposition } : pooled;
+  return gpu ? { ...withInterposition, gpu } : withInterposition;
+}
+
+/** Interposed runs: the calls every process intercepted, the rest as the first process saw it. */
+function poolInterposition(runs: VariantResult[]): VariantResult['interposition'] {
+  const seen = runs.map((r) => r.interposition).filter((i) => i !== undefined);
+  if (!seen.length) return undefined;
+  return {
+    ...seen[0]!,
+    interceptedCalls: seen.reduce((sum, i) => sum + i.interceptedCalls, 0),
+    outsideWindowCalls: seen.reduce((sum, i) => sum + i.outsideWindowCalls, 0),
+    ...(seen.some((i) => i.sameCall)
+      ? {
+          sameCall: {
+            calls: seen.reduce((sum, i) => sum + (i.sameCall?.calls ?? 0), 0),
+            headerNs: seen.reduce((sum, i) => sum + (i.sameCall?.headerNs ?? 0), 0),
+            hookNs: seen.reduce((sum, i) => sum + (i.sameCall?.hookNs ?? 0), 0),
+          },
+        }
+      : {}),
+  };
 }
 
 /** GPU runs: the per-call device columns in the order of the pooled calls, and the pool's high-water marks as

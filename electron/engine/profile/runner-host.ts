@@ -11,6 +11,7 @@ import type { Mode } from '../analysis/types.js';
 import type { ExternalStorage, Layout, ProgramArg } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
 import type { ColumnSums, TypedColumns } from './columns.js';
+import type { InterpositionFacts } from './interpose.js';
 import type { SampledCall } from './result.js';
 
 /** One compiled variant (mode + layout) to load and measure. */
@@ -58,6 +59,9 @@ export interface RunJob {
   /** Per-call rows each timing process keeps for the result (samples.ts `keptPerProcess`: evenly spaced calls
    * beyond it); times and sums always cover every call. Absent: MAX_KEPT_CALLS. */
   keepCalls?: number;
+  /** Allocation figures by interposition (docs/interpose.md): the runner hooks each library's allocation calls
+   * and reports what the hooks timed instead of what the runtime header recorded. Absent or false: the header's. */
+  interpose?: boolean;
 }
 
 /** The addon's fixed costs, measured in the runner (the addon is never loaded elsewhere). */
@@ -66,6 +70,8 @@ export interface Calibration {
   eventCostNs: number;
   /** Calling an empty C function through the path `run` uses. */
   callOverheadNs: number;
+  /** Jobs with `interpose`: what an allocation hook adds per intercepted call (docs/interpose.md). */
+  interposeHookNs?: number;
 }
 
 /** `arguments`: GPU programs only, copying the inputs (and verification's guarded workspaces) to the device. */
@@ -139,6 +145,8 @@ export interface VariantResult {
   sampledCall: SampledCall | null;
   /** GPU programs only. */
   gpu?: VariantGpuTiming;
+  /** Jobs with `interpose` only: what the hooks saw (the allocation columns of `timing` are theirs). */
+  interposition?: InterpositionFacts;
 }
 
 export interface RunnerProgress {
