@@ -21,6 +21,7 @@ import { coverageSection } from './coverage.js';
 import { memviewsSection } from './memviews.js';
 import { runnerVsBareSection } from './runner-vs-bare.js';
 import { manyCallsSection } from './many-calls.js';
+import { workloadSection } from './workload.js';
 import { rendererSection } from './renderer.js';
 import type { BenchSection } from './section.js';
 
@@ -131,6 +132,7 @@ export const SECTIONS: BenchSection[] = [
   codegenSection,
   runnerVsBareSection,
   manyCallsSection,
+  workloadSection,
   fuzzSection,
   coverageSection,
 ];
