@@ -183,9 +183,8 @@ export class NodeWorkloadHost implements WorkloadRunnerHost {
             finish(
               new TlabError(
                 'run',
-                `${where()
-                  .replace(/^mode /, 'mode ')
-                  .replace(/, during/, ' crashed with ' + signal + ' during')}`,
+                // "mode X, program P at position p of step s crashed with SIGSEGV during the timed steps"
+                where().replace(', during', ` crashed with ${signal} during`),
                 { details: details() },
               ),
             );
