@@ -25,7 +25,7 @@ export interface WorkloadVerdictInput {
 
 export interface WorkloadVerdict {
   statistic: Statistic;
-  /** The winner (or null when none stands out), as named in `text`. */
+  /** The mode that wins on time, or null when the test cannot separate the fastest from the runner-up. */
   winner: string | null;
   text: string;
   /** One line per noise finding ("SCOPED: step times fall into separate groups (dip test p < 0.001)"). */
@@ -98,14 +98,15 @@ export function workloadVerdict(input: WorkloadVerdictInput): WorkloadVerdict {
   const figure = (l: string) => (statistic === 'p10' ? input.perStep[l]!.p10Ns : input.perStep[l]!.medianNs);
   const ranked = [...ran].sort((a, b) => figure(a) - figure(b));
   const [fastest, runnerUp] = ranked as [string, string];
-  const perStep = (text: string) => text.replace(/per call/g, 'per step');
+  // compareTimes speaks of calls; a workload's samples are steps.
+  const perStep = (text: string) => text.replace(/per call/g, 'per step').replace(/timed calls/g, 'timed steps');
   const t = compareTimes(sampleOf(fastest, input), sampleOf(runnerUp, input), statistic);
   if (t.verdict === 'faster') {
     return {
       statistic,
       winner: fastest,
       noise,
-      text: `${prefix}${fastest} wins: ${perStep(t.claim)} than the runner-up, ${runnerUp} (${t.evidence}); ${savings(fastest, runnerUp, input)}.`,
+      text: `${prefix}${fastest} wins: ${perStep(t.claim)} than the runner-up, ${runnerUp} (${perStep(t.evidence)}); ${savings(fastest, runnerUp, input)}.`,
     };
   }
   // No winner on time: among the modes the test cannot tell from the fastest, the one holding the least.
@@ -118,12 +119,12 @@ export function workloadVerdict(input: WorkloadVerdictInput): WorkloadVerdict {
   const largest = [...ran].sort((a, b) => total(input.footprint[b]) - total(input.footprint[a]))[0]!;
   const why =
     t.verdict === 'too-few-calls'
-      ? `too few steps to test (${t.evidence})`
-      : `${list(tied)} are within the noise of each other in time per step (${t.evidence})`;
+      ? `too few steps to test (${perStep(t.evidence)})`
+      : `${list(tied)} are within the noise of each other in time per step (${perStep(t.evidence)})`;
   const saves = leanest === largest ? '' : `; against ${largest}, it ${savings(leanest, largest, input)}`;
   return {
     statistic,
-    winner: tied.length === 1 ? leanest : leanest,
+    winner: null,
     noise,
     text: `${prefix}No mode wins on time: ${why}. ${leanest} holds the least for transients among them${saves}.`,
   };

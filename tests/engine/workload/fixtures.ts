@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sdfgText } from '../codegen/tasklet-sdfg.js';
 
-export const WRITER = sdfgText({
+const WRITER = sdfgText({
   name: 'writer',
   arrays: { A: { shape: ['N'] }, C: { shape: ['N'] }, w: { shape: ['N'], transient: true } },
   states: [
@@ -27,7 +27,7 @@ export const WRITER = sdfgText({
   ],
 });
 
-export const STALE = sdfgText({
+const STALE = sdfgText({
   name: 'stale',
   arrays: { A: { shape: ['N'] }, B: { shape: ['N'] }, tmp: { shape: ['N'], transient: true } },
   states: [
