@@ -303,6 +303,7 @@ function time(addon: NativeAddon, w: WorkloadJob, progressFile: string): Workloa
     overflowed: t.overflowed,
     rssDeltaBytes: rssBefore !== null && peak !== null ? Math.max(0, peak - rssBefore) : null,
     workspace: Object.fromEntries(m.workspaces.map((ws) => [ws.storage, ws.size])),
+    ...(w.calibrateSteps ? { emptyOverheadNsPerCall: addon.measureSequenceOverheadNs(t.positions, w.calibrateSteps) } : {}),
   };
 }
 

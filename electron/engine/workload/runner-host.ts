@@ -53,6 +53,8 @@ export interface WorkloadJob {
   overrunCheck: boolean;
   /** verify: return every shared array of every mode after the verification steps (`--save-outputs`). */
   keepOutputs: boolean;
+  /** time: after the steps, measure the sequence loop around empty functions over this many steps (bench). */
+  calibrateSteps?: number;
 }
 
 /** What the verification child found. */
@@ -89,6 +91,8 @@ export interface WorkloadTiming {
   /** Peak resident set over the steps minus the resident set before the first (bytes; null where unknown). */
   rssDeltaBytes: number | null;
   workspace: Record<string, number>;
+  /** With `calibrateSteps`: the loop's cost per call around empty functions (measureSequenceOverheadNs). */
+  emptyOverheadNsPerCall?: number;
 }
 
 /** Where a workload child is: the host names the program and position when the child dies there. */
