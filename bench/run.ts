@@ -22,6 +22,7 @@ import { memviewsSection } from './memviews.js';
 import { runnerVsBareSection } from './runner-vs-bare.js';
 import { interposeSection } from './interpose.js';
 import { manyCallsSection } from './many-calls.js';
+import { workloadSection } from './workload.js';
 import { rendererSection } from './renderer.js';
 import type { BenchSection } from './section.js';
 
@@ -133,6 +134,7 @@ export const SECTIONS: BenchSection[] = [
   runnerVsBareSection,
   interposeSection,
   manyCallsSection,
+  workloadSection,
   fuzzSection,
   coverageSection,
 ];

@@ -246,3 +246,46 @@ export interface CudaReport {
  * (Added by the GPU host layer.)
  */
 export function cudaDevices(runtimeCandidates?: string[]): CudaReport;
+
+/** One position of a workload's sequence for timeSequence(): an initialised CPU library and its argument vector
+ * (views into the workload's shared arrays). The same library may appear at several positions. */
+export interface SequenceCall {
+  library: ProgramLibrary;
+  args: ArrayBufferView[];
+}
+
+/** What timeSequence() measured. Rows cover the warm-up steps first, then the timed ones; call columns are
+ * step-major (the call at position p of step s is row s × positions + p). */
+export interface SequenceTiming {
+  warmupSteps: number;
+  steps: number;
+  positions: number;
+  /** Wall time of each step (every call of the sequence once, with the loop's own cost). */
+  stepNs: Float64Array;
+  /** Minor page faults during each step (getrusage, once per step). */
+  stepFaults: Float64Array;
+  /** Each call: steady clock around `__tlab_program`, its instrumented allocations and frees (count, time
+   * inside them together, bytes allocated). */
+  callNs: Float64Array;
+  allocs: Uint32Array;
+  frees: Uint32Array;
+  allocFreeNs: Float64Array;
+  allocBytes: Float64Array;
+  /** Wall time of the timed steps together. */
+  loopWallNs: number;
+  /** Some call's event buffer overflowed: its counts cover the kept events only. */
+  overflowed: boolean;
+}
+
+/**
+ * A workload's steps in ONE native loop with no JavaScript in between (docs/workload.md): `warmupSteps` then
+ * `steps` times, every call in order. Before each call the progress page (24 bytes, as timeCalls) holds the
+ * index of the call about to run (`done` = step × positions + position), so a host can name the program and the
+ * position of a crash. A C++ exception out of a program throws `__program_<n> at position p of step s threw …`.
+ * (Added for issue 23.)
+ */
+export function timeSequence(calls: SequenceCall[], warmupSteps: number, steps: number, progressFile: string | null): SequenceTiming;
+
+/** Per-call ns timeSequence adds around `positions` empty programs over `steps` steps: its own cost over a bare
+ * C loop calling the same functions. */
+export function measureSequenceOverheadNs(positions: number, steps: number): number;

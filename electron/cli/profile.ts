@@ -22,6 +22,7 @@ import { optionValue, parseArgs, parseInteger, parsePoolReleaseThreshold, parseS
 import type { Command } from './command.js';
 import { EXIT_NO_CHROMIUM } from './failure.js';
 import { writeReport } from './report.js';
+import { runWorkloadProfile, workloadArgument } from './profile-workload.js';
 
 const NAME = 'profile';
 
@@ -52,6 +53,7 @@ const SPEC: Record<string, OptionSpec> = {
 };
 
 const HELP = `Usage: transient-lab profile FILE [options]
+       transient-lab profile WORKLOAD.json [options]   (a workload: see profile WORKLOAD.json --help)
 
 Builds the program in each memory mode, checks that all modes compute the same outputs, and times them.
 
@@ -250,6 +252,9 @@ export const profileCommand: Command = {
   usage:
     'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--library-impl pure|blas[,NODE=IMPL…]] [--interpose] [--prebuilt DIR] [--remote [USER@]HOST]',
   async run(argv: string[]): Promise<number> {
+    // A workload file (docs/workload.md) has its own options and run.
+    const valueOptions = new Set(Object.entries(SPEC).flatMap(([k, o]) => (o.value ? [k] : [])));
+    if (await workloadArgument(argv, valueOptions)) return runWorkloadProfile(argv);
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {
       process.stdout.write(`${HELP}\n`);

@@ -48,7 +48,8 @@ export class JobFiles {
   }
 }
 
-function writeInputs(path: string, inputs: Record<string, Uint8Array>): InputsFile {
+/** Writes the inputs one after the other (page-aligned) and says where each is. */
+export function writeInputs(path: string, inputs: Record<string, Uint8Array>): InputsFile {
   const fd = openSync(path, 'w', 0o600);
   const entries: InputsFile['entries'] = [];
   try {

@@ -13,7 +13,7 @@ import { nativeDir } from '../engine/paths.js';
 export type NativeAddon = typeof import('../../native/index.js');
 
 const ADDON_FILE = 'transient_native.node';
-const EXPECTED_EXPORTS = ['load', 'measureEventCostNs', 'measureCallOverheadNs'] as const;
+const EXPECTED_EXPORTS = ['load', 'measureEventCostNs', 'measureCallOverheadNs', 'timeSequence'] as const;
 
 let cachedAddon: NativeAddon | null = null;
 

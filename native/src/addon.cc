@@ -22,6 +22,7 @@
 #include "cuda_devices.h"
 #include "interpose_napi.h"
 #include "library_loader.h"
+#include "sequence_napi.h"
 
 namespace {
 
@@ -105,6 +106,16 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
                            InstanceMethod<&ProgramLibrary::Interpose>("interpose"),
                            InstanceMethod<&ProgramLibrary::InterposedEvents>("interposedEvents"),
                        });
+  }
+
+  // For the workload's step loop (sequence_napi.cc): what a call into this library needs.
+  bool SequenceTarget(tlab::SequenceTarget *out, std::string *why) const {
+    if (library_.gpu) return (*why = "a GPU program library: workload sequences run CPU programs only", false);
+    if (state_ != State::Initialised) return (*why = "the library is not initialised (call init() first)", false);
+    *out = tlab::SequenceTarget{library_.fn.program, handle_, library_.events,
+                                library_.fn.argCount != nullptr ? library_.fn.argCount() : 0u,
+                                library_.programName.empty() ? "<program>" : library_.programName};
+    return true;
   }
 
   explicit ProgramLibrary(const Napi::CallbackInfo &info) : Napi::ObjectWrap<ProgramLibrary>(info) {
@@ -642,6 +653,19 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
   std::map<std::string, Napi::ObjectReference> workspaces_;
 };
 
+}  // namespace
+
+bool tlab::SequenceTargetOf(const Napi::Value &value, tlab::SequenceTarget *out, std::string *why) {
+  Napi::Env env = value.Env();
+  if (!value.IsObject() || !value.As<Napi::Object>().InstanceOf(env.GetInstanceData<tlab::AddonData>()->programLibrary.Value())) {
+    *why = "expected a ProgramLibrary (from load()), got " + tlab::Describe(value);
+    return false;
+  }
+  return ProgramLibrary::Unwrap(value.As<Napi::Object>())->SequenceTarget(out, why);
+}
+
+namespace {
+
 Napi::Value Load(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   ExpectArgumentCount(info, 1, kLoadUsage);
@@ -710,6 +734,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("runtimeAbiVersion", Napi::Number::New(env, TRANSIENT_RUNTIME_VERSION));
   tlab::RegisterCudaDevices(env, exports);
   tlab::RegisterInterpose(env, exports);
+  tlab::RegisterSequence(env, exports);
   return exports;
 }
 

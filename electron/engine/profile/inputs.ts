@@ -158,7 +158,7 @@ function halfBits(v: number): number {
 }
 
 /** Writes a symbol or scalar value in the argument's own type. */
-function encodeValue(arg: ProgramArg, value: bigint | number): Uint8Array {
+export function encodeValue(arg: ProgramArg, value: bigint | number): Uint8Array {
   const out = new Uint8Array(arg.elementBytes);
   const view = new DataView(out.buffer);
   const asBig = typeof value === 'bigint' ? value : BigInt(Math.trunc(value));

@@ -1,0 +1,29 @@
+// The workload's step loop as N-API (sequence_napi.cc) and the one thing it needs from addon.cc's
+// ProgramLibrary class: the program, handle and event buffer of an initialised library.
+#pragma once
+
+#include <napi.h>
+
+#include <cstdint>
+#include <string>
+
+#include "library_loader.h"
+
+namespace tlab {
+
+struct SequenceTarget {
+  ProgramFn program = nullptr;
+  void *handle = nullptr;
+  tlab_event_buffer *events = nullptr;
+  // The library's __tlab_arg_count when it has one, else 0 (not checked).
+  uint32_t argCount = 0;
+  // SDFG name `n` of `__program_<n>` ("<program>" when unknown), for messages.
+  std::string name;
+};
+
+// Defined in addon.cc: fills `out` when `value` is an initialised CPU ProgramLibrary, else says why not.
+bool SequenceTargetOf(const Napi::Value &value, SequenceTarget *out, std::string *why);
+
+void RegisterSequence(Napi::Env env, Napi::Object exports);
+
+}  // namespace tlab
