@@ -20,6 +20,7 @@
 #include "device_buffer.h"
 #include "napi_args.h"
 #include "cuda_devices.h"
+#include "dace_library_napi.h"
 #include "library_loader.h"
 
 namespace {
@@ -663,6 +664,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("dieWithParent", Napi::Function::New<DieWithParent>(env, "dieWithParent"));
   exports.Set("runtimeAbiVersion", Napi::Number::New(env, TRANSIENT_RUNTIME_VERSION));
   tlab::RegisterCudaDevices(env, exports);
+  tlab::RegisterDaceLibrary(env, exports);
   return exports;
 }
 
