@@ -7,7 +7,8 @@
  * via process.parentPort): only the transport differs.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { runGpuVariant } from './gpu-variant.js';
+import { runDaceVariant } from './dace-variant.js';
+import { runGpuVariant, type VariantContext } from './gpu-variant.js';
 import { loadNativeAddon } from './native.js';
 import { parentTransport, type ParentTransport } from './parent-port.js';
 import { clearProgressPage } from './progress-file.js';
@@ -58,6 +59,14 @@ class JobRunner {
     this.port.send({ type: 'phase', jobId: this.jobId, variant, phase });
   }
 
+  private context(v: VariantJob): VariantContext {
+    return {
+      enter: (phase) => this.enter(v.label, phase),
+      progressFile: this.progressFile,
+      timedDone: (done, total) => this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done, total }),
+    };
+  }
+
   run(job: RunJob): void {
     try {
       if (job.calibrate) {
@@ -89,14 +98,11 @@ class JobRunner {
   }
 
   private runVariant(v: VariantJob, job: RunJob): VariantResult {
+    if (v.dace) return runDaceVariant(this.addon, v, job, this.context(v));
     this.enter(v.label, 'load');
     const lib = this.addon.load(v.libPath);
     if (v.gpu) {
-      return runGpuVariant(lib, v, job, {
-        enter: (phase) => this.enter(v.label, phase),
-        progressFile: this.progressFile,
-        timedDone: (done, total) => this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done, total }),
-      });
+      return runGpuVariant(lib, v, job, this.context(v));
     }
     // A GPU library would get host pointers for device arguments: refuse instead of crashing in a kernel.
     if (lib.gpu) throw new Error(`${v.label}: ${v.libPath} is a GPU program library, but the job runs it as a CPU program`);
