@@ -84,6 +84,22 @@ describe('profile on DaCe build folders', () => {
   });
 });
 
+describe('analyze on a DaCe build folder', () => {
+  it('analyses the SDFG DaCe saved, with the build line from its CMakeCache', async () => {
+    const r = await cli(['analyze', persistent, ...SYMBOLS]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^DaCe build folder ${persistent.replace(/[.]/g, '\\.')}: built by DaCe 2\\.0\\.0a6, \\d{4}-\\d\\d-\\d\\d, Release, flags -std=c\\+\\+17`,
+        'm',
+      ),
+    );
+    expect(r.stdout).toContain(`File:       ${join(persistent, 'program.sdfgz')}`);
+    expect(r.stdout).toMatch(/^0:lap\s+float64.*Persistent/m);
+  });
+});
+
 describe('DaCe build folders that are wrong: a clear error, and the runner host survives', () => {
   it('a header that disagrees with the SDFG: exit 3 with both signatures', async () => {
     const bad = await makeDaceFolder(hdiff, join(dir, 'wrong', 'hdiff'), {

@@ -16,8 +16,8 @@ import { externalStorages, findFunction, type CFunction } from './header.js';
 export interface BuiltBy {
   /** `DACE_VERSION` of the CMakeCache, when it records one. */
   daceVersion: string | null;
-  /** When the library was written (its modification time, ISO 8601). */
-  date: string;
+  /** When the library was written (its modification time, ISO 8601); null without a library. */
+  date: string | null;
   buildType: string | null;
   compiler: string | null;
   /** CMAKE_CXX_FLAGS and the build type's own flags, as CMake passes them. */
@@ -87,7 +87,7 @@ function cmakeEntry(text: string, key: string): string | null {
   return m ? m[1]!.trim() : null;
 }
 
-async function builtBy(dir: string, libraryPath: string): Promise<BuiltBy | null> {
+async function builtBy(dir: string, libraryPath: string | null): Promise<BuiltBy | null> {
   const cache = join(dir, 'build', 'CMakeCache.txt');
   if (!(await exists(cache))) return null;
   const text = await readText(cache);
@@ -95,7 +95,7 @@ async function builtBy(dir: string, libraryPath: string): Promise<BuiltBy | null
   const flags = [cmakeEntry(text, 'CMAKE_CXX_FLAGS'), buildType ? cmakeEntry(text, `CMAKE_CXX_FLAGS_${buildType.toUpperCase()}`) : null]
     .filter((f): f is string => !!f)
     .flatMap((f) => f.split(/\s+/).filter(Boolean));
-  const date = (await stat(libraryPath)).mtime.toISOString();
+  const date = libraryPath ? (await stat(libraryPath)).mtime.toISOString() : null;
   return {
     daceVersion: cmakeEntry(text, 'DACE_VERSION') || null,
     date,
@@ -119,6 +119,24 @@ function programHash(bytes: Uint8Array): string {
   const json: unknown = JSON.parse(text);
   strip(json);
   return createHash('sha256').update(JSON.stringify(json)).digest('hex');
+}
+
+/** `program.sdfgz` or `program.sdfg` of a DaCe build folder, or null when `dir` is none (a Transient Lab build
+ * folder, with manifest.json, is none). */
+export async function daceFolderSdfg(dir: string): Promise<string | null> {
+  const isDir = await stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isDir || (await exists(join(dir, 'manifest.json')))) return null;
+  for (const name of ['program.sdfgz', 'program.sdfg']) if (await exists(join(dir, name))) return join(dir, name);
+  return null;
+}
+
+/** "built by DaCe …" of a folder whose SDFG is named `name` (analyze, the window); null without a CMakeCache. */
+export async function folderBuiltBy(dir: string, name: string): Promise<string | null> {
+  const b = await builtBy(dir, await findLibrary(dir, name));
+  return b ? builtByLine(b) : null;
 }
 
 function need(fn: CFunction | string | null, name: string, file: string): CFunction {
@@ -192,7 +210,8 @@ export async function readDaceFolder(dirIn: string): Promise<DaceFolder> {
 
 /** "built by DaCe 1.0.2, 2026-12-07, Release, flags -std=c++14 -fPIC -O3 -march=native" */
 export function builtByLine(b: BuiltBy): string {
-  const parts = [`built by DaCe${b.daceVersion ? ` ${b.daceVersion}` : ' (version not recorded)'}`, b.date.slice(0, 10)];
+  const parts = [`built by DaCe${b.daceVersion ? ` ${b.daceVersion}` : ' (version not recorded)'}`];
+  if (b.date) parts.push(b.date.slice(0, 10));
   if (b.buildType) parts.push(b.buildType);
   if (b.flags.length) parts.push(`flags ${b.flags.join(' ')}`);
   return parts.join(', ');
