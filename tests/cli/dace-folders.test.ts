@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
 import type { ProfileResult } from '../../electron/engine/profile/result.js';
 import { makeDaceFolder } from '../fixtures/dace-folders.js';
+import { connect, serve } from '../server/serve-process.js';
 
 const main = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
 const hdiff = join(examplesDir(), 'hdiff.sdfg');
@@ -97,6 +98,23 @@ describe('analyze on a DaCe build folder', () => {
     );
     expect(r.stdout).toContain(`File:       ${join(persistent, 'program.sdfgz')}`);
     expect(r.stdout).toMatch(/^0:lap\s+float64.*Persistent/m);
+  });
+});
+
+describe('serve and the window open a DaCe build folder as its SDFG', () => {
+  it("serve FOLDER opens the folder's program.sdfgz at start, and openFile(FOLDER) opens program.sdfg", { timeout: 120_000 }, async () => {
+    const s = await serve(['--root', dir, persistent]);
+    try {
+      const client = await connect(s);
+      const env = await client.environment({});
+      expect(env.openAtStart).toEqual([join(persistent, 'program.sdfgz')]);
+      const doc = await client.openFile({ path: scoped });
+      expect([doc.name, doc.path, doc.stats.transients]).toEqual(['program.sdfg', join(scoped, 'program.sdfg'), 3]);
+      client.close();
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
   });
 });
 
