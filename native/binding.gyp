@@ -4,7 +4,7 @@
   'targets': [
     {
       'target_name': 'transient_native',
-      'sources': ['src/addon.cc', 'src/library_loader.cc', 'src/call_loop.cc', 'src/event_sampler.cc', 'src/progress_file.cc', 'src/cuda_devices.cc', 'src/cuda_devices_napi.cc', 'src/device_buffer.cc', 'src/interpose.cc', 'src/got_patch.cc', 'src/interpose_napi.cc', 'src/sequence_loop.cc', 'src/sequence_napi.cc'],
+      'sources': ['src/addon.cc', 'src/library_loader.cc', 'src/call_loop.cc', 'src/event_sampler.cc', 'src/progress_file.cc', 'src/cuda_devices.cc', 'src/cuda_devices_napi.cc', 'src/device_buffer.cc', 'src/interpose.cc', 'src/got_patch.cc', 'src/interpose_napi.cc', 'src/sequence_loop.cc', 'src/sequence_napi.cc', 'src/ffi_program.cc', 'src/dace_library_napi.cc'],
       'include_dirs': ['include'],
       # node_addon_api_except: C++ exceptions on (NAPI_CPP_EXCEPTIONS), the one exception mode we use.
       'dependencies': ["<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except"],
@@ -12,6 +12,11 @@
       'cflags_cc!': ['-std=gnu++17', '-fno-exceptions'],
       'cflags_cc': ['-std=c++17', '-fexceptions', '-fstack-protector-strong', '-Wall', '-Wextra', '-O2'],
       'libraries': ['-ldl'],
+      # libffi calls DaCe-built libraries by their own signatures (docs/dace-folders.md). Without libffi-dev the
+      # addon still builds, and loadDace() refuses with "install libffi-dev".
+      'conditions': [
+        ['<!(sh has-ffi.sh)==1', {'defines': ['TLAB_HAVE_FFI'], 'libraries': ['-lffi']}],
+      ],
     },
   ],
 }

@@ -289,3 +289,45 @@ export function timeSequence(calls: SequenceCall[], warmupSteps: number, steps: 
 /** Per-call ns timeSequence adds around `positions` empty programs over `steps` steps: its own cost over a bare
  * C loop calling the same functions. */
 export function measureSequenceOverheadNs(positions: number, steps: number): number;
+/** The C types of a DaCe signature as libffi passes them (docs/dace-folders.md). `float16` is dace::float16
+ * (2 bytes); every pointer parameter (arrays, structures) is `pointer`. */
+export type DaceCType =
+  'pointer' | 'bool' | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'uint64' | 'float16' | 'float32' | 'float64';
+
+/** What to call in a DaCe-built library, read from its build (include/<n>.h, src/cpu/<n>.cpp). */
+export interface DaceCallSpec {
+  /** SDFG name `n`. */
+  name: string;
+  /** `__dace_init_<n>`'s parameters (the init symbols); also the symbols of the External size/set functions. */
+  init: DaceCType[];
+  /** `__program_<n>`'s parameters after the state pointer, in order. */
+  program: DaceCType[];
+  /** Storages whose `__dace_get_external_memory_size_<S>` / `__dace_set_external_memory_<S>` the build defines. */
+  storages: string[];
+}
+
+/** A DaCe-built library called through libffi with its own signatures. No event buffer exists in it: the stats'
+ * allocation columns are 0 and `allocationsMeasured` is false (allocations inside the library are not recorded). */
+export interface DaceLibrary {
+  readonly path: string;
+  readonly programName: string;
+  /** Every `__dace_*` and `__program_*` symbol the library exports. */
+  readonly exports: string[];
+  /** `__dace_init_<n>(symbols narrowed to their C types)`; ns. A value that does not fit its type is a TypeError. */
+  init(symbols: BigInt64Array): number;
+  externalSize(storage: string, symbols: BigInt64Array): bigint;
+  /** Checks the workspace against `__dace_get_external_memory_size_<S>` first (DaCe does not). */
+  setExternal(storage: string, workspace: ArrayBufferView, symbols: BigInt64Array): void;
+  /** As ProgramLibrary.run; a scalar's view must hold exactly its C type's bytes. */
+  run(args: ReadonlyArray<ArrayBufferView>, calls: number): CallStats & { allocationsMeasured: false };
+  timeCalls(args: ReadonlyArray<ArrayBufferView>, warmup: number, settle: number, calls: number, progressFile: string | null): TimedCalls;
+  exit(): number;
+}
+
+/** dlopen()s a DaCe-built library (RTLD_NOW | RTLD_LOCAL) and prepares libffi calls for `spec`. Refuses a
+ * library that lacks a function of the spec, or exports an External pair the spec does not name; without
+ * libffi at build time, always refuses with "install libffi-dev". */
+export function loadDace(path: string, spec: DaceCallSpec): DaceLibrary;
+
+/** Whether the addon was built with libffi (loadDace works). */
+export const ffiAvailable: boolean;

@@ -7,6 +7,7 @@ import { toAnalysisJson } from '../engine/analysis/json.js';
 import { stat } from 'node:fs/promises';
 import { TlabError } from '../engine/errors.js';
 import { readSdfgFile } from '../engine/sdfg/index.js';
+import { daceFolderSdfg, folderBuiltBy } from '../engine/dace/folder.js';
 import { checkLibraryImpl, parseLibraryImpl } from '../engine/sdfg/expand/impl.js';
 import { libraryNodeText } from '../engine/profile/library-nodes.js';
 import { profileCheck } from '../engine/codegen/index.js';
@@ -17,7 +18,7 @@ import type { Command } from './command.js';
 import { groupDigits, humanBytes, outputWidth, percent, table } from './format.js';
 
 const USAGE =
-  'analyze FILE [--symbols K=V,...] [--default-symbol V] [--target cpu|gpu] [--library-impl pure|blas[,NODE=IMPL…]] [--json] [--all]';
+  'analyze FILE|DACE_FOLDER [--symbols K=V,...] [--default-symbol V] [--target cpu|gpu] [--library-impl pure|blas[,NODE=IMPL…]] [--json] [--all]';
 
 const HELP = `Usage: transient-lab ${USAGE}
 
@@ -81,7 +82,9 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
       };
       const implText = optionValue(args, 'library-impl');
       if (implText !== undefined) opts.libraryImpl = parseLibraryImpl(implText, 'analyze: --library-impl');
-      const path = args.positionals[0]!;
+      const given = args.positionals[0]!;
+      // A DaCe build folder (docs/dace-folders.md) is analysed as the SDFG DaCe saved in it.
+      const path = (await daceFolderSdfg(given)) ?? given;
       // Progress only for people at a terminal: pipes and CI logs get the result alone.
       const progress = io.stderr.isTTY === true && (await sizeOf(path)) > PROGRESS_ABOVE_BYTES;
       const started = performance.now();
@@ -97,7 +100,11 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
       const profile = profileCheck(file, analysis.target, analysis.libraryImpl);
       if (progress) io.stderr.write('\r\x1b[K');
       if (args.flags.has('json')) io.stdout.write(`${JSON.stringify({ ...toAnalysisJson(analysis), profile }, null, 2)}\n`);
-      else io.stdout.write(`${humanReport(analysis, outputWidth(io.stdout), args.flags.has('all'), profile).join('\n')}\n`);
+      else {
+        const built = path !== given ? await folderBuiltBy(given, file.root.name) : null;
+        if (path !== given) io.stdout.write(`DaCe build folder ${given}: ${built ?? 'no build/CMakeCache.txt'}\n`);
+        io.stdout.write(`${humanReport(analysis, outputWidth(io.stdout), args.flags.has('all'), profile).join('\n')}\n`);
+      }
       return 0;
     },
   };

@@ -23,6 +23,8 @@ import type { Command } from './command.js';
 import { EXIT_NO_CHROMIUM } from './failure.js';
 import { writeReport } from './report.js';
 import { runWorkloadProfile, workloadArgument } from './profile-workload.js';
+import { daceFolderArgs } from './dace-args.js';
+import { profileDaceFolders } from '../engine/dace/profile-folders.js';
 
 const NAME = 'profile';
 
@@ -54,6 +56,7 @@ const SPEC: Record<string, OptionSpec> = {
 
 const HELP = `Usage: transient-lab profile FILE [options]
        transient-lab profile WORKLOAD.json [options]   (a workload: see profile WORKLOAD.json --help)
+       transient-lab profile .dacecache/NAME [MORE_FOLDERS…] [options]
 
 Builds the program in each memory mode, checks that all modes compute the same outputs, and times them.
 
@@ -78,6 +81,12 @@ Options:
   --timeout SECONDS     kill the run after this long (default 600; 0 = no limit)
   --prebuilt DIR        run the libraries \`transient-lab build\` wrote to DIR instead of building FILE (no
                         FILE then; DIR fixes the symbols and layouts, --modes picks some of its modes)
+                        (or DaCe build folders: see below)
+
+DaCe build folders (.dacecache/NAME: program.sdfgz, include/, src/, build/libNAME.so) are profiled as DaCe
+built them, through libffi with the build's own signatures; each folder is one mode, read from its SDFG and
+exports; several folders are compared in one run on the same inputs. Give --symbols; --modes, --layout,
+--cxxflags, --library-impl, --pool-release-threshold and --remote do not apply (docs/dace-folders.md).
   --remote [USER@]HOST  build and run on HOST over ssh (Transient Lab of the same version installed there);
                         the result comes back here. No --save-outputs with --remote.
   --ssh-option OPT      passed to ssh as -o OPT (may be repeated), e.g. Port=2222, IdentityFile=~/.ssh/gpu
@@ -131,6 +140,8 @@ interface ParsedProfileArgs {
   out: string | null;
   /** `--prebuilt DIR`, or null. */
   prebuilt: string | null;
+  /** DaCe build folders (`profile FOLDER…`), or null. */
+  dace: string[] | null;
   /** `--remote`, or null. */
   remote: RemoteOptions | null;
   /** `--report FILE`: a report of the run, in the format FILE's extension names. */
@@ -140,8 +151,13 @@ interface ParsedProfileArgs {
 function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   const args = parseArgs(NAME, argv, SPEC);
   if (args.flags.has('help')) return 'help';
-  const prebuilt = optionValue(args, 'prebuilt') ?? null;
-  if (prebuilt !== null) {
+  const prebuilt0 = optionValue(args, 'prebuilt') ?? null;
+  // DaCe build folders (docs/dace-folders.md): positional or after --prebuilt, one per mode.
+  const dace = daceFolderArgs(NAME, prebuilt0, args.positionals, new Set(args.options.keys()));
+  const prebuilt = dace ? null : prebuilt0;
+  if (dace) {
+    // Checked by daceFolderArgs.
+  } else if (prebuilt !== null) {
     if (args.positionals.length)
       throw new TlabError(
         'usage',
@@ -236,7 +252,15 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
       );
     report = { path: reportPath, format, chromium: optionValue(args, 'chromium') ?? null };
   }
-  return { file: prebuilt ?? args.positionals[0]!, options, out: optionValue(args, 'out') ?? null, prebuilt, remote, report };
+  return {
+    file: dace?.[0] ?? prebuilt ?? args.positionals[0]!,
+    options,
+    out: optionValue(args, 'out') ?? null,
+    prebuilt,
+    dace,
+    remote,
+    report,
+  };
 }
 
 function progressPrinter(): (p: ProfileProgress) => void {
@@ -279,11 +303,13 @@ export const profileCommand: Command = {
     const progress = progressPrinter();
     try {
       const runOptions = { ...parsed.options, signal: controller.signal, runner: new NodeRunnerHost(), devices: () => probeDevices() };
-      const result = parsed.remote
-        ? await profileRemote(parsed.file, runOptions, parsed.remote, progress)
-        : parsed.prebuilt
-          ? await profilePrebuilt(parsed.prebuilt, runOptions, progress)
-          : await profile(parsed.file, runOptions, progress);
+      const result = parsed.dace
+        ? await profileDaceFolders(parsed.dace, runOptions, progress)
+        : parsed.remote
+          ? await profileRemote(parsed.file, runOptions, parsed.remote, progress)
+          : parsed.prebuilt
+            ? await profilePrebuilt(parsed.prebuilt, runOptions, progress)
+            : await profile(parsed.file, runOptions, progress);
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
       process.stdout.write(`${formatProfile(result)}\n`);
       let lost = false;
@@ -301,7 +327,11 @@ export const profileCommand: Command = {
         const results = [{ label: result.program.name, result, source: null }];
         const wantsAnalysis = r.format === 'html' || r.format === 'pdf';
         // A prebuilt folder holds its own copy of the SDFG (manifest sdfg.file); the report analyses that one.
-        const sdfgFile = parsed.prebuilt ? join(parsed.prebuilt, (await readManifest(parsed.prebuilt)).sdfg.file) : parsed.file;
+        const sdfgFile = parsed.dace
+          ? result.program.file
+          : parsed.prebuilt
+            ? join(parsed.prebuilt, (await readManifest(parsed.prebuilt)).sdfg.file)
+            : parsed.file;
         const analysis = wantsAnalysis ? await analyseForReport(result, [resolve(sdfgFile)], { explicit: true }) : NO_ANALYSIS;
         const written = await writeReport(results, { format: r.format, out: r.path, analysis, chromium: r.chromium });
         process.stdout.write(`report: ${written.map((w) => resolve(w)).join(', ')}\n`);

@@ -4,6 +4,7 @@
  * URL with its token, and runs until SIGINT/SIGTERM/SIGHUP, after which no runner or compiler process is left
  * (nor after a crash: see killChildrenOnCrash).
  */
+import { daceFolderSdfg } from '../engine/dace/folder.js';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { TlabError } from '../engine/errors.js';
@@ -129,7 +130,9 @@ export const serveCommand: Command = {
     const openAtStart: string[] = [];
     for (const file of args.positionals) {
       try {
-        openAtStart.push(await files.resolveRead(resolve(file), 'sdfg'));
+        // A DaCe build folder opens as the SDFG DaCe saved in it (docs/dace-folders.md).
+        const folder = await files.resolveRead(resolve(file), 'folder').catch(() => null);
+        openAtStart.push(await files.resolveRead((folder ? await daceFolderSdfg(folder) : null) ?? resolve(file), 'sdfg'));
       } catch (err) {
         if (err instanceof ContractFailure)
           throw new TlabError('usage', `${NAME}: ${file} is not inside the --root folders (${files.roots.join(', ')})`);

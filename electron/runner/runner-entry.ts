@@ -7,7 +7,8 @@
  * via process.parentPort): only the transport differs.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { runGpuVariant } from './gpu-variant.js';
+import { runDaceVariant } from './dace-variant.js';
+import { runGpuVariant, type VariantContext } from './gpu-variant.js';
 import { startInterposition } from './interpose-run.js';
 import { loadNativeAddon } from './native.js';
 import { parentTransport, type ParentTransport } from './parent-port.js';
@@ -59,6 +60,14 @@ class JobRunner {
     this.port.send({ type: 'phase', jobId: this.jobId, variant, phase });
   }
 
+  private context(v: VariantJob): VariantContext {
+    return {
+      enter: (phase) => this.enter(v.label, phase),
+      progressFile: this.progressFile,
+      timedDone: (done, total) => this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done, total }),
+    };
+  }
+
   run(job: RunJob): void {
     try {
       if (job.calibrate) {
@@ -91,17 +100,18 @@ class JobRunner {
   }
 
   private runVariant(v: VariantJob, job: RunJob): VariantResult {
+    if (v.dace) return runDaceVariant(this.addon, v, job, this.context(v));
     this.enter(v.label, 'load');
     const lib = this.addon.load(v.libPath);
     const hooks = job.interpose ? startInterposition(this.addon, lib) : null;
     if (v.gpu) {
+      const ctx = this.context(v);
       const result = runGpuVariant(lib, v, job, {
+        ...ctx,
         enter: (phase) => {
           if (phase === 'exit') hooks?.beforeExit();
-          this.enter(v.label, phase);
+          ctx.enter(phase);
         },
-        progressFile: this.progressFile,
-        timedDone: (done, total) => this.port.send({ type: 'progress', jobId: this.jobId, variant: v.label, done, total }),
       });
       return hooks ? { ...result, interposition: hooks.facts(result.timing) } : result;
     }

@@ -2,6 +2,7 @@
  * One renderer's side of the service: its open documents, its analyses and its profile jobs. Requests arrive
  * already validated (contract-schema.ts); paths go through the host's FileAccess before anything is read.
  */
+import { daceFolderSdfg } from '../engine/dace/folder.js';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { analyze as analyzeModel, type Analysis } from '../engine/analysis/index.js';
@@ -174,7 +175,11 @@ export class Session implements TransientLabApi {
 
   async openFile(req: RequestOf<'openFile'>): Promise<DocInfo> {
     this.live();
-    const real = await this.ctx.files.resolveRead(req.path, 'sdfg');
+    // A DaCe build folder opens as the SDFG DaCe saved in it (docs/dace-folders.md); the folder passes the file
+    // policy first, so nothing is learnt about folders outside it.
+    const folder = await this.ctx.files.resolveRead(req.path, 'folder').catch(() => null);
+    const inFolder = folder ? await daceFolderSdfg(folder) : null;
+    const real = await this.ctx.files.resolveRead(inFolder ?? req.path, 'sdfg');
     const source = await fileSource(real);
     return this.registerFile(source, basename(real));
   }

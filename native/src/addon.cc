@@ -21,6 +21,7 @@
 #include "napi_args.h"
 #include "cuda_devices.h"
 #include "interpose_napi.h"
+#include "dace_library_napi.h"
 #include "library_loader.h"
 #include "sequence_napi.h"
 
@@ -735,6 +736,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   tlab::RegisterCudaDevices(env, exports);
   tlab::RegisterInterpose(env, exports);
   tlab::RegisterSequence(env, exports);
+  tlab::RegisterDaceLibrary(env, exports);
   return exports;
 }
 

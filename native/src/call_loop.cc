@@ -56,6 +56,7 @@ void RunCalls(const Callee &callee, void *handle, void *const *argv, tlab_event_
       // A GPU call ends once the device is done (the hook synchronises on a CUDA event), so `end - start` is
       // host time with the device synchronised; it includes the hook's two CUDA events (create, record, destroy).
       if (callee.gpuTimed != nullptr) deviceError = callee.gpuTimed(handle, argv, hostNs, &deviceMs);
+      else if (callee.bound != nullptr) callee.bound(callee.context, handle, argv);
       else callee.program(handle, argv);
     } catch (const std::exception &error) {
       throw ProgramThrew{call, error.what(), ""};

@@ -37,6 +37,10 @@ struct Callee {
   GpuTimedProgramFn gpuTimed = nullptr;
   // GPU: resets the default pool's high-water marks right before the timed calls (null: nothing to reset).
   GpuPoolAttributesFn gpuPoolAttributes = nullptr;
+  // A library without trampolines (a DaCe build, ffi_program.h): `bound(context, handle, argv)` makes the call
+  // through libffi. Counters of interposed allocators belong right around this call in RunCalls, like the clock.
+  void (*bound)(void *context, void *handle, void *const *argv) = nullptr;
+  void *context = nullptr;
 };
 
 // Thrown when the program throws a C++ exception out of `__tlab_program` (e.g. std::bad_alloc).

@@ -47,6 +47,12 @@ function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]): Mode
     workspaceBytes: Object.fromEntries(Object.entries(r.workspaceBytes).map(([k, b]) => [k, Number(b)])),
     outputChecksums: checksums,
     ...(r.gpu ? { gpu: gpuModeResult(r.gpu) } : {}),
+    ...(r.allocationsMeasured === false ? { allocationsMeasured: false as const } : {}),
+    ...(v.dace
+      ? {
+          daceFolder: { path: v.dace.folder, sdfgSha256: v.dace.sdfgSha256, modeReason: v.dace.modeReason, builtBy: v.dace.builtBy },
+        }
+      : {}),
   };
 }
 

@@ -1,12 +1,15 @@
 /** Profile step 2, build: compile every planned variant into its own shared library under the run folder. */
 import { buildProgram, type BuildOptions, type BuildResult } from '../compile/index.js';
 import type { GeneratedProgram } from '../codegen/types.js';
+import type { DaceVariant } from '../dace/types.js';
 import type { OnProfileProgress } from './options.js';
 import type { PlannedVariant } from './plan.js';
 import { throwIfCancelled } from './runner-host.js';
 
 export interface BuiltVariant extends PlannedVariant {
   build: BuildResult;
+  /** A library DaCe built (docs/dace-folders.md), not one Transient Lab generated. */
+  dace?: DaceVariant;
 }
 
 export type ProgramBuilder = (program: GeneratedProgram, opts: BuildOptions) => Promise<BuildResult>;

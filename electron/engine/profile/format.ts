@@ -41,6 +41,22 @@ function workspace(m: ModeResult): string {
 const cudaVersion = (v: number) => (v ? `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}` : '?');
 const releaseThresholdText = (t: string) => (t === ((1n << 64n) - 1n).toString() ? 'max' : formatBytes(Number(t)));
 
+/** Which folder is which mode, and why (DaCe build folders: the mode is read from the build, not the name). */
+function daceFolderLines(modes: ModeResult[]): string[] {
+  const from = modes.filter((m) => m.daceFolder);
+  if (!from.length) return [];
+  const lines = from.map((m) => {
+    const f = m.daceFolder!;
+    return `${m.label} ← ${f.path} (${f.modeReason}; SDFG sha256 ${f.sdfgSha256.slice(0, 12)})${f.builtBy ? `; ${f.builtBy}` : ''}`;
+  });
+  if (modes.some((m) => m.allocationsMeasured === false)) {
+    lines.push(
+      'n/m: not measured. Allocations inside a DaCe-built library are not timed or counted yet; median/call is the whole call, allocations included.',
+    );
+  }
+  return lines;
+}
+
 export function formatProfile(result: ProfileResult): string {
   const lines: string[] = [];
   lines.push(
@@ -72,14 +88,16 @@ export function formatProfile(result: ProfileResult): string {
       ...(gpu ? [formatNs(m.gpu?.deviceMedianNs ?? NaN)] : []),
       formatNs(s.p10Ns),
       formatNs(s.p90Ns),
-      count(s.allocsPerCall),
-      `${(s.allocShare * 100).toFixed(1)}%`,
+      // Never a 0 that looks measured: a DaCe-built library records no allocation events (docs/dace-folders.md).
+      m.allocationsMeasured === false ? 'n/m' : count(s.allocsPerCall),
+      m.allocationsMeasured === false ? 'n/m' : `${(s.allocShare * 100).toFixed(1)}%`,
       count(s.minorFaultsPerCall),
       workspace(m),
       scoped ? `${(scoped.summary.medianNs / s.medianNs).toFixed(2)}×` : '-',
     ]);
   }
   for (const l of table(rows)) lines.push(l);
+  for (const l of daceFolderLines(result.modes)) lines.push(l);
   if (result.device) {
     const d = result.device;
     lines.push(

@@ -107,7 +107,22 @@ export interface ModeResult {
   outputChecksums: Record<string, string>;
   /** GPU runs only (docs/profile-schema.md, "GPU additions"). `calls.totalNs` is then host time with the device
    * synchronised before the clock stops; `calls.allocNs`/`freeNs` host time around the allocation API calls. */
-  gpu?: GpuModeResult;
+  gpu?: GpuModeResult; /** false: allocations inside the library were not measured (a DaCe-built library records no events), so the
+   * allocation columns and `summary.allocsPerCall`/`allocShare` are not measurements. Absent: measured. Additive. */
+  allocationsMeasured?: false;
+  /** The mode ran a library DaCe built (`profile FOLDER…`, docs/dace-folders.md). Additive. */
+  daceFolder?: DaceFolderSource;
+}
+
+/** Where a DaCe-built mode came from, and how its mode was read (never from the folder's name). */
+interface DaceFolderSource {
+  path: string;
+  /** sha256 (hex) of the folder's program.sdfgz / program.sdfg. */
+  sdfgSha256: string;
+  /** What made it this mode: the SDFG's lifetimes and storages, the External functions its build exports. */
+  modeReason: string;
+  /** "built by DaCe <version>, <date>, <build type>, flags …" from the build's CMakeCache, or null. */
+  builtBy: string | null;
 }
 
 /** The stream-ordered pool's attributes, read after the mode's timed calls (cudaMemPoolGetAttribute). */

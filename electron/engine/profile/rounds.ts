@@ -43,6 +43,7 @@ export function makeRunJob(
       transientIds: v.program.transientIds,
       externals: v.program.externals,
       ...(v.program.gpu ? { gpu: true } : {}),
+      ...(v.dace ? { dace: v.dace.call } : {}),
       symbols: Object.fromEntries(Object.entries(v.program.symbols).map(([k, value]) => [k, value.toString()])),
     })),
     inputs,

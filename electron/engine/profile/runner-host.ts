@@ -9,6 +9,7 @@
  */
 import type { Mode } from '../analysis/types.js';
 import type { ExternalStorage, Layout, ProgramArg } from '../codegen/types.js';
+import type { DaceCallSpec } from '../dace/types.js';
 import { TlabError } from '../errors.js';
 import type { ColumnSums, TypedColumns } from './columns.js';
 import type { InterpositionFacts } from './interpose.js';
@@ -33,6 +34,9 @@ export interface VariantJob {
   /** Every symbol's value as the program was specialised for it (decimal strings), for messages: an argument
    * overrun names them. Absent: the messages name none. */
   symbols?: Record<string, string>;
+  /** A DaCe-built library (docs/dace-folders.md): called through libffi with these signatures of its build, not
+   * through `__tlab_*` trampolines. Absent: a library Transient Lab generated. */
+  dace?: DaceCallSpec;
 }
 
 export interface RunJob {
@@ -147,6 +151,9 @@ export interface VariantResult {
   gpu?: VariantGpuTiming;
   /** Jobs with `interpose` only: what the hooks saw (the allocation columns of `timing` are theirs). */
   interposition?: InterpositionFacts;
+  /** false: the library records no allocation events (a DaCe build), so the allocation columns are not
+   * measurements. Absent: measured. */
+  allocationsMeasured?: false;
 }
 
 export interface RunnerProgress {

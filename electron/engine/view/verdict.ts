@@ -118,6 +118,8 @@ export interface Headline {
 
 function allocsText(saved: number, subject: ModeResult, baseline: ModeResult): string {
   const count = (x: number): string => (Number.isInteger(x) ? formatCount(x) : x.toFixed(1));
+  // A DaCe-built library records no allocation events: its counts are not measurements (docs/dace-folders.md).
+  if (subject.allocationsMeasured === false || baseline.allocationsMeasured === false) return 'allocations per call not measured';
   if (Math.abs(saved) < 0.05) return `the same allocations per call (${count(subject.summary.allocsPerCall)})`;
   const n = Math.abs(saved);
   const noun = n === 1 ? 'allocation' : 'allocations';

@@ -82,6 +82,15 @@ describe('the verdict of a quiet run', () => {
     );
   });
 
+  it('DaCe-built modes (allocations not measured) never read as "the same allocations per call (0)"', () => {
+    const r = clean();
+    const unmeasured = { ...r, modes: r.modes.map((m) => ({ ...m, allocationsMeasured: false as const })) };
+    const v = profileVerdict(unmeasured);
+    expect(v.text).toContain('allocations per call not measured');
+    expect(v.text).not.toMatch(/the same allocations|fewer allocations/);
+    expect(formatProfile(unmeasured)).toMatch(/^PERSISTENT\s+\S+ \S+\s+\S+ \S+\s+\S+ \S+\s+n\/m\s+n\/m\s/m);
+  });
+
   it('the CLI prints the same verdict', () => {
     const r = clean();
     const v = profileVerdict(r);

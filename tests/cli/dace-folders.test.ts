@@ -1,0 +1,193 @@
+/**
+ * `profile FOLDER [MORE…]` on DaCe build folders, end to end through the built CLI (docs/dace-folders.md). The
+ * folders are laid out as DaCe does by tests/fixtures/dace-folders.ts from our own generator (CI has no DaCe);
+ * the libraries are called through libffi with the signatures of each folder's own header.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
+import type { ProfileResult } from '../../electron/engine/profile/result.js';
+import { makeDaceFolder } from '../fixtures/dace-folders.js';
+import { connect, serve } from '../server/serve-process.js';
+
+const main = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
+const hdiff = join(examplesDir(), 'hdiff.sdfg');
+const symbols = new Map([
+  ['I', 16n],
+  ['J', 16n],
+  ['K', 8n],
+]);
+const SYMBOLS = ['--symbols', 'I=16,J=16,K=8'];
+const QUICK = ['--calls', '5', '--warmup', '1', '--processes', '1'];
+
+let dir: string;
+let scoped: string;
+let persistent: string;
+let external: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tlab-cli-dace-'));
+  // Names that say nothing about the mode: it is read from each build.
+  scoped = await makeDaceFolder(hdiff, join(dir, 'a', '.dacecache', 'hdiff'), { mode: 'SCOPED', symbols });
+  persistent = await makeDaceFolder(hdiff, join(dir, 'b', '.dacecache', 'hdiff'), { mode: 'PERSISTENT', symbols, gzip: true });
+  external = await makeDaceFolder(hdiff, join(dir, 'c', '.dacecache', 'hdiff'), { mode: 'EXTERNAL', symbols });
+}, 300_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [main, ...args],
+      { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 300_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('profile on DaCe build folders', () => {
+  it('one folder prints the table of an SDFG profile, with its mode read from the build and allocations not measured', async () => {
+    const out = join(dir, 'one.json');
+    const r = await cli(['profile', '--prebuilt', external, ...SYMBOLS, ...QUICK, '--out', out]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^mode\s+median\/call\s+p10\s+p90\s+allocs\/call\s+alloc\+free\s+faults\/call\s+workspace\s+vs SCOPED$/m);
+    expect(r.stdout).toMatch(/^EXTERNAL \(dace\)\s+\S+ \S+\s+\S+ \S+\s+\S+ \S+\s+n\/m\s+n\/m\s+/m);
+    expect(r.stdout).toContain(`EXTERNAL (dace) ← ${external} (`);
+    expect(r.stdout).toMatch(
+      /exports __dace_get_external_memory_size_CPU_Heap; SDFG sha256 [0-9a-f]{12}\); built by DaCe 2\.0\.0a6, \d{4}-\d\d-\d\d, Release, flags -std=c\+\+17 -fPIC -O3 -march=native/,
+    );
+    expect(r.stdout).toMatch(/n\/m: not measured\. Allocations inside a DaCe-built library are not timed or counted yet/);
+    const result = JSON.parse(await readFile(out, 'utf8')) as ProfileResult;
+    expect(result.modes[0]!.allocationsMeasured).toBe(false);
+    expect(result.modes[0]!.workspaceBytes['CPU_Heap']).toBeGreaterThan(0);
+    expect(result.modes[0]!.daceFolder?.path).toBe(external);
+  });
+
+  it('three folders of one program compare their modes in one run, verified against each other', async () => {
+    const r = await cli(['profile', external, scoped, persistent, ...SYMBOLS, ...QUICK]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // Canonical order (SCOPED first, the reference), whatever the order on the command line.
+    const rows = r.stdout.split('\n').filter((l) => /^(SCOPED|PERSISTENT|EXTERNAL \(dace\))\s+\d/.test(l));
+    expect(rows.map((l) => l.split(/\s{2,}/)[0])).toEqual(['SCOPED', 'PERSISTENT', 'EXTERNAL (dace)']);
+    expect(r.stdout).toContain(`SCOPED ← ${scoped} (no Persistent, External or pooled transient`);
+    expect(r.stdout).toContain(`PERSISTENT ← ${persistent} (`);
+    expect(r.stdout).toMatch(/verification: all modes produced bitwise identical outputs/);
+    // Each folder's program.sdfg differs only in what its mode changes: one program, no warning.
+    expect(r.stdout).not.toMatch(/different SDFGs/);
+  });
+});
+
+describe('analyze on a DaCe build folder', () => {
+  it('analyses the SDFG DaCe saved, with the build line from its CMakeCache', async () => {
+    const r = await cli(['analyze', persistent, ...SYMBOLS]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^DaCe build folder ${persistent.replace(/[.]/g, '\\.')}: built by DaCe 2\\.0\\.0a6, \\d{4}-\\d\\d-\\d\\d, Release, flags -std=c\\+\\+17`,
+        'm',
+      ),
+    );
+    expect(r.stdout).toContain(`File:       ${join(persistent, 'program.sdfgz')}`);
+    expect(r.stdout).toMatch(/^0:lap\s+float64.*Persistent/m);
+  });
+});
+
+describe('serve and the window open a DaCe build folder as its SDFG', () => {
+  it("serve FOLDER opens the folder's program.sdfgz at start, and openFile(FOLDER) opens program.sdfg", { timeout: 120_000 }, async () => {
+    const s = await serve(['--root', dir, persistent]);
+    try {
+      const client = await connect(s);
+      const env = await client.environment({});
+      expect(env.openAtStart).toEqual([join(persistent, 'program.sdfgz')]);
+      const doc = await client.openFile({ path: scoped });
+      expect([doc.name, doc.path, doc.stats.transients]).toEqual(['program.sdfg', join(scoped, 'program.sdfg'), 3]);
+      client.close();
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  });
+});
+
+describe('DaCe build folders that are wrong: a clear error, and the runner host survives', () => {
+  it('a header that disagrees with the SDFG: exit 3 with both signatures', async () => {
+    const bad = await makeDaceFolder(hdiff, join(dir, 'wrong', 'hdiff'), {
+      mode: 'SCOPED',
+      symbols,
+      library: 'int x;',
+      editHeader: (t) => t.replaceAll(', int K)', ', long long K)'),
+    });
+    const r = await cli(['profile', bad, ...SYMBOLS, ...QUICK]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/include\/hdiff\.h and program\.sdfg disagree on __program_hdiff/);
+    expect(r.stderr).toMatch(/include\/hdiff\.h: void __program_hdiff\(.*long long K\)\n\s+the SDFG: void __program_hdiff\(.*int K\)/);
+  });
+
+  it('a missing library: exit 3 naming the folder', async () => {
+    const bad = await makeDaceFolder(hdiff, join(dir, 'nolib', 'hdiff'), { mode: 'SCOPED', symbols, noLibrary: true });
+    const r = await cli(['profile', bad, ...SYMBOLS, ...QUICK]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`${bad}: no libhdiff.so in build/, build/<config>/ or the folder itself`);
+  });
+
+  it('a library without __dace_exit_hdiff: the run fails naming the symbol', async () => {
+    const bad = await makeDaceFolder(hdiff, join(dir, 'nosym', 'hdiff'), {
+      mode: 'SCOPED',
+      symbols,
+      library: `extern "C" void *__dace_init_hdiff(int, int, int) { static int s; return &s; }
+extern "C" void __program_hdiff(void *, double *, double *, double *, int, int, int) {}`,
+    });
+    const r = await cli(['profile', bad, ...SYMBOLS, ...QUICK]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/does not export __dace_exit_hdiff/);
+  });
+
+  it('a library that crashes: the run reports the signal and the step, and the next run works', async () => {
+    const bad = await makeDaceFolder(hdiff, join(dir, 'crash', 'hdiff'), {
+      mode: 'SCOPED',
+      symbols,
+      library: `extern "C" void *__dace_init_hdiff(int, int, int) { static int s; return &s; }
+extern "C" int __dace_exit_hdiff(void *) { return 0; }
+extern "C" void __program_hdiff(void *, double *, double *, double *, int, int, int) { volatile int *p = nullptr; *p = 1; }`,
+    });
+    const r = await cli(['profile', bad, ...SYMBOLS, ...QUICK]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/SIGSEGV/);
+    expect(r.stderr).toMatch(/SCOPED/);
+    expect(r.stderr).not.toMatch(/^\s+at .*\.js:\d+/m);
+    const again = await cli(['profile', scoped, ...SYMBOLS, ...QUICK]);
+    expect(again.code).toBe(0);
+  });
+
+  it('folders of different programs are compared, with a warning showing both hashes', async () => {
+    const other = await makeDaceFolder(hdiff, join(dir, 'other', 'hdiff'), {
+      mode: 'SCOPED',
+      symbols,
+      edit: (j) => ((j.attributes as { hash?: string }).hash = 'x'),
+    });
+    const r = await cli(['profile', scoped, other, ...SYMBOLS, ...QUICK]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /warning: the folders come from different SDFGs \(sha256 without lifetimes, storages and pool flags of transients: .*hdiff [0-9a-f]{12}, .*hdiff [0-9a-f]{12}\)/,
+    );
+    expect(r.stdout).toMatch(/^SCOPED #2\s+/m);
+  });
+
+  it('usage: options a DaCe build fixes, and a mix of folders and files', async () => {
+    const modes = await cli(['profile', scoped, '--modes', 'scoped', ...SYMBOLS]);
+    expect(modes.code).toBe(2);
+    expect(modes.stderr).toMatch(/--modes cannot be used with DaCe build folders: each folder is built in one mode/);
+    const mixed = await cli(['profile', scoped, hdiff, ...SYMBOLS]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/hdiff\.sdfg is not a DaCe build folder/);
+  });
+});
