@@ -21,7 +21,12 @@ export function buildAdviceView(a: Advice): AdviceView {
   };
   const recommendations = [...a.recommendations]
     .sort((x, y) => ws(y.storage) - ws(x.storage) || (x.storage < y.storage ? -1 : 1))
-    .map((r) => ({ ...r, workspaceBytes: jsonInteger(r.workspaceBytes), reasons: [...r.reasons] }));
+    // "No timing backs this" is said once, in `basisNote`, not under every storage.
+    .map((r) => ({
+      ...r,
+      workspaceBytes: jsonInteger(r.workspaceBytes),
+      reasons: r.reasons.filter((w) => !/^no timing backs this/.test(w)),
+    }));
   const blockedBytes: Record<string, bigint | null> = {};
   for (const b of a.blockers) {
     const prev = blockedBytes[b.storage];

@@ -157,6 +157,7 @@ describe('the advisor panel model', () => {
     expect(BigInt(a.recommendations[0]!.workspaceBytes!)).toBe(need.hdiff);
     expect(a.basis).toBe('static');
     expect(a.basisNote).toMatch(/^No timing backs this/);
+    expect(a.recommendations[0]!.reasons.join('\n')).not.toMatch(/no timing backs this/i);
     expect(a.allocationUnit).toBe('step');
     expect(a.allocations.EXTERNAL).toBe(0);
   });
