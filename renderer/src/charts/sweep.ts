@@ -4,7 +4,7 @@
  * marked, and the closed form in large type where the engine has one. A geometric sweep (64, 128, … 4096) gets a
  * log₂ x axis, so that its points are evenly spaced.
  */
-import { formatBytes, num, type AdviceSweepView } from '../../../electron/engine/view/public.js';
+import { formatBytes, num, type AdviceSweepView, type JsonInt } from '../../../electron/engine/view/public.js';
 import { drawXAxis, drawYAxis, yLabelWidth } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import { MODE_DASH } from './chart-theme.js';
@@ -127,13 +127,14 @@ function tooltip(data: SweepData, _l: SweepLayout, h: Hit): TooltipContent | nul
   const [layout, at] = h.key.split(':') as ['packed' | 'dace', string];
   const i = Number(at);
   if (!s) return null;
-  const b = s[layout].bytes[i];
+  const shown = (b: JsonInt | null | undefined): string => (b === null || b === undefined ? 'symbolic' : formatBytes(b));
   return {
     title: `${data.sweep.symbol} = ${data.sweep.values[i]}`,
     rows: [
-      ['packed', b === null || s.packed.bytes[i] === null ? 'symbolic' : formatBytes(s.packed.bytes[i])],
-      ["DaCe's layout", s.dace.bytes[i] === null ? 'symbolic' : formatBytes(s.dace.bytes[i])],
+      ['packed', shown(s.packed.bytes[i])],
+      ["DaCe's layout", shown(s.dace.bytes[i])],
     ],
+    note: layout === 'packed' ? 'lifetime-packed slots (solid)' : "DaCe's back-to-back layout (dashed)",
   };
 }
 

@@ -100,7 +100,7 @@ function draw(p: Painter, data: WorkloadData, f: FrameInput<null>): WorkloadLayo
     boxes.push({ x: xOf(i), y, w: cw, h: LANE_H, hit: { id: c.program, key: `call:${i}` } });
   });
   p.endGroup();
-  p.text(x1 + 10, y + LANE_H / 2, 'click a call: its graph', { color: t.muted, size: t.font.small, baseline: 'middle' });
+  if (f.interactive) p.text(x1 + 10, y + LANE_H / 2, 'click a call: its graph', { color: t.muted, size: t.font.small, baseline: 'middle' });
   y += LANE_H + 18;
 
   // One byte scale for the three modes, so that their heights compare.

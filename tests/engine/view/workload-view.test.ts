@@ -5,7 +5,7 @@ import { loadSubject, type SubjectOptions } from '../../../electron/engine/advis
 import { corpusDir, packageRoot } from '../../../electron/engine/paths.js';
 import { BLOCKER_LIMIT, buildAdviceView } from '../../../electron/engine/view/advice.js';
 import { buildWorkloadView } from '../../../electron/engine/view/workload.js';
-import { WORKLOAD_RESULT_SCHEMA, type StepSummary, type WorkloadResult } from '../../../electron/engine/workload/result.js';
+import { resultFixture, summary } from '../../fixtures/workload/result-fixture.js';
 
 const EXAMPLES = join(packageRoot(), 'assets', 'examples');
 const NONE: SubjectOptions = { symbols: new Map(), defaultSymbol: null, target: null };
@@ -28,59 +28,6 @@ const need = { hdiff: sum(hdiff.map(align)), vsmooth: align(vsmooth[0]!) + align
 async function dycore() {
   const subject = await loadSubject(join(EXAMPLES, 'workload-dycore.json'), NONE);
   return advise(subject, { ...NONE, layout: 'packed' });
-}
-
-const summary = (medianNs: number, allocs: number): StepSummary => ({
-  samples: 10,
-  medianNs,
-  p10Ns: medianNs * 0.9,
-  p90Ns: medianNs * 1.2,
-  allocs,
-  frees: allocs,
-  allocFreeNs: allocs * 1000,
-  allocBytes: allocs * 4096,
-});
-
-/** A measured result of a two-program workload, written by hand against result.ts. */
-function resultFixture(): WorkloadResult {
-  return {
-    schema: WORKLOAD_RESULT_SCHEMA,
-    workload: '/w/step.json',
-    name: 'step',
-    createdAt: '2026-12-07T05:00:00Z',
-    machine: { cpu: 'test' },
-    settings: { steps: 4, warmupSteps: 1, timedSteps: 3, processes: 1, target: 'cpu' },
-    sequence: [
-      { program: 'a', symbols: { N: 10 } },
-      { program: 'b', symbols: { N: 10 } },
-      { program: 'a', symbols: { N: 10 } },
-    ],
-    programs: [
-      { key: 'a', source: '/w/a.sdfg', sdfgName: 'a', positions: [0, 2], workspace: { CPU_Heap: 4096 }, persistent: { CPU_Heap: 6000 } },
-      { key: 'b', source: '/w/b.sdfg', sdfgName: 'b', positions: [1], workspace: { CPU_Heap: 8192 }, persistent: { CPU_Heap: 9000 } },
-    ],
-    variants: [
-      { mode: 'SCOPED', layout: null, label: 'SCOPED' },
-      { mode: 'POOL', layout: null, label: 'POOL' },
-      { mode: 'EXTERNAL', layout: 'packed', label: 'EXTERNAL (packed)' },
-    ],
-    footprint: { SCOPED: { CPU_Heap: 8200 }, POOL: { CPU_Heap: 12288 }, 'EXTERNAL (packed)': { CPU_Heap: 8192 } },
-    perProgram: {
-      a: { workspace: { CPU_Heap: 4096 }, persistent: { CPU_Heap: 6000 } },
-      b: { workspace: { CPU_Heap: 8192 }, persistent: { CPU_Heap: 9000 } },
-    },
-    perStep: { SCOPED: summary(3000, 6), POOL: summary(2500, 6), 'EXTERNAL (packed)': summary(2000, 0) },
-    perCallByProgram: { SCOPED: { a: summary(1000, 2), b: summary(1000, 2) }, 'EXTERNAL (packed)': { a: summary(600, 0) } },
-    verification: {
-      'EXTERNAL (packed)': [
-        { step: 0, position: 0, program: 'a', ok: true, mismatches: [] },
-        { step: 0, position: 1, program: 'b', ok: false, mismatches: [], staleWorkspace: true },
-      ],
-    },
-    overruns: [],
-    verdict: 'EXTERNAL (packed) is fastest',
-    findings: ["program 'b' read workspace bytes another program left behind"],
-  };
 }
 
 describe('the Workload view model, from the advisor (static)', () => {
