@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { advise } from '../../electron/engine/advise/index.js';
 import { loadSubject, type SubjectOptions } from '../../electron/engine/advise/subject.js';
 import { packageRoot } from '../../electron/engine/paths.js';
-import { workloadReportHtml } from '../../electron/engine/report/workload.js';
+import { loadReportAssets } from '../../electron/engine/report/assets.js';
+import { renderWorkloadReport, workloadReportHtml } from '../../electron/engine/report/workload.js';
 import { resultFixture } from '../fixtures/workload/result-fixture.js';
 
 const EXAMPLES = join(packageRoot(), 'assets', 'examples');
@@ -48,7 +49,7 @@ describe('the workload report', () => {
 
   it('from a measured result: measured footprints, per-step times, verification, findings; the result embedded', async () => {
     const result = resultFixture();
-    const html = await workloadReportHtml(result);
+    const html = renderWorkloadReport(result, {}, await loadReportAssets());
     expect(section(html, 'recommendation')).toContain('EXTERNAL (packed) is fastest');
     expect(section(html, 'tables')).toContain('EXTERNAL (packed) (measured)');
     expect(section(html, 'tables')).toContain('12.0 KiB');

@@ -93,7 +93,7 @@ export interface WorkloadView {
   notes: string[];
 }
 
-export interface AdviceRecommendationView {
+interface AdviceRecommendationView {
   storage: string;
   mode: Mode;
   workspaceBytes: JsonInteger | null;
@@ -102,7 +102,7 @@ export interface AdviceRecommendationView {
   reasons: string[];
 }
 
-export interface AdviceBlockerView {
+interface AdviceBlockerView {
   program: string;
   /** Analysis id `<sdfg>:<name>` and the name alone. */
   id: string;
