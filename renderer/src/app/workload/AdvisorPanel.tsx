@@ -10,7 +10,8 @@ import { mountSweepChart } from '../../charts/index.js';
 import { store } from '../state.js';
 import { useSelect } from '../store.js';
 import { ChartBox } from './ChartBox.js';
-import { loadAdvice, parseSweepText } from './workload-actions.js';
+import { parseSweepText } from './sweep-text.js';
+import { loadAdvice } from './workload-actions.js';
 import './workload.css';
 
 const groupDigits = (v: number | string): string => String(v).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
