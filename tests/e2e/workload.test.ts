@@ -127,6 +127,8 @@ describe('the Workload view and the advisor panel', () => {
     await page.waitForSelector('[data-testid="advice-bytes"]');
     // vadv: ccol, dcol, datacol, each 128·128·80 float64 = 10 MiB, all live at once.
     expect(await text(page, 'advice-bytes')).toBe('30.0 MiB');
+    await nextFrames(page);
+    await page.screenshot({ path: join(SHOTS, '04-program-advisor-tab-light.png') });
     await page.click('[data-testid="back-to-workload"]');
     await page.waitForSelector('[data-testid="workload-chart"] canvas');
     clean(a);
