@@ -5,7 +5,8 @@
  * on a call that opens that program's graph (and the way back). Screenshots in tests/e2e/screenshots/workload/
  * (not committed: look at them).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,7 @@ const hdiffNeed = [130 * 130 * 80 * 8, 129 * 128 * 80 * 8, 128 * 129 * 80 * 8].m
 
 let serve: Serve;
 let browser: Browser;
+let scratch: string;
 
 const text = async (page: Page, testid: string): Promise<string> => (await page.textContent(`[data-testid="${testid}"]`)) ?? '';
 
@@ -56,13 +58,50 @@ describe('the Workload view and the advisor panel', () => {
   beforeAll(async () => {
     if (!ready.ok) throw new Error(`the workload e2e test cannot run: ${ready.why}`);
     mkdirSync(SHOTS, { recursive: true });
-    [serve, browser] = await Promise.all([startServe(['--root', examplesDir()]), launchChromium()]);
+    // A workload over two storages: a GPU program (GPU_Global) and a CPU one (CPU_Heap).
+    scratch = mkdtempSync(join(tmpdir(), 'tlab-workload-e2e-'));
+    const two = { hdiff: { sdfg: join(examplesDir(), 'gpu', 'hdiff_gpu.sdfg') }, chain: { sdfg: join(examplesDir(), 'chain.sdfg') } };
+    writeFileSync(
+      join(scratch, 'two.json'),
+      JSON.stringify({
+        schema: 'transient-lab/workload@1',
+        programs: two,
+        symbols: { I: 64, J: 64, K: 8, N: 4096 },
+        sequence: ['hdiff', 'chain'],
+      }),
+    );
+    [serve, browser] = await Promise.all([startServe(['--root', examplesDir(), '--root', scratch]), launchChromium()]);
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
     await serve?.stop();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
+
+  it(
+    'a workload over two storages draws the one with the largest workspace first and the other by choice',
+    { timeout: 240_000 },
+    async () => {
+      const a = await openApp(browser, serve, { theme: 'light', query: `open=${encodeURIComponent(join(scratch, 'two.json'))}` });
+      const { page } = a;
+      await page.waitForSelector('[data-testid="workload-chart"] canvas');
+      const label = () => page.getAttribute('[data-testid="workload-chart"] .tlab-chart', 'aria-label');
+      // hdiff at I=J=64, K=8 needs (66·66 + 65·64 + 64·65)·8·8 B ≈ 0.8 MiB of device memory; chain 2 · 4096 · 8 B of host memory.
+      expect(await label()).toMatch(/, GPU_Global: 2 calls; EXTERNAL shares .+ \(sized by hdiff\)/);
+      await page.selectOption('[data-testid="workload-storage"]', 'CPU_Heap');
+      await page.waitForFunction(() =>
+        (
+          (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(a: string): string | null } | null } }).document
+            .querySelector('[data-testid="workload-chart"] .tlab-chart')
+            ?.getAttribute('aria-label') ?? ''
+        ).includes('CPU_Heap'),
+      );
+      expect(await label()).toMatch(/, CPU_Heap: 2 calls; EXTERNAL shares .+ \(sized by chain\)/);
+      clean(a);
+      await a.close();
+    },
+  );
 
   for (const theme of ['light', 'dark'] as const) {
     it(`opens the workload: calls, modes, needs, and the recommendation in the largest type (${theme})`, { timeout: 240_000 }, async () => {

@@ -2,6 +2,7 @@
  * A workload document's window (docs/renderer.md, "Workload view"): the Workload chart (calls, what each mode holds
  * over them, each program's workspace need) beside the advisor panel. Clicking a program opens its graph.
  */
+import { useState } from 'react';
 import { formatBytes } from '../../../../electron/engine/view/public.js';
 import { mountWorkloadChart } from '../../charts/index.js';
 import { openWorkloadProgram } from '../open/index.js';
@@ -29,7 +30,9 @@ function WorkloadMeasuredFacts(): React.JSX.Element | null {
 export function WorkloadScreen(): React.JSX.Element {
   const view = useSelect(store, (s) => s.workload);
   const error = useSelect(store, (s) => s.workloadError);
-  const storage = view?.storages[0] ?? null;
+  const [picked, setPicked] = useState<string | null>(null);
+  // The storage with the largest workspace first; another one (a GPU workload's host heap) by choice.
+  const storage = picked && view?.storages.includes(picked) ? picked : (view?.storages[0] ?? null);
   return (
     <div className="workload-screen" data-testid="workload-view">
       <main className="workload-main">
@@ -45,6 +48,18 @@ export function WorkloadScreen(): React.JSX.Element {
         )}
         {view && (
           <>
+            {view.storages.length > 1 && (
+              <label className="workload-storage">
+                storage{' '}
+                <select value={storage ?? ''} onChange={(e) => setPicked(e.target.value)} data-testid="workload-storage">
+                  {view.storages.map((s) => (
+                    <option key={s} value={s}>
+                      {s}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
             <ChartBox
               mount={mountWorkloadChart}
               data={{ view, storage }}
