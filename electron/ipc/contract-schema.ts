@@ -129,6 +129,14 @@ function profileRequest(limits: HostLimits) {
   );
 }
 
+const adviseFields = {
+  doc: handle('doc'),
+  symbols: symbolValues,
+  defaultSymbol: v.nullable(integerText),
+  target: v.nullable(v.picklist(['cpu', 'gpu'], 'target must be cpu, gpu or null')),
+  layout: v.picklist(['packed', 'dace'], 'layout must be packed or dace'),
+};
+
 /** Each method's schema, typed against the contract: a schema whose output is not `RequestOf<M>` fails to compile. */
 export type RequestSchemas = { [M in MethodName]: v.GenericSchema<unknown, RequestOf<M>> };
 
@@ -185,6 +193,29 @@ export function requestSchemas(limits: HostLimits = DEFAULT_LIMITS): RequestSche
       ),
       format: v.picklist(REPORT_FORMATS, `format must be one of ${REPORT_FORMATS.join(', ')}`),
       doc: v.nullable(handle('doc')),
+    }),
+    fileKind: v.strictObject({ path }),
+    workloadView: v.strictObject(adviseFields),
+    advise: v.strictObject({
+      ...adviseFields,
+      sweep: v.nullable(
+        v.strictObject({
+          symbol: v.pipe(
+            v.string('the sweep symbol must be a string'),
+            v.maxLength(256),
+            v.regex(IDENT, 'the sweep symbol must be an identifier'),
+          ),
+          values: v.pipe(
+            v.array(integerText),
+            v.minLength(3, 'a sweep needs at least 3 values'),
+            v.maxLength(64, 'a sweep takes at most 64 values'),
+          ),
+        }),
+      ),
+    }),
+    openProgram: v.strictObject({
+      doc: handle('doc'),
+      program: v.pipe(v.string('program must be a string'), v.minLength(1, 'program is empty'), v.maxLength(256, 'program is too long')),
     }),
   };
 }

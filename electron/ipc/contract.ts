@@ -21,6 +21,7 @@ import type { ErrorKind } from '../engine/errors.js';
 import type { ProfileProgress } from '../engine/profile/options.js';
 import type { LayoutChoice, ProfileResult } from '../engine/profile/result.js';
 import type { AnalysisView, DocInfo, GraphRegion, RegionId, SearchHit } from '../engine/view/types.js';
+import type { AdviceView, WorkloadView } from '../engine/view/workload-types.js';
 
 export const CONTRACT_VERSION = 1;
 
@@ -81,6 +82,20 @@ export interface ProfileRequest {
   libraryImpl?: string;
 }
 
+/** What the advisor and the Workload view are computed with (docs/advise.md). For a workload, `symbols`
+ * override its shared symbols, as `advise --symbols` does. */
+export interface AdviseRequest {
+  doc: string;
+  symbols: SymbolValues;
+  defaultSymbol: string | null;
+  target: 'cpu' | 'gpu' | null;
+  /** The EXTERNAL layout to size: `packed` (lifetime-packed slots) or `dace`. */
+  layout: 'packed' | 'dace';
+  /** The workspace need per storage at each value of one symbol (3 to 64 distinct values), with a closed form
+   * where one fits; null: no sweep. */
+  sweep: { symbol: string; values: string[] } | null;
+}
+
 /** The engine's progress of job `job`. */
 export interface ProfileProgressEvent extends ProfileProgress {
   job: string;
@@ -93,6 +108,8 @@ export interface ExampleInfo {
   description: string;
   /** Symbol values the example is meant to be analysed and profiled with (may be empty). */
   symbols: SymbolValues;
+  /** `workload`: a workload file (docs/workload.md), opened into the Workload view; absent: an SDFG. (Additive.) */
+  kind?: 'workload';
 }
 
 /** Bounds the host enforces, so that the renderer can refuse early with a clear message. */
@@ -217,6 +234,17 @@ export interface TransientLabApi {
    * sandboxed iframe and downloads the files (browser mode: to the user's machine; desktop: the download becomes
    * the native Save dialog). PDF is printed by Chromium on the host: without one it fails as `unsupported`. */
   exportReport(req: ExportReportRequest): Promise<ReportExport>;
+  /** What a file is, from its first bytes (inside the allowed folders): the window opens a `.json` workload as a
+   * document and a `.json` result as a result. (Additive.) */
+  fileKind(req: { path: string }): Promise<{ kind: 'sdfg' | 'workload' | 'result' | 'other' }>;
+  /** The Workload view's model of an open workload (or of an SDFG: one call), from the analysis of every call. */
+  workloadView(req: Omit<AdviseRequest, 'sweep'>): Promise<WorkloadView>;
+  /** The advisor (docs/advise.md) on an open workload or SDFG: the mode and workspace per storage and why, what
+   * blocks EXTERNAL with the change that would lift it, and with `sweep` the workspace as a function of a symbol. */
+  advise(req: AdviseRequest): Promise<AdviceView>;
+  /** Opens one program of an open workload as an SDFG document (its file passed the host's policy when the workload
+   * was opened). */
+  openProgram(req: { doc: string; program: string }): Promise<DocInfo>;
 }
 
 export type MethodName = keyof TransientLabApi;
@@ -240,6 +268,10 @@ export const METHODS = [
   'openResult',
   'saveResult',
   'exportReport',
+  'fileKind',
+  'workloadView',
+  'advise',
+  'openProgram',
 ] as const satisfies readonly MethodName[];
 
 /** Host → renderer notifications. */

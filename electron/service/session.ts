@@ -33,6 +33,11 @@ import { runProfileJob } from './profile-job.js';
 import { exportReport } from './reports.js';
 import { fileSource, loadSource, readSourceBytes, sourceSha256, type DocSource } from './sources.js';
 import { UploadStore } from './uploads.js';
+import { adviceOf, isWorkloadSource, readWorkloadDoc, workloadDocInfo, type AdviseInput, type WorkloadDoc } from './workloads.js';
+import { buildAdviceView } from '../engine/view/advice.js';
+import { buildWorkloadView } from '../engine/view/workload.js';
+import type { AdviceView, WorkloadView } from '../engine/view/workload-types.js';
+import { sniffWorkload } from '../engine/workload/schema.js';
 
 interface OpenDoc {
   info: DocInfo;
@@ -43,6 +48,8 @@ interface OpenDoc {
   profile: { file: SdfgFile; byTarget: Map<string, ProfileCheck> } | null;
   /** A big file's first look (engine/sdfg/preview.ts) until its full model is read; `readAll` starts that. */
   preview: { file: SdfgFile; readAll: () => void } | null;
+  /** A workload file (docs/workload.md): its programs; null for an SDFG. */
+  workload: WorkloadDoc | null;
 }
 
 /**
@@ -78,6 +85,11 @@ export class Session implements TransientLabApi {
   }
 
   private async model(d: OpenDoc): Promise<SdfgFile> {
+    if (d.workload) {
+      throw new ContractFailure('usage', `${d.info.name} is a workload, not an SDFG: open one of its programs to see its graph`, {
+        file: d.source.display,
+      });
+    }
     d.preview?.readAll();
     const file = await this.ctx.models.get(d.source.key, () => loadSource(d.source));
     d.preview = null;
@@ -102,7 +114,7 @@ export class Session implements TransientLabApi {
       ...buildDocInfo(file, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started }),
       sha256: await sourceSha256(source, bytes),
     };
-    this.docs.set(doc, { info, source, memo: null, profile: null, preview: null });
+    this.docs.set(doc, { info, source, memo: null, profile: null, preview: null, workload: null });
     return info;
   }
 
@@ -111,8 +123,9 @@ export class Session implements TransientLabApi {
    * soon as that is read, so the window can draw the top level; the full parse of the same decoded bytes starts with
    * the first request that needs more (or after a grace period), and every such request waits for it.
    */
-  private async registerFile(source: DocSource, name: string): Promise<DocInfo> {
+  private async registerFile(source: DocSource, name: string, trusted = false): Promise<DocInfo> {
     this.live();
+    if (await isWorkloadSource(source)) return this.registerWorkload(source, name, trusted);
     if (this.ctx.models.has(source.key)) return this.register(source, name, () => loadSource(source));
     const started = performance.now();
     const bytes = await readSourceBytes(source);
@@ -138,8 +151,66 @@ export class Session implements TransientLabApi {
       .catch(() => {});
     const doc = `d${this.nextDoc++}`;
     const info = buildDocInfo(preview, { doc, name, path: source.shownPath, fileBytes: source.size, parseMs: performance.now() - started });
-    this.docs.set(doc, { info, source, memo: null, profile: null, preview: { file: preview, readAll } });
+    this.docs.set(doc, { info, source, memo: null, profile: null, preview: { file: preview, readAll }, workload: null });
     return info;
+  }
+
+  /** A workload file; `trusted`: the host's own example, whose programs need no policy check. */
+  private async registerWorkload(source: DocSource, name: string, trusted: boolean): Promise<DocInfo> {
+    const started = performance.now();
+    const workload = await readWorkloadDoc(source, trusted ? null : this.ctx.files);
+    this.live();
+    if (this.docs.size >= this.ctx.options.maxDocsPerSession) {
+      throw new ContractFailure('refused', `${this.docs.size} documents are open in this window: close one first`);
+    }
+    const doc = `d${this.nextDoc++}`;
+    const info = workloadDocInfo(workload, doc, name, source, performance.now() - started);
+    this.docs.set(doc, { info, source, memo: null, profile: null, preview: null, workload });
+    return info;
+  }
+
+  async fileKind(req: RequestOf<'fileKind'>): Promise<{ kind: 'sdfg' | 'workload' | 'result' | 'other' }> {
+    this.live();
+    const real = await this.ctx.files.resolveRead(req.path, 'sdfg');
+    const source = await fileSource(real);
+    if (/\.sdfgz?$/i.test(real)) return { kind: 'sdfg' };
+    if (await isWorkloadSource(source)) return { kind: 'workload' };
+    return { kind: /\.json$/i.test(real) ? 'result' : 'other' };
+  }
+
+  private adviceInput(req: RequestOf<'workloadView'>): AdviseInput & { doc: OpenDoc } {
+    const d = this.doc(req.doc);
+    return { doc: d, symbols: req.symbols, defaultSymbol: req.defaultSymbol, target: req.target, layout: req.layout, sweep: null };
+  }
+
+  private async adviceFor(d: OpenDoc, input: AdviseInput) {
+    return adviceOf(this.ctx.models, { workload: d.workload, source: d.source, model: () => this.model(d) }, input);
+  }
+
+  async workloadView(req: RequestOf<'workloadView'>): Promise<WorkloadView> {
+    const { doc: d, ...input } = this.adviceInput(req);
+    const advice = await this.adviceFor(d, input);
+    const files = d.workload
+      ? Object.fromEntries([...d.workload.programs].map(([k, s]) => [k, s.readPath]))
+      : { [advice.subject.name]: d.source.display };
+    return buildWorkloadView({ advice, result: null, files, steps: d.workload?.workload.steps ?? 1 });
+  }
+
+  async advise(req: RequestOf<'advise'>): Promise<AdviceView> {
+    const { doc: d, ...input } = this.adviceInput(req);
+    return buildAdviceView(await this.adviceFor(d, { ...input, sweep: req.sweep }));
+  }
+
+  async openProgram(req: RequestOf<'openProgram'>): Promise<DocInfo> {
+    const d = this.doc(req.doc);
+    const source = d.workload?.programs.get(req.program);
+    if (!d.workload || !source) {
+      const known = d.workload ? [...d.workload.programs.keys()].join(', ') : 'none: not a workload';
+      throw new ContractFailure('usage', `no program '${req.program}' in ${d.info.name} (programs: ${known})`, { jsonPath: '$.program' });
+    }
+    // Checked against the policy when the workload was opened; the file may have changed since: read it afresh.
+    const fresh = await fileSource(source.readPath);
+    return this.registerFile(fresh, basename(fresh.readPath));
   }
 
   async docInfo(req: RequestOf<'docInfo'>): Promise<DocInfo> {
@@ -190,6 +261,13 @@ export class Session implements TransientLabApi {
     const hash = UploadStore.hash(req.bytes);
     const key = `upload:${hash}`;
     // Parse before anything is stored: a malformed upload leaves nothing behind.
+    if (sniffWorkload(Buffer.from(req.bytes.buffer, req.bytes.byteOffset, Math.min(req.bytes.byteLength, 4096)).toString('utf8'))) {
+      throw new TlabError(
+        'unsupported',
+        'a workload names its programs by path, so it cannot be opened as an upload: open it by path (Open dialog, ?open=, or `serve FILE`)',
+        { file: req.name },
+      );
+    }
     const file = await this.ctx.models.get(key, async () => parseSdfgBytes(req.bytes, req.name));
     const { path } = await this.ctx.uploads.add(req.bytes, hash, file.compressed);
     const source: DocSource = {
@@ -216,7 +294,7 @@ export class Session implements TransientLabApi {
       throw new ContractFailure('usage', `no example '${req.id}' (examples: ${this.ctx.examples.map((e) => e.id).join(', ') || 'none'})`);
     // The host's own files: not subject to the user's file policy.
     const source = await fileSource(example.path);
-    return this.registerFile(source, basename(example.path));
+    return this.registerFile(source, basename(example.path), true);
   }
 
   async closeDoc(req: RequestOf<'closeDoc'>): Promise<void> {

@@ -130,7 +130,8 @@ export function contractSuite(transport: TransportFactory): void {
         expect(env.host).toBe('browser');
         expect(env.roots[0]).toBe(scratch.root);
         expect(env.openAtStart).toEqual([join(scratch.root, 'hdiff-copy.sdfg')]);
-        expect(env.examples.map((e) => e.id)).toEqual(['chain', 'hdiff', 'vadv', 'vsmooth']);
+        expect(env.examples.map((e) => e.id)).toEqual(['chain', 'hdiff', 'vadv', 'vsmooth', 'workload-dycore']);
+        expect(env.examples.at(-1)).toMatchObject({ kind: 'workload', description: expect.stringMatching(/hdiff → vsmooth/) });
         expect(env.examples.find((e) => e.id === 'hdiff')).toMatchObject({ symbols: { I: '128', J: '128', K: '80' } });
         expect(env.limits.uploadBytes).toBeGreaterThan(1 << 20);
         expect(env.remoteHosts).toEqual(['127.0.0.1']);
@@ -292,6 +293,60 @@ export function contractSuite(transport: TransportFactory): void {
       });
     });
 
+    describe('workloads', () => {
+      it('opens a workload: its programs in DocInfo, the Workload view, the advisor, and a program as an SDFG', async () => {
+        const doc = await client.openExample({ id: 'workload-dycore' });
+        expect(doc.workload).toMatchObject({ name: 'dycore-step', sequence: ['hdiff', 'vsmooth', 'vadv', 'chain', 'hdiff'], steps: 4 });
+        expect(doc.workload!.programs.map((p) => p.file)).toEqual(['hdiff.sdfg', 'vsmooth.sdfg', 'vadv.sdfg', 'chain.sdfg']);
+        const req = { doc: doc.doc, symbols: {}, defaultSymbol: null, target: null, layout: 'packed' as const };
+        const view = await client.workloadView(req);
+        const heap = view.timelines.find((t) => t.storage === 'CPU_Heap')!;
+        expect(view.calls).toHaveLength(5);
+        expect(Number(heap.external.band)).toBe(Math.max(...heap.external.use.map(Number)));
+        expect(Number(heap.persistent.total)).toBe(heap.persistent.blocks.reduce((a, b) => a + Number(b.bytes), 0));
+        expect(heap.external.sizedBy).toBe('hdiff');
+        const advice = await client.advise({ ...req, sweep: { symbol: 'K', values: ['20', '40', '80', '160'] } });
+        expect(advice.recommendations[0]).toMatchObject({ storage: 'CPU_Heap', mode: 'EXTERNAL', workspaceBytes: heap.external.band });
+        expect(advice.sweep!.values).toEqual([20, 40, 80, 160]);
+        expect(advice.sweep!.storages[0]!.packed.bytes[2]).toBe(heap.external.band);
+        // Symbols override the workload's shared ones.
+        const small = await client.workloadView({ ...req, symbols: { I: '64', J: '64' } });
+        expect(Number(small.timelines[0]!.persistent.blocks[0]!.bytes)).toBeLessThan(Number(heap.persistent.blocks[0]!.bytes));
+        // A workload has no graph of its own.
+        expect((await failure(client.graph({ doc: doc.doc, region: null }))).kind).toBe('usage');
+        const program = await client.openProgram({ doc: doc.doc, program: 'vadv' });
+        expect(program).toMatchObject({ name: 'vadv.sdfg' });
+        expect((await client.graph({ doc: program.doc, region: null })).nodes.length).toBeGreaterThan(0);
+        // The advisor works on a single SDFG too.
+        const one = await client.advise({ ...req, doc: program.doc, symbols: { I: '128', J: '128', K: '80' }, sweep: null });
+        expect(one.subject).toMatchObject({ kind: 'sdfg', calls: 1 });
+        expect((await failure(client.openProgram({ doc: doc.doc, program: 'nope' }))).jsonPath).toBe('$.program');
+        await client.closeDoc({ doc: program.doc });
+        await client.closeDoc({ doc: doc.doc });
+      });
+
+      it('says what a file is, and holds a workload to the allowed folders', async () => {
+        const inside = join(scratch.root, 'w-in.json');
+        const outside = join(scratch.root, 'w-out.json');
+        const workload = (sdfg: string) =>
+          JSON.stringify({ schema: 'transient-lab/workload@1', programs: { a: { sdfg } }, sequence: ['a'] });
+        await writeFile(inside, workload('hdiff-copy.sdfg'));
+        await writeFile(outside, workload(join(scratch.outside, 'secret.sdfg')));
+        expect(await client.fileKind({ path: inside })).toEqual({ kind: 'workload' });
+        expect(await client.fileKind({ path: 'notes.json' })).toEqual({ kind: 'result' });
+        expect(await client.fileKind({ path: 'hdiff-copy.sdfg' })).toEqual({ kind: 'sdfg' });
+        const doc = await client.openFile({ path: inside });
+        expect(doc.workload!.programs).toEqual([{ key: 'a', file: 'hdiff-copy.sdfg' }]);
+        await client.closeDoc({ doc: doc.doc });
+        const refused = await failure(client.openFile({ path: outside }));
+        expect(refused.jsonPath).toBe('$.programs.a.sdfg');
+        expect(refused.message).toMatch(/program 'a'/);
+        const upload = await failure(client.openUpload({ name: 'w.json', bytes: await fileBytes(inside) }));
+        expect(upload).toMatchObject({ kind: 'unsupported', file: 'w.json' });
+        expect(upload.message).toMatch(/open it by path/);
+      });
+    });
+
     describe('validation', () => {
       it('refuses malformed payloads of every method with the field as JSON path', async () => {
         const c = loose(client);
@@ -328,6 +383,14 @@ export function contractSuite(transport: TransportFactory): void {
           ],
           ['exportReport', { results: [], format: 'docx', doc: null }, '$.results'],
           ['exportReport', { results: [], format: 'html', doc: null, path: '/tmp/x' }, '$.results'],
+          ['fileKind', { path: 3 }, '$.path'],
+          ['workloadView', { doc: 'd1', symbols: {}, defaultSymbol: null, target: null, layout: 'tight' }, '$.layout'],
+          [
+            'advise',
+            { doc: 'd1', symbols: {}, defaultSymbol: null, target: null, layout: 'packed', sweep: { symbol: 'N', values: ['1', '2'] } },
+            '$.sweep.values',
+          ],
+          ['openProgram', { doc: 'd1', program: '' }, '$.program'],
         ];
         for (const [method, req, path] of cases) {
           const e = await failure(c[method]!(req));

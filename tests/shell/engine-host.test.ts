@@ -84,7 +84,7 @@ describe('engine host', () => {
     const session = engine.openSession({ emit() {} });
     const env = await session.environment({});
     expect(env).toMatchObject({ host: 'electron', roots: [], openAtStart: [] });
-    expect(env.examples.map((e) => e.id)).toEqual(['chain', 'hdiff', 'vadv', 'vsmooth']);
+    expect(env.examples.map((e) => e.id)).toEqual(['chain', 'hdiff', 'vadv', 'vsmooth', 'workload-dycore']);
     const refused = await failure(session.openFile({ path: join(dir, 'mine.sdfg') }));
     expect(refused).toMatchObject({ kind: 'refused', message: expect.stringMatching(/Open dialog/) });
     expect(await engine.approve(join(dir, 'mine.sdfg'))).toBe(join(dir, 'mine.sdfg'));

@@ -52,20 +52,18 @@ export async function loadSubject(path: string, opts: SubjectOptions): Promise<S
     }
   });
   if (!sniffWorkload(head)) {
-    const file = await readSdfgFile(path);
-    return {
-      kind: 'sdfg',
-      path,
-      name: file.root.name,
-      workload: null,
-      calls: [{ position: 0, program: file.root.name, file, symbols: opts.symbols, jsonPath: null }],
-    };
+    return sdfgSubject(path, await readSdfgFile(path), opts.symbols);
   }
   const text = await withFileErrors('input', 'read', path, () => readFile(path, 'utf8'));
   const workload = parseWorkload(text, path);
   for (const [k, v] of opts.symbols) workload.symbols.set(k, v);
   const files = new Map<string, SdfgFile>();
   for (const p of workload.programs.values()) files.set(p.key, await programFile(p.sdfg, p.prebuilt, path, p.jsonPath));
+  return workloadSubject(workload, files);
+}
+
+/** A workload whose programs' SDFGs are already read (the service reads them through its model cache). */
+export function workloadSubject(workload: Workload, files: Map<string, SdfgFile>): Subject {
   const calls = workload.sequence.map((c, position) => ({
     position,
     program: c.program,
@@ -73,7 +71,18 @@ export async function loadSubject(path: string, opts: SubjectOptions): Promise<S
     symbols: callSymbols(workload, c),
     jsonPath: c.jsonPath,
   }));
-  return { kind: 'workload', path, name: workload.name, workload, calls };
+  return { kind: 'workload', path: workload.path, name: workload.name, workload, calls };
+}
+
+/** One SDFG as the advisor's subject: one call with `symbols`. */
+export function sdfgSubject(path: string, file: SdfgFile, symbols: Map<string, bigint>): Subject {
+  return {
+    kind: 'sdfg',
+    path,
+    name: file.root.name,
+    workload: null,
+    calls: [{ position: 0, program: file.root.name, file, symbols, jsonPath: null }],
+  };
 }
 
 async function programFile(sdfg: string | null, prebuilt: string | null, workloadPath: string, jsonPath: string): Promise<SdfgFile> {

@@ -73,7 +73,7 @@ export interface ResultHeader {
   settings: Fact[];
 }
 
-export type ChartKind = 'distribution' | 'calls' | 'breakdown' | 'gantt' | 'lifetime' | 'workspace';
+export type ChartKind = 'distribution' | 'calls' | 'breakdown' | 'gantt' | 'lifetime' | 'workspace' | 'workload' | 'sweep';
 
 export interface ChartSlot {
   /** Unique on the page; also the SVG id prefix. */

@@ -11,6 +11,7 @@
 
 // View models (types.ts) and the schema types they carry.
 export type * from './types.js';
+export type * from './workload-types.js';
 export { FATES } from './types.js';
 export type { JsonInteger as JsonInt } from '../json.js';
 export type { AllocationEvent, ModeResult, ProfileResult, SampledCall } from '../profile/result.js';

@@ -17,6 +17,7 @@ import type {
   TransientInfo,
 } from '../analysis/types.js';
 import type { JsonInteger, Jsonified } from '../json.js';
+import type { WorkloadDocSummary } from './workload-types.js';
 import type { SdfgSummary } from '../model/sdfgs.js';
 
 /** One SDFG of the file (root and nested), pre-order: index 0 is the root. Also `analysis@1`'s `sdfgs[]`. */
@@ -52,6 +53,9 @@ export interface DocInfo {
    * window can offer a file's earlier results again. Set by the service on complete DocInfos (a preview has none
    * yet: it would cost the first frame a pass over the bytes). Absent from hosts that do not compute it. */
   sha256?: string;
+  /** Present when the file is a workload (`transient-lab/workload@1`, docs/workload.md): the window shows the
+   * Workload view (`workloadView`, `advise`) instead of a graph; the SDFG fields above are empty. (Additive.) */
+  workload?: WorkloadDocSummary;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import { store } from './state.js';
 import { useSelect } from './store.js';
 import { Toasts } from './Toasts.js';
 import { TopBar } from './TopBar.js';
+import { WorkloadScreen } from './workload/WorkloadScreen.js';
 
 function useThemeVariables(): void {
   const theme = useSelect(store, (s) => s.theme);
@@ -128,7 +129,8 @@ export function App(): React.JSX.Element {
   const error = useSelect(store, (s) => s.error);
   const dialog = useSelect(store, (s) => s.dialog);
   const resultOnly = useSelect(store, (s) => s.doc === null && s.opening === null && s.result !== null);
-  const showWorkspace = hasDoc || opening !== null || resultOnly;
+  const isWorkload = useSelect(store, (s) => s.doc?.workload !== undefined && s.doc !== null);
+  const showWorkspace = (hasDoc || opening !== null || resultOnly) && !isWorkload;
 
   return (
     <div className="app" data-testid="app">
@@ -143,13 +145,15 @@ export function App(): React.JSX.Element {
         style={{ gridTemplateRows: resultOnly ? 'minmax(0, 1fr)' : `minmax(160px, 1fr) ${dockHeight}px` }}
       >
         <div className="middle" hidden={resultOnly}>
-          <Outline />
+          {/* A workload has no SDFG of its own (its Workload view replaces the workspace): nothing to outline. */}
+          {!isWorkload && <Outline />}
           <GraphPane />
-          <SelectionPanel />
+          {!isWorkload && <SelectionPanel />}
         </div>
         {showWorkspace && <Dock />}
       </div>
-      {!showWorkspace && <EmptyState />}
+      {isWorkload && <WorkloadScreen />}
+      {!showWorkspace && !isWorkload && <EmptyState />}
       {error && <ErrorPanel report={error} />}
       {dialog === 'open' && <OpenDialog />}
       {dialog === 'export' && <ExportDialog />}

@@ -8,7 +8,6 @@ import type { FolderEntry, FolderListing } from '../../../electron/ipc/contract.
 import { formatBytes } from '../../../electron/engine/view/public.js';
 import { asContractError } from './actions.js';
 import { openPath } from './open/index.js';
-import { openResultPath } from './results.js';
 import { UploadButton } from './EmptyState.js';
 import { Icon } from './Icon.js';
 import { store } from './state.js';
@@ -62,7 +61,7 @@ export function OpenDialog(): React.JSX.Element {
   const choose = (e: FolderEntry): void => {
     if (e.kind === 'folder') void go(e.path);
     else if (e.kind === 'sdfg') void openPath(e.path);
-    else if (e.kind === 'result') void openResultPath(e.path);
+    else if (e.kind === 'result') void openPath(e.path);
   };
 
   const close = (): void => store.set({ dialog: null });

@@ -8,6 +8,7 @@ import { MODE_NAMES, type ModeName } from '../theme/index.js';
 import { toggleTheme } from './actions.js';
 import { setDefaultSymbol, setSymbol, setTarget } from './analysis.js';
 import { openExport } from './results.js';
+import { backToWorkload } from './open/index.js';
 import { Icon } from './Icon.js';
 import { openProfile } from './profile/open-profile.js';
 import { profileBlockTitle, useProfileBlock } from './profile/profile-block.js';
@@ -204,13 +205,33 @@ function FileChip(): React.JSX.Element {
     doc.daceVersion ? `DaCe ${doc.daceVersion}` : doc.generation,
   ].join(' · ');
   // A preview's counts are the root's only: say that the rest is being read rather than show small numbers.
-  const detail = `${formatBytes(doc.compressed ? doc.jsonBytes : doc.fileBytes)} · ${doc.preview ? 'reading nested SDFGs…' : `${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`}`;
+  const w = doc.workload;
+  const detail = w
+    ? `workload · ${w.programs.length} programs · ${w.sequence.length} calls × ${w.steps} steps`
+    : `${formatBytes(doc.compressed ? doc.jsonBytes : doc.fileBytes)} · ${doc.preview ? 'reading nested SDFGs…' : `${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`}`;
   return (
     <div className="file-chip" data-testid="file-chip" title={`${doc.path ?? doc.name}\n${full}\nparsed in ${doc.parseMs.toFixed(0)} ms`}>
       {analysing ? <span className="spinner" aria-label="analysing" /> : <Icon name="file" />}
       <span className="file-name">{shortName(doc.name)}</span>
       <span className="file-detail">{detail}</span>
     </div>
+  );
+}
+
+/** The way back to the workload a program was opened from. */
+function BackToWorkload(): React.JSX.Element | null {
+  const origin = useSelect(store, (s) => s.workloadOrigin);
+  if (!origin) return null;
+  return (
+    <button
+      type="button"
+      className="btn btn-ghost btn-small"
+      data-testid="back-to-workload"
+      onClick={() => void backToWorkload()}
+      title={`Back to the workload ${origin.name}`}
+    >
+      ← {origin.name}
+    </button>
   );
 }
 
@@ -232,7 +253,8 @@ export function TopBar(): React.JSX.Element {
         <span className="brand-name">Transient Lab</span>
       </div>
       <FileChip />
-      {doc && (
+      <BackToWorkload />
+      {doc && !doc.workload && (
         <div className="bar-group symbols" data-testid="symbols">
           <span className="bar-label">symbols</span>
           {doc.symbols.length === 0 ? (
@@ -257,7 +279,7 @@ export function TopBar(): React.JSX.Element {
           {more && <SymbolsPopover onClose={() => setMore(false)} />}
         </div>
       )}
-      {doc && (
+      {doc && !doc.workload && (
         <div className="bar-group">
           <Select
             label="target"
@@ -294,14 +316,16 @@ export function TopBar(): React.JSX.Element {
           type="button"
           className="btn btn-primary"
           data-testid="action-profile"
-          disabled={!doc || blocked !== null}
+          disabled={!doc || doc.workload !== undefined || blocked !== null}
           onClick={openProfile}
           title={
-            blocked
-              ? profileBlockTitle(blocked)
-              : doc
-                ? 'Profile: choose modes and calls, then build, verify and time every mode (Ctrl+P)'
-                : 'Open an SDFG first'
+            doc?.workload
+              ? 'A workload is profiled from the command line: `transient-lab profile workload.json` (docs/workload.md)'
+              : blocked
+                ? profileBlockTitle(blocked)
+                : doc
+                  ? 'Profile: choose modes and calls, then build, verify and time every mode (Ctrl+P)'
+                  : 'Open an SDFG first'
           }
         >
           <Icon name="play" /> {running ? 'Profiling…' : 'Profile'}

@@ -1,5 +1,5 @@
 /**
- * The window's shortcuts. Ctrl (⌘ on macOS) + O open, P profile, E export, F search; 1–5 switch the dock tabs,
+ * The window's shortcuts. Ctrl (⌘ on macOS) + O open, P profile, E export, F search; 1–6 switch the dock tabs,
  * F fits the graph, Esc closes a dialog or clears the selection. Plain keys are ignored while typing.
  */
 import { useEffect } from 'react';
@@ -49,7 +49,7 @@ export function handleKey(e: KeyboardEvent): boolean {
     return true;
   }
   if (typing(e.target) || e.altKey || mod) return false;
-  if (/^[1-5]$/.test(e.key) && s.doc) {
+  if (/^[1-6]$/.test(e.key) && s.doc && !s.doc.workload) {
     setDockTab(DOCK_TABS[Number(e.key) - 1]!);
     return true;
   }

@@ -11,13 +11,22 @@ import type {
   SymbolValues,
   TransientLabClient,
 } from '../../../electron/ipc/contract.js';
-import type { AnalysisView, DocInfo, GraphEdge, GraphNode, GraphRegion, RegionId } from '../../../electron/engine/view/public.js';
+import type {
+  AdviceView,
+  AnalysisView,
+  DocInfo,
+  GraphEdge,
+  GraphNode,
+  GraphRegion,
+  RegionId,
+  WorkloadView,
+} from '../../../electron/engine/view/public.js';
 import type { ModeName, ThemeName } from '../theme/index.js';
 import { createStore } from './store.js';
 import { openParams } from '../host/index.js';
 import { initialDockHeight } from './dock/dock-size.js';
 
-export const DOCK_TABS = ['transients', 'lifetimes', 'workspace', 'profile', 'compare'] as const;
+export const DOCK_TABS = ['transients', 'lifetimes', 'workspace', 'profile', 'compare', 'advisor'] as const;
 export type DockTab = (typeof DOCK_TABS)[number];
 export const DOCK_TAB_TITLES: Record<DockTab, string> = {
   transients: 'Transients',
@@ -25,6 +34,7 @@ export const DOCK_TAB_TITLES: Record<DockTab, string> = {
   workspace: 'Workspace',
   profile: 'Profile',
   compare: 'Compare',
+  advisor: 'Advisor',
 };
 
 /** A graph element the user picked (the graph view tells us what it is). */
@@ -131,6 +141,18 @@ export interface AppState {
   result: ResultDoc | null;
   /** Results on the Compare tab's shared axes (the first is the reference). */
   compare: ResultDoc[];
+
+  /** The open workload's view model (docs/workload.md, "In the window"), when the document is a workload. */
+  workload: WorkloadView | null;
+  workloadError: ContractError | null;
+  /** The advisor's answer for the open document (workload or SDFG), and the sweep it was asked with. */
+  advice: AdviceView | null;
+  adviceError: ContractError | null;
+  advising: boolean;
+  /** The sweep as typed (`I=64..512`, docs/advise.md); '' for none. */
+  sweepText: string;
+  /** The workload a program was opened from, to go back to it. */
+  workloadOrigin: { name: string; path: string | null; example: string | null } | null;
 }
 
 const DEFAULT_PROFILE: ProfileSettings = {
@@ -200,6 +222,13 @@ export function initialState(): AppState {
     run: null,
     result: null,
     compare: [],
+    workload: null,
+    workloadError: null,
+    advice: null,
+    adviceError: null,
+    advising: false,
+    sweepText: '',
+    workloadOrigin: null,
   };
 }
 

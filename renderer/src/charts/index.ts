@@ -16,11 +16,15 @@ import type { ProfileData } from './profile-data.js';
 import { distributionChart } from './profile-distribution.js';
 import { ganttChart } from './profile-gantt.js';
 import { seriesChart } from './profile-series.js';
+import { sweepChart, type SweepData } from './sweep.js';
+import { workloadChart, type WorkloadData } from './workload.js';
 
 export type { ChartHandle, ChartOptions, StaticOptions } from './chart.js';
 export type { LifetimeData } from './lifetime-model.js';
 export type { WorkspaceData } from './workspace.js';
 export type { ProfileData } from './profile-data.js';
+export type { SweepData } from './sweep.js';
+export type { WorkloadData } from './workload.js';
 function entry<D, S, L>(spec: ChartSpec<D, S, L>) {
   return {
     spec,
@@ -40,6 +44,10 @@ export const CHARTS = {
   breakdown: entry(breakdownChart),
   /** The sampled call's allocations per mode. */
   gantt: entry(ganttChart),
+  /** A workload's calls and what each mode holds over them; workspace need per program. */
+  workload: entry(workloadChart),
+  /** The workspace need as a function of a swept symbol, with its closed form. */
+  sweep: entry(sweepChart),
 };
 
 export type ChartKind = keyof typeof CHARTS;
@@ -50,11 +58,19 @@ export const mountDistributionChart = CHARTS.distribution.mount;
 export const mountCallsChart = CHARTS.calls.mount;
 export const mountBreakdownChart = CHARTS.breakdown.mount;
 export const mountGanttChart = CHARTS.gantt.mount;
+export const mountWorkloadChart = CHARTS.workload.mount;
+export const mountSweepChart = CHARTS.sweep.mount;
 
 /** A chart as a standalone SVG document, without a DOM. */
 export function renderSVG(kind: 'lifetime', data: LifetimeData, o: StaticOptions): string;
 export function renderSVG(kind: 'workspace', data: WorkspaceData, o: StaticOptions): string;
 export function renderSVG(kind: 'distribution' | 'calls' | 'breakdown' | 'gantt', data: ProfileData, o: StaticOptions): string;
-export function renderSVG(kind: ChartKind, data: LifetimeData | WorkspaceData | ProfileData, o: StaticOptions): string {
+export function renderSVG(kind: 'workload', data: WorkloadData, o: StaticOptions): string;
+export function renderSVG(kind: 'sweep', data: SweepData, o: StaticOptions): string;
+export function renderSVG(
+  kind: ChartKind,
+  data: LifetimeData | WorkspaceData | ProfileData | WorkloadData | SweepData,
+  o: StaticOptions,
+): string {
   return (CHARTS[kind].svg as (d: unknown, o: StaticOptions) => string)(data, o);
 }

@@ -61,6 +61,10 @@ const DEFAULT_TIMEOUTS: Record<MethodName, number> = {
   openResult: HEAVY_MS,
   saveResult: HEAVY_MS,
   exportReport: HEAVY_MS,
+  fileKind: LIGHT_MS,
+  workloadView: HEAVY_MS,
+  advise: HEAVY_MS,
+  openProgram: HEAVY_MS,
 };
 
 export interface WebSocketClient extends TransientLabClient {

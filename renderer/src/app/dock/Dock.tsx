@@ -1,5 +1,5 @@
 /**
- * The bottom dock: five tabs (1–5), a one-line summary of what the tab shows on the right, and a handle on its top
+ * The bottom dock: six tabs (1–6), a one-line summary of what the tab shows on the right, and a handle on its top
  * edge to resize it (drag or arrow keys; remembered). Only the visible tab is mounted.
  */
 import { useDeferredValue, useEffect, useRef } from 'react';
@@ -11,6 +11,7 @@ import { ProfileTab } from '../profile/ProfileTab.js';
 import { DOCK_TAB_TITLES, DOCK_TABS, store, type DockTab } from '../state.js';
 import { useSelect } from '../store.js';
 import { LifetimesTab, TransientsTab, WorkspaceTab } from './AnalysisTabs.js';
+import { AdvisorTab } from '../workload/AdvisorPanel.js';
 import { clampDock, defaultDockHeight, DOCK_MIN, dockMax, forgetDockHeight, rememberDockHeight } from './dock-size.js';
 import './dock.css';
 
@@ -34,7 +35,7 @@ function TabSummary({ tab }: { tab: DockTab }): React.JSX.Element | null {
   const analysing = useSelect(store, (s) => s.analysing);
   const result = useSelect(store, (s) => s.result);
   const compare = useSelect(store, (s) => s.compare.length);
-  if (analysing && tab !== 'profile' && tab !== 'compare')
+  if (analysing && tab !== 'profile' && tab !== 'compare' && tab !== 'advisor')
     return (
       <span className="dock-summary">
         <span className="spinner" /> analysing…
@@ -165,6 +166,7 @@ export function Dock(): React.JSX.Element {
         {tab === 'workspace' && <WorkspaceTab />}
         {tab === 'profile' && <ProfileTab />}
         {tab === 'compare' && <CompareTab />}
+        {tab === 'advisor' && <AdvisorTab />}
       </div>
     </section>
   );

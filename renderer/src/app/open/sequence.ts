@@ -19,7 +19,8 @@ import { afterNextFrame } from '../../yield.js';
 import { asContractError, client, showError } from '../actions.js';
 import { analyseNow } from '../analysis.js';
 import { measured } from '../perf.js';
-import { store } from '../state.js';
+import { store, type AppState } from '../state.js';
+import { loadAdvice, loadWorkloadView } from '../workload/workload-actions.js';
 import { showDocument } from './graph.js';
 import { afterFirstFrame, beginOpen, currentOpen, markOpenStart, markReady, markStep } from './marks.js';
 
@@ -54,7 +55,12 @@ export function analysisDrawn(view: AnalysisView): void {
 }
 
 /** Opens the document `call` asks the host for, under the name the window shows while it comes. */
-export async function openWith(name: string, call: (c: TransientLabClient) => Promise<DocInfo>, symbols: SymbolValues = {}): Promise<void> {
+export async function openWith(
+  name: string,
+  call: (c: TransientLabClient) => Promise<DocInfo>,
+  symbols: SymbolValues = {},
+  origin: AppState['workloadOrigin'] = null,
+): Promise<void> {
   let c: TransientLabClient;
   try {
     c = client();
@@ -90,6 +96,10 @@ export async function openWith(name: string, call: (c: TransientLabClient) => Pr
   }
   markStep('tlab:doc', seq);
   const prev = store.get().doc;
+  if (doc.workload) {
+    await showWorkload(c, doc, prev, seq);
+    return;
+  }
   // Ask for the graph's root before the analysis: the host answers in order, and the first frame needs only it.
   const rootRegion = c.graph({ doc: doc.doc, region: null });
   rootRegion.catch(() => {}); // showDocument reports this error
@@ -121,6 +131,11 @@ export async function openWith(name: string, call: (c: TransientLabClient) => Pr
       opening: null,
       run: null,
       result: keepResult ? s.result : null,
+      workload: null,
+      workloadError: null,
+      advice: null,
+      adviceError: null,
+      workloadOrigin: origin,
     });
     // Now, in the task of the store change: the layout request reaches the worker before React renders it.
     showDocument(root);
@@ -134,6 +149,34 @@ export async function openWith(name: string, call: (c: TransientLabClient) => Pr
       markStep('tlab:analysis', seq);
     });
   }
+}
+
+/** A workload (docs/workload.md): no graph of its own; the Workload view and the advisor ask for their models. */
+async function showWorkload(c: TransientLabClient, doc: DocInfo, prev: DocInfo | null, seq: number): Promise<void> {
+  store.set({
+    doc,
+    rootRegion: null,
+    symbols: {},
+    defaultSymbol: null,
+    target: null,
+    analysis: null,
+    analysisError: null,
+    analysing: false,
+    selection: null,
+    hoverTransient: null,
+    opening: null,
+    run: null,
+    result: null,
+    workload: null,
+    workloadError: null,
+    advice: null,
+    adviceError: null,
+    sweepText: '',
+    workloadOrigin: null,
+  });
+  if (prev) void c.closeDoc({ doc: prev.doc }).catch(() => {});
+  await Promise.all([loadWorkloadView(), loadAdvice()]);
+  if (seq === currentOpen()) markStep('tlab:analysis', seq);
 }
 
 /** A big file opened as a preview (its root only): once the first frame is up, take the complete DocInfo and
