@@ -13,6 +13,7 @@ import { checkOutputFile, writeWithFallback } from '../engine/profile/outputs.js
 import { DEFAULT_PROFILE_OPTIONS, profile, type ProfileOptions, type ProfileProgress } from '../engine/profile/profile.js';
 import type { LayoutChoice } from '../engine/profile/result.js';
 import { profilePrebuilt, readManifest } from '../engine/profile/prebuilt.js';
+import { parseGpuChoice } from '../engine/profile/gpu-backend.js';
 import { findChromium, NoChromium } from '../host-kit/pdf.js';
 import { probeDevices } from '../runner/devices.js';
 import { analyseForReport, formatFromPath, NO_ANALYSIS, type ReportFormat } from '../engine/report/index.js';
@@ -47,6 +48,7 @@ const SPEC: Record<string, OptionSpec> = {
   cxxflags: { value: true },
   'pool-release-threshold': { value: true },
   'library-impl': { value: true },
+  gpu: { value: true },
   help: { value: false },
 };
 
@@ -89,6 +91,11 @@ Options:
                         GPU programs: the release threshold POOL's init sets on the default memory pool
                         (default max = UINT64_MAX, DaCe's; 0 returns the pool's memory at every
                         synchronisation); recorded in the result. Not for CPU programs or --prebuilt
+  --gpu auto|device|host
+                        GPU programs: where the modes run. auto (default): the CUDA device, refused
+                        without one; host: the same CUDA code compiled for this CPU against Transient
+                        Lab's host CUDA runtime (every mode verified; times are host times of an
+                        emulation, labelled so, never device times). docs/gpu-host.md
 
 Exit codes: 0 ok, 2 usage (also: symbol values that give a negative extent or arrays that cannot fit in
 memory, and --out/--save-outputs written to a fallback), 3 bad input (also: a --prebuilt folder whose
@@ -141,7 +148,7 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
         'usage',
         `${NAME}: --prebuilt DIR runs the SDFG built into DIR; give no FILE (got ${args.positionals.join(' ')})`,
       );
-    for (const fixed of ['layout', 'symbols', 'default-symbol', 'cxxflags', 'pool-release-threshold', 'library-impl']) {
+    for (const fixed of ['layout', 'symbols', 'default-symbol', 'cxxflags', 'pool-release-threshold', 'library-impl', 'gpu']) {
       if (args.options.has(fixed))
         throw new TlabError(
           'usage',
@@ -199,6 +206,8 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   if (cxxflags !== undefined) options.cxxflags = parseCxxflags(cxxflags, `${NAME}: --cxxflags`);
   const threshold = optionValue(args, 'pool-release-threshold');
   if (threshold !== undefined) options.poolReleaseThreshold = parsePoolReleaseThreshold(NAME, threshold);
+  const gpu = optionValue(args, 'gpu');
+  if (gpu !== undefined) options.gpu = parseGpuChoice(gpu, NAME);
   const libraryImpl = optionValue(args, 'library-impl');
   if (libraryImpl !== undefined) options.libraryImpl = parseLibraryImpl(libraryImpl, `${NAME}: --library-impl`);
   const target = optionValue(args, 'remote');
@@ -241,7 +250,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 export const profileCommand: Command = {
   name: NAME,
   usage:
-    'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--library-impl pure|blas[,NODE=IMPL…]] [--prebuilt DIR] [--remote [USER@]HOST]',
+    'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--gpu auto|device|host] [--library-impl pure|blas[,NODE=IMPL…]] [--prebuilt DIR] [--remote [USER@]HOST]',
   async run(argv: string[]): Promise<number> {
     const parsed = parseProfileArgs(argv);
     if (parsed === 'help') {

@@ -89,7 +89,7 @@ describe('CUDA generation of the GPU examples', () => {
       expect(p.gpu?.language).toBe('cuda');
       expect(p.gpu!.kernels).toBeGreaterThanOrEqual(example === 'chain_gpu' ? 5 : 3);
       expect(p.source).toContain('#include "transient_cuda_runtime.h"');
-      expect(p.source).toMatch(/__tlab_kernel<<<dim3\(.*\), dim3\(.*\), 0, nullptr>>>\(\[=\] __device__ \(\) \{/);
+      expect(p.source).toMatch(/tlab_launch\(dim3\(.*\), dim3\(.*\), 0, nullptr, \[=\] __device__ \(\) \{/);
       expect(p.source).toContain('extern "C" int __tlab_gpu_timed_program(');
     });
 
