@@ -243,8 +243,8 @@ static inline void tlab_host_close(void) {
       const char *limit = r.map + tlab_host_page() + r.capacity;
       for (const char *c = end; c < limit; c++) {
         if (static_cast<unsigned char>(*c) == TLAB_CANARY) continue;
-        std::fprintf(stderr, "transient-lab: device memory fault: %s wrote %zu bytes past the end of device array '%s' (%zu bytes)\n",
-                     tlab_host_activity, static_cast<size_t>(c - end) + 1, tlab_region_name(r), r.bytes);
+        std::fprintf(stderr, "transient-lab: device memory fault: %s wrote byte %zu after the end of device array '%s' (%zu bytes)\n",
+                     tlab_host_activity, static_cast<size_t>(c - end), tlab_region_name(r), r.bytes);
         tlab_host_fail(cudaErrorIllegalAddress);
         tlab_region_fill_slack(r);
         break;
@@ -273,8 +273,8 @@ static void tlab_host_fault(int sig, siginfo_t *info, void *) {
     const char *name = tlab_region_name(*r);
     if (addr >= data_end)
       std::snprintf(line, sizeof line,
-                    "transient-lab: device memory fault: %s accessed %zu bytes past the end of device array '%s' (%zu bytes)\n",
-                    tlab_host_activity, static_cast<size_t>(addr - (r->user + r->bytes)) + 1, name, r->bytes);
+                    "transient-lab: device memory fault: %s accessed byte %zu after the end of device array '%s' (%zu bytes)\n",
+                    tlab_host_activity, static_cast<size_t>(addr - (r->user + r->bytes)), name, r->bytes);
     else if (addr < r->map + page)
       std::snprintf(line, sizeof line,
                     "transient-lab: device memory fault: %s accessed %zu bytes before the start of device array '%s' (%zu bytes)\n",
