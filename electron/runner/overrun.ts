@@ -63,7 +63,7 @@ export function crashHint(signal: string, phase: Phase | null, output: string, v
   }
   // The host CUDA runtime (`--gpu host`) names the device array and what touched it before the process dies.
   const device = DEVICE_FAULT.exec(output);
-  if (device && (signal === 'SIGSEGV' || signal === 'SIGBUS')) return `${device[1]!.trim()}, with ${symbolWords(v)}`;
+  if (device && (signal === 'SIGSEGV' || signal === 'SIGBUS')) return `${device[1]!.trim()}, with ${symbolWords(v)}: ${OVERRUN_ADVICE}`;
   if (signal === 'SIGSEGV' || signal === 'SIGBUS') {
     return `an out-of-bounds access by the program is the likely cause, with ${symbolWords(v)}: ${OVERRUN_ADVICE}`;
   }

@@ -152,7 +152,7 @@ static inline size_t tlab_host_page(void) {
 }
 
 static inline const char *tlab_region_name(const tlab_region &r) {
-  if (r.kind == TLAB_REGION_ARGUMENTS) return "argument arrays (the runner's device arena)";
+  if (r.kind == TLAB_REGION_ARGUMENTS) return "runner memory (the argument arrays or an EXTERNAL workspace)";
   const char *n = r.index >= 0 ? __tlab_gpu_transient_name(static_cast<uint32_t>(r.index)) : nullptr;
   return n ? n : "(unnamed)";
 }
@@ -277,7 +277,8 @@ static void tlab_host_fault(int sig, siginfo_t *info, void *) {
                     tlab_host_activity, static_cast<size_t>(addr - (r->user + r->bytes)), name, r->bytes);
     else if (addr < r->map + page)
       std::snprintf(line, sizeof line,
-                    "transient-lab: device memory fault: %s accessed %zu bytes before the start of device array '%s' (%zu bytes)\n",
+                    "transient-lab: device memory fault: %s accessed %zu bytes before the start of device array '%s' (%zu bytes), "
+                    "or far past the end of the allocation below it\n",
                     tlab_host_activity, static_cast<size_t>(r->user - addr), name, r->bytes);
     else if (!r->in_use)
       std::snprintf(line, sizeof line,

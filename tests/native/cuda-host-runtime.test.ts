@@ -86,7 +86,7 @@ describe('device memory is not host memory', () => {
     const output =
       "noise\ntransient-lab: device memory fault: kernel launch 2 accessed byte 0 after the end of device array 'lap' (800 bytes)\n";
     expect(crashHint('SIGSEGV', 'verify-1', output, { symbols: { I: '4' } })).toBe(
-      "device memory fault: kernel launch 2 accessed byte 0 after the end of device array 'lap' (800 bytes), with symbols I=4",
+      "device memory fault: kernel launch 2 accessed byte 0 after the end of device array 'lap' (800 bytes), with symbols I=4: these sizes may not fit the program's tiling or loop bounds; try larger symbol values (--symbols NAME=V, --default-symbol V)",
     );
   });
 });

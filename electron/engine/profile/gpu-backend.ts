@@ -7,11 +7,12 @@
  * device times.
  */
 import { TlabError } from '../errors.js';
-import type { GpuBackend } from '../compile/index.js';
 import { profileDevice, requireDevice, type DeviceProbe } from './device.js';
 import type { ProfileDevice } from './result.js';
 
 export type GpuChoice = 'auto' | 'device' | 'host';
+/** compile/build.ts's `GpuBackend`, spelled here so the renderer's imports of this file stay free of node. */
+type GpuBackend = 'device' | 'host';
 export const GPU_CHOICES: readonly GpuChoice[] = ['auto', 'device', 'host'];
 
 /** What the result's `backend` says: a CUDA device, or the host emulation. */
