@@ -13,13 +13,10 @@ import type { ProfileDevice } from './result.js';
 export type GpuChoice = 'auto' | 'device' | 'host';
 /** compile/build.ts's `GpuBackend`, spelled here so the renderer's imports of this file stay free of node. */
 type GpuBackend = 'device' | 'host';
-export const GPU_CHOICES: readonly GpuChoice[] = ['auto', 'device', 'host'];
-
-/** What the result's `backend` says: a CUDA device, or the host emulation. */
-export type ProfileBackend = 'cuda' | 'cuda-host';
+const GPU_CHOICES: readonly GpuChoice[] = ['auto', 'device', 'host'];
 
 /** The device record of a host-emulated run: not a GPU, and named so wherever the device is shown. */
-export function hostEmulationDevice(): ProfileDevice {
+function hostEmulationDevice(): ProfileDevice {
   return {
     index: 0,
     name: 'host CPU emulation (cuda-host): times are not device times',
