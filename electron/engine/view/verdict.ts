@@ -21,6 +21,7 @@ import { modeNoise, resultNoise, type NoiseFinding, type NoiseReport } from '../
 import type { ModeResult, ProfileResult } from '../profile/result.js';
 import { intervalConfidence, mannWhitneyMinCalls, quantileMinCalls, SIGNIFICANCE } from '../profile/significance.js';
 import { formatBytes, formatCount, formatNs, formatRatio } from './format.js';
+import { isEmulatedResult } from './gpu.js';
 import { compareTimes, deviceTimes, modeSample, pct, ROBUST_QUANTILE, type Statistic, type TimeComparison } from './time-comparison.js';
 
 export type { Statistic, TimeComparison } from './time-comparison.js';
@@ -134,9 +135,6 @@ const EMULATED_BASIS = 'host time per call of the CUDA code emulated on this CPU
 /** How a result's times read: a CPU run, a GPU run (host and device times), or the host emulation of a GPU run,
  * whose times are all host times (its CUDA events read the host clock) and are never called device times. */
 type TimeBasis = boolean | 'emulated';
-
-/** A GPU result emulated on the host (`--gpu host`, backend cuda-host). */
-export const isEmulatedResult = (result: ProfileResult): boolean => result.backend === 'cuda-host';
 
 const bigWords = (t: TimeComparison): string =>
   t.verdict === 'faster' || t.verdict === 'slower'
