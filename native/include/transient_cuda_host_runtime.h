@@ -195,8 +195,7 @@ static inline tlab_region *tlab_region_new(size_t bytes, int32_t index, uint8_t 
   r.kind = kind;
   r.in_use = 1;
   tlab_region_place(r, bytes);
-  tlab_region_access(r, true);
-  std::memset(r.map + page, 0, capacity);
+  tlab_region_access(r, true); /* a fresh anonymous mapping is zero-filled */
   tlab_region_fill_slack(r);
   if (tlab_host_open_depth == 0) tlab_region_access(r, false);
   *slot = r;

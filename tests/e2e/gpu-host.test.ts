@@ -40,7 +40,7 @@ describe('a GPU program emulated on the host, in the window', () => {
     expect(await text(page, 'profile-form')).toMatch(
       /0 returns all its free memory; max \(DaCe.s default\)\s+keeps everything it reserved/,
     );
-    await page.click('[data-testid="profile-gpu-host"]');
+    await page.click('label:has([data-testid="profile-gpu-host"])');
     expect(await text(page, 'profile-form')).toContain('its times are emulated host times, not device times');
     await page.fill('[data-testid="profile-pool-release-threshold"]', '0');
     await page.fill('[data-testid="profile-calls"]', '6');
@@ -51,6 +51,8 @@ describe('a GPU program emulated on the host, in the window', () => {
     await page.click('[data-testid="profile-run"]');
     await page.waitForSelector('[data-testid="profile-headline"]', { timeout: 540_000 });
     expect(await text(page, 'device-line')).toContain('Emulated GPU');
+    expect(await text(page, 'headline-basis')).toContain('emulated host time per call (--gpu host), not device time');
+    expect(await page.$('[data-testid="headline-device"]')).toBeNull();
     expect(await text(page, 'profile-table')).toContain('emulated median / call');
     expect(await text(page, 'profile-table')).not.toContain('device median / call');
     expect(await text(page, 'pool-table')).toContain('0 (releases at every synchronisation)');

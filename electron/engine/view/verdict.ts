@@ -89,7 +89,8 @@ export interface Headline {
   /** null when there is nothing to compare (`text` says why). On a GPU result: host time per call. */
   time: TimeComparison | null;
   /** Which time `time` compares: null on CPU (the only time there is), 'host' on a GPU result. */
-  basis: 'host' | null;
+  /** GPU results: host time (device synchronised), or `emulated` host time (`--gpu host`); null on CPU. */
+  basis: 'host' | 'emulated' | null;
   /** GPU results: the same comparison on device time (CUDA events); null on CPU or when a side lacks it. */
   device: TimeComparison | null;
   /** Allocations per call the subject saves (negative: adds), from the timed calls. */
@@ -175,7 +176,7 @@ export function headlineFor(subject: ModeResult, baseline: ModeResult, opts: { g
     subject: subject.label,
     baseline: baseline.label,
     time,
-    basis: gpu ? 'host' : null,
+    basis: gpu === 'emulated' ? 'emulated' : gpu ? 'host' : null,
     device,
     allocsSaved,
     memory,

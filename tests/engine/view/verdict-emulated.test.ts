@@ -19,6 +19,7 @@ describe('an emulated GPU result', () => {
       expect(h.parts.device).toBeNull();
       expect(h.text).not.toMatch(/device time/);
     }
+    expect(v.primary.basis).toBe('emulated');
     const pair = v.secondary[0]!;
     expect(pair.parts.basis).toMatch(/emulated on this CPU \(--gpu host\): not device time/);
     expect(pair.text).toMatch(/in emulated host time|too few calls|no significant difference|within the noise/i);

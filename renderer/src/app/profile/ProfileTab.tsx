@@ -156,6 +156,12 @@ function BigHeadline({ v, result }: { v: Verdict; result: ResultDoc['result'] })
               · host time per call, device synchronised
             </span>
           )}
+          {h.basis === 'emulated' && (
+            <span className="headline-basis" data-testid="headline-basis">
+              {' '}
+              · emulated host time per call (--gpu host), not device time
+            </span>
+          )}
         </div>
       )}
       <div className="headline-big" data-testid="headline-big">
