@@ -118,7 +118,8 @@ function profileRequest(limits: HostLimits) {
         v.pipe(
           v.string('poolReleaseThreshold must be a string'),
           v.regex(/^(max|\d{1,20})$/, 'poolReleaseThreshold must be a decimal byte count or max'),
-          v.check((s) => s === 'max' || BigInt(s) < 2n ** 64n, 'poolReleaseThreshold must be below 2^64 (or max)'),
+          // valibot runs every check even after the regex failed: BigInt only on digits.
+          v.check((s) => !/^\d{1,20}$/.test(s) || BigInt(s) < 2n ** 64n, 'poolReleaseThreshold must be below 2^64 (or max)'),
         ),
       ),
       gpu: v.optional(v.picklist(['auto', 'device', 'host'], 'gpu must be auto, device or host')),
