@@ -13,6 +13,7 @@ import { checkOutputFile, writeWithFallback } from '../engine/profile/outputs.js
 import { DEFAULT_PROFILE_OPTIONS, profile, type ProfileOptions, type ProfileProgress } from '../engine/profile/profile.js';
 import type { LayoutChoice } from '../engine/profile/result.js';
 import { profilePrebuilt, readManifest } from '../engine/profile/prebuilt.js';
+import { parseGpuChoice } from '../engine/profile/gpu-backend.js';
 import { findChromium, NoChromium } from '../host-kit/pdf.js';
 import { probeDevices } from '../runner/devices.js';
 import { analyseForReport, formatFromPath, NO_ANALYSIS, type ReportFormat } from '../engine/report/index.js';
@@ -51,6 +52,7 @@ const SPEC: Record<string, OptionSpec> = {
   'pool-release-threshold': { value: true },
   'library-impl': { value: true },
   interpose: { value: false },
+  gpu: { value: true },
   help: { value: false },
 };
 
@@ -104,6 +106,11 @@ exports; several folders are compared in one run on the same inputs. Give --symb
   --interpose           measure allocations by hooking each library's calls of malloc, operator new[],
                         cudaMalloc, … (as for a library we did not generate) instead of reading the runtime
                         header's records; the result's notes say so (docs/interpose.md). Not with --remote
+  --gpu auto|device|host
+                        GPU programs: where the modes run. auto (default): the CUDA device, refused
+                        without one; host: the same CUDA code compiled for this CPU against Transient
+                        Lab's host CUDA runtime (every mode verified; times are host times of an
+                        emulation, labelled so, never device times). docs/gpu-host.md
 
 Exit codes: 0 ok, 2 usage (also: symbol values that give a negative extent or arrays that cannot fit in
 memory, and --out/--save-outputs written to a fallback), 3 bad input (also: a --prebuilt folder whose
@@ -163,7 +170,7 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
         'usage',
         `${NAME}: --prebuilt DIR runs the SDFG built into DIR; give no FILE (got ${args.positionals.join(' ')})`,
       );
-    for (const fixed of ['layout', 'symbols', 'default-symbol', 'cxxflags', 'pool-release-threshold', 'library-impl']) {
+    for (const fixed of ['layout', 'symbols', 'default-symbol', 'cxxflags', 'pool-release-threshold', 'library-impl', 'gpu']) {
       if (args.options.has(fixed))
         throw new TlabError(
           'usage',
@@ -222,6 +229,8 @@ function parseProfileArgs(argv: string[]): ParsedProfileArgs | 'help' {
   if (cxxflags !== undefined) options.cxxflags = parseCxxflags(cxxflags, `${NAME}: --cxxflags`);
   const threshold = optionValue(args, 'pool-release-threshold');
   if (threshold !== undefined) options.poolReleaseThreshold = parsePoolReleaseThreshold(NAME, threshold);
+  const gpu = optionValue(args, 'gpu');
+  if (gpu !== undefined) options.gpu = parseGpuChoice(gpu, NAME);
   const libraryImpl = optionValue(args, 'library-impl');
   if (libraryImpl !== undefined) options.libraryImpl = parseLibraryImpl(libraryImpl, `${NAME}: --library-impl`);
   if (args.flags.has('interpose')) options.interpose = true;
@@ -274,7 +283,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 export const profileCommand: Command = {
   name: NAME,
   usage:
-    'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--library-impl pure|blas[,NODE=IMPL…]] [--interpose] [--prebuilt DIR] [--remote [USER@]HOST]',
+    'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--gpu auto|device|host] [--interpose] [--library-impl pure|blas[,NODE=IMPL…]] [--prebuilt DIR] [--remote [USER@]HOST]',
   async run(argv: string[]): Promise<number> {
     // A workload file (docs/workload.md) has its own options and run.
     const valueOptions = new Set(Object.entries(SPEC).flatMap(([k, o]) => (o.value ? [k] : [])));

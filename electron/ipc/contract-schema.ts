@@ -114,6 +114,15 @@ function profileRequest(limits: HostLimits) {
       timeoutS: boundedInt('timeoutS', 0, 7 * 24 * 3600),
       // The text only; the engine parses it and names what is wrong (a usage error).
       libraryImpl: v.optional(v.pipe(v.string('libraryImpl must be a string'), v.maxLength(4096, 'libraryImpl is too long'))),
+      poolReleaseThreshold: v.optional(
+        v.pipe(
+          v.string('poolReleaseThreshold must be a string'),
+          v.regex(/^(max|\d{1,20})$/, 'poolReleaseThreshold must be a decimal byte count or max'),
+          // valibot runs every check even after the regex failed: BigInt only on digits.
+          v.check((s) => !/^\d{1,20}$/.test(s) || BigInt(s) < 2n ** 64n, 'poolReleaseThreshold must be below 2^64 (or max)'),
+        ),
+      ),
+      gpu: v.optional(v.picklist(['auto', 'device', 'host'], 'gpu must be auto, device or host')),
       // Only the shape here; whether the host allows it is the service's decision (its `remoteHosts`).
       remote: v.optional(
         v.nullable(

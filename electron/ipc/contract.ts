@@ -80,6 +80,12 @@ export interface ProfileRequest {
   /** How library nodes are expanded, as `--library-impl` takes it (`pure`, `blas`, `blas,gemm=pure`); absent:
    * pure. (Additive.) */
   libraryImpl?: string;
+  /** GPU programs: the default pool's release threshold POOL's init sets, as `--pool-release-threshold` takes
+   * it (decimal bytes or `max`); absent: DaCe's max. Refused for CPU programs. (Additive.) */
+  poolReleaseThreshold?: string;
+  /** GPU programs: where the modes run (`--gpu`): `auto` (default), `device`, or `host` (emulated on the
+   * host CPU, docs/gpu-host.md). Refused for CPU programs unless `auto`. (Additive.) */
+  gpu?: 'auto' | 'device' | 'host';
 }
 
 /** What the advisor and the Workload view are computed with (docs/advise.md). For a workload, `symbols`

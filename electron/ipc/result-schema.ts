@@ -100,6 +100,8 @@ export const profileResultSchema = v.pipe(
       seed: jsonInteger,
       inputs: v.record(v.string(), v.string()),
     }),
+    // Additive: a GPU run on a device, or emulated on the host CPU (--gpu host, whose times are not device times).
+    backend: v.optional(v.picklist(['cuda', 'cuda-host'], 'backend must be cuda or cuda-host')),
     // Additive: which expansion ran for each library node (--library-impl).
     libraryNodes: v.optional(
       v.array(

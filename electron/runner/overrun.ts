@@ -46,6 +46,9 @@ const CALL_PHASES: ReadonlySet<Phase> = new Set(['verify-1', 'verify-2', 'first-
 const HEAP_CORRUPTION =
   /(free|malloc|realloc|calloc|munmap_chunk|malloc_consolidate)\(\)[^\n]*|double free or corruption[^\n]*|corrupted (size|double-linked list|top size|unsorted chunks)[^\n]*/;
 
+/** The host CUDA runtime's fault line (native/include/transient_cuda_host_runtime.h). */
+const DEVICE_FAULT = /transient-lab: (device memory fault: [^\n]*)/;
+
 /**
  * After a child died of `signal` in a program call: why, when it is likely an out-of-bounds access (glibc's
  * heap-corruption abort, a segmentation fault or bus error), else null. The runner's own guards could not
@@ -58,6 +61,9 @@ export function crashHint(signal: string, phase: Phase | null, output: string, v
   if (signal === 'SIGABRT' && heap) {
     return `glibc found its heap corrupted (${heap[0].trim()}): an out-of-bounds write by the program is the likely cause, with ${symbolWords(v)}: ${OVERRUN_ADVICE}`;
   }
+  // The host CUDA runtime (`--gpu host`) names the device array and what touched it before the process dies.
+  const device = DEVICE_FAULT.exec(output);
+  if (device && (signal === 'SIGSEGV' || signal === 'SIGBUS')) return `${device[1]!.trim()}, with ${symbolWords(v)}: ${OVERRUN_ADVICE}`;
   if (signal === 'SIGSEGV' || signal === 'SIGBUS') {
     return `an out-of-bounds access by the program is the likely cause, with ${symbolWords(v)}: ${OVERRUN_ADVICE}`;
   }

@@ -45,6 +45,11 @@ export async function runProfileJob(input: ProfileJobInput): Promise<ProfileResu
     signal: input.signal,
     runner: input.runner,
     ...(req.libraryImpl === undefined ? {} : { libraryImpl: parseLibraryImpl(req.libraryImpl, 'libraryImpl') }),
+    // Checked by the contract's schema (decimal below 2^64, or max).
+    ...(req.poolReleaseThreshold === undefined
+      ? {}
+      : { poolReleaseThreshold: req.poolReleaseThreshold === 'max' ? 2n ** 64n - 1n : BigInt(req.poolReleaseThreshold) }),
+    ...(req.gpu === undefined ? {} : { gpu: req.gpu }),
   };
   try {
     const onProgress = (p: Parameters<OnProfileProgress>[0]) => input.onProgress({ job: req.job, ...p });

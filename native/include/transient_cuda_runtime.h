@@ -14,7 +14,11 @@
 #ifndef TRANSIENT_CUDA_RUNTIME_H
 #define TRANSIENT_CUDA_RUNTIME_H
 
+#ifdef TLAB_CUDA_HOST
+#include "transient_cuda_host_runtime.h"
+#else
 #include <cuda_runtime.h>
+#endif
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -50,11 +54,32 @@ static inline cudaError_t tlab_cuda_check(cudaError_t err, const char *what) {
 #define gpuDeviceSynchronize cudaDeviceSynchronize
 #endif
 
-/* The generated kernels: one template, one instantiation per GPU_Device map (the lambda is the map body). */
+/* The generated kernels: one template, one instantiation per GPU_Device map (the lambda is the map body),
+ * launched through tlab_launch (tlab_launch_blocks when the body synchronises its block: the host runtime runs
+ * those threads as fibers; on a device both are the same launch). */
+#ifndef TLAB_CUDA_HOST
 template <class F>
 __global__ void __tlab_kernel(F body) {
   body();
 }
+
+template <class F>
+static inline void tlab_launch(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream, F body) {
+  __tlab_kernel<<<grid, block, shared_bytes, stream>>>(body);
+}
+
+template <class F>
+static inline void tlab_launch_blocks(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream, F body) {
+  __tlab_kernel<<<grid, block, shared_bytes, stream>>>(body);
+}
+#endif
+
+/* The host runtime names device allocations by transient (for its fault messages); nothing on a device. */
+#ifdef TLAB_CUDA_HOST
+#define TLAB_NAME_DEVICE_ALLOCATION(p, index) tlab_host_name_allocation((p), (index))
+#else
+#define TLAB_NAME_DEVICE_ALLOCATION(p, index) ((void)0)
+#endif
 
 /* Synchronous device memory (SCOPED, PERSISTENT): DaCe's cudaMalloc/cudaFree, between two host timestamps. */
 static inline void *tlab_cuda_malloc(size_t bytes, int32_t transient_index) {
@@ -63,6 +88,7 @@ static inline void *tlab_cuda_malloc(size_t bytes, int32_t transient_index) {
   TLAB_CUDA(cudaMalloc(&p, bytes));
   const uint64_t t1 = tlab_now_ns();
   tlab_record(&tlab_runtime_events, t0, t1, bytes, transient_index, TLAB_EVENT_DEVICE_ALLOC);
+  TLAB_NAME_DEVICE_ALLOCATION(p, transient_index);
   if (tlab_runtime_events.poison_on && bytes != 0 && p) TLAB_CUDA(cudaMemset(p, tlab_runtime_events.poison_pattern, bytes));
   return p;
 }
@@ -99,6 +125,7 @@ static inline void *tlab_cuda_malloc_async(size_t bytes, cudaStream_t stream, in
   TLAB_CUDA(cudaMallocAsync(&p, bytes, stream));
   const uint64_t t1 = tlab_now_ns();
   tlab_record(&tlab_runtime_events, t0, t1, bytes, transient_index, TLAB_EVENT_DEVICE_ALLOC);
+  TLAB_NAME_DEVICE_ALLOCATION(p, transient_index);
   if (tlab_runtime_events.poison_on && bytes != 0 && p) TLAB_CUDA(cudaMemsetAsync(p, tlab_runtime_events.poison_pattern, bytes, stream));
   return p;
 }
@@ -153,6 +180,11 @@ static inline void tlab_cuda_copy(void *dst, const int64_t *dst_strides, const v
   }
 }
 
+/* The two events of __tlab_gpu_timed_program: created once, at the first init, so a timed call pays only for
+ * recording them (process-wide, like the default pool; the process ends with the runner). */
+static cudaEvent_t tlab_cuda_event_start = nullptr;
+static cudaEvent_t tlab_cuda_event_stop = nullptr;
+
 /* DaCe's __dace_init_cuda: device 0, a warm-up allocation, nothing else unless a pooled transient exists. */
 static inline int tlab_cuda_init(void) {
   int count = 0;
@@ -164,6 +196,8 @@ static inline int tlab_cuda_init(void) {
   void *warm = nullptr;
   if (cudaMalloc(&warm, 1) != cudaSuccess) return 4;
   cudaFree(warm);
+  if (!tlab_cuda_event_start && cudaEventCreate(&tlab_cuda_event_start) != cudaSuccess) return 4;
+  if (!tlab_cuda_event_stop && cudaEventCreate(&tlab_cuda_event_stop) != cudaSuccess) return 4;
   return 0;
 }
 
@@ -224,7 +258,11 @@ TLAB_EXPORT int __tlab_gpu_synchronize(void) { return static_cast<int>(tlab_cuda
 /* Argument memory for the runner (non-transient arrays are device pointers): plain cudaMalloc, never recorded. */
 TLAB_EXPORT void *__tlab_gpu_malloc(uint64_t bytes) {
   void *p = nullptr;
+#ifdef TLAB_CUDA_HOST
+  return tlab_host_malloc(&p, bytes ? bytes : 1, -1, TLAB_REGION_ARGUMENTS) == cudaSuccess ? p : nullptr;
+#else
   return cudaMalloc(&p, bytes ? bytes : 1) == cudaSuccess ? p : nullptr;
+#endif
 }
 TLAB_EXPORT int __tlab_gpu_free(void *p) { return static_cast<int>(cudaFree(p)); }
 /* kind: 0 host→device, 1 device→host, 2 device→device (synchronous). */

@@ -48,6 +48,16 @@ describe('request schemas', () => {
     expect(v.safeParse(schemas.profile, { ...req, seed: '18446744073709551616' }).success).toBe(false);
     expect(v.safeParse(schemas.profile, { ...req, calls: 1.5 }).success).toBe(false);
   });
+
+  it('checks the GPU settings of a profile request: the pool release threshold and where the program runs', () => {
+    const req = { doc: 'd1', job: 'j', modes: ['POOL'], layout: 'packed', calls: 5, warmup: 0, processes: 1 };
+    const base = { ...req, symbols: {}, defaultSymbol: null, seed: '0', inputs: {}, timeoutS: 0 };
+    for (const ok of ['0', 'max', '18446744073709551615'])
+      expect(v.safeParse(schemas.profile, { ...base, poolReleaseThreshold: ok, gpu: 'host' }).success, ok).toBe(true);
+    for (const bad of ['-1', '18446744073709551616', '1e9', 'MAX', ''])
+      expect(v.safeParse(schemas.profile, { ...base, poolReleaseThreshold: bad }).success, bad).toBe(false);
+    expect(v.safeParse(schemas.profile, { ...base, gpu: 'cpu' }).success).toBe(false);
+  });
 });
 
 describe('profile result schema', () => {
@@ -125,6 +135,8 @@ describe('profile result schema', () => {
       pool: { reservedHighBytes: 8, usedHighBytes: 8, releaseThreshold: '18446744073709551615' },
     };
     expect(v.safeParse(profileResultSchema, gpu).success).toBe(true);
+    expect(v.safeParse(profileResultSchema, { ...gpu, backend: 'cuda-host' }).success).toBe(true);
+    expect(v.safeParse(profileResultSchema, { ...gpu, backend: 'opencl' }).success).toBe(false);
     const short = structuredClone(gpu);
     (short.modes[0]!.gpu as { deviceNs: number[] }).deviceNs = [];
     expect(v.safeParse(profileResultSchema, short).success).toBe(false);

@@ -68,6 +68,10 @@ const CUDA_STANDARD = '-std=c++17';
 /** Kernel bodies are `__device__` lambdas; DaCe links the shared CUDA runtime. */
 const CUDA_LIBRARY_FLAGS = ['--extended-lambda', '--expt-relaxed-constexpr', '-shared', '-Xcompiler=-fPIC', '-cudart=shared'];
 const CUDA_HEADER = 'transient_cuda_runtime.h';
+/** `--gpu host` (docs/gpu-host.md): the same CUDA translation unit compiled by the C++ compiler as C++17 against
+ * the host CUDA runtime, with OpenMP for the blocks of a kernel. */
+const CUDA_HOST_HEADER = 'transient_cuda_host_runtime.h';
+const CUDA_HOST_FLAGS = ['-std=c++17', '-DTLAB_CUDA_HOST'];
 const ARCH_FLAG = /^(-arch|--gpu-architecture|-gencode|--generate-code|-code|--gpu-code)(=|$)/;
 
 /** Flags that would change what the compiler produces or where: the build stage owns these. */
@@ -126,11 +130,17 @@ export interface BuildOptions {
   /** Optimisation and target flags; default DACE_CXXFLAGS. The standard, -shared/-fPIC and -fopenmp are
    * the build's own. */
   cxxflags?: readonly string[];
+  /** GPU programs: `device` (nvcc, default) or `host` (the C++ compiler and the host CUDA runtime). */
+  gpuBackend?: GpuBackend;
 }
 
+/** Where a GPU program runs: on a CUDA device, or emulated on the host CPU (`--gpu host`). */
+export type GpuBackend = 'device' | 'host';
+
 export interface BuildResult {
-  /** `cpp` (the C++ compiler) or `cuda` (nvcc): a GPU program's source is a CUDA translation unit. */
-  language?: 'cpp' | 'cuda';
+  /** `cpp` (the C++ compiler), `cuda` (nvcc) or `cuda-host` (a GPU program compiled by the C++ compiler
+   * against the host CUDA runtime, `--gpu host`). */
+  language?: 'cpp' | 'cuda' | 'cuda-host';
   /** A path no other build shares (dlopen caches by path). */
   libPath: string;
   cached: boolean;
@@ -172,9 +182,11 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
   const started = performance.now();
   const label = opts.label ?? (program.mode === 'EXTERNAL' ? `${program.mode}-${program.layout}` : program.mode);
   const includeDir = opts.includeDir ?? defaultIncludeDir();
-  const cuda = program.gpu?.language === 'cuda';
+  const gpuHost = program.gpu?.language === 'cuda' && opts.gpuBackend === 'host';
+  const cuda = program.gpu?.language === 'cuda' && !gpuHost;
   const headers: Buffer[] = [];
-  for (const name of cuda ? [RUNTIME_HEADER, CUDA_HEADER] : [RUNTIME_HEADER]) {
+  const headerNames = cuda ? [RUNTIME_HEADER, CUDA_HEADER] : gpuHost ? [RUNTIME_HEADER, CUDA_HEADER, CUDA_HOST_HEADER] : [RUNTIME_HEADER];
+  for (const name of headerNames) {
     const headerPath = join(includeDir, name);
     try {
       headers.push(await readFile(headerPath));
@@ -189,7 +201,8 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
   const compiler = cuda ? await findNvcc() : await findCompiler();
   const warnings: string[] = [];
   let openmp = false;
-  if (program.usesOpenMP) {
+  // The host runtime runs a kernel's blocks on OpenMP threads.
+  if (program.usesOpenMP || gpuHost) {
     // nvcc hands host code to g++ (compiler.ts): probe that one for a GPU program.
     const host = cuda ? { command: ['g++'], name: 'g++', version: '', versionLine: compiler.versionLine } : compiler;
     openmp = await probeOpenMP(host);
@@ -207,7 +220,7 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
         ...CUDA_LIBRARY_FLAGS,
         ...(openmp ? ['-Xcompiler=-fopenmp', '-lgomp'] : []),
       ]
-    : [STANDARD, ...cxxflags, ...LIBRARY_FLAGS, ...(openmp ? ['-fopenmp'] : [])];
+    : [...(gpuHost ? CUDA_HOST_FLAGS : [STANDARD]), ...cxxflags, ...LIBRARY_FLAGS, ...(openmp ? ['-fopenmp'] : [])];
   // `-march=native` builds for this CPU: a cache shared by machines of different CPUs (an HPC home folder
   // seen from login and compute nodes) must not hand one machine's library to another.
   const native = flags.some((f) => /=native$/.test(f)) ? await nativeTarget() : '';
@@ -228,7 +241,7 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
 
   const entryDir = join(libsDir(), key);
   let cached = await isValidEntry(entryDir, key);
-  if (!cached) await compileEntry(program, { key, entryDir, compiler, flags, links, includeDir, label, opts });
+  if (!cached) await compileEntry(program, { key, entryDir, compiler, flags, links, includeDir, label, opts, cuda });
 
   await withFileErrors('build', 'create the run folder', opts.runDir, () => makeDirectory(opts.runDir));
   const libPath = join(opts.runDir, `${label}-${key.slice(0, 12)}-${process.pid}-${++copyCounter}.so`);
@@ -237,7 +250,7 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
   // only claim a hit for what was actually verified.
   cached = cached && existsSync(libPath);
   return {
-    language: cuda ? 'cuda' : 'cpp',
+    language: cuda ? 'cuda' : gpuHost ? 'cuda-host' : 'cpp',
     libPath,
     cached,
     ms: performance.now() - started,
@@ -276,6 +289,8 @@ async function compileEntry(
     includeDir: string;
     label: string;
     opts: BuildOptions;
+    /** nvcc compiles it (a `.cu` file); false for CPU programs and for GPU programs built for the host. */
+    cuda: boolean;
   },
 ): Promise<void> {
   const root = libsDir();
@@ -285,7 +300,7 @@ async function compileEntry(
   const work = join(root, `.tmp-${ctx.key.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
   await withFileErrors('build', 'create the folder', work, () => mkdir(work), CACHE_HINT);
   try {
-    const src = join(work, sourceName(program));
+    const src = join(work, sourceName(ctx.cuda));
     const lib = join(work, 'program.so');
     await writeFileAtomic(src, program.source, { kind: 'build', details: CACHE_HINT });
     const argv = [...ctx.compiler.command, ...ctx.flags, '-I', ctx.includeDir, '-o', lib, src, ...ctx.links];
@@ -293,7 +308,7 @@ async function compileEntry(
     if (res.code !== 0 || res.signal) {
       const missing = missingLibraryError(program, `${res.stderr}\n${res.stdout}`, ctx.opts.sdfgFile ?? null);
       if (missing) throw missing;
-      const keptSource = join(await keepFailedSource(root, ctx.key, work), sourceName(program));
+      const keptSource = join(await keepFailedSource(root, ctx.key, work), sourceName(ctx.cuda));
       throw compileError(program, res, { ...ctx, keptSource });
     }
     const bytes = await withFileErrors('build', 'read', lib, () => readFile(lib));
@@ -341,8 +356,8 @@ const DIAGNOSTIC = /^(.*?):(\d+):(\d+): (fatal error|error): (.*)$/;
 const NVCC_DIAGNOSTIC = /^(.*?)\((\d+)\): (catastrophic error|error): (.*)$/;
 
 /** The generated source's name in a cache entry: program.cpp, or program.cu for a CUDA translation unit. */
-function sourceName(program: GeneratedProgram): string {
-  return program.gpu?.language === 'cuda' ? 'program.cu' : 'program.cpp';
+function sourceName(cuda: boolean): string {
+  return cuda ? 'program.cu' : 'program.cpp';
 }
 
 function parseDiagnostic(text: string, source: string): Diagnostic | null {
@@ -358,7 +373,7 @@ const MAX_DIAGNOSTICS = 5;
 function compileError(
   program: GeneratedProgram,
   res: Awaited<ReturnType<typeof runProcess>>,
-  ctx: { compiler: CompilerInfo; label: string; keptSource: string; opts: BuildOptions },
+  ctx: { compiler: CompilerInfo; label: string; keptSource: string; opts: BuildOptions; cuda: boolean },
 ): TlabError {
   const compilerName = `${ctx.compiler.name}${ctx.compiler.version ? ` ${ctx.compiler.version}` : ''}`;
   if (res.error) {
@@ -374,7 +389,7 @@ function compileError(
     });
   }
   const sourceLines = program.source.split('\n');
-  const source = sourceName(program);
+  const source = sourceName(ctx.cuda);
   const diagnostics: Diagnostic[] = [];
   for (const text of `${res.stderr}\n${res.stdout}`.split('\n')) {
     const d = parseDiagnostic(text, source);

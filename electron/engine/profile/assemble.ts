@@ -166,5 +166,6 @@ export function assembleResult(input: AssembleInput): ProfileResult {
       ...allocatorStateWarnings(modes.map((m, i) => ({ label: m.label, faultMedians: results[i]!.timing.faultMedians }))),
     ],
     ...(plan.device ? { device: plan.device } : {}),
+    ...(plan.gpuBackend ? { backend: plan.gpuBackend === 'host' ? ('cuda-host' as const) : ('cuda' as const) } : {}),
   };
 }

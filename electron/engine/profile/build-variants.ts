@@ -1,5 +1,5 @@
 /** Profile step 2, build: compile every planned variant into its own shared library under the run folder. */
-import { buildProgram, type BuildOptions, type BuildResult } from '../compile/index.js';
+import { buildProgram, type BuildOptions, type BuildResult, type GpuBackend } from '../compile/index.js';
 import type { GeneratedProgram } from '../codegen/types.js';
 import type { DaceVariant } from '../dace/types.js';
 import type { OnProfileProgress } from './options.js';
@@ -25,6 +25,8 @@ export interface BuildVariantsOptions {
   build?: ProgramBuilder;
   /** Optimisation and target flags (default: DaCe's). */
   cxxflags?: readonly string[] | null;
+  /** GPU programs: nvcc for the device (default) or the C++ compiler for the host emulation. */
+  gpuBackend?: GpuBackend;
 }
 
 /** A label that is safe in a file name: `EXTERNAL (packed)` → `EXTERNAL-packed`. */
@@ -47,6 +49,7 @@ export async function buildVariants(variants: PlannedVariant[], opts: BuildVaria
         sdfgFile: opts.sdfgFile,
         label: fileLabel(v.label),
         ...(opts.cxxflags ? { cxxflags: opts.cxxflags } : {}),
+        ...(opts.gpuBackend ? { gpuBackend: opts.gpuBackend } : {}),
       }),
     });
   }

@@ -55,6 +55,7 @@ export function noDeviceError(r: DeviceReport, file: string | null): TlabError {
     details: [
       ...describeDevices(r).slice(0, 1),
       'build it here without running (transient-lab build FILE --out DIR), then profile the folder on a GPU node (profile --prebuilt DIR), or run it there (profile FILE --remote HOST)',
+      'or emulate the device on this CPU: profile FILE --gpu host (verifies every mode; its times are host times of an emulation, not device times)',
     ],
   });
 }

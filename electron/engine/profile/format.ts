@@ -66,11 +66,13 @@ export function formatProfile(result: ProfileResult): string {
   const scoped = result.modes.find((m) => m.mode === 'SCOPED');
   // GPU runs: median/call is host time with the device synchronised; device/call the CUDA-event time.
   const gpu = result.modes.some((m) => m.gpu);
+  // `--gpu host`: the CUDA events read the host clock; the column is named for what it is.
+  const emulated = result.backend === 'cuda-host';
   const rows: string[][] = [
     [
       'mode',
       'median/call',
-      ...(gpu ? ['device/call'] : []),
+      ...(gpu ? [emulated ? 'emulated/call' : 'device/call'] : []),
       'p10',
       'p90',
       'allocs/call',
@@ -98,7 +100,11 @@ export function formatProfile(result: ProfileResult): string {
   }
   for (const l of table(rows)) lines.push(l);
   for (const l of daceFolderLines(result.modes)) lines.push(l);
-  if (result.device) {
+  if (emulated) {
+    lines.push(
+      'backend: cuda-host — the CUDA code ran on this CPU under the host CUDA runtime (--gpu host); every time is a host time of the emulation, not a device time (emulated/call: host clock between the two CUDA events of a call)',
+    );
+  } else if (result.device) {
     const d = result.device;
     lines.push(
       `device: ${d.name} (compute capability ${d.computeCapability}, CUDA runtime ${cudaVersion(d.runtimeVersion)}, driver ${cudaVersion(d.driverVersion)}); median/call is host time until the device finished, device/call CUDA-event time`,

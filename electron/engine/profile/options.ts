@@ -2,6 +2,7 @@
 import { MODES, type Mode } from '../analysis/types.js';
 import type { LayoutChoice } from './result.js';
 import type { DeviceProbe } from './device.js';
+import type { GpuChoice } from './gpu-backend.js';
 import type { RunnerHost } from './runner-host.js';
 import type { LibraryImplChoice } from '../sdfg/expand/impl.js';
 
@@ -39,6 +40,9 @@ export interface ProfileOptions {
   /** Lists CUDA devices (the host runs the addon's probe in a child: electron/runner/devices.ts). Asked only
    * for GPU programs, before anything is built; without it a GPU program is not checked for a device here. */
   devices?: DeviceProbe;
+  /** GPU programs: `auto` (default: the device, refused without one), `device` or `host` (the CUDA translation
+   * unit compiled for the CPU against the host CUDA runtime, docs/gpu-host.md). Refused for CPU programs. */
+  gpu?: GpuChoice;
 }
 
 type ProfileStage = 'parse' | 'analyse' | 'generate' | 'build' | 'verify' | 'calls' | 'compare';

@@ -15,7 +15,8 @@ import type { SdfgFile } from '../model/sdfg.js';
 import { readSdfgFile } from '../sdfg/index.js';
 import { checkLibraryImpl } from '../sdfg/expand/impl.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
-import { profileDevice, requireDevice } from './device.js';
+import { resolveGpuBackend } from './gpu-backend.js';
+import type { GpuBackend } from '../compile/index.js';
 import type { LayoutChoice, ProfileDevice } from './result.js';
 import { throwIfCancelled, variantLabel } from './runner-host.js';
 import { checkRunFits } from './memory.js';
@@ -44,8 +45,10 @@ export interface ProfilePlan {
   symbols: Record<string, bigint>;
   /** SDFG name. */
   name: string;
-  /** GPU programs planned to run (a device probe was given): the device they run on. */
+  /** GPU programs planned to run (a device probe was given, or `--gpu host`): the device they run on. */
   device?: ProfileDevice;
+  /** GPU programs: built for the device (nvcc) or for the host emulation (`--gpu host`). */
+  gpuBackend?: GpuBackend;
 }
 
 /** The variants in canonical mode order (SCOPED first: it is the reference of the comparison). */
@@ -142,7 +145,10 @@ function generateVariants(
 /** Parse, analyse, check and generate: everything a profile run decides before it compiles anything. */
 export async function planProfile(
   filePath: string,
-  options: Pick<ProfileOptions, 'modes' | 'layout' | 'calls' | 'symbols' | 'defaultSymbol' | 'signal' | 'devices' | 'libraryImpl'> & {
+  options: Pick<
+    ProfileOptions,
+    'modes' | 'layout' | 'calls' | 'symbols' | 'defaultSymbol' | 'signal' | 'devices' | 'libraryImpl' | 'gpu'
+  > & {
     /** GPU programs: the default pool's release threshold init sets (null: DaCe's UINT64_MAX). */
     poolReleaseThreshold?: bigint | null;
   },
@@ -172,13 +178,15 @@ export async function planProfile(
       { file: filePath },
     );
   }
+  const gpu = options.gpu ?? 'auto';
+  if (gpu !== 'auto' && analysis.target !== 'gpu')
+    throw new TlabError('usage', `--gpu ${gpu} applies to GPU programs; this is a CPU program`, { file: filePath });
   // A host that runs the program passes a device probe (`build` does not: it compiles GPU programs anywhere).
-  // A GPU program on a machine without a device stops here, before anything is generated or compiled.
+  // A GPU program on a machine without a device stops here, before anything is generated or compiled, unless
+  // it is to be emulated on the host (`--gpu host`).
   let device: ProfileDevice | undefined;
-  if (analysis.target === 'gpu' && options.devices) {
-    const report = await options.devices();
-    device = profileDevice(report, requireDevice(report, filePath));
-  }
+  let gpuBackend: GpuBackend | undefined;
+  if (analysis.target === 'gpu') ({ backend: gpuBackend, device } = await resolveGpuBackend(gpu, options.devices, filePath));
   checkRunFits(file, analysis, { symbols: options.symbols, defaultSymbol: options.defaultSymbol, target: null });
   const variants = generateVariants(filePath, file, analysis, options, onProgress);
   const reference = variants[0]!.program;
@@ -192,5 +200,6 @@ export async function planProfile(
     symbols: reference.symbols,
     name: reference.name,
     ...(device ? { device } : {}),
+    ...(gpuBackend ? { gpuBackend } : {}),
   };
 }

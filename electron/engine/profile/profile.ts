@@ -43,6 +43,7 @@ export async function profile(filePath: string, options: ProfileOptions, onProgr
       signal: options.signal,
       onProgress,
       cxxflags: options.cxxflags,
+      ...(plan.gpuBackend ? { gpuBackend: plan.gpuBackend } : {}),
     });
     return await runVerifyAssemble(plan, built, filePath, options, onProgress);
   } finally {

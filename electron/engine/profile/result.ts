@@ -235,8 +235,11 @@ export interface ProfileResult {
   };
   notes: string[];
   warnings: string[];
-  /** GPU runs only: the device the modes ran on. */
+  /** GPU runs only: the device the modes ran on (for `cuda-host`, a record that names the host emulation). */
   device?: ProfileDevice;
+  /** GPU runs only: `cuda` on a CUDA device, `cuda-host` emulated on the host CPU (`--gpu host`): every time of
+   * such a run is a host time of the emulation, never a device time. Additive. */
+  backend?: 'cuda' | 'cuda-host';
   /** Present when outputs were saved (`--save-outputs`): where they are. `fallbackReason` non-null means the
    * requested folder could not be written and `dir` is a fallback folder (a warning says so too). */
   savedOutputs?: { requested: string; dir: string; fallbackReason: string | null };

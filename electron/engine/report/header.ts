@@ -1,7 +1,7 @@
 /** The header of a result: program, machine and settings as rows of facts. */
 import type { ProfileResult } from '../profile/result.js';
 import { formatCount } from '../view/format.js';
-import { deviceSummary, deviceVersions, formatReleaseThreshold } from '../view/gpu.js';
+import { deviceSummary, deviceVersions, EMULATED_DEVICE, formatReleaseThreshold, isEmulatedResult } from '../view/gpu.js';
 import type { Fact, ResultHeader } from './types.js';
 
 /** Fields a later profile@1 may add (GPU runs): read when present, never required. */
@@ -32,11 +32,19 @@ export function resultHeader(label: string, result: ProfileResult): ResultHeader
   // profile@1's GPU additions put the device at the top level (`device`); `machine.gpu`/`driver` are read for
   // results of an older draft that wrote them there.
   const dev = result.device;
-  const gpu = dev ? `GPU ${dev.index}: ${deviceSummary(dev)}` : str(r.machine.gpu);
+  const emulated = isEmulatedResult(result);
+  const gpu = emulated ? EMULATED_DEVICE : dev ? `GPU ${dev.index}: ${deviceSummary(dev)}` : str(r.machine.gpu);
   const machine: Fact[] = [
     { label: 'CPU', value: `${result.machine.cpu} (${result.machine.cores} logical cores)` },
     { label: 'GPU', value: gpu ?? 'none: CPU run' },
-    { label: 'Driver', value: dev ? `CUDA ${deviceVersions(dev)}` : (str(r.machine.driver) ?? (gpu ? 'not recorded' : 'none: CPU run')) },
+    {
+      label: 'Driver',
+      value: emulated
+        ? 'none: emulated'
+        : dev
+          ? `CUDA ${deviceVersions(dev)}`
+          : (str(r.machine.driver) ?? (gpu ? 'not recorded' : 'none: CPU run')),
+    },
     { label: 'Compiler', value: result.machine.compiler },
     {
       label: 'Flags',

@@ -2,7 +2,7 @@
  * Words for profile@1's GPU additions (docs/profile-schema.md): the device a run used and the stream-ordered
  * pool's attributes. Pure: the renderer, the reports and the CLI share them.
  */
-import type { ProfileDevice } from '../profile/result.js';
+import type { ProfileDevice, ProfileResult } from '../profile/result.js';
 import { formatBytes } from './format.js';
 
 /** CUDA's 1000·major + 10·minor as "12.4". */
@@ -15,6 +15,13 @@ export function formatCudaVersion(v: number): string {
 export function deviceSummary(d: ProfileDevice): string {
   return `${d.name} · ${formatBytes(d.totalMemoryBytes)} · compute capability ${d.computeCapability} · ${d.multiprocessors} SMs${d.memoryPools ? '' : ' · no memory pools'}`;
 }
+
+/** A GPU result emulated on the host CPU (`--gpu host`, backend cuda-host): its times are host times. */
+export const isEmulatedResult = (r: Pick<ProfileResult, 'backend'>): boolean => r.backend === 'cuda-host';
+
+/** What an emulated result ran on, wherever a device would be named. */
+export const EMULATED_DEVICE =
+  'host CPU emulation (--gpu host): the CUDA code ran on this CPU; times are emulated host times, not device times';
 
 /** "driver 13.0 · runtime 12.8". */
 export function deviceVersions(d: ProfileDevice): string {

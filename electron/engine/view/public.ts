@@ -41,5 +41,5 @@ export {
   type Headline,
   type Verdict,
 } from './verdict.js';
-export { deviceSummary, deviceVersions, formatReleaseThreshold } from './gpu.js';
+export { deviceSummary, deviceVersions, EMULATED_DEVICE, formatReleaseThreshold, isEmulatedResult } from './gpu.js';
 export { quantile } from '../profile/stats.js';

@@ -21,6 +21,7 @@ import { modeNoise, resultNoise, type NoiseFinding, type NoiseReport } from '../
 import type { ModeResult, ProfileResult } from '../profile/result.js';
 import { intervalConfidence, mannWhitneyMinCalls, quantileMinCalls, SIGNIFICANCE } from '../profile/significance.js';
 import { formatBytes, formatCount, formatNs, formatRatio } from './format.js';
+import { isEmulatedResult } from './gpu.js';
 import { compareTimes, deviceTimes, modeSample, pct, ROBUST_QUANTILE, type Statistic, type TimeComparison } from './time-comparison.js';
 
 export type { Statistic, TimeComparison } from './time-comparison.js';
@@ -88,7 +89,8 @@ export interface Headline {
   /** null when there is nothing to compare (`text` says why). On a GPU result: host time per call. */
   time: TimeComparison | null;
   /** Which time `time` compares: null on CPU (the only time there is), 'host' on a GPU result. */
-  basis: 'host' | null;
+  /** GPU results: host time (device synchronised), or `emulated` host time (`--gpu host`); null on CPU. */
+  basis: 'host' | 'emulated' | null;
   /** GPU results: the same comparison on device time (CUDA events); null on CPU or when a side lacks it. */
   device: TimeComparison | null;
   /** Allocations per call the subject saves (negative: adds), from the timed calls. */
@@ -131,6 +133,11 @@ function memoryText(s: HeldMemory, b: HeldMemory): string {
 }
 
 const HOST_BASIS = 'host time per call (device synchronised before the clock stops)';
+const EMULATED_BASIS = 'host time per call of the CUDA code emulated on this CPU (--gpu host): not device time';
+
+/** How a result's times read: a CPU run, a GPU run (host and device times), or the host emulation of a GPU run,
+ * whose times are all host times (its CUDA events read the host clock) and are never called device times. */
+type TimeBasis = boolean | 'emulated';
 
 const bigWords = (t: TimeComparison): string =>
   t.verdict === 'faster' || t.verdict === 'slower'
@@ -142,28 +149,36 @@ const bigWords = (t: TimeComparison): string =>
       : 'Too few calls to test';
 
 /** `subject` against `baseline`: time (on `statistic`), allocations, memory; on a GPU also device time. */
-export function headlineFor(subject: ModeResult, baseline: ModeResult, opts: { gpu?: boolean; statistic?: Statistic } = {}): Headline {
+export function headlineFor(subject: ModeResult, baseline: ModeResult, opts: { gpu?: TimeBasis; statistic?: Statistic } = {}): Headline {
   const statistic = opts.statistic ?? 'median';
   const gpu = opts.gpu ?? false;
   const time = compareTimes(modeSample(subject), modeSample(baseline), statistic);
   const ds = deviceTimes(subject);
   const db = deviceTimes(baseline);
-  const device = ds && db ? compareTimes(ds, db, statistic) : null;
+  const device = ds && db && gpu !== 'emulated' ? compareTimes(ds, db, statistic) : null;
   const allocsSaved = baseline.summary.allocsPerCall - subject.summary.allocsPerCall;
   const memory = { subject: heldMemory(subject), baseline: heldMemory(baseline) };
   const workspace = Object.values(subject.workspaceBytes);
   const title = `${subject.label} vs ${baseline.label}`;
   const allocs = allocsText(allocsSaved, subject, baseline);
   const memText = memoryText(memory.subject, memory.baseline);
-  const basis = gpu ? HOST_BASIS : null;
-  const deviceText = gpu ? (device ? `device time (CUDA events): ${device.text}` : 'device time: not recorded for both modes') : null;
-  const timeText = gpu ? time.text.replace(/ (per call|at p10)/, ' $1 in host time') : time.text;
+  const basis = gpu === 'emulated' ? EMULATED_BASIS : gpu ? HOST_BASIS : null;
+  const deviceText =
+    gpu === 'emulated'
+      ? null
+      : gpu
+        ? device
+          ? `device time (CUDA events): ${device.text}`
+          : 'device time: not recorded for both modes'
+        : null;
+  const hostWords = gpu === 'emulated' ? 'in emulated host time' : 'in host time';
+  const timeText = gpu ? time.text.replace(/ (per call|at p10)/, ` $1 ${hostWords}`) : time.text;
   return {
     kind: 'pair',
     subject: subject.label,
     baseline: baseline.label,
     time,
-    basis: gpu ? 'host' : null,
+    basis: gpu === 'emulated' ? 'emulated' : gpu ? 'host' : null,
     device,
     allocsSaved,
     memory,
@@ -196,7 +211,7 @@ function unavailable(kind: Headline['kind'], text: string, subject: string | nul
 const list = (xs: string[]): string => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
 
 /** The fastest mode that ran against the runner-up, or why there is none. */
-function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: boolean): Headline {
+function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: TimeBasis): Headline {
   const figure = (m: ModeResult): number => (statistic === 'p10' ? m.summary.p10Ns : m.summary.medianNs);
   const ran = result.modes.filter((m) => m.calls.totalNs.length > 0 && Number.isFinite(figure(m)));
   if (ran.length < 2)
@@ -234,7 +249,7 @@ function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: boolea
       text: `No clear winner${at}: ${detail}`,
     };
   }
-  const timeText = gpu ? `${t.claim} in host time` : t.claim;
+  const timeText = gpu ? `${t.claim} ${gpu === 'emulated' ? 'in emulated host time' : 'in host time'}` : t.claim;
   const text = `${fastest.label} is fastest${at}: ${timeText} than the runner-up, ${runnerUp.label} (${t.evidence})${h.parts.device ? `; ${h.parts.device}` : ''}; ${h.parts.allocs}; ${h.parts.memory}`;
   const detail = `than the runner-up, ${runnerUp.label} (${t.evidence})`;
   return {
@@ -257,7 +272,7 @@ function baselineOf(result: ProfileResult): ModeResult | null {
 }
 
 /** One line per EXTERNAL variant (packed first) against POOL (or SCOPED when POOL was not run). */
-function pairHeadlines(result: ProfileResult, statistic: Statistic, gpu: boolean): Headline[] {
+function pairHeadlines(result: ProfileResult, statistic: Statistic, gpu: TimeBasis): Headline[] {
   const base = baselineOf(result);
   const ext = externals(result);
   if (!ext.length)
@@ -323,7 +338,7 @@ export function profileVerdict(result: ProfileResult): Verdict {
   if (hit) return hit;
   const noise = resultNoise(result);
   const statistic: Statistic = noise.noisy ? 'p10' : 'median';
-  const gpu = isGpuResult(result);
+  const gpu: TimeBasis = isGpuResult(result) && isEmulatedResult(result) ? 'emulated' : isGpuResult(result);
   const noiseText = noiseSentence(noise.findings);
   const primary = winnerHeadline(result, statistic, gpu);
   const verdict = {
@@ -380,11 +395,15 @@ export function compareResults(results: ReadonlyArray<{ label: string; result: P
       const allocsDelta = om.summary.allocsPerCall - m.summary.allocsPerCall;
       const dr = deviceTimes(m);
       const dof = deviceTimes(om);
-      const device = dr && dof ? compareTimes(dof, dr, statistic) : null;
-      const crossTarget = isGpuResult(ref!.result) !== isGpuResult(o.result);
+      // Emulated times are host times: never compared as device times, and a device run against an emulated
+      // one compares different machines doing different work, as a CPU run against a GPU run does.
+      const emulated = isEmulatedResult(ref!.result) || isEmulatedResult(o.result);
+      const device = dr && dof && !emulated ? compareTimes(dof, dr, statistic) : null;
+      const kind = (r: ProfileResult) => (isEmulatedResult(r) ? 'GPU-emulated-on-CPU' : isGpuResult(r) ? 'GPU' : 'CPU');
+      const crossTarget = kind(ref!.result) !== kind(o.result);
       const what = time.verdict === 'faster' || time.verdict === 'slower' ? `${time.text} than ${ref!.label}` : time.text;
       const extra = crossTarget
-        ? ` (host times of a ${isGpuResult(o.result) ? 'GPU' : 'CPU'} run against a ${isGpuResult(ref!.result) ? 'GPU' : 'CPU'} run)`
+        ? ` (host times of a ${kind(o.result)} run against a ${kind(ref!.result)} run)`
         : device
           ? `; device time: ${device.text}`
           : '';

@@ -52,6 +52,7 @@ export async function startProfile(): Promise<void> {
   }
   const job = `run${Date.now().toString(36)}${++jobSeq}`;
   const doc = s.doc;
+  const gpuProgram = (s.analysis?.analysis.target ?? s.doc.target) === 'gpu';
   store.set({ run: { job, doc: doc.doc, startedAt: performance.now(), events: [], status: 'running', error: null }, dockTab: 'profile' });
   try {
     const result = await s.client.profile({
@@ -70,6 +71,8 @@ export async function startProfile(): Promise<void> {
       // Only a host the server listed; a stale choice (another server) falls back to running here.
       ...(p.remote !== null && s.env?.remoteHosts?.includes(p.remote) ? { remote: p.remote } : {}),
       ...(p.libraryImpl === 'blas' ? { libraryImpl: 'blas' } : {}),
+      // GPU programs only (the engine refuses both for CPU programs).
+      ...(gpuProgram ? { poolReleaseThreshold: p.poolReleaseThreshold.trim() || 'max', gpu: p.gpu } : {}),
     });
     const stamp = new Date().toISOString().slice(11, 19);
     const resultDoc = { name: `${result.program.name} · run ${stamp}`, path: null, result };

@@ -78,6 +78,10 @@ export interface ProfileSettings {
   remote: string | null;
   /** How library nodes are expanded (`--library-impl`): DaCe's pure loops, or OpenBLAS/LAPACKE calls. */
   libraryImpl: 'pure' | 'blas';
+  /** GPU programs: the pool's release threshold (`--pool-release-threshold`): decimal bytes or `max`. */
+  poolReleaseThreshold: string;
+  /** GPU programs: run on the device (`auto`) or emulated on the host CPU (`--gpu host`). */
+  gpu: 'auto' | 'host';
 }
 
 interface ProfileRun {
@@ -166,6 +170,8 @@ const DEFAULT_PROFILE: ProfileSettings = {
   inputs: {},
   remote: null,
   libraryImpl: 'pure',
+  poolReleaseThreshold: 'max',
+  gpu: 'auto',
 };
 
 function initialTheme(): ThemeName {

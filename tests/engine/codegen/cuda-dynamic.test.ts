@@ -52,9 +52,9 @@ describe('dynamic map ranges, CUDA', () => {
       // kstart (a host Scalar) sizes the grid of kernel 'tail': read on the host, before its launch.
       const read = src.indexOf('const int64_t __tlab_dyn3_kstart = kstart[0];');
       expect(read).toBeGreaterThan(0);
-      expect(src.slice(read, src.indexOf('<<<', read))).toContain('__tlab_k2_n0 = (((H - 1) - (__tlab_dyn3_kstart)) / (1) + 1)');
+      expect(src.slice(read, src.indexOf('tlab_launch', read))).toContain('__tlab_k2_n0 = (((H - 1) - (__tlab_dyn3_kstart)) / (1) + 1)');
       // rb/re (GPU_Global A_row) bound a Sequential map inside kernel 'rows': read in device code, after the launch.
-      const launch = src.indexOf('__tlab_kernel<<<', src.indexOf('__tlab_k1_total'));
+      const launch = src.indexOf('tlab_launch', src.indexOf('__tlab_k1_total'));
       expect(src.indexOf('const int64_t __tlab_dyn6_rb = A_row[int64_t(i)];')).toBeGreaterThan(launch);
       expect(src).toContain('for (int64_t j = __tlab_dyn6_rb; j <= (__tlab_dyn6_re - 1); j += 1)');
       if (nvcc) {

@@ -55,7 +55,7 @@ function toJs(cpp: string): string {
 
 /** Runs the kernel of `source` (one kernel, one tasklet writing `A[...]`) and counts each element it writes. */
 function simulate(source: string, N: bigint): { threads: number; hits: Map<bigint, number>; traps: number } {
-  const launch = source.indexOf('__tlab_kernel<<<');
+  const launch = source.indexOf('tlab_launch');
   const preludeStart = source.lastIndexOf('const int64_t __tlab_k0_n0', launch);
   const prelude = source.slice(preludeStart, source.lastIndexOf('if (__tlab_k0_total > 0)', launch));
   const bodyStart = source.indexOf('\n', launch) + 1;
@@ -168,7 +168,7 @@ test('argument arrays (CPU_Heap A and B) are reached in the kernel through their
   const file = await readSdfgFile(join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__allocation_lifetime_nested_0.sdfg'));
   expect(findUnsupported(file, 'gpu')).toEqual([]);
   const source = generate(file, 32n);
-  const kernel = source.slice(source.indexOf('__tlab_kernel<<<'), source.indexOf('TLAB_CUDA(cudaGetLastError());'));
+  const kernel = source.slice(source.indexOf('tlab_launch'), source.indexOf('TLAB_CUDA(cudaGetLastError());'));
   expect(kernel).toContain('= A[int64_t(i + __k0 * 1)];');
   expect(kernel).toMatch(/tlab_atomic_add\(&B\[/);
   // Nothing is read on the host to shadow them.

@@ -89,8 +89,13 @@ describe('CUDA generation of the GPU examples', () => {
       expect(p.gpu?.language).toBe('cuda');
       expect(p.gpu!.kernels).toBeGreaterThanOrEqual(example === 'chain_gpu' ? 5 : 3);
       expect(p.source).toContain('#include "transient_cuda_runtime.h"');
-      expect(p.source).toMatch(/__tlab_kernel<<<dim3\(.*\), dim3\(.*\), 0, nullptr>>>\(\[=\] __device__ \(\) \{/);
+      expect(p.source).toMatch(/tlab_launch\(dim3\(.*\), dim3\(.*\), 0, nullptr, \[=\] __device__ \(\) \{/);
       expect(p.source).toContain('extern "C" int __tlab_gpu_timed_program(');
+      // The timing events are created once, in init (tlab_cuda_init), not in every timed call.
+      const hook = p.source.slice(p.source.indexOf('extern "C" int __tlab_gpu_timed_program('));
+      expect(hook.slice(0, hook.indexOf('\n}'))).not.toMatch(/cudaEvent(Create|Destroy)/);
+      expect(hook).toContain('cudaEventRecord(tlab_cuda_event_start, nullptr);');
+      expect(p.source).toContain('extern "C" const char *__tlab_gpu_transient_name(uint32_t __i) {');
     });
 
     test(`${example}: SCOPED cudaMalloc/cudaFree per call, PERSISTENT in init/exit, POOL async pairs on one stream`, () => {

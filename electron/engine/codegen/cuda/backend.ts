@@ -30,6 +30,8 @@ export interface CudaBackendOptions {
   isArray(index: number): boolean;
   /** Whether the program pools at least one allocation (computed from the memory plan before emission). */
   pooled: boolean;
+  /** Transient names by index (GeneratedProgram.transientIds order): the host runtime's fault messages. */
+  transientNames: readonly string[];
 }
 
 const shifted = (ptr: string, startOffset: number, sign: '+' | '-') => (startOffset ? `${ptr} ${sign} ${startOffset}` : ptr);
@@ -42,6 +44,17 @@ const PINNED: StorageAllocator = {
   free: (a) => [`tlab_cuda_free_host(${shifted(a.ptr, a.startOffset, '-')}, ${a.bytes}, ${a.index});`],
   zero: (a) => [`std::memset(${shifted(a.ptr, a.startOffset, '-')}, 0, ${a.bytes});`],
 };
+
+/** `__tlab_gpu_transient_name(i)`: what the host runtime's fault messages call device allocation `i`. */
+function transientNamesExport(names: readonly string[]): string[] {
+  const list = names.map((n) => JSON.stringify(n)).join(', ');
+  return [
+    'extern "C" const char *__tlab_gpu_transient_name(uint32_t __i) {',
+    `  static const char *const __names[] = {${list ? `${list}, ` : ''}nullptr};`,
+    `  return __i < ${names.length}u ? __names[__i] : nullptr;`,
+    '}',
+  ];
+}
 
 export class CudaBackend implements DeviceBackend, KernelContext {
   readonly exitCode = '__tlab_exit_code';
@@ -123,25 +136,23 @@ export class CudaBackend implements DeviceBackend, KernelContext {
   exports(): string[] {
     const t = this.opts.releaseThreshold;
     return [
-      '// GPU timing hook (docs/gpu.md): host time around the call, device time from CUDA events, synchronised.',
+      '// GPU timing hook (docs/gpu.md): host time around the call, device time from the two CUDA events init created.',
       'extern "C" int __tlab_gpu_timed_program(void *__handle, void *const *__argv, uint64_t *__host_ns, float *__device_ms) {',
-      '  cudaEvent_t __start, __stop;',
-      '  if (cudaEventCreate(&__start) != cudaSuccess || cudaEventCreate(&__stop) != cudaSuccess) return static_cast<int>(cudaGetLastError());',
+      '  if (!tlab_cuda_event_start || !tlab_cuda_event_stop) return static_cast<int>(cudaErrorInvalidResourceHandle);',
       '  const uint64_t __t0 = tlab_now_ns();',
-      `  cudaEventRecord(__start, ${CUDA_STREAM});`,
+      `  cudaEventRecord(tlab_cuda_event_start, ${CUDA_STREAM});`,
       '  __tlab_program(__handle, __argv);',
       '  const uint64_t __t1 = tlab_now_ns();',
-      `  cudaEventRecord(__stop, ${CUDA_STREAM});`,
-      '  cudaEventSynchronize(__stop);',
+      `  cudaEventRecord(tlab_cuda_event_stop, ${CUDA_STREAM});`,
+      '  cudaEventSynchronize(tlab_cuda_event_stop);',
       '  const uint64_t __t2 = tlab_now_ns();',
       '  float __ms = 0.0f;',
-      '  cudaEventElapsedTime(&__ms, __start, __stop);',
-      '  cudaEventDestroy(__start);',
-      '  cudaEventDestroy(__stop);',
+      '  cudaEventElapsedTime(&__ms, tlab_cuda_event_start, tlab_cuda_event_stop);',
       '  if (__host_ns) { __host_ns[0] = __t1 - __t0; __host_ns[1] = __t2 - __t0; }',
       '  if (__device_ms) *__device_ms = __ms;',
       '  return __tlab_gpu_last_error();',
       '}',
+      ...transientNamesExport(this.opts.transientNames),
       `extern "C" int __tlab_gpu_pooled(void) { return ${this.opts.pooled ? 1 : 0}; }`,
       `extern "C" uint64_t __tlab_gpu_release_threshold(void) { return ${t === UINT64_MAX ? 'UINT64_MAX' : `uint64_t(${t}ULL)`}; }`,
       `extern "C" uint32_t __tlab_gpu_kernel_count(void) { return ${this.kernels}; }`,

@@ -63,6 +63,7 @@ export function cudaBackend(
     releaseThreshold: opts.poolReleaseThreshold ?? UINT64_MAX,
     storageOf,
     isArray: (index) => analysis.transients[index]?.type === 'Array',
+    transientNames: analysis.transients.map((t) => t.name),
   });
 }
 
@@ -72,5 +73,5 @@ export function dryRunCudaBackend(_file: SdfgFile, _plan: MemoryPlan): CudaBacke
     const d = s.arrays.get(name)!;
     return d.storage === 'Default' ? 'GPU_Global' : d.storage;
   });
-  return new CudaBackend({ pool: false, pooled: false, releaseThreshold: UINT64_MAX, storageOf, isArray: () => true });
+  return new CudaBackend({ pool: false, pooled: false, releaseThreshold: UINT64_MAX, storageOf, isArray: () => true, transientNames: [] });
 }

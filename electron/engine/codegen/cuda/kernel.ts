@@ -1,6 +1,7 @@
 /**
- * GPU maps. A `GPU_Device` map at host level becomes one kernel launch: `__tlab_kernel<<<grid, block, 0,
- * stream>>>` of a `[=] __device__` lambda holding the map body, so every host value the body names (pointers,
+ * GPU maps. A `GPU_Device` map at host level becomes one kernel launch: `tlab_launch(grid, block, 0, stream,
+ * body)` (`tlab_launch_blocks` when the body synchronises its block) of a `[=] __device__` lambda holding the map
+ * body — `__tlab_kernel<<<…>>>` in transient_cuda_runtime.h, the CPU emulation in transient_cuda_host_runtime.h — so every host value the body names (pointers,
  * symbols, map parameters of enclosing host loops) is captured by value, exactly what a kernel's parameter list
  * would carry.
  *
@@ -343,7 +344,9 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     blocks = `(${prefix}_total + ${threads} - 1) / ${threads}`;
   }
   o.open(`if (${prefix}_total > 0)`);
-  o.line(`__tlab_kernel<<<dim3(unsigned(${blocks})), dim3(unsigned(${threads})), 0, ${CUDA_STREAM}>>>([=] __device__ () {`);
+  // tlab_launch_blocks: the body synchronises its block (the host runtime runs those threads as fibers).
+  const launch = tbMaps.length ? 'tlab_launch_blocks' : 'tlab_launch';
+  o.line(`${launch}(dim3(unsigned(${blocks})), dim3(unsigned(${threads})), 0, ${CUDA_STREAM}, [=] __device__ () {`);
   o.openBraceless();
   const inner: Env = { ...outer, names: new Map(outer.names), device: true, parallel: true };
   const kctx: FnCtx = { ...ctx, containers: ctx.containers.copy() };

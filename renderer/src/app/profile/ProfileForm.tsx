@@ -161,6 +161,44 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
           </p>
         </fieldset>
       )}
+      {target === 'gpu' && (
+        <fieldset>
+          <legend>GPU</legend>
+          <div className="seg" role="radiogroup" aria-label="Where the GPU program runs">
+            {(['auto', 'host'] as const).map((g) => (
+              <label key={g} className={p.gpu === g ? 'on' : ''}>
+                <input
+                  type="radio"
+                  name="gpu"
+                  checked={p.gpu === g}
+                  onChange={() => updateProfileSettings({ gpu: g })}
+                  data-testid={`profile-gpu-${g}`}
+                />
+                {g === 'auto' ? 'device' : 'host emulation'}
+              </label>
+            ))}
+          </div>
+          {p.gpu === 'host' && (
+            <p className="hint">
+              Runs the CUDA code on this CPU: every mode is verified; its times are emulated host times, not device times.
+            </p>
+          )}
+          <label>
+            Pool release threshold (bytes or max){' '}
+            <input
+              value={p.poolReleaseThreshold}
+              onChange={(e) => updateProfileSettings({ poolReleaseThreshold: e.target.value })}
+              data-testid="profile-pool-release-threshold"
+              aria-label="Pool release threshold"
+              size={12}
+            />
+          </label>
+          <p className="hint">
+            POOL&apos;s stream-ordered pool at each synchronisation: 0 returns all its free memory; max (DaCe&apos;s default) keeps
+            everything it reserved.
+          </p>
+        </fieldset>
+      )}
       <fieldset>
         <legend>Modes</legend>
         <div className="mode-checks">

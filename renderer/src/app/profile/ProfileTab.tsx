@@ -8,6 +8,8 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ResultDoc } from '../../../../electron/ipc/contract.js';
 import {
   deviceSummary,
+  EMULATED_DEVICE,
+  isEmulatedResult,
   deviceVersions,
   formatBytes,
   formatCount,
@@ -154,6 +156,12 @@ function BigHeadline({ v, result }: { v: Verdict; result: ResultDoc['result'] })
               · host time per call, device synchronised
             </span>
           )}
+          {h.basis === 'emulated' && (
+            <span className="headline-basis" data-testid="headline-basis">
+              {' '}
+              · emulated host time per call (--gpu host), not device time
+            </span>
+          )}
         </div>
       )}
       <div className="headline-big" data-testid="headline-big">
@@ -197,7 +205,7 @@ function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
         <tr>
           <th>mode</th>
           <th>{gpu ? 'host median / call' : 'median / call'}</th>
-          {gpu && <th>device median / call</th>}
+          {gpu && <th>{isEmulatedResult(r) ? 'emulated median / call' : 'device median / call'}</th>}
           <th>{gpu ? 'host p10' : 'p10'}</th>
           <th>{gpu ? 'host p90' : 'p90'}</th>
           <th>allocs / call</th>
@@ -236,6 +244,12 @@ function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
 function DeviceLine({ doc }: { doc: ResultDoc }): React.JSX.Element | null {
   const d = doc.result.device;
   if (!d) return null;
+  if (isEmulatedResult(doc.result))
+    return (
+      <div className="device-line" data-testid="device-line">
+        <Icon name="chip" /> <b>Emulated GPU</b> <span>{EMULATED_DEVICE}</span>
+      </div>
+    );
   return (
     <div className="device-line" data-testid="device-line">
       <Icon name="chip" /> <b>GPU {d.index}</b> <span>{deviceSummary(d)}</span>

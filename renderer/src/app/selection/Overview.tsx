@@ -79,7 +79,9 @@ export function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
           data-testid="overview-measured"
           title={headline.text}
         >
-          <span className="ov-ws-head">measured: {headline.parts.title}</span>
+          <span className="ov-ws-head">
+            {headline.basis === 'emulated' ? 'measured (emulated on the CPU, --gpu host)' : 'measured'}: {headline.parts.title}
+          </span>
           <span className="ov-measured-big">{headlineBig(headline)}</span>
           {verdict?.noiseText && (
             <span className="ov-measured-noise" data-testid="overview-noisy">

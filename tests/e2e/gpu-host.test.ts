@@ -1,0 +1,65 @@
+/**
+ * `--gpu host` in the window (docs/gpu-host.md), through `transient-lab serve` in Debian's Chromium: the Profile form
+ * of a GPU program offers the device or the host emulation and the pool release threshold (with what 0 and max
+ * mean); a run on the host emulation shows its times as emulated, never as device times. Screenshots under
+ * tests/e2e/screenshots/gpu-host/ (not committed: look at them).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
+import { appE2eReady, launchChromium, nextFrames, openApp, startServe, type Serve } from '../../bench/lib/browser.js';
+
+const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'gpu-host');
+const ready = appE2eReady();
+let serve: Serve;
+let browser: Browser;
+
+const text = async (page: Page, testid: string): Promise<string> => (await page.textContent(`[data-testid="${testid}"]`)) ?? '';
+
+describe('a GPU program emulated on the host, in the window', () => {
+  beforeAll(async () => {
+    if (!ready.ok) throw new Error(`the e2e test cannot run: ${ready.why}`);
+    mkdirSync(SHOTS, { recursive: true });
+    [serve, browser] = await Promise.all([startServe(['--root', examplesDir()]), launchChromium()]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+  });
+
+  it('offers host emulation and the pool threshold, and labels the emulated times', { timeout: 600_000 }, async () => {
+    const a = await openApp(browser, serve, { query: `open=${encodeURIComponent(join(examplesDir(), 'gpu', 'chain_gpu.sdfg'))}` });
+    const { page } = a;
+    await page.fill('[data-testid="symbol-N"]', '64');
+    await page.keyboard.press('Control+p');
+    await page.waitForSelector('[data-testid="profile-form"]');
+    expect(await page.inputValue('[data-testid="profile-pool-release-threshold"]')).toBe('max');
+    expect(await text(page, 'profile-form')).toMatch(
+      /0 returns all its free memory; max \(DaCe.s default\)\s+keeps everything it reserved/,
+    );
+    await page.click('label:has([data-testid="profile-gpu-host"])');
+    expect(await text(page, 'profile-form')).toContain('its times are emulated host times, not device times');
+    await page.fill('[data-testid="profile-pool-release-threshold"]', '0');
+    await page.fill('[data-testid="profile-calls"]', '6');
+    await page.fill('[data-testid="profile-processes"]', '1');
+    await page.fill('[data-testid="profile-warmup"]', '0');
+    await nextFrames(page);
+    await (await page.$('[data-testid="profile-form"]'))!.screenshot({ path: join(SHOTS, 'form.png') });
+    await page.click('[data-testid="profile-run"]');
+    await page.waitForSelector('[data-testid="profile-headline"]', { timeout: 540_000 });
+    expect(await text(page, 'device-line')).toContain('Emulated GPU');
+    expect(await text(page, 'headline-basis')).toContain('emulated host time per call (--gpu host), not device time');
+    expect(await page.$('[data-testid="headline-device"]')).toBeNull();
+    expect(await text(page, 'overview-measured')).toContain('measured (emulated on the CPU, --gpu host)');
+    expect(await text(page, 'profile-table')).toContain('emulated median / call');
+    expect(await text(page, 'profile-table')).not.toContain('device median / call');
+    expect(await text(page, 'pool-table')).toContain('0 (releases at every synchronisation)');
+    expect(await text(page, 'verification-badge')).toMatch(/Verified/);
+    await nextFrames(page);
+    await page.screenshot({ path: join(SHOTS, 'result.png') });
+    expect(a.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * `profile --gpu host` on the corpus GPU files that the CUDA generator compiles (docs/gpu.md, "Coverage";
+ * tests/engine/codegen/cuda-corpus.test.ts): every mode runs on this CPU and verifies. The corpus has no CPU twin of
+ * these files, so the two DaCe doc examples get an independent check of their outputs (B = A + 1); the others are
+ * checked across modes (verification ok, every mode ran). Symbols fit each file's tiling: smaller ones make the
+ * programs index past their arrays, which the host runtime reports (docs/gpu-host.md). gpu-tb indexes `gpu_A[32*i +
+ * j]` with `i` already stepping by 32, so it stays in bounds only for N ≤ 32 (N = 32 here); tiled_matmul tiles M
+ * and N by 128.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../../electron/engine/paths.js';
+import { readNpy } from '../../../electron/engine/profile/npy.js';
+import type { ProfileResult } from '../../../electron/engine/profile/result.js';
+
+const CORPUS = join(packageRoot(), '..', 'shared', 'corpus', 'sdfg');
+/** `--default-symbol` per file (64 unless named). */
+const SYMBOL: Record<string, string> = {
+  'spcl__dace__doc___static__sdfg__gpu-tb.sdfg': '32',
+  'spcl__dace__dace__soft_hier__test__old_config__matmul__tiled_matmul.sdfg': '128',
+};
+const FILES = [
+  'spcl__dace__doc___static__sdfg__gpu-notb.sdfg',
+  'spcl__dace__doc___static__sdfg__gpu-tb.sdfg',
+  'spcl__dace__tests__codegen__a.sdfgz',
+  'spcl__dace__tests__codegen__a2.sdfgz',
+  'spcl__dace__tests__sdfg_corpus__allocation_lifetime_nested_0.sdfg',
+  'spcl__dace__tests__sdfg_corpus__allocation_lifetime_nested_1.sdfg',
+  'spcl__dace__tests__sdfg_corpus__allocation_lifetime_nested_2.sdfg',
+  'spcl__dace__tests__sdfg_corpus__cuda_mempooler.sdfg',
+  'spcl__dace__tests__sdfg_corpus__cuda_mempooler_1.sdfg',
+  'spcl__dace__tests__sdfg_corpus__device_annotations_add2.sdfg',
+  'spcl__dace__dace__soft_hier__test__old_config__matmul__tiled_matmul.sdfg',
+];
+const present = existsSync(CORPUS);
+
+const main = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tlab-gpu-host-corpus-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [main, ...args],
+      { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 600_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** float64 elements of a saved output. */
+async function doubles(path: string): Promise<Float64Array> {
+  const a = await readNpy(path);
+  expect(a.dtype).toBe('float64');
+  return new Float64Array(a.data.buffer.slice(a.data.byteOffset, a.data.byteOffset + a.data.byteLength));
+}
+
+describe.skipIf(!present)('profile --gpu host on the corpus GPU files', () => {
+  for (const [i, name] of FILES.entries()) {
+    it(`${name}: every mode runs on the host and verifies`, async () => {
+      const out = join(dir, `${i}.json`);
+      const saved = join(dir, `outputs-${i}`);
+      const r = await cli([
+        'profile',
+        join(CORPUS, name),
+        '--gpu',
+        'host',
+        '--default-symbol',
+        SYMBOL[name] ?? '64',
+        '--calls',
+        '1',
+        '--warmup',
+        '0',
+        '--processes',
+        '1',
+        '--save-outputs',
+        saved,
+        '--out',
+        out,
+      ]);
+      expect(r.stderr, r.stdout).toBe('');
+      expect(r.code).toBe(0);
+      const result = JSON.parse(await readFile(out, 'utf8')) as ProfileResult;
+      expect(result.backend).toBe('cuda-host');
+      expect(result.modes.map((m) => m.mode)).toEqual(['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL']);
+      expect(result.verification.ok).toBe(true);
+      if (name.includes('_static__sdfg__gpu-')) {
+        // DaCe's doc example: B[i] = A[i] + 1 on the GPU (gpu_A, gpu_B copies around the kernel).
+        for (const mode of ['SCOPED', 'POOL', 'EXTERNAL']) {
+          const a = await doubles(join(saved, mode, 'A.npy'));
+          const b = await doubles(join(saved, mode, 'B.npy'));
+          expect(a.length).toBe(Number(SYMBOL[name] ?? '64'));
+          expect(Array.from(b)).toEqual(Array.from(a, (x) => x + 1));
+        }
+      }
+    });
+  }
+});
