@@ -16,6 +16,9 @@ import type { LayoutChoice } from '../engine/profile/result.js';
 import { writeFileAtomic } from '../engine/io/atomic-write.js';
 import { withFileErrors } from '../engine/io/fs-errors.js';
 import { sniffWorkload } from '../engine/workload/schema.js';
+import { advise } from '../engine/advise/index.js';
+import { loadSubject } from '../engine/advise/subject.js';
+import { workloadReportHtml } from '../engine/report/workload.js';
 import { fileLabel } from '../engine/profile/build-variants.js';
 import { formatWorkload } from '../engine/workload/format.js';
 import { profileWorkload, type WorkloadRun } from '../engine/workload/profile.js';
@@ -37,6 +40,7 @@ const SPEC: Record<string, OptionSpec> = {
   seed: { value: true },
   'save-outputs': { value: true },
   out: { value: true },
+  report: { value: true },
   timeout: { value: true },
   cxxflags: { value: true },
   help: { value: false },
@@ -59,6 +63,8 @@ Options:
   --seed S              seed of the generated arrays (default 0)
   --save-outputs DIR    write DIR/<MODE>/<ARRAY>.npy of every shared array after the verification steps
   --out FILE            write the transient-lab/workload-result@1 JSON
+  --report OUT.html     write the workload report: the measured table, the memory each mode holds over the
+                        step, the programs' workspace needs and the advisor's recommendation (docs/reports.md)
   --timeout SECONDS     limit for each runner process (default 600; 0 = none)
   --cxxflags "FLAGS"    compiler optimisation flags for every program and mode`;
 
@@ -75,6 +81,7 @@ interface Parsed {
   seed: bigint;
   saveOutputs: string | null;
   out: string | null;
+  report: string | null;
   timeoutMs: number;
   cxxflags: readonly string[] | null;
 }
@@ -122,9 +129,31 @@ function parse(argv: string[]): Parsed | 'help' {
     seed: seed === undefined ? 0n : parseInteger(NAME, 'seed', seed, 0n),
     saveOutputs: optionValue(args, 'save-outputs') ?? null,
     out: optionValue(args, 'out') ?? null,
+    report: reportOption(optionValue(args, 'report')),
     timeoutMs: timeout === undefined ? 600_000 : Math.round(Number(timeout) * 1000),
     cxxflags: cxxflags === undefined ? null : parseCxxflags(cxxflags, `${NAME}: --cxxflags`),
   };
+}
+
+function reportOption(path: string | undefined): string | null {
+  if (path === undefined) return null;
+  if (!/\.html?$/i.test(path))
+    throw new TlabError('usage', `${NAME}: --report for a workload writes HTML: give a path ending in .html, got '${path}'`);
+  return path;
+}
+
+/** The report beside the measured result: the advisor's static figures of the same workload and symbols. */
+async function writeReport(p: Parsed, run: WorkloadRun): Promise<void> {
+  const subject = await loadSubject(p.file, { symbols: p.symbols, defaultSymbol: p.defaultSymbol, target: null });
+  const advice = advise(subject, {
+    symbols: p.symbols,
+    defaultSymbol: p.defaultSymbol,
+    target: null,
+    layout: p.layout === 'dace' ? 'dace' : 'packed',
+  });
+  const files = Object.fromEntries(run.result.programs.map((e) => [e.key, e.source]));
+  const html = await workloadReportHtml(run.result, { advice, files, steps: run.result.settings.steps });
+  await writeFileAtomic(p.report!, html);
 }
 
 /** DIR/<MODE>/<ARRAY>.npy: each shared array in the shape of the first argument bound to it (flat otherwise). */
@@ -181,6 +210,7 @@ export async function runWorkloadProfile(argv: string[]): Promise<number> {
     return 0;
   }
   if (p.out) await checkOutputFile(p.out);
+  if (p.report) await checkOutputFile(p.report, '--report');
   if (p.saveOutputs) await checkOutputFolder(p.saveOutputs);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -211,6 +241,10 @@ export async function runWorkloadProfile(argv: string[]): Promise<number> {
         );
         lost = true;
       }
+    }
+    if (p.report) {
+      await writeReport(p, run);
+      process.stderr.write(`report: ${p.report}\n`);
     }
     const ok = Object.values(run.result.verification).every((cs) => cs.every((c) => c.ok));
     return !ok ? 6 : lost ? 2 : 0;

@@ -31,6 +31,7 @@ describe('transient-lab profile WORKLOAD.json', () => {
     const path = fixture({ sequence: ['writer', 'writer'] });
     const out = join(dirname(path), 'r.json');
     const saved = join(dirname(path), 'outputs');
+    const report = join(dirname(path), 'r.html');
     const r = await cli([
       'profile',
       path,
@@ -46,8 +47,10 @@ describe('transient-lab profile WORKLOAD.json', () => {
       out,
       '--save-outputs',
       saved,
+      '--report',
+      report,
     ]);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(`report: ${report}\n`);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('workload fixture: 2 calls per step (writer → writer), 8 timed steps × 1 process per mode');
@@ -67,6 +70,13 @@ describe('transient-lab profile WORKLOAD.json', () => {
     expect(result.schema).toBe('transient-lab/workload-result@1');
     expect(result.verdict).toBe(verdict.slice('verdict: '.length));
     expect(Object.keys(result.perStep)).toEqual(['SCOPED', 'PERSISTENT', 'EXTERNAL (packed)']);
+    // --report: the measured verdict backs the recommendation (the static "no timing" note is not repeated), and
+    // the measured table and the result are in the page.
+    const html = await readFile(report, 'utf8');
+    expect(html).toContain('<p>Measured: ');
+    expect(html).not.toContain('No timing backs this');
+    expect(html).toContain('<section id="measured">');
+    expect(html).toContain('id="tlab-workload-result"');
     // --save-outputs: DIR/<MODE>/<ARRAY>.npy of every shared array after the verification steps, equal across modes.
     const scoped = await readNpy(join(saved, 'SCOPED', 'C.npy'));
     const external = await readNpy(join(saved, 'EXTERNAL-packed', 'C.npy'));
@@ -96,5 +106,8 @@ describe('transient-lab profile WORKLOAD.json', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain("--layout expects dace, packed or both, got 'diagonal'");
+    const pdf = await cli(['profile', path, '--report', 'r.pdf']);
+    expect(pdf.code).toBe(2);
+    expect(pdf.stderr).toContain("--report for a workload writes HTML: give a path ending in .html, got 'r.pdf'");
   });
 });

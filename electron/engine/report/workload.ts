@@ -54,6 +54,7 @@ function figure(svg: string, caption: string): string {
 function recommendationSection(a: AdviceView | null, v: WorkloadView): string {
   if (!a) {
     const m = v.measured;
+    // With a measured run beside it, its verdict backs the mode; the static basis note would contradict it.
     return `<section class="verdict" id="recommendation"><h2>Verdict</h2><p>${esc(m?.verdict ?? '')}</p><p>The workload file was not at hand: the report has no recommendation from its analysis, no blockers and no sweep.</p></section>`;
   }
   const recs = a.recommendations
@@ -68,7 +69,7 @@ function recommendationSection(a: AdviceView | null, v: WorkloadView): string {
   const hazards = a.hazards.length
     ? `<ul class="notes">${a.hazards.map((h) => `<li class="warn">${esc(`${h.program} at position ${h.position} needs ${bytes(h.neededBytes)} of ${h.storage}; the programs' first calls configured ${bytes(h.configuredBytes)}: set the workspace again whenever symbol values change.`)}</li>`).join('')}</ul>`
     : '';
-  return `<section class="verdict" id="recommendation"><h2>Recommendation</h2>${recs}<p class="hint">${esc(a.basisNote)}</p>${hazards}${v.measured ? `<p>Measured: ${esc(v.measured.verdict)}</p>` : ''}</section>`;
+  return `<section class="verdict" id="recommendation"><h2>Recommendation</h2>${recs}${v.measured ? `<p>Measured: ${esc(v.measured.verdict)}</p>` : `<p class="hint">${esc(a.basisNote)}</p>`}${hazards}</section>`;
 }
 
 function footprintTable(v: WorkloadView): string {
