@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Mode } from '../analysis/types.js';
 import type { Layout } from '../codegen/types.js';
+import type { BuildResult } from '../compile/index.js';
 import { TlabError } from '../errors.js';
 import { copyFileAtomic, writeFileAtomic } from '../io/atomic-write.js';
 import { fsCause, withFileErrors } from '../io/fs-errors.js';
@@ -145,6 +146,98 @@ export async function readManifest(dir: string): Promise<BuildManifest> {
   return parseManifest(text, file);
 }
 
+/** A build folder, read and checked: built by this version, its SDFG copy unchanged since. */
+interface OpenedPrebuilt {
+  manifest: BuildManifest;
+  manifestPath: string;
+  /** The folder's copy of the SDFG (code generated from it names it as the build did). */
+  sdfgPath: string;
+}
+
+export async function openPrebuilt(dir: string): Promise<OpenedPrebuilt> {
+  const manifest = await readManifest(dir);
+  const manifestPath = join(dir, MANIFEST_FILE);
+  if (manifest.tool.version !== toolVersion()) {
+    throw new TlabError(
+      'input',
+      `built by Transient Lab ${manifest.tool.version}, this is ${toolVersion()}: rebuild the folder with this version (transient-lab build)`,
+      {
+        file: manifestPath,
+        jsonPath: '$.tool.version',
+      },
+    );
+  }
+  const sdfgPath = join(dir, manifest.sdfg.file);
+  const sdfgBytes = await readFile(sdfgPath).catch((cause: unknown) => {
+    throw new TlabError('input', `the SDFG the folder was built from is missing: ${(cause as Error).message}`, {
+      file: manifestPath,
+      jsonPath: '$.sdfg.file',
+      cause,
+    });
+  });
+  if (sha256(sdfgBytes) !== manifest.sdfg.sha256) {
+    throw new TlabError('input', `${manifest.sdfg.file} changed after the build (its sha256 differs from the manifest's)`, {
+      file: manifestPath,
+      jsonPath: '$.sdfg.sha256',
+    });
+  }
+  return { manifest, manifestPath, sdfgPath };
+}
+
+/**
+ * The folder's library of `manifest.variants[index]`, checked against `source` (what this Transient Lab
+ * generates for it now) and copied to `libPath` (dlopen caches by path).
+ */
+export async function prebuiltLibrary(
+  dir: string,
+  manifest: BuildManifest,
+  index: number,
+  source: string,
+  libPath: string,
+): Promise<BuildResult> {
+  const manifestPath = join(dir, MANIFEST_FILE);
+  const v = manifest.variants[index]!;
+  const at = `$.variants[${index}]`;
+  if (sha256(source) !== v.sourceSha256) {
+    throw new TlabError(
+      'input',
+      `${v.label}: this Transient Lab generates different code for the folder's SDFG and symbols than the library was built from; rebuild the folder`,
+      {
+        file: manifestPath,
+        jsonPath: `${at}.sourceSha256`,
+      },
+    );
+  }
+  const libFile = join(dir, v.library);
+  const lib = await readFile(libFile).catch((cause: unknown) => {
+    throw new TlabError('input', `${v.label}: library ${v.library} is missing: ${(cause as Error).message}`, {
+      file: manifestPath,
+      jsonPath: `${at}.library`,
+      cause,
+    });
+  });
+  if (sha256(lib) !== v.librarySha256) {
+    throw new TlabError('input', `${v.label}: library ${v.library} changed after the build (its sha256 differs from the manifest's)`, {
+      file: manifestPath,
+      jsonPath: `${at}.librarySha256`,
+    });
+  }
+  await writeFileAtomic(libPath, lib, { kind: 'run' });
+  return {
+    libPath,
+    cached: true,
+    ms: 0,
+    // Same source, compiler and flags → same key, as buildProgram's cache key (POOL = SCOPED is noted).
+    key: sha256(`${v.sourceSha256}\0${v.compiler.versionLine}\0${v.flags.join(' ')}`),
+    compiler: { command: [], name: v.compiler.name, version: v.compiler.version, versionLine: v.compiler.versionLine },
+    openmp: v.openmp,
+    flags: v.flags,
+    cxxflags: v.cxxflags,
+    entryDir: dir,
+    warnings: [],
+  };
+}
+
 interface PrebuiltPlan {
   manifest: BuildManifest;
   manifestPath: string;
@@ -163,18 +256,7 @@ async function planPrebuilt(
   opts: { modes?: Mode[] | null; signal?: AbortSignal; devices?: DeviceProbe },
   onProgress: OnProfileProgress = () => {},
 ): Promise<PrebuiltPlan> {
-  const manifest = await readManifest(dir);
-  const manifestPath = join(dir, MANIFEST_FILE);
-  if (manifest.tool.version !== toolVersion()) {
-    throw new TlabError(
-      'input',
-      `built by Transient Lab ${manifest.tool.version}, this is ${toolVersion()}: rebuild the folder with this version (transient-lab build)`,
-      {
-        file: manifestPath,
-        jsonPath: '$.tool.version',
-      },
-    );
-  }
+  const { manifest, manifestPath, sdfgPath } = await openPrebuilt(dir);
   let chosen = manifest.variants.map((v, index) => ({ v, index }));
   if (opts.modes?.length) {
     const missing = opts.modes.filter((m) => !manifest.variants.some((v) => v.mode === m));
@@ -192,20 +274,6 @@ async function planPrebuilt(
   if (manifest.target === 'gpu' && opts.devices) {
     const report = await opts.devices();
     device = profileDevice(report, requireDevice(report, manifestPath));
-  }
-  const sdfgPath = join(dir, manifest.sdfg.file);
-  const sdfgBytes = await readFile(sdfgPath).catch((cause: unknown) => {
-    throw new TlabError('input', `the SDFG the folder was built from is missing: ${(cause as Error).message}`, {
-      file: manifestPath,
-      jsonPath: '$.sdfg.file',
-      cause,
-    });
-  });
-  if (sha256(sdfgBytes) !== manifest.sdfg.sha256) {
-    throw new TlabError('input', `${manifest.sdfg.file} changed after the build (its sha256 differs from the manifest's)`, {
-      file: manifestPath,
-      jsonPath: '$.sdfg.sha256',
-    });
   }
   const modes = [...new Set(chosen.map(({ v }) => v.mode))];
   const layouts = new Set(chosen.map(({ v }) => v.layout).filter((l): l is Layout => l !== null));
@@ -230,51 +298,9 @@ async function planPrebuilt(
 
   const built: BuiltVariant[] = [];
   for (const pv of plan.variants) {
-    const found = chosen.find(({ v }) => v.mode === pv.mode && v.layout === pv.layout)!;
-    const { v, index } = found;
-    const at = `$.variants[${index}]`;
-    if (sha256(pv.program.source) !== v.sourceSha256) {
-      throw new TlabError(
-        'input',
-        `${v.label}: this Transient Lab generates different code for the folder's SDFG and symbols than the library was built from; rebuild the folder`,
-        {
-          file: manifestPath,
-          jsonPath: `${at}.sourceSha256`,
-        },
-      );
-    }
-    const libFile = join(dir, v.library);
-    const lib = await readFile(libFile).catch((cause: unknown) => {
-      throw new TlabError('input', `${v.label}: library ${v.library} is missing: ${(cause as Error).message}`, {
-        file: manifestPath,
-        jsonPath: `${at}.library`,
-        cause,
-      });
-    });
-    if (sha256(lib) !== v.librarySha256) {
-      throw new TlabError('input', `${v.label}: library ${v.library} changed after the build (its sha256 differs from the manifest's)`, {
-        file: manifestPath,
-        jsonPath: `${at}.librarySha256`,
-      });
-    }
-    const libPath = join(runDir, `${fileLabel(v.label)}-${process.pid}.so`);
-    await writeFileAtomic(libPath, lib, { kind: 'run' });
-    built.push({
-      ...pv,
-      build: {
-        libPath,
-        cached: true,
-        ms: 0,
-        // Same source, compiler and flags → same key, as buildProgram's cache key (POOL = SCOPED is noted).
-        key: sha256(`${v.sourceSha256}\0${v.compiler.versionLine}\0${v.flags.join(' ')}`),
-        compiler: { command: [], name: v.compiler.name, version: v.compiler.version, versionLine: v.compiler.versionLine },
-        openmp: v.openmp,
-        flags: v.flags,
-        cxxflags: v.cxxflags,
-        entryDir: dir,
-        warnings: [],
-      },
-    });
+    const { index } = chosen.find(({ v }) => v.mode === pv.mode && v.layout === pv.layout)!;
+    const libPath = join(runDir, `${fileLabel(manifest.variants[index]!.label)}-${process.pid}.so`);
+    built.push({ ...pv, build: await prebuiltLibrary(dir, manifest, index, pv.program.source, libPath) });
   }
   return { manifest, manifestPath, plan, built };
 }

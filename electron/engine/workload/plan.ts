@@ -12,10 +12,13 @@ import { TlabError } from '../errors.js';
 import { withFileErrors } from '../io/fs-errors.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import { fillGenerated, generatorFor, placeNpy } from '../profile/inputs.js';
+import type { BuildManifest } from '../profile/manifest.js';
 import { readNpy } from '../profile/npy.js';
 import { planVariants } from '../profile/plan.js';
+import { openPrebuilt } from '../profile/prebuilt.js';
 import type { LayoutChoice } from '../profile/result.js';
 import { variantLabel } from '../profile/runner-host.js';
+import { parseLibraryImpl } from '../sdfg/expand/impl.js';
 import { readSdfgFile } from '../sdfg/index.js';
 import { callSymbols, parseWorkload, type Workload } from './schema.js';
 
@@ -23,7 +26,10 @@ interface PlannedInstance {
   /** `hdiff`, or `hdiff@I=256` when a later call runs the program with other symbol values. */
   id: string;
   program: string;
+  /** The SDFG file (a prebuilt program's: the folder's copy). */
   sdfgFile: string;
+  /** A `prebuilt` program's folder: its libraries are run instead of building the generated programs. */
+  prebuilt: { dir: string; manifest: BuildManifest } | null;
   /** Generated program per variant label. */
   programs: Map<string, GeneratedProgram>;
   /** Argument → shared array name (arrays and scalars). */
@@ -67,19 +73,15 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
   if (!opts.modes.length) throw new TlabError('usage', 'no modes to profile');
 
   const files = new Map<string, SdfgFile>();
+  const folders = new Map<string, { dir: string; manifest: BuildManifest; sdfgPath: string }>();
   for (const p of workload.programs.values()) {
-    if (p.sdfg === null) {
-      throw new TlabError(
-        'usage',
-        `program '${p.key}' is prebuilt: profiling a workload builds every program from its SDFG file (prebuilt folders are not supported yet)`,
-        {
-          file: path,
-          jsonPath: p.jsonPath,
-        },
-      );
-    }
     try {
-      files.set(p.key, await readSdfgFile(p.sdfg));
+      if (p.prebuilt !== null) {
+        // The folder's own checks (version, SDFG copy unchanged), as `profile --prebuilt` makes them.
+        const opened = await openPrebuilt(p.prebuilt);
+        folders.set(p.key, { dir: p.prebuilt, manifest: opened.manifest, sdfgPath: opened.sdfgPath });
+        files.set(p.key, await readSdfgFile(opened.sdfgPath));
+      } else files.set(p.key, await readSdfgFile(p.sdfg!));
     } catch (err) {
       if (err instanceof TlabError)
         throw new TlabError(err.kind, `program at ${p.jsonPath}: ${err.describe()}`, { file: path, jsonPath: p.jsonPath });
@@ -91,6 +93,7 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
   const modes: Mode[] = opts.modes.includes('SCOPED') ? opts.modes : ['SCOPED', ...opts.modes];
   const variants = planVariants(modes, opts.layout).map((v) => ({ ...v, label: variantLabel(v.mode, v.layout) }));
   const timed = variants.filter((v) => opts.modes.includes(v.mode)).map((v) => v.label);
+  for (const [key, f] of folders) checkFolderVariants(key, f.dir, f.manifest, variants, path, workload);
 
   const instances: PlannedInstance[] = [];
   const byKey = new Map<string, number>();
@@ -100,6 +103,8 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
   for (const call of workload.sequence) {
     const program = workload.programs.get(call.program)!;
     const file = files.get(call.program)!;
+    const folder = folders.get(call.program) ?? null;
+    const sdfgFile = folder ? folder.sdfgPath : program.sdfg!;
     const symbols = callSymbols(workload, call);
     // Errors of the analysis and the generator, said at the sequence entry that asked for these symbols.
     const atCall = <T>(work: () => T): T => {
@@ -115,7 +120,9 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
         throw err;
       }
     };
-    const analysis = atCall(() => analyze(file, { symbols, defaultSymbol: opts.defaultSymbol, target: null }));
+    // A folder built with other library implementations generates (and was built from) their expansion.
+    const libraryImpl = folder?.manifest.libraryImpl === undefined ? {} : { libraryImpl: parseLibraryImpl(folder.manifest.libraryImpl) };
+    const analysis = atCall(() => analyze(file, { symbols, defaultSymbol: opts.defaultSymbol, target: null, ...libraryImpl }));
     if (analysis.target === 'gpu') {
       throw new TlabError('unsupported', `program '${call.program}' is a GPU program: profiling workloads runs CPU programs only for now`, {
         file: path,
@@ -125,7 +132,7 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
     const findings = findUnsupported(file, analysis.target, analysis.libraryImpl);
     if (findings.length) {
       throw new TlabError('unsupported', `program '${call.program}' is outside the subset Transient Lab can generate code for`, {
-        file: program.sdfg!,
+        file: sdfgFile,
         jsonPath: findings[0]!.jsonPath,
         details: findings.slice(0, 20).map((f) => `${f.jsonPath}: ${f.element}: ${f.message}`),
       });
@@ -138,6 +145,7 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
       );
     }
     const reference = generated.get(variants[0]!.label)!;
+    if (folder) checkFolderSymbols(call.program, folder.dir, folder.manifest, reference.symbols, path, call.jsonPath);
     sdfgNames[call.program] = reference.name;
     const values = Object.entries(reference.symbols).sort(([a], [b]) => a.localeCompare(b));
     const key = `${call.program}\u0000${values.map(([k, v]) => `${k}=${v}`).join(',')}`;
@@ -162,7 +170,8 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
       instances.push({
         id: first ? `${call.program}@${differs.join(',') || `#${index}`}` : call.program,
         program: call.program,
-        sdfgFile: program.sdfg!,
+        sdfgFile,
+        prebuilt: folder && { dir: folder.dir, manifest: folder.manifest },
         programs: generated,
         binding,
         symbols: reference.symbols,
@@ -176,6 +185,45 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
   const arrays = sharedArrays(instances, variants[0]!.label, path, workload);
   const inputs = await sharedInputs(instances, variants[0]!.label, arrays, workload, opts.seed);
   return { workload, variants, timed, instances, sequence, arrays, inputs, sdfgNames, warnings: [...new Set(warnings)] };
+}
+
+/** Every variant the workload runs (SCOPED, its reference, included) must be one of the folder's libraries. */
+function checkFolderVariants(
+  key: string,
+  dir: string,
+  manifest: BuildManifest,
+  variants: WorkloadPlan['variants'],
+  path: string,
+  w: Workload,
+): void {
+  const missing = variants.filter((v) => !manifest.variants.some((m) => m.mode === v.mode && m.layout === v.layout));
+  if (!missing.length) return;
+  throw new TlabError(
+    'usage',
+    `program '${key}': the build folder ${dir} has no ${missing.map((v) => v.label).join(', ')} library (it holds ${manifest.variants.map((v) => v.label).join(', ')}; SCOPED is always run as the reference): rebuild it with those modes, or profile fewer`,
+    { file: path, jsonPath: `${w.programs.get(key)!.jsonPath}.prebuilt` },
+  );
+}
+
+/** The folder's code is specialised to the symbol values it was built for: a call must give exactly those. */
+function checkFolderSymbols(
+  key: string,
+  dir: string,
+  manifest: BuildManifest,
+  symbols: Record<string, bigint>,
+  path: string,
+  jsonPath: string,
+): void {
+  const names = [...new Set([...Object.keys(manifest.symbols), ...Object.keys(symbols)])].sort();
+  for (const name of names) {
+    const built = manifest.symbols[name] === undefined ? undefined : BigInt(manifest.symbols[name]);
+    if (built === symbols[name]) continue;
+    throw new TlabError(
+      'input',
+      `program '${key}' runs with ${name}=${symbols[name] ?? '(none)'} here, but the build folder ${dir} was built for ${name}=${built ?? '(none)'} (its code is specialised to its symbol values): rebuild it with transient-lab build --symbols ${name}=${symbols[name] ?? ''}`,
+      { file: path, jsonPath },
+    );
+  }
 }
 
 /** One buffer per shared name, as large as the largest argument bound to it; one dtype per name. */

@@ -12,6 +12,7 @@ import { TlabError } from '../errors.js';
 import { withFileErrors } from '../io/fs-errors.js';
 import { fileLabel, type ProgramBuilder } from '../profile/build-variants.js';
 import { encodeValue } from '../profile/inputs.js';
+import { prebuiltLibrary } from '../profile/prebuilt.js';
 import { describeMachine } from '../profile/machine.js';
 import type { LayoutChoice } from '../profile/result.js';
 import { throwIfCancelled } from '../profile/runner-host.js';
@@ -123,14 +124,25 @@ async function buildModes(
     const instances = [];
     for (const [k, inst] of plan.instances.entries()) {
       throwIfCancelled(opts.signal);
-      onProgress(`build ${++done}/${total}: ${inst.id} ${v.label}`);
+      onProgress(`${inst.prebuilt ? 'load' : 'build'} ${++done}/${total}: ${inst.id} ${v.label}`);
       const program = inst.programs.get(v.label)!;
-      const built = await build(program, {
-        runDir,
-        sdfgFile: inst.sdfgFile,
-        label: `${fileLabel(v.label)}-${k}-${fileLabel(inst.program)}`,
-        ...(opts.cxxflags ? { cxxflags: opts.cxxflags } : {}),
-      });
+      const label = `${fileLabel(v.label)}-${k}-${fileLabel(inst.program)}`;
+      const pre = inst.prebuilt;
+      // A prebuilt program runs the folder's library of this mode and layout (planWorkload checked it has one).
+      const built = pre
+        ? await prebuiltLibrary(
+            pre.dir,
+            pre.manifest,
+            pre.manifest.variants.findIndex((m) => m.mode === v.mode && m.layout === v.layout),
+            program.source,
+            join(runDir, `${label}.so`),
+          )
+        : await build(program, {
+            runDir,
+            sdfgFile: inst.sdfgFile,
+            label,
+            ...(opts.cxxflags ? { cxxflags: opts.cxxflags } : {}),
+          });
       instances.push({
         id: inst.id,
         program: inst.program,

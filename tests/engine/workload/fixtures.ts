@@ -43,10 +43,31 @@ const STALE = sdfgText({
   ],
 });
 
-/** Writes writer.sdfg, stale.sdfg and workload.json (with `doc`'s fields over the defaults) to a fresh folder. */
+/** Reads `C` (what writer writes) through its own transient `t`: a clean consumer of a shared array. */
+const READER = sdfgText({
+  name: 'reader',
+  arrays: { C: { shape: ['N'] }, D: { shape: ['N'] }, t: { shape: ['N'], transient: true } },
+  states: [
+    {
+      label: 'scale',
+      inputs: [{ conn: 'c', data: 'C', index: ['i'] }],
+      outputs: [{ conn: 'o', data: 't', index: ['i'] }],
+      code: 'o = c * 2.0',
+    },
+    {
+      label: 'shift',
+      inputs: [{ conn: 'x', data: 't', index: ['i'] }],
+      outputs: [{ conn: 'o', data: 'D', index: ['i'] }],
+      code: 'o = x - 1.0',
+    },
+  ],
+});
+
+/** Writes writer.sdfg, reader.sdfg, stale.sdfg and workload.json (with `doc`'s fields over the defaults) to a fresh folder. */
 export function writeWorkload(doc: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'tlab-wl-test-'));
   writeFileSync(join(dir, 'writer.sdfg'), WRITER);
+  writeFileSync(join(dir, 'reader.sdfg'), READER);
   writeFileSync(join(dir, 'stale.sdfg'), STALE);
   const path = join(dir, 'workload.json');
   writeFileSync(
