@@ -97,8 +97,7 @@ describe('profile workload.json with a prebuilt program', () => {
   it('refuses a mode the folder has no library for, naming the folder and what it holds', async () => {
     const path = fixture({ prebuilt: 'build-writer-64-SCOPED' });
     await buildWriter(path, ['SCOPED'], 64n);
-    const err = await profileWorkload(path, options({ modes: ['EXTERNAL'] })).catch((e: unknown) => e as Error);
-    expect(String(err)).toMatch(
+    await expect(profileWorkload(path, options({ modes: ['EXTERNAL'] }))).rejects.toThrow(
       /program 'writer': the build folder \S*build-writer-64-SCOPED has no EXTERNAL \(packed\) library \(it holds SCOPED;/,
     );
   }, 300_000);
