@@ -306,8 +306,9 @@ export interface DaceCallSpec {
   storages: string[];
 }
 
-/** A DaCe-built library called through libffi with its own signatures. No event buffer exists in it: the stats'
- * allocation columns are 0 and `allocationsMeasured` is false (allocations inside the library are not recorded). */
+/** A DaCe-built library called through libffi with its own signatures. No event buffer exists in it: until
+ * `interpose(true)`, the stats' allocation columns are 0 and `allocationsMeasured` is false (allocations inside the
+ * library are not recorded); after it, they are the allocation hooks' (docs/interpose.md), as for ProgramLibrary. */
 export interface DaceLibrary {
   readonly path: string;
   readonly programName: string;
@@ -319,9 +320,13 @@ export interface DaceLibrary {
   /** Checks the workspace against `__dace_get_external_memory_size_<S>` first (DaCe does not). */
   setExternal(storage: string, workspace: ArrayBufferView, symbols: BigInt64Array): void;
   /** As ProgramLibrary.run; a scalar's view must hold exactly its C type's bytes. */
-  run(args: ReadonlyArray<ArrayBufferView>, calls: number): CallStats & { allocationsMeasured: false };
+  run(args: ReadonlyArray<ArrayBufferView>, calls: number): CallStats & { allocationsMeasured?: false };
   timeCalls(args: ReadonlyArray<ArrayBufferView>, warmup: number, settle: number, calls: number, progressFile: string | null): TimedCalls;
   exit(): number;
+  /** As ProgramLibrary.interpose: the first `true` patches the library's GOT slots of the allocation functions;
+   * then each program call is timed inside a hook window and the allocation columns (and the sampled call) are the
+   * hooks'. Throws "cannot interpose the allocation calls: …" where the library cannot be patched. */
+  interpose(on: boolean): InterposeReport;
 }
 
 /** dlopen()s a DaCe-built library (RTLD_NOW | RTLD_LOCAL) and prepares libffi calls for `spec`. Refuses a

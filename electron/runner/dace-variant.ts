@@ -3,8 +3,10 @@
  * in runner-entry.ts, with every DaCe function called through libffi by the build's own signatures
  * (`loadDace`). What differs, because the library has no Transient Lab runtime in it:
  *
- * - no allocation events: allocations inside the library are not measured (`allocationsMeasured: false`), and
- *   no transient can be named as poisoned;
+ * - no allocation events of its own: the library is interposed by default right after load, before init
+ *   (docs/interpose.md), so its allocation columns and sampled call are the hooks'; where its GOT cannot be patched,
+ *   allocations are not measured (`allocationsMeasured: false`, with the reason). No transient can be named as
+ *   poisoned;
  * - verification installs the library's own External layout (DaCe's set function) in a workspace filled with the
  *   call's poison byte, so a read of a workspace slot before any write still shows as a difference between the
  *   two verification calls; no guard bytes between slots (the library decides the offsets).
@@ -12,7 +14,7 @@
 import type { RunJob, VariantJob, VariantResult } from './messages.js';
 import { emptyTiming, processTiming } from '../engine/profile/samples.js';
 import { clearProgressPage } from './progress-file.js';
-import { freshArgs, keepCalls, requireIntactArguments, retain, snapshotArrays } from './runner-helpers.js';
+import { freshArgs, keepCalls, requireIntactArguments, retain, sampledCall, snapshotArrays } from './runner-helpers.js';
 import type { VariantContext } from './gpu-variant.js';
 import type { loadNativeAddon } from './native.js';
 
@@ -22,6 +24,15 @@ export function runDaceVariant(addon: Addon, v: VariantJob, job: RunJob, ctx: Va
   const spec = v.dace!;
   ctx.enter('load');
   const lib = addon.loadDace(v.libPath, spec);
+  // Before init, as `profile --interpose` does: init's allocations are then outside the program call windows.
+  let report: ReturnType<typeof lib.interpose> | null = null;
+  let unmeasured = '';
+  try {
+    report = lib.interpose(true);
+  } catch (err) {
+    unmeasured = `interposition could not be applied: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  const outsideBefore = addon.interposedCallsOutsideWindows();
   const symbols = BigInt64Array.from(v.initSymbols);
   ctx.enter('init');
   const initNs = lib.init(symbols);
@@ -53,6 +64,7 @@ export function runDaceVariant(addon: Addon, v: VariantJob, job: RunJob, ctx: Va
   for (const storage of spec.storages) lib.setExternal(storage, workspace(storage, 0), symbols);
   let timing = emptyTiming();
   let firstCallNs = NaN;
+  let sample: ReturnType<typeof lib.timeCalls>['stats']['sample'] = null;
   if (job.calls > 0) {
     const { views, arena } = freshArgs(v, job.inputs, job.guardByte);
     if (ctx.progressFile) clearProgressPage(ctx.progressFile);
@@ -61,6 +73,7 @@ export function runDaceVariant(addon: Addon, v: VariantJob, job: RunJob, ctx: Va
     requireIntactArguments(arena, job.guardByte, v);
     timing = processTiming(timed.stats, keepCalls(job), timed.loopWallNs, timed.warmupCalls);
     firstCallNs = timed.firstCallNs;
+    sample = timed.stats.sample;
     ctx.timedDone(job.calls, job.calls);
   }
   ctx.enter('exit');
@@ -76,7 +89,18 @@ export function runDaceVariant(addon: Addon, v: VariantJob, job: RunJob, ctx: Va
     poisonedTransients: [],
     guardViolations: [],
     timing,
-    sampledCall: null,
-    allocationsMeasured: false,
+    sampledCall: sample ? sampledCall(sample, v.transientIds) : null,
+    ...(report
+      ? {
+          interposition: {
+            patched: report.patched,
+            skipped: report.skipped,
+            interceptedCalls: timing.sums.allocs + timing.sums.frees,
+            outsideWindowCalls: addon.interposedCallsOutsideWindows() - outsideBefore,
+            // The runner has no analysis: the engine fills in what the folder's SDFG says (assemble.ts).
+            expectedAllocationsPerCall: null,
+          },
+        }
+      : { allocationsMeasured: false as const, allocationsUnmeasured: unmeasured }),
   };
 }

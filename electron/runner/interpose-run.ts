@@ -3,7 +3,7 @@
  * loaded — before init, so init's allocations are seen and left out of the program calls' figures — and reports
  * what the hooks saw next to what the library's own runtime header recorded in the same (last) call.
  */
-import type { InterpositionFacts } from '../engine/profile/interpose.js';
+import type { InterpositionFacts } from '../engine/profile/result.js';
 import type { VariantTiming } from '../engine/profile/runner-host.js';
 import type { NativeAddon } from './native.js';
 

@@ -1,8 +1,9 @@
 // The N-API side of ffi_program.h: `loadDace(path, spec)` → DaceLibrary, a DaCe-built library called through
 // libffi with the signatures of its own build (docs/dace-folders.md). Its call loops are the same RunCalls /
-// TimeCalls as ProgramLibrary's; the library records no allocation events (it has no Transient Lab runtime), so
-// the event buffer the loop resets stays empty and every per-call allocation column is 0 — which the profile
-// reports as "not measured", never as a measurement.
+// TimeCalls as ProgramLibrary's. The library records no allocation events (it has no Transient Lab runtime): after
+// `interpose(true)` the loops sum the allocation hooks' events instead (docs/interpose.md), each FFI call inside a
+// hook window; without it the event buffer the loop resets stays empty, every per-call allocation column is 0,
+// and the stats say `allocationsMeasured: false` — which the profile reports as "not measured", never as 0.
 #include <napi.h>
 
 #include <limits>
@@ -12,7 +13,9 @@
 #include <vector>
 
 #include "call_loop.h"
+#include "event_sampler.h"
 #include "ffi_program.h"
+#include "interpose_napi.h"
 #include "napi_args.h"
 
 namespace tlab {
@@ -28,6 +31,39 @@ constexpr const char *kTimeUsage =
     "timeCalls(args: ArrayBufferView[], warmup: number, settle: number, calls: number, progressFile: string | null): TimedCalls";
 constexpr const char *kExitUsage = "exit(): number";
 constexpr double kMaxCalls = 16777216;
+
+// The FFI call inside a hook window (interpose.h): the call loop resets and sums interpose::Events() around it.
+void WindowedBound(void *context, void *handle, void *const *argv) {
+  struct Window {
+    Window() { interpose::Open(); }
+    ~Window() { interpose::Close(); }  // also when the program throws
+  } window;
+  DaceProgram::CallBound(context, handle, argv);
+}
+
+// The sampled call as JS: { call, totalNs, overflowed, events: AllocEvent[] }, events naming the hooked function.
+Napi::Value SampleObject(Napi::Env env, const Sample &sample) {
+  Napi::Array events = Napi::Array::New(env, sample.count);
+  for (uint64_t i = 0; i < sample.count; ++i) {
+    const SampledEvent &event = sample.events[i];
+    Napi::Object object = Napi::Object::New(env);
+    object.Set("t0", static_cast<double>(event.startNs));
+    object.Set("t1", static_cast<double>(event.startNs + event.durationNs));
+    object.Set("bytes", static_cast<double>(event.bytes));
+    object.Set("transient", event.transient);
+    const bool alloc = event.kind == TLAB_EVENT_ALLOC || event.kind == TLAB_EVENT_DEVICE_ALLOC;
+    object.Set("kind", alloc ? "alloc" : "free");
+    if (event.kind == TLAB_EVENT_DEVICE_ALLOC || event.kind == TLAB_EVENT_DEVICE_FREE) object.Set("device", true);
+    SetInterposedFunction(object, event.transient);
+    events.Set(static_cast<uint32_t>(i), object);
+  }
+  Napi::Object object = Napi::Object::New(env);
+  object.Set("call", sample.call);
+  object.Set("totalNs", sample.totalNs);
+  object.Set("overflowed", sample.overflowed);
+  object.Set("events", events);
+  return object;
+}
 
 thread_local std::unique_ptr<DaceProgram> *pending = nullptr;
 
@@ -64,7 +100,8 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
     return DefineClass(env, "DaceLibrary",
                        {InstanceMethod<&DaceLibrary::Init>("init"), InstanceMethod<&DaceLibrary::ExternalSize>("externalSize"),
                         InstanceMethod<&DaceLibrary::SetExternal>("setExternal"), InstanceMethod<&DaceLibrary::Run>("run"),
-                        InstanceMethod<&DaceLibrary::TimeCalls>("timeCalls"), InstanceMethod<&DaceLibrary::Exit>("exit")});
+                        InstanceMethod<&DaceLibrary::TimeCalls>("timeCalls"), InstanceMethod<&DaceLibrary::Exit>("exit"),
+                        InstanceMethod<&DaceLibrary::Interpose>("interpose")});
   }
 
   explicit DaceLibrary(const Napi::CallbackInfo &info) : Napi::ObjectWrap<DaceLibrary>(info), events_(1) {
@@ -195,7 +232,8 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
       return CallStatsSink{totalNs.Data(), allocNs.Data(), freeNs.Data(), allocs.Data(), frees.Data(),
                            allocBytes.Data(), minorFaults.Data(), false};
     }
-    Napi::Object ToObject(Napi::Env env) {
+    // `measured`: the columns are the hooks' (interposed); else they are 0 and say not measured.
+    Napi::Object ToObject(Napi::Env env, const CallStatsSink &sink, bool measured, Napi::Value sample) {
       Napi::Object stats = Napi::Object::New(env);
       stats.Set("totalNs", totalNs);
       stats.Set("allocNs", allocNs);
@@ -204,9 +242,9 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
       stats.Set("frees", frees);
       stats.Set("allocBytes", allocBytes);
       stats.Set("minorFaults", minorFaults);
-      stats.Set("overflowed", false);
-      stats.Set("sample", env.Null());  // no events to sample: allocations inside the library are not recorded
-      stats.Set("allocationsMeasured", false);
+      stats.Set("overflowed", sink.overflowed);
+      stats.Set("sample", sample);
+      if (!measured) stats.Set("allocationsMeasured", false);
       return stats;
     }
     Napi::Float64Array totalNs, allocNs, freeNs;
@@ -214,7 +252,30 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
     Napi::Float64Array allocBytes, minorFaults;
   };
 
-  Callee MakeCallee() { return Callee{nullptr, nullptr, nullptr, &DaceProgram::CallBound, program_.get()}; }
+  Callee MakeCallee() {
+    return Callee{nullptr, nullptr, nullptr, interposed_ ? &WindowedBound : &DaceProgram::CallBound, program_.get()};
+  }
+  // The buffer the call loops reset and sum: the hooks' while interposed, else one that stays empty.
+  tlab_event_buffer *StatsEvents() { return interposed_ ? interpose::Events() : &buffer_; }
+
+  // As ProgramLibrary.interpose: the first `true` patches the library's GOT (docs/interpose.md); the slots stay
+  // patched, `false` only switches the allocation columns back to "not measured".
+  Napi::Value Interpose(const Napi::CallbackInfo &info) {
+    ExpectArgumentCount(info, 1, kInterposeUsage);
+    if (!info[0].IsBoolean()) ThrowUsage(info.Env(), kInterposeUsage, "on must be a boolean, got " + Describe(info[0]));
+    interposed_ = info[0].As<Napi::Boolean>().Value();
+    try {
+      return InterposeReportObject(info.Env(), interposed_ ? interpose::PatchLibrary(program_->dlHandle()) : interpose::PatchReport{});
+    } catch (const std::runtime_error &error) {
+      interposed_ = false;
+      Fail(info.Env(), std::string("cannot interpose the allocation calls: ") + error.what());
+    }
+  }
+
+  [[noreturn]] void FailEvent(Napi::Env env, const UnknownEventKind &bad) const {
+    Fail(env, "interposed event " + std::to_string(bad.eventIndex) + " of call " + std::to_string(bad.callIndex + 1) +
+                  " has unknown kind " + std::to_string(bad.kind) + " (corrupted event buffer?)");
+  }
 
   [[noreturn]] void FailThrew(Napi::Env env, const ProgramThrew &thrown, const std::string &which) const {
     Fail(env, Fn("__program_") + " threw a C++ exception in " + which + ": " + thrown.what);
@@ -229,11 +290,13 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
     Arrays arrays(env, calls);
     CallStatsSink sink = arrays.sink();
     try {
-      RunCalls(MakeCallee(), handle_, argv.data(), &buffer_, calls, &sink);
+      RunCalls(MakeCallee(), handle_, argv.data(), StatsEvents(), calls, &sink);
     } catch (const ProgramThrew &thrown) {
       FailThrew(env, thrown, "call " + std::to_string(thrown.callIndex + 1) + " of " + std::to_string(calls));
+    } catch (const UnknownEventKind &bad) {
+      FailEvent(env, bad);
     }
-    return arrays.ToObject(env);
+    return arrays.ToObject(env, sink, interposed_, env.Null());
   }
 
   Napi::Value TimeCalls(const Napi::CallbackInfo &info) {
@@ -258,9 +321,11 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
     EventSampler sampler;
     tlab::TimedCalls timed;
     try {
-      timed = tlab::TimeCalls(MakeCallee(), handle_, argv.data(), &buffer_, warmup, settle, calls, &sink, progress.get(), &sampler);
+      timed = tlab::TimeCalls(MakeCallee(), handle_, argv.data(), StatsEvents(), warmup, settle, calls, &sink, progress.get(), &sampler);
     } catch (const ProgramThrew &thrown) {
       FailThrew(env, thrown, thrown.loop + " " + std::to_string(thrown.callIndex + 1));
+    } catch (const UnknownEventKind &bad) {
+      FailEvent(env, bad);
     } catch (const std::bad_alloc &) {
       Fail(env, "cannot reserve memory for the timed calls (" + std::to_string(calls) + " calls)");
     }
@@ -268,7 +333,9 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
     result.Set("firstCallNs", timed.firstCallNs);
     result.Set("loopWallNs", timed.loopWallNs);
     result.Set("warmupCalls", timed.warmupCalls);
-    result.Set("stats", arrays.ToObject(env));
+    // Without interposition there are no events: nothing to sample.
+    const bool sampled = interposed_ && timed.sampled;
+    result.Set("stats", arrays.ToObject(env, sink, interposed_, sampled ? SampleObject(env, timed.sample) : env.Null()));
     return result;
   }
 
@@ -303,6 +370,7 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
   tlab_event_buffer buffer_{};
   void *handle_ = nullptr;
   bool exited_ = false;
+  bool interposed_ = false;
   std::map<std::string, Napi::ObjectReference> workspaces_;
 };
 

@@ -43,6 +43,8 @@ class DaceProgram {
   const DaceSpec &spec() const { return spec_; }
   // Every `__dace_*` / `__program_*` name in the library's dynamic string table (for messages and checks).
   const std::vector<std::string> &exports() const { return exports_; }
+  // dlopen's handle (interpose::PatchLibrary patches the library's GOT through it, docs/interpose.md).
+  void *dlHandle() const { return dlHandle_; }
 
   // Init symbols arrive as int64 and are narrowed to each parameter's type; a value that does not fit is an
   // error (returned as text, empty when fine), never a silently wrapped size.

@@ -52,36 +52,89 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 }
 
 describe('profile on DaCe build folders', () => {
-  it('one folder prints the table of an SDFG profile, with its mode read from the build and allocations not measured', async () => {
+  it('one folder prints the table of an SDFG profile, with its mode read from the build and allocations interposed', async () => {
     const out = join(dir, 'one.json');
     const r = await cli(['profile', '--prebuilt', external, ...SYMBOLS, ...QUICK, '--out', out]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^mode\s+median\/call\s+p10\s+p90\s+allocs\/call\s+alloc\+free\s+faults\/call\s+workspace\s+vs SCOPED$/m);
-    expect(r.stdout).toMatch(/^EXTERNAL \(dace\)\s+\S+ \S+\s+\S+ \S+\s+\S+ \S+\s+n\/m\s+n\/m\s+/m);
+    // EXTERNAL: every transient lives in the workspace, so the hooks see no allocation in a program call.
+    expect(r.stdout).toMatch(/^EXTERNAL \(dace\)\s+\S+ \S+\s+\S+ \S+\s+\S+ \S+\s+0\s+0\.0%\s+/m);
     expect(r.stdout).toContain(`EXTERNAL (dace) ← ${external} (`);
     expect(r.stdout).toMatch(
       /exports __dace_get_external_memory_size_CPU_Heap; SDFG sha256 [0-9a-f]{12}\); built by DaCe 2\.0\.0a6, \d{4}-\d\d-\d\d, Release, flags -std=c\+\+17 -fPIC -O3 -march=native/,
     );
-    expect(r.stdout).toMatch(/n\/m: not measured\. Allocations inside a DaCe-built library are not timed or counted yet/);
+    expect(r.stdout).not.toMatch(/n\/m/);
+    expect(r.stdout).toMatch(/^note: Allocation counts, bytes and times of the DaCe-built libraries were measured by interposition/m);
     const result = JSON.parse(await readFile(out, 'utf8')) as ProfileResult;
-    expect(result.modes[0]!.allocationsMeasured).toBe(false);
+    expect(result.modes[0]!.allocationsMeasured).toBeUndefined();
+    expect(result.modes[0]!.interposition).toMatchObject({ interceptedCalls: 0, expectedAllocationsPerCall: 0, skipped: [] });
+    expect(result.warnings.filter((w) => /interpos/.test(w))).toEqual([]);
     expect(result.modes[0]!.workspaceBytes['CPU_Heap']).toBeGreaterThan(0);
     expect(result.modes[0]!.daceFolder?.path).toBe(external);
   });
 
   it('three folders of one program compare their modes in one run, verified against each other', async () => {
-    const r = await cli(['profile', external, scoped, persistent, ...SYMBOLS, ...QUICK]);
+    const out = join(dir, 'three.json');
+    const r = await cli(['profile', external, scoped, persistent, ...SYMBOLS, ...QUICK, '--out', out]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     // Canonical order (SCOPED first, the reference), whatever the order on the command line.
     const rows = r.stdout.split('\n').filter((l) => /^(SCOPED|PERSISTENT|EXTERNAL \(dace\))\s+\d/.test(l));
     expect(rows.map((l) => l.split(/\s{2,}/)[0])).toEqual(['SCOPED', 'PERSISTENT', 'EXTERNAL (dace)']);
+    // Measured allocation columns, interposed: SCOPED's three transients (lap, flx, fly) every call, none elsewhere.
+    expect(rows.map((l) => l.split(/\s{2,}/).slice(4, 6))).toEqual([
+      ['3', expect.stringMatching(/^\d+\.\d%$/)],
+      ['0', '0.0%'],
+      ['0', '0.0%'],
+    ]);
+    expect(r.stdout).not.toMatch(/n\/m/);
+    const result = JSON.parse(await readFile(out, 'utf8')) as ProfileResult;
+    const [s, p, e] = result.modes;
+    expect(s!.summary.allocShare).toBeGreaterThan(0);
+    // lap (18×18×8), flx (17×16×8) and fly (16×17×8) doubles at I=16, J=16, K=8: what our runtime header records.
+    expect(new Set(s!.calls.allocBytes)).toEqual(new Set([(18 * 18 + 17 * 16 + 16 * 17) * 8 * 8]));
+    expect(s!.summary.allocBytesPerCall).toBe(55_552);
+    expect(s!.sampledCall?.events.map((ev) => ev.kind)).toEqual(['alloc', 'alloc', 'alloc', 'free', 'free', 'free']);
+    expect([p!.summary.allocBytesPerCall, e!.summary.allocBytesPerCall]).toEqual([0, 0]);
+    expect(result.modes.map((m) => m.interposition?.expectedAllocationsPerCall)).toEqual([3, 0, 0]);
+    expect(result.modes.every((m) => m.allocationsMeasured === undefined)).toBe(true);
     expect(r.stdout).toContain(`SCOPED ← ${scoped} (no Persistent, External or pooled transient`);
     expect(r.stdout).toContain(`PERSISTENT ← ${persistent} (`);
     expect(r.stdout).toMatch(/verification: all modes produced bitwise identical outputs/);
     // Each folder's program.sdfg differs only in what its mode changes: one program, no warning.
     expect(r.stdout).not.toMatch(/different SDFGs/);
+  });
+});
+
+describe('allocations of a DaCe library that bypasses interposition', () => {
+  it('are unknown, not 0: n/m naming why, and the warning that the SDFG says 3 per call', async () => {
+    // The allocator reached through dlsym, never through the library's GOT: as a statically linked one would be.
+    const bypass = await makeDaceFolder(hdiff, join(dir, 'bypass', 'hdiff'), {
+      mode: 'SCOPED',
+      symbols,
+      library: `#include <dlfcn.h>
+#include <cstddef>
+typedef void *(*alloc_fn)(size_t);
+typedef void (*free_fn)(void *);
+extern "C" void *__dace_init_hdiff(int, int, int) { static int s; return &s; }
+extern "C" int __dace_exit_hdiff(void *) { return 0; }
+extern "C" void __program_hdiff(void *, double *, double *, double *, int, int, int) {
+  static alloc_fn m = (alloc_fn)dlsym(RTLD_DEFAULT, "malloc");
+  static free_fn f = (free_fn)dlsym(RTLD_DEFAULT, "free");
+  for (int t = 0; t < 3; ++t) { volatile char *p = (char *)m(4096); p[0] = 1; f((void *)p); }
+}`,
+    });
+    const out = join(dir, 'bypass.json');
+    const r = await cli(['profile', bypass, ...SYMBOLS, ...QUICK, '--out', out]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^SCOPED\s+\S+ \S+\s+\S+ \S+\s+\S+ \S+\s+n\/m\s+n\/m\s+/m);
+    expect(r.stdout).toMatch(/^n\/m: SCOPED: allocations not measured: interposition intercepted none of the 3 allocations per call/m);
+    expect(r.stdout).toMatch(/SCOPED: interposition intercepted no allocation call although the program allocates \(3 per call\)/);
+    const result = JSON.parse(await readFile(out, 'utf8')) as ProfileResult;
+    expect(result.modes[0]!.allocationsMeasured).toBe(false);
+    expect(result.modes[0]!.interposition).toMatchObject({ interceptedCalls: 0, expectedAllocationsPerCall: 3 });
   });
 });
 

@@ -3,9 +3,20 @@
  * with every argument type a DaCe signature passes by value, arrays, symbols of several widths and the
  * External pair (docs/dace-folders.md).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Native from '../../native/index.js';
+import type { Mode } from '../../electron/engine/analysis/types.js';
+import { readDaceFolder } from '../../electron/engine/dace/folder.js';
+import { callSpec } from '../../electron/engine/dace/signature.js';
+import { examplesDir } from '../../electron/engine/paths.js';
+import { prepareInputs } from '../../electron/engine/profile/inputs.js';
+import { planProfile } from '../../electron/engine/profile/plan.js';
+import { argView } from '../../electron/runner/runner-helpers.js';
+import { makeDaceFolder } from '../fixtures/dace-folders.js';
 import { addonPath, fixtureBuilds, type FixtureBuilds } from './fixtureBuild.js';
 
 const addon = createRequire(import.meta.url)(addonPath) as typeof Native;
@@ -160,4 +171,70 @@ describe('loadDace: a DaCe library through libffi', () => {
     expect(() => addon.loadDace('/nonexistent/libx.so', spec)).toThrow(/cannot load the DaCe-built library \/nonexistent\/libx\.so/);
     expect(() => addon.loadDace(lib, { ...spec, program: ['complex64' as Native.DaceCType] })).toThrow(/unknown C type 'complex64'/);
   });
+});
+
+// A DaCe-layout folder of our own generated library also carries our runtime header's records: interposed through
+// loadDace, the same library must show exactly the allocations the header records in a call of its own.
+describe('loadDace with interposition: allocations of a DaCe-layout folder, as our runtime header records them', () => {
+  const symbols = new Map([
+    ['I', 16n],
+    ['J', 16n],
+    ['K', 8n],
+  ]);
+  let dir: string;
+  const folders: Partial<Record<Mode, string>> = {};
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tlab-dace-interpose-'));
+    for (const mode of ['SCOPED', 'PERSISTENT', 'EXTERNAL'] as const) {
+      folders[mode] = await makeDaceFolder(join(examplesDir(), 'hdiff.sdfg'), join(dir, mode, 'hdiff'), { mode, symbols });
+    }
+  }, 300_000);
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const totals = (stats: Native.CallStats, call: number) => ({
+    allocs: stats.allocs[call],
+    frees: stats.frees[call],
+    allocBytes: stats.allocBytes[call],
+  });
+
+  for (const mode of ['SCOPED', 'PERSISTENT', 'EXTERNAL'] as const) {
+    it(`${mode}: the hooks count and size every call's allocations exactly as the header does`, async () => {
+      const folder = await readDaceFolder(folders[mode]!);
+      const plan = await planProfile(folder.sdfgPath, { modes: ['SCOPED'], layout: 'dace', calls: 1, symbols, defaultSymbol: null });
+      const program = plan.variants[0]!.program;
+      const args = (await prepareInputs(plan.args, plan.symbols, { seed: 0n, files: new Map() })).map((p) => argView(p.arg, p.bytes));
+      const init = BigInt64Array.from(program.initSymbols.map((s) => program.symbols[s]!));
+      const spec = callSpec(folder, program);
+
+      const dace = addon.loadDace(folder.libraryPath, spec);
+      const report = dace.interpose(true);
+      dace.init(init);
+      for (const s of spec.storages) dace.setExternal(s, new Uint8Array(Number(dace.externalSize(s, init))), init);
+      const hooked = dace.run(args, 3);
+      expect(hooked.allocationsMeasured).toBeUndefined();
+      const timed = dace.timeCalls(args, 1, 0, 4, null);
+      dace.exit();
+
+      // The same library through its __tlab_* trampolines: the runtime header's own records of one call.
+      const own = addon.load(folder.libraryPath);
+      own.init(init);
+      for (const e of program.externals) own.setExternal(e.storage, new Uint8Array(Number(own.externalSize(e.storage, init))), init);
+      const header = totals(own.run(args, 1), 0);
+      own.exit();
+
+      if (mode === 'SCOPED') {
+        expect(header.allocs).toBeGreaterThan(0);
+        expect(report.patched.length).toBeGreaterThan(0);
+      } else expect(header).toEqual({ allocs: 0, frees: 0, allocBytes: 0 });
+      for (let c = 0; c < 3; c++) expect(totals(hooked, c), `${mode}, call ${c + 1}`).toEqual(header);
+      for (let c = 0; c < 4; c++) expect(totals(timed.stats, c), `${mode}, timed call ${c + 1}`).toEqual(header);
+      if (mode === 'SCOPED') {
+        // The sampled call shows the hooked functions where a generated library shows transients.
+        expect(timed.stats.sample?.events.length).toBe(header.allocs! + header.frees!);
+        expect(timed.stats.sample?.events[0]?.function).toMatch(/^(malloc|_Zna|_Znw|posix_memalign|aligned_alloc|calloc)/);
+      }
+    });
+  }
 });

@@ -94,6 +94,7 @@ async function planDaceFolders(
     const libPath = join(runDir, `dace-${i}-${process.pid}.so`);
     await writeFileAtomic(libPath, bytes, { kind: 'run' });
     const flags = folder.builtBy?.flags ?? [];
+    const expected = plan.analysis.modes[detected.mode].perCall.allocs;
     built.push({
       mode: detected.mode,
       layout: detected.mode === 'EXTERNAL' ? 'dace' : null,
@@ -117,6 +118,7 @@ async function planDaceFolders(
         sdfgSha256: folder.sdfgHash,
         modeReason: detected.reason,
         builtBy: folder.builtBy ? builtByLine(folder.builtBy) : null,
+        expectedAllocationsPerCall: expected === null ? null : Number(expected),
       },
     });
     onProgress({

@@ -23,4 +23,7 @@ export interface DaceVariant {
   modeReason: string;
   /** "built by DaCe …, <date>, flags …" from the build's CMakeCache; null without one. */
   builtBy: string | null;
+  /** Allocations per call the analysis of the folder's SDFG gives in its detected mode (null: unknown): what
+   * interposition must see, or say that the library bypasses it (profile/interpose.ts). */
+  expectedAllocationsPerCall: number | null;
 }

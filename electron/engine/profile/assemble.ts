@@ -5,7 +5,7 @@ import type { BuiltVariant } from './build-variants.js';
 import { PER_CALL_COLUMNS, type NumberColumns } from './columns.js';
 import { gatherCOrder } from './inputs.js';
 import type { ProfileOptions } from './options.js';
-import { interpositionReport } from './interpose.js';
+import { interpositionFinding, interpositionReport } from './interpose.js';
 import type { ProfilePlan } from './plan.js';
 import { jsonInteger } from '../json.js';
 import { PROFILE_SCHEMA, type GpuModeResult, type ModeResult, type ProfileResult } from './result.js';
@@ -47,13 +47,28 @@ function modeResult(v: BuiltVariant, r: VariantResult, args: ProgramArg[]): Mode
     workspaceBytes: Object.fromEntries(Object.entries(r.workspaceBytes).map(([k, b]) => [k, Number(b)])),
     outputChecksums: checksums,
     ...(r.gpu ? { gpu: gpuModeResult(r.gpu) } : {}),
-    ...(r.allocationsMeasured === false ? { allocationsMeasured: false as const } : {}),
+    ...unmeasured(r),
+    ...(r.interposition ? { interposition: r.interposition } : {}),
     ...(v.dace
       ? {
           daceFolder: { path: v.dace.folder, sdfgSha256: v.dace.sdfgSha256, modeReason: v.dace.modeReason, builtBy: v.dace.builtBy },
         }
       : {}),
   };
+}
+
+/** Allocation columns that are not measurements: the library records none and could not be interposed, or the hooks
+ * saw nothing although the program allocates (it bypasses them) — unknown, never 0. */
+function unmeasured(r: VariantResult): Pick<ModeResult, 'allocationsMeasured' | 'allocationsUnmeasured'> {
+  if (r.allocationsMeasured === false)
+    return { allocationsMeasured: false, ...(r.allocationsUnmeasured ? { allocationsUnmeasured: r.allocationsUnmeasured } : {}) };
+  if (r.interposition && interpositionFinding(r.label, r.interposition) !== null) {
+    return {
+      allocationsMeasured: false,
+      allocationsUnmeasured: `interposition intercepted none of the ${r.interposition.expectedAllocationsPerCall} allocations per call the program makes: the library bypasses it (see the warning)`,
+    };
+  }
+  return {};
 }
 
 function gpuModeResult(g: NonNullable<VariantResult['gpu']>): GpuModeResult {
@@ -136,8 +151,15 @@ export function assembleResult(input: AssembleInput): ProfileResult {
   const { plan, built, results, options } = input;
   if (results.length !== built.length) throw new Error(`assembleResult: ${built.length} variants but ${results.length} results`);
   const gpuInfo = built.find((v) => v.program.gpu)?.program.gpu;
-  const modes = built.map((v, i) => withInitBytes(modeResult(v, results[i]!, plan.args), plan.analysis.modes[v.mode]?.init.bytes ?? null));
-  const interposed = interpositionReport(results);
+  // A DaCe build's runner has no analysis: what the folder's SDFG says the library allocates per call is ours.
+  const runs = results.map((r, i) => {
+    const dace = built[i]!.dace;
+    return dace && r.interposition
+      ? { ...r, interposition: { ...r.interposition, expectedAllocationsPerCall: dace.expectedAllocationsPerCall } }
+      : r;
+  });
+  const modes = built.map((v, i) => withInitBytes(modeResult(v, runs[i]!, plan.args), plan.analysis.modes[v.mode]?.init.bytes ?? null));
+  const interposed = interpositionReport(runs.map((r, i) => ({ ...r, dace: built[i]!.dace !== undefined })));
   return {
     schema: PROFILE_SCHEMA,
     createdAt: (input.createdAt ?? new Date()).toISOString(),

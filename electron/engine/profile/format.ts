@@ -49,12 +49,18 @@ function daceFolderLines(modes: ModeResult[]): string[] {
     const f = m.daceFolder!;
     return `${m.label} ← ${f.path} (${f.modeReason}; SDFG sha256 ${f.sdfgSha256.slice(0, 12)})${f.builtBy ? `; ${f.builtBy}` : ''}`;
   });
-  if (modes.some((m) => m.allocationsMeasured === false)) {
-    lines.push(
-      'n/m: not measured. Allocations inside a DaCe-built library are not timed or counted yet; median/call is the whole call, allocations included.',
-    );
-  }
   return lines;
+}
+
+/** Why a mode's allocation columns say n/m (a DaCe build that could not be interposed, a library that bypasses
+ * interposition). */
+function unmeasuredLines(modes: ModeResult[]): string[] {
+  return modes
+    .filter((m) => m.allocationsMeasured === false)
+    .map(
+      (m) =>
+        `n/m: ${m.label}: allocations not measured: ${m.allocationsUnmeasured ?? 'the library records none'}; median/call is the whole call, allocations included.`,
+    );
 }
 
 export function formatProfile(result: ProfileResult): string {
@@ -99,7 +105,7 @@ export function formatProfile(result: ProfileResult): string {
     ]);
   }
   for (const l of table(rows)) lines.push(l);
-  for (const l of daceFolderLines(result.modes)) lines.push(l);
+  for (const l of [...daceFolderLines(result.modes), ...unmeasuredLines(result.modes)]) lines.push(l);
   if (emulated) {
     lines.push(
       'backend: cuda-host — the CUDA code ran on this CPU under the host CUDA runtime (--gpu host); every time is a host time of the emulation, not a device time (emulated/call: host clock between the two CUDA events of a call)',

@@ -110,6 +110,11 @@ export interface ModeResult {
   gpu?: GpuModeResult; /** false: allocations inside the library were not measured (a DaCe-built library records no events), so the
    * allocation columns and `summary.allocsPerCall`/`allocShare` are not measurements. Absent: measured. Additive. */
   allocationsMeasured?: false;
+  /** With `allocationsMeasured: false`: why they were not measured (a DaCe build that could not be interposed). */
+  allocationsUnmeasured?: string;
+  /** Allocation figures measured by interposition (`--interpose`, and every DaCe build): what the hooks saw
+   * (docs/interpose.md). Additive. */
+  interposition?: InterpositionFacts;
   /** The mode ran a library DaCe built (`profile FOLDER…`, docs/dace-folders.md). Additive. */
   daceFolder?: DaceFolderSource;
 }
@@ -243,4 +248,23 @@ export interface ProfileResult {
   /** Present when outputs were saved (`--save-outputs`): where they are. `fallbackReason` non-null means the
    * requested folder could not be written and `dir` is a fallback folder (a warning says so too). */
   savedOutputs?: { requested: string; dir: string; fallbackReason: string | null };
+}
+
+/** What interposition saw for one variant (one runner process, or several pooled; docs/interpose.md). */
+export interface InterpositionFacts {
+  /** Imported allocation functions whose GOT slots were hooked (the addon's InterposeReport.patched). */
+  patched: string[];
+  /** Imported allocation functions left alone, with the reason. */
+  skipped: string[];
+  /** Allocations and frees intercepted inside the program call windows of the timed calls. */
+  interceptedCalls: number;
+  /** Intercepted calls outside any program call window (init, exit) in the whole process. */
+  outsideWindowCalls: number;
+  /** Allocations the program is known to make per call — from our runtime header's events for generated code,
+   * from the SDFG for a DaCe build — or null when nothing says. */
+  expectedAllocationsPerCall: number | null;
+  /** Calls in which both the hooks and the library's runtime header timed the allocations (the verification
+   * calls of generated code), with each side's allocation + free time summed over them: the header's timestamps
+   * bracket the hook, so the two differ by the hooks' own cost. Absent when no such call was made. */
+  sameCall?: { calls: number; headerNs: number; hookNs: number };
 }

@@ -12,7 +12,7 @@ import type { ExternalStorage, Layout, ProgramArg } from '../codegen/types.js';
 import type { DaceCallSpec } from '../dace/types.js';
 import { TlabError } from '../errors.js';
 import type { ColumnSums, TypedColumns } from './columns.js';
-import type { InterpositionFacts } from './interpose.js';
+import type { InterpositionFacts } from './result.js';
 import type { SampledCall } from './result.js';
 
 /** One compiled variant (mode + layout) to load and measure. */
@@ -149,11 +149,14 @@ export interface VariantResult {
   sampledCall: SampledCall | null;
   /** GPU programs only. */
   gpu?: VariantGpuTiming;
-  /** Jobs with `interpose` only: what the hooks saw (the allocation columns of `timing` are theirs). */
+  /** Jobs with `interpose`, and DaCe builds (interposed by default): what the hooks saw (the allocation columns of
+   * `timing` are theirs). */
   interposition?: InterpositionFacts;
   /** false: the library records no allocation events (a DaCe build), so the allocation columns are not
    * measurements. Absent: measured. */
   allocationsMeasured?: false;
+  /** With `allocationsMeasured: false`: why (a DaCe build whose allocation calls could not be interposed). */
+  allocationsUnmeasured?: string;
 }
 
 export interface RunnerProgress {

@@ -230,3 +230,58 @@ describe('assemble step', () => {
     expect(formatProfile(cpu)).not.toMatch(/device\/call|pool high-water/);
   });
 });
+
+describe('assemble step: DaCe builds measured by interposition', () => {
+  const dace = (expected: number | null) => ({
+    call: { name: 'prog', init: [], program: [], storages: [] },
+    folder: '/w/.dacecache/prog',
+    sdfgSha256: 'a'.repeat(64),
+    modeReason: 'no Persistent, External or pooled transient',
+    builtBy: null,
+    expectedAllocationsPerCall: expected,
+  });
+  const facts = { patched: ['malloc', 'free'], skipped: [], interceptedCalls: 0, outsideWindowCalls: 0, expectedAllocationsPerCall: null };
+  const verification = { identical: true, ok: true, vacuous: false, compared: [], details: [] };
+  const assemble = (built: ReturnType<typeof builtVariant>[], results: ReturnType<typeof fakeResult>[]) =>
+    assembleResult({
+      plan: plan(),
+      built,
+      results,
+      verification,
+      options: { layout: 'dace', calls: 1, warmup: 0, processes: 1, seed: 0n, inputs: new Map() },
+      machine,
+      warnings: [],
+    });
+
+  it('fills in the SDFG expected count; a library the hooks saw nothing of although it allocates is n/m, never 0', () => {
+    const built = [{ ...builtVariant('SCOPED', 'a'), dace: dace(3) }];
+    const result = assemble(built, [{ ...fakeResult('SCOPED'), interposition: { ...facts } }]);
+    expect(result.modes[0]!.interposition?.expectedAllocationsPerCall).toBe(3);
+    expect(result.modes[0]!.allocationsMeasured).toBe(false);
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/^SCOPED: interposition intercepted no allocation call although the program allocates \(3 per call\)/),
+    ]);
+    expect(result.notes).toEqual([
+      expect.stringMatching(/^Allocation counts, bytes and times of the DaCe-built libraries were measured by interposition/),
+    ]);
+    const text = formatProfile(result);
+    expect(text).toMatch(/^SCOPED\s.*\s+n\/m\s+n\/m\s/m);
+    expect(text).toContain('n/m: SCOPED: allocations not measured: interposition intercepted none of the 3 allocations per call');
+  });
+
+  it('a DaCe build the SDFG says allocates nothing per call is measured at 0; one that could not be interposed says why', () => {
+    const built = [
+      { ...builtVariant('PERSISTENT', 'p'), dace: dace(0) },
+      { ...builtVariant('EXTERNAL', 'e', 'dace'), dace: dace(0) },
+    ];
+    const unapplied = 'interposition could not be applied: cannot interpose the allocation calls: no dynamic relocations';
+    const result = assemble(built, [
+      { ...fakeResult('PERSISTENT'), interposition: { ...facts } },
+      { ...fakeResult('EXTERNAL (dace)'), allocationsMeasured: false, allocationsUnmeasured: unapplied },
+    ]);
+    expect(result.modes[0]!.allocationsMeasured).toBeUndefined();
+    expect(result.modes[1]!.allocationsUnmeasured).toBe(unapplied);
+    expect(result.warnings).toEqual([]);
+    expect(formatProfile(result)).toContain(`n/m: EXTERNAL (dace): allocations not measured: ${unapplied}; median/call`);
+  });
+});
