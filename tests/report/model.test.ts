@@ -406,6 +406,18 @@ describe('report model', () => {
     expect(runsText(cpu.verdict[0]!)).not.toMatch(/host time|device/i);
   });
 
+  test('a mode whose allocations nothing recorded (a DaCe build the hooks missed) reads n/m, never a measured-looking 0', async () => {
+    const input = await reportInput([labelled('dace', FIXTURE.sampled)], false);
+    const pers = input.results[0]!.result.modes.find((x) => x.mode === 'PERSISTENT')!;
+    pers.allocationsMeasured = false;
+    const html = renderHtml(buildReport(input), null, await loadReportAssets());
+    const table = html.slice(html.indexOf('id="alloc-table"'), html.indexOf('</table>', html.indexOf('id="alloc-table"')));
+    const row = (label: string) =>
+      table.slice(table.indexOf(`data-mode="${label}"`), table.indexOf('</tr>', table.indexOf(`data-mode="${label}"`)));
+    expect((row(pers.label).match(/>n\/m</g) ?? []).length).toBe(4);
+    expect(row('SCOPED')).not.toContain('n/m');
+  });
+
   test('CSV of a GPU result adds the device and pool columns; a CPU one keeps its columns', () => {
     const r = withSyntheticGpu(loadResult(FIXTURE.sampled));
     const calls = parseCsv(callsCsv([{ label: 'g', result: r, source: null }]));

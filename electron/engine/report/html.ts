@@ -119,6 +119,9 @@ function statsTable(id: string, rows: SummaryRow[], many: boolean, columns: Arra
   return `<div class="table-wrap"><table id="${id}"><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
+/** A DaCe build whose allocations nothing recorded: n/m (not measured), as the console prints it. */
+const measured = (s: SummaryRow, text: string): string => (s.allocationsMeasured ? text : 'n/m');
+
 function summaryTables(rows: SummaryRow[], many: boolean): string {
   const time = statsTable('time-table', rows, many, [
     ['Calls', (s) => formatCount(s.calls)],
@@ -131,10 +134,10 @@ function summaryTables(rows: SummaryRow[], many: boolean): string {
     ['Init', (s) => formatNs(s.initNs)],
   ]);
   const memory = statsTable('alloc-table', rows, many, [
-    ['Allocs / call', (s) => countText(s.allocsPerCall)],
-    ['Frees / call', (s) => countText(s.freesPerCall)],
-    ['Allocator / call', (s) => formatNs(s.allocatorNsPerCall)],
-    ['Alloc + free share', (s) => formatPercent(s.allocShare)],
+    ['Allocs / call', (s) => measured(s, countText(s.allocsPerCall))],
+    ['Frees / call', (s) => measured(s, countText(s.freesPerCall))],
+    ['Allocator / call', (s) => measured(s, formatNs(s.allocatorNsPerCall))],
+    ['Alloc + free share', (s) => measured(s, formatPercent(s.allocShare))],
     ['Minor faults / call', (s) => countText(s.minorFaultsPerCall)],
     ['Workspace', (s) => (s.workspaceBytes === null ? '–' : formatBytes(s.workspaceBytes))],
   ]);

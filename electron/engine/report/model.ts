@@ -45,6 +45,7 @@ export function summaryRows(results: readonly LabelledResult[]): SummaryRow[] {
       freesPerCall: perCall.frees(m),
       allocatorNsPerCall: perCall.allocatorNs(m),
       allocShare: m.summary.allocShare,
+      allocationsMeasured: m.allocationsMeasured !== false,
       minorFaultsPerCall: m.summary.minorFaultsPerCall,
       workspaceBytes: workspaceSum(m),
       initNs: m.initNs,

@@ -111,6 +111,9 @@ export interface SummaryRow {
   /** Mean ns per call inside instrumented allocations and frees. */
   allocatorNsPerCall: number;
   allocShare: number;
+  /** false: nothing recorded this mode's allocations (a DaCe build the hooks could not see): its allocation
+   * cells read n/m, never a 0 that looks measured. */
+  allocationsMeasured: boolean;
   minorFaultsPerCall: number;
   /** Σ over storages; null when the mode has no workspace. */
   workspaceBytes: number | null;

@@ -38,6 +38,8 @@ import { hasSampledCalls } from './sampled.js';
 import './chart-cards.css';
 import './profile-tab.css';
 
+const NOT_MEASURED = 'not measured: nothing recorded the allocations inside this library (see the notes)';
+
 function elapsed(ms: number): string {
   // `now` is the last tick's: a run started since then would read as a negative time until the next one.
   const s = Math.floor(Math.max(0, ms) / 1000);
@@ -195,7 +197,7 @@ function BigHeadline({ v, result }: { v: Verdict; result: ResultDoc['result'] })
   );
 }
 
-function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
+export function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
   const r = doc.result;
   const base = r.modes.find((m) => m.mode === 'SCOPED') ?? r.modes[0];
   const gpu = isGpuResult(r);
@@ -227,8 +229,13 @@ function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
               {gpu && <td className="num strong">{m.gpu ? formatNs(m.gpu.deviceMedianNs) : '–'}</td>}
               <td className="num">{formatNs(m.summary.p10Ns)}</td>
               <td className="num">{formatNs(m.summary.p90Ns)}</td>
-              <td className="num">{formatCount(m.summary.allocsPerCall)}</td>
-              <td className="num">{formatPercent(m.summary.allocShare)}</td>
+              {/* A DaCe build whose allocations nothing recorded: n/m, never a 0 that looks measured. */}
+              <td className="num" title={m.allocationsMeasured === false ? NOT_MEASURED : undefined}>
+                {m.allocationsMeasured === false ? 'n/m' : formatCount(m.summary.allocsPerCall)}
+              </td>
+              <td className="num" title={m.allocationsMeasured === false ? NOT_MEASURED : undefined}>
+                {m.allocationsMeasured === false ? 'n/m' : formatPercent(m.summary.allocShare)}
+              </td>
               <td className="num">{formatCount(Math.round(m.summary.minorFaultsPerCall))}</td>
               <td className="num">{Object.keys(m.workspaceBytes).length ? formatBytes(ws) : '–'}</td>
               <td className="num">{base ? `${(base.summary.medianNs / m.summary.medianNs).toFixed(2)}×` : ''}</td>
