@@ -258,13 +258,19 @@ describe('all modes agree', () => {
     for (const name of [...Object.keys(KNOWN_NOT_RUNNING), ...TOO_SLOW_FOR_THIS_SUITE]) expect(inside.has(name), name).toBe(true);
   });
   const running = corpus.inside.filter((c) => !TOO_SLOW_FOR_THIS_SUITE.has(basename(c.path)));
-  it.each(running.map((c) => [basename(c.path), c.path]))('corpus %s', async (name, path) => {
-    const genuine = GENUINE_UNINITIALISED_READS[name];
-    const known = KNOWN_NOT_RUNNING[name];
-    if (genuine) await diagnosedAsUninitialised(path, genuine);
-    else if (known) await expect(profileAll(path), known.why).rejects.toThrow(known.error);
-    else await agree(path);
-  });
+  it.each(running.map((c) => [basename(c.path), c.path]))(
+    'corpus %s',
+    async (name, path) => {
+      const genuine = GENUINE_UNINITIALISED_READS[name];
+      const known = KNOWN_NOT_RUNNING[name];
+      if (genuine) await diagnosedAsUninitialised(path, genuine);
+      else if (known) await expect(profileAll(path), known.why).rejects.toThrow(known.error);
+      else await agree(path);
+      // Five variants of a CLOUDSC-sized program compile for minutes on two busy cores when the cache is cold (a
+      // change to the generated code, such as the runtime ABI, invalidates it): a limit, not a speed target.
+    },
+    600_000,
+  );
   it.skip.each([...TOO_SLOW_FOR_THIS_SUITE])('corpus %s (too slow at every symbol 64 for this suite)', () => {});
   it.each(corpus.dumps.map((p) => [basename(p), p]))(
     'refuses the failure dump %s with DaCe’s message before building',
