@@ -3,17 +3,16 @@
  * folders are laid out as DaCe does by tests/fixtures/dace-folders.ts from our own generator (CI has no DaCe);
  * the libraries are called through libffi with the signatures of each folder's own header.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
+import { examplesDir } from '../../electron/engine/paths.js';
 import type { ProfileResult } from '../../electron/engine/profile/result.js';
 import { makeDaceFolder } from '../fixtures/dace-folders.js';
 import { connect, serve } from '../server/serve-process.js';
+import { runCli } from './run-cli.js';
 
-const main = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
 const hdiff = join(examplesDir(), 'hdiff.sdfg');
 const symbols = new Map([
   ['I', 16n],
@@ -38,18 +37,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [main, ...args],
-      { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 300_000 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (args: string[]) => runCli(args, { cache: join(dir, 'cache'), timeoutMs: 300_000 });
 
 describe('profile on DaCe build folders', () => {
   it('one folder prints the table of an SDFG profile, with its mode read from the build and allocations interposed', async () => {

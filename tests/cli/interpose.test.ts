@@ -1,12 +1,11 @@
 /** `profile --interpose` through the built CLI (docs/interpose.md): the figures, the note, and the one refusal. */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
+import { examplesDir } from '../../electron/engine/paths.js';
+import { runCli } from './run-cli.js';
 
-const main = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
 const chain = join(examplesDir(), 'chain.sdfg');
 
 let dir: string;
@@ -17,18 +16,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [main, ...args],
-      { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 300_000 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (args: string[]) => runCli(args, { cache: join(dir, 'cache'), timeoutMs: 300_000 });
 
 describe('profile --interpose', () => {
   it('times the allocations through the hooks and says so', async () => {

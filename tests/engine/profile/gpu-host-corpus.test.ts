@@ -7,7 +7,6 @@
  * j]` with `i` already stepping by 32, so it stays in bounds only for N ≤ 32 (N = 32 here); tiled_matmul tiles M
  * and N by 128.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../../electron/engine/paths.js';
 import { readNpy } from '../../../electron/engine/profile/npy.js';
 import type { ProfileResult } from '../../../electron/engine/profile/result.js';
+import { runCli } from '../../cli/run-cli.js';
 
 const CORPUS = join(packageRoot(), '..', 'shared', 'corpus', 'sdfg');
 /** `--default-symbol` per file (64 unless named). */
@@ -38,7 +38,6 @@ const FILES = [
 ];
 const present = existsSync(CORPUS);
 
-const main = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tlab-gpu-host-corpus-'));
@@ -47,18 +46,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [main, ...args],
-      { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 600_000 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (args: string[]) => runCli(args, { cache: join(dir, 'cache'), timeoutMs: 600_000 });
 
 /** float64 elements of a saved output. */
 async function doubles(path: string): Promise<Float64Array> {

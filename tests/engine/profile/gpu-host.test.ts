@@ -4,18 +4,17 @@
  * bit for bit, the CPU generator's outputs for the example's CPU twin (assets/examples/<name>.sdfg: the same
  * program without GPU storage and schedules), with the same inputs (same seed, same symbols).
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { examplesDir, packageRoot } from '../../../electron/engine/paths.js';
+import { examplesDir } from '../../../electron/engine/paths.js';
 import type { ProfileResult } from '../../../electron/engine/profile/result.js';
 import { probeDevices } from '../../../electron/runner/devices.js';
+import { runCli } from '../../cli/run-cli.js';
 
 const report = await probeDevices();
 const hasDevice = report.devices.length > 0;
-const main = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tlab-gpu-host-'));
@@ -24,18 +23,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [main, ...args],
-      { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 600_000 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (args: string[]) => runCli(args, { cache: join(dir, 'cache'), timeoutMs: 600_000 });
 
 const SMALL = ['--default-symbol', '12', '--calls', '2', '--warmup', '0', '--processes', '1'];
 
