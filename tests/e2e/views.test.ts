@@ -143,7 +143,8 @@ describe('views and references in the app', () => {
     await page.keyboard.press('2');
     await page.waitForSelector('[data-testid="lifetime-chart"] canvas');
     await page.selectOption('[data-testid="lifetime-rows"]', 'all');
-    const lifetime = await ariaMatches(page, '[data-testid="lifetime-chart"] [aria-label]', /hatched/);
+    // Wait for the label of all rows: the default rows' label also says "hatched".
+    const lifetime = await ariaMatches(page, '[data-testid="lifetime-chart"] [aria-label]', /Lifetimes of 9 transients.*hatched/);
     expect(lifetime).toContain('Lifetimes of 9 transients over 7 steps in CPU_Heap; SCOPED peak 768 B');
     expect(lifetime).toContain('2 hatched where views or references alias them; 6 views or references drawn as aliases');
     await shot(page, 'fixture-lifetimes-all');
