@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "call_loop.h"
+#include "call_stats_napi.h"
 #include "device_buffer.h"
 #include "napi_args.h"
 #include "cuda_devices.h"
@@ -198,7 +199,7 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
 
   Napi::Value InterposedEvents(const Napi::CallbackInfo &info) {
     ExpectArgumentCount(info, 0, "interposedEvents(): AllocEvent[]");
-    return EventsArray(info.Env(), tlab::interpose::Events());
+    return tlab::EventsArray(info.Env(), tlab::interpose::Events(), library_.path);
   }
 
   Napi::Value DeviceAlloc(const Napi::CallbackInfo &info) {
@@ -408,55 +409,6 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     return argv;
   }
 
-  // The typed arrays a CallStats object returns; C++ writes into them directly.
-  struct StatsArrays {
-    StatsArrays(Napi::Env env, uint32_t calls, bool gpu)
-        : gpu(gpu),
-          totalNs(Napi::Float64Array::New(env, calls)),
-          allocNs(Napi::Float64Array::New(env, calls)),
-          freeNs(Napi::Float64Array::New(env, calls)),
-          allocs(Napi::Uint32Array::New(env, calls)),
-          frees(Napi::Uint32Array::New(env, calls)),
-          allocBytes(Napi::Float64Array::New(env, calls)),
-          minorFaults(Napi::Float64Array::New(env, calls)),
-          deviceNs(Napi::Float64Array::New(env, gpu ? calls : 0)),
-          hostReturnNs(Napi::Float64Array::New(env, gpu ? calls : 0)),
-          hostSyncNs(Napi::Float64Array::New(env, gpu ? calls : 0)) {}
-    tlab::CallStatsSink sink() {
-      tlab::CallStatsSink out{totalNs.Data(),    allocNs.Data(),    freeNs.Data(), allocs.Data(), frees.Data(),
-                              allocBytes.Data(), minorFaults.Data(), false};
-      if (gpu) {
-        out.deviceNs = deviceNs.Data();
-        out.hostReturnNs = hostReturnNs.Data();
-        out.hostSyncNs = hostSyncNs.Data();
-      }
-      return out;
-    }
-    Napi::Object ToObject(Napi::Env env, const tlab::CallStatsSink &sink, Napi::Value sample) {
-      Napi::Object stats = Napi::Object::New(env);
-      stats.Set("totalNs", totalNs);
-      stats.Set("allocNs", allocNs);
-      stats.Set("freeNs", freeNs);
-      stats.Set("allocs", allocs);
-      stats.Set("frees", frees);
-      stats.Set("allocBytes", allocBytes);
-      stats.Set("minorFaults", minorFaults);
-      stats.Set("overflowed", Napi::Boolean::New(env, sink.overflowed));
-      stats.Set("sample", sample);
-      if (gpu) {
-        stats.Set("deviceNs", deviceNs);
-        stats.Set("hostReturnNs", hostReturnNs);
-        stats.Set("hostSyncNs", hostSyncNs);
-      }
-      return stats;
-    }
-    bool gpu;
-    Napi::Float64Array totalNs, allocNs, freeNs;
-    Napi::Uint32Array allocs, frees;
-    Napi::Float64Array allocBytes, minorFaults;
-    Napi::Float64Array deviceNs, hostReturnNs, hostSyncNs;
-  };
-
   [[noreturn]] void FailCall(Napi::Env env, const tlab::ProgramThrew &thrown, const std::string &which) const {
     Fail(env, DaceFunction("__program_") + " threw a C++ exception in " + which + ": " + thrown.what);
   }
@@ -477,8 +429,8 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     const auto calls = static_cast<uint32_t>(ReadInteger(info[1], kRunUsage, "calls", 1, kMaxCalls));
     RequireInitialised(env, "run()");
 
-    StatsArrays arrays(env, calls, library_.gpu);
-    tlab::CallStatsSink sink = arrays.sink();
+    tlab::StatsArrays arrays(env, calls, library_.gpu);
+    tlab::CallStatsSink sink = arrays.Sink();
     // Sized from the previous call (init, a verification call or the last batch): programs make the same
     // allocations on every call, and a call that makes more is simply not kept.
     const uint64_t previousEvents =
@@ -499,8 +451,8 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
       FailEvent(env, bad, "call " + std::to_string(bad.callIndex + 1));
     }
     tlab::Sample sample{};
-    const bool sampled = sampler->Pick(arrays.totalNs.Data(), calls, &sample);
-    return arrays.ToObject(env, sink, sampled ? SampleObject(env, sample) : env.Null());
+    const bool sampled = sampler->Pick(arrays.TotalNs(), calls, &sample);
+    return arrays.ToObject(env, sink, sampled ? tlab::SampleObject(env, sample, library_.path) : env.Null());
   }
 
   // The first call, the warm-up and the timed calls in one native loop (tlab::TimeCalls). JavaScript is
@@ -526,8 +478,8 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
       }
     }
 
-    StatsArrays arrays(env, calls, library_.gpu);
-    tlab::CallStatsSink sink = arrays.sink();
+    tlab::StatsArrays arrays(env, calls, library_.gpu);
+    tlab::CallStatsSink sink = arrays.Sink();
     tlab::EventSampler sampler;
     tlab::TimedCalls timed;
     try {
@@ -546,73 +498,14 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
     result.Set("firstCallNs", timed.firstCallNs);
     result.Set("loopWallNs", timed.loopWallNs);
     result.Set("warmupCalls", timed.warmupCalls);
-    result.Set("stats", arrays.ToObject(env, sink, timed.sampled ? SampleObject(env, timed.sample) : env.Null()));
-    return result;
-  }
-
-  static bool KnownKind(int32_t kind) {
-    return kind == TLAB_EVENT_ALLOC || kind == TLAB_EVENT_FREE || kind == TLAB_EVENT_DEVICE_ALLOC || kind == TLAB_EVENT_DEVICE_FREE;
-  }
-
-  // kind 'alloc' | 'free'; `device: true` for device memory (cudaMalloc(Async)/cudaFree(Async), kinds 2 and 3).
-  static void SetKind(Napi::Object object, int32_t kind) {
-    object.Set("kind", kind == TLAB_EVENT_ALLOC || kind == TLAB_EVENT_DEVICE_ALLOC ? "alloc" : "free");
-    if (kind == TLAB_EVENT_DEVICE_ALLOC || kind == TLAB_EVENT_DEVICE_FREE) object.Set("device", true);
-  }
-
-  // The sampled call as JS: { call, totalNs, overflowed, events: AllocEvent[] } (times relative to its start).
-  Napi::Value SampleObject(Napi::Env env, const tlab::Sample &sample) const {
-    Napi::Array events = Napi::Array::New(env, sample.count);
-    for (uint64_t i = 0; i < sample.count; ++i) {
-      const tlab::SampledEvent &event = sample.events[i];
-      if (!KnownKind(event.kind)) {
-        Fail(env, "sampled event " + std::to_string(i) + " has unknown kind " + std::to_string(event.kind) +
-                      " (corrupted event buffer?)");
-      }
-      Napi::Object object = Napi::Object::New(env);
-      object.Set("t0", static_cast<double>(event.startNs));
-      object.Set("t1", static_cast<double>(event.startNs + event.durationNs));
-      object.Set("bytes", static_cast<double>(event.bytes));
-      object.Set("transient", event.transient);
-      SetKind(object, event.kind);
-      tlab::SetInterposedFunction(object, event.transient);
-      events.Set(static_cast<uint32_t>(i), object);
-    }
-    Napi::Object result = Napi::Object::New(env);
-    result.Set("call", sample.call);
-    result.Set("totalNs", sample.totalNs);
-    result.Set("overflowed", Napi::Boolean::New(env, sample.overflowed));
-    result.Set("events", events);
+    result.Set("stats", arrays.ToObject(env, sink, timed.sampled ? tlab::SampleObject(env, timed.sample, library_.path) : env.Null()));
     return result;
   }
 
   Napi::Value LastEvents(const Napi::CallbackInfo &info) {
     Napi::Env env = info.Env();
     ExpectArgumentCount(info, 0, kLastEventsUsage);
-    return EventsArray(env, library_.events);
-  }
-
-  // Interposed events (negative `transient`) also name the hooked function.
-  Napi::Value EventsArray(Napi::Env env, const tlab_event_buffer *buffer) const {
-    const uint64_t kept = std::min<uint64_t>(buffer->count.load(std::memory_order_acquire), buffer->capacity);
-    Napi::Array events = Napi::Array::New(env, kept);
-    for (uint64_t i = 0; i < kept; ++i) {
-      const tlab_event &event = buffer->events[i];
-      if (!KnownKind(event.kind)) {
-        Fail(env, "event " + std::to_string(i) + " has unknown kind " + std::to_string(event.kind) +
-                      " (corrupted event buffer?)");
-      }
-      Napi::Object object = Napi::Object::New(env);
-      // Signed differences: an event can never precede the call start, but a corrupted one must not wrap.
-      object.Set("t0", static_cast<double>(static_cast<int64_t>(event.t0_ns - buffer->call_start_ns)));
-      object.Set("t1", static_cast<double>(static_cast<int64_t>(event.t1_ns - buffer->call_start_ns)));
-      object.Set("bytes", static_cast<double>(event.bytes));
-      object.Set("transient", event.transient);
-      SetKind(object, event.kind);
-      tlab::SetInterposedFunction(object, event.transient);
-      events.Set(static_cast<uint32_t>(i), object);
-    }
-    return events;
+    return tlab::EventsArray(env, library_.events, library_.path);
   }
 
   Napi::Value Exit(const Napi::CallbackInfo &info) {

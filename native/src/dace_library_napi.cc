@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "call_loop.h"
+#include "call_stats_napi.h"
 #include "event_sampler.h"
 #include "ffi_program.h"
 #include "interpose_napi.h"
@@ -39,30 +40,6 @@ void WindowedBound(void *context, void *handle, void *const *argv) {
     ~Window() { interpose::Close(); }  // also when the program throws
   } window;
   DaceProgram::CallBound(context, handle, argv);
-}
-
-// The sampled call as JS: { call, totalNs, overflowed, events: AllocEvent[] }, events naming the hooked function.
-Napi::Value SampleObject(Napi::Env env, const Sample &sample) {
-  Napi::Array events = Napi::Array::New(env, sample.count);
-  for (uint64_t i = 0; i < sample.count; ++i) {
-    const SampledEvent &event = sample.events[i];
-    Napi::Object object = Napi::Object::New(env);
-    object.Set("t0", static_cast<double>(event.startNs));
-    object.Set("t1", static_cast<double>(event.startNs + event.durationNs));
-    object.Set("bytes", static_cast<double>(event.bytes));
-    object.Set("transient", event.transient);
-    const bool alloc = event.kind == TLAB_EVENT_ALLOC || event.kind == TLAB_EVENT_DEVICE_ALLOC;
-    object.Set("kind", alloc ? "alloc" : "free");
-    if (event.kind == TLAB_EVENT_DEVICE_ALLOC || event.kind == TLAB_EVENT_DEVICE_FREE) object.Set("device", true);
-    SetInterposedFunction(object, event.transient);
-    events.Set(static_cast<uint32_t>(i), object);
-  }
-  Napi::Object object = Napi::Object::New(env);
-  object.Set("call", sample.call);
-  object.Set("totalNs", sample.totalNs);
-  object.Set("overflowed", sample.overflowed);
-  object.Set("events", events);
-  return object;
 }
 
 thread_local std::unique_ptr<DaceProgram> *pending = nullptr;
@@ -222,36 +199,6 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
     return argv;
   }
 
-  struct Arrays {
-    Arrays(Napi::Env env, uint32_t calls)
-        : totalNs(Napi::Float64Array::New(env, calls)), allocNs(Napi::Float64Array::New(env, calls)),
-          freeNs(Napi::Float64Array::New(env, calls)), allocs(Napi::Uint32Array::New(env, calls)),
-          frees(Napi::Uint32Array::New(env, calls)), allocBytes(Napi::Float64Array::New(env, calls)),
-          minorFaults(Napi::Float64Array::New(env, calls)) {}
-    CallStatsSink sink() {
-      return CallStatsSink{totalNs.Data(), allocNs.Data(), freeNs.Data(), allocs.Data(), frees.Data(),
-                           allocBytes.Data(), minorFaults.Data(), false};
-    }
-    // `measured`: the columns are the hooks' (interposed); else they are 0 and say not measured.
-    Napi::Object ToObject(Napi::Env env, const CallStatsSink &sink, bool measured, Napi::Value sample) {
-      Napi::Object stats = Napi::Object::New(env);
-      stats.Set("totalNs", totalNs);
-      stats.Set("allocNs", allocNs);
-      stats.Set("freeNs", freeNs);
-      stats.Set("allocs", allocs);
-      stats.Set("frees", frees);
-      stats.Set("allocBytes", allocBytes);
-      stats.Set("minorFaults", minorFaults);
-      stats.Set("overflowed", sink.overflowed);
-      stats.Set("sample", sample);
-      if (!measured) stats.Set("allocationsMeasured", false);
-      return stats;
-    }
-    Napi::Float64Array totalNs, allocNs, freeNs;
-    Napi::Uint32Array allocs, frees;
-    Napi::Float64Array allocBytes, minorFaults;
-  };
-
   Callee MakeCallee() {
     return Callee{nullptr, nullptr, nullptr, interposed_ ? &WindowedBound : &DaceProgram::CallBound, program_.get()};
   }
@@ -287,8 +234,8 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
     std::vector<void *> argv = ReadArgv(info[0], kRunUsage);
     const auto calls = static_cast<uint32_t>(ReadInteger(info[1], kRunUsage, "calls", 1, kMaxCalls));
     RequireInitialised(env, "run()");
-    Arrays arrays(env, calls);
-    CallStatsSink sink = arrays.sink();
+    StatsArrays arrays(env, calls, false);
+    CallStatsSink sink = arrays.Sink();
     try {
       RunCalls(MakeCallee(), handle_, argv.data(), StatsEvents(), calls, &sink);
     } catch (const ProgramThrew &thrown) {
@@ -296,7 +243,7 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
     } catch (const UnknownEventKind &bad) {
       FailEvent(env, bad);
     }
-    return arrays.ToObject(env, sink, interposed_, env.Null());
+    return arrays.ToObject(env, sink, env.Null(), interposed_);
   }
 
   Napi::Value TimeCalls(const Napi::CallbackInfo &info) {
@@ -316,8 +263,8 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
         Fail(env, error.what());
       }
     }
-    Arrays arrays(env, calls);
-    CallStatsSink sink = arrays.sink();
+    StatsArrays arrays(env, calls, false);
+    CallStatsSink sink = arrays.Sink();
     EventSampler sampler;
     tlab::TimedCalls timed;
     try {
@@ -335,7 +282,7 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
     result.Set("warmupCalls", timed.warmupCalls);
     // Without interposition there are no events: nothing to sample.
     const bool sampled = interposed_ && timed.sampled;
-    result.Set("stats", arrays.ToObject(env, sink, interposed_, sampled ? SampleObject(env, timed.sample) : env.Null()));
+    result.Set("stats", arrays.ToObject(env, sink, sampled ? SampleObject(env, timed.sample, program_->path()) : env.Null(), interposed_));
     return result;
   }
 
