@@ -1,17 +1,16 @@
 /** `build` and `profile --prebuilt` end to end, through the built CLI (dist/, built by tests/global-setup.ts). */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpusDir, examplesDir, packageRoot } from '../../electron/engine/paths.js';
+import { corpusDir, examplesDir } from '../../electron/engine/paths.js';
 import { DEFAULT_CUDA_ARCH, findNvcc } from '../../electron/engine/compile/index.js';
 import { BUILD_SCHEMA, parseManifest } from '../../electron/engine/profile/manifest.js';
 import type { ProfileResult } from '../../electron/engine/profile/result.js';
 import { probeDevices } from '../../electron/runner/devices.js';
+import { runCli, type CliRun } from './run-cli.js';
 
-const main = join(packageRoot(), 'dist', 'electron', 'cli', 'main.js');
 const hdiff = join(examplesDir(), 'hdiff.sdfg');
 
 let dir: string;
@@ -24,17 +23,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [main, ...args],
-      { env: { ...process.env, TRANSIENT_LAB_CACHE: join(dir, 'cache') }, timeout: 300_000 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
+function cli(args: string[]): Promise<CliRun> {
+  return runCli(args, { cache: join(dir, 'cache'), timeoutMs: 300_000 });
 }
 
 describe('build usage errors (exit 2)', () => {
@@ -153,29 +143,10 @@ describe('build, then profile --prebuilt', () => {
   it('profile --prebuilt runs the folder without a compiler and writes the same result JSON', async () => {
     const result = join(dir, 'prebuilt.json');
     // A compiler that cannot run proves nothing is compiled.
-    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [
-          main,
-          'profile',
-          '--prebuilt',
-          out,
-          '--modes',
-          'scoped,external',
-          '--calls',
-          '2',
-          '--warmup',
-          '0',
-          '--processes',
-          '1',
-          '--out',
-          result,
-        ],
-        { env: { ...process.env, CXX: '/nonexistent/c++', TRANSIENT_LAB_CACHE: join(dir, 'empty-cache') }, timeout: 300_000 },
-        (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-      );
-    });
+    const r = await runCli(
+      ['profile', '--prebuilt', out, '--modes', 'scoped,external', '--calls', '2', '--warmup', '0', '--processes', '1', '--out', result],
+      { cache: join(dir, 'empty-cache'), timeoutMs: 300_000, env: { CXX: '/nonexistent/c++' } },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const doc = JSON.parse(await readFile(result, 'utf8')) as ProfileResult;

@@ -11,12 +11,13 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], opts: { cache: string; timeoutMs: number }): Promise<CliRun> {
+/** `env` adds to (or overrides) the inherited environment, e.g. a compiler that cannot run. */
+export function runCli(args: string[], opts: { cache: string; timeoutMs: number; env?: Record<string, string> }): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [MAIN, ...args],
-      { env: { ...process.env, TRANSIENT_LAB_CACHE: opts.cache }, timeout: opts.timeoutMs },
+      { env: { ...process.env, ...opts.env, TRANSIENT_LAB_CACHE: opts.cache }, timeout: opts.timeoutMs },
       (err, stdout, stderr) => {
         resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
       },
