@@ -46,6 +46,17 @@ describe('library expansions in the window', () => {
     await page.selectOption('[data-testid="profile-library-impl"]', 'blas');
     await nextFrames(page);
     await page.screenshot({ path: join(SHOTS, '02-profile-form-blas.png') });
+    for (const sym of ['N', 'M', 'K']) await page.fill(`[data-testid="symbol-${sym}"]`, '8');
+    await page.fill('[data-testid="profile-calls"]', '3');
+    await page.fill('[data-testid="profile-processes"]', '1');
+    await page.fill('[data-testid="profile-warmup"]', '0');
+    expect(await page.isEnabled('[data-testid="profile-run"]')).toBe(true);
+    await page.click('[data-testid="profile-run"]');
+    await page.waitForSelector('[data-testid="profile-headline"]', { timeout: 300_000 });
+    // The result says which expansion every per-call time includes.
+    expect(await page.textContent('[data-testid="result-library-nodes"]')).toMatch(/Gemm 'gemm' → blas \(OpenBLAS\)/);
+    await nextFrames(page);
+    await page.screenshot({ path: join(SHOTS, '03-result-blas.png') });
     expect(a.errors).toEqual([]);
     expect(a.foreign).toEqual([]);
     await a.close();

@@ -454,3 +454,19 @@ describe('report model', () => {
     expect(text).toContain('CPU and GPU results are compared here on host time per call');
   });
 });
+
+describe('library nodes in the header', () => {
+  test('the settings say which expansion ran for each library node, and nothing when there are none', async () => {
+    const plain = buildReport(await reportInput([{ label: 'a', result: loadResult(FIXTURE.sampled), source: null }], false));
+    expect(plain.headers[0]!.settings.find((f) => f.label === 'Library nodes')).toBeUndefined();
+    const r = clone(loadResult(FIXTURE.sampled));
+    r.libraryNodes = [
+      { label: 'gemm', className: 'MatMul', jsonPath: '$.nodes[0]', implementation: 'blas', library: 'OpenBLAS' },
+      { label: 'sum', className: 'Reduce', jsonPath: '$.nodes[1]', implementation: 'pure', library: null },
+    ];
+    const m = buildReport(await reportInput([{ label: 'b', result: r, source: null }], false));
+    expect(m.headers[0]!.settings.find((f) => f.label === 'Library nodes')!.value).toBe(
+      "MatMul 'gemm' → blas (OpenBLAS); Reduce 'sum' → pure (in every mode's time)",
+    );
+  });
+});

@@ -19,6 +19,12 @@ const LISTED_PER_CLASS = 3;
  * counted when there are many (cloudsc's stage8 has 43 memsets): `43 MemsetLibraryNode nodes → pure`.
  */
 export function libraryNodesLine(nodes: readonly LibraryNodeResult[] | undefined): string | null {
+  const parts = libraryNodesParts(nodes);
+  return parts ? `library nodes (every mode's time includes them): ${parts.join('; ')}` : null;
+}
+
+/** The line's parts without its lead-in (the report's header fact), or null when there are no library nodes. */
+export function libraryNodesParts(nodes: readonly LibraryNodeResult[] | undefined): string[] | null {
   if (!nodes?.length) return null;
   const groups = new Map<string, LibraryNodeResult[]>();
   for (const n of nodes) {
@@ -37,5 +43,5 @@ export function libraryNodesLine(nodes: readonly LibraryNodeResult[] | undefined
       parts.push(`${g.length} ${n.className} nodes → ${n.implementation}${n.library ? ` (${n.library})` : ''}`);
     }
   }
-  return `library nodes (every mode's time includes them): ${parts.join('; ')}`;
+  return parts;
 }

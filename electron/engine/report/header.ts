@@ -1,4 +1,5 @@
 /** The header of a result: program, machine and settings as rows of facts. */
+import { libraryNodesParts } from '../profile/library-nodes.js';
 import type { ProfileResult } from '../profile/result.js';
 import { formatCount } from '../view/format.js';
 import { deviceSummary, deviceVersions, EMULATED_DEVICE, formatReleaseThreshold, isEmulatedResult } from '../view/gpu.js';
@@ -63,6 +64,7 @@ export function resultHeader(label: string, result: ProfileResult): ResultHeader
   const inputs = Object.entries(s.inputs)
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');
+  const libraryNodes = libraryNodesParts(result.libraryNodes);
   const pooled = result.modes.find((m) => m.gpu?.pool)?.gpu?.pool;
   const poolThreshold = pooled ? formatReleaseThreshold(pooled.releaseThreshold) : str(r.settings.poolThreshold);
   const settings: Fact[] = [
@@ -76,6 +78,8 @@ export function resultHeader(label: string, result: ProfileResult): ResultHeader
     { label: 'Warm-up', value: `${formatCount(s.warmup)} untimed calls per process` },
     { label: 'Seed', value: String(s.seed) },
     { label: 'Inputs', value: inputs || `generated from the seed` },
+    // Every mode runs the same expansion, so it qualifies every per-call time in the report.
+    ...(libraryNodes ? [{ label: 'Library nodes', value: `${libraryNodes.join('; ')} (in every mode's time)` }] : []),
     { label: 'Pool threshold', value: poolThreshold ?? (gpu ? 'not recorded' : 'not applicable: on CPU, POOL allocates like SCOPED') },
   ];
   return { label, program, machine, settings };

@@ -17,6 +17,7 @@ import {
   formatPercent,
   formatReleaseThreshold,
   isGpuResult,
+  libraryNodesLine,
   profileVerdict,
   verificationBadge,
   type Headline,
@@ -358,6 +359,7 @@ function ResultView({ doc }: { doc: ResultDoc }): React.JSX.Element {
   )
     .map(([k, v]) => `${k}=${v}`)
     .join(' ')} · ${r.machine.cpu}`;
+  const libraryLine = libraryNodesLine(r.libraryNodes);
   return (
     <div className="result" data-testid="profile-result">
       <div className="result-top">
@@ -380,6 +382,11 @@ function ResultView({ doc }: { doc: ResultDoc }): React.JSX.Element {
       )}
       <DeviceLine doc={doc} />
       <div className="result-meta muted small">{settings}</div>
+      {libraryLine && (
+        <div className="result-meta muted small" data-testid="result-library-nodes">
+          {libraryLine}
+        </div>
+      )}
       <SaveBar doc={doc} />
       <ModeTable doc={doc} />
       <PoolTable doc={doc} />
