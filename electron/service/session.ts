@@ -6,6 +6,7 @@ import { daceFolderSdfg } from '../engine/dace/folder.js';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { analyze as analyzeModel, type Analysis } from '../engine/analysis/index.js';
+import type { Target } from '../engine/analysis/types.js';
 import { TlabError } from '../engine/errors.js';
 import type { SdfgFile } from '../engine/model/sdfg.js';
 import type { ProfileResult } from '../engine/profile/result.js';
@@ -324,16 +325,18 @@ export class Session implements TransientLabApi {
   async analyze(req: AnalyzeRequest): Promise<AnalysisView> {
     const d = this.doc(req.doc);
     const analysis = await this.analysisOf(d, req);
-    return this.ctx.views.analysis(analysis, this.profileOf(d, analysis));
+    return this.ctx.views.analysis(analysis, this.profileOf(d, await this.model(d), analysis.target));
   }
 
   /** Whether the window may offer Profile, and why not: the same verdict as `analyze`'s "Can profile" line. */
-  private profileOf(d: OpenDoc, analysis: Analysis): ProfileCheck {
-    if (d.profile?.file !== analysis.file) d.profile = { file: analysis.file, byTarget: new Map() };
-    let check = d.profile.byTarget.get(analysis.target);
+  // On the file as parsed, not the analysis' (already expanded with pure loops): the check expands it as the
+  // build would, and can then also say what blas would give.
+  private profileOf(d: OpenDoc, file: SdfgFile, target: Target): ProfileCheck {
+    if (d.profile?.file !== file) d.profile = { file, byTarget: new Map() };
+    let check = d.profile.byTarget.get(target);
     if (!check) {
-      check = profileCheck(analysis.file, analysis.target);
-      d.profile.byTarget.set(analysis.target, check);
+      check = profileCheck(file, target);
+      d.profile.byTarget.set(target, check);
     }
     return check;
   }

@@ -72,6 +72,16 @@ describe('analyze command', () => {
     expect(JSON.parse(jsonYes.out()).profile).toEqual({ ok: true });
   });
 
+  it('a program refused for want of blas (Potrf) says what --library-impl blas gives, and builds with it', async () => {
+    const potrf = join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__lapack_potrf_matrix_choleskyfact_potrf_MKL_float.sdfg');
+    const pure = capture();
+    expect(await pure.cmd.run([potrf, '--default-symbol', '16'])).toBe(0);
+    expect(pure.out()).toMatch(/^Can profile: no \(.*no pure expansion of Potrf.*\); with --library-impl blas: yes$/m);
+    const blas = capture();
+    expect(await blas.cmd.run([potrf, '--default-symbol', '16', '--library-impl', 'blas'])).toBe(0);
+    expect(blas.out()).toMatch(/^Can profile: yes$/m);
+  });
+
   it('prints a live set with holes as its intervals', async () => {
     // pack_cycle, N = 16: carry is dead between its read (step 4) and its rewrite (7); docs/liveness.md §4.
     const c = capture();

@@ -23,6 +23,7 @@ import {
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'profile-block');
 const MLIR = 'spcl__dace__tests__sdfg_corpus__mlir_tasklet_mlir_tasklet_no_input.sdfg';
 const SPMV = 'spcl__dace__doc___static__sdfg__spmv.sdfg';
+const POTRF = 'spcl__dace__tests__sdfg_corpus__lapack_potrf_matrix_choleskyfact_potrf_MKL_float.sdfg';
 const ready = appE2eReady();
 
 let serve: Serve;
@@ -92,6 +93,23 @@ describe('the Profile button of a program that cannot be profiled', () => {
     await page.waitForSelector('[data-testid="profile-run"]');
     expect(await page.locator('[data-testid="profile-blocked"]').count()).toBe(0);
     expect(await page.locator('[data-testid="profile-run"]').isDisabled()).toBe(false);
+    expect(a.errors).toEqual([]);
+  }, 180_000);
+
+  it('a program refused for want of blas (Potrf): choosing blas in the form enables Run', async () => {
+    const a = await openCorpusFile(POTRF);
+    const page = a.page;
+    await page.waitForSelector('[data-testid="action-profile"][disabled]');
+    await page.keyboard.press('Control+p');
+    await page.waitForSelector('[data-testid="profile-blocked"]');
+    expect(await page.textContent('[data-testid="profile-blocked"]')).toContain('--library-impl blas');
+    expect(await page.locator('[data-testid="profile-run"]').isDisabled()).toBe(true);
+    await page.selectOption('[data-testid="profile-library-impl"]', 'blas');
+    await page.waitForSelector('[data-testid="profile-run"]:not([disabled])');
+    expect(await page.locator('[data-testid="profile-blocked"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="action-profile"]').isDisabled()).toBe(false);
+    await nextFrames(page);
+    await page.screenshot({ path: join(SHOTS, 'potrf-blas-enabled.png') });
     expect(a.errors).toEqual([]);
   }, 180_000);
 });

@@ -48,8 +48,22 @@ export function profileCheck(file: SdfgFile, target: Target, libraryImpl: Librar
   const findings = findUnsupported(file, target, libraryImpl);
   const f = findings[0];
   if (!f) return { ok: true };
-  return { ok: false, element: f.element, message: f.message, hint: f.hint, jsonPath: f.jsonPath, findings: findings.length };
+  const check: ProfileCheck = {
+    ok: false,
+    element: f.element,
+    message: f.message,
+    hint: f.hint,
+    jsonPath: f.jsonPath,
+    findings: findings.length,
+  };
+  // A node that only blas expands (Potrf): say what blas would give, so a form that offers blas can enable Run.
+  if (libraryImpl.default === 'pure' && Object.keys(libraryImpl.nodes).length === 0 && WANTS_BLAS.test(f.message))
+    return { ...check, withBlas: profileCheck(file, target, { default: 'blas', nodes: {} }) };
+  return check;
 }
+
+/** The finding of a library node without a pure expansion (sdfg/expand) names the option that builds it. */
+const WANTS_BLAS = /--library-impl blas/;
 
 function unsupportedError(file: SdfgFile, findings: UnsupportedFinding[]): TlabError {
   const f = findings[0]!;

@@ -137,5 +137,6 @@ export function aliasText(type: string, viewOf: string | null, reason: string | 
 export function canProfileText(c: ProfileCheck): string {
   if (c.ok) return 'yes';
   const more = c.findings > 1 ? `; ${c.findings - 1} more finding(s)` : '';
-  return `no (${c.element}: ${c.message}, at ${c.jsonPath}${more})`;
+  const blas = c.withBlas ? `; with --library-impl blas: ${c.withBlas.ok ? 'yes' : `no (${c.withBlas.message})`}` : '';
+  return `no (${c.element}: ${c.message}, at ${c.jsonPath}${more})${blas}`;
 }

@@ -361,7 +361,19 @@ export interface AnalysisDoc {
  * Whether a program can be profiled: the code generator's verdict for the analysis' target. When it cannot, the
  * first of its findings (codegen `findUnsupported`) and how many there are in all.
  */
-export type ProfileCheck = { ok: true } | { ok: false; element: string; message: string; hint: string; jsonPath: string; findings: number };
+export type ProfileCheck =
+  | { ok: true }
+  | {
+      ok: false;
+      element: string;
+      message: string;
+      hint: string;
+      jsonPath: string;
+      findings: number;
+      /** Only where the refusal is for want of a blas implementation (Potrf): the verdict with `--library-impl blas`,
+       * so the window can enable Run once the form chooses blas. */
+      withBlas?: ProfileCheck;
+    };
 
 /**
  * What each memory mode does with a transient; the colour of its lifetime bar (the mode colour that takes

@@ -11,7 +11,9 @@ type ProfileBlock = Extract<ProfileCheck, { ok: false }>;
 
 export function useProfileBlock(): ProfileBlock | null {
   return useSelect(store, (s) => {
-    const check = s.doc ? s.analysis?.analysis.profile : undefined;
+    const pure = s.doc ? s.analysis?.analysis.profile : undefined;
+    // Refused for want of blas (Potrf): with blas chosen in the form, blas' own verdict decides.
+    const check = pure && !pure.ok && pure.withBlas && s.profileSettings.libraryImpl === 'blas' ? pure.withBlas : pure;
     return check && !check.ok ? check : null;
   });
 }
