@@ -77,6 +77,7 @@ describe('streams and consume scopes, end to end', () => {
   }
 
   test('streams stay at their site in every mode: a handle, its block opened and closed by the runtime', () => {
+    expect(programs.length).toBe(ALL_VARIANTS.length);
     for (const { p } of programs) {
       expect(p.source).toContain('#include "transient_stream.h"');
       expect(p.source).toMatch(/tlab_stream_open\(Q, uint64_t\(1\), int64_t\(4\), \d+\);/);
