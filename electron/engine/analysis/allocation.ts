@@ -52,10 +52,11 @@ export function allocationOf(x: AllocationInput, order: ProgramOrder, counter: E
   if (sdfg.constants.has(desc.name)) return none('constant (constants_prop): compiled into the program, never allocated');
   if (desc.lifetime === 'Persistent') return { site: { kind: 'init' }, executionsPerCall: 0n };
   if (desc.lifetime === 'External') return { site: { kind: 'external' }, executionsPerCall: 0n };
-  if (desc.type === 'Stream') return none('Stream: a queue object, not a plain buffer (not modelled)');
-  if (!desc.arrayLike && desc.type !== 'Scalar') return none(`${desc.type}: allocation not modelled`);
+  // A stream's queues own heap memory whatever its storage says (stream-footprint.ts): it has a site like an array.
+  const stream = desc.type === 'Stream';
+  if (!stream && !desc.arrayLike && desc.type !== 'Scalar') return none(`${desc.type}: allocation not modelled`);
   if (x.sites.length === 0 && !x.reads) return none('never accessed: DaCe skips its allocation');
-  if (isStackStorage(x.effectiveStorage)) return none(`stack storage (${x.effectiveStorage})`);
+  if (!stream && isStackStorage(x.effectiveStorage)) return none(`stack storage (${x.effectiveStorage})`);
   if (desc.type === 'Scalar' && !isGpuStorage(x.effectiveStorage)) return none('Scalar: a local variable on the stack');
   const invocations = order.invocations.get(sdfg) ?? null;
   const states = new Set<StateBlock>(x.sites.map((s) => s.state));

@@ -78,6 +78,12 @@ function blockingBoth(x: EligibilityInput): Blocked | null {
       lifetime: 'External',
     });
   }
+  if (desc.type === 'Stream') {
+    return at(
+      'Stream: a queue whose memory grows with what is pushed, allocated by the queue at its site in every mode (no fixed-size buffer to hoist or to place in a workspace)',
+      { rule: 'type', type: desc.type },
+    );
+  }
   if (desc.type !== 'Array' && desc.type !== 'Scalar') {
     return at(`type ${desc.type} is not exactly Array or Scalar (gt4py rule 2: views, references, streams and structures are left alone)`, {
       rule: 'type',

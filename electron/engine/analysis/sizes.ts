@@ -1,9 +1,10 @@
 /**
  * Footprints of transients: `total_size × bytes(dtype)` as an exact bigint over the root symbols, and the
- * same as an expression for display. Scalars count one element.
+ * same as an expression for display. Scalars count one element; a stream counts its queues' block.
  */
 import type { DataDescriptor, DType, Sdfg } from '../model/sdfg.js';
 import { intExpr, mulExpr, render, type Expr } from './expr.js';
+import { streamBytesSource } from './stream-footprint.js';
 import type { SymbolContext } from './symbols.js';
 
 export function dtypeName(d: DType): string {
@@ -39,8 +40,10 @@ export interface Footprint {
 }
 
 export function footprint(desc: DataDescriptor, sdfg: Sdfg, symbols: SymbolContext): Footprint {
-  const elementBytes = desc.dtype.bytes;
-  const sizeSrc = desc.type === 'Scalar' ? '1' : desc.totalSize;
+  // A stream's source is its block's bytes already (stream-footprint.ts): no element size to multiply by.
+  const stream = desc.type === 'Stream';
+  const elementBytes = stream ? 1 : desc.dtype.bytes;
+  const sizeSrc = stream ? streamBytesSource(desc) : desc.type === 'Scalar' ? '1' : desc.totalSize;
   let size: Expr;
   try {
     size = symbols.exprs.size(sizeSrc);

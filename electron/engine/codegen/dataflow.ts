@@ -17,6 +17,7 @@ import { wcrLines } from './wcr.js';
 import { emitReferenceSet, emitViewBindings, isAliasBinding } from './views.js';
 import { isViewType } from '../analysis/aliases.js';
 import { emitPersistentRegion } from './omp-persistent.js';
+import { emitConsume, emitStreamCopy } from './streams.js';
 
 export function emitState(core: EmitCore, ctx: FnCtx, env: Env, state: StateBlock): void {
   core.out.mark(state.jsonPath);
@@ -56,6 +57,9 @@ export function emitScope(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, s
           break;
         case 'map_entry':
           emitMap(core, ctx, env, g, u);
+          break;
+        case 'consume_entry':
+          emitConsume(core, ctx, env, g, u, (inner) => emitScopeBody(core, ctx, inner, g, u.id));
           break;
         case 'nested_sdfg':
           emitNestedCall(core, ctx, env, g, u);
@@ -149,10 +153,15 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
 
 /** A map's body: its stack arrays, the allocations of its scope, its nodes, the frees. */
 function emitMapBody(core: EmitCore, ctx: FnCtx, inner: Env, g: StateGraph, entry: MapEntryNode): void {
-  const want = (s: SiteKey) => s.kind === 'scope' && s.stateJsonPath === g.state.jsonPath && s.mapEntryId === entry.id;
-  declareScopeStack(core, ctx, inner, g.state, entry.id);
+  emitScopeBody(core, ctx, inner, g, entry.id);
+}
+
+/** The body of scope `entryId` (a map or a consume scope), run once per iteration or consumed element. */
+function emitScopeBody(core: EmitCore, ctx: FnCtx, inner: Env, g: StateGraph, entryId: number): void {
+  const want = (s: SiteKey) => s.kind === 'scope' && s.stateJsonPath === g.state.jsonPath && s.mapEntryId === entryId;
+  declareScopeStack(core, ctx, inner, g.state, entryId);
   emitSiteAllocations(core, ctx, inner, want);
-  emitScope(core, ctx, inner, g, entry.id);
+  emitScope(core, ctx, inner, g, entryId);
   emitSiteFrees(core, ctx, want);
 }
 
@@ -227,6 +236,7 @@ export function copyDimPairs(sp: SubsetPoint, dp: SubsetPoint): Array<[number, n
 }
 
 function emitCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, srcName: string, dstName: string): void {
+  if (emitStreamCopy(core, ctx, env, e, srcName, dstName)) return;
   if (core.backend?.emitCopy(core, ctx, env, e, srcName, dstName)) return;
   const element = `copy ${srcName} -> ${dstName}`;
   core.guard(e.jsonPath, element, () => {

@@ -17,6 +17,7 @@ import { cppIdent, ctypeOf } from './names.js';
 import type { Placement, SiteKey } from './placement.js';
 import { declareAliases } from './views.js';
 import { isAliasType } from '../analysis/aliases.js';
+import { streamClose, streamDeclaration, streamOpen } from './streams.js';
 import { isThreadLocal, THREAD_LOCAL, THREAD_LOCAL_ALLOCATOR, threadLocalName } from './thread-local.js';
 
 const shifted = (ptr: string, startOffset: number, sign: '+' | '-') => (startOffset ? `${ptr} ${sign} ${startOffset}` : ptr);
@@ -76,6 +77,14 @@ export function emitSiteAllocations(core: EmitCore, ctx: FnCtx, env: Env, want: 
   const o = core.out;
   for (const { name, desc, placement } of transientsAt(core, ctx, want)) {
     core.recover(desc.jsonPath, `transient '${name}'`, () => {
+      if (desc.type === 'Stream') {
+        // A queue handle, its block allocated by the stream runtime (streams.ts); always 'heap' (stream-rules.ts).
+        o.mark(desc.jsonPath);
+        const v = ctx.containers.get(name)!;
+        if (placement.site.kind === 'scope') o.line(streamDeclaration(desc, v));
+        o.line(streamOpen(core, ctx, env, desc, v, core.plan.transientIndex(ctx.sdfg, name)));
+        return;
+      }
       const allocator = allocatorFor(core, placement.storage);
       const a = allocationCode(core, ctx, name, desc);
       if (placement.kind === 'heap') {
@@ -104,6 +113,10 @@ export function emitSiteAllocations(core: EmitCore, ctx: FnCtx, env: Env, want: 
 export function emitSiteFrees(core: EmitCore, ctx: FnCtx, want: (s: SiteKey) => boolean): void {
   for (const { name, desc, placement } of transientsAt(core, ctx, want).reverse()) {
     if (placement.kind !== 'heap') continue;
+    if (desc.type === 'Stream') {
+      core.out.line(streamClose(ctx.containers.get(name)!));
+      continue;
+    }
     for (const l of allocatorFor(core, placement.storage).free(allocationCode(core, ctx, name, desc))) core.out.line(l);
   }
 }
@@ -147,6 +160,9 @@ export function declareTransients(core: EmitCore, ctx: FnCtx): void {
       // const_cast never leads to a store into read-only memory.
       o.line(`${ctype} *${v} = const_cast<${ctype} *>(${core.constantName(s, name)});`);
       ctx.containers.set(name, v);
+    } else if (p.kind === 'heap' && desc.type === 'Stream') {
+      ctx.containers.set(name, v);
+      if (p.site.kind !== 'scope') o.line(streamDeclaration(desc, v));
     } else if (p.kind === 'heap' || p.kind === 'stack') {
       ctx.containers.set(name, v);
       if (p.kind === 'heap' && p.site.kind !== 'scope') o.line(`${ctype} *${v} = nullptr; size_t ${bytesVariable(name)} = 0;`);

@@ -57,7 +57,7 @@ export function isConstantContainer(s: Sdfg, name: string): boolean {
 /** Register data DaCe keeps on the stack: a Scalar, or a constant size of at most max_stack_array_size. */
 function stackable(d: DataDescriptor, grammar: Grammar): boolean {
   if (d.type === 'Scalar') return true;
-  if (d.storage !== 'Register') return false;
+  if (d.storage !== 'Register' || d.type === 'Stream') return false;
   try {
     return sizeValue(parseSym(d.totalSize, grammar), () => null) * BigInt(d.dtype.bytes ?? 8) <= MAX_STACK_ARRAY_BYTES;
   } catch {
@@ -99,6 +99,8 @@ export function placeTransient(
   if (opts.mode === 'EXTERNAL' && info?.eligible.EXTERNAL) return { kind: 'external', storage, site };
   // The analysis decides what lives on the stack (Scalars, Register data of constant size up to DaCe's
   // max_stack_array_size); everything else goes through the allocator at its site, as DaCe's heap fallback.
+  // A stream's queues are heap memory whatever its storage (streams.ts), at its site in every mode.
+  if (d.type === 'Stream') return { kind: 'heap', storage, site };
   if (info ? info.allocation.kind === 'none' : d.type === 'Scalar') return { kind: 'stack' };
   return { kind: 'heap', storage, site };
 }

@@ -32,6 +32,7 @@ import type { UnsupportedFinding } from './types.js';
 import { MAX_NESTING } from '../sdfg/nesting.js';
 import { aliasFindings, isArrayAlias } from './views.js';
 import { isStructureType, memberProblem } from './structs.js';
+import { checkConsume, checkStreamDescriptor, checkStreamEdges } from './stream-rules.js';
 import {
   HINT,
   daceRejects,
@@ -184,13 +185,17 @@ function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn, gpuTar
     structureFindings(d, element, grammar, add, gpuTarget);
     return;
   }
+  if (d.type === 'Stream') {
+    checkStreamDescriptor(d, element, add, gpuTarget);
+    [...d.shape, d.totalSize, d.bufferSize ?? '0'].forEach((x) => checkSym(x, grammar, d.jsonPath, element, add));
+    return;
+  }
   if (isArrayAlias(d.type)) {
     // A pointer into another container (views.ts); DaCe's programs declare them transient.
     if (!d.transient)
       add(d.jsonPath, element, `a non-transient ${d.type} is not supported`, 'make the view transient, or pass a plain Array');
   } else if (d.type !== 'Array' && d.type !== 'Scalar') {
-    const what =
-      d.type === 'Stream' ? 'streams' : /Structure|Container/.test(d.type) ? 'structures and container arrays' : `${d.type} descriptors`;
+    const what = /Structure|Container/.test(d.type) ? 'structures and container arrays' : `${d.type} descriptors`;
     add(d.jsonPath, element, `${what} are not supported`, 'remove them in DaCe first (e.g. sdfg.simplify(), or allocate a plain Array)');
     return;
   }
@@ -372,6 +377,7 @@ function libraryMessage(file: SdfgFile, n: LibraryNode): string {
 }
 
 function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: boolean): void {
+  checkStreamEdges(s, b, add);
   for (const n of b.nodes) {
     switch (n.kind) {
       case 'library':
@@ -383,13 +389,7 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
         );
         break;
       case 'consume_entry':
-      case 'consume_exit':
-        add(
-          n.jsonPath,
-          `consume scope '${n.label}' in state ${b.label}`,
-          'consume scopes are not supported',
-          'rewrite the consume scope as a map',
-        );
+        checkConsume(s, b, n, add, gpu);
         break;
       case 'unknown':
         add(

@@ -11,6 +11,7 @@ import { cppOf, ExprError, grouped, sameSym, statementNames, type NameResolver }
 import type { StateGraph } from './graph.js';
 import { cppIdent, ctypeOf, dtypeLabel } from './names.js';
 import { wcrLines } from './wcr.js';
+import { streamInput, streamOutput } from './streams.js';
 
 type ArrayConnectors = Map<string, { desc: DataDescriptor; subset: SubsetPoint }>;
 
@@ -35,6 +36,12 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
     const cv = cppIdent(c);
     values.add(c);
     const tmp = `__tlab_in${k++}`;
+    const stream = core.guard(e.jsonPath, element, () => streamInput(core, ctx, env, g, e, ctypeOf(t.inConnectors[c]), tmp));
+    if (stream) {
+      pre.push(...stream.pre);
+      bind.push(...stream.bind);
+      continue;
+    }
     if (t.inConnectors[c]?.kind === 'pointer' && (direct.has(e.index) || e.memlet.data === null)) {
       core.fail(e.jsonPath, element, `pointer connector ${c} has no container to point into`, 'connect it to an access node');
     }
@@ -94,6 +101,14 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
       core.fail(e.jsonPath, element, `pointer connector ${c} has no container to point into`, 'connect it to an access node');
     }
     const tmp = `__tlab_out${k++}`;
+    const stream = core.guard(e.jsonPath, element, () => streamOutput(core, ctx, env, e, tmp));
+    if (stream) {
+      pre.push(...stream.pre);
+      bind.push(...stream.bind);
+      post.push(...stream.post);
+      values.add(c);
+      continue;
+    }
     connTmp.set(c, tmp);
     if (direct.has(e.index)) {
       pre.push(`auto &${tmp} = ${direct.get(e.index)};`);

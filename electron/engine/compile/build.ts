@@ -31,6 +31,7 @@ import { libraryLinkFlags } from '../sdfg/expand/libraries.js';
 import { missingLibraryError } from './missing-library.js';
 
 const RUNTIME_HEADER = 'transient_runtime.h';
+const STREAM_HEADER = 'transient_stream.h';
 const CACHE_HINT = ['the build cache can be moved: set TRANSIENT_LAB_CACHE (or XDG_CACHE_HOME) to a folder with room'];
 const ENTRY_FORMAT = 1;
 
@@ -186,6 +187,8 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
   const cuda = program.gpu?.language === 'cuda' && !gpuHost;
   const headers: Buffer[] = [];
   const headerNames = cuda ? [RUNTIME_HEADER, CUDA_HEADER] : gpuHost ? [RUNTIME_HEADER, CUDA_HEADER, CUDA_HOST_HEADER] : [RUNTIME_HEADER];
+  // Programs with streams include the stream runtime (codegen/streams.ts): its text is part of their cache key.
+  if (program.source.includes(`#include "${STREAM_HEADER}"`)) headerNames.push(STREAM_HEADER);
   for (const name of headerNames) {
     const headerPath = join(includeDir, name);
     try {

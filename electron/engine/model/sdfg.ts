@@ -158,6 +158,9 @@ export interface ConsumeEntryNode extends NodeBase {
   peIndex: string;
   numPes: Sym;
   schedule: string;
+  /** The quiescence condition's code (null: consume until the stream is empty) and elements per body run. */
+  condition: string | null;
+  chunksize: number;
   exitId: number | null;
 }
 

@@ -164,6 +164,8 @@ function readNode(
         peIndex: readString(attrs['pe_index'], ''),
         numPes: readSymOr(attrs['num_pes'], '1', `${attrsPath}.num_pes`, ctx),
         schedule: readEnum(attrs['schedule'], 'Default', SCHEDULE_TYPES, 'schedule type', `${attrsPath}.schedule`, ctx),
+        condition: readCode(attrs['condition'], `${attrsPath}.condition`, ctx)?.code.trim() || null,
+        chunksize: readInt(attrs['chunksize'], 1),
         exitId: readScopeExit(raw, path, count, ctx),
       };
     case 'ConsumeExit':

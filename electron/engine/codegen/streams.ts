@@ -1,0 +1,168 @@
+/**
+ * Streams and consume scopes in generated CPU code (the rules are stream-rules.ts's, the queue is
+ * native/include/transient_stream.h). A stream transient is a `tlab_stream<T>` handle whose queues' block is
+ * allocated and freed at the transient's site (memory.ts calls `streamOpen`/`streamClose`); memlets name a queue
+ * by their subset's start, as DaCe indexes stream arrays.
+ *
+ * A consume scope is DaCe's `dace::Consume<1>::consume(S, num_pes, body)` run by one processing element: a loop
+ * that pops one element and runs the body until the queue is empty, pe_index 0. DaCe's num_pes threads race
+ * for elements, so any order and any split among them is one of its outcomes; one element at a time in FIFO
+ * order on one PE is such an outcome, and it is deterministic (bodies that push back into the queue, as the
+ * Fibonacci consume does, see their own pushes before the loop ends).
+ */
+import type { ConsumeEntryNode, DataDescriptor, MemletEdge } from '../model/sdfg.js';
+import type { EmitCore, Env, FnCtx } from './core.js';
+import { cppOf, grouped } from './expr.js';
+import type { StateGraph } from './graph.js';
+import { cppIdent, ctypeOf } from './names.js';
+import { streamCapacity } from '../analysis/stream-footprint.js';
+
+/** The runtime header a program with streams includes (build.ts hashes it into the cache key then). */
+export const STREAM_HEADER = 'transient_stream.h';
+
+export function hasStreams(core: EmitCore): boolean {
+  return core.file.sdfgs.some((s) => [...s.arrays.values()].some((d) => d.type === 'Stream' && d.transient));
+}
+
+/** The handle's declaration (function level, or in the scope body that allocates it). */
+export function streamDeclaration(desc: DataDescriptor, variable: string): string {
+  return `tlab_stream<${ctypeOf(desc.dtype)!}> ${variable};`;
+}
+
+/** Allocates the stream's block at its site: one queue per element of its shape, buffer_size elements each. */
+export function streamOpen(core: EmitCore, ctx: FnCtx, env: Env, desc: DataDescriptor, variable: string, index: number): string {
+  return `tlab_stream_open(${variable}, uint64_t(${core.sym(ctx, env, desc.totalSize)}), int64_t(${core.sym(ctx, env, streamCapacity(desc))}), ${index});`;
+}
+
+export function streamClose(variable: string): string {
+  return `tlab_stream_close(${variable});`;
+}
+
+/** `S, i`: the handle and queue index a memlet of stream `name` addresses. */
+function queueOf(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, name: string, subset = e.memlet.subset): string {
+  const { ptr, desc } = core.containerPtr(ctx, name, e.jsonPath);
+  return `${ptr}, ${core.startIndex(ctx, env, desc, subset, e.jsonPath)}`;
+}
+
+const isStream = (ctx: FnCtx, name: string) => ctx.sdfg.arrays.get(name)?.type === 'Stream';
+
+/**
+ * A copy between an array and a stream (DaCe's bulk push and pop, cpu.py's copy_memory): every element of the
+ * array subset pushed in row-major order; or popped into it, as many as the queue holds up to the subset's
+ * size, at least one (DaCe's `pop(ptr, n)` waits for one). False: no stream involved.
+ */
+export function emitStreamCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, srcName: string, dstName: string): boolean {
+  const push = isStream(ctx, dstName);
+  if (!push && !isStream(ctx, srcName)) return false;
+  core.guard(e.jsonPath, `copy ${srcName} -> ${dstName}`, () => {
+    // The memlet's subset is its `data`'s; the other end is other_subset (null: the whole container).
+    const streamIsData = e.memlet.data === (push ? dstName : srcName);
+    const srcSubset = push === streamIsData ? e.memlet.otherSubset : e.memlet.subset;
+    const dstSubset = push === streamIsData ? e.memlet.subset : e.memlet.otherSubset;
+    const arrayName = push ? srcName : dstName;
+    const streamName = push ? dstName : srcName;
+    const queue = queueOf(core, ctx, env, e, streamName, push ? dstSubset : srcSubset);
+    const arr = core.containerPtr(ctx, arrayName, e.jsonPath);
+    const point = core.subsetOf(arr.desc, push ? srcSubset : dstSubset, e.jsonPath);
+    const r = core.baseResolver(ctx, env);
+    const em = (x: Parameters<typeof cppOf>[0]) => cppOf(x, r, 'symbolic');
+    const o = core.out;
+    o.mark(e.jsonPath);
+    o.openBrace();
+    if (!push) o.line(`tlab_stream_wait(${queue});`);
+    const idx = point.dims.map((d, k) => {
+      o.open(`for (int64_t __k${k} = 0; __k${k} < ((${em(d.end)}) - (${em(d.start)})) / (${em(d.step)}) + 1; ++__k${k})`);
+      return `${grouped(em(d.start))} + __k${k} * ${grouped(em(d.step))}`;
+    });
+    const element = `${arr.ptr}[${core.linear(ctx, env, arr.desc, idx)}]`;
+    if (push) o.line(`${env.parallel ? 'tlab_stream_push_locked' : 'tlab_stream_push'}(${queue}, ${element});`);
+    else o.line(`if (!tlab_stream_empty(${queue})) ${element} = tlab_stream_pop(${queue});`);
+    for (let k = 0; k < point.dims.length; k++) o.close();
+    o.close();
+  });
+  return true;
+}
+
+/** A tasklet connector's lines when its memlet is a stream or the consumed element; null: not a stream. */
+export interface ConnectorLines {
+  pre: string[];
+  bind: string[];
+  post: string[];
+}
+
+export function streamInput(
+  core: EmitCore,
+  ctx: FnCtx,
+  env: Env,
+  g: StateGraph,
+  e: MemletEdge,
+  ctype: string | null,
+  tmp: string,
+): ConnectorLines | null {
+  const src = g.byId.get(e.src);
+  const cv = cppIdent(e.dstConnector!);
+  if (src?.kind === 'consume_entry' && e.srcConnector === 'OUT_stream') {
+    return { pre: [`auto ${tmp} = ${consumedElement(src)};`], bind: [`${ctype ?? 'auto'} ${cv} = ${tmp};`], post: [] };
+  }
+  if (e.memlet.data === null || !isStream(ctx, e.memlet.data)) return null;
+  const desc = ctx.sdfg.arrays.get(e.memlet.data)!;
+  const t = ctypeOf(desc.dtype)!;
+  return {
+    pre: [`${t} ${tmp} = tlab_stream_pop(${queueOf(core, ctx, env, e, e.memlet.data)});`],
+    bind: [`${ctype ?? t} ${cv} = ${tmp};`],
+    post: [],
+  };
+}
+
+/** A dynamic output pushes at each assignment (a writer object); any other pushes its value once, after. */
+export function streamOutput(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, tmp: string): ConnectorLines | null {
+  if (e.memlet.data === null || !isStream(ctx, e.memlet.data)) return null;
+  const desc = ctx.sdfg.arrays.get(e.memlet.data)!;
+  const t = ctypeOf(desc.dtype)!;
+  const cv = cppIdent(e.srcConnector!);
+  const { ptr } = core.containerPtr(ctx, e.memlet.data, e.jsonPath);
+  const index = core.startIndex(ctx, env, desc, e.memlet.subset, e.jsonPath);
+  if (e.memlet.dynamic) {
+    return {
+      pre: [`tlab_stream_writer<${t}, ${env.parallel ? 'true' : 'false'}> ${tmp}{&${ptr}, ${index}};`],
+      bind: [`auto &${cv} = ${tmp};`],
+      post: [],
+    };
+  }
+  const push = env.parallel ? 'tlab_stream_push_locked' : 'tlab_stream_push';
+  return { pre: [`${t} ${tmp} = {};`], bind: [`${t} &${cv} = ${tmp};`], post: [`${push}(${ptr}, ${index}, ${tmp});`] };
+}
+
+function consumedElement(entry: ConsumeEntryNode): string {
+  return `__tlab_consumed${entry.id}`;
+}
+
+/** The consume scope: pop and run `body` until the input queue is empty, on one processing element. */
+export function emitConsume(
+  core: EmitCore,
+  ctx: FnCtx,
+  env: Env,
+  g: StateGraph,
+  entry: ConsumeEntryNode,
+  body: (inner: Env) => void,
+): void {
+  const input = g.inEdges.get(entry.id)!.find((e) => e.dstConnector === 'IN_stream')!;
+  const name = input.memlet.data!;
+  const desc = ctx.sdfg.arrays.get(name)!;
+  const o = core.out;
+  o.mark(entry.jsonPath);
+  o.openBrace();
+  const queue = core.guard(input.jsonPath, `consume scope '${entry.label}'`, () => queueOf(core, ctx, env, input, name));
+  const inner: Env = { ...env, names: new Map(env.names) };
+  if (entry.peIndex) {
+    const pe = `__tlab_pe${entry.id}`;
+    // num_pes is DaCe's thread count; one PE runs every element here, so the index is always 0.
+    o.line(`const int64_t ${pe} = 0; (void)${pe};`);
+    inner.names.set(entry.peIndex, pe);
+  }
+  o.open(`while (!tlab_stream_empty(${queue}))`);
+  o.line(`const ${ctypeOf(desc.dtype)!} ${consumedElement(entry)} = tlab_stream_pop(${queue});`);
+  body(inner);
+  o.close();
+  o.close();
+}
