@@ -362,6 +362,15 @@ export function contractSuite(transport: TransportFactory): void {
         const doc = await client.openFile({ path: inside });
         expect(doc.workload!.programs).toEqual([{ key: 'a', file: 'hdiff-copy.sdfg' }]);
         await client.closeDoc({ doc: doc.doc });
+        // A DaCe build folder as a program: the SDFG DaCe saved in it.
+        const dace = join(scratch.root, 'w-dace.json');
+        await writeFile(
+          dace,
+          JSON.stringify({ schema: 'transient-lab/workload@1', programs: { h: { prebuilt: '.dacecache/hdiff' } }, sequence: ['h'] }),
+        );
+        const daceDoc = await client.openFile({ path: dace });
+        expect(daceDoc.workload!.programs).toEqual([{ key: 'h', file: 'program.sdfg' }]);
+        await client.closeDoc({ doc: daceDoc.doc });
         const refused = await failure(client.openFile({ path: outside }));
         expect(refused.jsonPath).toBe('$.programs.a.sdfg');
         expect(refused.message).toMatch(/program 'a'/);
