@@ -101,8 +101,8 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
       if (progress) io.stderr.write('\r\x1b[K');
       if (args.flags.has('json')) io.stdout.write(`${JSON.stringify({ ...toAnalysisJson(analysis), profile }, null, 2)}\n`);
       else {
-        const built = path !== given ? await folderBuiltBy(given, file.root.name) : null;
-        if (path !== given) io.stdout.write(`DaCe build folder ${given}: ${built ?? 'no build/CMakeCache.txt'}\n`);
+        if (path !== given)
+          io.stdout.write(`DaCe build folder ${given}: ${await folderBuiltBy(given, file.root.name, file.daceVersion)}\n`);
         io.stdout.write(`${humanReport(analysis, outputWidth(io.stdout), args.flags.has('all'), profile).join('\n')}\n`);
       }
       return 0;

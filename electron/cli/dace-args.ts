@@ -15,7 +15,13 @@ function isDaceFolder(path: string): boolean {
 }
 
 /** Options a DaCe build fixes: its layout, flags and library implementations are the build's own. */
-const FIXED = ['layout', 'cxxflags', 'pool-release-threshold', 'library-impl', 'modes', 'remote'];
+const FIXED = ['layout', 'cxxflags', 'pool-release-threshold', 'library-impl', 'modes', 'remote', 'gpu'];
+
+const WHY: Record<string, string> = {
+  modes: 'each folder is built in one mode, read from its SDFG and exports; pass one folder per mode',
+  // docs/dace-folders.md, "GPU builds": DaCe compiled its CUDA with nvcc; only our generator's code has a host backend.
+  gpu: "DaCe built its code for one backend, and Transient Lab cannot re-target DaCe's CUDA to the host backend; to emulate a GPU program on this machine, profile the SDFG DaCe saved (FOLDER/program.sdfgz) with --gpu host",
+};
 
 /**
  * The DaCe build folders among `profile`'s arguments (`--prebuilt` first), or null when they are not DaCe
@@ -39,10 +45,7 @@ export function daceFolderArgs(
   }
   for (const fixed of FIXED) {
     if (given.has(fixed)) {
-      throw new TlabError(
-        'usage',
-        `${command}: --${fixed} cannot be used with DaCe build folders: ${fixed === 'modes' ? 'each folder is built in one mode, read from its SDFG and exports; pass one folder per mode' : 'the build fixes it'}`,
-      );
+      throw new TlabError('usage', `${command}: --${fixed} cannot be used with DaCe build folders: ${WHY[fixed] ?? 'the build fixes it'}`);
     }
   }
   return candidates;

@@ -131,8 +131,11 @@ export const serveCommand: Command = {
     for (const file of args.positionals) {
       try {
         // A DaCe build folder opens as the SDFG DaCe saved in it (docs/dace-folders.md).
+        // The window opens the folder itself (`openFile` reads its SDFG), so it can show how the build was made.
         const folder = await files.resolveRead(resolve(file), 'folder').catch(() => null);
-        openAtStart.push(await files.resolveRead((folder ? await daceFolderSdfg(folder) : null) ?? resolve(file), 'sdfg'));
+        const sdfg = folder ? await daceFolderSdfg(folder) : null;
+        if (folder && sdfg) await files.resolveRead(sdfg, 'sdfg');
+        openAtStart.push(folder && sdfg ? folder : await files.resolveRead(resolve(file), 'sdfg'));
       } catch (err) {
         if (err instanceof ContractFailure)
           throw new TlabError('usage', `${NAME}: ${file} is not inside the --root folders (${files.roots.join(', ')})`);

@@ -10,6 +10,7 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 
 import type { FolderEntry, FolderListing } from '../ipc/contract.js';
 import { ContractFailure } from '../ipc/errors.js';
 import { TlabError } from '../engine/errors.js';
+import { daceBuildSdfg } from '../engine/dace/detect.js';
 
 export type FilePurpose = 'sdfg' | 'result' | 'input' | 'folder';
 
@@ -131,7 +132,8 @@ export class RootsFileAccess implements FileAccess {
     const entries: FolderEntry[] = [];
     let truncated = false;
     for (const item of items) {
-      if (item.name.startsWith('.')) continue;
+      // `.dacecache` is hidden, but it is where DaCe keeps its build folders (docs/dace-folders.md).
+      if (item.name.startsWith('.') && item.name !== '.dacecache') continue;
       if (entries.length >= MAX_ENTRIES) {
         truncated = true;
         break;
@@ -152,10 +154,14 @@ export class RootsFileAccess implements FileAccess {
       } catch {
         continue;
       }
-      if (st.isDirectory()) entries.push({ name: item.name, path: full, kind: 'folder', bytes: null });
+      // A DaCe build folder is one openable entry (its SDFG), not a folder to descend into.
+      if (st.isDirectory())
+        entries.push({ name: item.name, path: full, kind: (await daceBuildSdfg(target)) ? 'dace' : 'folder', bytes: null });
       else if (st.isFile()) entries.push({ name: item.name, path: full, kind: kindOf(item.name), bytes: st.size });
     }
-    entries.sort((a, b) => Number(b.kind === 'folder') - Number(a.kind === 'folder') || a.name.localeCompare(b.name));
+    // Folders (DaCe build folders among them, where a user looks for them) first.
+    const dir = (e: FolderEntry): number => Number(e.kind === 'folder' || e.kind === 'dace');
+    entries.sort((a, b) => dir(b) - dir(a) || a.name.localeCompare(b.name));
     return { path: real, parent: atRoot ? null : dirname(real), entries, truncated };
   }
 }
@@ -180,9 +186,18 @@ export class ApprovedFileAccess implements FileAccess {
   private readonly readable = new Set<string>();
   private readonly writable = new Set<string>();
 
-  /** A file the user chose to open (resolved through links now: what was approved is what is read). */
+  /** A file the user chose to open (resolved through links now: what was approved is what is read), or a DaCe
+   * build folder (dropped, or chosen in the folder dialog): the folder and the SDFG it holds. */
   async approve(path: string): Promise<string> {
     const real = await realpath(resolve(path));
+    if ((await stat(real)).isDirectory()) {
+      const sdfg = await daceBuildSdfg(real);
+      if (!sdfg)
+        throw new TlabError('input', 'a folder that is not a DaCe build folder (program.sdfgz or program.sdfg, build/, include/ or src/)', {
+          file: path,
+        });
+      this.readable.add(await realpath(sdfg));
+    }
     this.readable.add(real);
     return real;
   }
@@ -195,16 +210,18 @@ export class ApprovedFileAccess implements FileAccess {
   }
 
   async resolveRead(path: string, purpose: FilePurpose): Promise<string> {
-    if (purpose === 'folder')
-      throw new ContractFailure('refused', 'the desktop app opens files through its Open dialog, not by browsing', { file: path });
     let real: string;
     try {
       real = await realpath(resolve(path));
     } catch (err) {
       throw new TlabError('input', `cannot open: ${fsReason(err)}`, { file: path });
     }
+    if (purpose === 'folder' && !this.readable.has(real))
+      throw new ContractFailure('refused', 'the desktop app opens files through its Open dialog, not by browsing', { file: path });
     if (!this.readable.has(real))
       throw new ContractFailure('refused', 'this file was not chosen in an Open dialog or dropped on the window', { file: path });
+    const dir = (await stat(real)).isDirectory();
+    if (purpose === 'folder' ? !dir : dir) throw new TlabError('input', dir ? 'not a file (a folder)' : 'not a folder', { file: path });
     return real;
   }
 

@@ -151,7 +151,8 @@ export interface FolderEntry {
   name: string;
   /** Path to pass back to `listFolder` / `openFile`. */
   path: string;
-  kind: 'folder' | 'sdfg' | 'result' | 'other';
+  /** `dace`: a DaCe build folder (docs/dace-folders.md), opened with `openFile` as the SDFG it holds. (Additive.) */
+  kind: 'folder' | 'sdfg' | 'result' | 'dace' | 'other';
   bytes: number | null;
 }
 
@@ -160,7 +161,8 @@ export interface FolderListing {
   path: string;
   /** Where "up" goes, or null at a root (nothing above the allowed folders is listed). */
   parent: string | null;
-  /** Folders first, then files, each by name; hidden entries and links leading outside the roots are left out. */
+  /** Folders (and DaCe build folders) first, then files, each by name; hidden entries (but `.dacecache`, where
+   * DaCe keeps its builds) and links leading outside the roots are left out. */
   entries: FolderEntry[];
   /** More entries exist than the host lists. */
   truncated: boolean;

@@ -2,7 +2,7 @@
  * One renderer's side of the service: its open documents, its analyses and its profile jobs. Requests arrive
  * already validated (contract-schema.ts); paths go through the host's FileAccess before anything is read.
  */
-import { daceFolderSdfg } from '../engine/dace/folder.js';
+import { daceFolderSdfg, folderBuiltBy } from '../engine/dace/folder.js';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { analyze as analyzeModel, type Analysis } from '../engine/analysis/index.js';
@@ -230,6 +230,7 @@ export class Session implements TransientLabApi {
           parseMs: d.info.parseMs + performance.now() - started,
         }),
         sha256,
+        ...(d.info.daceBuild ? { daceBuild: d.info.daceBuild } : {}),
       };
     }
     return d.info;
@@ -253,7 +254,11 @@ export class Session implements TransientLabApi {
     const inFolder = folder ? await daceFolderSdfg(folder) : null;
     const real = await this.ctx.files.resolveRead(inFolder ?? req.path, 'sdfg');
     const source = await fileSource(real);
-    return this.registerFile(source, basename(real));
+    if (!folder || !inFolder) return this.registerFile(source, basename(real));
+    const info = await this.registerFile(source, basename(folder));
+    const d = this.docs.get(info.doc)!;
+    d.info = { ...d.info, daceBuild: { folder, builtBy: await folderBuiltBy(folder, info.sdfgs[0]?.name ?? '', info.daceVersion) } };
+    return d.info;
   }
 
   async openUpload(req: RequestOf<'openUpload'>): Promise<DocInfo> {

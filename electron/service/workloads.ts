@@ -5,6 +5,7 @@
  * opened itself (a workload inside the roots cannot name a file outside them); a bundled example's programs are
  * the host's own files.
  */
+import { daceFolderSdfg } from '../engine/dace/folder.js';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { advise, type Advice, type SweepSpec } from '../engine/advise/index.js';
@@ -55,7 +56,12 @@ export async function readWorkloadDoc(source: DocSource, files: FileAccess | nul
     const at = p.sdfg !== null ? `${p.jsonPath}.sdfg` : `${p.jsonPath}.prebuilt`;
     try {
       let path = p.sdfg;
-      if (path === null) {
+      // A DaCe build folder (docs/dace-folders.md) contributes the SDFG DaCe saved in it; the folder passes the
+      // policy first, so nothing is learnt about folders outside it.
+      const folder = path === null && files ? await files.resolveRead(p.prebuilt!, 'folder').catch(() => null) : p.prebuilt;
+      const dace = path === null && folder ? await daceFolderSdfg(folder) : null;
+      if (dace) path = dace;
+      else if (path === null) {
         const manifestPath = join(p.prebuilt!, MANIFEST_FILE);
         const allowed = files ? await files.resolveRead(manifestPath, 'input') : manifestPath;
         const manifest = parseManifest(await withFileErrors('input', 'read', allowed, () => readFile(allowed, 'utf8')), allowed);

@@ -119,6 +119,7 @@ export async function startShell(o: ShellOptions): Promise<Shell | null> {
 
   const actions: MenuActions = {
     open: () => void open.showOpenDialog('sdfg'),
+    openDaceFolder: () => void open.showOpenFolderDialog(),
     openResult: () => void open.showOpenDialog('result'),
     openRecent: (path) => void open.openPaths([path]),
     clearRecent: () => {

@@ -6,6 +6,7 @@
  *   program yet (its page is reloaded on `?open=`), else in a new window — one program per window;
  * - a result file goes to the window it was dropped on or the focused one (to compare), else a new window.
  */
+import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { PathApprover } from './backend.js';
 import type { FileKind, RecentFiles } from './recent.js';
@@ -37,13 +38,21 @@ export class Opener {
     void (parent ? this.deps.electron.dialog.showMessageBox(parent, options) : this.deps.electron.dialog.showMessageBox(options));
   }
 
-  /** Opens `paths` (from a dialog, a drop, Open Recent or the command line); `target` is the drop's window. */
+  /** Opens `paths` (from a dialog, a drop, Open Recent or the command line); `target` is the drop's window. A
+   * folder opens as a program when it is a DaCe build folder (the engine's approval checks that, and says why not). */
   async openPaths(paths: readonly string[], target: ShellWindow | null = null): Promise<void> {
     let programsInTarget = 0;
     for (const path of paths) {
-      const kind = kindOf(path);
+      const isFolder = await stat(path).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
+      const kind = isFolder ? 'sdfg' : kindOf(path);
       if (!kind) {
-        this.report(`Cannot open ${path}`, 'Transient Lab opens SDFG programs (.sdfg, .sdfgz) and its result files (.json).');
+        this.report(
+          `Cannot open ${path}`,
+          'Transient Lab opens SDFG programs (.sdfg, .sdfgz), DaCe build folders (.dacecache/NAME) and its result files (.json).',
+        );
         continue;
       }
       let real: string;
@@ -57,13 +66,13 @@ export class Opener {
       await this.deps.recent.add(real, kind);
       this.deps.electron.app.addRecentDocument(real);
       if (kind === 'result') this.routeResult(real, target);
-      else if (target && programsInTarget++ === 0) this.request(target, real);
+      else if (target && programsInTarget++ === 0) this.request(target, real, kind);
       else this.routeProgram(real);
     }
   }
 
-  private request(w: ShellWindow, path: string): void {
-    w.hasDocument ||= kindOf(path) === 'sdfg';
+  private request(w: ShellWindow, path: string, kind: FileKind): void {
+    w.hasDocument ||= kind === 'sdfg';
     w.send('openRequest', { path });
     w.win.focus();
   }
@@ -82,7 +91,7 @@ export class Opener {
 
   private routeResult(path: string, target: ShellWindow | null): void {
     const w = target ?? this.deps.windows.focused();
-    if (w && w.hasDocument && !w.win.isDestroyed()) this.request(w, path);
+    if (w && w.hasDocument && !w.win.isDestroyed()) this.request(w, path, 'result');
     else if (w && !w.win.isDestroyed())
       void w.win.loadURL(pageUrl([path])).catch((err: unknown) => this.deps.log(`loading ${path}: ${String(err)}`));
     else this.deps.windows.open([path]);
@@ -100,6 +109,19 @@ export class Opener {
               { name: 'All files', extensions: ['*'] },
             ]
           : [{ name: 'Transient Lab results', extensions: RESULT_EXTENSIONS }],
+    };
+    const parent = this.deps.windows.focused()?.win;
+    const r = parent
+      ? await this.deps.electron.dialog.showOpenDialog(parent, options)
+      : await this.deps.electron.dialog.showOpenDialog(options);
+    if (!r.canceled) await this.openPaths(r.filePaths, null);
+  }
+
+  /** File → Open DaCe Build Folder…: a folder dialog (Linux and Windows dialogs pick files or folders, not both). */
+  async showOpenFolderDialog(): Promise<void> {
+    const options = {
+      title: 'Open a DaCe build folder (.dacecache/NAME)',
+      properties: ['openDirectory', 'multiSelections'] as Array<'openDirectory' | 'multiSelections'>,
     };
     const parent = this.deps.windows.focused()?.win;
     const r = parent

@@ -14,6 +14,7 @@ type CommandName = HostEvents['command']['name'];
 
 export interface MenuActions {
   open(): void;
+  openDaceFolder(): void;
   openResult(): void;
   openRecent(path: string): void;
   clearRecent(): void;
@@ -56,6 +57,7 @@ export function menuTemplate(state: MenuState, actions: MenuActions): Electron.M
     submenu: [
       { label: 'New Window', accelerator: 'CmdOrCtrl+N', click: () => actions.newWindow() },
       { label: 'Open…', accelerator: 'CmdOrCtrl+O', click: () => actions.open() },
+      { label: 'Open DaCe Build Folder…', click: () => actions.openDaceFolder() },
       { label: 'Open Recent', submenu: recent },
       { type: 'separator' },
       { label: 'Open Result…', accelerator: 'CmdOrCtrl+Shift+O', click: () => actions.openResult() },

@@ -3,7 +3,7 @@
  * folders are laid out as DaCe does by tests/fixtures/dace-folders.ts from our own generator (CI has no DaCe);
  * the libraries are called through libffi with the signatures of each folder's own header.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,7 +50,7 @@ describe('profile on DaCe build folders', () => {
     expect(r.stdout).toMatch(/^EXTERNAL \(dace\)\s+\S+ \S+\s+\S+ \S+\s+\S+ \S+\s+0\s+0\.0%\s+/m);
     expect(r.stdout).toContain(`EXTERNAL (dace) ← ${external} (`);
     expect(r.stdout).toMatch(
-      /exports __dace_get_external_memory_size_CPU_Heap; SDFG sha256 [0-9a-f]{12}\); built by DaCe 2\.0\.0a6, \d{4}-\d\d-\d\d, Release, flags -std=c\+\+17 -fPIC -O3 -march=native/,
+      /exports __dace_get_external_memory_size_CPU_Heap; SDFG sha256 [0-9a-f]{12}\); built by DaCe 2\.0\.0a6, \d{4}-\d\d-\d\d, Release, g\+\+, flags -std=c\+\+17 -fPIC -O3 -march=native/,
     );
     expect(r.stdout).not.toMatch(/n\/m/);
     expect(r.stdout).toMatch(/^note: Allocation counts, bytes and times of the DaCe-built libraries were measured by interposition/m);
@@ -64,7 +64,8 @@ describe('profile on DaCe build folders', () => {
 
   it('three folders of one program compare their modes in one run, verified against each other', async () => {
     const out = join(dir, 'three.json');
-    const r = await cli(['profile', external, scoped, persistent, ...SYMBOLS, ...QUICK, '--out', out]);
+    const html = join(dir, 'three.html');
+    const r = await cli(['profile', external, scoped, persistent, ...SYMBOLS, ...QUICK, '--out', out, '--report', html]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     // Canonical order (SCOPED first, the reference), whatever the order on the command line.
@@ -92,6 +93,18 @@ describe('profile on DaCe build folders', () => {
     expect(r.stdout).toMatch(/verification: all modes produced bitwise identical outputs/);
     // Each folder's program.sdfg differs only in what its mode changes: one program, no warning.
     expect(r.stdout).not.toMatch(/different SDFGs/);
+    // The report's header names each mode's folder and how it was built.
+    const report = await readFile(html, 'utf8');
+    for (const [label, folder] of [
+      ['SCOPED', scoped],
+      ['PERSISTENT', persistent],
+      ['EXTERNAL (dace)', external],
+    ] as const)
+      expect(report).toMatch(
+        new RegExp(
+          `DaCe build: ${label.replace(/[()]/g, '\\$&')}<[^]*?built by DaCe 2\\.0\\.0a6, \\d{4}-\\d\\d-\\d\\d, Release, g\\+\\+, flags -std=c\\+\\+17 -fPIC -O3 -march=native \\(${folder.replace(/[.]/g, '\\.')}\\)`,
+        ),
+      );
   });
 });
 
@@ -133,7 +146,7 @@ describe('analyze on a DaCe build folder', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
       new RegExp(
-        `^DaCe build folder ${persistent.replace(/[.]/g, '\\.')}: built by DaCe 2\\.0\\.0a6, \\d{4}-\\d\\d-\\d\\d, Release, flags -std=c\\+\\+17`,
+        `^DaCe build folder ${persistent.replace(/[.]/g, '\\.')}: built by DaCe 2\\.0\\.0a6, \\d{4}-\\d\\d-\\d\\d, Release, g\\+\\+, flags -std=c\\+\\+17`,
         'm',
       ),
     );
@@ -143,20 +156,26 @@ describe('analyze on a DaCe build folder', () => {
 });
 
 describe('serve and the window open a DaCe build folder as its SDFG', () => {
-  it("serve FOLDER opens the folder's program.sdfgz at start, and openFile(FOLDER) opens program.sdfg", { timeout: 120_000 }, async () => {
-    const s = await serve(['--root', dir, persistent]);
-    try {
-      const client = await connect(s);
-      const env = await client.environment({});
-      expect(env.openAtStart).toEqual([join(persistent, 'program.sdfgz')]);
-      const doc = await client.openFile({ path: scoped });
-      expect([doc.name, doc.path, doc.stats.transients]).toEqual(['program.sdfg', join(scoped, 'program.sdfg'), 3]);
-      client.close();
-    } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
-    }
-  });
+  it(
+    "serve FOLDER opens the folder at start, and openFile(FOLDER) opens its program.sdfg with the build's line",
+    { timeout: 120_000 },
+    async () => {
+      const s = await serve(['--root', dir, persistent]);
+      try {
+        const client = await connect(s);
+        const env = await client.environment({});
+        // The folder itself, so that the window shows how it was built.
+        expect(env.openAtStart).toEqual([persistent]);
+        const doc = await client.openFile({ path: scoped });
+        expect([doc.name, doc.path, doc.stats.transients]).toEqual(['hdiff', join(scoped, 'program.sdfg'), 3]);
+        expect(doc.daceBuild).toEqual({ folder: scoped, builtBy: expect.stringMatching(/^built by DaCe 2\.0\.0a6, \d{4}-/) as unknown });
+        client.close();
+      } finally {
+        s.child.kill('SIGTERM');
+        await s.exited;
+      }
+    },
+  );
 });
 
 describe('DaCe build folders that are wrong: a clear error, and the runner host survives', () => {
@@ -230,5 +249,21 @@ extern "C" void __program_hdiff(void *, double *, double *, double *, int, int, 
     const mixed = await cli(['profile', scoped, hdiff, ...SYMBOLS]);
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toMatch(/hdiff\.sdfg is not a DaCe build folder/);
+    const gpu = await cli(['profile', scoped, '--gpu', 'host', ...SYMBOLS]);
+    expect(gpu.code).toBe(2);
+    expect(gpu.stderr).toMatch(/--gpu cannot be used with DaCe build folders: .*cannot re-target DaCe's CUDA to the host backend/);
+  });
+
+  it("a GPU build (DaCe's CUDA in src/cuda/) is refused on this machine, GPU or not, saying what to run instead", async () => {
+    const gpu = await makeDaceFolder(hdiff, join(dir, 'gpu', 'hdiff'), { mode: 'SCOPED', symbols, library: 'int x;' });
+    await mkdir(join(gpu, 'src', 'cuda'), { recursive: true });
+    await writeFile(join(gpu, 'src', 'cuda', 'hdiff_cuda.cu'), '// DaCe AUTO-GENERATED FILE\n');
+    const r = await cli(['profile', gpu, ...SYMBOLS, ...QUICK]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(
+      /a GPU DaCe build: it holds DaCe's CUDA code \(src\/cuda\/hdiff_cuda\.cu\)\. Profiling DaCe-built GPU libraries is not supported yet, on any machine/,
+    );
+    expect(r.stderr).toContain(`transient-lab profile ${join(gpu, 'program.sdfg')} --gpu host`);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

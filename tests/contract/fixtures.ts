@@ -33,6 +33,9 @@ const BROKEN_SDFG = JSON.stringify({
 /** 3 nested SDFGs in 2 levels, 91% of the JSON (read from ../shared/corpus at test time, never kept here). */
 const NESTED_CORPUS_FILE = 'spcl__dace__tests__sdfg_corpus__nestinger_1.sdfgz';
 
+const DACE_CMAKE_CACHE =
+  'CMAKE_BUILD_TYPE:STRING=Release\nCMAKE_CXX_FLAGS:STRING=-fPIC\nCMAKE_CXX_FLAGS_RELEASE:STRING=-O3\nCMAKE_CXX_COMPILER:FILEPATH=/usr/bin/g++\nDACE_VERSION:STRING=1.0.2\n';
+
 export async function makeScratch(): Promise<Scratch> {
   const base = await mkdtemp(join(tmpdir(), 'tlab-contract-'));
   const root = join(base, 'root');
@@ -50,6 +53,14 @@ export async function makeScratch(): Promise<Scratch> {
   await symlink(join(outside, 'secret.sdfg'), join(root, 'link-out.sdfg'));
   await symlink(outside, join(root, 'dir-out'));
   await symlink(join(root, 'hdiff-copy.sdfg'), join(root, 'link-in.sdfg'));
+  // A DaCe build folder as DaCe lays it out (docs/dace-folders.md; no library: listing and opening need none),
+  // and a folder holding only an SDFG named program.sdfg (not a build).
+  const dace = join(root, '.dacecache', 'hdiff');
+  for (const sub of ['build', 'include', 'src/cpu']) await mkdir(join(dace, sub), { recursive: true });
+  await copyFile(join(examplesDir(), 'hdiff.sdfg'), join(dace, 'program.sdfg'));
+  await writeFile(join(dace, 'build', 'CMakeCache.txt'), DACE_CMAKE_CACHE);
+  await mkdir(join(root, '.dacecache', 'only-sdfg'));
+  await copyFile(join(examplesDir(), 'hdiff.sdfg'), join(root, '.dacecache', 'only-sdfg', 'program.sdfg'));
   return { root, outside, remove: () => rm(base, { recursive: true, force: true }) };
 }
 

@@ -142,7 +142,7 @@ export function contractSuite(transport: TransportFactory): void {
         expect(listing.path).toBe(scratch.root);
         expect(listing.parent).toBeNull();
         const names = listing.entries.map((e) => e.name);
-        expect(names[0]).toBe('sub');
+        expect(names.slice(0, 2)).toEqual(['.dacecache', 'sub']);
         expect(names).toEqual(expect.arrayContaining(['broken.sdfg', 'hdiff-copy.sdfg', 'link-in.sdfg', 'notes.json']));
         expect(names).not.toContain('.hidden.sdfg');
         expect(names).not.toContain('link-out.sdfg');
@@ -151,6 +151,30 @@ export function contractSuite(transport: TransportFactory): void {
         const sub = await client.listFolder({ path: 'sub' });
         expect(sub.parent).toBe(scratch.root);
         expect(sub.entries.map((e) => e.name)).toEqual(['chain.sdfg']);
+      });
+
+      it('listFolder lists a DaCe build folder as one `dace` entry; openFile opens its SDFG with the "built by" line', async () => {
+        const listing = await client.listFolder({ path: '.dacecache' });
+        expect(listing.entries.map((e) => [e.name, e.kind, e.bytes])).toEqual([
+          ['hdiff', 'dace', null],
+          ['only-sdfg', 'folder', null],
+        ]);
+        const info = await client.openFile({ path: listing.entries[0]!.path });
+        try {
+          expect(info.name).toBe('hdiff');
+          expect(info.stats.transients).toBe(3);
+          expect(info.daceBuild).toEqual({
+            folder: join(scratch.root, '.dacecache', 'hdiff'),
+            builtBy: 'built by DaCe 1.0.2, Release, g++, flags -fPIC -O3',
+          });
+          // The complete DocInfo keeps it.
+          expect((await client.docInfo({ doc: info.doc })).daceBuild).toEqual(info.daceBuild);
+        } finally {
+          await client.closeDoc({ doc: info.doc });
+        }
+        const plain = await client.openFile({ path: join(scratch.root, 'hdiff-copy.sdfg') });
+        expect(plain.daceBuild).toBeUndefined();
+        await client.closeDoc({ doc: plain.doc });
       });
 
       it('listFolder refuses folders outside the roots', async () => {
@@ -338,6 +362,15 @@ export function contractSuite(transport: TransportFactory): void {
         const doc = await client.openFile({ path: inside });
         expect(doc.workload!.programs).toEqual([{ key: 'a', file: 'hdiff-copy.sdfg' }]);
         await client.closeDoc({ doc: doc.doc });
+        // A DaCe build folder as a program: the SDFG DaCe saved in it.
+        const dace = join(scratch.root, 'w-dace.json');
+        await writeFile(
+          dace,
+          JSON.stringify({ schema: 'transient-lab/workload@1', programs: { h: { prebuilt: '.dacecache/hdiff' } }, sequence: ['h'] }),
+        );
+        const daceDoc = await client.openFile({ path: dace });
+        expect(daceDoc.workload!.programs).toEqual([{ key: 'h', file: 'program.sdfg' }]);
+        await client.closeDoc({ doc: daceDoc.doc });
         const refused = await failure(client.openFile({ path: outside }));
         expect(refused.jsonPath).toBe('$.programs.a.sdfg');
         expect(refused.message).toMatch(/program 'a'/);

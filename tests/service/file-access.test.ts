@@ -95,4 +95,24 @@ describe('file policies', () => {
     expect(await fa.resolveWrite(join(root, 'r.json'))).toBe(join(root, 'r.json'));
     expect(fa.roots).toEqual([]);
   });
+
+  it('ApprovedFileAccess approves a DaCe build folder (a drop, the folder dialog) with its SDFG, and no other folder', async () => {
+    const dace = join(root, 'dace', 'prog');
+    for (const sub of ['build', 'include']) await mkdir(join(dace, sub), { recursive: true });
+    await writeFile(join(dace, 'program.sdfg'), '{}');
+    const fa = new ApprovedFileAccess();
+    expect(await kindOf(fa.resolveRead(dace, 'folder'))).toBe('refused');
+    expect(await fa.approve(dace)).toBe(dace);
+    expect(await fa.resolveRead(dace, 'folder')).toBe(dace);
+    expect(await fa.resolveRead(join(dace, 'program.sdfg'), 'sdfg')).toBe(join(dace, 'program.sdfg'));
+    // Approved as a folder, it is not a file to read, and nothing else in it was approved.
+    expect(await kindOf(fa.resolveRead(dace, 'sdfg'))).toBe('input');
+    await writeFile(join(dace, 'build', 'CMakeCache.txt'), '');
+    expect(await kindOf(fa.resolveRead(join(dace, 'build', 'CMakeCache.txt'), 'sdfg'))).toBe('refused');
+    // Any other folder is refused when it is approved, naming it.
+    const err = await fa.approve(join(root, 'a')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TlabError);
+    expect((err as TlabError).describe()).toMatch(/a folder that is not a DaCe build folder/);
+    expect(await kindOf(fa.resolveRead(join(root, 'a'), 'folder'))).toBe('refused');
+  });
 });

@@ -3,7 +3,7 @@
  * and paths: the window's security settings, one window per program (command line, Open…, drops), results
  * routed to the window they belong to, the menu, recent files and window state persisted, and quitting.
  */
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,10 @@ beforeAll(async () => {
   await copyFile(join(examplesDir(), 'vadv.sdfg'), join(dir, 'b.sdfgz'));
   await writeFile(join(dir, 'run.json'), '{"schema":"transient-lab/profile@1"}');
   await writeFile(join(dir, 'notes.txt'), 'hello');
+  // A DaCe build folder as DaCe lays it out (docs/dace-folders.md), and a folder that is none.
+  for (const sub of ['build', 'include']) await mkdir(join(dir, '.dacecache', 'chain', sub), { recursive: true });
+  await copyFile(join(examplesDir(), 'chain.sdfg'), join(dir, '.dacecache', 'chain', 'program.sdfg'));
+  await mkdir(join(dir, 'plain'));
 });
 
 afterAll(async () => {
@@ -150,6 +154,23 @@ describe('main process', () => {
     ]);
     await settle();
     expect(w!.webContents.sent.length).toBe(sent);
+  });
+
+  it('a DaCe build folder dropped or chosen in File → Open DaCe Build Folder… opens as a program; another folder is refused', async () => {
+    const dace = join(dir, '.dacecache', 'chain');
+    const { electron } = await start([join(dir, 'a.sdfg')]);
+    const [w] = electron.windows();
+    electron.ipcMain.send(w!.webContents.ipcEvent(), IPC_CHANNELS.drop, [dace]);
+    expect(await eventually(() => w!.webContents.sent.length > 0)).toBe(true);
+    expect(w!.webContents.sent.at(-1)).toEqual({ channel: IPC_CHANNELS.event, args: ['openRequest', { path: dace }] });
+    electron.ipcMain.send(w!.webContents.ipcEvent(), IPC_CHANNELS.drop, [join(dir, 'plain')]);
+    expect(await eventually(() => electron.dialog.messages.length === 1)).toBe(true);
+    expect(electron.dialog.messages[0]).toMatchObject({ message: `Cannot open ${join(dir, 'plain')}` });
+    expect(electron.dialog.messages[0]!.detail).toMatch(/not a DaCe build folder/);
+    electron.dialog.openAnswers.push([dace]);
+    menuItem(electron, ['File', 'Open DaCe Build Folder…']).click!();
+    expect(await eventually(() => electron.windows().length === 2)).toBe(true);
+    expect(openParams(electron.windows()[1]!.loaded[0]!)).toEqual([dace]);
   });
 
   it('menu items the renderer acts on send it a command; Export Report… is enabled', async () => {

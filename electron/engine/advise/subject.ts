@@ -2,6 +2,7 @@
  * What `advise` and `check` look at: one SDFG file (one call), or a workload (every call of its sequence,
  * each with the symbol values it runs with). Each distinct (program, symbols) pair is analysed once.
  */
+import { daceFolderSdfg } from '../dace/folder.js';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { analyze } from '../analysis/index.js';
@@ -100,6 +101,9 @@ async function programFile(sdfg: string | null, prebuilt: string | null, workloa
   if (sdfg !== null) return wrap(() => readSdfgFile(sdfg));
   const folder = prebuilt!;
   return wrap(async () => {
+    // A DaCe build folder (docs/dace-folders.md): the SDFG DaCe saved with the build, its lifetimes applied.
+    const dace = await daceFolderSdfg(folder);
+    if (dace) return readSdfgFile(dace);
     const manifestPath = join(folder, MANIFEST_FILE);
     const text = await withFileErrors('input', 'read', manifestPath, () => readFile(manifestPath, 'utf8'));
     const manifest = parseManifest(text, manifestPath);

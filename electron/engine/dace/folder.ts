@@ -5,24 +5,14 @@
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { TlabError } from '../errors.js';
 import { fsCause } from '../io/fs-errors.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import { readSdfgFile } from '../sdfg/index.js';
+import { builtByLine, readBuiltBy, type BuiltBy } from './built-by.js';
 import { externalStorages, findFunction, type CFunction } from './header.js';
-
-export interface BuiltBy {
-  /** `DACE_VERSION` of the CMakeCache, when it records one. */
-  daceVersion: string | null;
-  /** When the library was written (its modification time, ISO 8601); null without a library. */
-  date: string | null;
-  buildType: string | null;
-  compiler: string | null;
-  /** CMAKE_CXX_FLAGS and the build type's own flags, as CMake passes them. */
-  flags: string[];
-}
 
 export interface DaceFolder {
   dir: string;
@@ -43,7 +33,9 @@ export interface DaceFolder {
   exit: CFunction;
   /** Storages whose External size/set pair the sources define (DACE_EXPORTED), sorted. */
   storages: string[];
-  builtBy: BuiltBy | null;
+  /** DaCe's CUDA (or HIP) sources, relative to the folder: a GPU build when any (docs/dace-folders.md). */
+  gpuSources: string[];
+  builtBy: BuiltBy;
 }
 
 const exists = (path: string) =>
@@ -82,29 +74,6 @@ async function findLibrary(dir: string, name: string): Promise<string | null> {
   return null;
 }
 
-function cmakeEntry(text: string, key: string): string | null {
-  const m = new RegExp(`^${key}:[A-Z]+=(.*)$`, 'm').exec(text);
-  return m ? m[1]!.trim() : null;
-}
-
-async function builtBy(dir: string, libraryPath: string | null): Promise<BuiltBy | null> {
-  const cache = join(dir, 'build', 'CMakeCache.txt');
-  if (!(await exists(cache))) return null;
-  const text = await readText(cache);
-  const buildType = cmakeEntry(text, 'CMAKE_BUILD_TYPE') || null;
-  const flags = [cmakeEntry(text, 'CMAKE_CXX_FLAGS'), buildType ? cmakeEntry(text, `CMAKE_CXX_FLAGS_${buildType.toUpperCase()}`) : null]
-    .filter((f): f is string => !!f)
-    .flatMap((f) => f.split(/\s+/).filter(Boolean));
-  const date = libraryPath ? (await stat(libraryPath)).mtime.toISOString() : null;
-  return {
-    daceVersion: cmakeEntry(text, 'DACE_VERSION') || null,
-    date,
-    buildType,
-    compiler: cmakeEntry(text, 'CMAKE_CXX_COMPILER') || null,
-    flags,
-  };
-}
-
 /** Drops what a memory mode changes (every transient's lifetime, storage, pool) and hashes the rest. */
 function programHash(bytes: Uint8Array): string {
   const text = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes).toString('utf8') : Buffer.from(bytes).toString('utf8');
@@ -133,10 +102,10 @@ export async function daceFolderSdfg(dir: string): Promise<string | null> {
   return null;
 }
 
-/** "built by DaCe …" of a folder whose SDFG is named `name` (analyze, the window); null without a CMakeCache. */
-export async function folderBuiltBy(dir: string, name: string): Promise<string | null> {
-  const b = await builtBy(dir, await findLibrary(dir, name));
-  return b ? builtByLine(b) : null;
+/** "built by DaCe …" of the folder whose SDFG is `name` with `daceVersion` (analyze, the window): always a line,
+ * saying what is unknown. */
+export async function folderBuiltBy(dir: string, name: string, daceVersion: string | null): Promise<string> {
+  return builtByLine(await readBuiltBy(dir, await findLibrary(dir, name), daceVersion));
 }
 
 function need(fn: CFunction | string | null, name: string, file: string): CFunction {
@@ -191,6 +160,7 @@ export async function readDaceFolder(dirIn: string): Promise<DaceFolder> {
   const program = need(findFunction(text, `__program_${name}`), `__program_${name}`, signatureFile);
   const exit = need(findFunction(text, `__dace_exit_${name}`), `__dace_exit_${name}`, signatureFile);
   const storages = [...new Set([...texts.values()].flatMap(externalStorages))].sort();
+  const gpuSources = sources.filter((f) => f.startsWith(join(dir, 'src', 'cuda'))).map((f) => relative(dir, f));
   return {
     dir,
     name,
@@ -204,15 +174,7 @@ export async function readDaceFolder(dirIn: string): Promise<DaceFolder> {
     program,
     exit,
     storages,
-    builtBy: await builtBy(dir, libraryPath),
+    gpuSources,
+    builtBy: await readBuiltBy(dir, libraryPath, file.daceVersion),
   };
-}
-
-/** "built by DaCe 1.0.2, 2026-12-07, Release, flags -std=c++14 -fPIC -O3 -march=native" */
-export function builtByLine(b: BuiltBy): string {
-  const parts = [`built by DaCe${b.daceVersion ? ` ${b.daceVersion}` : ' (version not recorded)'}`];
-  if (b.date) parts.push(b.date.slice(0, 10));
-  if (b.buildType) parts.push(b.buildType);
-  if (b.flags.length) parts.push(`flags ${b.flags.join(' ')}`);
-  return parts.join(', ');
 }

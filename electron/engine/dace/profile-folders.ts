@@ -19,7 +19,8 @@ import { planProfile, type ProfilePlan } from '../profile/plan.js';
 import { runVerifyAssemble } from '../profile/profile.js';
 import type { ProfileResult } from '../profile/result.js';
 import { throwIfCancelled, variantLabel } from '../profile/runner-host.js';
-import { builtByLine, readDaceFolder, type DaceFolder } from './folder.js';
+import { builtByLine } from './built-by.js';
+import { readDaceFolder, type DaceFolder } from './folder.js';
 import { detectMode } from './mode.js';
 import { callSpec } from './signature.js';
 
@@ -69,11 +70,7 @@ async function planDaceFolders(
     // Our generator reads the arguments (shapes, dtypes, which are read and written) off the folder's SDFG; the
     // program itself is never compiled. Its lifetimes are the build's, so SCOPED generation keeps them.
     const plan = await planProfile(folder.sdfgPath, { ...options, modes: ['SCOPED'], layout: 'dace', devices: undefined }, onProgress);
-    if (plan.analysis.target === 'gpu') {
-      throw new TlabError('unsupported', 'a GPU DaCe build: profiling DaCe-built GPU libraries is not supported yet (CPU builds only)', {
-        file: folder.dir,
-      });
-    }
+    if (plan.analysis.target === 'gpu' || folder.gpuSources.length) refuseGpuBuild(folder);
     if (plans.length && !sameArgs(plans[0]!, plan)) {
       throw new TlabError(
         'input',
@@ -93,7 +90,7 @@ async function planDaceFolders(
     const bytes = await withFileErrors('input', 'read', folder.libraryPath, () => readFile(folder.libraryPath));
     const libPath = join(runDir, `dace-${i}-${process.pid}.so`);
     await writeFileAtomic(libPath, bytes, { kind: 'run' });
-    const flags = folder.builtBy?.flags ?? [];
+    const flags = folder.builtBy.flags;
     const expected = plan.analysis.modes[detected.mode].perCall.allocs;
     built.push({
       mode: detected.mode,
@@ -105,7 +102,7 @@ async function planDaceFolders(
         cached: true,
         ms: 0,
         key: createHash('sha256').update(bytes).digest('hex'),
-        compiler: { command: [], name: folder.builtBy?.compiler ?? 'DaCe build', version: '', versionLine: '' },
+        compiler: { command: [], name: folder.builtBy.compiler ?? 'DaCe build', version: '', versionLine: '' },
         openmp: false,
         flags,
         cxxflags: flags,
@@ -117,7 +114,7 @@ async function planDaceFolders(
         folder: folder.dir,
         sdfgSha256: folder.sdfgHash,
         modeReason: detected.reason,
-        builtBy: folder.builtBy ? builtByLine(folder.builtBy) : null,
+        builtBy: builtByLine(folder.builtBy),
         expectedAllocationsPerCall: expected === null ? null : Number(expected),
       },
     });
@@ -150,4 +147,18 @@ export async function profileDaceFolders(
   } finally {
     await rm(runDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * DaCe's GPU builds are refused on every machine, with or without a GPU: their libraries need the CUDA runtime and
+ * a device, and Transient Lab cannot re-target DaCe's nvcc-compiled code to its host backend (`--gpu host`
+ * emulates the code our generator writes from an SDFG, docs/gpu-host.md). What the user can do instead is said.
+ */
+function refuseGpuBuild(folder: DaceFolder): never {
+  const why = folder.gpuSources.length ? `it holds DaCe's CUDA code (${folder.gpuSources.join(', ')})` : 'its SDFG runs on the GPU';
+  throw new TlabError(
+    'unsupported',
+    `a GPU DaCe build: ${why}. Profiling DaCe-built GPU libraries is not supported yet, on any machine (CPU builds only); --gpu host cannot run DaCe's own CUDA code. To see this program's transients emulated on this machine, profile the SDFG DaCe saved with our generator: transient-lab profile ${folder.sdfgPath} --gpu host`,
+    { file: folder.dir },
+  );
 }

@@ -29,6 +29,18 @@ export function resultHeader(label: string, result: ProfileResult): ResultHeader
     { label: 'File', value: result.program.file, mono: true },
     { label: 'sha256', value: `${result.program.hash.slice(0, 16)}…`, title: result.program.hash, mono: true },
     { label: 'Profiled', value: created ? dateText(created) : 'not recorded (written before profile@1 recorded the date)' },
+    // Modes DaCe built (docs/dace-folders.md): which folder, and how the build says it was made.
+    ...result.modes.flatMap((m) =>
+      m.daceFolder
+        ? [
+            {
+              label: `DaCe build: ${m.label}`,
+              value: `${m.daceFolder.builtBy ?? 'built by DaCe: not recorded'} (${m.daceFolder.path})`,
+              title: m.daceFolder.modeReason,
+            },
+          ]
+        : [],
+    ),
   ];
   // profile@1's GPU additions put the device at the top level (`device`); `machine.gpu`/`driver` are read for
   // results of an older draft that wrote them there.

@@ -56,6 +56,9 @@ export interface DocInfo {
   /** Present when the file is a workload (`transient-lab/workload@1`, docs/workload.md): the window shows the
    * Workload view (`workloadView`, `advise`) instead of a graph; the SDFG fields above are empty. (Additive.) */
   workload?: WorkloadDocSummary;
+  /** Present when the document was opened from a DaCe build folder (docs/dace-folders.md): the folder, and how
+   * the build says it was built ("built by DaCe 2.0.0, 2026-12-07, Release, g++, flags …"). (Additive.) */
+  daceBuild?: { folder: string; builtBy: string };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
  * own symbol values, one instance per (program, symbol values), one generated program per instance and mode, the
  * shared arrays (arguments bound by name, `bind` renames) and their initial bytes. Nothing is compiled or run.
  */
+import { basename, join } from 'node:path';
+import { daceFolderSdfg } from '../dace/folder.js';
 import { readFile } from 'node:fs/promises';
 import { analyze } from '../analysis/index.js';
 import type { Mode } from '../analysis/types.js';
@@ -76,6 +78,14 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
   const folders = new Map<string, { dir: string; manifest: BuildManifest; sdfgPath: string }>();
   for (const p of workload.programs.values()) {
     try {
+      if (p.prebuilt !== null && (await daceFolderSdfg(p.prebuilt))) {
+        // docs/workload.md, "DaCe build folders": advise, check and the window read them; running them is not done.
+        throw new TlabError(
+          'unsupported',
+          `a DaCe build folder: profile workload.json does not run DaCe-built libraries yet (advise, check and the window read its SDFG). Profile the folder alone (transient-lab profile ${p.prebuilt}), or name its SDFG as the program ("sdfg": "${join(p.prebuilt, basename((await daceFolderSdfg(p.prebuilt))!))}") to run our generated code for it`,
+          { file: p.prebuilt },
+        );
+      }
       if (p.prebuilt !== null) {
         // The folder's own checks (version, SDFG copy unchanged), as `profile --prebuilt` makes them.
         const opened = await openPrebuilt(p.prebuilt);

@@ -1,6 +1,6 @@
 /**
- * Browser mode's open dialog: the host's allowed folders (`listFolder`), SDFGs open as documents and result
- * files as results; plus upload from this computer. The desktop host refuses `listFolder` (it opens by path through
+ * Browser mode's open dialog: the host's allowed folders (`listFolder`), SDFGs and DaCe build folders (one entry
+ * each, docs/dace-folders.md) open as documents and result files as results; plus upload from this computer. The desktop host refuses `listFolder` (it opens by path through
  * its native File → Open…), so there the dialog points to that and keeps only the upload.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -15,7 +15,8 @@ import { EMPTY, useSelect } from './store.js';
 import './dialog.css';
 import './open-dialog.css';
 
-const ICON: Record<FolderEntry['kind'], string> = { folder: 'folder', sdfg: 'file', result: 'result', other: 'file' };
+const ICON: Record<FolderEntry['kind'], string> = { folder: 'folder', sdfg: 'file', result: 'result', dace: 'chip', other: 'file' };
+const LABEL: Record<FolderEntry['kind'], string> = { folder: '', sdfg: 'SDFG', result: 'result', dace: 'DaCe build', other: '' };
 
 export function OpenDialog(): React.JSX.Element {
   const client = useSelect(store, (s) => s.client);
@@ -60,7 +61,7 @@ export function OpenDialog(): React.JSX.Element {
 
   const choose = (e: FolderEntry): void => {
     if (e.kind === 'folder') void go(e.path);
-    else if (e.kind === 'sdfg') void openPath(e.path);
+    else if (e.kind === 'sdfg' || e.kind === 'dace') void openPath(e.path);
     else if (e.kind === 'result') void openPath(e.path);
   };
 
@@ -91,8 +92,8 @@ export function OpenDialog(): React.JSX.Element {
         </header>
         {desktop ? (
           <p className="dialog-note" data-testid="open-desktop-note">
-            File → Open… (Ctrl+O) opens an SDFG from anywhere on this computer, File → Open Result… a result; dropping a file on the window
-            works too. Or upload one here.
+            File → Open… (Ctrl+O) opens an SDFG from anywhere on this computer, File → Open DaCe Build Folder… a `.dacecache` folder, File →
+            Open Result… a result; dropping a file or a DaCe build folder on the window works too. Or upload an SDFG here.
           </p>
         ) : (
           <>
@@ -141,12 +142,14 @@ export function OpenDialog(): React.JSX.Element {
                   className={`file-row${i === active ? ' active' : ''}${e.kind === 'other' ? ' dim' : ''}`}
                   data-testid="open-entry"
                   data-name={e.name}
+                  data-kind={e.kind}
+                  title={e.kind === 'dace' ? `${e.name}: a DaCe build folder; opens the SDFG DaCe saved in it` : undefined}
                   onPointerEnter={() => setActive(i)}
                   onClick={() => choose(e)}
                 >
                   <Icon name={ICON[e.kind]} />
                   <span className="file-row-name">{e.name}</span>
-                  <span className="file-row-kind">{e.kind === 'sdfg' ? 'SDFG' : e.kind === 'result' ? 'result' : ''}</span>
+                  <span className="file-row-kind">{LABEL[e.kind]}</span>
                   <span className="file-row-size">{e.bytes === null ? '' : formatBytes(e.bytes)}</span>
                 </li>
               ))}
@@ -158,7 +161,7 @@ export function OpenDialog(): React.JSX.Element {
           </>
         )}
         <footer className="dialog-foot">
-          <span className="muted">SDFGs open as documents; result files open in the Profile and Compare tabs.</span>
+          <span className="muted">SDFGs and DaCe build folders open as documents; result files open in the Profile and Compare tabs.</span>
           <UploadButton label="Upload from this computer…" accept=".sdfg,.sdfgz,.json" testid="open-upload" />
         </footer>
       </section>

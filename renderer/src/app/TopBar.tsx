@@ -206,14 +206,25 @@ function FileChip(): React.JSX.Element {
   ].join(' · ');
   // A preview's counts are the root's only: say that the rest is being read rather than show small numbers.
   const w = doc.workload;
-  const detail = w
-    ? `workload · ${w.programs.length} programs · ${w.sequence.length} calls × ${w.steps} steps`
-    : `${formatBytes(doc.compressed ? doc.jsonBytes : doc.fileBytes)} · ${doc.preview ? 'reading nested SDFGs…' : `${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`}`;
+  // A DaCe build folder: how the build says it was made, in place of the size (docs/dace-folders.md).
+  const built = doc.daceBuild;
+  const detail = built
+    ? built.builtBy
+    : w
+      ? `workload · ${w.programs.length} programs · ${w.sequence.length} calls × ${w.steps} steps`
+      : `${formatBytes(doc.compressed ? doc.jsonBytes : doc.fileBytes)} · ${doc.preview ? 'reading nested SDFGs…' : `${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`}`;
   return (
-    <div className="file-chip" data-testid="file-chip" title={`${doc.path ?? doc.name}\n${full}\nparsed in ${doc.parseMs.toFixed(0)} ms`}>
-      {analysing ? <span className="spinner" aria-label="analysing" /> : <Icon name="file" />}
+    <div
+      className="file-chip"
+      data-testid="file-chip"
+      title={`${built ? `DaCe build folder ${built.folder}\n${built.builtBy}` : (doc.path ?? doc.name)}\n${full}\nparsed in ${doc.parseMs.toFixed(0)} ms`}
+    >
+      {analysing ? <span className="spinner" aria-label="analysing" /> : <Icon name={built ? 'chip' : 'file'} />}
       <span className="file-name">{shortName(doc.name)}</span>
-      <span className="file-detail">{detail}</span>
+      {built && <span className="file-badge">DaCe build</span>}
+      <span className="file-detail" data-testid={built ? 'dace-built-by' : undefined}>
+        {detail}
+      </span>
     </div>
   );
 }

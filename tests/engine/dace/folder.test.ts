@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtByLine, readDaceFolder } from '../../../electron/engine/dace/folder.js';
+import { builtByLine } from '../../../electron/engine/dace/built-by.js';
+import { folderBuiltBy, readDaceFolder } from '../../../electron/engine/dace/folder.js';
 import { externalStorages, findFunction } from '../../../electron/engine/dace/header.js';
 import { detectMode } from '../../../electron/engine/dace/mode.js';
 import { callSpec } from '../../../electron/engine/dace/signature.js';
@@ -78,8 +79,8 @@ describe('readDaceFolder + detectMode + callSpec', () => {
     const detected = detectMode(f);
     expect(detected.mode).toBe(mode);
     expect(detected.reason).toMatch(reason);
-    expect(builtByLine(f.builtBy!)).toMatch(
-      /^built by DaCe 2\.0\.0a6, \d{4}-\d\d-\d\d, Release, flags -std=c\+\+17 -fPIC -O3 -march=native$/,
+    expect(builtByLine(f.builtBy)).toMatch(
+      /^built by DaCe 2\.0\.0a6, \d{4}-\d\d-\d\d, Release, g\+\+, flags -std=c\+\+17 -fPIC -O3 -march=native$/,
     );
     const plan = await planProfile(f.sdfgPath, { modes: ['SCOPED'], layout: 'dace', calls: 1, symbols, defaultSymbol: null });
     expect(callSpec(f, plan.variants[0]!.program)).toEqual({
@@ -135,6 +136,25 @@ describe('readDaceFolder + detectMode + callSpec', () => {
     await writeFile(join(ext, 'src', 'cpu', 'hdiff.cpp'), '// the External pair is gone\n');
     await expect(readDaceFolder(ext).then(detectMode)).rejects.toThrow(
       /the SDFG has External transients in CPU_Heap .* but the build's sources define no __dace_get_external_memory_size_CPU_Heap/,
+    );
+  });
+
+  it('says what the build does not record: the version from the SDFG, else "version unknown"; no CMake cache', async () => {
+    const folder = await makeDaceFolder(hdiff, join(dir, 'built-by'), { mode: 'SCOPED', symbols, library: 'int x;' });
+    const cache = join(folder, 'build', 'CMakeCache.txt');
+    await writeFile(cache, 'CMAKE_BUILD_TYPE:STRING=\nCMAKE_CXX_COMPILER:FILEPATH=/opt/bin/clang++\n');
+    expect(await folderBuiltBy(folder, 'hdiff', null)).toMatch(
+      /^built by DaCe: version unknown, \d{4}-\d\d-\d\d, build type not recorded, clang\+\+, no flags recorded$/,
+    );
+    expect(await folderBuiltBy(folder, 'hdiff', '1.0.2')).toMatch(/^built by DaCe 1\.0\.2 \(the SDFG's dace_version\), /);
+    await rm(cache);
+    expect(await folderBuiltBy(folder, 'hdiff', null)).toMatch(
+      /^built by DaCe: version unknown, \d{4}-\d\d-\d\d, no build\/CMakeCache\.txt: build type, compiler and flags unknown$/,
+    );
+    // The reader takes the SDFG's dace_version when the cache has none.
+    const f = await readDaceFolder(folder);
+    expect(builtByLine(f.builtBy)).toMatch(
+      f.file.daceVersion ? /^built by DaCe \S+ \(the SDFG's dace_version\)/ : /^built by DaCe: version unknown/,
     );
   });
 });

@@ -6,9 +6,12 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Mode } from '../../../electron/engine/analysis/types.js';
+import { loadSubject } from '../../../electron/engine/advise/subject.js';
+import { TlabError } from '../../../electron/engine/errors.js';
 import { buildFolder } from '../../../electron/engine/profile/prebuilt.js';
 import { profileWorkload, type WorkloadProfileOptions } from '../../../electron/engine/workload/profile.js';
 import { NodeWorkloadHost } from '../../../electron/runner/workload-host.js';
+import { makeDaceFolder } from '../../fixtures/dace-folders.js';
 import { writeWorkload } from './fixtures.js';
 
 const dirs: string[] = [];
@@ -99,6 +102,29 @@ describe('profile workload.json with a prebuilt program', () => {
     await buildWriter(path, ['SCOPED'], 64n);
     await expect(profileWorkload(path, options({ modes: ['EXTERNAL'] }))).rejects.toThrow(
       /program 'writer': the build folder \S*build-writer-64-SCOPED has no EXTERNAL \(packed\) library \(it holds SCOPED;/,
+    );
+  }, 300_000);
+});
+
+describe('a DaCe build folder as a workload program (docs/workload.md, "DaCe build folders")', () => {
+  it('advise reads the SDFG DaCe saved in it; profile refuses it in one line saying what to run instead', async () => {
+    const path = fixture({ prebuilt: '.dacecache/writer' });
+    const folder = join(dirname(path), '.dacecache', 'writer');
+    await makeDaceFolder(join(dirname(path), 'writer.sdfg'), folder, {
+      mode: 'PERSISTENT',
+      symbols: new Map([['N', 64n]]),
+      library: 'int x;',
+    });
+    const subject = await loadSubject(path, { symbols: new Map(), defaultSymbol: null, target: null });
+    const writer = subject.calls.find((c) => c.program === 'writer')!;
+    // The build's SDFG: its transient is Persistent, as DaCe saved it after code generation in that mode.
+    expect(writer.file.path).toBe(join(folder, 'program.sdfg'));
+    expect([...writer.file.root.arrays.values()].filter((a) => a.transient).map((a) => a.lifetime)).toEqual(['Persistent']);
+    const err = await profileWorkload(path, options()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TlabError);
+    expect((err as TlabError).kind).toBe('unsupported');
+    expect((err as TlabError).describe()).toMatch(
+      /program at \$\.programs\.writer: \S*\.dacecache\/writer: a DaCe build folder: profile workload\.json does not run DaCe-built libraries yet .*"sdfg": "\S*\.dacecache\/writer\/program\.sdfg"/,
     );
   }, 300_000);
 });

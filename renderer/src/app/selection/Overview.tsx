@@ -30,6 +30,7 @@ function Stat({ n, label, tone }: { n: number; label: string; tone?: 'good' | 'w
 export function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
   const fates = view.totals.fates;
   const result = useSelect(store, (s) => s.result);
+  const build = useSelect(store, (s) => s.doc?.daceBuild ?? null);
   const verdict = useMemo(
     () => (result && result.result.program.name === view.sdfgs[0]?.name ? profileVerdict(result.result) : null),
     [result, view],
@@ -98,6 +99,17 @@ export function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
         <Stat n={view.totals.eligible.PERSISTENT} label="PERSISTENT-eligible" />
         <Stat n={fates[2] ?? 0} label="allocated every call in every mode" tone={(fates[2] ?? 0) > 0 ? 'warn' : undefined} />
       </div>
+      {build && (
+        <>
+          <h4>This build</h4>
+          <p className="ov-build" data-testid="overview-built-by">
+            {build.builtBy}
+          </p>
+          <p className="ov-build muted" title={build.folder}>
+            DaCe build folder {build.folder}
+          </p>
+        </>
+      )}
     </div>
   );
 }
