@@ -31,6 +31,8 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
   const values = new Set<string>();
   /** Connector → the structure it points at (tasklet-structs.ts). */
   const structs: StructConnectors = new Map();
+  /** Value connectors of a vector dtype: `v[i]` is one of their elements (vectors.ts). */
+  const vectors = new Set<string>();
   let k = 0;
   for (const e of g.inEdges.get(t.id)!) {
     if (!e.dstConnector) continue;
@@ -66,6 +68,7 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
         arrays.set(c, { desc, subset: core.subsetOf(desc, subset, e.jsonPath) });
         values.delete(c);
       } else if (core.isSingleElement(desc, subset)) {
+        if (desc.dtype.kind === 'vector') vectors.add(c);
         pre.push(`${ctypeOf(desc.dtype)} ${tmp} = ${ptr}[${core.startIndex(ctx, env, desc, subset, e.jsonPath)}];`);
         const ct = ctypeOf(t.inConnectors[c]);
         bind.push(`${ct ?? ctypeOf(desc.dtype)} ${cv} = ${tmp};`);
@@ -136,6 +139,7 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
         arrays.set(c, { desc, subset: core.subsetOf(desc, subset, e.jsonPath) });
       } else if (core.isSingleElement(desc, subset)) {
         values.add(c);
+        if (desc.dtype.kind === 'vector') vectors.add(c);
         if (e.memlet.wcr) {
           pre.push(`${ctype} ${tmp} = {};`);
           bind.push(`${ctype} &${cv} = ${tmp};`);
@@ -169,7 +173,7 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
   } else {
     const stmts = core.guard(t.jsonPath, element, () => parsePythonStatements(t.code.code));
     const access = new StructAccess(core, ctx, env, structs);
-    const lines = core.guard(t.jsonPath, element, () => taskletStatements(core, ctx, env, stmts, values, arrays, access));
+    const lines = core.guard(t.jsonPath, element, () => taskletStatements(core, ctx, env, stmts, values, arrays, access, vectors));
     for (const l of lines) o.line(l);
   }
   o.close();
@@ -185,6 +189,7 @@ function taskletStatements(
   values: Set<string>,
   arrays: ArrayConnectors,
   access: StructAccess,
+  vectors: ReadonlySet<string>,
 ): string[] {
   const declared = new Set<string>();
   const lines: string[] = [];
@@ -204,6 +209,7 @@ function taskletStatements(
     index: (name, indices) => {
       const a = arrays.get(name);
       if (!a) {
+        if (vectors.has(name) && indices.length === 1) return `${cppIdent(name)}[${indices[0]}]`;
         // `x[0]` on a scalar connector is the value itself.
         if (values.has(name) && indices.length === 1 && indices[0] === '0') return cppIdent(name);
         return core.baseResolver(ctx, env).index(name, indices);
