@@ -258,9 +258,12 @@ function bindView(
   const ctype = ctypeOf(desc.dtype)!;
   if (previous !== undefined) {
     if (!onlyBinds(g, a, node))
-      throw new ExprError(
+      core.fail(
+        node.jsonPath,
+        `view '${node.data}'`,
         `view '${node.data}' is bound to two different subsets in one scope (AccessNodes ${previous.node} and ${node.id}) and code ` +
           `reads or writes through the second: only views that merely link other views are bound per AccessNode`,
+        'give each binding a view of its own name in DaCe (memlets name the view, not its AccessNode)',
       );
     const local = `__tlab_view${node.id}_${cppIdent(node.data)}`;
     bound.byNode.set(node.id, local);

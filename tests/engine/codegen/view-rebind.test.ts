@@ -82,5 +82,6 @@ describe('a view bound to two subsets in one scope', () => {
       ['$.nodes[2].nodes[29]', "view 'v_A'"],
     ]);
     expect(findings[0]!.message).toContain('(AccessNodes 10 and 18)');
+    expect(findings[0]!.hint).toContain('a view of its own name');
   });
 });
