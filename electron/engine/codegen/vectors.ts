@@ -54,10 +54,11 @@ export function vectorPreamble(file: SdfgFile): string[] {
 /**
  * The vector dtype of an untyped tasklet output, as DaCe's type inference gives it for elementwise code: the
  * vector type of the tasklet's inputs when they all agree on one (`b = a * 2` with `a` a vector<float32, 2>),
- * following tasklet-to-tasklet edges back; null when no input is a vector.
+ * following tasklet-to-tasklet edges back; null when no input is a vector or the code indexes anything.
  */
 export function inferredVector(g: StateGraph, t: TaskletNode, arrayDtype: (data: string) => DType | undefined, depth = 0): DType | null {
-  if (depth > 32) return null;
+  // Code that reads elements (`a[1]`) may well compute a scalar: no guess then (the edge stays a double).
+  if (depth > 32 || t.code.code.includes('[')) return null;
   let found: DType | null = null;
   for (const e of g.inEdges.get(t.id) ?? []) {
     if (!e.dstConnector) continue;
