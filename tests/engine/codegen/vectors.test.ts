@@ -6,13 +6,15 @@
  * output compared element by element with the computation written here; sizes (32 bytes a vector) checked in
  * the analysis, its view model and the workspace; the corpus file is checked to generate.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
 import type { Analysis } from '../../../electron/engine/analysis/types.js';
 import { findUnsupported, generateProgram, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
-import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
+import { parseSdfgJson, readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { buildAnalysisView } from '../../../electron/engine/view/analysis.js';
 import { transientJson } from '../../../electron/engine/view/analysis-doc.js';
 import { compileLibrary, inParallel, removeScratchDirs, scratchDir } from './compile.js';
@@ -22,6 +24,14 @@ afterAll(removeScratchDirs);
 
 const FIXTURE = join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'vectors.sdfg');
 const N = 5;
+
+interface CorpusJson {
+  attributes: { _arrays: { B: { attributes: { dtype: unknown } } } };
+  nodes: Array<{ nodes: Array<{ attributes: { code: unknown } }> }>;
+}
+
+const emptyAnalysis = (root: CorpusJson): Analysis =>
+  analyze(parseSdfgJson(root, 'a.sdfg', 0, false), { symbols: new Map(), defaultSymbol: null, target: null });
 const L = 4;
 
 function expected(p: GeneratedProgram): Record<string, Float64Array> {
@@ -100,6 +110,19 @@ describe('vector dtypes', () => {
     const file = await readSdfgFile(FIXTURE);
     const findings = findUnsupported(file, 'gpu');
     expect(findings.map((f) => f.message)).toContain('vector dtypes are generated for the CPU only');
+  });
+
+  test('a tasklet-to-tasklet value is a vector when its tasklet computes on vectors, a scalar when it reads an element', async () => {
+    const corpus = join(packageRoot(), '..', 'shared', 'corpus', 'sdfg', 'spcl__dace__tests__sdfg_corpus__vectortypes_0.sdfgz');
+    const root = JSON.parse(gunzipSync(readFileSync(corpus)).toString('utf8')) as CorpusJson;
+    const vectorEdge = generateProgram(parseSdfgJson(root, 'v.sdfg', 0, false), emptyAnalysis(root), ALL_VARIANTS[0]!).source;
+    expect(vectorEdge).toContain('tlab_vec<float, 2> __tlab_edge_2 = {};');
+    root.attributes._arrays.B.attributes.dtype = 'float32';
+    root.nodes[0]!.nodes[1]!.attributes.code = { string_data: 'b = a[1] * 2', language: 'Python' };
+    const scalarEdge = generateProgram(parseSdfgJson(root, 's.sdfg', 0, false), emptyAnalysis(root), ALL_VARIANTS[0]!);
+    expect(scalarEdge.source).toContain('double __tlab_edge_2 = {};');
+    const built = await compileLibrary(scalarEdge.source, dir, 'vectors_scalar_edge', '-O1', []);
+    expect(built.ok, built.output).toBe(true);
   });
 
   test('the corpus file with vector<float32, 2> arguments generates', async () => {
