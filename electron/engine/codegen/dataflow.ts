@@ -18,6 +18,7 @@ import { emitReferenceSet, emitViewBindings, isAliasBinding } from './views.js';
 import { isViewType } from '../analysis/aliases.js';
 import { emitPersistentRegion } from './omp-persistent.js';
 import { emitConsume, emitStreamCopy } from './streams.js';
+import { inferredVector } from './vectors.js';
 
 export function emitState(core: EmitCore, ctx: FnCtx, env: Env, state: StateBlock): void {
   core.out.mark(state.jsonPath);
@@ -39,7 +40,10 @@ export function emitScope(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, s
       const dst = g.byId.get(e.dst);
       if (dst?.kind === 'tasklet' && unitIds.has(dst.id) && e.srcConnector) {
         const v = `__tlab_edge_${g.state.edges.indexOf(e)}`;
-        const t = u.outConnectors[e.srcConnector] ?? (e.dstConnector ? dst.inConnectors[e.dstConnector] : null);
+        const t =
+          u.outConnectors[e.srcConnector] ??
+          (e.dstConnector ? dst.inConnectors[e.dstConnector] : null) ??
+          inferredVector(g, u, (data) => ctx.sdfg.arrays.get(data)?.dtype);
         core.out.line(`${ctypeOf(t) ?? 'double'} ${v} = {};`);
         direct.set(e.index, v);
       }

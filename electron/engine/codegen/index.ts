@@ -20,6 +20,7 @@ import { expandLibraryNodes, externalLibraries } from '../sdfg/expand/index.js';
 import { PURE, type LibraryImplChoice } from '../sdfg/expand/impl.js';
 import { isStructureType, structLeaves, withStructures } from './structs.js';
 import { leavesCopiedIntoSymbols } from './init-args.js';
+import { vectorArg } from './vectors.js';
 import { cudaBackend, dryRunCudaBackend } from './cuda/index.js';
 import type { Target } from '../analysis/types.js';
 import { integerConstants } from '../analysis/symbols.js';
@@ -193,7 +194,11 @@ export function generateProgram(parsed: SdfgFile, analysis: Analysis, opts: Gene
   const usage = rootUsage(root);
   const copiedIntoSymbols = leavesCopiedIntoSymbols(file, backend !== null);
   const args: ProgramArg[] = [];
-  const arrayArg = (name: string, d: DataDescriptor, written: boolean, read: boolean): ProgramArg => ({
+  const arrayArg = (name: string, d: DataDescriptor, written: boolean, read: boolean): ProgramArg =>
+    d.dtype.kind === 'vector'
+      ? vectorArg(plainArrayArg(name, d, written, read), d.dtype, ctypeOf(d.dtype.base)!)
+      : plainArrayArg(name, d, written, read);
+  const plainArrayArg = (name: string, d: DataDescriptor, written: boolean, read: boolean): ProgramArg => ({
     name,
     kind: 'array',
     dtype: dtypeLabel(d.dtype),

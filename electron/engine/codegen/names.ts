@@ -38,11 +38,37 @@ export function elementPointerDtype(ctype: string): DType {
   return dtype;
 }
 
+/** Element types of DaCe vectors (`dace.vector(float32, 4)`) the generator lays out: integers and reals. */
+const VECTOR_BASES: ReadonlySet<string> = new Set([
+  'int8_t',
+  'int16_t',
+  'int',
+  'int64_t',
+  'uint8_t',
+  'uint16_t',
+  'uint32_t',
+  'uint64_t',
+  'float',
+  'double',
+]);
+
+/** Elements of a vector dtype whose count is a literal from 1 to 64 (null otherwise). */
+export function vectorElements(dtype: DType): number | null {
+  if (dtype.kind !== 'vector' || !/^\s*\d+\s*$/.test(dtype.elements)) return null;
+  const n = Number(dtype.elements);
+  return n >= 1 && n <= 64 ? n : null;
+}
+
 /** The C type of a dtype, or null when the generator does not support it (pointers, file structs…). float16 is
  * `tlab_half`, which half.ts defines per target. */
 export function ctypeOf(dtype: DType | null | undefined): string | null {
   if (dtype && dtype.kind === 'struct' && structTypes.has(dtype)) return cppIdent(dtype.name);
   if (dtype && dtype.kind === 'opaque' && structTypes.has(dtype)) return dtype.ctype;
+  if (dtype?.kind === 'vector') {
+    const n = vectorElements(dtype);
+    const base = n === null ? null : ctypeOf(dtype.base);
+    return base && VECTOR_BASES.has(base) ? `tlab_vec<${base}, ${n}>` : null;
+  }
   if (!dtype || dtype.kind !== 'scalar') return null;
   return CTYPES[dtype.name] ?? null;
 }
@@ -54,7 +80,7 @@ export function dtypeLabel(dtype: DType): string {
     case 'pointer':
       return `pointer<${dtype.base ? dtypeLabel(dtype.base) : 'void'}>`;
     case 'vector':
-      return `vector<${dtypeLabel(dtype.base)}>`;
+      return `vector<${dtypeLabel(dtype.base)}, ${dtype.elements}>`;
     case 'struct':
       return `struct ${dtype.name}`;
     case 'opaque':

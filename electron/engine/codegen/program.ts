@@ -5,6 +5,7 @@
  */
 import { hasPersistentMap } from './omp-persistent.js';
 import { halfPreamble } from './half.js';
+import { vectorPreamble } from './vectors.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import { CPP_SYMBOLIC_HELPERS } from '../symbolic/index.js';
 import { externalLibraries } from '../sdfg/expand/index.js';
@@ -77,6 +78,7 @@ export class ProgramEmitter {
     o.line('#include <type_traits>');
     if (hasPersistentMap(file)) o.line('#include <omp.h>');
     for (const l of halfPreamble(file, core.backend !== null)) o.line(l);
+    for (const l of vectorPreamble(file)) o.line(l);
     for (const l of libraryIncludes(externalLibraries(file))) o.line(l);
     o.raw(core.backend ? core.backend.helpers(CPP_SYMBOLIC_HELPERS) : CPP_SYMBOLIC_HELPERS);
     o.line('');

@@ -33,6 +33,7 @@ import { MAX_NESTING } from '../sdfg/nesting.js';
 import { aliasFindings, isArrayAlias } from './views.js';
 import { isStructureType, memberProblem } from './structs.js';
 import { checkConsume, checkStreamDescriptor, checkStreamEdges } from './stream-rules.js';
+import { vectorFindings } from './vectors.js';
 import {
   HINT,
   daceRejects,
@@ -218,7 +219,7 @@ function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn, gpuTar
     );
   if (!ctypeOf(d.dtype)) {
     add(d.jsonPath, element, `dtype ${dtypeLabel(d.dtype)} is not supported`, 'use bool, (u)int8-64, float32/64 or complex64/128');
-  }
+  } else vectorFindings(d, element, gpuTarget, add);
   [...d.shape, ...d.strides, ...d.offset, d.totalSize].forEach((x) => checkSym(x, grammar, d.jsonPath, element, add));
 }
 

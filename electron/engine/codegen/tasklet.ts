@@ -10,6 +10,7 @@ import type { EmitCore, Env, FnCtx, SubsetPoint } from './core.js';
 import { cppOf, ExprError, grouped, sameSym, statementNames, type NameResolver } from './expr.js';
 import type { StateGraph } from './graph.js';
 import { cppIdent, ctypeOf, dtypeLabel } from './names.js';
+import { StructAccess, structConnectorBinding, type StructConnectors } from './tasklet-structs.js';
 import { wcrLines } from './wcr.js';
 import { streamInput, streamOutput } from './streams.js';
 
@@ -29,6 +30,10 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
   /** Connector → how Python code indexes it (pointer connectors). */
   const arrays: ArrayConnectors = new Map();
   const values = new Set<string>();
+  /** Connector → the structure it points at (tasklet-structs.ts). */
+  const structs: StructConnectors = new Map();
+  /** Value connectors of a vector dtype: `v[i]` is one of their elements (vectors.ts). */
+  const vectors = new Set<string>();
   let k = 0;
   for (const e of g.inEdges.get(t.id)!) {
     if (!e.dstConnector) continue;
@@ -58,12 +63,19 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
       const { ptr, desc } = core.containerPtr(ctx, e.memlet.data!, e.jsonPath);
       const subset = e.memlet.subset;
       const pointer = pointerConnector(t.inConnectors[c], desc, c);
-      if (pointer) {
+      const struct = pointer ? null : structConnectorBinding(core, ctx, env, e.memlet.data!, subset, e.jsonPath);
+      if (struct) {
+        pre.push(`${struct.ctype}${tmp} = ${struct.value};`);
+        bind.push(`${struct.ctype}${cv} = ${tmp};`);
+        structs.set(c, struct.desc);
+        values.delete(c);
+      } else if (pointer) {
         pre.push(`${pointer} *${tmp} = ${pointerTo(pointer, desc, `${ptr} + ${core.startIndex(ctx, env, desc, subset, e.jsonPath)}`)};`);
         bind.push(`${pointer} *${cv} = ${tmp};`);
         arrays.set(c, { desc, subset: core.subsetOf(desc, subset, e.jsonPath) });
         values.delete(c);
       } else if (core.isSingleElement(desc, subset)) {
+        if (desc.dtype.kind === 'vector') vectors.add(c);
         pre.push(`${ctypeOf(desc.dtype)} ${tmp} = ${ptr}[${core.startIndex(ctx, env, desc, subset, e.jsonPath)}];`);
         const ct = ctypeOf(t.inConnectors[c]);
         bind.push(`${ct ?? ctypeOf(desc.dtype)} ${cv} = ${tmp};`);
@@ -128,13 +140,21 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
       const ctype = ctypeOf(desc.dtype)!;
       const index = core.startIndex(ctx, env, desc, subset, e.jsonPath);
       const pointer = pointerConnector(t.outConnectors[c], desc, c);
-      if (pointer) {
+      const struct = pointer ? null : structConnectorBinding(core, ctx, env, e.memlet.data!, subset, e.jsonPath);
+      if (struct) {
+        // The code writes members through the pointer: nothing to write back after it.
+        if (e.memlet.wcr) throw new ExprError(`WCR on the structure connector ${c} is not supported`);
+        pre.push(`${struct.ctype}${tmp} = ${struct.value};`);
+        bind.push(`${struct.ctype}${cv} = ${tmp};`);
+        structs.set(c, struct.desc);
+      } else if (pointer) {
         if (e.memlet.wcr) throw new ExprError(`WCR on the pointer connector ${c} is not supported`);
         pre.push(`${pointer} *${tmp} = ${pointerTo(pointer, desc, `${ptr} + ${index}`)};`);
         bind.push(`${pointer} *${cv} = ${tmp};`);
         arrays.set(c, { desc, subset: core.subsetOf(desc, subset, e.jsonPath) });
       } else if (core.isSingleElement(desc, subset)) {
         values.add(c);
+        if (desc.dtype.kind === 'vector') vectors.add(c);
         if (e.memlet.wcr) {
           pre.push(`${ctype} ${tmp} = {};`);
           bind.push(`${ctype} &${cv} = ${tmp};`);
@@ -167,7 +187,8 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
     for (const line of t.code.code.split('\n')) o.line(line);
   } else {
     const stmts = core.guard(t.jsonPath, element, () => parsePythonStatements(t.code.code));
-    const lines = core.guard(t.jsonPath, element, () => taskletStatements(core, ctx, env, stmts, values, arrays));
+    const access = new StructAccess(core, ctx, env, structs);
+    const lines = core.guard(t.jsonPath, element, () => taskletStatements(core, ctx, env, stmts, values, arrays, access, vectors));
     for (const l of lines) o.line(l);
   }
   o.close();
@@ -182,6 +203,8 @@ function taskletStatements(
   stmts: readonly Stmt[],
   values: Set<string>,
   arrays: ArrayConnectors,
+  access: StructAccess,
+  vectors: ReadonlySet<string>,
 ): string[] {
   const declared = new Set<string>();
   const lines: string[] = [];
@@ -191,6 +214,9 @@ function taskletStatements(
   for (const s of stmts) if (s.k === 'assign') for (const t of s.targets) if (t.k === 'sym') topLevel.add(t.name);
   const resolver: NameResolver = {
     read: (name) => {
+      const member = access.texts.get(name);
+      if (member !== undefined) return member;
+      if (access.isConnector(name)) throw new ExprError(`structure connector '${name}' is used as a value: reach one of its members`);
       if (values.has(name) || declared.has(name)) return cppIdent(name);
       if (arrays.has(name)) throw new ExprError(`array connector '${name}' is used as a value`);
       return core.baseResolver(ctx, env).read(name);
@@ -198,6 +224,7 @@ function taskletStatements(
     index: (name, indices) => {
       const a = arrays.get(name);
       if (!a) {
+        if (vectors.has(name) && indices.length === 1) return `${cppIdent(name)}[${indices[0]}]`;
         // `x[0]` on a scalar connector is the value itself.
         if (values.has(name) && indices.length === 1 && indices[0] === '0') return cppIdent(name);
         return core.baseResolver(ctx, env).index(name, indices);
@@ -205,13 +232,16 @@ function taskletStatements(
       return `${cppIdent(name)}[${connectorIndex(core, ctx, env, a.desc, a.subset, indices)}]`;
     },
   };
-  const emit = (e: Expr) => cppOf(e, resolver, 'python');
+  const emit = (e: Expr): string => cppOf(access.rewrite(e, emit), resolver, 'python');
   const hoisted = [...writes].filter((w) => !values.has(w) && !arrays.has(w) && !topLevel.has(w));
   for (const h of hoisted) {
     lines.push(`double ${cppIdent(h)} = 0;`);
     declared.add(h);
   }
-  const target = (t: Expr): string => {
+  const target = (original: Expr): string => {
+    const t = access.rewrite(original, emit);
+    const member = t.k === 'sym' ? access.texts.get(t.name) : undefined;
+    if (member !== undefined) return member;
     if (t.k === 'sym') {
       if (values.has(t.name) || declared.has(t.name)) return cppIdent(t.name);
       // Its memlet is a range, so the connector is a pointer: a new local of that name would not compile.

@@ -49,6 +49,9 @@ export interface ProgramArg {
   /** A structure's scalar member that the init code copies into this symbol (codegen/init-args.ts): its input is
    * the symbol's value, so the structure agrees with the symbols as DaCe's Fortran callers have it. */
   fromSymbol?: string;
+  /** A DaCe vector argument (codegen/vectors.ts): `dtype`, `shape` and the sizes above describe its elements
+   * (one more innermost dimension of `elements`); this is the vector dtype the program declares. */
+  vector?: { dtype: string; elements: number };
 }
 
 interface ExternalSlot {

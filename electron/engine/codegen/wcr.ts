@@ -6,7 +6,7 @@
  */
 import { parsePythonLambda, type Expr } from '../symbolic/index.js';
 import type { EmitCore, Env, FnCtx } from './core.js';
-import { cppOf } from './expr.js';
+import { cppOf, ExprError } from './expr.js';
 
 /** The statements applying `wcr` to `target` with `value`. */
 export function wcrLines(
@@ -37,7 +37,11 @@ export function wcrLines(
     if (name === 'min' || name === 'max' || name === 'Min' || name === 'Max') fn = `tlab_${name.toLowerCase()}`;
   }
   const floating = /float|double|complex/.test(ctype);
-  const complex = ctype.includes('complex');
+  // Vectors (vectors.ts) combine elementwise: no atomic on the whole, a critical section in parallel code.
+  const vector = ctype.startsWith('tlab_vec<');
+  if (vector && (fn || device))
+    throw new ExprError(`write-conflict resolution on ${ctype} ${device ? 'inside a GPU kernel' : `with ${fn}`} is not supported`);
+  const complex = ctype.includes('complex') || vector;
   if (parallel && floating) core.nondeterministicFloat = true;
   let update: string;
   if (op) update = `${target} ${op}= ${value};`;
