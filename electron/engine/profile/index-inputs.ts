@@ -9,7 +9,6 @@
 import { indexRanges, type IndexRange, type SymbolAdvice } from '../analysis/index-ranges.js';
 import type { ProgramArg } from '../codegen/types.js';
 import type { SdfgFile } from '../model/sdfg.js';
-import type { SplitMix64 } from './inputs.js';
 import type { IndexInput } from './result.js';
 
 const INT_RANGE: Record<string, [bigint, bigint]> = {
@@ -91,7 +90,12 @@ function splitFor(r: IndexRange): 'lower' | 'upper' | null {
 }
 
 /** Fills an integer argument's storage with seeded values in [min, max] (one generator output per element). */
-export function fillIndexSafe(dtype: string, bytes: Uint8Array, gen: SplitMix64, input: IndexInput): void {
+export function fillIndexSafe(
+  dtype: string,
+  bytes: Uint8Array,
+  gen: { nextPair(): [number, number]; next(): bigint },
+  input: IndexInput,
+): void {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const span = BigInt(input.max - input.min) + 1n;
   const small = span <= 2n ** 32n;
