@@ -94,6 +94,8 @@ interface Scope {
   symbols: Map<string, Carrier[]>;
   /** This SDFG's symbols that are a root symbol under another name (a plain symbol mapping). */
   roots: Map<string, string>;
+  /** Loop variables and map parameters whose bounds have known values: inclusive [min, max]. */
+  ranges: Map<string, [bigint, bigint]>;
 }
 
 interface Bound {
@@ -188,7 +190,7 @@ class IndexRangeAnalysis {
     const env = new Map<string, bigint>(Object.entries(this.symbols));
     for (const [k, v] of integerConstants(this.file.root)) env.set(k, v);
     const roots = new Map([...env.keys()].map((k) => [k, k]));
-    const scope: Scope = { sdfg: this.file.root, env, containers: new Map(), symbols: new Map(), roots };
+    const scope: Scope = { sdfg: this.file.root, env, containers: new Map(), symbols: new Map(), roots, ranges: new Map() };
     for (const arg of this.integerArgs) {
       const c = [{ arg, f: VEXPR, role: null }];
       scope.containers.set(arg, c);
@@ -242,6 +244,7 @@ class IndexRangeAnalysis {
       else if (b.kind === 'region') this.collect(scope, b, sinks);
       else if (b.kind === 'loop') {
         this.loopCarriers(scope, b);
+        this.loopRange(scope, b);
         this.collect(scope, b, sinks);
       } else if (b.kind === 'conditional') {
         for (const br of b.branches) {
@@ -269,6 +272,21 @@ class IndexRangeAnalysis {
         cond.op === '<=' ? cond.b : cond.op === '<' ? { k: 'bin', op: '-', a: cond.b, b: { k: 'int', v: 1n } } : null;
       if (last) this.addCarriers(scope.symbols, v, this.carriersOf(scope, last, 'upper'));
     }
+  }
+
+  /** A loop `v = a; v <= b` (or `<`, `>=`, `>`) whose bounds have known values: v's range. */
+  private loopRange(scope: Scope, loop: Extract<ControlFlowBlock, { kind: 'loop' }>): void {
+    const v = loop.loopVariable;
+    const m = v && loop.init ? /^\s*([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)(.*)$/s.exec(loop.init) : null;
+    const init = m && m[1] === v ? this.py(m[2]!) : null;
+    const cond = loop.condition ? this.py(loop.condition) : null;
+    if (!init || !cond || cond.k !== 'bin' || cond.a.k !== 'sym' || cond.a.name !== v) return;
+    const a = tryEval(init, scope.env);
+    const b = tryEval(cond.b, scope.env);
+    if (a === null || b === null) return;
+    const r: [bigint, bigint] | null =
+      cond.op === '<=' ? [a, b] : cond.op === '<' ? [a, b - 1n] : cond.op === '>=' ? [b, a] : cond.op === '>' ? [b + 1n, a] : null;
+    if (r && r[0] <= r[1]) scope.ranges.set(v, r);
   }
 
   /** What an expression holds: each carrier among its names (and subscripts of carrier containers). */
@@ -330,7 +348,15 @@ class IndexRangeAnalysis {
           if (cs) this.addCarriers(scope.symbols, c, cs);
         }
       }
-      n.map.params.forEach((p, i) => this.rangeCarriers(scope, p, n.map.range[i]));
+      n.map.params.forEach((p, i) => {
+        this.rangeCarriers(scope, p, n.map.range[i]);
+        const r = n.map.range[i];
+        const a = r ? this.sym(r.start) : null;
+        const b = r ? this.sym(r.end) : null;
+        const av = a ? tryEval(a, scope.env) : null;
+        const bv = b ? tryEval(b, scope.env) : null;
+        if (av !== null && bv !== null && av <= bv) scope.ranges.set(p, [av, bv]);
+      });
     }
     for (const n of nodes) {
       if (n.kind === 'tasklet') this.visitTasklet(scope, state, n, inEdges.get(n.id) ?? [], sinks);
@@ -338,8 +364,15 @@ class IndexRangeAnalysis {
         for (const e of inEdges.get(n.id) ?? []) {
           const src = nodes[e.src];
           if (src?.kind === 'access' && e.memlet.data) {
-            const cs = scope.containers.get(memberName(e.memlet.data));
-            if (cs && memberName(e.memlet.data) !== memberName(n.data)) this.addCarriers(scope.containers, memberName(n.data), cs);
+            const from = memberName(e.memlet.data);
+            const to = memberName(n.data);
+            if (from === to) continue;
+            const cs = scope.containers.get(from);
+            if (cs) this.addCarriers(scope.containers, to, cs);
+            // A view of a whole structure (`config` → `config_var_0`) sees its members under its own name.
+            for (const [name, mcs] of [...scope.containers]) {
+              if (name.startsWith(`${from}.`)) this.addCarriers(scope.containers, `${to}${name.slice(from.length)}`, mcs);
+            }
           }
         }
       }
@@ -406,14 +439,19 @@ class IndexRangeAnalysis {
       const extents = this.subsetSizes(scope, conn.data, conn.subset);
       if (!extents) return undefined;
       let dims = extents;
+      // DaCe squeezes a connector's size-1 dimensions; an unknown size is not known to be 1, so it stays.
       if (n.index.length !== extents.length) dims = extents.filter((d) => d.size !== 1n);
       if (n.index.length !== dims.length) return undefined;
-      n.index.forEach((ix, d) => this.sink(scope, ix, 0n, dims[d]!.size, `indexes ${conn.data} dim ${dims[d]!.dim} in a tasklet`));
+      n.index.forEach((ix, d) => {
+        const size = dims[d]!.size;
+        if (size !== null) this.sink(scope, ix, 0n, size, `indexes ${conn.data} dim ${dims[d]!.dim} in a tasklet`);
+      });
       return undefined;
     });
   }
 
-  private subsetSizes(scope: Scope, data: string, subset: Subset | null): Array<{ dim: number; size: bigint }> | null {
+  /** The size of each dimension of a connector's subset (null where a bound has no known value). */
+  private subsetSizes(scope: Scope, data: string, subset: Subset | null): Array<{ dim: number; size: bigint | null }> | null {
     const d = descriptorOf(scope.sdfg, data);
     if (!d) return null;
     if (!subset) {
@@ -421,10 +459,10 @@ class IndexRangeAnalysis {
         const e = this.sym(s);
         return e ? tryEval(e, scope.env) : null;
       });
-      return sizes.every((s) => s !== null) ? sizes.map((size, dim) => ({ dim, size: size })) : null;
+      return sizes.map((size, dim) => ({ dim, size }));
     }
     if (subset.kind !== 'range') return subset.kind === 'indices' ? subset.indices.map((_, dim) => ({ dim, size: 1n })) : null;
-    const out: Array<{ dim: number; size: bigint }> = [];
+    const out: Array<{ dim: number; size: bigint | null }> = [];
     for (const [dim, r] of subset.dims.entries()) {
       const a = this.sym(r.start);
       const b = this.sym(r.end);
@@ -432,8 +470,7 @@ class IndexRangeAnalysis {
       const av = a ? tryEval(a, scope.env) : null;
       const bv = b ? tryEval(b, scope.env) : null;
       const sv = s ? tryEval(s, scope.env) : null;
-      if (av === null || bv === null || sv === null || sv <= 0n) return null;
-      out.push({ dim, size: (bv - av) / sv + 1n });
+      out.push({ dim, size: av === null || bv === null || sv === null || sv <= 0n ? null : (bv - av) / sv + 1n });
     }
     return out;
   }
@@ -475,25 +512,36 @@ class IndexRangeAnalysis {
   private descriptorSink(scope: Scope, name: string, d: DataDescriptor, dim: number, index: Expr): void {
     let carries = false;
     let known = true;
+    const ranged: string[] = [];
     for (const n of freeSymbols(index)) {
       if (scope.symbols.has(n) || scope.containers.has(n)) carries = true;
-      if (!scope.env.has(n)) known = false;
+      if (scope.env.has(n)) continue;
+      if (scope.ranges.has(n) && ranged.length < 3) ranged.push(n);
+      else known = false;
     }
-    if (!carries && !(known && !d.transient)) return;
+    // Views alias argument memory (radiation's `v_config_…` views of structure members) as much as transients.
+    if (!carries && !(known && (!d.transient || d.type.includes('View')))) return;
     const shape = this.sym(d.shape[dim]!);
     const offset = this.sym(d.offset[dim] ?? '0');
     const size = shape ? tryEval(shape, scope.env) : null;
     const off = offset ? tryEval(offset, scope.env) : 0n;
     if (size === null || off === null) return;
     if (!carries) {
-      // An argument read at an index fixed by the symbol values alone: out of bounds whatever the inputs hold.
-      const at = tryEval(index, scope.env);
-      if (at !== null && (at < -off || at >= size - off)) {
-        const text = `${name} dim ${dim} is read at ${at}, outside [${-off}, ${size - off}) with these symbol values (${show(index)})`;
-        if (this.outside.length < MAX_OUTSIDE && !this.outside.includes(text)) this.outside.push(text);
-        this.outsideCount++;
+      // An argument read at an index fixed by the symbol values alone (and loops over known bounds): out of
+      // bounds whatever the inputs hold. Linear indices reach their extremes at the loops' bounds.
+      let reported = false;
+      for (const corner of corners(ranged, scope.ranges)) {
+        const at = tryEval(index, new Map([...scope.env, ...corner]));
+        if (!reported && at !== null && (at < -off || at >= size - off)) {
+          reported = true;
+          const loops = [...corner].map(([k, v]) => `${k} = ${v}`).join(', ');
+          const text = `${name} dim ${dim} is read at ${at}, outside [${-off}, ${size - off}) with these symbol values (${show(index)}${loops ? ` at ${loops}` : ''})`;
+          if (this.outside.length < MAX_OUTSIDE && !this.outside.includes(text)) this.outside.push(text);
+          this.outsideCount++;
+        }
+        const fixed = substitute(index, new Map([...corner].map(([k, v]) => [k, { k: 'int', v }])));
+        this.symbolHint(scope, fixed, -off, size - off);
       }
-      this.symbolHint(scope, index, -off, size - off);
       return;
     }
     this.sink(scope, index, -off, size - off, `indexes ${name} dim ${dim}`);
@@ -611,6 +659,7 @@ class IndexRangeAnalysis {
     const env = new Map<string, bigint>(integerConstants(inner));
     const symbols = new Map<string, Carrier[]>();
     const roots = new Map<string, string>();
+    const ranges = new Map<string, [bigint, bigint]>();
     for (const [name, src] of Object.entries(n.symbolMapping)) {
       const e = this.sym(src);
       if (!e) continue;
@@ -618,6 +667,17 @@ class IndexRangeAnalysis {
       if (root !== undefined) roots.set(name, root);
       const v = tryEval(e, scope.env);
       if (v !== null) env.set(name, v);
+      else {
+        // A mapping over the caller's loop variables ranges with them (its extremes at their bounds).
+        const names = [...freeSymbols(e)].filter((x) => !scope.env.has(x));
+        if (names.length && names.length <= 3 && names.every((x) => scope.ranges.has(x))) {
+          const vals = corners(names, scope.ranges).map((c) => tryEval(e, new Map([...scope.env, ...c])));
+          if (vals.every((x) => x !== null)) {
+            const sorted = vals.sort((p, q) => (p < q ? -1 : p > q ? 1 : 0));
+            ranges.set(name, [sorted[0]!, sorted[sorted.length - 1]!]);
+          }
+        }
+      }
       const cs = this.carriersOf(scope, e, null);
       if (cs.length) symbols.set(name, cs);
     }
@@ -638,8 +698,19 @@ class IndexRangeAnalysis {
         if (name.startsWith(prefix)) containers.set(`${e.dstConnector}.${name.slice(prefix.length)}`, cs);
       }
     }
-    this.visitSdfg({ sdfg: inner, env, containers, symbols, roots });
+    this.visitSdfg({ sdfg: inner, env, containers, symbols, roots, ranges });
   }
+}
+
+/** Every combination of the named variables at their range's bounds (one empty map when none). */
+function corners(names: readonly string[], ranges: ReadonlyMap<string, [bigint, bigint]>): Array<Map<string, bigint>> {
+  let out: Array<Map<string, bigint>> = [new Map<string, bigint>()];
+  for (const n of names) {
+    const [lo, hi] = ranges.get(n)!;
+    const at = (m: Map<string, bigint>, v: bigint) => new Map<string, bigint>([...m, [n, v]]);
+    out = out.flatMap((m) => (lo === hi ? [at(m, lo)] : [at(m, lo), at(m, hi)]));
+  }
+  return out;
 }
 
 function big(_key: string, value: unknown): unknown {

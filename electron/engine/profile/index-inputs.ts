@@ -51,6 +51,17 @@ export function planIndexInputs(
     const note = split === 'lower' ? ' (loop start: lower half)' : split === 'upper' ? ' (loop end: upper half)' : '';
     out.push({ argument: r.argument, min: Number(min), max: Number(max), reason: `${r.reason}${note}` });
   }
+  // DaCe's Fortran frontend gives a scalar argument X that sizes arrays a symbol `sym_X` (get_albedos: istartcol,
+  // sym_istartcol): the caller passes the same value for both, so the input takes the symbol's.
+  for (const arg of wanted.values()) {
+    const sym = arg.kind === 'scalar' ? symbols[`sym_${arg.name}`] : undefined;
+    if (sym === undefined || sym < -(2n ** 53n) || sym > 2n ** 53n) continue;
+    const at = out.findIndex((i) => i.argument === arg.name);
+    const fixed = { argument: arg.name, min: Number(sym), max: Number(sym), reason: `the Fortran frontend's size symbol sym_${arg.name}` };
+    if (at >= 0) out[at] = fixed;
+    else out.push(fixed);
+  }
+  out.sort((a, b) => (a.argument < b.argument ? -1 : a.argument > b.argument ? 1 : 0));
   return { inputs: out, warnings: outsideWarnings(outside, outsideCount, advice) };
 }
 

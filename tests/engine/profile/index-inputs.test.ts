@@ -15,6 +15,7 @@ import { readNpy } from '../../../electron/engine/profile/npy.js';
 import { planProfile } from '../../../electron/engine/profile/plan.js';
 import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profile/profile.js';
 import { parseSdfgBytes } from '../../../electron/engine/sdfg/index.js';
+import { packageRoot } from '../../../electron/engine/paths.js';
 import { NodeRunnerHost } from '../../../electron/runner/host-node.js';
 import { indexSdfgText } from './index-sdfg.js';
 
@@ -52,6 +53,33 @@ describe('index ranges of integer arguments', () => {
     const a = indexRanges(parsed, { ...SYMBOLS, L: 16n }, ['idx', 'sel', 'cnt']);
     expect(a.outside).toEqual(['sel dim 0 is read at -15, outside [0, 1) with these symbol values (1 - L)']);
     expect(a.advice).toEqual([{ symbol: 'L', value: 16n, suggested: 1n, min: 1n, max: 1n }]);
+  });
+
+  test('a read over a loop of known bounds is checked at the loop bounds, and the symbol value is advised', () => {
+    // gather reads idx[i + 1 - L] for i in [0, N - 1]: with L = 16 the first iteration reads idx[-15].
+    const text = indexSdfgText()
+      .replace(
+        '"data":"idx","subset":{"type":"Range","ranges":[{"start":"i","end":"i"',
+        '"data":"idx","subset":{"type":"Range","ranges":[{"start":"i + 1 - L","end":"i + 1 - L"',
+      )
+      .replace('"s":"int64"', '"s":"int64","L":"int32"');
+    expect(text).toContain('i + 1 - L');
+    const parsed = parseSdfgBytes(new TextEncoder().encode(text), 'index_inputs.sdfg');
+    const a = indexRanges(parsed, { ...SYMBOLS, L: 16n }, ['idx', 'sel', 'cnt']);
+    expect(a.outside).toEqual([`idx dim 0 is read at -15, outside [0, ${N}) with these symbol values (i + 1 - L at i = 0)`]);
+    // i + 1 - L in [0, N) at i = 0 and at i = N - 1: L = 1 only.
+    expect(a.advice).toEqual([{ symbol: 'L', value: 16n, suggested: 1n, min: 1n, max: 1n }]);
+  });
+
+  test("a scalar argument X with the Fortran frontend's size symbol sym_X takes that symbol's value", async () => {
+    const fixture = join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'nested_scalar_symbol.sdfg');
+    const plan = await planProfile(fixture, { ...DEFAULT_PROFILE_OPTIONS, modes: ['SCOPED'], symbols: new Map([['N', 32n]]) });
+    const { inputs } = planIndexInputs(plan.file, plan.args, { ...plan.symbols, sym_m: 5n }, new Map());
+    expect(inputs).toEqual([{ argument: 'm', min: 5, max: 5, reason: "the Fortran frontend's size symbol sym_m" }]);
+    // Without sym_m, m bounds the nested map i in [0, M - 1] over A[0:N]: M in [1, 32], an upper bound.
+    expect(planIndexInputs(plan.file, plan.args, plan.symbols, new Map()).inputs).toEqual([
+      { argument: 'm', min: 16, max: 32, reason: 'indexes A dim 0 (loop end: upper half)' },
+    ]);
   });
 });
 
