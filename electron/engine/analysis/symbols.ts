@@ -83,6 +83,10 @@ export class SymbolContext {
     let hit = this.defined.get(sdfg);
     if (!hit) {
       hit = definedSymbols(sdfg);
+      // A data container's name in a symbolic field (a nested SDFG's symbol mapped from a Scalar argument) is
+      // that container's value at run time: never a symbol value, so --default-symbol must not give it one,
+      // and what it sizes stays unknown (allocated where it is used, never at init).
+      for (const name of sdfg.arrays.keys()) if (!sdfg.symbols.has(name)) hit.add(name);
       this.defined.set(sdfg, hit);
     }
     return hit;

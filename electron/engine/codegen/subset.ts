@@ -21,6 +21,7 @@ import { DefaultResolution } from '../analysis/defaults.js';
 
 import { parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
 import { codeBlocksOf } from './code-blocks.js';
+import { daceRuntimeFinding } from './dace-runtime.js';
 import { argumentsReadBy } from './init-args.js';
 import { EXPANDED_CLASSES, expansionProblem } from '../sdfg/expand/index.js';
 import { constantLiterals } from './constants.js';
@@ -292,8 +293,10 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
         add(use.jsonPath, element, `${use.block.language} code blocks are not supported`, 'write the block in C++');
       // Global code may include headers (it sits at file scope); DaCe's runtime and its state fields are not there.
       const m = DACE_RUNTIME_TOKENS.exec(kind === 'global' ? use.block.code.replace(/^\s*#include\b.*$/gm, '') : use.block.code);
-      if (m)
-        add(use.jsonPath, element, `the ${kind} code uses DaCe runtime API ('${m[1]}')`, 'rewrite the code without DaCe runtime calls');
+      if (m) {
+        const f = daceRuntimeFinding(`the ${kind} code`, use.block.code, m[1]!);
+        add(use.jsonPath, element, f.message, f.hint);
+      }
       // Init gets the program's arguments when its code reads one (init-args.ts); exit, in DaCe, only the state.
       const arg = kind === 'exit' ? argumentsReadBy(file.root, use.block.code)[0] : undefined;
       if (arg)
@@ -469,9 +472,10 @@ function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: bool
               `the C++ code calls the cuda::pipeline object 'pipe' ('${n.code.code.trim().slice(0, 60)}'), which no container of the SDFG declares`,
               'express the copies as memlets; asynchronous pipelines are not generated',
             );
-          } else if (m)
-            add(n.jsonPath, element, `the C++ code uses DaCe runtime API ('${m[1]}')`, 'rewrite the tasklet without DaCe runtime calls');
-          else if (EXTERNAL_LIBRARY_TOKENS.test(n.code.code))
+          } else if (m) {
+            const f = daceRuntimeFinding('the C++ code', n.code.code, m[1]!);
+            add(n.jsonPath, element, f.message, f.hint);
+          } else if (EXTERNAL_LIBRARY_TOKENS.test(n.code.code))
             add(
               n.jsonPath,
               element,

@@ -1,6 +1,7 @@
 /** The console form of a ProfileResult: one table row per mode (+layout) and the lines under it. */
 import { profileVerdict } from '../view/verdict.js';
 import type { ModeResult, ProfileResult } from './result.js';
+import { indexInputLines } from './index-inputs.js';
 import { libraryNodesLine } from './library-nodes.js';
 
 function formatNs(ns: number): string {
@@ -124,6 +125,7 @@ export function formatProfile(result: ProfileResult): string {
   }
   const library = libraryNodesLine(result.libraryNodes);
   if (library) lines.push(library);
+  lines.push(...indexInputLines(result.indexInputs));
   // PERSISTENT moves the allocations into init, and first calls pay cold caches and first-touch faults: both
   // belong next to the steady state, or a mode looks cheaper than it is over a short-lived program.
   lines.push(`init / first call: ${result.modes.map((m) => `${m.label} ${formatNs(m.initNs)} / ${formatNs(m.firstCallNs)}`).join('; ')}`);

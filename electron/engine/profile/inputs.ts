@@ -8,14 +8,17 @@
  * - float64: `(x >>> 11) · 2^-53 · 2 − 1` (uniform in [-1, 1), exact);
  * - float32: `(x >>> 40) · 2^-24 · 2 − 1`; float16: `(x >>> 53) / 1024 − 1` (both exact in their type);
  * - every integer type: `x >>> 61`, i.e. 0…7 (small and non-negative, so index arrays stay in bounds of
- *   anything with at least 8 elements);
+ *   anything with at least 8 elements); an integer argument whose values index data (analysis/index-ranges.ts)
+ *   takes `min + (x >>> 32) mod (max − min + 1)` inside its derived range instead (profile/index-inputs.ts);
  * - bool: `x >>> 63`.
  * Elements are generated in storage order over the whole allocation (padding included).
  */
 import { constants as bufferConstants } from 'node:buffer';
 import type { ProgramArg } from '../codegen/types.js';
 import { TlabError } from '../errors.js';
+import { fillIndexSafe } from './index-inputs.js';
 import { readNpy, type NpyArray } from './npy.js';
+import type { IndexInput } from './result.js';
 
 const GOLDEN_HI = 0x9e3779b9;
 const GOLDEN_LO = 0x7f4a7c15;
@@ -205,6 +208,8 @@ export interface InputOptions {
   seed: bigint;
   /** Argument name → .npy path (`--input NAME=F.npy`). */
   files: Map<string, string>;
+  /** Integer arguments whose values index data: generated inside these ranges (profile/index-inputs.ts). */
+  indexInputs?: readonly IndexInput[];
 }
 
 export interface PreparedArgument {
@@ -259,7 +264,9 @@ export async function prepareInputs(args: ProgramArg[], symbols: Record<string, 
       out.push({ arg, bytes, source: 'symbol' });
       continue;
     }
-    fillGenerated(arg.dtype, bytes, generatorFor(opts.seed, arg.name));
+    const index = opts.indexInputs?.find((i) => i.argument === arg.name);
+    if (index) fillIndexSafe(arg.dtype, bytes, generatorFor(opts.seed, arg.name), index);
+    else fillGenerated(arg.dtype, bytes, generatorFor(opts.seed, arg.name));
     out.push({ arg, bytes, source: 'seed' });
   }
   return out;

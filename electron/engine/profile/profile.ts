@@ -13,10 +13,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TlabError } from '../errors.js';
 import { withFileErrors } from '../io/fs-errors.js';
 import { neverWrittenTransients } from '../model/queries.js';
 import { assembleResult } from './assemble.js';
 import { buildVariants } from './build-variants.js';
+import { crashDetails, planIndexInputs } from './index-inputs.js';
 import { prepareInputs } from './inputs.js';
 import { busyMachineWarning, describeMachine, foreignCpuBusy } from './machine.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
@@ -62,7 +64,8 @@ export async function runVerifyAssemble(
   options: ProfileOptions,
   onProgress: OnProfileProgress,
 ): Promise<ProfileResult> {
-  const prepared = await prepareInputs(plan.args, plan.symbols, { seed: options.seed, files: options.inputs });
+  const { inputs: indexInputs, warnings: indexWarnings } = planIndexInputs(plan.file, plan.args, plan.symbols, options.inputs);
+  const prepared = await prepareInputs(plan.args, plan.symbols, { seed: options.seed, files: options.inputs, indexInputs });
   const job = makeRunJob(built, jobInputs(prepared), {
     calls: options.calls,
     warmup: options.warmup,
@@ -75,6 +78,11 @@ export async function runVerifyAssemble(
     timeoutMs: options.timeoutMs,
     signal: options.signal,
     onProgress,
+  }).catch((err: unknown) => {
+    // A crash says what the generated inputs could and could not keep in bounds.
+    const more = crashDetails(indexInputs, indexWarnings);
+    if (!(err instanceof TlabError) || err.kind !== 'run' || !more.length) throw err;
+    throw new TlabError(err.kind, err.message, { file: err.file, jsonPath: err.jsonPath, details: [...err.details, ...more], cause: err });
   });
   const results = runs.map(poolRuns);
 
@@ -85,11 +93,13 @@ export async function runVerifyAssemble(
     ...plan.analysis.warnings,
     ...built.flatMap((v) => [...v.program.warnings, ...v.build.warnings]),
     ...(busy ? [busy] : []),
+    ...indexWarnings,
   ];
   if (saved?.fallbackReason)
     warnings.push(
       `--save-outputs: cannot write into ${saved.requested} (${saved.fallbackReason}): the outputs were saved to ${saved.dir} instead`,
     );
-  const result = assembleResult({ plan, built, results, verification, options, machine: await describeMachine(), warnings });
+  const assembled = assembleResult({ plan, built, results, verification, options, machine: await describeMachine(), warnings });
+  const result = indexInputs.length ? { ...assembled, indexInputs } : assembled;
   return saved ? { ...result, savedOutputs: saved } : result;
 }

@@ -193,6 +193,16 @@ export interface LibraryNodeResult {
   library: string | null;
 }
 
+/** One argument generated index-safe (`ProfileResult.indexInputs`). */
+export interface IndexInput {
+  argument: string;
+  /** Inclusive bounds of the generated values (after the loop start/end half split). */
+  min: number;
+  max: number;
+  /** Why: `indexes A dim 0`, with `(loop start: lower half)` / `(loop end: upper half)` where the split applies. */
+  reason: string;
+}
+
 export interface ProfileResult {
   schema: typeof PROFILE_SCHEMA;
   /** When the result was assembled (ISO 8601, UTC). Additive field of profile@1: older results lack it. */
@@ -222,6 +232,9 @@ export interface ProfileResult {
   /** Each library node and the expansion that ran in its place, in every mode (the per-call times include
    * it). Absent when the program has no expanded library node. Additive field of profile@1. */
   libraryNodes?: LibraryNodeResult[];
+  /** Integer arguments generated inside the range their use as indices allows (profile/index-inputs.ts).
+   * Absent when none. Additive field of profile@1. */
+  indexInputs?: IndexInput[];
   modes: ModeResult[];
   verification: {
     /** All modes produced the same outputs (bitwise, or within `tolerance`). */

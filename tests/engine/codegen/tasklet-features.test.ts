@@ -244,7 +244,21 @@ describe('what the features cannot translate is a finding', () => {
       attributes: { ...CODE_BLOCKS.attributes, init_code: { frame: { string_data: init, language } } },
     });
     expect(findUnsupported(parse(blocks('__state->dims[0] = N;'))).map((f) => [f.jsonPath, f.message])).toEqual([
-      ['$.attributes.init_code.frame', "the init code uses DaCe runtime API ('__state')"],
+      [
+        '$.attributes.init_code.frame',
+        "the init code reads DaCe's state field '__state->dims', which DaCe's code generator adds for a feature Transient Lab does not generate",
+      ],
+    ]);
+    // DaCe's MPI process grids (sdfg._pgrids) in the state struct: an MPI program, said so.
+    expect(
+      findUnsupported(parse(blocks('__state->__pgrid_0_dims[0] = N;\nMPI_Cart_create(MPI_COMM_WORLD, 1, 0, 0, 0, 0);'))).map(
+        (f) => f.message,
+      ),
+    ).toEqual([
+      "the init code uses MPI ('MPI_Cart_create') and the state fields of DaCe's MPI process grids and subarrays ('__state->__pgrid_0_dims'): an MPI program (DaCe's distributed runtime: process grids, subarrays, MPI library nodes)",
+    ]);
+    expect(findUnsupported(parse(blocks('omp_set_num_threads(2);'))).map((f) => f.message)).toEqual([
+      "the init code uses DaCe runtime API ('omp_')",
     ]);
     expect(findUnsupported(parse(blocks('__ort_check_status(0);'))).map((f) => f.message)).toEqual([
       "the init code calls ONNX Runtime ('__ort_check_status'), which generated code does not link",

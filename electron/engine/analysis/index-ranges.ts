@@ -1,0 +1,730 @@
+/**
+ * Index-safe generated inputs: which integer arguments hold values that the program uses as indices, and the
+ * values that keep every such access in bounds.
+ *
+ * Real programs (ICON's connectivity tables, block/index arrays, start/end index members) read an integer from
+ * an argument and use it to index another array, to bound a map or a loop. Random integers send them out of
+ * bounds, so the profile's generated inputs ask this analysis for each integer argument's valid range.
+ *
+ * The value of an argument element (`v`) is followed, as an expression `f(v)`, through:
+ * - interstate assignments (`s = idx[i, jb] - 1`) and loop regions (`i = s` … `i <= e`);
+ * - map ranges (a parameter ranges over its bounds; a dynamic range input reads a container);
+ * - tasklets that copy it into a transient (`out = c + 1`), and access-to-access copies;
+ * - nested SDFGs (connectors and symbol mappings).
+ * Each place where such a name indexes data (a memlet subset, an interstate subscript, a tasklet subscript of
+ * another connector) bounds `f(v)` by the indexed extent: `[-offset, shape - offset)` of the descriptor (DaCe
+ * adds the descriptor's offset, so Fortran programs whose offsets are 0 write their `- 1` in the index itself),
+ * or `[0, size)` of a connector's subset inside a tasklet. Linear `f` is solved exactly; anything else
+ * (`Min`, ternaries) is scanned over a window around the extent. Every bound an argument meets is intersected.
+ *
+ * Pure: no file system, no process. The other names in an index must have known values (symbols, constants) or
+ * the access is skipped: the analysis never claims a range it did not derive.
+ */
+import type {
+  ControlFlowBlock,
+  DataDescriptor,
+  DataflowNode,
+  MemletEdge,
+  RangeDim,
+  RegionBlock,
+  Sdfg,
+  SdfgFile,
+  StateBlock,
+  Subset,
+} from '../model/sdfg.js';
+import { dynamicInputConnectors } from '../model/queries.js';
+import {
+  evalInt,
+  freeSymbols,
+  parsePython,
+  parsePythonStatements,
+  parseSym,
+  show,
+  substitute,
+  type Expr,
+  type Stmt,
+} from '../symbolic/index.js';
+import { integerConstants } from './symbols.js';
+
+/** The valid values of one integer argument. */
+export interface IndexRange {
+  /** The argument's name as the program's ABI has it (`p.cells.idx` for a structure member). */
+  argument: string;
+  /** Inclusive bounds. */
+  min: bigint;
+  max: bigint;
+  /** The argument bounds a loop or map from below (`lower`), above (`upper`), or indexes data (`index`). */
+  roles: Array<'lower' | 'upper' | 'index'>;
+  /** The first access that bounds it, as people read it: `indexes A dim 0`. */
+  reason: string;
+  /** Accesses that bound it. */
+  accesses: number;
+}
+
+/** A root symbol whose value sends an argument read out of bounds, and the nearest value that would not
+ * (null when no single value keeps every such read in bounds: an extent is too small). */
+export interface SymbolAdvice {
+  symbol: string;
+  value: bigint;
+  suggested: bigint | null;
+  min?: bigint;
+  max?: bigint;
+}
+
+/** An argument's value at some name: the name holds `f(v)`, `v` one element of `arg`. */
+interface Carrier {
+  arg: string;
+  f: Expr;
+  role: 'lower' | 'upper' | null;
+}
+
+const V = '__tlab_v';
+const VEXPR: Expr = { k: 'sym', name: V };
+/** Distinct carriers per name: a name assigned from many places keeps its first few (guards blow-up). */
+const MAX_CARRIERS = 8;
+const MAX_OUTSIDE = 20;
+
+interface Scope {
+  sdfg: Sdfg;
+  /** Known integer values of this SDFG's symbols. */
+  env: Map<string, bigint>;
+  /** Container name → what it holds. */
+  containers: Map<string, Carrier[]>;
+  /** Symbol, loop variable, map parameter or dynamic range input → what it holds. */
+  symbols: Map<string, Carrier[]>;
+  /** This SDFG's symbols that are a root symbol under another name (a plain symbol mapping). */
+  roots: Map<string, string>;
+  /** Loop variables and map parameters whose bounds have known values: inclusive [min, max]. */
+  ranges: Map<string, [bigint, bigint]>;
+}
+
+interface Bound {
+  min: bigint;
+  max: bigint;
+  roles: Set<'lower' | 'upper' | 'index'>;
+  reason: string;
+  accesses: number;
+  empty: boolean;
+}
+
+/** `a.b[0].c` and `a->b` as `a.b.c` (the Fortran frontend's spellings of a structure member). */
+function memberName(text: string): string {
+  return text.replace(/\[0\]\./g, '.').replace(/->/g, '.');
+}
+
+function dottedName(e: Expr): string | null {
+  if (e.k === 'sym') return e.name;
+  if (e.k === 'attr') {
+    const base = dottedName(e.base);
+    return base === null ? null : `${base}.${e.name}`;
+  }
+  if (e.k === 'subscript' && e.index.length === 1 && e.index[0]!.k === 'int' && e.index[0].v === 0n) return dottedName(e.base);
+  return null;
+}
+
+/** Resolves a (possibly dotted) container name to its descriptor. */
+function descriptorOf(sdfg: Sdfg, name: string): DataDescriptor | undefined {
+  const parts = memberName(name).split('.');
+  let d = sdfg.arrays.get(parts[0]!);
+  for (const m of parts.slice(1)) d = d?.members?.find((x) => x.name === m);
+  return d;
+}
+
+function tryEval(e: Expr, env: ReadonlyMap<string, bigint>): bigint | null {
+  try {
+    return evalInt(e, env);
+  } catch {
+    return null;
+  }
+}
+
+/** Rewrites `e`, letting `visit` replace a node first. Expressions here are small: plain recursion. */
+function rewrite(e: Expr, visit: (n: Expr) => Expr | undefined): Expr {
+  const r = visit(e);
+  if (r !== undefined) return r;
+  switch (e.k) {
+    case 'bin':
+      return { ...e, a: rewrite(e.a, visit), b: rewrite(e.b, visit) };
+    case 'un':
+      return { ...e, a: rewrite(e.a, visit) };
+    case 'call':
+      return { ...e, args: e.args.map((a) => rewrite(a, visit)) };
+    case 'ternary':
+      return { ...e, cond: rewrite(e.cond, visit), then: rewrite(e.then, visit), else: rewrite(e.else, visit) };
+    case 'cmpchain':
+      return { ...e, operands: e.operands.map((a) => rewrite(a, visit)) };
+    case 'subscript':
+      return { ...e, base: rewrite(e.base, visit), index: e.index.map((a) => rewrite(a, visit)) };
+    case 'tuple':
+      return { ...e, items: e.items.map((a) => rewrite(a, visit)) };
+    default:
+      return e;
+  }
+}
+
+function floorDivBig(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
+}
+const ceilDivBig = (a: bigint, b: bigint): bigint => -floorDivBig(-a, b);
+
+class IndexRangeAnalysis {
+  private readonly bounds = new Map<string, Bound>();
+  /** Argument accesses out of bounds for any input (fixed by the symbol values). */
+  readonly outside: string[] = [];
+  outsideCount = 0;
+  private readonly hints = new Map<string, { value: bigint; min: bigint; max: bigint }>();
+  private readonly grammar: SdfgFile['grammar'];
+
+  constructor(
+    private readonly file: SdfgFile,
+    /** Symbol values the program was specialised for (root names). */
+    private readonly symbols: Record<string, bigint>,
+    /** Integer arguments the generator fills (ABI names, `a.b` for members). */
+    private readonly integerArgs: ReadonlySet<string>,
+  ) {
+    this.grammar = file.grammar;
+  }
+
+  run(): IndexRange[] {
+    const env = new Map<string, bigint>(Object.entries(this.symbols));
+    for (const [k, v] of integerConstants(this.file.root)) env.set(k, v);
+    const roots = new Map([...env.keys()].map((k) => [k, k]));
+    const scope: Scope = { sdfg: this.file.root, env, containers: new Map(), symbols: new Map(), roots, ranges: new Map() };
+    for (const arg of this.integerArgs) {
+      const c = [{ arg, f: VEXPR, role: null }];
+      scope.containers.set(arg, c);
+      // A scalar argument is also read by its name in interstate code and ranges.
+      const d = descriptorOf(this.file.root, arg);
+      if (d && !d.arrayLike) scope.symbols.set(arg, c);
+    }
+    this.visitSdfg(scope);
+    const out: IndexRange[] = [];
+    for (const [argument, b] of [...this.bounds].sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0))) {
+      if (b.empty) continue;
+      out.push({ argument, min: b.min, max: b.max, roles: [...b.roles].sort(), reason: b.reason, accesses: b.accesses });
+    }
+    return out;
+  }
+
+  private sym(src: string): Expr | null {
+    try {
+      return parseSym(src, this.grammar);
+    } catch {
+      return null;
+    }
+  }
+
+  private py(src: string): Expr | null {
+    try {
+      return parsePython(src);
+    } catch {
+      return null;
+    }
+  }
+
+  private visitSdfg(scope: Scope): void {
+    // Twice: a loop's body may use a name its back edge assigns.
+    this.collect(scope, scope.sdfg.body, false);
+    this.collect(scope, scope.sdfg.body, true);
+  }
+
+  /** Walks the control flow: carriers always; accesses (sinks) and nested SDFGs on the final pass. */
+  private collect(scope: Scope, region: RegionBlock | Extract<ControlFlowBlock, { kind: 'loop' }>, sinks: boolean): void {
+    for (const e of region.edges) {
+      for (const [name, rhs] of e.assignments) {
+        const x = this.py(rhs);
+        if (!x) continue;
+        if (sinks) this.subscriptSinks(scope, x);
+        this.addCarriers(scope.symbols, name, this.carriersOf(scope, x, null));
+      }
+    }
+    for (const b of region.blocks) {
+      if (b.kind === 'state') this.visitState(scope, b, sinks);
+      else if (b.kind === 'region') this.collect(scope, b, sinks);
+      else if (b.kind === 'loop') {
+        this.loopCarriers(scope, b);
+        this.loopRange(scope, b);
+        this.collect(scope, b, sinks);
+      } else if (b.kind === 'conditional') {
+        for (const br of b.branches) {
+          if (sinks && br.condition) {
+            const c = this.py(br.condition);
+            if (c) this.subscriptSinks(scope, c);
+          }
+          this.collect(scope, br.body, sinks);
+        }
+      }
+    }
+  }
+
+  private loopCarriers(scope: Scope, loop: Extract<ControlFlowBlock, { kind: 'loop' }>): void {
+    const v = loop.loopVariable;
+    if (!v) return;
+    if (loop.init) {
+      const m = /^\s*([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)(.*)$/s.exec(loop.init);
+      const x = m && m[1] === v ? this.py(m[2]!) : null;
+      if (x) this.addCarriers(scope.symbols, v, this.carriersOf(scope, x, 'lower'));
+    }
+    const cond = loop.condition ? this.py(loop.condition) : null;
+    if (cond && cond.k === 'bin' && cond.a.k === 'sym' && cond.a.name === v) {
+      const last: Expr | null =
+        cond.op === '<=' ? cond.b : cond.op === '<' ? { k: 'bin', op: '-', a: cond.b, b: { k: 'int', v: 1n } } : null;
+      if (last) this.addCarriers(scope.symbols, v, this.carriersOf(scope, last, 'upper'));
+    }
+  }
+
+  /** A loop `v = a; v <= b` (or `<`, `>=`, `>`) whose bounds have known values: v's range. */
+  private loopRange(scope: Scope, loop: Extract<ControlFlowBlock, { kind: 'loop' }>): void {
+    const v = loop.loopVariable;
+    const m = v && loop.init ? /^\s*([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)(.*)$/s.exec(loop.init) : null;
+    const init = m && m[1] === v ? this.py(m[2]!) : null;
+    const cond = loop.condition ? this.py(loop.condition) : null;
+    if (!init || !cond || cond.k !== 'bin' || cond.a.k !== 'sym' || cond.a.name !== v) return;
+    const a = tryEval(init, scope.env);
+    const b = tryEval(cond.b, scope.env);
+    if (a === null || b === null) return;
+    const r: [bigint, bigint] | null =
+      cond.op === '<=' ? [a, b] : cond.op === '<' ? [a, b - 1n] : cond.op === '>=' ? [b, a] : cond.op === '>' ? [b + 1n, a] : null;
+    if (r && r[0] <= r[1]) scope.ranges.set(v, r);
+  }
+
+  /** What an expression holds: each carrier among its names (and subscripts of carrier containers). */
+  private carriersOf(scope: Scope, x: Expr, role: Carrier['role']): Carrier[] {
+    const out: Carrier[] = [];
+    // Subscripts of (or plain reads of scalar) carrier containers.
+    const subs: Array<{ node: Expr; carriers: Carrier[] }> = [];
+    rewrite(x, (n) => {
+      if (n.k === 'subscript' || n.k === 'attr') {
+        const name = n.k === 'subscript' ? dottedName(n.base) : dottedName(n);
+        const cs = name !== null ? scope.containers.get(memberName(name)) : undefined;
+        if (cs) {
+          subs.push({ node: n, carriers: cs });
+          return n;
+        }
+      }
+      return undefined;
+    });
+    for (const s of subs) {
+      for (const c of s.carriers) {
+        const f = rewrite(x, (n) => (n === s.node ? c.f : undefined));
+        out.push({ arg: c.arg, f, role: role ?? c.role });
+      }
+    }
+    for (const name of freeSymbols(x)) {
+      // A scalar container (a transient a tasklet wrote) is read by its name too.
+      const cs = scope.symbols.get(name) ?? (descriptorOf(scope.sdfg, name)?.arrayLike === false ? scope.containers.get(name) : undefined);
+      if (!cs) continue;
+      for (const c of cs) out.push({ arg: c.arg, f: substitute(x, new Map([[name, c.f]])), role: role ?? c.role });
+    }
+    return out;
+  }
+
+  private addCarriers(table: Map<string, Carrier[]>, name: string, cs: Carrier[]): void {
+    if (!cs.length) return;
+    const list = table.get(name) ?? [];
+    for (const c of cs) {
+      if (list.length >= MAX_CARRIERS) break;
+      if (!list.some((o) => o.arg === c.arg && o.role === c.role && JSON.stringify(o.f, big) === JSON.stringify(c.f, big))) list.push(c);
+    }
+    table.set(name, list);
+  }
+
+  private visitState(scope: Scope, state: StateBlock, sinks: boolean): void {
+    const nodes = state.nodes;
+    const inEdges = new Map<number, MemletEdge[]>();
+    for (const e of state.edges) {
+      const l = inEdges.get(e.dst) ?? [];
+      l.push(e);
+      inEdges.set(e.dst, l);
+    }
+    // Map parameters and dynamic range inputs first: the accesses inside the scopes use them.
+    for (const n of nodes) {
+      if (n.kind !== 'map_entry') continue;
+      for (const c of dynamicInputConnectors(n)) {
+        for (const e of inEdges.get(n.id) ?? []) {
+          if (e.dstConnector !== c || !e.memlet.data) continue;
+          const cs = scope.containers.get(memberName(e.memlet.data));
+          if (cs) this.addCarriers(scope.symbols, c, cs);
+        }
+      }
+      n.map.params.forEach((p, i) => {
+        this.rangeCarriers(scope, p, n.map.range[i]);
+        const r = n.map.range[i];
+        const a = r ? this.sym(r.start) : null;
+        const b = r ? this.sym(r.end) : null;
+        const av = a ? tryEval(a, scope.env) : null;
+        const bv = b ? tryEval(b, scope.env) : null;
+        if (av !== null && bv !== null && av <= bv) scope.ranges.set(p, [av, bv]);
+      });
+    }
+    for (const n of nodes) {
+      if (n.kind === 'tasklet') this.visitTasklet(scope, state, n, inEdges.get(n.id) ?? [], sinks);
+      else if (n.kind === 'access') {
+        for (const e of inEdges.get(n.id) ?? []) {
+          const src = nodes[e.src];
+          if (src?.kind === 'access' && e.memlet.data) {
+            const from = memberName(e.memlet.data);
+            const to = memberName(n.data);
+            if (from === to) continue;
+            const cs = scope.containers.get(from);
+            if (cs) this.addCarriers(scope.containers, to, cs);
+            // A view of a whole structure (`config` → `config_var_0`) sees its members under its own name.
+            for (const [name, mcs] of [...scope.containers]) {
+              if (name.startsWith(`${from}.`)) this.addCarriers(scope.containers, `${to}${name.slice(from.length)}`, mcs);
+            }
+          }
+        }
+      }
+    }
+    if (!sinks) return;
+    for (const e of state.edges) if (e.memlet.data && e.memlet.subset) this.memletSink(scope, e.memlet.data, e.memlet.subset);
+    for (const n of nodes) if (n.kind === 'nested_sdfg' && n.sdfg) this.enterNested(scope, n, inEdges.get(n.id) ?? []);
+  }
+
+  private rangeCarriers(scope: Scope, param: string, r: RangeDim | undefined): void {
+    if (!r) return;
+    const start = this.sym(r.start);
+    const end = this.sym(r.end);
+    if (start) this.addCarriers(scope.symbols, param, this.carriersOf(scope, start, 'lower'));
+    if (end) this.addCarriers(scope.symbols, param, this.carriersOf(scope, end, 'upper'));
+  }
+
+  private visitTasklet(
+    scope: Scope,
+    state: StateBlock,
+    t: Extract<DataflowNode, { kind: 'tasklet' }>,
+    ins: MemletEdge[],
+    sinks: boolean,
+  ): void {
+    if (t.code.language !== 'Python') return;
+    let stmts: Stmt[];
+    try {
+      stmts = parsePythonStatements(t.code.code);
+    } catch {
+      return;
+    }
+    const local: Scope = { ...scope, symbols: new Map(scope.symbols), containers: new Map(scope.containers) };
+    const connSubsets = new Map<string, { data: string; subset: Subset | null }>();
+    for (const e of ins) {
+      if (!e.dstConnector || !e.memlet.data) continue;
+      connSubsets.set(e.dstConnector, { data: e.memlet.data, subset: e.memlet.subset });
+      const cs = scope.containers.get(memberName(e.memlet.data));
+      if (cs) {
+        local.symbols.set(e.dstConnector, cs);
+        local.containers.set(e.dstConnector, cs);
+      }
+    }
+    const outs = state.edges.filter((e) => e.src === t.id && e.srcConnector && e.memlet.data);
+    for (const s of stmts) {
+      if (s.k !== 'assign') continue;
+      if (sinks) this.taskletSinks(local, s.value, connSubsets);
+      const cs = this.carriersOf(local, s.value, null);
+      if (!cs.length) continue;
+      for (const target of s.targets) {
+        const name = target.k === 'sym' ? target.name : target.k === 'subscript' ? dottedName(target.base) : null;
+        if (!name) continue;
+        local.symbols.set(name, cs);
+        for (const e of outs) if (e.srcConnector === name) this.addCarriers(scope.containers, memberName(e.memlet.data!), cs);
+      }
+    }
+  }
+
+  /** `conn[i, j]` in a tasklet, `conn` fed by a subset: each index within that subset's size. */
+  private taskletSinks(scope: Scope, x: Expr, conns: Map<string, { data: string; subset: Subset | null }>): void {
+    rewrite(x, (n) => {
+      if (n.k !== 'subscript' || n.base.k !== 'sym') return undefined;
+      const conn = conns.get(n.base.name);
+      if (!conn) return undefined;
+      const extents = this.subsetSizes(scope, conn.data, conn.subset);
+      if (!extents) return undefined;
+      let dims = extents;
+      // DaCe squeezes a connector's size-1 dimensions; an unknown size is not known to be 1, so it stays.
+      if (n.index.length !== extents.length) dims = extents.filter((d) => d.size !== 1n);
+      if (n.index.length !== dims.length) return undefined;
+      n.index.forEach((ix, d) => {
+        const size = dims[d]!.size;
+        if (size !== null) this.sink(scope, ix, 0n, size, `indexes ${conn.data} dim ${dims[d]!.dim} in a tasklet`);
+      });
+      return undefined;
+    });
+  }
+
+  /** The size of each dimension of a connector's subset (null where a bound has no known value). */
+  private subsetSizes(scope: Scope, data: string, subset: Subset | null): Array<{ dim: number; size: bigint | null }> | null {
+    const d = descriptorOf(scope.sdfg, data);
+    if (!d) return null;
+    if (!subset) {
+      const sizes = d.shape.map((s) => {
+        const e = this.sym(s);
+        return e ? tryEval(e, scope.env) : null;
+      });
+      return sizes.map((size, dim) => ({ dim, size }));
+    }
+    if (subset.kind !== 'range') return subset.kind === 'indices' ? subset.indices.map((_, dim) => ({ dim, size: 1n })) : null;
+    const out: Array<{ dim: number; size: bigint | null }> = [];
+    for (const [dim, r] of subset.dims.entries()) {
+      const a = this.sym(r.start);
+      const b = this.sym(r.end);
+      const s = this.sym(r.step);
+      const av = a ? tryEval(a, scope.env) : null;
+      const bv = b ? tryEval(b, scope.env) : null;
+      const sv = s ? tryEval(s, scope.env) : null;
+      out.push({ dim, size: av === null || bv === null || sv === null || sv <= 0n ? null : (bv - av) / sv + 1n });
+    }
+    return out;
+  }
+
+  /** Subscripts of arrays in interstate code: each index within its array's extent. */
+  private subscriptSinks(scope: Scope, x: Expr): void {
+    rewrite(x, (n) => {
+      if (n.k !== 'subscript') return undefined;
+      const name = dottedName(n.base);
+      if (!name) return undefined;
+      const d = descriptorOf(scope.sdfg, name);
+      if (!d || !d.arrayLike || n.index.length !== d.shape.length) return undefined;
+      n.index.forEach((ix, dim) => this.descriptorSink(scope, memberName(name), d, dim, ix));
+      return undefined;
+    });
+  }
+
+  private memletSink(scope: Scope, data: string, subset: Subset): void {
+    const d = descriptorOf(scope.sdfg, data);
+    if (!d || !d.arrayLike) return;
+    const name = memberName(data);
+    if (subset.kind === 'range') {
+      if (subset.dims.length !== d.shape.length) return;
+      subset.dims.forEach((r, dim) => {
+        for (const src of [r.start, r.end]) {
+          const e = this.sym(src);
+          if (e) this.descriptorSink(scope, name, d, dim, e);
+        }
+      });
+    } else if (subset.kind === 'indices') {
+      if (subset.indices.length !== d.shape.length) return;
+      subset.indices.forEach((src, dim) => {
+        const e = this.sym(src);
+        if (e) this.descriptorSink(scope, name, d, dim, e);
+      });
+    }
+  }
+
+  private descriptorSink(scope: Scope, name: string, d: DataDescriptor, dim: number, index: Expr): void {
+    let carries = false;
+    let known = true;
+    const ranged: string[] = [];
+    for (const n of freeSymbols(index)) {
+      if (scope.symbols.has(n) || scope.containers.has(n)) carries = true;
+      if (scope.env.has(n)) continue;
+      if (scope.ranges.has(n) && ranged.length < 3) ranged.push(n);
+      else known = false;
+    }
+    // Views alias argument memory (radiation's `v_config_…` views of structure members) as much as transients.
+    if (!carries && !(known && (!d.transient || d.type.includes('View')))) return;
+    const shape = this.sym(d.shape[dim]!);
+    const offset = this.sym(d.offset[dim] ?? '0');
+    const size = shape ? tryEval(shape, scope.env) : null;
+    const off = offset ? tryEval(offset, scope.env) : 0n;
+    if (size === null || off === null) return;
+    if (!carries) {
+      // An argument read at an index fixed by the symbol values alone (and loops over known bounds): out of
+      // bounds whatever the inputs hold. Linear indices reach their extremes at the loops' bounds.
+      let reported = false;
+      for (const corner of corners(ranged, scope.ranges)) {
+        const at = tryEval(index, new Map([...scope.env, ...corner]));
+        if (!reported && at !== null && (at < -off || at >= size - off)) {
+          reported = true;
+          const loops = [...corner].map(([k, v]) => `${k} = ${v}`).join(', ');
+          const text = `${name} dim ${dim} is read at ${at}, outside [${-off}, ${size - off}) with these symbol values (${show(index)}${loops ? ` at ${loops}` : ''})`;
+          if (this.outside.length < MAX_OUTSIDE && !this.outside.includes(text)) this.outside.push(text);
+          this.outsideCount++;
+        }
+        const fixed = substitute(index, new Map([...corner].map(([k, v]) => [k, { k: 'int', v }])));
+        this.symbolHint(scope, fixed, -off, size - off);
+      }
+      return;
+    }
+    this.sink(scope, index, -off, size - off, `indexes ${name} dim ${dim}`);
+  }
+
+  /**
+   * An index of one root symbol (`1 - SOA_x`, a Fortran lower bound): the symbol's values that keep it in
+   * bounds, intersected over every such index, so that a run out of bounds for any input can say which value
+   * to give.
+   */
+  private symbolHint(scope: Scope, index: Expr, lo: bigint, hi: bigint): void {
+    const names = [...freeSymbols(index)];
+    if (names.length !== 1) return;
+    const name = names[0]!;
+    const root = scope.roots.get(name);
+    const value = scope.env.get(name);
+    if (value === undefined || root === undefined || this.file.root.constants.has(root)) return;
+    const env = new Map(scope.env);
+    env.delete(name);
+    const range = this.solve(substitute(index, new Map([[name, VEXPR]])), env, lo, hi);
+    const h = this.hints.get(root);
+    if (!range) {
+      this.hints.set(root, { value, min: 1n, max: 0n });
+      return;
+    }
+    if (!h) this.hints.set(root, { value, min: range[0], max: range[1] });
+    else {
+      if (range[0] > h.min) h.min = range[0];
+      if (range[1] < h.max) h.max = range[1];
+    }
+  }
+
+  /** Root symbols whose value sends a fixed index out of bounds, and the values that would not. */
+  symbolAdvice(): SymbolAdvice[] {
+    const out: SymbolAdvice[] = [];
+    for (const [symbol, h] of [...this.hints].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (h.min <= h.value && h.value <= h.max) continue;
+      if (h.min > h.max) out.push({ symbol, value: h.value, suggested: null });
+      else out.push({ symbol, value: h.value, suggested: h.value < h.min ? h.min : h.max, min: h.min, max: h.max });
+    }
+    return out;
+  }
+
+  /** Bounds every argument that `index` carries so that lo <= index < hi. */
+  private sink(scope: Scope, index: Expr, lo: bigint, hi: bigint, reason: string): void {
+    if (hi <= lo) return;
+    for (const c of this.carriersOf(scope, index, null)) {
+      // The other names must be known here, else the access is not this argument's alone to keep in bounds.
+      const names = freeSymbols(c.f);
+      names.delete(V);
+      if ([...names].some((n) => !scope.env.has(n))) continue;
+      const range = this.solve(c.f, scope.env, lo, hi);
+      if (range) this.bound(c.arg, range[0], range[1], c.role ?? 'index', reason);
+    }
+  }
+
+  /** The values of V for which lo <= f(V) < hi: exact for linear f, else the widest run found by a scan. */
+  private solve(f: Expr, env: Map<string, bigint>, lo: bigint, hi: bigint): [bigint, bigint] | null {
+    const at = (v: bigint): bigint | null => {
+      env.set(V, v);
+      const r = tryEval(f, env);
+      env.delete(V);
+      return r;
+    };
+    const g0 = at(0n);
+    const g1 = at(1n);
+    const g2 = at(2n);
+    if (g0 !== null && g1 !== null && g2 !== null && g1 - g0 === g2 - g1 && g1 !== g0) {
+      const a = g1 - g0;
+      // lo <= a v + g0 <= hi - 1
+      const min = a > 0n ? ceilDivBig(lo - g0, a) : ceilDivBig(hi - 1n - g0, a);
+      const max = a > 0n ? floorDivBig(hi - 1n - g0, a) : floorDivBig(lo - g0, a);
+      return min <= max ? [min, max] : null;
+    }
+    const span = hi - lo;
+    const from = lo - 2n * span - 64n;
+    const to = hi + 2n * span + 64n;
+    if (to - from > 20_000n) return null;
+    let best: [bigint, bigint] | null = null;
+    let runStart: bigint | null = null;
+    for (let v = from; v <= to + 1n; v++) {
+      const r = v <= to ? at(v) : null;
+      const ok = r !== null && r >= lo && r < hi;
+      if (ok && runStart === null) runStart = v;
+      if (!ok && runStart !== null) {
+        if (!best || v - 1n - runStart > best[1] - best[0]) best = [runStart, v - 1n];
+        runStart = null;
+      }
+    }
+    // A run touching the window's edge is not bounded there: the scan cannot tell its true extent.
+    if (best && (best[0] === from || best[1] === to)) return null;
+    return best;
+  }
+
+  private bound(arg: string, min: bigint, max: bigint, role: 'lower' | 'upper' | 'index', reason: string): void {
+    const b = this.bounds.get(arg);
+    if (!b) {
+      this.bounds.set(arg, { min, max, roles: new Set([role]), reason, accesses: 1, empty: false });
+      return;
+    }
+    b.roles.add(role);
+    b.accesses++;
+    const nmin = min > b.min ? min : b.min;
+    const nmax = max < b.max ? max : b.max;
+    if (nmin > nmax) return; // Conflicting accesses (guarded by conditions we do not follow): keep the first.
+    if (nmin !== b.min || nmax !== b.max) {
+      b.min = nmin;
+      b.max = nmax;
+      b.reason = reason;
+    }
+  }
+
+  private enterNested(scope: Scope, n: Extract<DataflowNode, { kind: 'nested_sdfg' }>, ins: MemletEdge[]): void {
+    const inner = n.sdfg!;
+    const env = new Map<string, bigint>(integerConstants(inner));
+    const symbols = new Map<string, Carrier[]>();
+    const roots = new Map<string, string>();
+    const ranges = new Map<string, [bigint, bigint]>();
+    for (const [name, src] of Object.entries(n.symbolMapping)) {
+      const e = this.sym(src);
+      if (!e) continue;
+      const root = e.k === 'sym' ? scope.roots.get(e.name) : undefined;
+      if (root !== undefined) roots.set(name, root);
+      const v = tryEval(e, scope.env);
+      if (v !== null) env.set(name, v);
+      else {
+        // A mapping over the caller's loop variables ranges with them (its extremes at their bounds).
+        const names = [...freeSymbols(e)].filter((x) => !scope.env.has(x));
+        if (names.length && names.length <= 3 && names.every((x) => scope.ranges.has(x))) {
+          const vals = corners(names, scope.ranges).map((c) => tryEval(e, new Map([...scope.env, ...c])));
+          if (vals.every((x) => x !== null)) {
+            const sorted = vals.sort((p, q) => (p < q ? -1 : p > q ? 1 : 0));
+            ranges.set(name, [sorted[0]!, sorted[sorted.length - 1]!]);
+          }
+        }
+      }
+      const cs = this.carriersOf(scope, e, null);
+      if (cs.length) symbols.set(name, cs);
+    }
+    const containers = new Map<string, Carrier[]>();
+    for (const e of ins) {
+      if (!e.dstConnector || !e.memlet.data) continue;
+      const cs = scope.containers.get(memberName(e.memlet.data));
+      if (!cs) continue;
+      containers.set(e.dstConnector, cs);
+      const d = inner.arrays.get(e.dstConnector);
+      if (d && !d.arrayLike) symbols.set(e.dstConnector, cs);
+    }
+    // Structure arguments pass whole: their members keep the carriers under the inner name.
+    for (const e of ins) {
+      if (!e.dstConnector || !e.memlet.data) continue;
+      const prefix = `${memberName(e.memlet.data)}.`;
+      for (const [name, cs] of scope.containers) {
+        if (name.startsWith(prefix)) containers.set(`${e.dstConnector}.${name.slice(prefix.length)}`, cs);
+      }
+    }
+    this.visitSdfg({ sdfg: inner, env, containers, symbols, roots, ranges });
+  }
+}
+
+/** Every combination of the named variables at their range's bounds (one empty map when none). */
+function corners(names: readonly string[], ranges: ReadonlyMap<string, [bigint, bigint]>): Array<Map<string, bigint>> {
+  let out: Array<Map<string, bigint>> = [new Map<string, bigint>()];
+  for (const n of names) {
+    const [lo, hi] = ranges.get(n)!;
+    const at = (m: Map<string, bigint>, v: bigint) => new Map<string, bigint>([...m, [n, v]]);
+    out = out.flatMap((m) => (lo === hi ? [at(m, lo)] : [at(m, lo), at(m, hi)]));
+  }
+  return out;
+}
+
+function big(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/** The integer arguments' valid ranges (see the module comment; arguments no index bounds are absent), and the
+ * argument reads that are out of bounds whatever the inputs hold (their index depends on symbols only). */
+export function indexRanges(
+  file: SdfgFile,
+  symbols: Record<string, bigint>,
+  integerArgs: Iterable<string>,
+): { ranges: IndexRange[]; outside: string[]; outsideCount: number; advice: SymbolAdvice[] } {
+  const a = new IndexRangeAnalysis(file, symbols, new Set(integerArgs));
+  const ranges = a.run();
+  return { ranges, outside: a.outside, outsideCount: a.outsideCount, advice: a.symbolAdvice() };
+}

@@ -1,0 +1,133 @@
+/**
+ * Index-safe generated inputs (docs/profile.md, Inputs): the integer arguments whose values index data get
+ * seeded values inside the range analysis/index-ranges.ts derives, instead of the generator's 0…7.
+ *
+ * An argument that only bounds loops or maps from below takes the lower half of its range, one that only bounds
+ * them from above the upper half, so that a start/end pair is monotone (start <= end) and the loops run.
+ * `--input` wins: a file-given argument is never generated.
+ */
+import { indexRanges, type IndexRange, type SymbolAdvice } from '../analysis/index-ranges.js';
+import type { ProgramArg } from '../codegen/types.js';
+import type { SdfgFile } from '../model/sdfg.js';
+import type { IndexInput } from './result.js';
+
+const INT_RANGE: Record<string, [bigint, bigint]> = {
+  int8: [-128n, 127n],
+  uint8: [0n, 255n],
+  int16: [-32768n, 32767n],
+  uint16: [0n, 65535n],
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+};
+
+const isGeneratedInteger = (a: ProgramArg, files: ReadonlyMap<string, string>): boolean =>
+  a.kind !== 'symbol' && a.fromSymbol === undefined && INT_RANGE[a.dtype] !== undefined && !files.has(a.name);
+
+/** The generated range of each integer argument whose values index data. */
+export function planIndexInputs(
+  file: SdfgFile,
+  args: readonly ProgramArg[],
+  symbols: Record<string, bigint>,
+  files: ReadonlyMap<string, string>,
+): { inputs: IndexInput[]; warnings: string[] } {
+  const wanted = new Map(args.filter((a) => isGeneratedInteger(a, files)).map((a) => [a.name, a]));
+  const out: IndexInput[] = [];
+  const { ranges, outside, outsideCount, advice } = indexRanges(file, symbols, wanted.keys());
+  for (const r of ranges) {
+    const arg = wanted.get(r.argument);
+    if (!arg) continue;
+    const [tmin, tmax] = INT_RANGE[arg.dtype]!;
+    let min = r.min < tmin ? tmin : r.min;
+    let max = r.max > tmax ? tmax : r.max;
+    if (min > max) continue;
+    const split = splitFor(r);
+    const mid = min + (max - min) / 2n;
+    if (split === 'lower') max = mid;
+    else if (split === 'upper') min = mid;
+    // Values travel as doubles in the result; ranges beyond 2^53 are not index ranges anyway.
+    if (min < -(2n ** 53n) || max > 2n ** 53n) continue;
+    const note = split === 'lower' ? ' (loop start: lower half)' : split === 'upper' ? ' (loop end: upper half)' : '';
+    out.push({ argument: r.argument, min: Number(min), max: Number(max), reason: `${r.reason}${note}` });
+  }
+  // DaCe's Fortran frontend gives a scalar argument X that sizes arrays a symbol `sym_X` (get_albedos: istartcol,
+  // sym_istartcol): the caller passes the same value for both, so the input takes the symbol's.
+  for (const arg of wanted.values()) {
+    const sym = arg.kind === 'scalar' ? symbols[`sym_${arg.name}`] : undefined;
+    if (sym === undefined || sym < -(2n ** 53n) || sym > 2n ** 53n) continue;
+    const at = out.findIndex((i) => i.argument === arg.name);
+    const fixed = { argument: arg.name, min: Number(sym), max: Number(sym), reason: `the Fortran frontend's size symbol sym_${arg.name}` };
+    if (at >= 0) out[at] = fixed;
+    else out.push(fixed);
+  }
+  out.sort((a, b) => (a.argument < b.argument ? -1 : a.argument > b.argument ? 1 : 0));
+  return { inputs: out, warnings: outsideWarnings(outside, outsideCount, advice) };
+}
+
+function outsideWarnings(outside: readonly string[], count: number, advice: readonly SymbolAdvice[]): string[] {
+  if (!count) return [];
+  const lines = [
+    `${count} read${count === 1 ? '' : 's'} of arguments at indices fixed by the symbol values ${count === 1 ? 'is' : 'are'} out of bounds whatever the inputs hold (e.g. ${outside.slice(0, 2).join('; ')})`,
+  ];
+  const fixes = advice.filter((a) => a.suggested !== null);
+  if (fixes.length)
+    lines.push(`symbol values that keep those reads in bounds: --symbols ${fixes.map((a) => `${a.symbol}=${a.suggested}`).join(',')}`);
+  const stuck = advice.filter((a) => a.suggested === null);
+  if (stuck.length)
+    lines.push(
+      `no single value of ${stuck.map((a) => a.symbol).join(', ')} keeps all of its reads in bounds at these extents: give the indexed arrays larger extents (--symbols)`,
+    );
+  return lines;
+}
+
+/** Detail lines for a run that crashed: what the generated inputs could not make safe. */
+export function crashDetails(inputs: readonly IndexInput[], warnings: readonly string[]): string[] {
+  const lines = [...warnings];
+  if (inputs.length)
+    lines.push(
+      `${inputs.length} integer input${inputs.length === 1 ? ' was' : 's were'} generated index-safe (${inputs
+        .map((i) => i.argument)
+        .slice(0, 6)
+        .join(', ')}${inputs.length > 6 ? ', …' : ''})`,
+    );
+  return lines;
+}
+
+function splitFor(r: IndexRange): 'lower' | 'upper' | null {
+  const lower = r.roles.includes('lower');
+  const upper = r.roles.includes('upper');
+  return lower && !upper ? 'lower' : upper && !lower ? 'upper' : null;
+}
+
+/** Fills an integer argument's storage with seeded values in [min, max] (one generator output per element). */
+export function fillIndexSafe(
+  dtype: string,
+  bytes: Uint8Array,
+  gen: { nextPair(): [number, number]; next(): bigint },
+  input: IndexInput,
+): void {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const span = BigInt(input.max - input.min) + 1n;
+  const small = span <= 2n ** 32n;
+  const next = (): bigint => {
+    if (small) return BigInt(input.min) + (BigInt(gen.nextPair()[0]) % span);
+    return BigInt(input.min) + (gen.next() % span);
+  };
+  const width = Number(dtype.replace(/^u?int/, '')) / 8;
+  for (let o = 0; o + width <= bytes.length; o += width) {
+    const v = next();
+    if (width === 1) view.setUint8(o, Number(BigInt.asUintN(8, v)));
+    else if (width === 2) view.setUint16(o, Number(BigInt.asUintN(16, v)), true);
+    else if (width === 4) view.setUint32(o, Number(BigInt.asUintN(32, v)), true);
+    else view.setBigUint64(o, BigInt.asUintN(64, v), true);
+  }
+}
+
+/** `idx: values in [0, 16) (indexes A dim 0)` lines for the console (at most `limit`, then a count). */
+export function indexInputLines(inputs: readonly IndexInput[] | undefined, limit = 12): string[] {
+  if (!inputs?.length) return [];
+  const lines = inputs.slice(0, limit).map((i) => `index-safe input ${i.argument}: values in [${i.min}, ${i.max + 1}) (${i.reason})`);
+  if (inputs.length > limit) lines.push(`… and ${inputs.length - limit} more index-safe inputs (the result's indexInputs lists all)`);
+  return lines;
+}
