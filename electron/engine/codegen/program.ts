@@ -68,7 +68,7 @@ export class ProgramEmitter {
     o.line('#include "transient_runtime.h"');
     for (const l of core.backend?.includes() ?? []) o.line(l);
     o.line('#include <cmath>');
-    o.line('#include <complex>');
+    o.line('#include "transient_complex.h"');
     o.line('#include <cstdint>');
     o.line('#include <cstring>');
     o.line('#include <memory>');

@@ -49,6 +49,10 @@ export interface ProgramArg {
   /** A structure's scalar member that the init code copies into this symbol (codegen/init-args.ts): its input is
    * the symbol's value, so the structure agrees with the symbols as DaCe's Fortran callers have it. */
   fromSymbol?: string;
+  /** GPU programs: an array that no kernel dereferences and whose storage is not GPU storage is host memory, as
+   * DaCe's caller passes it (host code may read it, e.g. in an interstate edge); every other array argument of a
+   * GPU program is device memory (docs/gpu.md, "Memory"). */
+  hostMemory?: boolean;
 }
 
 interface ExternalSlot {

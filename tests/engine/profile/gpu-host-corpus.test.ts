@@ -22,6 +22,8 @@ const CORPUS = join(packageRoot(), '..', 'shared', 'corpus', 'sdfg');
 const SYMBOL: Record<string, string> = {
   'spcl__dace__doc___static__sdfg__gpu-tb.sdfg': '32',
   'spcl__dace__dace__soft_hier__test__old_config__matmul__tiled_matmul.sdfg': '128',
+  // 74 Fortran size symbols: 16 keeps its nested loops short.
+  'spcl__dace-fortran__samples__addusxx_g__.dacecache__addusxx_g_gpu__program.sdfgz': '16',
 };
 const FILES = [
   'spcl__dace__doc___static__sdfg__gpu-notb.sdfg',
@@ -35,6 +37,7 @@ const FILES = [
   'spcl__dace__tests__sdfg_corpus__cuda_mempooler_1.sdfg',
   'spcl__dace__tests__sdfg_corpus__device_annotations_add2.sdfg',
   'spcl__dace__dace__soft_hier__test__old_config__matmul__tiled_matmul.sdfg',
+  'spcl__dace-fortran__samples__addusxx_g__.dacecache__addusxx_g_gpu__program.sdfgz',
 ];
 const present = existsSync(CORPUS);
 

@@ -28,7 +28,7 @@ import { containingScope, type StateGraph } from '../graph.js';
 import { declareScopeStack } from '../memory.js';
 import { cppIdent, ctypeOf } from '../names.js';
 import { HINT } from '../subset.js';
-import { CUDA_STREAM, isDeviceStorage, isProgramArgument, type KernelContext } from './common.js';
+import { CUDA_STREAM, isDeviceStorage, isProgramArgument, programArgumentRoot, type KernelContext } from './common.js';
 import { isAliasType } from '../../analysis/aliases.js';
 import { aliasRoots } from '../views.js';
 
@@ -208,6 +208,11 @@ export function emitKernelMap(backend: KernelContext, core: EmitCore, ctx: FnCtx
   return true;
 }
 
+function noteArgument(backend: KernelContext, s: Sdfg, name: string): void {
+  const root = programArgumentRoot(s, name);
+  if (root !== null) backend.noteKernelArgument(root);
+}
+
 function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: MapEntryNode): void {
   const o = core.out;
   const element = `GPU_Device map '${entry.map.label}'`;
@@ -222,6 +227,7 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     if (isAliasType(desc.type)) {
       // A view or reference is a pointer the lambda captures: fine when whatever it may point at is device memory.
       const roots = aliasRoots(ctx.sdfg, name);
+      for (const r of roots) noteArgument(backend, ctx.sdfg, r);
       const host = roots.find((r) => {
         const storage = backend.storageOf(ctx.sdfg, r);
         return !(isDeviceStorage(storage) || storage === 'GPU_Shared' || isProgramArgument(ctx.sdfg, r));
@@ -241,7 +247,10 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     if (isDeviceStorage(storage) || storage === 'GPU_Shared') continue;
     // An argument array (of the program, through any nesting) is a device pointer in argv, whatever storage it
     // declares: DaCe's kernel dereferences the pointer it is passed, and here that pointer is device memory.
-    if (desc.type !== 'Scalar' && isProgramArgument(ctx.sdfg, name)) continue;
+    if (desc.type !== 'Scalar' && isProgramArgument(ctx.sdfg, name)) {
+      noteArgument(backend, ctx.sdfg, name);
+      continue;
+    }
     const p = core.plan.placement(ctx.sdfg, name);
     if (p.kind === 'constant')
       core.fail(
