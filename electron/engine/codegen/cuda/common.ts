@@ -49,3 +49,9 @@ export function programArgumentRoot(s: Sdfg, name: string): string | null {
   }
   return null;
 }
+
+/** Records a program argument that a kernel dereferences (through any nesting): it stays device memory. */
+export function noteArgument(backend: KernelContext, s: Sdfg, name: string): void {
+  const root = programArgumentRoot(s, name);
+  if (root !== null) backend.noteKernelArgument(root);
+}
