@@ -32,7 +32,7 @@ export function isProgramArgument(s: Sdfg, name: string): boolean {
 
 /** The top-level container that `name` of `s` is, through the connectors of every enclosing nested SDFG, or
  * null when it is not a program argument. */
-export function programArgumentRoot(s: Sdfg, name: string): string | null {
+function programArgumentRoot(s: Sdfg, name: string): string | null {
   for (let sdfg = s, data = name, guard = 0; guard < 1000; guard++) {
     const d = sdfg.arrays.get(data);
     if (!d || d.transient) return null;
