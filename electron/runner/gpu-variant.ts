@@ -53,9 +53,10 @@ export interface VariantContext {
 /** Storage that lives in device memory (the addon applies the same rule to workspaces). */
 const isDeviceStorage = (storage: string): boolean => storage.startsWith('GPU_');
 
-/** In a GPU program every array argument is a device pointer, whatever storage it declares (docs/gpu.md,
- * "Memory": kernels use argument pointers directly, as DaCe's do); scalars and symbols are host values. */
-const onDevice = (arg: ProgramArg): boolean => arg.kind === 'array';
+/** In a GPU program an array argument is a device pointer, whatever storage it declares (docs/gpu.md, "Memory":
+ * kernels use argument pointers directly, as DaCe's do), unless no kernel touches it and its storage is host
+ * storage (`hostMemory`); scalars and symbols are host values. */
+const onDevice = (arg: ProgramArg): boolean => arg.kind === 'array' && arg.hostMemory !== true;
 
 interface Arguments {
   /** The argument vector: device buffers for device arrays, host views for the rest. */

@@ -810,4 +810,6 @@ static inline unsigned long long atomicCAS(unsigned long long *a, unsigned long 
 static inline int atomicExch(int *a, int v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }
 static inline unsigned int atomicExch(unsigned int *a, unsigned int v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }
 
+#include "transient_cuda_host_device.h"
+
 #endif /* TRANSIENT_CUDA_HOST_RUNTIME_H */

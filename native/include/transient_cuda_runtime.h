@@ -180,6 +180,14 @@ static inline void tlab_cuda_copy(void *dst, const int64_t *dst_strides, const v
   }
 }
 
+/* Blocks of a persistent kernel (GPU_Persistent maps): DaCe's `dace_number_blocks`, ceil(SM fraction × SMs) ×
+ * occupancy with its defaults (compiler.cuda.persistent_map_SM_fraction 1, persistent_map_occupancy 2). */
+static inline int64_t tlab_persistent_blocks(void) {
+  int sms = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess || sms < 1) sms = 1;
+  return int64_t(sms) * 2;
+}
+
 /* The two events of __tlab_gpu_timed_program: created once, at the first init, so a timed call pays only for
  * recording them (process-wide, like the default pool; the process ends with the runner). */
 static cudaEvent_t tlab_cuda_event_start = nullptr;

@@ -213,7 +213,9 @@ export function generateProgram(parsed: SdfgFile, analysis: Analysis, opts: Gene
   for (const name of arrays) {
     const d = root.arrays.get(name)!;
     if (!isStructureType(d.type)) {
-      args.push(arrayArg(name, d, usage.written.has(name), usage.read.has(name)));
+      const arg = arrayArg(name, d, usage.written.has(name), usage.read.has(name));
+      const host = backend !== null && !d.storage.startsWith('GPU_') && !backend.kernelArguments.has(name);
+      args.push(host ? { ...arg, hostMemory: true } : arg);
       continue;
     }
     // A structure is passed as its leaves (structs.ts); a leaf is used when it or a structure around it is.

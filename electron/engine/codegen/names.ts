@@ -16,8 +16,9 @@ const CTYPES: Record<string, string> = {
   float16: 'tlab_half',
   float32: 'float',
   float64: 'double',
-  complex64: 'std::complex<float>',
-  complex128: 'std::complex<double>',
+  // transient_complex.h: std::complex, thrust::complex under nvcc (std::complex is host-only there).
+  complex64: 'tlab_complex64',
+  complex128: 'tlab_complex128',
   uintp: 'uintptr_t',
 };
 

@@ -71,7 +71,7 @@ export class ProgramEmitter {
     if (hasStreams(core)) o.line(`#include "${STREAM_HEADER}"`);
     for (const l of core.backend?.includes() ?? []) o.line(l);
     o.line('#include <cmath>');
-    o.line('#include <complex>');
+    o.line('#include "transient_complex.h"');
     o.line('#include <cstdint>');
     o.line('#include <cstring>');
     o.line('#include <memory>');

@@ -59,7 +59,7 @@ const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', '
 const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled', 'CPU_Persistent']);
 /** What the CUDA generator (codegen/cuda) adds for GPU programs. */
 const GPU_STORAGE: ReadonlySet<string> = new Set(['GPU_Global', 'GPU_Shared']);
-const GPU_SCHEDULES: ReadonlySet<string> = new Set(['GPU_Device', 'GPU_ThreadBlock', 'GPU_Warp']);
+const GPU_SCHEDULES: ReadonlySet<string> = new Set(['GPU_Device', 'GPU_ThreadBlock', 'GPU_Warp', 'GPU_Persistent']);
 /** Region block types emitted as plain labelled blocks. */
 const SUPPORTED_REGIONS: ReadonlySet<string> = new Set([
   'SDFG',

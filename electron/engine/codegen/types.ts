@@ -52,6 +52,10 @@ export interface ProgramArg {
   /** A DaCe vector argument (codegen/vectors.ts): `dtype`, `shape` and the sizes above describe its elements
    * (one more innermost dimension of `elements`); this is the vector dtype the program declares. */
   vector?: { dtype: string; elements: number };
+  /** GPU programs: an array that no kernel dereferences and whose storage is not GPU storage is host memory, as
+   * DaCe's caller passes it (host code may read it, e.g. in an interstate edge); every other array argument of a
+   * GPU program is device memory (docs/gpu.md, "Memory"). */
+  hostMemory?: boolean;
 }
 
 interface ExternalSlot {

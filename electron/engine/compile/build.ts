@@ -32,6 +32,8 @@ import { missingLibraryError } from './missing-library.js';
 
 const RUNTIME_HEADER = 'transient_runtime.h';
 const STREAM_HEADER = 'transient_stream.h';
+/** Every generated program includes it (the complex types); part of the cache key like the runtime header. */
+const COMPLEX_HEADER = 'transient_complex.h';
 const CACHE_HINT = ['the build cache can be moved: set TRANSIENT_LAB_CACHE (or XDG_CACHE_HOME) to a folder with room'];
 const ENTRY_FORMAT = 1;
 
@@ -71,7 +73,7 @@ const CUDA_LIBRARY_FLAGS = ['--extended-lambda', '--expt-relaxed-constexpr', '-s
 const CUDA_HEADER = 'transient_cuda_runtime.h';
 /** `--gpu host` (docs/gpu-host.md): the same CUDA translation unit compiled by the C++ compiler as C++17 against
  * the host CUDA runtime, with OpenMP for the blocks of a kernel. */
-const CUDA_HOST_HEADER = 'transient_cuda_host_runtime.h';
+const CUDA_HOST_HEADERS = ['transient_cuda_host_runtime.h', 'transient_cuda_host_device.h'];
 const CUDA_HOST_FLAGS = ['-std=c++17', '-DTLAB_CUDA_HOST'];
 const ARCH_FLAG = /^(-arch|--gpu-architecture|-gencode|--generate-code|-code|--gpu-code)(=|$)/;
 
@@ -186,7 +188,7 @@ export async function buildProgram(program: GeneratedProgram, opts: BuildOptions
   const gpuHost = program.gpu?.language === 'cuda' && opts.gpuBackend === 'host';
   const cuda = program.gpu?.language === 'cuda' && !gpuHost;
   const headers: Buffer[] = [];
-  const headerNames = cuda ? [RUNTIME_HEADER, CUDA_HEADER] : gpuHost ? [RUNTIME_HEADER, CUDA_HEADER, CUDA_HOST_HEADER] : [RUNTIME_HEADER];
+  const headerNames = [RUNTIME_HEADER, COMPLEX_HEADER, ...(cuda ? [CUDA_HEADER] : gpuHost ? [CUDA_HEADER, ...CUDA_HOST_HEADERS] : [])];
   // Programs with streams include the stream runtime (codegen/streams.ts): its text is part of their cache key.
   if (program.source.includes(`#include "${STREAM_HEADER}"`)) headerNames.push(STREAM_HEADER);
   for (const name of headerNames) {

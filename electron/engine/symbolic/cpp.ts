@@ -410,11 +410,11 @@ class CppEmitter {
       case 'bitwise_shift':
         return atom(`tlab_${fn}(${this.args(e, 2).join(', ')})`);
       case 'complex':
-        return atom(`std::complex<double>(${this.args(e, [1, 2]).join(', ')})`);
+        return atom(`tlab_complex128(${this.args(e, [1, 2]).join(', ')})`);
       case 'dace.complex64':
-        return atom(`std::complex<float>(${this.args(e, 1)[0]})`);
+        return atom(`tlab_complex64(${this.args(e, 1)[0]})`);
       case 'dace.complex128':
-        return atom(`std::complex<double>(${this.args(e, 1)[0]})`);
+        return atom(`tlab_complex128(${this.args(e, 1)[0]})`);
       default:
         break;
     }

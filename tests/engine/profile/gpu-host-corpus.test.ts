@@ -22,6 +22,8 @@ const CORPUS = join(packageRoot(), '..', 'shared', 'corpus', 'sdfg');
 const SYMBOL: Record<string, string> = {
   'spcl__dace__doc___static__sdfg__gpu-tb.sdfg': '32',
   'spcl__dace__dace__soft_hier__test__old_config__matmul__tiled_matmul.sdfg': '128',
+  // 74 Fortran size symbols: 16 keeps its nested loops short.
+  'spcl__dace-fortran__samples__addusxx_g__.dacecache__addusxx_g_gpu__program.sdfgz': '16',
 };
 const FILES = [
   'spcl__dace__doc___static__sdfg__gpu-notb.sdfg',
@@ -35,6 +37,8 @@ const FILES = [
   'spcl__dace__tests__sdfg_corpus__cuda_mempooler_1.sdfg',
   'spcl__dace__tests__sdfg_corpus__device_annotations_add2.sdfg',
   'spcl__dace__dace__soft_hier__test__old_config__matmul__tiled_matmul.sdfg',
+  'spcl__dace-fortran__samples__addusxx_g__.dacecache__addusxx_g_gpu__program.sdfgz',
+  'spcl__dace__tests__sdfg_corpus__kernel_fusion_cudatest_kernel_fusion_1.sdfg',
 ];
 const present = existsSync(CORPUS);
 
@@ -93,6 +97,16 @@ describe('profile --gpu host on the corpus GPU files', () => {
           const b = await doubles(join(saved, mode, 'B.npy'));
           expect(a.length).toBe(Number(SYMBOL[name] ?? '64'));
           expect(Array.from(b)).toEqual(Array.from(a, (x) => x + 1));
+        }
+      }
+      if (name.includes('kernel_fusion')) {
+        // DaCe's tests/kernel_fusion_cudatest.py: hB = hA[:, ::-1] * 5 + 1 over 4×32, through tmp between the two
+        // fused GPU_Device maps (the second reads what the first wrote: the launch boundary is the grid barrier).
+        for (const mode of ['SCOPED', 'PERSISTENT', 'POOL', 'EXTERNAL']) {
+          const a = await doubles(join(saved, mode, 'hA.npy'));
+          const b = await doubles(join(saved, mode, 'hB.npy'));
+          expect(a.length).toBe(128);
+          expect(Array.from(b)).toEqual(Array.from(a, (_, x) => a[Math.floor(x / 32) * 32 + 31 - (x % 32)]! * 5 + 1));
         }
       }
     });

@@ -60,11 +60,17 @@ export class CudaBackend implements DeviceBackend, KernelContext {
   readonly exitCode = '__tlab_exit_code';
   kernels = 0;
   private readonly deviceFunctions = new Map<Sdfg, boolean>();
+  /** Program arguments some kernel dereferences: device memory; the other arrays may stay host memory. */
+  readonly kernelArguments = new Set<string>();
 
   constructor(readonly opts: CudaBackendOptions) {}
 
   storageOf(s: Sdfg, name: string): string {
     return this.opts.storageOf(s, name);
+  }
+
+  noteKernelArgument(root: string): void {
+    this.kernelArguments.add(root);
   }
 
   nextKernel(): number {

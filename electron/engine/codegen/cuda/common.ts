@@ -17,6 +17,9 @@ export interface KernelContext {
   storageOf(s: Sdfg, name: string): string;
   /** Next kernel number. */
   nextKernel(): number;
+  /** Records that a kernel dereferences program argument `root` (a top-level container name): it must be
+   * device memory. */
+  noteKernelArgument(root: string): void;
 }
 
 /**
@@ -24,19 +27,31 @@ export interface KernelContext {
  * container of the top-level SDFG: a program argument, which the GPU ABI passes as device memory.
  */
 export function isProgramArgument(s: Sdfg, name: string): boolean {
+  return programArgumentRoot(s, name) !== null;
+}
+
+/** The top-level container that `name` of `s` is, through the connectors of every enclosing nested SDFG, or
+ * null when it is not a program argument. */
+function programArgumentRoot(s: Sdfg, name: string): string | null {
   for (let sdfg = s, data = name, guard = 0; guard < 1000; guard++) {
     const d = sdfg.arrays.get(data);
-    if (!d || d.transient) return false;
+    if (!d || d.transient) return null;
     const parent = sdfg.parent;
-    if (!parent) return true;
+    if (!parent) return data;
     const edge = parent.state.edges.find(
       (e) =>
         e.memlet.data !== null &&
         ((e.dst === parent.node.id && e.dstConnector === data) || (e.src === parent.node.id && e.srcConnector === data)),
     );
-    if (!edge || edge.memlet.data === null) return false;
+    if (!edge || edge.memlet.data === null) return null;
     sdfg = parent.sdfg;
     data = edge.memlet.data;
   }
-  return false;
+  return null;
+}
+
+/** Records a program argument that a kernel dereferences (through any nesting): it stays device memory. */
+export function noteArgument(backend: KernelContext, s: Sdfg, name: string): void {
+  const root = programArgumentRoot(s, name);
+  if (root !== null) backend.noteKernelArgument(root);
 }

@@ -28,9 +28,10 @@ import { containingScope, type StateGraph } from '../graph.js';
 import { declareScopeStack } from '../memory.js';
 import { cppIdent, ctypeOf } from '../names.js';
 import { HINT } from '../subset.js';
-import { CUDA_STREAM, isDeviceStorage, isProgramArgument, type KernelContext } from './common.js';
+import { CUDA_STREAM, isDeviceStorage, isProgramArgument, noteArgument, type KernelContext } from './common.js';
 import { isAliasType } from '../../analysis/aliases.js';
 import { aliasRoots } from '../views.js';
+import { emitHostLevelKernel } from './fused.js';
 
 const DEFAULT_BLOCK_THREADS = 256;
 /** Threads of a warp: 32 on every NVIDIA GPU (DaCe's AddWarpMap requires warp maps of exactly 32 points too). */
@@ -190,11 +191,11 @@ export function emitKernelMap(backend: KernelContext, core: EmitCore, ctx: FnCtx
       emitThreadBlockMap(core, ctx, env, g, entry, frame);
       return true;
     }
-    if (schedule === 'GPU_Device')
+    if (schedule === 'GPU_Device' || schedule === 'GPU_Persistent')
       core.fail(
         entry.jsonPath,
         element,
-        'a GPU_Device map inside a kernel (dynamic parallelism) is not supported',
+        `a ${schedule} map inside a kernel (dynamic parallelism) is not supported`,
         'make the inner map Sequential',
       );
     if (schedule === 'CPU_Multicore' || schedule === 'CPU_Persistent')
@@ -203,8 +204,8 @@ export function emitKernelMap(backend: KernelContext, core: EmitCore, ctx: FnCtx
   }
   if (schedule === 'GPU_ThreadBlock' || schedule === 'GPU_Warp')
     core.fail(entry.jsonPath, element, `a ${schedule} map outside any GPU_Device map`, 'put it inside a GPU_Device map');
-  if (schedule !== 'GPU_Device') return false;
-  emitKernel(backend, core, ctx, env, g, entry);
+  if (schedule !== 'GPU_Device' && schedule !== 'GPU_Persistent') return false;
+  emitHostLevelKernel(backend, core, ctx, env, g, entry, schedule, emitKernel);
   return true;
 }
 
@@ -222,6 +223,7 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     if (isAliasType(desc.type)) {
       // A view or reference is a pointer the lambda captures: fine when whatever it may point at is device memory.
       const roots = aliasRoots(ctx.sdfg, name);
+      for (const r of roots) noteArgument(backend, ctx.sdfg, r);
       const host = roots.find((r) => {
         const storage = backend.storageOf(ctx.sdfg, r);
         return !(isDeviceStorage(storage) || storage === 'GPU_Shared' || isProgramArgument(ctx.sdfg, r));
@@ -241,7 +243,10 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     if (isDeviceStorage(storage) || storage === 'GPU_Shared') continue;
     // An argument array (of the program, through any nesting) is a device pointer in argv, whatever storage it
     // declares: DaCe's kernel dereferences the pointer it is passed, and here that pointer is device memory.
-    if (desc.type !== 'Scalar' && isProgramArgument(ctx.sdfg, name)) continue;
+    if (desc.type !== 'Scalar' && isProgramArgument(ctx.sdfg, name)) {
+      noteArgument(backend, ctx.sdfg, name);
+      continue;
+    }
     const p = core.plan.placement(ctx.sdfg, name);
     if (p.kind === 'constant')
       core.fail(
@@ -343,6 +348,9 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     threads = String(blockThreads(entry));
     blocks = `(${prefix}_total + ${threads} - 1) / ${threads}`;
   }
+  // GPU_Persistent (a launch of fused.ts): DaCe's fixed grid, the points visited in grid strides.
+  const persistent = entry.map.schedule === 'GPU_Persistent';
+  if (persistent) blocks = `std::min<int64_t>(${blocks}, tlab_persistent_blocks())`;
   o.open(`if (${prefix}_total > 0)`);
   // tlab_launch_blocks: the body synchronises its block (the host runtime runs those threads as fibers).
   const launch = tbMaps.length ? 'tlab_launch_blocks' : 'tlab_launch';
@@ -355,7 +363,12 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     o.line(`${s.ctype} ${local} = ${prefix}_v_${cppIdent(s.name)};`);
     kctx.containers.set(s.name, `(&${local})`);
   }
-  if (tbMaps.length) o.line(`const int64_t ${prefix}_point = int64_t(blockIdx.x);`);
+  if (persistent) {
+    const [first, stride] = tbMaps.length
+      ? ['int64_t(blockIdx.x)', 'int64_t(gridDim.x)']
+      : ['int64_t(blockIdx.x) * int64_t(blockDim.x) + int64_t(threadIdx.x)', 'int64_t(gridDim.x) * int64_t(blockDim.x)'];
+    o.open(`for (int64_t ${prefix}_point = ${first}; ${prefix}_point < ${prefix}_total; ${prefix}_point += ${stride})`);
+  } else if (tbMaps.length) o.line(`const int64_t ${prefix}_point = int64_t(blockIdx.x);`);
   else {
     o.line(`const int64_t ${prefix}_point = int64_t(blockIdx.x) * int64_t(blockDim.x) + int64_t(threadIdx.x);`);
     o.line(`if (${prefix}_point >= ${prefix}_total) return;`);
@@ -372,6 +385,7 @@ function emitKernel(backend: KernelContext, core: EmitCore, ctx: FnCtx, env: Env
     frames.pop();
     core.deviceDepth--;
   }
+  if (persistent) o.close();
   o.closeBraceless();
   o.line('});');
   o.line('TLAB_CUDA(cudaGetLastError());');
