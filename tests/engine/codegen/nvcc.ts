@@ -33,7 +33,8 @@ const CACHE = join(tmpdir(), 'tlab-nvcc-test-cache');
 
 function headersHash(): string {
   const h = createHash('sha256');
-  for (const f of ['transient_runtime.h', 'transient_complex.h', 'transient_cuda_runtime.h']) h.update(readFileSync(join(RUNTIME_INCLUDE, f)));
+  for (const f of ['transient_runtime.h', 'transient_complex.h', 'transient_cuda_runtime.h'])
+    h.update(readFileSync(join(RUNTIME_INCLUDE, f)));
   return h.digest('hex');
 }
 
