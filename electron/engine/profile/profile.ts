@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TlabError } from '../errors.js';
 import { withFileErrors } from '../io/fs-errors.js';
+import { accumulatedBeforeWritten } from '../model/accumulate-first.js';
 import { neverWrittenTransients } from '../model/queries.js';
 import { assembleResult } from './assemble.js';
 import { buildVariants } from './build-variants.js';
@@ -87,7 +88,7 @@ export async function runVerifyAssemble(
   const results = runs.map(poolRuns);
 
   onProgress({ stage: 'compare', message: 'compare outputs' });
-  const verification = verify(built, results, plan.args, new Set(neverWrittenTransients(plan.file)));
+  const verification = verify(built, results, plan.args, new Set(neverWrittenTransients(plan.file)), accumulatedBeforeWritten(plan.file));
   const saved = options.saveOutputs ? await saveOutputs(options.saveOutputs, built, results, plan.args, plan.name) : null;
   const warnings = [
     ...plan.analysis.warnings,

@@ -48,6 +48,7 @@ export function verify(
   results: VariantResult[],
   args: ProgramArg[],
   neverWritten: ReadonlySet<string> = new Set(),
+  accumulatedOnly: readonly string[] = [],
 ): ProfileResult['verification'] {
   const details: VerificationDetail[] = [];
   const arrays = args.filter((a) => a.kind === 'array');
@@ -129,6 +130,10 @@ export function verify(
           continue;
         }
         identical = false;
+        if (accumulatedOnly.length) {
+          details.push(accumulationDivergence(v.label, refVariant.label, d, accumulatedOnly));
+          continue;
+        }
         details.push({
           kind: 'divergence',
           mode: v.label,
@@ -164,6 +169,34 @@ export function verify(
   const ok = !details.some((d) => d.kind !== 'note');
   const base = { identical, ok, vacuous: vacuousReason !== null, compared: vacuousReason ? [] : outputs, details };
   return tolerance !== null ? { ...base, tolerance } : base;
+}
+
+/**
+ * A cross-mode difference in a program that accumulates into transients nothing initialises (model/
+ * accumulate-first.ts): each mode's layout leaves different bytes under them (the packed layout, the bytes of
+ * a transient that died before), so the outputs may differ with every layout correct. The two poisoned calls
+ * cannot always show it: a max ignores a NaN or a large negative poison alike.
+ */
+function accumulationDivergence(
+  mode: string,
+  reference: string,
+  d: NonNullable<ReturnType<typeof compareArray>>,
+  accumulatedOnly: readonly string[],
+): VerificationDetail {
+  return {
+    kind: 'uninitialised-read',
+    mode,
+    reference,
+    array: d.array,
+    index: d.index,
+    values: d.values,
+    transients: [...accumulatedOnly],
+    message:
+      `${mode} differs from ${reference} in ${d.array}[${d.index.join(', ')}]: ${d.values[0]} vs ${d.values[1]}, but the program reads ` +
+      `uninitialised memory: it accumulates into ${accumulatedOnly.join(', ')} (a WCR or a Reduce without identity reads the old value) ` +
+      `and nothing writes ${accumulatedOnly.length === 1 ? 'it' : 'them'} first, so its outputs depend on what each mode's memory held ` +
+      `there; give the Reduce an identity or initialise the transient in the SDFG`,
+  };
 }
 
 /** Why the cross-mode comparison checked nothing, or null when it compared some written output. */
