@@ -248,9 +248,11 @@ export interface CudaReport {
 export function cudaDevices(runtimeCandidates?: string[]): CudaReport;
 
 /** One position of a workload's sequence for timeSequence(): an initialised CPU library and its argument vector
- * (views into the workload's shared arrays). The same library may appear at several positions. */
+ * (views into the workload's shared arrays). The same library may appear at several positions. A DaceLibrary is
+ * called through libffi as its run() calls it: inside a hook window after `interpose(true)`, its allocation
+ * columns then the hooks'; without interposition they stay 0 (not measured). */
 export interface SequenceCall {
-  library: ProgramLibrary;
+  library: ProgramLibrary | DaceLibrary;
   args: ArrayBufferView[];
 }
 

@@ -14,10 +14,12 @@
 
 #include "call_loop.h"
 #include "call_stats_napi.h"
+#include "device_buffer.h"
 #include "event_sampler.h"
 #include "ffi_program.h"
 #include "interpose_napi.h"
 #include "napi_args.h"
+#include "sequence_napi.h"
 
 namespace tlab {
 namespace {
@@ -97,6 +99,20 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
         Napi::PropertyDescriptor::Value("programName", Napi::String::New(env, program_->spec().name), napi_enumerable),
         Napi::PropertyDescriptor::Value("exports", exports, napi_enumerable),
     });
+  }
+
+ // For the workload's step loop (sequence_napi.cc): the FFI callee, windowed when interposed, and the event
+  // buffer it sums (the hooks' or the empty one), as Run() calls it.
+  bool SequenceTarget(tlab::SequenceTarget *out, std::string *why) {
+    if (handle_ == nullptr) return (*why = "the DaCe library is not initialised (call init() first)", false);
+    *out = tlab::SequenceTarget{};
+    out->handle = handle_;
+    out->events = StatsEvents();
+    out->bound = interposed_ ? &WindowedBound : &DaceProgram::CallBound;
+    out->context = program_.get();
+    out->argCount = static_cast<uint32_t>(program_->spec().program.size());
+    out->name = program_->spec().name;
+    return true;
   }
 
  private:
@@ -361,9 +377,18 @@ Napi::Value LoadDace(const Napi::CallbackInfo &info) {
 
 }  // namespace
 
+bool DaceSequenceTargetOf(const Napi::Value &value, SequenceTarget *out, std::string *why, bool *ok) {
+  Napi::Env env = value.Env();
+  const Napi::FunctionReference &ctor = env.GetInstanceData<AddonData>()->daceLibrary;
+  if (ctor.IsEmpty() || !value.IsObject() || !value.As<Napi::Object>().InstanceOf(ctor.Value())) return false;
+  *ok = DaceLibrary::Unwrap(value.As<Napi::Object>())->SequenceTarget(out, why);
+  return true;
+}
+
 void RegisterDaceLibrary(Napi::Env env, Napi::Object exports) {
   // Lives as long as the addon: the constructor behind every loadDace() result.
   auto *constructor = new Napi::FunctionReference(Napi::Persistent(DaceLibrary::Define(env)));
+  env.GetInstanceData<AddonData>()->daceLibrary = Napi::Persistent(constructor->Value());
   exports.Set("loadDace", Napi::Function::New(env, LoadDace, "loadDace", constructor));
   exports.Set("ffiAvailable", Napi::Boolean::New(env, FfiAvailable()));
 }
