@@ -151,4 +151,36 @@ describe('profile workload.json with DaCe build folders as programs', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^finding: hdiff: its DaCe build folders come from different SDFGs \(sha256 without lifetimes/m);
   }, 300_000);
+
+  it('a DaCe library that bypasses interposition gets n/m, not 0, and a finding naming the program', async () => {
+    // The allocator reached through dlsym, never through the library's GOT: as a statically linked one would be.
+    const bypass = await makeDaceFolder(join(examplesDir(), 'hdiff.sdfg'), join(dir, 'bypass', '.dacecache', 'hdiff'), {
+      mode: 'SCOPED',
+      symbols,
+      library: `#include <dlfcn.h>
+#include <cstddef>
+typedef void *(*alloc_fn)(size_t);
+typedef void (*free_fn)(void *);
+extern "C" void *__dace_init_hdiff(int, int, int) { static int s; return &s; }
+extern "C" int __dace_exit_hdiff(void *) { return 0; }
+extern "C" void __program_hdiff(void *, double *, double *, double *, int, int, int) {
+  static alloc_fn m = (alloc_fn)dlsym(RTLD_DEFAULT, "malloc");
+  static free_fn f = (free_fn)dlsym(RTLD_DEFAULT, "free");
+  for (int t = 0; t < 3; ++t) { volatile char *p = (char *)m(4096); p[0] = 1; f((void *)p); }
+}`,
+    });
+    const path = await workload('dace-bypass', { hdiff: bypass, vsmooth: [folders.vsmooth!.SCOPED] });
+    const out = join(dir, 'bypass.json');
+    const r = await cli(['profile', path, '--modes', 'scoped', ...QUICK, '--out', out]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^SCOPED +\S+ \S+ +\S+ \S+ +\S+ \S+ +n\/m +n\/m +/m);
+    expect(r.stdout).toMatch(
+      /^finding: SCOPED: interposition intercepted no allocation call of the DaCe-built program hdiff although it allocates \(3 per call\)/m,
+    );
+    const result = JSON.parse(await readFile(out, 'utf8')) as WorkloadResult;
+    expect(result.perCallByProgram.SCOPED!.hdiff!.allocationsUnmeasured).toMatch(/bypasses interposition/);
+    expect(result.perCallByProgram.SCOPED!.vsmooth!.allocationsUnmeasured).toBeUndefined();
+    expect(result.perStep.SCOPED!.allocationsUnmeasured).toMatch(/bypasses interposition/);
+  }, 300_000);
 });

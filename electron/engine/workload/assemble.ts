@@ -69,6 +69,20 @@ const maxInto = (into: BytesPerStorage, storage: string, bytes: number): void =>
   into[storage] = Math.max(into[storage] ?? 0, bytes);
 };
 
+/**
+ * A DaCe-built program whose calls the hooks saw no allocation or free in, although its SDFG says it allocates:
+ * its library reaches the allocator some other way (statically linked), so its figures are unknown.
+ */
+function bypassedInterposition(plan: WorkloadPlan, label: string, key: string, intercepted: number): string | null {
+  if (intercepted > 0) return null;
+  const expected = plan.instances
+    .filter((i) => i.program === key)
+    .map((i) => i.dace?.get(label)?.expectedAllocationsPerCall ?? null)
+    .filter((n): n is number => n !== null && n > 0);
+  if (!expected.length) return null;
+  return `interposition intercepted no allocation call of the DaCe-built program ${key} although it allocates (${Math.max(...expected)} per call): the library is statically linked to its allocator or bypasses interposition`;
+}
+
 export function assembleWorkloadResult(input: AssembleWorkloadInput): WorkloadResult {
   const { plan, verification: ver, timings } = input;
   // The EXTERNAL layout the per-program workspace is given in: the first EXTERNAL variant timed (packed first).
@@ -113,6 +127,7 @@ export function assembleWorkloadResult(input: AssembleWorkloadInput): WorkloadRe
     } else footprint[v.label] = { [HOST_STORAGE]: ver.callPeakBytes[v.label] ?? 0 };
   }
 
+  const findings: string[] = [];
   const perStep: WorkloadResult['perStep'] = {};
   const perCallByProgram: WorkloadResult['perCallByProgram'] = {};
   for (const label of plan.timed) {
@@ -139,11 +154,16 @@ export function assembleWorkloadResult(input: AssembleWorkloadInput): WorkloadRe
         { allocs: sum('allocs'), frees: sum('frees'), allocFreeNs: sum('allocFreeNs'), allocBytes: sum('allocBytes') },
         times.length,
       );
-      if (unmeasured) perCallByProgram[label][key].allocationsUnmeasured = unmeasured;
+      const bypassed = unmeasured ? null : bypassedInterposition(plan, label, key, sum('allocs') + sum('frees'));
+      if (bypassed) {
+        findings.push(`${label}: ${bypassed}; its allocation figures, and the step's, are not measured (n/m), not 0`);
+        perStep[label].allocationsUnmeasured ??= bypassed;
+      }
+      const why = unmeasured ?? bypassed;
+      if (why) perCallByProgram[label][key].allocationsUnmeasured = why;
     }
   }
 
-  const findings: string[] = [];
   for (const [label, checks] of Object.entries(ver.checks)) {
     const stale = new Map<string, number[]>();
     for (const c of checks) if (c.staleWorkspace && c.step === 0) stale.set(c.program, [...(stale.get(c.program) ?? []), c.position]);

@@ -27,6 +27,9 @@ export interface DaceProgram {
 export interface DaceInstance {
   libraryPath: string;
   call: DaceCallSpec;
+  /** What the folder's SDFG says a call allocates in its mode (null: unknown): interposition must see that many,
+   * or the library bypasses it (profile/interpose.ts). */
+  expectedAllocationsPerCall: number | null;
 }
 
 const short = (hash: string) => hash.slice(0, 12);
@@ -116,5 +119,13 @@ export function planDaceCall(
     });
   }
   const program = generateProgram(folder.file, analysis, { mode: 'SCOPED', layout: 'dace' });
-  return { program, dace: { libraryPath: folder.libraryPath, call: callSpec(folder, program) } };
+  const expected = analysis.modes[mode].perCall.allocs;
+  return {
+    program,
+    dace: {
+      libraryPath: folder.libraryPath,
+      call: callSpec(folder, program),
+      expectedAllocationsPerCall: expected === null ? null : Number(expected),
+    },
+  };
 }
