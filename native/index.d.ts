@@ -329,6 +329,9 @@ export interface DaceLibrary {
    * then each program call is timed inside a hook window and the allocation columns (and the sampled call) are the
    * hooks'. Throws "cannot interpose the allocation calls: …" where the library cannot be patched. */
   interpose(on: boolean): InterposeReport;
+  /** While interposed: the hooks' events of the last init() (which then runs inside a hook window too) or program
+   * call; otherwise none. */
+  lastEvents(): AllocEvent[];
 }
 
 /** dlopen()s a DaCe-built library (RTLD_NOW | RTLD_LOCAL) and prepares libffi calls for `spec`. Refuses a

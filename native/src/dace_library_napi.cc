@@ -80,7 +80,7 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
                        {InstanceMethod<&DaceLibrary::Init>("init"), InstanceMethod<&DaceLibrary::ExternalSize>("externalSize"),
                         InstanceMethod<&DaceLibrary::SetExternal>("setExternal"), InstanceMethod<&DaceLibrary::Run>("run"),
                         InstanceMethod<&DaceLibrary::TimeCalls>("timeCalls"), InstanceMethod<&DaceLibrary::Exit>("exit"),
-                        InstanceMethod<&DaceLibrary::Interpose>("interpose")});
+                        InstanceMethod<&DaceLibrary::Interpose>("interpose"), InstanceMethod<&DaceLibrary::LastEvents>("lastEvents")});
   }
 
   explicit DaceLibrary(const Napi::CallbackInfo &info) : Napi::ObjectWrap<DaceLibrary>(info), events_(1) {
@@ -150,8 +150,13 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
     const uint64_t start = tlab_now_ns();
     void *handle = nullptr;
     try {
+      // Interposed: init inside a hook window too, so lastEvents() then holds init's allocations (a workload's
+      // PERSISTENT footprint); each program call opens its own window, which starts empty.
+      if (interposed_) interpose::Open();
       handle = program_->Init(symbols);
+      if (interposed_) interpose::Close();
     } catch (const std::exception &error) {
+      if (interposed_) interpose::Close();
       Fail(env, Fn("__dace_init_") + " threw a C++ exception: " + error.what());
     }
     const uint64_t end = tlab_now_ns();
@@ -233,6 +238,13 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
       interposed_ = false;
       Fail(info.Env(), std::string("cannot interpose the allocation calls: ") + error.what());
     }
+  }
+
+  // The hooks' events of the last init or program call while interposed (the window's), else none.
+  Napi::Value LastEvents(const Napi::CallbackInfo &info) {
+    ExpectArgumentCount(info, 0, "lastEvents(): AllocEvent[]");
+    if (!interposed_) return Napi::Array::New(info.Env(), 0);
+    return EventsArray(info.Env(), interpose::Events(), program_->path());
   }
 
   [[noreturn]] void FailEvent(Napi::Env env, const UnknownEventKind &bad) const {

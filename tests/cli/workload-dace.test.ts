@@ -31,6 +31,7 @@ beforeAll(async () => {
     folders[p] = {
       SCOPED: await makeDaceFolder(sdfg, join(dir, `${p}-1`, '.dacecache', p), { mode: 'SCOPED', symbols }),
       EXTERNAL: await makeDaceFolder(sdfg, join(dir, `${p}-2`, '.dacecache', p), { mode: 'EXTERNAL', symbols, gzip: true }),
+      PERSISTENT: await makeDaceFolder(sdfg, join(dir, `${p}-3`, '.dacecache', p), { mode: 'PERSISTENT', symbols }),
     };
   }
 }, 300_000);
@@ -68,6 +69,40 @@ async function expected(p: string): Promise<{ workspace: number; allocs: number 
 }
 
 describe('profile workload.json with DaCe build folders as programs', () => {
+  it("PERSISTENT and SCOPED footprints of DaCe folders are the hooks' figures, checked against the all-SDFG workload", async () => {
+    const path = await workload('dace-held', {
+      hdiff: [folders.hdiff!.PERSISTENT, folders.hdiff!.SCOPED],
+      vsmooth: [folders.vsmooth!.SCOPED, folders.vsmooth!.PERSISTENT],
+    });
+    const out = join(dir, 'held.json');
+    const r = await cli(['profile', path, '--modes', 'scoped,persistent', ...QUICK, '--out', out]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const sdfgs = join(dir, 'held-sdfg.json');
+    await writeFile(
+      sdfgs,
+      JSON.stringify({
+        schema: 'transient-lab/workload@1',
+        programs: Object.fromEntries(PROGRAMS.map((p) => [p, { sdfg: join(examplesDir(), `${p}.sdfg`) }])),
+        symbols: { I: 16, J: 16, K: 8 },
+        sequence: ['hdiff', 'vsmooth', 'hdiff'],
+        steps: 2,
+      }),
+    );
+    const outSdfg = join(dir, 'held-sdfg-result.json');
+    const g = await cli(['profile', sdfgs, '--modes', 'scoped,persistent', ...QUICK, '--out', outSdfg]);
+    expect(g.code).toBe(0);
+    const dace = JSON.parse(await readFile(out, 'utf8')) as WorkloadResult;
+    const ours = JSON.parse(await readFile(outSdfg, 'utf8')) as WorkloadResult;
+    expect(dace.footprint.PERSISTENT!.CPU_Heap).toBeGreaterThan(0);
+    expect(dace.footprint.SCOPED!.CPU_Heap).toBeGreaterThan(0);
+    // SCOPED: the largest per-call peak, from the hooks' events, exactly as our runtime header records it.
+    expect(dace.footprint.SCOPED).toEqual(ours.footprint.SCOPED);
+    // PERSISTENT: everything the DaCe libraries' init allocates (the hooks see the state and runtime too), so at
+    // least the transients the header counts.
+    expect(dace.footprint.PERSISTENT!.CPU_Heap).toBeGreaterThanOrEqual(ours.footprint.PERSISTENT!.CPU_Heap!);
+  }, 300_000);
+
   it('runs each mode on the folder built in it: verified against SCOPED, one EXTERNAL workspace sized to the larger program, allocations interposed', async () => {
     // Folders in any order: the mode of each is read from its build.
     const path = await workload('dace-pair', {

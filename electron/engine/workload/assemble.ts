@@ -184,12 +184,6 @@ export function assembleWorkloadResult(input: AssembleWorkloadInput): WorkloadRe
   for (const [label, why] of Object.entries(ver.allocationsUnmeasured)) {
     findings.push(`${label}: allocations not measured (n/m): ${why}`);
   }
-  const dacePrograms = [...new Set(plan.instances.filter((i) => i.dace).map((i) => i.program))];
-  if (dacePrograms.length && plan.variants.some((v) => v.mode !== 'EXTERNAL')) {
-    findings.push(
-      `DaCe-built programs (${dacePrograms.join(', ')}): their allocations inside program calls are interposed; those of their init (PERSISTENT's transients) and the bytes live at once inside their calls are not measured, so the PERSISTENT and SCOPED footprints count only the other programs`,
-    );
-  }
   for (const h of ver.guardHits) {
     findings.push(
       `${h.label}: program ${h.program} at position ${h.position} of step ${h.step + 1} wrote past the end of the shared ${h.storage} workspace`,

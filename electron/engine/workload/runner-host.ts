@@ -69,8 +69,8 @@ export interface WorkloadVerifyResult {
   workspace: Record<string, Record<string, number>>;
   /** label → instance id → bytes allocated in init (PERSISTENT's transients). */
   initBytes: Record<string, Record<string, number>>;
-  /** label → the most bytes live at once inside any call (from its allocation events; DaCe-built programs, which
-   * have none, not counted). */
+  /** label → the most bytes live at once inside any call (from its allocation events; a DaCe-built program's are
+   * the hooks'). */
   callPeakBytes: Record<string, number>;
   /** label → instance id → storage → bytes of that program's own External workspace need (the library's size
    * function), for EXTERNAL modes. */
