@@ -248,9 +248,11 @@ export interface CudaReport {
 export function cudaDevices(runtimeCandidates?: string[]): CudaReport;
 
 /** One position of a workload's sequence for timeSequence(): an initialised CPU library and its argument vector
- * (views into the workload's shared arrays). The same library may appear at several positions. */
+ * (views into the workload's shared arrays). The same library may appear at several positions. A DaceLibrary is
+ * called through libffi as its run() calls it: inside a hook window after `interpose(true)`, its allocation
+ * columns then the hooks'; without interposition they stay 0 (not measured). */
 export interface SequenceCall {
-  library: ProgramLibrary;
+  library: ProgramLibrary | DaceLibrary;
   args: ArrayBufferView[];
 }
 
@@ -327,6 +329,9 @@ export interface DaceLibrary {
    * then each program call is timed inside a hook window and the allocation columns (and the sampled call) are the
    * hooks'. Throws "cannot interpose the allocation calls: …" where the library cannot be patched. */
   interpose(on: boolean): InterposeReport;
+  /** While interposed: the hooks' events of the last init() (which then runs inside a hook window too) or program
+   * call; otherwise none. */
+  lastEvents(): AllocEvent[];
 }
 
 /** dlopen()s a DaCe-built library (RTLD_NOW | RTLD_LOCAL) and prepares libffi calls for `spec`. Refuses a

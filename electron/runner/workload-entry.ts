@@ -23,7 +23,14 @@ import { parentTransport } from './parent-port.js';
 import { retain } from './runner-helpers.js';
 import { WORKLOAD_PROTOCOL_VERSION, type HostToWorkloadRunner, type WorkloadRunnerToHost } from './workload-messages.js';
 
-type Library = ReturnType<NativeAddon['load']>;
+type ProgramLibrary = ReturnType<NativeAddon['load']>;
+type Library = ProgramLibrary | ReturnType<NativeAddon['loadDace']>;
+
+/** Our generated libraries have Transient Lab's runtime (poison, events); a DaCe-built one has neither. */
+const ours = (lib: Library): lib is ProgramLibrary => 'setPoison' in lib;
+
+/** The External storages an instance's library takes a workspace for. */
+const storagesOf = (inst: WorkloadInstanceJob): string[] => inst.dace?.storages ?? inst.externals.map((e) => e.storage);
 
 /** Guard bytes after each shared workspace: a program that writes past the end of the workspace hits them. */
 const WORKSPACE_GUARD = 4096;
@@ -47,6 +54,9 @@ class LoadedMode {
   readonly workspaces: Workspace[] = [];
   readonly argvs: ArrayBufferView[][] = [];
   readonly initBytes: Record<string, number> = {};
+  readonly instanceWorkspace: Record<string, Record<string, number>> = {};
+  /** Why the allocations of DaCe-built programs are not measured here ('' when they are, or there are none). */
+  unmeasured = '';
 
   constructor(
     addon: NativeAddon,
@@ -62,12 +72,15 @@ class LoadedMode {
     }
     for (const inst of job.instances) {
       at({ label: job.label, phase: 'load', program: inst.id });
-      const lib = addon.load(inst.libPath);
-      if (lib.gpu) throw new Error(`${inst.id}: ${inst.libPath} is a GPU program library; workloads run CPU programs only`);
-      // Poison before init: PERSISTENT's buffers start as garbage too.
-      lib.setPoison(poison !== null, poison ?? 0);
+      const lib = inst.dace ? this.loadDace(addon, inst) : addon.load(inst.libPath);
+      if (ours(lib)) {
+        if (lib.gpu) throw new Error(`${inst.id}: ${inst.libPath} is a GPU program library; workloads run CPU programs only`);
+        // Poison before init: PERSISTENT's buffers start as garbage too.
+        lib.setPoison(poison !== null, poison ?? 0);
+      }
       at({ label: job.label, phase: 'init', program: inst.id });
       lib.init(BigInt64Array.from(inst.initSymbols));
+      // A DaCe library's events are the hooks' (its init runs inside a hook window once interposed).
       this.initBytes[inst.id] = lib
         .lastEvents()
         .filter((e) => e.kind === 'alloc')
@@ -76,13 +89,15 @@ class LoadedMode {
       this.argvs.push(inst.args.map((a) => this.view(inst, a)));
     }
     // One workspace per storage, sized to the largest need of any instance, handed to every program.
-    const storages = [...new Set(job.instances.flatMap((i) => i.externals.map((e) => e.storage)))];
+    const storages = [...new Set(job.instances.flatMap(storagesOf))];
     for (const storage of storages) {
       at({ label: job.label, phase: 'workspace' });
       let size = 0;
       job.instances.forEach((inst, k) => {
-        if (inst.externals.some((e) => e.storage === storage))
-          size = Math.max(size, Number(this.libs[k]!.externalSize(storage, BigInt64Array.from(inst.initSymbols))));
+        if (!storagesOf(inst).includes(storage)) return;
+        const own = Number(this.libs[k]!.externalSize(storage, BigInt64Array.from(inst.initSymbols)));
+        (this.instanceWorkspace[inst.id] ??= {})[storage] = own;
+        size = Math.max(size, own);
       });
       const buffer = retain(new Uint8Array(size + WORKSPACE_GUARD));
       buffer.fill(w.guardByte, size);
@@ -92,10 +107,25 @@ class LoadedMode {
     }
   }
 
+  /**
+   * A DaCe-built library, interposed right after load and before init as `profile FOLDER` does (dace-variant.ts):
+   * its program calls then run inside hook windows. Where its GOT cannot be patched, the mode's allocation columns
+   * are not measured, and say so.
+   */
+  private loadDace(addon: NativeAddon, inst: WorkloadInstanceJob): Library {
+    const lib = addon.loadDace(inst.libPath, inst.dace!);
+    try {
+      lib.interpose(true);
+    } catch (err) {
+      this.unmeasured ||= `${inst.id}: interposition could not be applied: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    return lib;
+  }
+
   /** Hands workspace `ws` to every instance's library, in the layout of instance `layoutOf(k)`'s symbols. */
   install(ws: Workspace, layoutOf: (k: number) => number): void {
     this.job.instances.forEach((inst, k) => {
-      if (!inst.externals.some((e) => e.storage === ws.storage)) return;
+      if (!storagesOf(inst).includes(ws.storage)) return;
       const symbols = BigInt64Array.from(this.job.instances[layoutOf(k)]!.initSymbols);
       this.libs[k]!.setExternal(ws.storage, ws.buffer.subarray(0, Math.max(ws.size, 1)), symbols);
     });
@@ -138,6 +168,8 @@ function verify(addon: NativeAddon, w: WorkloadJob): WorkloadVerifyResult {
     workspace: {},
     initBytes: {},
     callPeakBytes: {},
+    instanceWorkspace: {},
+    allocationsUnmeasured: {},
     guardHits: [],
     overruns: [],
     outputs: null,
@@ -145,7 +177,11 @@ function verify(addon: NativeAddon, w: WorkloadJob): WorkloadVerifyResult {
   for (const m of modes) {
     result.initBytes[m.job.label] = m.initBytes;
     result.callPeakBytes[m.job.label] = 0;
-    if (isExternal(m)) result.workspace[m.job.label] = Object.fromEntries(m.workspaces.map((ws) => [ws.storage, ws.size]));
+    if (isExternal(m)) {
+      result.workspace[m.job.label] = Object.fromEntries(m.workspaces.map((ws) => [ws.storage, ws.size]));
+      result.instanceWorkspace[m.job.label] = m.instanceWorkspace;
+    }
+    if (m.unmeasured) result.allocationsUnmeasured[m.job.label] = m.unmeasured;
   }
   for (let step = 0; step < w.steps; step++) {
     for (const [position, call] of w.sequence.entries()) {
@@ -155,9 +191,10 @@ function verify(addon: NativeAddon, w: WorkloadJob): WorkloadVerifyResult {
         at({ label: m.job.label, phase: 'verify', program: call.program, position, step });
         if (isExternal(m)) stale.set(m, runExternalPoisoned(m, k, w, { position, step, program: call.program }, result));
         else {
-          m.libs[k]!.run(m.argvs[k]!, 1);
+          const lib = m.libs[k]!;
+          lib.run(m.argvs[k]!, 1);
           let live = 0;
-          for (const e of m.libs[k]!.lastEvents()) {
+          for (const e of lib.lastEvents()) {
             live += e.kind === 'alloc' ? e.bytes : -e.bytes;
             result.callPeakBytes[m.job.label] = Math.max(result.callPeakBytes[m.job.label]!, live);
           }
@@ -191,7 +228,8 @@ function verify(addon: NativeAddon, w: WorkloadJob): WorkloadVerifyResult {
     );
   }
   if (w.overrunCheck) {
-    for (const m of modes) if (isExternal(m)) overrunCheck(m, w, result);
+    // Not for DaCe-built libraries: their set function refuses a workspace smaller than their size function says.
+    for (const m of modes) if (isExternal(m) && !m.job.instances.some((i) => i.dace)) overrunCheck(m, w, result);
   }
   return result;
 }
@@ -216,8 +254,9 @@ function runExternalPoisoned(
   for (const pattern of w.poison) {
     arrays.forEach((a, i) => m.bytesOf(k, a).set(before[i]!));
     for (const ws of m.workspaces) ws.buffer.fill(pattern, 0, ws.size);
-    m.libs[k]!.setPoison(true, pattern);
-    m.libs[k]!.run(m.argvs[k]!, 1);
+    const lib = m.libs[k]!;
+    if (ours(lib)) lib.setPoison(true, pattern);
+    lib.run(m.argvs[k]!, 1);
     for (const ws of m.workspaces) {
       if (m.guardWritten(ws, w.guardByte)) {
         result.guardHits.push({ label: m.job.label, storage: ws.storage, ...where });
@@ -226,7 +265,8 @@ function runExternalPoisoned(
     }
     outputs.push(arrays.map((a) => Uint8Array.from(m.bytesOf(k, a))));
   }
-  m.libs[k]!.setPoison(true, w.poison[0]);
+  const lib = m.libs[k]!;
+  if (ours(lib)) lib.setPoison(true, w.poison[0]);
   arrays.forEach((a, i) => m.bytesOf(k, a).set(outputs[0]![i]!));
   return arrays.some((a, i) => a.written && !Buffer.from(outputs[0]![i]!).equals(outputs[1]![i]!));
 }
@@ -257,7 +297,8 @@ function overrunCheck(m: LoadedMode, w: WorkloadJob, result: WorkloadVerifyResul
     for (const [position, c] of w.sequence.entries()) {
       const first = firstOf.get(c.program)!;
       at({ label: m.job.label, phase: 'overrun-check', program: c.program, position, step: 0 });
-      m.libs[first]!.setPoison(false, 0);
+      const firstLib = m.libs[first]!;
+      if (ours(firstLib)) firstLib.setPoison(false, 0);
       // The first call's library, with this call's arguments (its symbol values).
       m.libs[first]!.run(m.argvs[c.instance]!, 1);
       const hit = m.guardWritten(gt4py, w.guardByte);
@@ -303,6 +344,7 @@ function time(addon: NativeAddon, w: WorkloadJob, progressFile: string): Workloa
     overflowed: t.overflowed,
     rssDeltaBytes: rssBefore !== null && peak !== null ? Math.max(0, peak - rssBefore) : null,
     workspace: Object.fromEntries(m.workspaces.map((ws) => [ws.storage, ws.size])),
+    ...(m.unmeasured ? { allocationsUnmeasured: m.unmeasured } : {}),
     ...(w.calibrateSteps ? { emptyOverheadNsPerCall: addon.measureSequenceOverheadNs(t.positions, w.calibrateSteps) } : {}),
   };
 }

@@ -551,8 +551,10 @@ class ProgramLibrary : public Napi::ObjectWrap<ProgramLibrary> {
 
 bool tlab::SequenceTargetOf(const Napi::Value &value, tlab::SequenceTarget *out, std::string *why) {
   Napi::Env env = value.Env();
+  bool ok = false;
+  if (tlab::DaceSequenceTargetOf(value, out, why, &ok)) return ok;
   if (!value.IsObject() || !value.As<Napi::Object>().InstanceOf(env.GetInstanceData<tlab::AddonData>()->programLibrary.Value())) {
-    *why = "expected a ProgramLibrary (from load()), got " + tlab::Describe(value);
+    *why = "expected a ProgramLibrary (from load()) or a DaceLibrary (from loadDace()), got " + tlab::Describe(value);
     return false;
   }
   return ProgramLibrary::Unwrap(value.As<Napi::Object>())->SequenceTarget(out, why);

@@ -14,10 +14,12 @@
 
 #include "call_loop.h"
 #include "call_stats_napi.h"
+#include "device_buffer.h"
 #include "event_sampler.h"
 #include "ffi_program.h"
 #include "interpose_napi.h"
 #include "napi_args.h"
+#include "sequence_napi.h"
 
 namespace tlab {
 namespace {
@@ -78,7 +80,7 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
                        {InstanceMethod<&DaceLibrary::Init>("init"), InstanceMethod<&DaceLibrary::ExternalSize>("externalSize"),
                         InstanceMethod<&DaceLibrary::SetExternal>("setExternal"), InstanceMethod<&DaceLibrary::Run>("run"),
                         InstanceMethod<&DaceLibrary::TimeCalls>("timeCalls"), InstanceMethod<&DaceLibrary::Exit>("exit"),
-                        InstanceMethod<&DaceLibrary::Interpose>("interpose")});
+                        InstanceMethod<&DaceLibrary::Interpose>("interpose"), InstanceMethod<&DaceLibrary::LastEvents>("lastEvents")});
   }
 
   explicit DaceLibrary(const Napi::CallbackInfo &info) : Napi::ObjectWrap<DaceLibrary>(info), events_(1) {
@@ -97,6 +99,20 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
         Napi::PropertyDescriptor::Value("programName", Napi::String::New(env, program_->spec().name), napi_enumerable),
         Napi::PropertyDescriptor::Value("exports", exports, napi_enumerable),
     });
+  }
+
+ // For the workload's step loop (sequence_napi.cc): the FFI callee, windowed when interposed, and the event
+  // buffer it sums (the hooks' or the empty one), as Run() calls it.
+  bool SequenceTarget(tlab::SequenceTarget *out, std::string *why) {
+    if (handle_ == nullptr) return (*why = "the DaCe library is not initialised (call init() first)", false);
+    *out = tlab::SequenceTarget{};
+    out->handle = handle_;
+    out->events = StatsEvents();
+    out->bound = interposed_ ? &WindowedBound : &DaceProgram::CallBound;
+    out->context = program_.get();
+    out->argCount = static_cast<uint32_t>(program_->spec().program.size());
+    out->name = program_->spec().name;
+    return true;
   }
 
  private:
@@ -134,8 +150,13 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
     const uint64_t start = tlab_now_ns();
     void *handle = nullptr;
     try {
+      // Interposed: init inside a hook window too, so lastEvents() then holds init's allocations (a workload's
+      // PERSISTENT footprint); each program call opens its own window, which starts empty.
+      if (interposed_) interpose::Open();
       handle = program_->Init(symbols);
+      if (interposed_) interpose::Close();
     } catch (const std::exception &error) {
+      if (interposed_) interpose::Close();
       Fail(env, Fn("__dace_init_") + " threw a C++ exception: " + error.what());
     }
     const uint64_t end = tlab_now_ns();
@@ -217,6 +238,13 @@ class DaceLibrary : public Napi::ObjectWrap<DaceLibrary> {
       interposed_ = false;
       Fail(info.Env(), std::string("cannot interpose the allocation calls: ") + error.what());
     }
+  }
+
+  // The hooks' events of the last init or program call while interposed (the window's), else none.
+  Napi::Value LastEvents(const Napi::CallbackInfo &info) {
+    ExpectArgumentCount(info, 0, "lastEvents(): AllocEvent[]");
+    if (!interposed_) return Napi::Array::New(info.Env(), 0);
+    return EventsArray(info.Env(), interpose::Events(), program_->path());
   }
 
   [[noreturn]] void FailEvent(Napi::Env env, const UnknownEventKind &bad) const {
@@ -361,9 +389,18 @@ Napi::Value LoadDace(const Napi::CallbackInfo &info) {
 
 }  // namespace
 
+bool DaceSequenceTargetOf(const Napi::Value &value, SequenceTarget *out, std::string *why, bool *ok) {
+  Napi::Env env = value.Env();
+  const Napi::FunctionReference &ctor = env.GetInstanceData<AddonData>()->daceLibrary;
+  if (ctor.IsEmpty() || !value.IsObject() || !value.As<Napi::Object>().InstanceOf(ctor.Value())) return false;
+  *ok = DaceLibrary::Unwrap(value.As<Napi::Object>())->SequenceTarget(out, why);
+  return true;
+}
+
 void RegisterDaceLibrary(Napi::Env env, Napi::Object exports) {
   // Lives as long as the addon: the constructor behind every loadDace() result.
   auto *constructor = new Napi::FunctionReference(Napi::Persistent(DaceLibrary::Define(env)));
+  env.GetInstanceData<AddonData>()->daceLibrary = Napi::Persistent(constructor->Value());
   exports.Set("loadDace", Napi::Function::New(env, LoadDace, "loadDace", constructor));
   exports.Set("ffiAvailable", Napi::Boolean::New(env, FfiAvailable()));
 }

@@ -18,6 +18,8 @@ namespace tlab {
 struct AddonData {
   Napi::FunctionReference programLibrary;
   Napi::FunctionReference deviceBuffer;
+  // dace_library_napi.cc's DaceLibrary class (for SequenceTargetOf).
+  Napi::FunctionReference daceLibrary;
 };
 
 class DeviceBuffer : public Napi::ObjectWrap<DeviceBuffer> {

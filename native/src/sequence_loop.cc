@@ -36,7 +36,8 @@ double RunSequence(const std::vector<SequenceCall> &calls, uint64_t warmup, uint
       const uint64_t start = tlab_now_ns();
       tlab_reset(call.events, start);
       try {
-        call.program(call.handle, call.argv.data());
+        if (call.bound != nullptr) call.bound(call.context, call.handle, call.argv.data());
+        else call.program(call.handle, call.argv.data());
       } catch (const std::exception &error) {
         throw SequenceCallThrew{step, static_cast<uint32_t>(p), error.what()};
       } catch (...) {

@@ -19,6 +19,9 @@ struct SequenceCall {
   void *handle = nullptr;
   tlab_event_buffer *events = nullptr;
   std::vector<void *> argv;
+  // Set for a DaceLibrary instead of `program` (sequence_napi.h SequenceTarget).
+  void (*bound)(void *context, void *handle, void *const *argv) = nullptr;
+  void *context = nullptr;
 };
 
 // Per-call and per-step columns, owned by the caller (typed-array memory in the binding). Call columns are

@@ -53,7 +53,8 @@ Napi::Value TimeSequence(const Napi::CallbackInfo &info) {
       ThrowUsage(env, kTimeSequenceUsage, at + ".args has " + std::to_string(array.Length()) + " entries but the program takes " +
                                               std::to_string(target.argCount) + " argument(s)");
     }
-    calls[p] = SequenceCall{target.program, target.handle, target.events, std::vector<void *>(array.Length() == 0 ? 1 : array.Length(), nullptr)};
+    calls[p] = SequenceCall{target.program, target.handle, target.events, std::vector<void *>(array.Length() == 0 ? 1 : array.Length(), nullptr),
+                            target.bound, target.context};
     for (uint32_t i = 0; i < array.Length(); ++i) {
       ByteView view{};
       if (!ReadView(array.Get(i), &view, &why)) ThrowUsage(env, kTimeSequenceUsage, at + ".args[" + std::to_string(i) + "]: " + why);

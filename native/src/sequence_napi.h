@@ -19,10 +19,17 @@ struct SequenceTarget {
   uint32_t argCount = 0;
   // SDFG name `n` of `__program_<n>` ("<program>" when unknown), for messages.
   std::string name;
+  // A DaceLibrary (no trampolines): `bound(context, handle, argv)` calls it through libffi, inside a hook window
+  // when interposed; `program` is then null (call_loop.h `Callee::bound`).
+  void (*bound)(void *context, void *handle, void *const *argv) = nullptr;
+  void *context = nullptr;
 };
 
-// Defined in addon.cc: fills `out` when `value` is an initialised CPU ProgramLibrary, else says why not.
+// Defined in addon.cc: fills `out` when `value` is an initialised CPU ProgramLibrary or DaceLibrary, else says why not.
 bool SequenceTargetOf(const Napi::Value &value, SequenceTarget *out, std::string *why);
+// Defined in dace_library_napi.cc: returns false when `value` is no DaceLibrary; else fills `out` (or says why not
+// in `why`, leaving `*ok` false).
+bool DaceSequenceTargetOf(const Napi::Value &value, SequenceTarget *out, std::string *why, bool *ok);
 
 void RegisterSequence(Napi::Env env, Napi::Object exports);
 

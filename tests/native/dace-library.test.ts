@@ -237,4 +237,37 @@ describe('loadDace with interposition: allocations of a DaCe-layout folder, as o
       }
     });
   }
+
+  it("timeSequence calls a DaceLibrary at every position (a workload's step loop), its allocations the hooks'", async () => {
+    const folder = await readDaceFolder(folders.SCOPED!);
+    const plan = await planProfile(folder.sdfgPath, { modes: ['SCOPED'], layout: 'dace', calls: 1, symbols, defaultSymbol: null });
+    const program = plan.variants[0]!.program;
+    const args = (await prepareInputs(plan.args, plan.symbols, { seed: 0n, files: new Map() })).map((p) => argView(p.arg, p.bytes));
+    const init = BigInt64Array.from(program.initSymbols.map((s) => program.symbols[s]!));
+    const dace = addon.loadDace(folder.libraryPath, callSpec(folder, program));
+    expect(() => addon.timeSequence([{ library: dace, args }], 0, 1, null)).toThrow(
+      /calls\[0\]\.library: the DaCe library is not initialised \(call init\(\) first\)/,
+    );
+    dace.interpose(true);
+    dace.init(init);
+    const perCall = totals(dace.run(args, 1), 0);
+    expect(perCall.allocs).toBeGreaterThan(0);
+    const t = addon.timeSequence(
+      [
+        { library: dace, args },
+        { library: dace, args },
+      ],
+      1,
+      3,
+      null,
+    );
+    expect(t.positions).toBe(2);
+    for (let row = 0; row < 8; row++) {
+      expect({ allocs: t.allocs[row], frees: t.frees[row], allocBytes: t.allocBytes[row] }, `row ${row}`).toEqual(perCall);
+    }
+    expect(() => addon.timeSequence([{ library: dace, args: args.slice(1) }], 0, 1, null)).toThrow(
+      /calls\[0\]\.args has \d+ entries but the program takes/,
+    );
+    dace.exit();
+  });
 });

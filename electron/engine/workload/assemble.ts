@@ -69,6 +69,20 @@ const maxInto = (into: BytesPerStorage, storage: string, bytes: number): void =>
   into[storage] = Math.max(into[storage] ?? 0, bytes);
 };
 
+/**
+ * A DaCe-built program whose calls the hooks saw no allocation or free in, although its SDFG says it allocates:
+ * its library reaches the allocator some other way (statically linked), so its figures are unknown.
+ */
+function bypassedInterposition(plan: WorkloadPlan, label: string, key: string, intercepted: number): string | null {
+  if (intercepted > 0) return null;
+  const expected = plan.instances
+    .filter((i) => i.program === key)
+    .map((i) => i.dace?.get(label)?.expectedAllocationsPerCall ?? null)
+    .filter((n): n is number => n !== null && n > 0);
+  if (!expected.length) return null;
+  return `interposition intercepted no allocation call of the DaCe-built program ${key} although it allocates (${Math.max(...expected)} per call): the library is statically linked to its allocator or bypasses interposition`;
+}
+
 export function assembleWorkloadResult(input: AssembleWorkloadInput): WorkloadResult {
   const { plan, verification: ver, timings } = input;
   // The EXTERNAL layout the per-program workspace is given in: the first EXTERNAL variant timed (packed first).
@@ -85,7 +99,10 @@ export function assembleWorkloadResult(input: AssembleWorkloadInput): WorkloadRe
     const held: BytesPerStorage = {};
     for (const { inst } of insts) {
       const ext = externals[0] ? inst.programs.get(externals[0].label)! : null;
-      for (const e of ext?.externals ?? []) maxInto(workspace, e.storage, Number(e.bytes));
+      // A DaCe-built program's need is what its own size function said in the runner.
+      const measured = inst.dace && externals[0] ? ver.instanceWorkspace[externals[0].label]?.[inst.id] : undefined;
+      if (measured) for (const [storage, bytes] of Object.entries(measured)) maxInto(workspace, storage, bytes);
+      else for (const e of ext?.externals ?? []) maxInto(workspace, e.storage, Number(e.bytes));
       if (persistent) maxInto(held, HOST_STORAGE, ver.initBytes[persistent.label]?.[inst.id] ?? 0);
     }
     programs.push({
@@ -110,6 +127,7 @@ export function assembleWorkloadResult(input: AssembleWorkloadInput): WorkloadRe
     } else footprint[v.label] = { [HOST_STORAGE]: ver.callPeakBytes[v.label] ?? 0 };
   }
 
+  const findings: string[] = [];
   const perStep: WorkloadResult['perStep'] = {};
   const perCallByProgram: WorkloadResult['perCallByProgram'] = {};
   for (const label of plan.timed) {
@@ -122,6 +140,8 @@ export function assembleWorkloadResult(input: AssembleWorkloadInput): WorkloadRe
       { allocs: total('allocs'), frees: total('frees'), allocFreeNs: total('allocFreeNs'), allocBytes: total('allocBytes') },
       stepTimes.length,
     );
+    const unmeasured = runs.find((t) => t.allocationsUnmeasured)?.allocationsUnmeasured ?? ver.allocationsUnmeasured[label];
+    if (unmeasured) perStep[label].allocationsUnmeasured = unmeasured;
     perCallByProgram[label] = {};
     for (const key of plan.workload.programs.keys()) {
       const positions = new Set(plan.sequence.flatMap((c, i) => (c.program === key ? [i] : [])));
@@ -134,10 +154,16 @@ export function assembleWorkloadResult(input: AssembleWorkloadInput): WorkloadRe
         { allocs: sum('allocs'), frees: sum('frees'), allocFreeNs: sum('allocFreeNs'), allocBytes: sum('allocBytes') },
         times.length,
       );
+      const bypassed = unmeasured ? null : bypassedInterposition(plan, label, key, sum('allocs') + sum('frees'));
+      if (bypassed) {
+        findings.push(`${label}: ${bypassed}; its allocation figures, and the step's, are not measured (n/m), not 0`);
+        perStep[label].allocationsUnmeasured ??= bypassed;
+      }
+      const why = unmeasured ?? bypassed;
+      if (why) perCallByProgram[label][key].allocationsUnmeasured = why;
     }
   }
 
-  const findings: string[] = [];
   for (const [label, checks] of Object.entries(ver.checks)) {
     const stale = new Map<string, number[]>();
     for (const c of checks) if (c.staleWorkspace && c.step === 0) stale.set(c.program, [...(stale.get(c.program) ?? []), c.position]);
@@ -154,6 +180,9 @@ export function assembleWorkloadResult(input: AssembleWorkloadInput): WorkloadRe
         `${label} differs from SCOPED first at program ${first.program}, position ${first.position} of step ${first.step + 1}: array ${m.array} (argument ${m.argument}) at element ${m.firstIndex}: ${m.actual} instead of ${m.expected} (${bad} of ${checks.length} calls differ)`,
       );
     }
+  }
+  for (const [label, why] of Object.entries(ver.allocationsUnmeasured)) {
+    findings.push(`${label}: allocations not measured (n/m): ${why}`);
   }
   for (const h of ver.guardHits) {
     findings.push(

@@ -21,8 +21,8 @@ export function formatWorkload(r: WorkloadResult): string {
       formatNs(s.medianNs),
       formatNs(s.p10Ns),
       formatNs(s.p90Ns),
-      formatCount(Math.round(s.allocs * 10) / 10),
-      formatNs(s.allocFreeNs),
+      s.allocationsUnmeasured ? 'n/m' : formatCount(Math.round(s.allocs * 10) / 10),
+      s.allocationsUnmeasured ? 'n/m' : formatNs(s.allocFreeNs),
       `${formatBytes(bytes)} (${HOW[v.mode] ?? ''})`,
     ];
   });

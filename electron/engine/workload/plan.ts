@@ -3,8 +3,6 @@
  * own symbol values, one instance per (program, symbol values), one generated program per instance and mode, the
  * shared arrays (arguments bound by name, `bind` renames) and their initial bytes. Nothing is compiled or run.
  */
-import { basename, join } from 'node:path';
-import { daceFolderSdfg } from '../dace/folder.js';
 import { readFile } from 'node:fs/promises';
 import { analyze } from '../analysis/index.js';
 import type { Mode } from '../analysis/types.js';
@@ -22,6 +20,7 @@ import type { LayoutChoice } from '../profile/result.js';
 import { variantLabel } from '../profile/runner-host.js';
 import { parseLibraryImpl } from '../sdfg/expand/impl.js';
 import { readSdfgFile } from '../sdfg/index.js';
+import { checkDaceModes, planDaceCall, readDaceProgram, type DaceInstance, type DaceProgram } from './dace-programs.js';
 import { callSymbols, parseWorkload, type Workload } from './schema.js';
 
 interface PlannedInstance {
@@ -32,8 +31,10 @@ interface PlannedInstance {
   sdfgFile: string;
   /** A `prebuilt` program's folder: its libraries are run instead of building the generated programs. */
   prebuilt: { dir: string; manifest: BuildManifest } | null;
-  /** Generated program per variant label. */
+  /** Generated program per variant label (a DaCe program's: read off its folder's SDFG, never built). */
   programs: Map<string, GeneratedProgram>;
+  /** A program named by DaCe build folders: per variant label, the folder's library to run. */
+  dace: Map<string, DaceInstance> | null;
   /** Argument → shared array name (arrays and scalars). */
   binding: Record<string, string>;
   symbols: Record<string, bigint>;
@@ -76,14 +77,19 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
 
   const files = new Map<string, SdfgFile>();
   const folders = new Map<string, { dir: string; manifest: BuildManifest; sdfgPath: string }>();
+  const daces = new Map<string, DaceProgram>();
   for (const p of workload.programs.values()) {
+    // DaCe build folders (one per mode): their errors name the folder's own JSON path.
+    const dace = p.prebuilt !== null ? await readDaceProgram(p, path) : null;
+    if (dace) {
+      daces.set(p.key, dace);
+      continue;
+    }
     try {
-      if (p.prebuilt !== null && (await daceFolderSdfg(p.prebuilt))) {
-        // docs/workload.md, "DaCe build folders": advise, check and the window read them; running them is not done.
+      if (p.prebuiltFolders.length > 1) {
         throw new TlabError(
-          'unsupported',
-          `a DaCe build folder: profile workload.json does not run DaCe-built libraries yet (advise, check and the window read its SDFG). Profile the folder alone (transient-lab profile ${p.prebuilt}), or name its SDFG as the program ("sdfg": "${join(p.prebuilt, basename((await daceFolderSdfg(p.prebuilt))!))}") to run our generated code for it`,
-          { file: p.prebuilt },
+          'input',
+          'an array in prebuilt names DaCe build folders (one per mode); name a Transient Lab build folder alone',
         );
       }
       if (p.prebuilt !== null) {
@@ -101,20 +107,34 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
 
   // SCOPED is the reference of every comparison: it always runs, timed only when asked for.
   const modes: Mode[] = opts.modes.includes('SCOPED') ? opts.modes : ['SCOPED', ...opts.modes];
-  const variants = planVariants(modes, opts.layout).map((v) => ({ ...v, label: variantLabel(v.mode, v.layout) }));
+  // A DaCe-built library lays out its own workspace: with one in the workload, every program uses DaCe's layout.
+  const layout: LayoutChoice = daces.size ? 'dace' : opts.layout;
+  const variants = planVariants(modes, layout).map((v) => ({ ...v, label: variantLabel(v.mode, v.layout) }));
   const timed = variants.filter((v) => opts.modes.includes(v.mode)).map((v) => v.label);
   for (const [key, f] of folders) checkFolderVariants(key, f.dir, f.manifest, variants, path, workload);
+  for (const [key, d] of daces) {
+    checkDaceModes(
+      d,
+      variants.map((v) => v.mode),
+      path,
+      `${workload.programs.get(key)!.jsonPath}.prebuilt`,
+    );
+  }
 
   const instances: PlannedInstance[] = [];
   const byKey = new Map<string, number>();
   const sequence: WorkloadPlan['sequence'] = [];
-  const warnings: string[] = [];
+  const warnings: string[] = [...daces.values()].flatMap((d) => d.warnings);
+  if (daces.size && opts.layout !== 'dace' && modes.includes('EXTERNAL'))
+    warnings.push(
+      `EXTERNAL runs in DaCe's workspace layout (EXTERNAL (dace)), not --layout ${opts.layout}: DaCe-built programs (${[...daces.keys()].join(', ')}) lay out their own workspace`,
+    );
   const sdfgNames: Record<string, string> = {};
   for (const call of workload.sequence) {
     const program = workload.programs.get(call.program)!;
-    const file = files.get(call.program)!;
     const folder = folders.get(call.program) ?? null;
-    const sdfgFile = folder ? folder.sdfgPath : program.sdfg!;
+    const daceProgram = daces.get(call.program) ?? null;
+    const sdfgFile = daceProgram ? daceProgram.byMode.get('SCOPED')!.folder.sdfgPath : folder ? folder.sdfgPath : program.sdfg!;
     const symbols = callSymbols(workload, call);
     // Errors of the analysis and the generator, said at the sequence entry that asked for these symbols.
     const atCall = <T>(work: () => T): T => {
@@ -130,29 +150,56 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
         throw err;
       }
     };
-    // A folder built with other library implementations generates (and was built from) their expansion.
-    const libraryImpl = folder?.manifest.libraryImpl === undefined ? {} : { libraryImpl: parseLibraryImpl(folder.manifest.libraryImpl) };
-    const analysis = atCall(() => analyze(file, { symbols, defaultSymbol: opts.defaultSymbol, target: null, ...libraryImpl }));
-    if (analysis.target === 'gpu') {
-      throw new TlabError('unsupported', `program '${call.program}' is a GPU program: profiling workloads runs CPU programs only for now`, {
-        file: path,
-        jsonPath: program.jsonPath,
-      });
-    }
-    const findings = findUnsupported(file, analysis.target, analysis.libraryImpl);
-    if (findings.length) {
-      throw new TlabError('unsupported', `program '${call.program}' is outside the subset Transient Lab can generate code for`, {
-        file: sdfgFile,
-        jsonPath: findings[0]!.jsonPath,
-        details: findings.slice(0, 20).map((f) => `${f.jsonPath}: ${f.element}: ${f.message}`),
-      });
-    }
     const generated = new Map<string, GeneratedProgram>();
-    for (const v of variants) {
-      generated.set(
-        v.label,
-        atCall(() => generateProgram(file, analysis, { mode: v.mode, layout: v.layout ?? 'packed' })),
-      );
+    let daceInstance: Map<string, DaceInstance> | null = null;
+    if (daceProgram) {
+      daceInstance = new Map();
+      for (const v of variants) {
+        const planned = atCall(() => planDaceCall(daceProgram, v.mode, symbols, opts.defaultSymbol));
+        generated.set(v.label, planned.program);
+        daceInstance.set(v.label, planned.dace);
+      }
+      const ref = generated.get(variants[0]!.label)!;
+      for (const [label, g] of generated) {
+        const same =
+          g.args.length === ref.args.length &&
+          g.args.every((a, i) => a.name === ref.args[i]!.name && a.dtype === ref.args[i]!.dtype && argBytes(a) === argBytes(ref.args[i]!));
+        if (!same)
+          throw new TlabError(
+            'input',
+            `program '${call.program}': the ${label} folder's program takes other arguments than the SCOPED folder's (at these symbol values): name build folders of one program`,
+            { file: path, jsonPath: `${program.jsonPath}.prebuilt` },
+          );
+      }
+    } else {
+      const file = files.get(call.program)!;
+      // A folder built with other library implementations generates (and was built from) their expansion.
+      const libraryImpl = folder?.manifest.libraryImpl === undefined ? {} : { libraryImpl: parseLibraryImpl(folder.manifest.libraryImpl) };
+      const analysis = atCall(() => analyze(file, { symbols, defaultSymbol: opts.defaultSymbol, target: null, ...libraryImpl }));
+      if (analysis.target === 'gpu') {
+        throw new TlabError(
+          'unsupported',
+          `program '${call.program}' is a GPU program: profiling workloads runs CPU programs only for now`,
+          {
+            file: path,
+            jsonPath: program.jsonPath,
+          },
+        );
+      }
+      const findings = findUnsupported(file, analysis.target, analysis.libraryImpl);
+      if (findings.length) {
+        throw new TlabError('unsupported', `program '${call.program}' is outside the subset Transient Lab can generate code for`, {
+          file: sdfgFile,
+          jsonPath: findings[0]!.jsonPath,
+          details: findings.slice(0, 20).map((f) => `${f.jsonPath}: ${f.element}: ${f.message}`),
+        });
+      }
+      for (const v of variants) {
+        generated.set(
+          v.label,
+          atCall(() => generateProgram(file, analysis, { mode: v.mode, layout: v.layout ?? 'packed' })),
+        );
+      }
     }
     const reference = generated.get(variants[0]!.label)!;
     if (folder) checkFolderSymbols(call.program, folder.dir, folder.manifest, reference.symbols, path, call.jsonPath);
@@ -183,6 +230,7 @@ export async function planWorkload(path: string, opts: WorkloadPlanOptions): Pro
         sdfgFile,
         prebuilt: folder && { dir: folder.dir, manifest: folder.manifest },
         programs: generated,
+        dace: daceInstance,
         binding,
         symbols: reference.symbols,
       });

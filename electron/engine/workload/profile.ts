@@ -3,12 +3,13 @@
  * cache shares identical sources), verify every mode against SCOPED in one runner child, then time each mode in
  * `processes` fresh children, round-robin, and assemble `transient-lab/workload-result@1`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Mode } from '../analysis/types.js';
 import { buildProgram } from '../compile/index.js';
 import { TlabError } from '../errors.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { withFileErrors } from '../io/fs-errors.js';
 import { fileLabel, type ProgramBuilder } from '../profile/build-variants.js';
 import { encodeValue } from '../profile/inputs.js';
@@ -109,6 +110,12 @@ export async function profileWorkload(
   }
 }
 
+async function copyLibrary(from: string, to: string): Promise<string> {
+  const bytes = await withFileErrors('input', 'read', from, () => readFile(from));
+  await writeFileAtomic(to, bytes, { kind: 'run' });
+  return to;
+}
+
 /** One library per instance and mode, each its own copy (dlopen caches by path); the cache shares builds. */
 async function buildModes(
   plan: WorkloadPlan,
@@ -124,25 +131,29 @@ async function buildModes(
     const instances = [];
     for (const [k, inst] of plan.instances.entries()) {
       throwIfCancelled(opts.signal);
-      onProgress(`${inst.prebuilt ? 'load' : 'build'} ${++done}/${total}: ${inst.id} ${v.label}`);
+      onProgress(`${inst.prebuilt || inst.dace ? 'load' : 'build'} ${++done}/${total}: ${inst.id} ${v.label}`);
       const program = inst.programs.get(v.label)!;
       const label = `${fileLabel(v.label)}-${k}-${fileLabel(inst.program)}`;
       const pre = inst.prebuilt;
-      // A prebuilt program runs the folder's library of this mode and layout (planWorkload checked it has one).
-      const built = pre
-        ? await prebuiltLibrary(
-            pre.dir,
-            pre.manifest,
-            pre.manifest.variants.findIndex((m) => m.mode === v.mode && m.layout === v.layout),
-            program.source,
-            join(runDir, `${label}.so`),
-          )
-        : await build(program, {
-            runDir,
-            sdfgFile: inst.sdfgFile,
-            label,
-            ...(opts.cxxflags ? { cxxflags: opts.cxxflags } : {}),
-          });
+      const dace = inst.dace?.get(v.label) ?? null;
+      // A prebuilt program runs the folder's library of this mode and layout (planWorkload checked it has one);
+      // a DaCe program, its folder built in this mode (a copy: dlopen caches by path).
+      const built = dace
+        ? { libPath: await copyLibrary(dace.libraryPath, join(runDir, `${label}.so`)) }
+        : pre
+          ? await prebuiltLibrary(
+              pre.dir,
+              pre.manifest,
+              pre.manifest.variants.findIndex((m) => m.mode === v.mode && m.layout === v.layout),
+              program.source,
+              join(runDir, `${label}.so`),
+            )
+          : await build(program, {
+              runDir,
+              sdfgFile: inst.sdfgFile,
+              label,
+              ...(opts.cxxflags ? { cxxflags: opts.cxxflags } : {}),
+            });
       instances.push({
         id: inst.id,
         program: inst.program,
@@ -160,6 +171,7 @@ async function buildModes(
           program.args.filter((a) => a.kind === 'symbol').map((a) => [a.name, encodeValue(a, program.symbols[a.name] ?? 0n)]),
         ),
         nondeterministicFloat: program.nondeterministicFloat,
+        ...(dace ? { dace: dace.call } : {}),
       });
     }
     jobs.push({ label: v.label, mode: v.mode, layout: v.layout, instances });

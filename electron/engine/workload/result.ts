@@ -32,6 +32,9 @@ export interface StepSummary {
   /** Time inside instrumented allocations plus frees, per step or per call. */
   allocFreeNs: number;
   allocBytes: number;
+  /** Set when a DaCe-built program's allocations could not be interposed: the allocation figures are not
+   * measured (shown as n/m), and this says why. */
+  allocationsUnmeasured?: string;
 }
 
 /** Bytes per storage (`CPU_Heap`, `GPU_Global`, …). */

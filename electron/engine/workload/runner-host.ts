@@ -6,6 +6,7 @@
  */
 import type { Mode } from '../analysis/types.js';
 import type { ExternalStorage, Layout, ProgramArg } from '../codegen/types.js';
+import type { DaceCallSpec } from '../dace/types.js';
 import type { PositionCheck, WorkspaceOverrun } from './result.js';
 
 /** One program of the workload at one set of symbol values, built for one mode: its own library and handle. */
@@ -23,6 +24,9 @@ export interface WorkloadInstanceJob {
   /** Symbol argument values of this instance's calls, as they are passed (one element of the argument's C type). */
   symbolArgs: Record<string, Uint8Array>;
   nondeterministicFloat: boolean;
+  /** A DaCe-built library (docs/workload.md, "DaCe build folders as programs"): loaded with loadDace and called
+   * through libffi by these signatures, its allocations interposed; its External storages are `dace.storages`. */
+  dace?: DaceCallSpec;
 }
 
 export interface WorkloadModeJob {
@@ -65,8 +69,14 @@ export interface WorkloadVerifyResult {
   workspace: Record<string, Record<string, number>>;
   /** label → instance id → bytes allocated in init (PERSISTENT's transients). */
   initBytes: Record<string, Record<string, number>>;
-  /** label → the most bytes live at once inside any call (from its allocation events). */
+  /** label → the most bytes live at once inside any call (from its allocation events; a DaCe-built program's are
+   * the hooks'). */
   callPeakBytes: Record<string, number>;
+  /** label → instance id → storage → bytes of that program's own External workspace need (the library's size
+   * function), for EXTERNAL modes. */
+  instanceWorkspace: Record<string, Record<string, Record<string, number>>>;
+  /** label → why allocations of DaCe-built programs are not measured in that mode (interposition failed). */
+  allocationsUnmeasured: Record<string, string>;
   /** The shared workspace's trailing guard was written in a mode (a program wrote past its end). */
   guardHits: Array<{ label: string; storage: string; program: string; position: number; step: number }>;
   overruns: WorkspaceOverrun[];
@@ -91,6 +101,8 @@ export interface WorkloadTiming {
   /** Peak resident set over the steps minus the resident set before the first (bytes; null where unknown). */
   rssDeltaBytes: number | null;
   workspace: Record<string, number>;
+  /** Set when a DaCe-built program's allocations could not be interposed: the allocation columns are not measured. */
+  allocationsUnmeasured?: string;
   /** With `calibrateSteps`: the loop's cost per call around empty functions (measureSequenceOverheadNs). */
   emptyOverheadNsPerCall?: number;
 }

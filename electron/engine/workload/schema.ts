@@ -8,12 +8,15 @@ import { TlabError } from '../errors.js';
 
 const WORKLOAD_SCHEMA = 'transient-lab/workload@1';
 
-interface WorkloadProgram {
+export interface WorkloadProgram {
   key: string;
   /** Absolute path of the SDFG file, or null when the program is `prebuilt`. */
   sdfg: string | null;
-  /** Absolute path of a `build` folder (the `--prebuilt` form), or null. */
+  /** Absolute path of a `build` folder (the `--prebuilt` form) or of the first DaCe build folder, or null. */
   prebuilt: string | null;
+  /** Every folder `prebuilt` names (one, or several DaCe build folders of one program, one per mode), with the
+   * JSON path of each; empty when the program is `sdfg`. */
+  prebuiltFolders: Array<{ dir: string; jsonPath: string }>;
   /** The program's own symbol values: they override the workload's shared ones. */
   symbols: Map<string, bigint>;
   /** Argument name → absolute .npy path. */
@@ -134,10 +137,12 @@ export function parseWorkload(text: string, path: string): Workload {
         bind.set(arg, r.string(array, `${at}.bind.${arg}`));
       }
     }
+    const prebuiltFolders = prebuiltList(r, p.prebuilt, `${at}.prebuilt`);
     programs.set(key, {
       key,
       sdfg: p.sdfg === undefined ? null : r.file(p.sdfg, `${at}.sdfg`),
-      prebuilt: p.prebuilt === undefined ? null : r.file(p.prebuilt, `${at}.prebuilt`),
+      prebuilt: prebuiltFolders[0]?.dir ?? null,
+      prebuiltFolders,
       symbols: r.symbols(p.symbols, `${at}.symbols`),
       inputs: r.files(p.inputs, `${at}.inputs`, 'inputs'),
       bind,
@@ -180,6 +185,14 @@ export function parseWorkload(text: string, path: string): Workload {
     sequence,
     steps,
   };
+}
+
+/** `prebuilt`: one folder, or a non-empty array of DaCe build folders of one program (one per mode). */
+function prebuiltList(r: Reader, v: unknown, at: string): Array<{ dir: string; jsonPath: string }> {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) return [{ dir: r.file(v, at), jsonPath: at }];
+  if (v.length === 0) r.fail(at, 'prebuilt must name a folder, or a non-empty array of DaCe build folders (one per mode)');
+  return v.map((item: unknown, i: number) => ({ dir: r.file(item, `${at}[${i}]`), jsonPath: `${at}[${i}]` }));
 }
 
 /**

@@ -107,7 +107,7 @@ describe('profile workload.json with a prebuilt program', () => {
 });
 
 describe('a DaCe build folder as a workload program (docs/workload.md, "DaCe build folders")', () => {
-  it('advise reads the SDFG DaCe saved in it; profile refuses it in one line saying what to run instead', async () => {
+  it('advise reads the SDFG DaCe saved in it; profile refuses a mode no folder was built in, naming the folders and their modes', async () => {
     const path = fixture({ prebuilt: '.dacecache/writer' });
     const folder = join(dirname(path), '.dacecache', 'writer');
     await makeDaceFolder(join(dirname(path), 'writer.sdfg'), folder, {
@@ -122,9 +122,10 @@ describe('a DaCe build folder as a workload program (docs/workload.md, "DaCe bui
     expect([...writer.file.root.arrays.values()].filter((a) => a.transient).map((a) => a.lifetime)).toEqual(['Persistent']);
     const err = await profileWorkload(path, options()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TlabError);
-    expect((err as TlabError).kind).toBe('unsupported');
+    expect((err as TlabError).kind).toBe('usage');
+    expect((err as TlabError).jsonPath).toBe('$.programs.writer.prebuilt');
     expect((err as TlabError).describe()).toMatch(
-      /program at \$\.programs\.writer: \S*\.dacecache\/writer: a DaCe build folder: profile workload\.json does not run DaCe-built libraries yet .*"sdfg": "\S*\.dacecache\/writer\/program\.sdfg"/,
+      /^\S+: at \$\.programs\.writer\.prebuilt: program 'writer': no DaCe build folder in SCOPED, EXTERNAL mode \(the folders: \S*\.dacecache\/writer \(PERSISTENT\); a DaCe library is built in one mode, and SCOPED is always run as the reference\)/,
     );
   }, 300_000);
 });

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TlabError } from '../../../electron/engine/errors.js';
 import { callSymbols, parseWorkload, sniffWorkload } from '../../../electron/engine/workload/schema.js';
@@ -63,6 +63,24 @@ describe('workload@1 schema', () => {
     expect(callSymbols(w, w.sequence[1]!).get('M')).toBe(24n);
   });
 
+  it('takes prebuilt as one folder or an array of DaCe build folders, each resolved against the workload file', () => {
+    const w = parseWorkload(
+      JSON.stringify({
+        schema: 'transient-lab/workload@1',
+        programs: { p: { prebuilt: ['a/.dacecache/p', '/abs/p'] }, q: { prebuilt: 'build-q' } },
+        sequence: ['p', 'q'],
+      }),
+      PATH,
+    );
+    const dir = dirname(PATH);
+    expect(w.programs.get('p')!.prebuiltFolders).toEqual([
+      { dir: join(dir, 'a/.dacecache/p'), jsonPath: '$.programs.p.prebuilt[0]' },
+      { dir: '/abs/p', jsonPath: '$.programs.p.prebuilt[1]' },
+    ]);
+    expect(w.programs.get('p')!.prebuilt).toBe(join(dir, 'a/.dacecache/p'));
+    expect(w.programs.get('q')!.prebuiltFolders).toEqual([{ dir: join(dir, 'build-q'), jsonPath: '$.programs.q.prebuilt' }]);
+  });
+
   it('defaults steps to 1 and takes a program without symbols or inputs', () => {
     const w = parseWorkload(
       JSON.stringify({ schema: 'transient-lab/workload@1', programs: { p: { sdfg: 'p.sdfg' } }, sequence: ['p'] }),
@@ -79,6 +97,8 @@ describe('workload@1 schema', () => {
     [{ ...valid, programs: {} }, '$.programs', /at least one program/],
     [{ ...valid, programs: { a: { sdfg: 'a.sdfg', prebuilt: 'dir' } } }, '$.programs.a', /exactly one of 'sdfg'/],
     [{ ...valid, programs: { a: {} } }, '$.programs.a', /exactly one of 'sdfg'/],
+    [{ ...valid, programs: { a: { prebuilt: [] } } }, '$.programs.a.prebuilt', /a non-empty array of DaCe build folders/],
+    [{ ...valid, programs: { a: { prebuilt: ['x', 3] } } }, '$.programs.a.prebuilt[1]', /non-empty string/],
     [{ ...valid, programs: { a: { sdfg: '' } } }, '$.programs.a.sdfg', /non-empty string/],
     [{ ...valid, programs: { '1a': { sdfg: 'a' } } }, '$.programs.1a', /not a program key/],
     [{ ...valid, symbols: { N: 1.5 } }, '$.symbols.N', /must be an integer/],
