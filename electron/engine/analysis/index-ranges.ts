@@ -416,9 +416,15 @@ class IndexRangeAnalysis {
       }
     }
     const outs = state.edges.filter((e) => e.src === t.id && e.srcConnector && e.memlet.data);
+    for (const e of outs)
+      if (!connSubsets.has(e.srcConnector!)) connSubsets.set(e.srcConnector!, { data: e.memlet.data!, subset: e.memlet.subset });
     for (const s of stmts) {
       if (s.k !== 'assign') continue;
-      if (sinks) this.taskletSinks(local, s.value, connSubsets);
+      if (sinks) {
+        this.taskletSinks(local, s.value, connSubsets);
+        // A store `conn[i, j] = …` indexes too (indirect stores).
+        for (const target of s.targets) if (target.k === 'subscript') this.taskletSinks(local, target, connSubsets);
+      }
       const cs = this.carriersOf(local, s.value, null);
       if (!cs.length) continue;
       for (const target of s.targets) {

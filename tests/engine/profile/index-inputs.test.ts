@@ -47,6 +47,15 @@ describe('index ranges of integer arguments', () => {
     expect(outside).toEqual([]);
   });
 
+  test('a store through a tasklet subscript bounds its indices too (mlir-dace indirect: A[(i, i)] = v)', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const path = join(packageRoot(), '..', 'shared', 'corpus', 'sdfg', 'spcl__mlir-dace__indirect.sdfg');
+    const parsed = parseSdfgBytes(await readFile(path), path);
+    const { ranges } = indexRanges(parsed, { s_0: 16n }, ['_arg0']);
+    // Loaded as _arg1[0, i] (i < 900) and stored as _arg1[i, i] (i < s_0 = 16): the store is the tighter bound.
+    expect(ranges.find((r) => r.argument === '_arg0')).toMatchObject({ min: 0n, max: 15n, reason: 'indexes _arg1 dim 0 in a tasklet' });
+  });
+
   test('a read fixed by the symbols alone is reported with the symbol value that keeps it in bounds', () => {
     const text = indexSdfgText().replace('"(sel[0] + 2)"', '"(sel[1 - L] + 2)"').replace('"s": "int64"', '"s": "int64", "L": "int32"');
     const parsed = parseSdfgBytes(new TextEncoder().encode(text), 'index_inputs.sdfg');
