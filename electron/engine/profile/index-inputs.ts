@@ -2,8 +2,10 @@
  * Index-safe generated inputs (docs/profile.md, Inputs): the integer arguments whose values index data get
  * seeded values inside the range analysis/index-ranges.ts derives, instead of the generator's 0…7.
  *
- * An argument that only bounds loops or maps from below takes the lower half of its range, one that only bounds
- * them from above the upper half, so that a start/end pair is monotone (start <= end) and the loops run.
+ * An argument that only bounds loops or maps from below takes the lowest value of its range, one that only bounds
+ * them from above the highest, so that a start/end pair covers the whole iteration space, as callers run it
+ * (CLOUDSC's kidia = 1, kfdia = klon). Random values inside the range would leave part of each array uncomputed
+ * while later loops still read it: an uninitialised read the inputs made, not the program.
  * `--input` wins: a file-given argument is never generated.
  */
 import { indexRanges, type IndexRange, type SymbolAdvice } from '../analysis/index-ranges.js';
@@ -43,12 +45,11 @@ export function planIndexInputs(
     let max = r.max > tmax ? tmax : r.max;
     if (min > max) continue;
     const split = splitFor(r);
-    const mid = min + (max - min) / 2n;
-    if (split === 'lower') max = mid;
-    else if (split === 'upper') min = mid;
+    if (split === 'lower') max = min;
+    else if (split === 'upper') min = max;
     // Values travel as doubles in the result; ranges beyond 2^53 are not index ranges anyway.
     if (min < -(2n ** 53n) || max > 2n ** 53n) continue;
-    const note = split === 'lower' ? ' (loop start: lower half)' : split === 'upper' ? ' (loop end: upper half)' : '';
+    const note = split === 'lower' ? ' (loop start: its lowest value)' : split === 'upper' ? ' (loop end: its highest value)' : '';
     out.push({ argument: r.argument, min: Number(min), max: Number(max), reason: `${r.reason}${note}` });
   }
   // DaCe's Fortran frontend gives a scalar argument X that sizes arrays a symbol `sym_X` (get_albedos: istartcol,

@@ -199,7 +199,7 @@ export interface IndexInput {
   /** Inclusive bounds of the generated values (after the loop start/end half split). */
   min: number;
   max: number;
-  /** Why: `indexes A dim 0`, with `(loop start: lower half)` / `(loop end: upper half)` where the split applies. */
+  /** Why: `indexes A dim 0`, with `(loop start: its lowest value)` / `(loop end: its highest value)` where that applies. */
   reason: string;
 }
 

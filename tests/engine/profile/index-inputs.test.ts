@@ -87,7 +87,7 @@ describe('index ranges of integer arguments', () => {
     expect(inputs).toEqual([{ argument: 'm', min: 5, max: 5, reason: "the Fortran frontend's size symbol sym_m" }]);
     // Without sym_m, m bounds the nested map i in [0, M - 1] over A[0:N]: M in [1, 32], an upper bound.
     expect(planIndexInputs(plan.file, plan.args, plan.symbols, new Map()).inputs).toEqual([
-      { argument: 'm', min: 16, max: 32, reason: 'indexes A dim 0 (loop end: upper half)' },
+      { argument: 'm', min: 32, max: 32, reason: 'indexes A dim 0 (loop end: its highest value)' },
     ]);
   });
 });
@@ -109,7 +109,7 @@ describe('profile with index-safe generated inputs', () => {
     });
     expect(result.verification.ok, JSON.stringify(result.verification.details)).toBe(true);
     expect(result.indexInputs?.map((i) => [i.argument, i.min, i.max])).toEqual([
-      ['cnt', 3, K], // the upper half of [1, K]: a loop end
+      ['cnt', K, K], // the highest value of [1, K]: a loop end runs the whole range
       ['idx', 1, M],
       ['sel', -2, M - 3],
     ]);
