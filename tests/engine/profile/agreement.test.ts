@@ -67,6 +67,28 @@ const GENUINE_UNINITIALISED_READS: Record<string, { neverWritten: string[]; perC
 };
 
 /**
+ * Corpus programs whose outputs depend on memory they never wrote only because of where the generated loop
+ * bounds start: cloudsc_simplified's cloud loops run `jk = ncldtop … klev` and later read the levels above
+ * ncldtop of transients only those loops write. Index-safe inputs (profile/index-inputs.ts) give ncldtop its
+ * lowest in-bounds value, 2 (1 reads `[ncldtop - 2]`, out of bounds), and kidia/kfdia the whole column, so
+ * each poisoned call shows the read. (Before index-safe inputs the bounds were random 0…7: most column loops
+ * were empty, and the "agreement" was over little computed.) Verification must say exactly that: uninitialised
+ * reads, no divergence between modes, no workspace overflow. Issue 22's note lists them as not done.
+ */
+const READ_ABOVE_LOOP_START = new Set([
+  'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@8184ab0.sdfgz',
+  'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz',
+]);
+
+async function readsAboveLoopStart(path: string): Promise<void> {
+  const result = await profileAll(path);
+  const kinds = new Set(result.verification.details.filter((d) => d.kind !== 'note').map((d) => d.kind));
+  expect(result.verification.ok).toBe(false);
+  expect([...kinds]).toEqual(['uninitialised-read']);
+  expect(result.indexInputs?.find((i) => i.argument === 'yrecldp_ncldtop')).toMatchObject({ min: 2, max: 2 });
+}
+
+/**
  * Corpus programs inside the generator's subset that do not yet run on this suite's inputs (random data,
  * every symbol 64), each with why. Each must still fail exactly so: one that starts to pass fails here, and
  * belongs in the agreeing set. Issue 22's note lists them as not done.
@@ -255,7 +277,8 @@ describe('all modes agree', () => {
   );
   it('lists only corpus programs inside the subset as not running yet or too slow', () => {
     const inside = new Set(corpus.inside.map((c) => basename(c.path)));
-    for (const name of [...Object.keys(KNOWN_NOT_RUNNING), ...TOO_SLOW_FOR_THIS_SUITE]) expect(inside.has(name), name).toBe(true);
+    for (const name of [...Object.keys(KNOWN_NOT_RUNNING), ...TOO_SLOW_FOR_THIS_SUITE, ...READ_ABOVE_LOOP_START])
+      expect(inside.has(name), name).toBe(true);
   });
   const running = corpus.inside.filter((c) => !TOO_SLOW_FOR_THIS_SUITE.has(basename(c.path)));
   it.each(running.map((c) => [basename(c.path), c.path]))(
@@ -264,6 +287,7 @@ describe('all modes agree', () => {
       const genuine = GENUINE_UNINITIALISED_READS[name];
       const known = KNOWN_NOT_RUNNING[name];
       if (genuine) await diagnosedAsUninitialised(path, genuine);
+      else if (READ_ABOVE_LOOP_START.has(name)) await readsAboveLoopStart(path);
       else if (known) await expect(profileAll(path), known.why).rejects.toThrow(known.error);
       else await agree(path);
       // Five variants of a CLOUDSC-sized program compile for minutes on two busy cores when the cache is cold (a
