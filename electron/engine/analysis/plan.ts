@@ -20,6 +20,9 @@ function sumOrNull(values: Array<bigint | null>): bigint | null {
 }
 
 function perCallCost(allocating: TransientInfo[]): ModePlan['perCall'] {
+  // A queue that outgrows its first block allocates again, as often as the data makes it (analysis/stream-footprint.ts):
+  // the count per call is not known before running.
+  if (allocating.some((t) => t.type === 'Stream')) return { allocs: null, frees: null, bytes: null };
   const allocs = sumOrNull(allocating.map((t) => t.executionsPerCall));
   const bytes = sumOrNull(allocating.map((t) => (t.bytes === null || t.executionsPerCall === null ? null : t.bytes * t.executionsPerCall)));
   return { allocs, frees: allocs, bytes };
