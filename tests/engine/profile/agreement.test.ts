@@ -81,7 +81,15 @@ const READ_ABOVE_LOOP_START = new Set([
 ]);
 
 async function readsAboveLoopStart(path: string): Promise<void> {
-  const result = await profileAll(path);
+  let result: ProfileResult;
+  try {
+    result = await profileAll(path);
+  } catch (err) {
+    // What the program reads uninitialised may be an index (stop 28's intermittent SIGSEGV in this file): a
+    // crash during verification is its other possible outcome, never a pass.
+    expect((err as Error).message).toMatch(/crashed with SIGSEGV during verification call/);
+    return;
+  }
   const kinds = new Set(result.verification.details.filter((d) => d.kind !== 'note').map((d) => d.kind));
   expect(result.verification.ok).toBe(false);
   expect([...kinds]).toEqual(['uninitialised-read']);
