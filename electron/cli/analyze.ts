@@ -9,7 +9,7 @@ import { TlabError } from '../engine/errors.js';
 import { readSdfgFile } from '../engine/sdfg/index.js';
 import { daceFolderSdfg, folderBuiltBy } from '../engine/dace/folder.js';
 import { checkLibraryImpl, parseLibraryImpl } from '../engine/sdfg/expand/impl.js';
-import { libraryNodeText } from '../engine/profile/library-nodes.js';
+import { libraryNodeText } from '../engine/view/library-nodes.js';
 import { profileCheck } from '../engine/codegen/index.js';
 import { aliasText, canProfileText } from '../engine/view/format.js';
 import type { ProfileCheck } from '../engine/view/types.js';

@@ -2,7 +2,7 @@
 import { profileVerdict } from '../view/verdict.js';
 import type { ModeResult, ProfileResult } from './result.js';
 import { indexInputLines } from './index-inputs.js';
-import { libraryNodesLine } from './library-nodes.js';
+import { libraryNodesLine } from '../view/library-nodes.js';
 
 function formatNs(ns: number): string {
   if (!Number.isFinite(ns)) return '-';

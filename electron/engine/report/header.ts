@@ -1,5 +1,5 @@
 /** The header of a result: program, machine and settings as rows of facts. */
-import { libraryNodesParts } from '../profile/library-nodes.js';
+import { libraryNodesParts } from '../view/library-nodes.js';
 import type { ProfileResult } from '../profile/result.js';
 import { formatCount } from '../view/format.js';
 import { deviceSummary, deviceVersions, EMULATED_DEVICE, formatReleaseThreshold, isEmulatedResult } from '../view/gpu.js';

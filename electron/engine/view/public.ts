@@ -43,4 +43,4 @@ export {
 } from './verdict.js';
 export { deviceSummary, deviceVersions, EMULATED_DEVICE, formatReleaseThreshold, isEmulatedResult } from './gpu.js';
 export { quantile } from '../profile/stats.js';
-export { libraryNodesLine } from '../profile/library-nodes.js';
+export { libraryNodesLine } from './library-nodes.js';

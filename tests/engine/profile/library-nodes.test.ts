@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { libraryNodesLine } from '../../../electron/engine/profile/library-nodes.js';
+import { libraryNodesLine } from '../../../electron/engine/view/library-nodes.js';
 import type { LibraryNodeResult } from '../../../electron/engine/profile/result.js';
 
 const node = (className: string, label: string, implementation: 'pure' | 'blas' = 'pure'): LibraryNodeResult => ({

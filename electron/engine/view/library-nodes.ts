@@ -3,7 +3,7 @@
  * use: `MatMul 'gemm' → blas (OpenBLAS)`, `Reduce 'sum' → pure`. Every mode runs the same expansion, so the
  * line qualifies every per-call time.
  */
-import type { LibraryNodeResult } from './result.js';
+import type { LibraryNodeResult } from '../profile/result.js';
 
 export function libraryNodeText(n: Pick<LibraryNodeResult, 'className' | 'label' | 'implementation' | 'library'>): string {
   return `${n.className} '${n.label}' → ${n.implementation}${n.library ? ` (${n.library})` : ''}`;
