@@ -5,10 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GeneratedProgram } from '../../../electron/engine/codegen/index.js';
+import type { Analysis } from '../../../electron/engine/analysis/index.js';
+import { generateProgram, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
+import type { SdfgFile } from '../../../electron/engine/model/sdfg.js';
 import type { Layout } from '../../../electron/engine/codegen/types.js';
 import { inputArray } from './reference.js';
-import { run } from './compile.js';
+import { compileLibrary, inParallel, run } from './compile.js';
 
 /** Every mode and layout a generated program can be built in. */
 export const ALL_VARIANTS: ReadonlyArray<{ mode: 'SCOPED' | 'PERSISTENT' | 'POOL' | 'EXTERNAL'; layout: Layout }> = [
@@ -21,6 +23,33 @@ export const ALL_VARIANTS: ReadonlyArray<{ mode: 'SCOPED' | 'PERSISTENT' | 'POOL
 
 /** Flags for a library and a driver under AddressSanitizer. */
 export const ASAN_FLAGS: readonly string[] = ['-fsanitize=address', '-fno-omit-frame-pointer'];
+
+/** One generated variant and its sanitized library (`ok` false with the compiler's output when it failed). */
+export interface SanitizedVariant {
+  p: GeneratedProgram;
+  library: string;
+  ok: boolean;
+  output: string;
+}
+
+/**
+ * Every mode and layout of `analysis` generated and compiled at -O1 with AddressSanitizer (for a driver built
+ * with `compileDriver(dir, true)`), two at a time; libraries are named `<prefix>_<mode>_<layout>`. `libs`
+ * gives a variant's linker flags (blas expansions link OpenBLAS).
+ */
+export async function compileAllVariants(
+  file: SdfgFile,
+  analysis: Analysis,
+  dir: string,
+  prefix: string,
+  libs: (p: GeneratedProgram) => string[] = () => [],
+): Promise<SanitizedVariant[]> {
+  const jobs = ALL_VARIANTS.map((v) => generateProgram(file, analysis, v));
+  return inParallel(jobs, 2, async (p) => ({
+    p,
+    ...(await compileLibrary(p.source, dir, `${prefix}_${p.mode}_${p.layout}`, '-O1', [...ASAN_FLAGS], libs(p))),
+  }));
+}
 
 /** The driver's deterministic input for argument `name` of `p` (see reference.ts inputArray). */
 export function inputFor(p: GeneratedProgram, name: string): Float64Array {

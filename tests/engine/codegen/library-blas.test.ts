@@ -13,8 +13,8 @@ import { packageRoot } from '../../../electron/engine/paths.js';
 import { libraryLinkFlags } from '../../../electron/engine/sdfg/expand/libraries.js';
 import { parseLibraryImpl } from '../../../electron/engine/sdfg/expand/impl.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
-import { compileLibrary, inParallel, removeScratchDirs, scratchDir } from './compile.js';
-import { ALL_VARIANTS, ASAN_FLAGS, compileDriver, inputFor, runProgram } from './driver.js';
+import { removeScratchDirs, scratchDir } from './compile.js';
+import { ALL_VARIANTS, compileAllVariants, compileDriver, inputFor, runProgram } from './driver.js';
 
 afterAll(removeScratchDirs);
 
@@ -82,13 +82,7 @@ describe('library nodes with --library-impl blas', () => {
     driver = await compileDriver(dir, true);
     file = await readSdfgFile(FIXTURE);
     const analysis = analyze(file, { symbols: symbols(), defaultSymbol: null, target: null, libraryImpl: BLAS });
-    const jobs = ALL_VARIANTS.map((v) => generateProgram(file, analysis, v));
-    programs.push(
-      ...(await inParallel(jobs, 2, async (p) => {
-        const c = await compileLibrary(p.source, dir, `blas_${p.mode}_${p.layout}`, '-O1', [...ASAN_FLAGS], libraryLinkFlags(p.libraries));
-        return { p, ...c };
-      })),
-    );
+    programs.push(...(await compileAllVariants(file, analysis, dir, 'blas', (p) => libraryLinkFlags(p.libraries))));
   }, 600_000);
 
   test('every node becomes one CBLAS call; the program includes cblas.h and links OpenBLAS', () => {

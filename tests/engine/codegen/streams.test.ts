@@ -13,12 +13,12 @@ import { analyze } from '../../../electron/engine/analysis/index.js';
 import { toAnalysisJson } from '../../../electron/engine/analysis/json.js';
 import { transientsTable } from '../../../electron/engine/report/model.js';
 import { buildAnalysisView } from '../../../electron/engine/view/analysis.js';
-import { findUnsupported, generateProgram, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
+import { findUnsupported, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
 import type { ConsumeEntryNode, SdfgFile, StateBlock } from '../../../electron/engine/model/sdfg.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
-import { compileLibrary, inParallel, removeScratchDirs, scratchDir } from './compile.js';
-import { ALL_VARIANTS, ASAN_FLAGS, compileDriver, inputFor as input, runProgram } from './driver.js';
+import { removeScratchDirs, scratchDir } from './compile.js';
+import { ALL_VARIANTS, compileAllVariants, compileDriver, inputFor as input, runProgram } from './driver.js';
 
 afterAll(removeScratchDirs);
 
@@ -47,13 +47,7 @@ describe('streams and consume scopes, end to end', () => {
     file = await readSdfgFile(FIXTURE);
     if (findUnsupported(file).length) return;
     const analysis = analyze(file, symbols());
-    const jobs = ALL_VARIANTS.map((v) => generateProgram(file, analysis, v));
-    programs.push(
-      ...(await inParallel(jobs, 2, async (p) => ({
-        p,
-        ...(await compileLibrary(p.source, dir, `streams_${p.mode}_${p.layout}`, '-O1', [...ASAN_FLAGS])),
-      }))),
-    );
+    programs.push(...(await compileAllVariants(file, analysis, dir, 'streams')));
   }, 600_000);
 
   test('the fixture is inside the supported subset and parses without warnings', () => {

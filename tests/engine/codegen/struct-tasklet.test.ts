@@ -11,11 +11,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
-import { findUnsupported, generateProgram, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
+import { findUnsupported, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
 import { parseSdfgJson, readSdfgFile } from '../../../electron/engine/sdfg/index.js';
-import { compileLibrary, inParallel, removeScratchDirs, scratchDir } from './compile.js';
-import { ALL_VARIANTS, ASAN_FLAGS, compileDriver, inputFor as input, runProgram } from './driver.js';
+import { removeScratchDirs, scratchDir } from './compile.js';
+import { ALL_VARIANTS, compileAllVariants, compileDriver, inputFor as input, runProgram } from './driver.js';
 
 afterAll(removeScratchDirs);
 
@@ -47,13 +47,7 @@ describe('tasklets that reach into structure connectors', () => {
     const file = await readSdfgFile(FIXTURE);
     expect(findUnsupported(file)).toEqual([]);
     const analysis = analyze(file, { symbols: new Map([['N', BigInt(N)]]), defaultSymbol: null, target: null });
-    const jobs = ALL_VARIANTS.map((v) => generateProgram(file, analysis, v));
-    programs.push(
-      ...(await inParallel(jobs, 2, async (p) => ({
-        p,
-        ...(await compileLibrary(p.source, dir, `struct_tasklet_${p.mode}_${p.layout}`, '-O1', [...ASAN_FLAGS])),
-      }))),
-    );
+    programs.push(...(await compileAllVariants(file, analysis, dir, 'struct_tasklet')));
   }, 600_000);
 
   test('the connector is the structure pointer and member steps are arrows, arrays indexed with their strides', () => {

@@ -17,8 +17,8 @@ import { packageRoot } from '../../../electron/engine/paths.js';
 import { parseSdfgJson, readSdfgFile } from '../../../electron/engine/sdfg/index.js';
 import { buildAnalysisView } from '../../../electron/engine/view/analysis.js';
 import { transientJson } from '../../../electron/engine/view/analysis-doc.js';
-import { compileLibrary, inParallel, removeScratchDirs, scratchDir } from './compile.js';
-import { ALL_VARIANTS, ASAN_FLAGS, compileDriver, inputFor as input, runProgram } from './driver.js';
+import { compileLibrary, removeScratchDirs, scratchDir } from './compile.js';
+import { ALL_VARIANTS, compileAllVariants, compileDriver, inputFor as input, runProgram } from './driver.js';
 
 afterAll(removeScratchDirs);
 
@@ -57,13 +57,7 @@ describe('vector dtypes', () => {
     const file = await readSdfgFile(FIXTURE);
     expect(findUnsupported(file)).toEqual([]);
     analysis = analyze(file, { symbols: new Map([['N', BigInt(N)]]), defaultSymbol: null, target: null });
-    const jobs = ALL_VARIANTS.map((v) => generateProgram(file, analysis, v));
-    programs.push(
-      ...(await inParallel(jobs, 2, async (p) => ({
-        p,
-        ...(await compileLibrary(p.source, dir, `vectors_${p.mode}_${p.layout}`, '-O1', [...ASAN_FLAGS])),
-      }))),
-    );
+    programs.push(...(await compileAllVariants(file, analysis, dir, 'vectors')));
   }, 600_000);
 
   test('a vector is N elements of its base type: 32 bytes for vector<float64, 4>, in the analysis and the view model', () => {

@@ -10,11 +10,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../../../electron/engine/analysis/index.js';
-import { findUnsupported, generateProgram, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
+import { findUnsupported, type GeneratedProgram } from '../../../electron/engine/codegen/index.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
 import { readSdfgFile } from '../../../electron/engine/sdfg/index.js';
-import { compileLibrary, inParallel, removeScratchDirs, scratchDir } from './compile.js';
-import { ALL_VARIANTS, ASAN_FLAGS, compileDriver, inputFor as input, runProgram } from './driver.js';
+import { removeScratchDirs, scratchDir } from './compile.js';
+import { ALL_VARIANTS, compileAllVariants, compileDriver, inputFor as input, runProgram } from './driver.js';
 
 afterAll(removeScratchDirs);
 
@@ -31,13 +31,7 @@ describe('a view bound to two subsets in one scope', () => {
     const file = await readSdfgFile(FIXTURE);
     expect(findUnsupported(file)).toEqual([]);
     const analysis = analyze(file, { symbols: new Map([['N', BigInt(N)]]), defaultSymbol: null, target: null });
-    const jobs = ALL_VARIANTS.map((v) => generateProgram(file, analysis, v));
-    programs.push(
-      ...(await inParallel(jobs, 2, async (p) => ({
-        p,
-        ...(await compileLibrary(p.source, dir, `view_rebind_${p.mode}_${p.layout}`, '-O1', [...ASAN_FLAGS])),
-      }))),
-    );
+    programs.push(...(await compileAllVariants(file, analysis, dir, 'view_rebind')));
   }, 600_000);
 
   test('the second AccessNode binds a local of its own, which the view of it follows', () => {
