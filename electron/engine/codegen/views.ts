@@ -16,6 +16,7 @@ import type { EmitCore, Env, FnCtx } from './core.js';
 import { ExprError, grouped } from './expr.js';
 import { containingScope, type StateGraph } from './graph.js';
 import { cppIdent, ctypeOf } from './names.js';
+import { viewBindingOrder } from './view-order.js';
 
 type AddFn = (jsonPath: string, element: string, message: string, hint: string) => void;
 
@@ -190,93 +191,34 @@ function scopeContains(g: StateGraph, outer: number | null, inner: number | null
 }
 
 /**
- * Binds the views whose AccessNodes are directly in `scope` (null: the state's top level), before the scope's
- * nodes run: `T *v = viewed + offset;`. A view of a view follows the one it views.
+ * Binds the views of the AccessNodes directly in `scope` (null: the state's top level), before the scope's nodes
+ * run: `T *v = viewed + offset;`, once per name, from the AccessNode DaCe binds it with (view-order.ts); the
+ * name's other AccessNodes of the scope use that binding.
  */
 export function emitViewBindings(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, scope: number | null): void {
   const a = stateAliases(ctx.sdfg, g.state);
-  const pending = g.state.nodes.filter((n): n is AccessNode => n.kind === 'access' && a.views.has(n.id) && containingScope(g, n) === scope);
-  if (pending.length === 0) return;
-  const bound: ScopeBindings = { byName: new Map(), byNode: new Map() };
-  const pendingIds = new Set(pending.map((n) => n.id));
-  while (pending.length) {
-    // The next view whose viewed node is bound already (a cycle of views falls back to node order).
-    let i = pending.findIndex((n) => !pendingIds.has(a.views.get(n.id)!.node.id));
-    if (i < 0) i = 0;
-    const node = pending.splice(i, 1)[0]!;
-    pendingIds.delete(node.id);
-    core.recover(node.jsonPath, `view '${node.data}'`, () => bindView(core, ctx, env, g, a, node, a.views.get(node.id)!, scope, bound));
-  }
+  for (const node of viewBindingOrder(ctx.sdfg, g, a.views, scope))
+    core.recover(node.jsonPath, `view '${node.data}'`, () => bindView(core, ctx, env, g, node, a.views.get(node.id)!, scope));
 }
 
-/**
- * The views bound in one scope: the value of each view name's first binding, and the C++ local of every AccessNode
- * that binds its name to another subset (cpu.py allocate_view binds a view where its AccessNode is).
- */
-interface ScopeBindings {
-  byName: Map<string, { value: string; node: number }>;
-  byNode: Map<number, string>;
-}
-
-/**
- * Whether every edge of view node `n` binds a view (its own viewed edge, views of it): such a node is a link in a
- * chain of views and no code reads or writes through it, so it can be bound to a subset of its own.
- */
-function onlyBinds(g: StateGraph, a: StateAliases, n: AccessNode): boolean {
-  return g.state.edges.every((e) => (e.src !== n.id && e.dst !== n.id) || a.binding.has(e));
-}
-
-function bindView(
-  core: EmitCore,
-  ctx: FnCtx,
-  env: Env,
-  g: StateGraph,
-  a: StateAliases,
-  node: AccessNode,
-  v: Viewed,
-  scope: number | null,
-  bound: ScopeBindings,
-): void {
+function bindView(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, node: AccessNode, v: Viewed, scope: number | null): void {
   if (!scopeContains(g, containingScope(g, v.node), scope))
     throw new ExprError(`view '${node.data}' views '${v.node.data}' from inside a scope the view is not in`);
-  // A view of a view node bound to a subset of its own reads that node's local.
-  const viewedLocal = bound.byNode.get(v.node.id);
-  const from = viewedLocal === undefined ? ctx : { ...ctx, containers: ctx.containers.copy() };
-  if (viewedLocal !== undefined) from.containers.set(v.node.data, viewedLocal);
   const value = core.guard(v.edge.jsonPath, `view '${node.data}'`, () => {
     const member = viewedMember(v, node.data);
-    const { ptr, desc } = core.containerPtr(from, member ?? v.node.data, v.edge.jsonPath);
+    const { ptr, desc } = core.containerPtr(ctx, member ?? v.node.data, v.edge.jsonPath);
     const subset = member !== null ? v.edge.memlet.subset : viewedSubset(v.edge, node.data, v.node.data)!.subset;
-    const start = core.startIndex(from, env, desc, subset, v.edge.jsonPath);
+    const start = core.startIndex(ctx, env, desc, subset, v.edge.jsonPath);
     // A view of one element of a container array is that element's pointer (DaCe: `AB->As[i]`).
     if (isContainerType(desc.type) && !isContainerType(ctx.sdfg.arrays.get(node.data)!.type)) return `${ptr}[${start}]`;
     return start === '0' ? ptr : `${ptr} + ${grouped(start)}`;
   });
-  const previous = bound.byName.get(node.data);
-  if (previous?.value === value) return;
   const desc = ctx.sdfg.arrays.get(node.data)!;
-  const ctype = ctypeOf(desc.dtype)!;
-  if (previous !== undefined) {
-    if (!onlyBinds(g, a, node))
-      core.fail(
-        node.jsonPath,
-        `view '${node.data}'`,
-        `view '${node.data}' is bound to two different subsets in one scope (AccessNodes ${previous.node} and ${node.id}) and code ` +
-          `reads or writes through the second: only views that merely link other views are bound per AccessNode`,
-        'give each binding a view of its own name in DaCe (memlets name the view, not its AccessNode)',
-      );
-    const local = `__tlab_view${node.id}_${cppIdent(node.data)}`;
-    bound.byNode.set(node.id, local);
-    core.out.mark(node.jsonPath);
-    core.out.line(`${ctype} *${local} = ${value};`);
-    return;
-  }
-  bound.byName.set(node.data, { value, node: node.id });
   core.out.mark(node.jsonPath);
   // Bound outside parallel code, a view the control flow reads sets the function's pointer; in parallel code each
   // thread keeps its own (a shared pointer would race), which the control flow after the map does not see.
   const shared = viewReadByControlFlow(ctx.sdfg, node.data) && !env.parallel && !env.device;
-  core.out.line(`${shared ? '' : `${ctype} *`}${ctx.containers.get(node.data)!} = ${value};`);
+  core.out.line(`${shared ? '' : `${ctypeOf(desc.dtype)!} *`}${ctx.containers.get(node.data)!} = ${value};`);
 }
 
 /** A reference's `set` edge: the reference now points at the subset's start of the container the edge comes from. */
