@@ -45,6 +45,7 @@ import {
   type Stmt,
 } from '../symbolic/index.js';
 import { integerConstants } from './symbols.js';
+import { ScopeRanges } from './scope-ranges.js';
 
 /** The valid values of one integer argument. */
 export interface IndexRange {
@@ -339,6 +340,8 @@ class IndexRangeAnalysis {
       inEdges.set(e.dst, l);
     }
     // Map parameters and dynamic range inputs first: the accesses inside the scopes use them.
+    const ranges = new ScopeRanges(nodes, scope.ranges);
+    const at = (r: Map<string, [bigint, bigint]>): Scope => ({ ...scope, ranges: r });
     for (const n of nodes) {
       if (n.kind !== 'map_entry') continue;
       for (const c of dynamicInputConnectors(n)) {
@@ -355,11 +358,11 @@ class IndexRangeAnalysis {
         const b = r ? this.sym(r.end) : null;
         const av = a ? tryEval(a, scope.env) : null;
         const bv = b ? tryEval(b, scope.env) : null;
-        if (av !== null && bv !== null && av <= bv) scope.ranges.set(p, [av, bv]);
+        if (av !== null && bv !== null && av <= bv) ranges.set(n.id, p, [av, bv]);
       });
     }
     for (const n of nodes) {
-      if (n.kind === 'tasklet') this.visitTasklet(scope, state, n, inEdges.get(n.id) ?? [], sinks);
+      if (n.kind === 'tasklet') this.visitTasklet(at(ranges.inside(n.scopeEntry)), state, n, inEdges.get(n.id) ?? [], sinks);
       else if (n.kind === 'access') {
         for (const e of inEdges.get(n.id) ?? []) {
           const src = nodes[e.src];
@@ -378,8 +381,10 @@ class IndexRangeAnalysis {
       }
     }
     if (!sinks) return;
-    for (const e of state.edges) if (e.memlet.data && e.memlet.subset) this.memletSink(scope, e.memlet.data, e.memlet.subset);
-    for (const n of nodes) if (n.kind === 'nested_sdfg' && n.sdfg) this.enterNested(scope, n, inEdges.get(n.id) ?? []);
+    for (const e of state.edges)
+      if (e.memlet.data && e.memlet.subset) this.memletSink(at(ranges.ofEdge(e)), e.memlet.data, e.memlet.subset);
+    for (const n of nodes)
+      if (n.kind === 'nested_sdfg' && n.sdfg) this.enterNested(at(ranges.inside(n.scopeEntry)), n, inEdges.get(n.id) ?? []);
   }
 
   private rangeCarriers(scope: Scope, param: string, r: RangeDim | undefined): void {

@@ -22,7 +22,7 @@ import type { ExternalSlotPlan, MemoryPlan } from './placement.js';
 /** Names visible at one point of the generated code. */
 export interface Env {
   names: Map<string, string>;
-  /** Inside a CPU_Multicore or CPU_Persistent map: WCR writes need atomics. */
+  /** Inside a CPU_Multicore or CPU_Persistent map: WCR writes need atomics unless wcr-conflicts.ts proves no other thread reaches them. */
   parallel: boolean;
   /** Inside a CPU_Persistent map's parallel region: a CPU_Multicore map shares its loop (`omp for`). */
   persistent?: boolean;

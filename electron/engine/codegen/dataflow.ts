@@ -14,6 +14,7 @@ import type { SiteKey } from './placement.js';
 import { dynamicInputEdges } from '../model/queries.js';
 import { emitTasklet } from './tasklet.js';
 import { wcrLines } from './wcr.js';
+import { wcrPlain } from './wcr-conflicts.js';
 import { emitReferenceSet, emitViewBindings, isAliasBinding } from './views.js';
 import { isViewType } from '../analysis/aliases.js';
 import { emitPersistentRegion } from './omp-persistent.js';
@@ -216,7 +217,7 @@ function emitAccess(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, node: A
       if (e.dstConnector === 'set' && !isViewType(ctx.sdfg.arrays.get(node.data)!.type)) emitReferenceSet(core, ctx, env, e, from, node);
       continue;
     }
-    emitCopy(core, ctx, env, e, from.data, node.data);
+    emitCopy(core, ctx, env, g, e, from.data, node.data);
   }
   for (const e of g.outEdges.get(node.id)!) {
     if (e.memlet.data === null || isAliasBinding(ctx.sdfg, g.state, e)) continue;
@@ -224,7 +225,7 @@ function emitAccess(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, node: A
     if (dst?.kind !== 'map_exit') continue;
     const to = outerDestination(g, e);
     if (!to) continue;
-    emitCopy(core, ctx, env, e, node.data, to.data);
+    emitCopy(core, ctx, env, g, e, node.data, to.data);
   }
 }
 
@@ -239,7 +240,7 @@ export function copyDimPairs(sp: SubsetPoint, dp: SubsetPoint): Array<[number, n
   throw new ExprError(`copy between subsets of different shapes (${sNon.length} vs ${dNon.length} non-unit dimensions)`);
 }
 
-function emitCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, srcName: string, dstName: string): void {
+function emitCopy(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, e: MemletEdge, srcName: string, dstName: string): void {
   if (emitStreamCopy(core, ctx, env, e, srcName, dstName)) return;
   if (core.backend?.emitCopy(core, ctx, env, e, srcName, dstName)) return;
   const element = `copy ${srcName} -> ${dstName}`;
@@ -268,7 +269,17 @@ function emitCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge, srcName: 
     const target = `${dst.ptr}[${core.linear(ctx, env, dst.desc, dstIdx)}]`;
     const value = `${src.ptr}[${core.linear(ctx, env, src.desc, srcIdx)}]`;
     if (e.memlet.wcr)
-      for (const l of wcrLines(core, ctx, env, target, value, e.memlet.wcr, ctypeOf(dst.desc.dtype)!, e.jsonPath, e.memlet.wcrNonatomic))
+      for (const l of wcrLines(
+        core,
+        ctx,
+        env,
+        target,
+        value,
+        e.memlet.wcr,
+        ctypeOf(dst.desc.dtype)!,
+        e.jsonPath,
+        wcrPlain(core, ctx, env, g, e),
+      ))
         o.line(l);
     else o.line(`${target} = ${value};`);
     for (let i = 0; i < pairs.length; i++) o.close();

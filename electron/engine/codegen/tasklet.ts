@@ -12,6 +12,7 @@ import type { StateGraph } from './graph.js';
 import { cppIdent, ctypeOf, dtypeLabel } from './names.js';
 import { StructAccess, structConnectorBinding, type StructConnectors } from './tasklet-structs.js';
 import { wcrLines } from './wcr.js';
+import { wcrPlain } from './wcr-conflicts.js';
 import { streamInput, streamOutput } from './streams.js';
 
 type ArrayConnectors = Map<string, { desc: DataDescriptor; subset: SubsetPoint }>;
@@ -158,7 +159,7 @@ export function emitTasklet(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph,
         if (e.memlet.wcr) {
           pre.push(`${ctype} ${tmp} = {};`);
           bind.push(`${ctype} &${cv} = ${tmp};`);
-          post.push(...wcrLines(core, ctx, env, `${ptr}[${index}]`, tmp, e.memlet.wcr, ctype, e.jsonPath, e.memlet.wcrNonatomic));
+          post.push(...wcrLines(core, ctx, env, `${ptr}[${index}]`, tmp, e.memlet.wcr, ctype, e.jsonPath, wcrPlain(core, ctx, env, g, e)));
         } else {
           pre.push(`${ctype} &${tmp} = ${ptr}[${index}];`);
           bind.push(`${ctype} &${cv} = ${tmp};`);

@@ -1,8 +1,9 @@
 /**
  * Write-conflict resolution: `target ⊕= value` for a memlet's WCR lambda. `a + b` and `a * b` become compound
- * assignments (`#pragma omp atomic` inside parallel code), `min`/`max` the runtime helpers, and any other
- * two-argument lambda its translated body (a named critical section inside parallel code). A memlet marked
- * `wcr_nonatomic` is written without atomics, as DaCe does (its writer guarantees no two threads share an element).
+ * assignments (`#pragma omp atomic` where another thread may write the element), `min`/`max` the runtime helpers,
+ * and any other two-argument lambda its translated body (a named critical section there). `nonatomic`: a memlet
+ * marked `wcr_nonatomic` (its writer guarantees no two threads share an element, as DaCe trusts) or a write no
+ * other thread reaches (wcr-conflicts.ts).
  */
 import { parsePythonLambda, type Expr } from '../symbolic/index.js';
 import type { EmitCore, Env, FnCtx } from './core.js';
