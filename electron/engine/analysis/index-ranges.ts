@@ -526,7 +526,9 @@ class IndexRangeAnalysis {
       else known = false;
     }
     // Views alias argument memory (radiation's `v_config_…` views of structure members) as much as transients.
-    if (!carries && !(known && (!d.transient || d.type.includes('View')))) return;
+    // A transient read at a fixed index beyond its extent reads another allocation's memory: its extent symbol
+    // is too small for the program (get_albedos reads rows 1 … 140 of a transient sized by an SA symbol).
+    if (!carries && !known) return;
     const shape = this.sym(d.shape[dim]!);
     const offset = this.sym(d.offset[dim] ?? '0');
     const size = shape ? tryEval(shape, scope.env) : null;
@@ -536,18 +538,26 @@ class IndexRangeAnalysis {
       // An argument read at an index fixed by the symbol values alone (and loops over known bounds): out of
       // bounds whatever the inputs hold. Linear indices reach their extremes at the loops' bounds.
       let reported = false;
+      let highest: bigint | null = null;
+      const transient = d.transient && !d.type.includes('View');
       for (const corner of corners(ranged, scope.ranges)) {
         const at = tryEval(index, new Map([...scope.env, ...corner]));
+        if (at !== null && (highest === null || at > highest)) highest = at;
         if (!reported && at !== null && (at < -off || at >= size - off)) {
           reported = true;
           const loops = [...corner].map(([k, v]) => `${k} = ${v}`).join(', ');
-          const text = `${name} dim ${dim} is read at ${at}, outside [${-off}, ${size - off}) with these symbol values (${show(index)}${loops ? ` at ${loops}` : ''})`;
+          const what = transient ? `transient ${name}` : name;
+          const text = `${what} dim ${dim} is read at ${at}, outside [${-off}, ${size - off}) with these symbol values (${show(index)}${loops ? ` at ${loops}` : ''})`;
           if (this.outside.length < MAX_OUTSIDE && !this.outside.includes(text)) this.outside.push(text);
           this.outsideCount++;
         }
         const fixed = substitute(index, new Map([...corner].map(([k, v]) => [k, { k: 'int', v }])));
-        this.symbolHint(scope, fixed, -off, size - off);
+        // An index over the extent's own symbol (`0 … SA - 1` of an array of SA) moves with the extent; a
+        // transient's extent, not the index's symbols, is what the program's reads decide (extentHint).
+        if (transient) continue;
+        if (!shape || !freeSymbols(fixed).has(shape.k === 'sym' ? shape.name : '')) this.symbolHint(scope, fixed, -off, size - off);
       }
+      if (transient && highest !== null && highest >= size - off && shape) this.extentHint(scope, shape, highest + off + 1n);
       return;
     }
     this.sink(scope, index, -off, size - off, `indexes ${name} dim ${dim}`);
@@ -578,6 +588,20 @@ class IndexRangeAnalysis {
       if (range[0] > h.min) h.min = range[0];
       if (range[1] < h.max) h.max = range[1];
     }
+  }
+
+  /**
+   * An extent of one root symbol (`SA_x`, a Fortran size) that a fixed index reads past: the symbol must be at
+   * least `needed`, the extent the program's own reads require.
+   */
+  private extentHint(scope: Scope, shape: Expr, needed: bigint): void {
+    if (shape.k !== 'sym') return;
+    const root = scope.roots.get(shape.name);
+    const value = scope.env.get(shape.name);
+    if (value === undefined || root === undefined || this.file.root.constants.has(root)) return;
+    const h = this.hints.get(root);
+    if (!h) this.hints.set(root, { value, min: needed, max: 2n ** 31n - 1n });
+    else if (needed > h.min) h.min = needed;
   }
 
   /** Root symbols whose value sends a fixed index out of bounds, and the values that would not. */
