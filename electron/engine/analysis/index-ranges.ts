@@ -69,6 +69,8 @@ export interface SymbolAdvice {
   suggested: bigint | null;
   min?: bigint;
   max?: bigint;
+  /** The symbol is an extent that a fixed index reads past (it must grow), not a symbol inside the index. */
+  extent?: boolean;
 }
 
 /** An argument's value at some name: the name holds `f(v)`, `v` one element of `arg`. */
@@ -173,7 +175,7 @@ class IndexRangeAnalysis {
   /** Argument accesses out of bounds for any input (fixed by the symbol values). */
   readonly outside: string[] = [];
   outsideCount = 0;
-  private readonly hints = new Map<string, { value: bigint; min: bigint; max: bigint }>();
+  private readonly hints = new Map<string, { value: bigint; min: bigint; max: bigint; extent?: boolean }>();
   private readonly grammar: SdfgFile['grammar'];
 
   constructor(
@@ -557,7 +559,7 @@ class IndexRangeAnalysis {
         if (transient) continue;
         if (!shape || !freeSymbols(fixed).has(shape.k === 'sym' ? shape.name : '')) this.symbolHint(scope, fixed, -off, size - off);
       }
-      if (transient && highest !== null && highest >= size - off && shape) this.extentHint(scope, shape, highest + off + 1n);
+      if (highest !== null && highest >= size - off && shape) this.extentHint(scope, shape, highest + off + 1n);
       return;
     }
     this.sink(scope, index, -off, size - off, `indexes ${name} dim ${dim}`);
@@ -600,7 +602,7 @@ class IndexRangeAnalysis {
     const value = scope.env.get(shape.name);
     if (value === undefined || root === undefined || this.file.root.constants.has(root)) return;
     const h = this.hints.get(root);
-    if (!h) this.hints.set(root, { value, min: needed, max: 2n ** 31n - 1n });
+    if (!h) this.hints.set(root, { value, min: needed, max: 2n ** 31n - 1n, extent: true });
     else if (needed > h.min) h.min = needed;
   }
 
@@ -610,7 +612,15 @@ class IndexRangeAnalysis {
     for (const [symbol, h] of [...this.hints].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       if (h.min <= h.value && h.value <= h.max) continue;
       if (h.min > h.max) out.push({ symbol, value: h.value, suggested: null });
-      else out.push({ symbol, value: h.value, suggested: h.value < h.min ? h.min : h.max, min: h.min, max: h.max });
+      else
+        out.push({
+          symbol,
+          value: h.value,
+          suggested: h.value < h.min ? h.min : h.max,
+          min: h.min,
+          max: h.max,
+          ...(h.extent ? { extent: true } : {}),
+        });
     }
     return out;
   }

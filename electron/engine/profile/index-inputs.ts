@@ -70,8 +70,9 @@ export function planIndexInputs(
 /**
  * The advice, followed until nothing more is out of bounds: a value that fixes one read can expose the next
  * (get_albedos: once a transient's SA extent covers the 140 rows a loop reads, the transient that fills it is
- * read over those 140 columns, so its own SA symbol must grow too). Each round re-derives the reads at the
- * advised values; at most four rounds.
+ * read over those 140 columns, so its own SA symbol must grow too). Extents grow first: a lower bound advised
+ * against an extent that is still too small (velocity's `OA_z_kin_hor_e_d_1`) is advice against the wrong
+ * array. Each round re-derives the reads at the values so far; at most six rounds.
  */
 function adviceUntilInBounds(
   file: SdfgFile,
@@ -80,17 +81,21 @@ function adviceUntilInBounds(
   first: readonly SymbolAdvice[],
 ): SymbolAdvice[] {
   const names = [...wanted];
-  const merged = new Map(first.map((a) => [a.symbol, a]));
   let advice = first;
   const at = { ...symbols };
-  for (let round = 0; round < 4; round++) {
-    const fixes = advice.filter((a) => a.suggested !== null && at[a.symbol] !== a.suggested);
+  for (let round = 0; round < 6; round++) {
+    const open = advice.filter((a) => a.suggested !== null);
+    const extents = open.filter((a) => a.extent);
+    const fixes = extents.length ? extents : open;
     if (!fixes.length) break;
     for (const a of fixes) at[a.symbol] = a.suggested!;
     advice = indexRanges(file, at, names).advice;
-    for (const a of advice) merged.set(a.symbol, { ...a, value: symbols[a.symbol] ?? a.value });
   }
-  return [...merged.values()].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+  const out = new Map<string, SymbolAdvice>();
+  for (const [symbol, value] of Object.entries(at))
+    if (symbols[symbol] !== value) out.set(symbol, { symbol, value: symbols[symbol]!, suggested: value });
+  for (const a of advice) out.set(a.symbol, { ...a, value: symbols[a.symbol] ?? a.value });
+  return [...out.values()].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
 }
 
 function outsideWarnings(outside: readonly string[], count: number, advice: readonly SymbolAdvice[]): string[] {
