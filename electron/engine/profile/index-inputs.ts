@@ -83,18 +83,30 @@ function adviceUntilInBounds(
   const names = [...wanted];
   let advice = first;
   const at = { ...symbols };
+  // An extent whose read moves with it (`B[i + 1]` for i < N, B of N) is never fixed by growing: it is dropped.
+  const grown = new Set<string>();
+  const moving = new Set<string>();
   for (let round = 0; round < 6; round++) {
-    const open = advice.filter((a) => a.suggested !== null);
+    for (const a of advice)
+      if (a.extent && grown.has(a.symbol)) {
+        moving.add(a.symbol);
+        at[a.symbol] = symbols[a.symbol]!;
+      }
+    const open = advice.filter((a) => a.suggested !== null && !moving.has(a.symbol));
     const extents = open.filter((a) => a.extent);
     const fixes = extents.length ? extents : open;
     if (!fixes.length) break;
-    for (const a of fixes) at[a.symbol] = a.suggested!;
+    for (const a of fixes) {
+      at[a.symbol] = a.suggested!;
+      if (a.extent) grown.add(a.symbol);
+    }
     advice = indexRanges(file, at, names).advice;
   }
   const out = new Map<string, SymbolAdvice>();
   for (const [symbol, value] of Object.entries(at))
     if (symbols[symbol] !== value) out.set(symbol, { symbol, value: symbols[symbol]!, suggested: value });
-  for (const a of advice) out.set(a.symbol, { ...a, value: symbols[a.symbol] ?? a.value });
+  for (const a of advice) if (!moving.has(a.symbol)) out.set(a.symbol, { ...a, value: symbols[a.symbol] ?? a.value });
+  for (const symbol of moving) out.set(symbol, { symbol, value: symbols[symbol]!, suggested: null });
   return [...out.values()].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
 }
 

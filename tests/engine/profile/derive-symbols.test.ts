@@ -28,9 +28,11 @@ function fixedReadText(): string {
   const all = (ranges: Array<{ start: string; end: string }>, end: string) => ranges.forEach((r) => ((r.start = '0'), (r.end = end)));
   const [make, shift] = json.nodes;
   all(make.nodes[0].attributes.range.ranges, 'S - 1');
-  for (const e of make.edges) if (e.src_connector === null || e.dst_connector === null) all(e.attributes.data.attributes.subset.ranges, 'S - 1');
+  for (const e of make.edges)
+    if (e.src_connector === null || e.dst_connector === null) all(e.attributes.data.attributes.subset.ranges, 'S - 1');
   all(shift.nodes[0].attributes.range.ranges, '9');
-  for (const e of shift.edges) if (e.src_connector === null || e.dst_connector === null) all(e.attributes.data.attributes.subset.ranges, '9');
+  for (const e of shift.edges)
+    if (e.src_connector === null || e.dst_connector === null) all(e.attributes.data.attributes.subset.ranges, '9');
   const write = shift.edges.find((e: { dst_connector: string | null }) => e.dst_connector === 'IN_B');
   write.attributes.data.attributes.subset.ranges[0] = { start: 'i', end: 'i', step: '1', tile: '1' };
   return JSON.stringify(json);
@@ -52,6 +54,13 @@ describe('symbols derived from fixed-index reads', () => {
     expect(plan.analysis.warnings[0]).toBe(WARNING);
     const given = await planWithDerivedSymbols(file, { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map([['S', 8n]]) }, () => {});
     expect(given.symbols['S']).toBe(8n);
+  });
+
+  test('an extent whose out-of-bounds access moves with it (B[i + 1] for i < N) is never grown', async () => {
+    const overrun = join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'overrun_one_past.sdfg');
+    const plan = await planWithDerivedSymbols(overrun, { ...DEFAULT_PROFILE_OPTIONS, defaultSymbol: 16n }, () => {});
+    expect(plan.symbols['N']).toBe(16n);
+    expect(plan.analysis.warnings.filter((w) => w.startsWith('symbol values derived'))).toEqual([]);
   });
 
   test('the profile reads t in bounds and computes B = 2 (A + 1) in every mode', async () => {
