@@ -15,7 +15,7 @@
  */
 
 /** Fortran's lower bound of a dimension declared without one. */
-export const FORTRAN_DEFAULT_LOWER_BOUND = 1n;
+const FORTRAN_DEFAULT_LOWER_BOUND = 1n;
 
 const LOWER_BOUND_SYMBOL = /^(?:__f2dace_)?S?OA_\w+_d_\d+(?:_\w*)?$|__m_S?OA_\w+_d_\d+(?:_\w*)?$/;
 
