@@ -2,7 +2,15 @@
  * `transient-lab analyze FILE`: what each memory mode would cost on one SDFG, as a human summary or as the
  * `transient-lab/analysis@1` JSON document.
  */
-import { analyze, listNames, MODES, type Analysis, type AnalysisOptions, type TransientInfo } from '../engine/analysis/index.js';
+import {
+  analyze,
+  isFortranLowerBound,
+  listNames,
+  MODES,
+  type Analysis,
+  type AnalysisOptions,
+  type TransientInfo,
+} from '../engine/analysis/index.js';
 import { toAnalysisJson } from '../engine/analysis/json.js';
 import { stat } from 'node:fs/promises';
 import { TlabError } from '../engine/errors.js';
@@ -151,7 +159,7 @@ export function humanReport(a: Analysis, width: number | null, showAll = false, 
     symbolParts.push(
       defaulted.length <= 8
         ? defaulted.map(([k, v]) => `${k}=${v.value}*`).join(', ') + '  (* = --default-symbol)'
-        : `${defaulted.length} symbol(s) = ${defaulted[0]![1].value} from --default-symbol`,
+        : defaultedSummary(defaulted.map(([k, v]) => [k, v.value])),
     );
   }
   out.push(`Symbols:    ${symbolParts.length ? symbolParts.join(', ') : 'none given'}`);
@@ -249,4 +257,14 @@ export function humanReport(a: Analysis, width: number | null, showAll = false, 
     for (const w of a.warnings) out.push(`  - ${w}`);
   }
   return out;
+}
+
+/** `40 symbol(s) = 32 from --default-symbol, 22 Fortran lower bound(s) = 1`. */
+function defaultedSummary(defaulted: ReadonlyArray<readonly [string, bigint]>): string {
+  const bounds = defaulted.filter(([k]) => isFortranLowerBound(k));
+  const sized = defaulted.filter(([k]) => !isFortranLowerBound(k));
+  const parts = [];
+  if (sized.length) parts.push(`${sized.length} symbol(s) = ${sized[0]![1]} from --default-symbol`);
+  if (bounds.length) parts.push(`${bounds.length} Fortran lower bound(s) = ${bounds[0]![1]}`);
+  return parts.join(', ');
 }

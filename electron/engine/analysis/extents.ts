@@ -10,6 +10,7 @@
 import { TlabError } from '../errors.js';
 import type { DataDescriptor, Sdfg, SdfgFile, Sym } from '../model/sdfg.js';
 import { evaluate, render, type Expr } from './expr.js';
+import { defaultSymbolValue } from './fortran-bounds.js';
 import { SymbolContext } from './symbols.js';
 import type { AnalysisOptions } from './types.js';
 
@@ -29,9 +30,8 @@ function valuesFor(expr: Expr, symbols: SymbolContext, opts: AnalysisOptions): M
   const env = new Map<string, bigint>();
   for (const name of symbols.exprs.namesOf(expr)) {
     const given = opts.symbols.get(name);
-    const value =
-      given ?? (opts.defaultSymbol !== null && !symbols.definedIn(symbols.file.root).has(name) ? opts.defaultSymbol : undefined);
-    if (value === undefined) return null;
+    const value = given ?? (symbols.definedIn(symbols.file.root).has(name) ? null : defaultSymbolValue(name, opts.defaultSymbol));
+    if (value === null) return null;
     env.set(name, value);
   }
   return env;

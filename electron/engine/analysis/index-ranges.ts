@@ -70,6 +70,8 @@ export interface SymbolAdvice {
   suggested: bigint | null;
   min?: bigint;
   max?: bigint;
+  /** The symbol is an extent that a fixed index reads past (it must grow), not a symbol inside the index. */
+  extent?: boolean;
 }
 
 /** An argument's value at some name: the name holds `f(v)`, `v` one element of `arg`. */
@@ -174,7 +176,7 @@ class IndexRangeAnalysis {
   /** Argument accesses out of bounds for any input (fixed by the symbol values). */
   readonly outside: string[] = [];
   outsideCount = 0;
-  private readonly hints = new Map<string, { value: bigint; min: bigint; max: bigint }>();
+  private readonly hints = new Map<string, { value: bigint; min: bigint; max: bigint; extent?: boolean }>();
   private readonly grammar: SdfgFile['grammar'];
 
   constructor(
@@ -531,7 +533,9 @@ class IndexRangeAnalysis {
       else known = false;
     }
     // Views alias argument memory (radiation's `v_config_…` views of structure members) as much as transients.
-    if (!carries && !(known && (!d.transient || d.type.includes('View')))) return;
+    // A transient read at a fixed index beyond its extent reads another allocation's memory: its extent symbol
+    // is too small for the program (get_albedos reads rows 1 … 140 of a transient sized by an SA symbol).
+    if (!carries && !known) return;
     const shape = this.sym(d.shape[dim]!);
     const offset = this.sym(d.offset[dim] ?? '0');
     const size = shape ? tryEval(shape, scope.env) : null;
@@ -541,18 +545,26 @@ class IndexRangeAnalysis {
       // An argument read at an index fixed by the symbol values alone (and loops over known bounds): out of
       // bounds whatever the inputs hold. Linear indices reach their extremes at the loops' bounds.
       let reported = false;
+      let highest: bigint | null = null;
+      const transient = d.transient && !d.type.includes('View');
       for (const corner of corners(ranged, scope.ranges)) {
         const at = tryEval(index, new Map([...scope.env, ...corner]));
+        if (at !== null && (highest === null || at > highest)) highest = at;
         if (!reported && at !== null && (at < -off || at >= size - off)) {
           reported = true;
           const loops = [...corner].map(([k, v]) => `${k} = ${v}`).join(', ');
-          const text = `${name} dim ${dim} is read at ${at}, outside [${-off}, ${size - off}) with these symbol values (${show(index)}${loops ? ` at ${loops}` : ''})`;
+          const what = transient ? `transient ${name}` : name;
+          const text = `${what} dim ${dim} is read at ${at}, outside [${-off}, ${size - off}) with these symbol values (${show(index)}${loops ? ` at ${loops}` : ''})`;
           if (this.outside.length < MAX_OUTSIDE && !this.outside.includes(text)) this.outside.push(text);
           this.outsideCount++;
         }
         const fixed = substitute(index, new Map([...corner].map(([k, v]) => [k, { k: 'int', v }])));
-        this.symbolHint(scope, fixed, -off, size - off);
+        // An index over the extent's own symbol (`0 … SA - 1` of an array of SA) moves with the extent; a
+        // transient's extent, not the index's symbols, is what the program's reads decide (extentHint).
+        if (transient) continue;
+        if (!shape || !freeSymbols(fixed).has(shape.k === 'sym' ? shape.name : '')) this.symbolHint(scope, fixed, -off, size - off);
       }
+      if (highest !== null && highest >= size - off && shape) this.extentHint(scope, shape, highest + off + 1n);
       return;
     }
     this.sink(scope, index, -off, size - off, `indexes ${name} dim ${dim}`);
@@ -585,13 +597,35 @@ class IndexRangeAnalysis {
     }
   }
 
+  /**
+   * An extent of one root symbol (`SA_x`, a Fortran size) that a fixed index reads past: the symbol must be at
+   * least `needed`, the extent the program's own reads require.
+   */
+  private extentHint(scope: Scope, shape: Expr, needed: bigint): void {
+    if (shape.k !== 'sym') return;
+    const root = scope.roots.get(shape.name);
+    const value = scope.env.get(shape.name);
+    if (value === undefined || root === undefined || this.file.root.constants.has(root)) return;
+    const h = this.hints.get(root);
+    if (!h) this.hints.set(root, { value, min: needed, max: 2n ** 31n - 1n, extent: true });
+    else if (needed > h.min) h.min = needed;
+  }
+
   /** Root symbols whose value sends a fixed index out of bounds, and the values that would not. */
   symbolAdvice(): SymbolAdvice[] {
     const out: SymbolAdvice[] = [];
     for (const [symbol, h] of [...this.hints].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       if (h.min <= h.value && h.value <= h.max) continue;
       if (h.min > h.max) out.push({ symbol, value: h.value, suggested: null });
-      else out.push({ symbol, value: h.value, suggested: h.value < h.min ? h.min : h.max, min: h.min, max: h.max });
+      else
+        out.push({
+          symbol,
+          value: h.value,
+          suggested: h.value < h.min ? h.min : h.max,
+          min: h.min,
+          max: h.max,
+          ...(h.extent ? { extent: true } : {}),
+        });
     }
     return out;
   }

@@ -22,12 +22,14 @@ import { WriteFirstLoops } from './write-first.js';
 import { dtypeName, footprint, type Footprint } from './sizes.js';
 import { DefaultResolution } from './defaults.js';
 import { effectiveStorage } from './storage.js';
+import { isFortranLowerBound } from './fortran-bounds.js';
 import { SymbolContext } from './symbols.js';
 import { detectTarget } from './target.js';
 import type { AliasInfo, Analysis, AnalysisOptions, PackedStorageLayout, TransientInfo } from './types.js';
 
 export type * from './types.js';
 export { MODES } from './types.js';
+export { isFortranLowerBound } from './fortran-bounds.js';
 
 /** Repeated warnings of one kind are summarised after this many. */
 const WARNINGS_PER_KIND = 10;
@@ -195,8 +197,14 @@ export function analyze(parsed: SdfgFile, opts: AnalysisOptions): Analysis {
   // The analysis itself computes exactly with any value; the program would not (profile refuses these).
   for (const p of symbolTypeProblems(file, symbols.symbolValues())) warnings.push(describeSymbolTypeProblem(p));
   const defaulted = symbols.defaultedSymbols();
-  if (defaulted.length && opts.defaultSymbol !== null)
-    warnings.push(`--default-symbol ${opts.defaultSymbol} used for ${defaulted.length} symbol(s): ${listNames(defaulted)}`);
+  const lowerBounds = defaulted.filter(isFortranLowerBound);
+  const sized = defaulted.filter((n) => !isFortranLowerBound(n));
+  if (sized.length && opts.defaultSymbol !== null)
+    warnings.push(`--default-symbol ${opts.defaultSymbol} used for ${sized.length} symbol(s): ${listNames(sized)}`);
+  if (lowerBounds.length)
+    warnings.push(
+      `${lowerBounds.length} Fortran lower-bound symbol(s) without a value take 1, Fortran's default lower bound (give --symbols to change): ${listNames(lowerBounds)}`,
+    );
   const unresolved = symbols.unresolvedSymbols();
   if (unresolved.length) {
     warnings.push(

@@ -10,6 +10,7 @@ import type { ControlFlowBlock, Sdfg, SdfgFile } from '../model/sdfg.js';
 import { dynamicInputConnectors } from '../model/queries.js';
 import type { AnalysisOptions } from './types.js';
 import { ExprCache, evaluate, rename, symExpr, type Expr } from './expr.js';
+import { defaultSymbolValue } from './fortran-bounds.js';
 
 export interface RootExpr {
   /** The expression over root free symbols, or null when some name has no root meaning. */
@@ -135,7 +136,8 @@ export class SymbolContext {
     return { expr: sdfg.parent ? rename(e, mapping) : e, untranslated: [] };
   }
 
-  /** Value of a root symbol: the file's constant, else the user's, else the default for free symbols, else unknown. */
+  /** Value of a root symbol: the file's constant, else the user's, else the default for free symbols (1 for a
+   * Fortran lower bound, fortran-bounds.ts), else unknown. */
   lookup(name: string): bigint | null {
     const constant = this.constants.get(name);
     if (constant !== undefined) {
@@ -147,10 +149,11 @@ export class SymbolContext {
       this.env.set(name, hit.value);
       return hit.value;
     }
-    if (this.opts.defaultSymbol !== null && !this.definedIn(this.file.root).has(name)) {
-      this.resolved.set(name, { value: this.opts.defaultSymbol, source: 'default' });
-      this.env.set(name, this.opts.defaultSymbol);
-      return this.opts.defaultSymbol;
+    const fallback = defaultSymbolValue(name, this.opts.defaultSymbol);
+    if (fallback !== null && !this.definedIn(this.file.root).has(name)) {
+      this.resolved.set(name, { value: fallback, source: 'default' });
+      this.env.set(name, fallback);
+      return fallback;
     }
     this.unresolved.add(name);
     return null;

@@ -33,7 +33,7 @@ export function planIndexInputs(
   args: readonly ProgramArg[],
   symbols: Record<string, bigint>,
   files: ReadonlyMap<string, string>,
-): { inputs: IndexInput[]; warnings: string[] } {
+): { inputs: IndexInput[]; warnings: string[]; advice: SymbolAdvice[] } {
   const wanted = new Map(args.filter((a) => isGeneratedInteger(a, files)).map((a) => [a.name, a]));
   const out: IndexInput[] = [];
   const { ranges, outside, outsideCount, advice } = indexRanges(file, symbols, wanted.keys());
@@ -63,13 +63,57 @@ export function planIndexInputs(
     else out.push(fixed);
   }
   out.sort((a, b) => (a.argument < b.argument ? -1 : a.argument > b.argument ? 1 : 0));
-  return { inputs: out, warnings: outsideWarnings(outside, outsideCount, advice) };
+  const followed = outsideCount ? adviceUntilInBounds(file, symbols, wanted.keys(), advice) : [];
+  return { inputs: out, warnings: outsideWarnings(outside, outsideCount, followed), advice: followed };
+}
+
+/**
+ * The advice, followed until nothing more is out of bounds: a value that fixes one read can expose the next
+ * (get_albedos: once a transient's SA extent covers the 140 rows a loop reads, the transient that fills it is
+ * read over those 140 columns, so its own SA symbol must grow too). Extents grow first: a lower bound advised
+ * against an extent that is still too small (velocity's `OA_z_kin_hor_e_d_1`) is advice against the wrong
+ * array. Each round re-derives the reads at the values so far; at most six rounds.
+ */
+function adviceUntilInBounds(
+  file: SdfgFile,
+  symbols: Record<string, bigint>,
+  wanted: Iterable<string>,
+  first: readonly SymbolAdvice[],
+): SymbolAdvice[] {
+  const names = [...wanted];
+  let advice = first;
+  const at = { ...symbols };
+  // An extent whose read moves with it (`B[i + 1]` for i < N, B of N) is never fixed by growing: it is dropped.
+  const grown = new Set<string>();
+  const moving = new Set<string>();
+  for (let round = 0; round < 6; round++) {
+    for (const a of advice)
+      if (a.extent && grown.has(a.symbol)) {
+        moving.add(a.symbol);
+        at[a.symbol] = symbols[a.symbol]!;
+      }
+    const open = advice.filter((a) => a.suggested !== null && !moving.has(a.symbol));
+    const extents = open.filter((a) => a.extent);
+    const fixes = extents.length ? extents : open;
+    if (!fixes.length) break;
+    for (const a of fixes) {
+      at[a.symbol] = a.suggested!;
+      if (a.extent) grown.add(a.symbol);
+    }
+    advice = indexRanges(file, at, names).advice;
+  }
+  const out = new Map<string, SymbolAdvice>();
+  for (const [symbol, value] of Object.entries(at))
+    if (symbols[symbol] !== value) out.set(symbol, { symbol, value: symbols[symbol]!, suggested: value });
+  for (const a of advice) if (!moving.has(a.symbol)) out.set(a.symbol, { ...a, value: symbols[a.symbol] ?? a.value });
+  for (const symbol of moving) out.set(symbol, { symbol, value: symbols[symbol]!, suggested: null });
+  return [...out.values()].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
 }
 
 function outsideWarnings(outside: readonly string[], count: number, advice: readonly SymbolAdvice[]): string[] {
   if (!count) return [];
   const lines = [
-    `${count} read${count === 1 ? '' : 's'} of arguments at indices fixed by the symbol values ${count === 1 ? 'is' : 'are'} out of bounds whatever the inputs hold (e.g. ${outside.slice(0, 2).join('; ')})`,
+    `${count} read${count === 1 ? '' : 's'} at indices fixed by the symbol values ${count === 1 ? 'is' : 'are'} out of bounds whatever the inputs hold (e.g. ${outside.slice(0, 2).join('; ')})`,
   ];
   const fixes = advice.filter((a) => a.suggested !== null);
   if (fixes.length)

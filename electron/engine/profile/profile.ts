@@ -20,11 +20,12 @@ import { neverWrittenTransients } from '../model/queries.js';
 import { assembleResult } from './assemble.js';
 import { buildVariants } from './build-variants.js';
 import { crashDetails, planIndexInputs } from './index-inputs.js';
+import { explainUnobserved } from './unobserved.js';
+import { planWithDerivedSymbols } from './derive-symbols.js';
 import { prepareInputs } from './inputs.js';
 import { busyMachineWarning, describeMachine, foreignCpuBusy } from './machine.js';
 import type { OnProfileProgress, ProfileOptions } from './options.js';
 import { checkOutputFolder, saveOutputs } from './outputs.js';
-import { planProfile } from './plan.js';
 import type { ProfilePlan } from './plan.js';
 import type { ProfileResult } from './result.js';
 import type { BuiltVariant } from './build-variants.js';
@@ -37,7 +38,7 @@ export type { OnProfileProgress, ProfileOptions, ProfileProgress } from './optio
 export async function profile(filePath: string, options: ProfileOptions, onProgress: OnProfileProgress = () => {}): Promise<ProfileResult> {
   // Before anything else: a long run must not be lost to an output folder that cannot be written.
   if (options.saveOutputs) await checkOutputFolder(options.saveOutputs);
-  const plan = await planProfile(filePath, options, onProgress);
+  const plan = await planWithDerivedSymbols(filePath, options, onProgress);
   const runDir = await withFileErrors('build', 'create a run folder in', tmpdir(), () => mkdtemp(join(tmpdir(), 'tlab-run-')));
   try {
     const built = await buildVariants(plan.variants, {
@@ -88,7 +89,10 @@ export async function runVerifyAssemble(
   const results = runs.map(poolRuns);
 
   onProgress({ stage: 'compare', message: 'compare outputs' });
-  const verification = verify(built, results, plan.args, new Set(neverWrittenTransients(plan.file)), accumulatedBeforeWritten(plan.file));
+  const verification = explainUnobserved(
+    verify(built, results, plan.args, new Set(neverWrittenTransients(plan.file)), accumulatedBeforeWritten(plan.file)),
+    plan.file,
+  );
   const saved = options.saveOutputs ? await saveOutputs(options.saveOutputs, built, results, plan.args, plan.name) : null;
   const warnings = [
     ...plan.analysis.warnings,
