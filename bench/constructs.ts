@@ -3,7 +3,8 @@
  * covers, our per-call time (SCOPED and EXTERNAL packed, DaCe's flags) against a straightforward hand-written C++
  * loop nest of the same computation, built with the same flags and timed through the same runner as a DaCe
  * build folder (bench/lib/construct-row.ts says how, bench/lib/constructs.ts holds the constructs). Outputs of
- * both are compared before any time is. A construct we run more than SLOW_RATIO × slower is flagged SLOW.
+ * both are compared before any time is. A construct we run more than SLOW_RATIO × slower (median and p10 both,
+ * in some mode) is flagged SLOW.
  *
  * DaCe's own build of each construct is not timed: DaCe is not installed here (each row says so).
  * OMP_NUM_THREADS is 1 unless TLAB_BENCH_CONSTRUCTS_THREADS says otherwise: on a machine whose cores are shared,

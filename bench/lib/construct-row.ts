@@ -43,7 +43,8 @@ export interface ConstructRow {
   handWritten: Timing;
   /** Per mode of ours: our median ÷ the hand-written median, and the same of p10. */
   ratios: Array<{ label: string; median: number; p10: number }>;
-  /** The largest median ratio over our modes. */
+  /** Over our modes, the largest of each mode's smaller ratio (median or p10): a mode counts as slow only when
+   * both its median and its undisturbed calls are, so that a burst of load on a shared machine flags nothing. */
   worstRatio: number;
   /** worstRatio > SLOW_RATIO. */
   slow: boolean;
@@ -173,7 +174,7 @@ export async function measureConstruct(c: Construct, opts: { calls: number; symb
     const h = timing(hand.modes[0]!);
     const ourTimings = ours.modes.map(timing);
     const ratios = ourTimings.map((t) => ({ label: t.label, median: t.medianNs / h.medianNs, p10: t.p10Ns / h.p10Ns }));
-    const worstRatio = Math.max(...ratios.map((r) => r.median));
+    const worstRatio = Math.max(...ratios.map((r) => Math.min(r.median, r.p10)));
     return {
       construct: c.name,
       what: c.what,
