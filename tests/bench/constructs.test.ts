@@ -43,7 +43,7 @@ describe('constructs rows', () => {
   );
 
   it(
-    'a fixture construct (streams and a consume scope) agrees within its tolerance',
+    'a fixture construct (streams and a consume scope) is compared array by array',
     async () => {
       const streams = CONSTRUCTS.find((c) => c.name === 'streams-consume')!;
       const row = await measureConstruct(streams, { calls: 2, symbols: { N: 64n } });
