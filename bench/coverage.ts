@@ -8,7 +8,8 @@
  * A row that ran carries each mode's median time per call, allocations per call and workspace bytes (`perMode`);
  * the summary prints them as a table for files over 2 MB and for the programs issue 22 names (coverage-modes.ts).
  *
- * TLAB_BENCH_COVERAGE_LIMIT_S sets the per-file limit (default 300 s); TLAB_BENCH_COVERAGE=WORD,… keeps only
+ * TLAB_BENCH_COVERAGE_LIMIT_S sets the per-file limit (default 300 s); TLAB_BENCH_COVERAGE_CALLS the timed calls
+ * per mode (default 2: enough to verify, too few for times to quote); TLAB_BENCH_COVERAGE=WORD,… keeps only
  * the files whose names contain one of the words (a quick check of a few files).
  */
 import { fork } from 'node:child_process';
@@ -17,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusDir } from '../electron/engine/paths.js';
 import { modeTables } from './lib/coverage-modes.js';
-import { SMALL_BYTES, type CoverageRow } from './lib/coverage-row.js';
+import { SMALL_BYTES, timedCalls, type CoverageRow } from './lib/coverage-row.js';
 import type { BenchSection } from './section.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -131,6 +132,8 @@ export const coverageSection: BenchSection = {
     'every corpus file: size class, target, and the modes it builds/runs/verifies in (GPU programs on the host backend, cuda-host) or its first finding',
   async run() {
     const limitS = limitSeconds();
+    // Checked here so that a bad value stops the section instead of failing every row.
+    const calls = timedCalls();
     const only = process.env.TLAB_BENCH_COVERAGE?.split(',').filter(Boolean);
     const dir = corpusDir();
     const names = readdirSync(dir)
@@ -176,7 +179,10 @@ export const coverageSection: BenchSection = {
         `${counts.smallOutside} are outside the subset, ${counts.smallFailed} inside it fail or time out`,
       `all sizes: ${counts.allCpuVerify} CPU verify, ${counts.allGpuHostVerify} GPU verify on the host backend, ${counts.allGpuBuild} GPU build only; ` +
         `${((performance.now() - started) / 1000).toFixed(0)} s, ${PARALLEL} files at a time, ${limitS} s limit per file`,
-      // Per-mode numbers of the large programs and those issue 22 names (over the row's few timed calls).
+      // Per-mode numbers of the large programs and those issue 22 names.
+      ...(modeTables(rows, SMALL_BYTES).length
+        ? [`per mode, over ${calls} timed call${calls === 1 ? '' : 's'} per mode (TLAB_BENCH_COVERAGE_CALLS):`]
+        : []),
       ...modeTables(rows, SMALL_BYTES),
     ];
     return {
@@ -184,6 +190,7 @@ export const coverageSection: BenchSection = {
         description: this.description,
         smallBytes: SMALL_BYTES,
         limitSeconds: limitS,
+        callsPerMode: calls,
         ...(only?.length ? { only } : {}),
         counts,
         files: rows,

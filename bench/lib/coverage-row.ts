@@ -32,7 +32,14 @@ const RETRY_SYMBOL = 64n;
  * covers whole blocks of 32 and so fits N = 32 only.
  */
 const OUT_OF_BOUNDS_SYMBOLS = [128n, 32n];
-const CALLS = 2;
+/** Timed calls per mode: few, since the row's question is whether every mode runs and verifies. Its per-mode
+ * times (perMode) are then rough: TLAB_BENCH_COVERAGE_CALLS times more where they are to be quoted. */
+export function timedCalls(): number {
+  const raw = process.env.TLAB_BENCH_COVERAGE_CALLS;
+  const v = raw === undefined ? 2 : Number(raw);
+  if (!Number.isInteger(v) || v < 1) throw new Error(`TLAB_BENCH_COVERAGE_CALLS must be a positive integer, got ${raw}`);
+  return v;
+}
 const BLAS: LibraryImplChoice = { default: 'blas', nodes: {} };
 
 type CoverageStatus =
@@ -103,7 +110,7 @@ async function profileOnce(
     ...DEFAULT_PROFILE_OPTIONS,
     runner: new NodeRunnerHost(),
     layout: 'both',
-    calls: CALLS,
+    calls: timedCalls(),
     warmup: 0,
     processes: 1,
     defaultSymbol,
