@@ -4,9 +4,9 @@
  * 2 MB and of the programs issue 22 names, and of no other.
  */
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { modeTables, type ModeNumbers } from '../../bench/lib/coverage-modes.js';
-import { coverageOf, SMALL_BYTES } from '../../bench/lib/coverage-row.js';
+import { coverageOf, SMALL_BYTES, timedCalls } from '../../bench/lib/coverage-row.js';
 import { packageRoot } from '../../electron/engine/paths.js';
 
 const FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'sdfg');
@@ -42,5 +42,24 @@ describe('per-mode numbers of coverage rows', () => {
     );
     expect(lines.filter((l) => l.endsWith(': per mode'))).toEqual(['big.sdfg: per mode', 'x__nbody.sdfg: per mode']);
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}SCOPED +2\.000 +3\.0 +1\.00 +0\.00 +0\.00$/));
+  });
+
+  describe('TLAB_BENCH_COVERAGE_CALLS', () => {
+    const saved = process.env.TLAB_BENCH_COVERAGE_CALLS;
+    afterEach(() => {
+      if (saved === undefined) delete process.env.TLAB_BENCH_COVERAGE_CALLS;
+      else process.env.TLAB_BENCH_COVERAGE_CALLS = saved;
+    });
+
+    it('sets the timed calls per mode (2 without it) and refuses what is not a positive integer', () => {
+      delete process.env.TLAB_BENCH_COVERAGE_CALLS;
+      expect(timedCalls()).toBe(2);
+      process.env.TLAB_BENCH_COVERAGE_CALLS = '10';
+      expect(timedCalls()).toBe(10);
+      for (const bad of ['0', '2.5', 'ten']) {
+        process.env.TLAB_BENCH_COVERAGE_CALLS = bad;
+        expect(() => timedCalls()).toThrow(`TLAB_BENCH_COVERAGE_CALLS must be a positive integer, got ${bad}`);
+      }
+    });
   });
 });
