@@ -5,7 +5,11 @@
  * why), or the first finding that keeps it outside the generator's subset (element and construct), or why it
  * failed. One child process per file (bench/coverage-file.ts), two at a time, each under a time limit.
  *
- * TLAB_BENCH_COVERAGE_LIMIT_S sets the per-file limit (default 300 s); TLAB_BENCH_COVERAGE=WORD,… keeps only
+ * A row that ran carries each mode's median time per call, allocations per call and workspace bytes (`perMode`);
+ * the summary prints them as a table for files over 2 MB and for the programs issue 22 names (coverage-modes.ts).
+ *
+ * TLAB_BENCH_COVERAGE_LIMIT_S sets the per-file limit (default 300 s); TLAB_BENCH_COVERAGE_CALLS the timed calls
+ * per mode (default 2: enough to verify, too few for times to quote); TLAB_BENCH_COVERAGE=WORD,… keeps only
  * the files whose names contain one of the words (a quick check of a few files).
  */
 import { fork } from 'node:child_process';
@@ -13,7 +17,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusDir } from '../electron/engine/paths.js';
-import { SMALL_BYTES, type CoverageRow } from './lib/coverage-row.js';
+import { modeTables } from './lib/coverage-modes.js';
+import { SMALL_BYTES, timedCalls, type CoverageRow } from './lib/coverage-row.js';
 import type { BenchSection } from './section.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -90,11 +95,17 @@ async function inParallel<T, R>(items: T[], limit: number, job: (item: T) => Pro
   return out;
 }
 
-/** How the row ran: `cuda-host` for GPU programs on the host backend, `blas` where pure could not expand a node. */
+/** How the row ran: `cuda-host` for GPU programs on the host backend, `blas` where pure could not expand a node,
+ * the symbol values profile advised where reads at the default symbol were out of bounds. */
 function how(r: CoverageRow): string {
   const parts = [
     r.backend === 'cuda-host' ? 'on the host backend (cuda-host)' : '',
     r.libraryImpl === 'blas' ? 'with --library-impl blas' : '',
+    r.advisedSymbols
+      ? `with the advised --symbols ${Object.entries(r.advisedSymbols)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(',')}`
+      : '',
   ];
   return parts.filter(Boolean).join(' ');
 }
@@ -121,6 +132,8 @@ export const coverageSection: BenchSection = {
     'every corpus file: size class, target, and the modes it builds/runs/verifies in (GPU programs on the host backend, cuda-host) or its first finding',
   async run() {
     const limitS = limitSeconds();
+    // Checked here so that a bad value stops the section instead of failing every row.
+    const calls = timedCalls();
     const only = process.env.TLAB_BENCH_COVERAGE?.split(',').filter(Boolean);
     const dir = corpusDir();
     const names = readdirSync(dir)
@@ -166,12 +179,18 @@ export const coverageSection: BenchSection = {
         `${counts.smallOutside} are outside the subset, ${counts.smallFailed} inside it fail or time out`,
       `all sizes: ${counts.allCpuVerify} CPU verify, ${counts.allGpuHostVerify} GPU verify on the host backend, ${counts.allGpuBuild} GPU build only; ` +
         `${((performance.now() - started) / 1000).toFixed(0)} s, ${PARALLEL} files at a time, ${limitS} s limit per file`,
+      // Per-mode numbers of the large programs and those issue 22 names.
+      ...(modeTables(rows, SMALL_BYTES).length
+        ? [`per mode, over ${calls} timed call${calls === 1 ? '' : 's'} per mode (TLAB_BENCH_COVERAGE_CALLS):`]
+        : []),
+      ...modeTables(rows, SMALL_BYTES),
     ];
     return {
       result: {
         description: this.description,
         smallBytes: SMALL_BYTES,
         limitSeconds: limitS,
+        callsPerMode: calls,
         ...(only?.length ? { only } : {}),
         counts,
         files: rows,

@@ -18,6 +18,7 @@ import { graphSection } from './graph.js';
 import { codegenSection } from './codegen.js';
 import { fuzzSection } from './fuzz.js';
 import { coverageSection } from './coverage.js';
+import { constructsSection } from './constructs.js';
 import { memviewsSection } from './memviews.js';
 import { runnerVsBareSection } from './runner-vs-bare.js';
 import { interposeSection } from './interpose.js';
@@ -137,6 +138,7 @@ export const SECTIONS: BenchSection[] = [
   workloadSection,
   fuzzSection,
   coverageSection,
+  constructsSection,
 ];
 
 /** The sections of an earlier latest.json, or none when there is none or it cannot be read as a bench report. */

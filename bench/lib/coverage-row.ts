@@ -19,6 +19,8 @@ import type { ProfileResult, VerificationDetail } from '../../electron/engine/pr
 import { PURE, libraryImplText, type LibraryImplChoice } from '../../electron/engine/sdfg/expand/impl.js';
 import { readSdfgFile } from '../../electron/engine/sdfg/index.js';
 import { NodeRunnerHost } from '../../electron/runner/host-node.js';
+import { advisedSymbols, failureLines } from './advised-symbols.js';
+import { modeNumbers, type ModeNumbers } from './coverage-modes.js';
 
 /** The issue's size class: files of at most this many bytes on disk count towards its target. */
 export const SMALL_BYTES = 2_000_000;
@@ -30,7 +32,14 @@ const RETRY_SYMBOL = 64n;
  * covers whole blocks of 32 and so fits N = 32 only.
  */
 const OUT_OF_BOUNDS_SYMBOLS = [128n, 32n];
-const CALLS = 2;
+/** Timed calls per mode: few, since the row's question is whether every mode runs and verifies. Its per-mode
+ * times (perMode) are then rough: TLAB_BENCH_COVERAGE_CALLS times more where they are to be quoted. */
+export function timedCalls(): number {
+  const raw = process.env.TLAB_BENCH_COVERAGE_CALLS;
+  const v = raw === undefined ? 2 : Number(raw);
+  if (!Number.isInteger(v) || v < 1) throw new Error(`TLAB_BENCH_COVERAGE_CALLS must be a positive integer, got ${raw}`);
+  return v;
+}
 const BLAS: LibraryImplChoice = { default: 'blas', nodes: {} };
 
 type CoverageStatus =
@@ -57,9 +66,14 @@ export interface CoverageRow {
   backend?: 'cpu' | 'cuda-host';
   /** The `--library-impl` of the run the row reports (`pure`, or `blas` after a finding that pure cannot expand). */
   libraryImpl?: string;
+  /** The symbol values profile advised after reads out of bounds at the default symbol, which this row's run used
+   * (one retry per row: advised-symbols.ts). */
+  advisedSymbols?: Record<string, number>;
   /** reads-uninitialised: the transients (`<sdfg index>:<name>`) read before anything writes them. */
   uninitialised?: string[];
   finding?: { element: string; message: string; jsonPath: string };
+  /** 'verifies' and 'reads-uninitialised': each mode's median time per call, allocations and workspace bytes. */
+  perMode?: ModeNumbers[];
   /** Why it failed, or a note (why a GPU row did not run; what failed at a smaller symbol value). */
   detail?: string;
   seconds: number;
@@ -90,15 +104,17 @@ async function profileOnce(
   target: 'cpu' | 'gpu',
   defaultSymbol: bigint,
   libraryImpl: LibraryImplChoice,
+  symbols: ReadonlyMap<string, bigint> | null = null,
 ): Promise<ProfileResult> {
   return profile(path, {
     ...DEFAULT_PROFILE_OPTIONS,
     runner: new NodeRunnerHost(),
     layout: 'both',
-    calls: CALLS,
+    calls: timedCalls(),
     warmup: 0,
     processes: 1,
     defaultSymbol,
+    ...(symbols ? { symbols: new Map(symbols) } : {}),
     timeoutMs: 120_000,
     libraryImpl,
     ...(target === 'gpu' ? { gpu: 'host' as const } : {}),
@@ -113,6 +129,29 @@ function readBeforeWritten(problems: readonly VerificationDetail[], neverWritten
   const candidates = [...new Set(problems.flatMap((d) => d.transients ?? []))];
   const certain = candidates.filter((t) => neverWritten.has(t));
   return (certain.length ? certain : candidates).sort();
+}
+
+type Attempt = { r: ProfileResult } | { err: unknown };
+
+async function attempt(
+  path: string,
+  target: 'cpu' | 'gpu',
+  sym: bigint,
+  libraryImpl: LibraryImplChoice,
+  symbols: ReadonlyMap<string, bigint> | null,
+): Promise<Attempt> {
+  try {
+    return { r: await profileOnce(path, target, sym, libraryImpl, symbols) };
+  } catch (err) {
+    return { err };
+  }
+}
+
+/** The run threw, or its modes disagree for another reason than reads of transients nothing writes. */
+function failed(a: Attempt): boolean {
+  if ('err' in a) return true;
+  const problems = a.r.verification.details.filter((d) => d.kind !== 'note');
+  return !a.r.verification.ok && !(problems.length && problems.every((d) => d.kind === 'uninitialised-read'));
 }
 
 /** A run that ended in a row, or the reason the host backend could not run a GPU program (then nvcc decides). */
@@ -132,6 +171,8 @@ async function runRow(
   let lastFailure = '';
   let lastSymbol = FIRST_SYMBOL;
   const symbols = [FIRST_SYMBOL, RETRY_SYMBOL, ...OUT_OF_BOUNDS_SYMBOLS];
+  let adviceTried = false;
+  let advice: { advisedSymbols?: Record<string, number> } = {};
   for (const [i, sym] of symbols.entries()) {
     if (i >= 2 && !wantsLargerSymbols(lastFailure)) break;
     const lastTry = i === symbols.length - 1;
@@ -140,10 +181,22 @@ async function runRow(
       target === 'gpu'
         ? { notRun: `at ${sym}: ${detail}` }
         : { row: { ...base, status: 'failed', modes: [], defaultSymbol: Number(sym), detail } };
-    let r: ProfileResult;
-    try {
-      r = await profileOnce(path, target, sym, libraryImpl);
-    } catch (err) {
+    let outcome = await attempt(path, target, sym, libraryImpl, null);
+    // Reads at indices the symbols alone fix are out of bounds: retry once (per row) with the values profile advises.
+    if (!adviceTried && failed(outcome)) {
+      const advised = advisedSymbols(failureLines('err' in outcome ? outcome.err : outcome.r));
+      if (advised) {
+        adviceTried = true;
+        const again = await attempt(path, target, sym, libraryImpl, advised);
+        const text = [...advised].map(([k, v]) => `${k}=${v}`).join(',');
+        if (!failed(again)) {
+          outcome = again;
+          advice = { advisedSymbols: Object.fromEntries([...advised].map(([k, v]) => [k, Number(v)])) };
+        } else earlier.push(`at ${sym} with the advised --symbols ${text}: ${failureLines('err' in again ? again.err : again.r)[0] ?? ''}`);
+      }
+    }
+    if ('err' in outcome) {
+      const err = outcome.err;
       // Unsupported and build failures do not depend on the symbol value; anything else may (sizes, tiles).
       const symbolFree = err instanceof TlabError && (err.kind === 'unsupported' || err.kind === 'build');
       lastFailure = describeError(err);
@@ -153,13 +206,25 @@ async function runRow(
       }
       return failedAt(lastFailure);
     }
+    const r = outcome.r;
     const tried = earlier.length ? { detail: earlier.join('; ') } : {};
     const modes = r.modes.map((m) => m.label);
-    if (r.verification.ok) return { row: { ...base, ...ran, ...tried, status: 'verifies', modes, defaultSymbol: Number(sym) } };
+    const perMode = modeNumbers(r);
+    if (r.verification.ok)
+      return { row: { ...base, ...ran, ...tried, ...advice, status: 'verifies', modes, defaultSymbol: Number(sym), perMode } };
     const problems = r.verification.details.filter((d) => d.kind !== 'note');
     if (problems.length && problems.every((d) => d.kind === 'uninitialised-read')) {
       const uninitialised = readBeforeWritten(problems, neverWritten);
-      const row: Row = { ...base, ...ran, status: 'reads-uninitialised', modes, defaultSymbol: Number(sym), uninitialised };
+      const row: Row = {
+        ...base,
+        ...ran,
+        ...advice,
+        status: 'reads-uninitialised',
+        modes,
+        defaultSymbol: Number(sym),
+        uninitialised,
+        perMode,
+      };
       return { row: { ...row, detail: problems[0]!.message } };
     }
     lastFailure = problems[0]?.message ?? 'verification failed';
