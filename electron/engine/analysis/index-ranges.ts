@@ -44,6 +44,7 @@ import {
   type Expr,
   type Stmt,
 } from '../symbolic/index.js';
+import { foldKnown } from './index-fold.js';
 import { integerConstants } from './symbols.js';
 
 /** The valid values of one integer argument. */
@@ -666,6 +667,8 @@ class IndexRangeAnalysis {
     const symbols = new Map<string, Carrier[]>();
     const roots = new Map<string, string>();
     const ranges = new Map<string, [bigint, bigint]>();
+    // What a carrier holds is written in this scope's names: the callee sees it with their values (index-fold.ts).
+    const inCaller = (cs: Carrier[]): Carrier[] => cs.map((c) => ({ ...c, f: foldKnown(c.f, scope.env) }));
     for (const [name, src] of Object.entries(n.symbolMapping)) {
       const e = this.sym(src);
       if (!e) continue;
@@ -684,14 +687,15 @@ class IndexRangeAnalysis {
           }
         }
       }
-      const cs = this.carriersOf(scope, e, null);
+      const cs = inCaller(this.carriersOf(scope, e, null));
       if (cs.length) symbols.set(name, cs);
     }
     const containers = new Map<string, Carrier[]>();
     for (const e of ins) {
       if (!e.dstConnector || !e.memlet.data) continue;
-      const cs = scope.containers.get(memberName(e.memlet.data));
-      if (!cs) continue;
+      const found = scope.containers.get(memberName(e.memlet.data));
+      if (!found) continue;
+      const cs = inCaller(found);
       containers.set(e.dstConnector, cs);
       const d = inner.arrays.get(e.dstConnector);
       if (d && !d.arrayLike) symbols.set(e.dstConnector, cs);
@@ -701,7 +705,7 @@ class IndexRangeAnalysis {
       if (!e.dstConnector || !e.memlet.data) continue;
       const prefix = `${memberName(e.memlet.data)}.`;
       for (const [name, cs] of scope.containers) {
-        if (name.startsWith(prefix)) containers.set(`${e.dstConnector}.${name.slice(prefix.length)}`, cs);
+        if (name.startsWith(prefix)) containers.set(`${e.dstConnector}.${name.slice(prefix.length)}`, inCaller(cs));
       }
     }
     this.visitSdfg({ sdfg: inner, env, containers, symbols, roots, ranges });
