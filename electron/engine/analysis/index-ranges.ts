@@ -46,6 +46,7 @@ import {
 } from '../symbolic/index.js';
 import { foldKnown } from './index-fold.js';
 import { integerConstants } from './symbols.js';
+import { writtenHulls, type Hull } from './written-hull.js';
 
 /** The valid values of one integer argument. */
 export interface IndexRange {
@@ -551,7 +552,27 @@ class IndexRangeAnalysis {
       }
       return;
     }
+    // A transient filled only in part: the index stays inside what is written (written-hull.ts).
+    const hull = d.transient && !d.type.includes('View') ? this.hullOf(scope, name)?.[dim] : undefined;
+    if (hull && (hull[0] > -off || hull[1] < size - off - 1n)) {
+      const lo = hull[0] > -off ? hull[0] : -off;
+      const hi = hull[1] + 1n < size - off ? hull[1] + 1n : size - off;
+      this.sink(scope, index, lo, hi, `indexes ${name} dim ${dim}, written only at [${hull[0]}, ${hull[1] + 1n})`);
+      return;
+    }
     this.sink(scope, index, -off, size - off, `indexes ${name} dim ${dim}`);
+  }
+
+  /** Per scope's symbol values (a nested SDFG called twice may see other values). */
+  private readonly hulls = new Map<ReadonlyMap<string, bigint>, Map<string, Hull>>();
+
+  private hullOf(scope: Scope, name: string): Hull | undefined {
+    let h = this.hulls.get(scope.env);
+    if (!h) {
+      h = writtenHulls(scope.sdfg, scope.env, this.grammar);
+      this.hulls.set(scope.env, h);
+    }
+    return h.get(name);
   }
 
   /**
