@@ -44,8 +44,10 @@ import {
   type Expr,
   type Stmt,
 } from '../symbolic/index.js';
+import { foldKnown } from './index-fold.js';
 import { integerConstants } from './symbols.js';
 import { ScopeRanges } from './scope-ranges.js';
+import { writtenHulls, type Hull } from './written-hull.js';
 
 /** The valid values of one integer argument. */
 export interface IndexRange {
@@ -567,7 +569,27 @@ class IndexRangeAnalysis {
       if (highest !== null && highest >= size - off && shape) this.extentHint(scope, shape, highest + off + 1n);
       return;
     }
+    // A transient filled only in part: the index stays inside what is written (written-hull.ts).
+    const hull = d.transient && !d.type.includes('View') ? this.hullOf(scope, name)?.[dim] : undefined;
+    if (hull && (hull[0] > -off || hull[1] < size - off - 1n)) {
+      const lo = hull[0] > -off ? hull[0] : -off;
+      const hi = hull[1] + 1n < size - off ? hull[1] + 1n : size - off;
+      this.sink(scope, index, lo, hi, `indexes ${name} dim ${dim}, written only at [${hull[0]}, ${hull[1] + 1n})`);
+      return;
+    }
     this.sink(scope, index, -off, size - off, `indexes ${name} dim ${dim}`);
+  }
+
+  /** Per scope's symbol values (a nested SDFG called twice may see other values). */
+  private readonly hulls = new Map<ReadonlyMap<string, bigint>, Map<string, Hull>>();
+
+  private hullOf(scope: Scope, name: string): Hull | undefined {
+    let h = this.hulls.get(scope.env);
+    if (!h) {
+      h = writtenHulls(scope.sdfg, scope.env, this.grammar);
+      this.hulls.set(scope.env, h);
+    }
+    return h.get(name);
   }
 
   /**
@@ -705,6 +727,8 @@ class IndexRangeAnalysis {
     const symbols = new Map<string, Carrier[]>();
     const roots = new Map<string, string>();
     const ranges = new Map<string, [bigint, bigint]>();
+    // What a carrier holds is written in this scope's names: the callee sees it with their values (index-fold.ts).
+    const inCaller = (cs: Carrier[]): Carrier[] => cs.map((c) => ({ ...c, f: foldKnown(c.f, scope.env) }));
     for (const [name, src] of Object.entries(n.symbolMapping)) {
       const e = this.sym(src);
       if (!e) continue;
@@ -723,14 +747,15 @@ class IndexRangeAnalysis {
           }
         }
       }
-      const cs = this.carriersOf(scope, e, null);
+      const cs = inCaller(this.carriersOf(scope, e, null));
       if (cs.length) symbols.set(name, cs);
     }
     const containers = new Map<string, Carrier[]>();
     for (const e of ins) {
       if (!e.dstConnector || !e.memlet.data) continue;
-      const cs = scope.containers.get(memberName(e.memlet.data));
-      if (!cs) continue;
+      const found = scope.containers.get(memberName(e.memlet.data));
+      if (!found) continue;
+      const cs = inCaller(found);
       containers.set(e.dstConnector, cs);
       const d = inner.arrays.get(e.dstConnector);
       if (d && !d.arrayLike) symbols.set(e.dstConnector, cs);
@@ -740,7 +765,7 @@ class IndexRangeAnalysis {
       if (!e.dstConnector || !e.memlet.data) continue;
       const prefix = `${memberName(e.memlet.data)}.`;
       for (const [name, cs] of scope.containers) {
-        if (name.startsWith(prefix)) containers.set(`${e.dstConnector}.${name.slice(prefix.length)}`, cs);
+        if (name.startsWith(prefix)) containers.set(`${e.dstConnector}.${name.slice(prefix.length)}`, inCaller(cs));
       }
     }
     this.visitSdfg({ sdfg: inner, env, containers, symbols, roots, ranges });

@@ -10,12 +10,12 @@
  * Symbols N, M (A's extent) and K (C's extent).
  */
 
-const r = (start: string, end = start) => ({ start, end, step: '1', tile: '1' });
-const memlet = (data: string | null, dims: Array<ReturnType<typeof r>>) => ({
+export const r = (start: string, end = start) => ({ start, end, step: '1', tile: '1' });
+export const memlet = (data: string | null, dims: Array<ReturnType<typeof r>>) => ({
   type: 'Memlet',
   attributes: data === null ? {} : { data, subset: { type: 'Range', ranges: dims } },
 });
-const edge = (src: number, dst: number, srcConn: string | null, dstConn: string | null, m: object) => ({
+export const edge = (src: number, dst: number, srcConn: string | null, dstConn: string | null, m: object) => ({
   type: 'MultiConnectorEdge',
   attributes: { data: m },
   src: String(src),
@@ -23,7 +23,7 @@ const edge = (src: number, dst: number, srcConn: string | null, dstConn: string 
   src_connector: srcConn,
   dst_connector: dstConn,
 });
-const access = (id: number, data: string, scope: string | null = null) => ({
+export const access = (id: number, data: string, scope: string | null = null) => ({
   type: 'AccessNode',
   label: data,
   attributes: { data },
@@ -31,7 +31,7 @@ const access = (id: number, data: string, scope: string | null = null) => ({
   scope_entry: scope,
   scope_exit: null,
 });
-const tasklet = (id: number, label: string, code: string, ins: string[], outs: string[], scope: string | null) => ({
+export const tasklet = (id: number, label: string, code: string, ins: string[], outs: string[], scope: string | null) => ({
   type: 'Tasklet',
   label,
   attributes: {
@@ -67,7 +67,7 @@ const mapExit = (id: number, label: string, data: string) => ({
   scope_entry: String(id - 1),
   scope_exit: String(id),
 });
-const state = (id: number, label: string, nodes: object[], edges: object[]) => ({
+export const state = (id: number, label: string, nodes: object[], edges: object[]) => ({
   type: 'SDFGState',
   label,
   id,
