@@ -18,6 +18,7 @@ import { buildFlowGraph } from './flow.js';
 import { linearize } from './linearize.js';
 import { Liveness, LoopCover, controlFlowReads } from './liveness.js';
 import { planModes } from './plan.js';
+import { sameElementSymbolsWarning } from './same-element-symbols.js';
 import { WriteFirstLoops } from './write-first.js';
 import { dtypeName, footprint, type Footprint } from './sizes.js';
 import { DefaultResolution } from './defaults.js';
@@ -197,6 +198,8 @@ export function analyze(parsed: SdfgFile, opts: AnalysisOptions): Analysis {
   const defaulted = symbols.defaultedSymbols();
   if (defaulted.length && opts.defaultSymbol !== null)
     warnings.push(`--default-symbol ${opts.defaultSymbol} used for ${defaulted.length} symbol(s): ${listNames(defaulted)}`);
+  const sameElement = opts.defaultSymbol !== null ? sameElementSymbolsWarning(file, defaulted, symbols.values, opts.defaultSymbol) : null;
+  if (sameElement) warnings.push(sameElement);
   const unresolved = symbols.unresolvedSymbols();
   if (unresolved.length) {
     warnings.push(
