@@ -18,6 +18,7 @@ import { buildFlowGraph } from './flow.js';
 import { linearize } from './linearize.js';
 import { Liveness, LoopCover, controlFlowReads } from './liveness.js';
 import { planModes } from './plan.js';
+import { sameElementSymbolsWarning } from './same-element-symbols.js';
 import { WriteFirstLoops } from './write-first.js';
 import { dtypeName, footprint, type Footprint } from './sizes.js';
 import { DefaultResolution } from './defaults.js';
@@ -205,6 +206,8 @@ export function analyze(parsed: SdfgFile, opts: AnalysisOptions): Analysis {
     warnings.push(
       `${lowerBounds.length} Fortran lower-bound symbol(s) without a value take 1, Fortran's default lower bound (give --symbols to change): ${listNames(lowerBounds)}`,
     );
+  const sameElement = opts.defaultSymbol !== null ? sameElementSymbolsWarning(file, sized, symbols.values, opts.defaultSymbol) : null;
+  if (sameElement) warnings.push(sameElement);
   const unresolved = symbols.unresolvedSymbols();
   if (unresolved.length) {
     warnings.push(

@@ -9,6 +9,7 @@
  * `--input` wins: a file-given argument is never generated.
  */
 import { indexRanges, type IndexRange, type SymbolAdvice } from '../analysis/index-ranges.js';
+import { optionSwitches } from '../analysis/option-switches.js';
 import type { ProgramArg } from '../codegen/types.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import type { IndexInput } from './result.js';
@@ -62,6 +63,7 @@ export function planIndexInputs(
     if (at >= 0) out[at] = fixed;
     else out.push(fixed);
   }
+  out.push(...switchInputs(file, wanted, out));
   out.sort((a, b) => (a.argument < b.argument ? -1 : a.argument > b.argument ? 1 : 0));
   const followed = outsideCount ? adviceUntilInBounds(file, symbols, wanted.keys(), advice) : [];
   return { inputs: out, warnings: outsideWarnings(outside, outsideCount, followed), advice: followed };
@@ -108,6 +110,36 @@ function adviceUntilInBounds(
   for (const a of advice) if (!moving.has(a.symbol)) out.set(a.symbol, { ...a, value: symbols[a.symbol] ?? a.value });
   for (const symbol of moving) out.set(symbol, { symbol, value: symbols[symbol]!, suggested: null });
   return [...out.values()].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+}
+
+/**
+ * Scalars the program only compares for equality with constants (analysis/option-switches.ts, CLOUDSC's
+ * NSSOPT): one of those constants, as a caller passes, never a value that takes no branch of an `if … elif`
+ * chain and leaves what its branches assign uninitialised. Contiguous constants give their range; otherwise
+ * the smallest (an input range holds one interval). An index range found for the same argument wins.
+ */
+function switchInputs(file: SdfgFile, wanted: ReadonlyMap<string, ProgramArg>, found: readonly IndexInput[]): IndexInput[] {
+  const scalars = [...wanted.values()].filter((a) => a.kind === 'scalar' && !found.some((i) => i.argument === a.name));
+  const out: IndexInput[] = [];
+  for (const s of optionSwitches(
+    file,
+    scalars.map((a) => a.name),
+  )) {
+    const [tmin, tmax] = INT_RANGE[wanted.get(s.argument)!.dtype]!;
+    const values = s.values.filter((v) => v >= tmin && v <= tmax && v >= -(2n ** 53n) && v <= 2n ** 53n);
+    if (!values.length) continue;
+    const lo = values[0]!;
+    const hi = values[values.length - 1]!;
+    const contiguous = hi - lo === BigInt(values.length - 1);
+    const listed = values.join(', ');
+    out.push({
+      argument: s.argument,
+      min: Number(lo),
+      max: Number(contiguous ? hi : lo),
+      reason: `compared only for equality with ${listed}: an option switch${contiguous ? '' : ', given the smallest'}`,
+    });
+  }
+  return out;
 }
 
 function outsideWarnings(outside: readonly string[], count: number, advice: readonly SymbolAdvice[]): string[] {

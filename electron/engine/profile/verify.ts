@@ -104,7 +104,7 @@ export function verify(
                 ? ` (${candidates.length - certain.length} other transient(s) also got poison; listed in the result)`
                 : '')
             : candidates.length
-              ? `the program reads a transient before writing it; candidates: ${candidates.join(', ')}`
+              ? `the program reads a transient before writing it; ${candidateList(candidates)}`
               : 'no transient memory was poisoned, so the program itself is nondeterministic (e.g. a parallel reduction not marked nondeterministicFloat)'),
       });
     }
@@ -169,6 +169,18 @@ export function verify(
   const ok = !details.some((d) => d.kind !== 'note');
   const base = { identical, ok, vacuous: vacuousReason !== null, compared: vacuousReason ? [] : outputs, details };
   return tolerance !== null ? { ...base, tolerance } : base;
+}
+
+/** At most this many candidates by name in the message (the result's `transients` has all). */
+const LISTED_CANDIDATES = 12;
+
+/** Every candidate when they are few; otherwise how many, so the alphabetical head is not read as the culprits. */
+function candidateList(candidates: readonly string[]): string {
+  if (candidates.length <= LISTED_CANDIDATES) return `candidates: ${candidates.join(', ')}`;
+  return (
+    `${candidates.length} transients received poison, any of them may be the one read (the result lists all; ` +
+    `the first ${LISTED_CANDIDATES} by name: ${candidates.slice(0, LISTED_CANDIDATES).join(', ')})`
+  );
 }
 
 /**

@@ -323,3 +323,24 @@ describe('verification under flags that let the compiler round each mode differe
     expect(v.tolerance).toBeUndefined();
   });
 });
+
+describe('the uninitialised-read message', () => {
+  const out = arrayArg('out', 'float64', [2]);
+  it('lists a few candidates by name, and only says how many when poison reached many', () => {
+    // cloudsc_simplified poisons 1,782 transients: a list of their alphabetical head (`0:__tmp10`, …) read as if
+    // those were the culprits.
+    const many = Array.from({ length: 40 }, (_, i) => `0:t${String(i).padStart(2, '0')}`);
+    const run = (poisoned: string[]) =>
+      verify(
+        [variant('SCOPED')],
+        [{ ...result('SCOPED', { out: float64s([1, 2]) }, { out: float64s([1, 3]) }), poisonedTransients: poisoned }],
+        [out],
+      ).details[0]!;
+    expect(run(['0:a', '0:b']).message).toMatch(/candidates: 0:a, 0:b$/);
+    const d = run(many);
+    expect(d.transients).toEqual(many);
+    expect(d.message).toMatch(
+      /; 40 transients received poison, any of them may be the one read \(the result lists all; the first 12 by name: 0:t00, .*, 0:t11\)$/,
+    );
+  });
+});
