@@ -12,9 +12,8 @@
  *
  * Every symbol is 16 first; 64 where sizes go negative at 16 or where the run at 16 fails (tiled programs assume
  * sizes that are multiples of their tiles); then 128 and 32 while the runs still index past their arrays (the
- * runner's out-of-bounds advice; OUT_OF_BOUNDS_SYMBOLS says which programs need them). Where a run fails and
- * profile advised symbol values that keep reads at indices fixed by the symbols in bounds ("symbol values that
- * keep those reads in bounds: --symbols …"), the row retries once with them and records them (`advisedSymbols`).
+ * runner's out-of-bounds advice; OUT_OF_BOUNDS_SYMBOLS says which programs need them). Symbols that profile
+ * itself sets from the program's reads in place of the default (docs/profile.md) are recorded (`derivedSymbols`).
  * A file whose subset
  * findings are all library nodes that only blas expands (Potrf: DaCe has no pure expansion) runs with
  * `--library-impl blas`; the row records the implementation.

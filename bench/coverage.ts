@@ -96,13 +96,13 @@ async function inParallel<T, R>(items: T[], limit: number, job: (item: T) => Pro
 }
 
 /** How the row ran: `cuda-host` for GPU programs on the host backend, `blas` where pure could not expand a node,
- * the symbol values profile advised where reads at the default symbol were out of bounds. */
+ * the symbols profile derived from the program's reads in place of the default symbol. */
 function how(r: CoverageRow): string {
   const parts = [
     r.backend === 'cuda-host' ? 'on the host backend (cuda-host)' : '',
     r.libraryImpl === 'blas' ? 'with --library-impl blas' : '',
-    r.advisedSymbols
-      ? `with the advised --symbols ${Object.entries(r.advisedSymbols)
+    r.derivedSymbols
+      ? `with symbols derived from its reads ${Object.entries(r.derivedSymbols)
           .map(([k, v]) => `${k}=${v}`)
           .join(',')}`
       : '',

@@ -19,7 +19,6 @@ import type { ProfileResult, VerificationDetail } from '../../electron/engine/pr
 import { PURE, libraryImplText, type LibraryImplChoice } from '../../electron/engine/sdfg/expand/impl.js';
 import { readSdfgFile } from '../../electron/engine/sdfg/index.js';
 import { NodeRunnerHost } from '../../electron/runner/host-node.js';
-import { advisedSymbols, failureLines } from './advised-symbols.js';
 import { modeNumbers, type ModeNumbers } from './coverage-modes.js';
 
 /** The issue's size class: files of at most this many bytes on disk count towards its target. */
@@ -66,9 +65,9 @@ export interface CoverageRow {
   backend?: 'cpu' | 'cuda-host';
   /** The `--library-impl` of the run the row reports (`pure`, or `blas` after a finding that pure cannot expand). */
   libraryImpl?: string;
-  /** The symbol values profile advised after reads out of bounds at the default symbol, which this row's run used
-   * (one retry per row: advised-symbols.ts). */
-  advisedSymbols?: Record<string, number>;
+  /** Symbols profile set from the program's own reads in place of the default symbol (the result's
+   * `settings.derivedSymbols`: reads at indices fixed by the symbols stay in bounds; docs/profile.md). */
+  derivedSymbols?: Record<string, number>;
   /** reads-uninitialised: the transients (`<sdfg index>:<name>`) read before anything writes them. */
   uninitialised?: string[];
   finding?: { element: string; message: string; jsonPath: string };
@@ -104,7 +103,6 @@ async function profileOnce(
   target: 'cpu' | 'gpu',
   defaultSymbol: bigint,
   libraryImpl: LibraryImplChoice,
-  symbols: ReadonlyMap<string, bigint> | null = null,
 ): Promise<ProfileResult> {
   return profile(path, {
     ...DEFAULT_PROFILE_OPTIONS,
@@ -114,7 +112,6 @@ async function profileOnce(
     warmup: 0,
     processes: 1,
     defaultSymbol,
-    ...(symbols ? { symbols: new Map(symbols) } : {}),
     timeoutMs: 120_000,
     libraryImpl,
     ...(target === 'gpu' ? { gpu: 'host' as const } : {}),
@@ -138,20 +135,12 @@ async function attempt(
   target: 'cpu' | 'gpu',
   sym: bigint,
   libraryImpl: LibraryImplChoice,
-  symbols: ReadonlyMap<string, bigint> | null,
 ): Promise<Attempt> {
   try {
-    return { r: await profileOnce(path, target, sym, libraryImpl, symbols) };
+    return { r: await profileOnce(path, target, sym, libraryImpl) };
   } catch (err) {
     return { err };
   }
-}
-
-/** The run threw, or its modes disagree for another reason than reads of transients nothing writes. */
-function failed(a: Attempt): boolean {
-  if ('err' in a) return true;
-  const problems = a.r.verification.details.filter((d) => d.kind !== 'note');
-  return !a.r.verification.ok && !(problems.length && problems.every((d) => d.kind === 'uninitialised-read'));
 }
 
 /** A run that ended in a row, or the reason the host backend could not run a GPU program (then nvcc decides). */
@@ -171,8 +160,6 @@ async function runRow(
   let lastFailure = '';
   let lastSymbol = FIRST_SYMBOL;
   const symbols = [FIRST_SYMBOL, RETRY_SYMBOL, ...OUT_OF_BOUNDS_SYMBOLS];
-  let adviceTried = false;
-  let advice: { advisedSymbols?: Record<string, number> } = {};
   for (const [i, sym] of symbols.entries()) {
     if (i >= 2 && !wantsLargerSymbols(lastFailure)) break;
     const lastTry = i === symbols.length - 1;
@@ -181,20 +168,7 @@ async function runRow(
       target === 'gpu'
         ? { notRun: `at ${sym}: ${detail}` }
         : { row: { ...base, status: 'failed', modes: [], defaultSymbol: Number(sym), detail } };
-    let outcome = await attempt(path, target, sym, libraryImpl, null);
-    // Reads at indices the symbols alone fix are out of bounds: retry once (per row) with the values profile advises.
-    if (!adviceTried && failed(outcome)) {
-      const advised = advisedSymbols(failureLines('err' in outcome ? outcome.err : outcome.r));
-      if (advised) {
-        adviceTried = true;
-        const again = await attempt(path, target, sym, libraryImpl, advised);
-        const text = [...advised].map(([k, v]) => `${k}=${v}`).join(',');
-        if (!failed(again)) {
-          outcome = again;
-          advice = { advisedSymbols: Object.fromEntries([...advised].map(([k, v]) => [k, Number(v)])) };
-        } else earlier.push(`at ${sym} with the advised --symbols ${text}: ${failureLines('err' in again ? again.err : again.r)[0] ?? ''}`);
-      }
-    }
+    const outcome = await attempt(path, target, sym, libraryImpl);
     if ('err' in outcome) {
       const err = outcome.err;
       // Unsupported and build failures do not depend on the symbol value; anything else may (sizes, tiles).
@@ -210,6 +184,8 @@ async function runRow(
     const tried = earlier.length ? { detail: earlier.join('; ') } : {};
     const modes = r.modes.map((m) => m.label);
     const perMode = modeNumbers(r);
+    const derived = r.settings.derivedSymbols;
+    const advice = derived ? { derivedSymbols: Object.fromEntries(Object.entries(derived).map(([k, v]) => [k, Number(v)])) } : {};
     if (r.verification.ok)
       return { row: { ...base, ...ran, ...tried, ...advice, status: 'verifies', modes, defaultSymbol: Number(sym), perMode } };
     const problems = r.verification.details.filter((d) => d.kind !== 'note');

@@ -638,7 +638,9 @@ class IndexRangeAnalysis {
     const out: SymbolAdvice[] = [];
     for (const [symbol, h] of [...this.hints].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       if (h.min <= h.value && h.value <= h.max) continue;
-      if (h.min > h.max) out.push({ symbol, value: h.value, suggested: null });
+      // An extent keeps its flag when no value fits (its read moved past int32 with it): advice followed grows
+      // extents first, and must know this one moves with its read.
+      if (h.min > h.max) out.push({ symbol, value: h.value, suggested: null, ...(h.extent ? { extent: true } : {}) });
       else
         out.push({
           symbol,

@@ -177,6 +177,9 @@ export function assembleResult(input: AssembleInput): ProfileResult {
       cxxflags: built[0]?.build.cxxflags ?? [],
       ...(gpuInfo ? { poolReleaseThreshold: gpuInfo.poolReleaseThreshold.toString() } : {}),
       ...(libraryImplText(plan.analysis.libraryImpl) === 'pure' ? {} : { libraryImpl: libraryImplText(plan.analysis.libraryImpl) }),
+      ...(plan.derivedSymbols
+        ? { derivedSymbols: Object.fromEntries(Object.entries(plan.derivedSymbols).map(([k, v]) => [k, jsonInteger(v)])) }
+        : {}),
     },
     ...(plan.analysis.libraryExpansions.length ? { libraryNodes: plan.analysis.libraryExpansions.map((e) => ({ ...e })) } : {}),
     modes,

@@ -35,5 +35,6 @@ export async function planWithDerivedSymbols(
       .map((a) => `${a.symbol}=${a.suggested} (not ${a.value})`)
       .join(', ')}`,
   );
+  again.derivedSymbols = Object.fromEntries(derived.map((a) => [a.symbol, a.suggested!]));
   return again;
 }

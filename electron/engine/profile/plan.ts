@@ -43,6 +43,8 @@ export interface ProfilePlan {
   args: ProgramArg[];
   /** Every symbol value the programs were specialised for. */
   symbols: Record<string, bigint>;
+  /** Those of `symbols` derived from the program's reads in place of --default-symbol (derive-symbols.ts). */
+  derivedSymbols?: Record<string, bigint>;
   /** SDFG name. */
   name: string;
   /** GPU programs planned to run (a device probe was given, or `--gpu host`): the device they run on. */

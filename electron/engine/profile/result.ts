@@ -228,6 +228,9 @@ export interface ProfileResult {
     poolReleaseThreshold?: string;
     /** `--library-impl` as given (`blas`, `blas,gemm=pure`); absent: pure everywhere. Additive. */
     libraryImpl?: string;
+    /** Symbols that --default-symbol would have set, set instead to what the program's own reads need
+     * (profile/derive-symbols.ts); `symbols` holds them too. Absent without one. Additive. */
+    derivedSymbols?: Record<string, JsonInteger>;
   };
   /** Each library node and the expansion that ran in its place, in every mode (the per-call times include
    * it). Absent when the program has no expanded library node. Additive field of profile@1. */

@@ -1,13 +1,12 @@
 /**
- * The coverage row's retry with the symbol values `profile` advises (bench/lib/advised-symbols.ts): a program
- * whose reads at indices fixed by the symbols go out of bounds at the default symbol verifies with the advised
- * values, and the row records which symbols it used.
+ * A coverage row of a program whose reads at indices fixed by the symbols go out of bounds at the default
+ * symbol: profile derives the value that keeps them in bounds (profile/derive-symbols.ts), the row verifies at
+ * the default symbol and records which symbols were derived.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advisedSymbols } from '../../bench/lib/advised-symbols.js';
 import { sdfgText, StateBuilder } from '../../bench/lib/construct-sdfg.js';
 import { coverageOf } from '../../bench/lib/coverage-row.js';
 
@@ -32,23 +31,12 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('advised symbol values', () => {
-  it('reads the advice line, and nothing else', () => {
-    expect(advisedSymbols(['x', 'symbol values that keep those reads in bounds: --symbols L=1,K=-3'])).toEqual(
-      new Map([
-        ['L', 1n],
-        ['K', -3n],
-      ]),
-    );
-    expect(advisedSymbols(['no single value of L keeps all of its reads in bounds at these extents'])).toBeNull();
-    expect(advisedSymbols(['symbol values that keep those reads in bounds: --symbols L=x'])).toBeNull();
-  });
-
-  it('a row that reads out of bounds at the default symbol retries once with the advised values and records them', async () => {
+describe('derived symbol values', () => {
+  it('a row that reads out of bounds at the default symbol verifies with the derived value, and records it', async () => {
     const path = join(dir, 'shifted_read.sdfg');
     await writeFile(path, shiftedRead());
     const row = await coverageOf(path);
-    expect(row).toMatchObject({ status: 'verifies', defaultSymbol: 16, advisedSymbols: { L: 1 } });
+    expect(row).toMatchObject({ status: 'verifies', defaultSymbol: 16, derivedSymbols: { L: 1 } });
     expect(row.perMode?.length).toBe(row.modes.length);
   }, 300_000);
 });
