@@ -130,12 +130,7 @@ function readBeforeWritten(problems: readonly VerificationDetail[], neverWritten
 
 type Attempt = { r: ProfileResult } | { err: unknown };
 
-async function attempt(
-  path: string,
-  target: 'cpu' | 'gpu',
-  sym: bigint,
-  libraryImpl: LibraryImplChoice,
-): Promise<Attempt> {
+async function attempt(path: string, target: 'cpu' | 'gpu', sym: bigint, libraryImpl: LibraryImplChoice): Promise<Attempt> {
   try {
     return { r: await profileOnce(path, target, sym, libraryImpl) };
   } catch (err) {
