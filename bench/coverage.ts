@@ -158,6 +158,9 @@ export const coverageSection: BenchSection = {
       smallVerify: count(small, 'verifies', 'reads-uninitialised'),
       smallCpuVerify: count(cpu(small), 'verifies', 'reads-uninitialised'),
       smallGpuHostVerify: count(gpu(small), 'verifies', 'reads-uninitialised'),
+      // Of smallVerify, those whose outputs agree bitwise (or within tolerance) in every mode, and those diagnosed.
+      smallVerifiedBitwise: count(small, 'verifies'),
+      smallDiagnosedUninitialised: count(small, 'reads-uninitialised'),
       // GPU programs the host backend could not run, compiled with nvcc in every mode (each row says why).
       smallGpuBuild: count(gpu(small), 'builds'),
       smallInsideSubset: small.filter((r) => r.status !== 'finding' && r.status !== 'unreadable').length,
@@ -173,8 +176,9 @@ export const coverageSection: BenchSection = {
         (r) =>
           `${r.file.slice(0, 58).padEnd(58)} ${(r.small ? '≤2MB' : '>2MB').padEnd(6)} ${(r.target ?? '-').padEnd(4)} ${r.seconds.toFixed(0).padStart(6)}  ${outcome(r).slice(0, 200)}`,
       ),
-      `${counts.small} of ${counts.files} files are ≤ 2 MB; of those ${counts.smallVerify} build, run and verify in every mode ` +
-        `(${counts.smallCpuVerify} CPU programs, ${counts.smallGpuHostVerify} GPU programs on the host backend), ` +
+      `${counts.small} of ${counts.files} files are ≤ 2 MB; of those ${counts.smallVerify} build and run in every mode ` +
+        `(${counts.smallCpuVerify} CPU programs, ${counts.smallGpuHostVerify} GPU programs on the host backend): ` +
+        `${counts.smallVerifiedBitwise} verify, ${counts.smallDiagnosedUninitialised} are diagnosed as reading transients they never write; ` +
         `${counts.smallGpuBuild} GPU programs build with nvcc but do not run on the host backend; ` +
         `${counts.smallOutside} are outside the subset, ${counts.smallFailed} inside it fail or time out`,
       `all sizes: ${counts.allCpuVerify} CPU verify, ${counts.allGpuHostVerify} GPU verify on the host backend, ${counts.allGpuBuild} GPU build only; ` +
