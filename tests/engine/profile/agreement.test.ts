@@ -67,6 +67,15 @@ const GENUINE_UNINITIALISED_READS: Record<string, { neverWritten: string[]; perC
 };
 
 /**
+ * Transients nothing writes that the program never reads when it runs: container_group_jacobi's `Acc` tasklets
+ * read acc0/acc1 only in the kernel state, which the DaCe test's inverted loop condition (`not (step <
+ * NUM_STEPS)`) never enters (docs/codegen.md, views: container_group_jacobi). The program verifies in every mode.
+ */
+const NEVER_WRITTEN_NOT_READ: Record<string, string[]> = {
+  'spcl__dace__tests__sdfg_corpus__container_group_jacobi_ContainerArray.sdfg': ['0:acc0', '0:acc1'],
+};
+
+/**
  * CLOUDSC's species indices are symbols in cloudsc_simplified (the Python frontend's `ncldql` … `ncldqv`, `nclv`):
  * a caller passes ncldql = 1, ncldqi = 2, ncldqr = 3, ncldqs = 4, ncldqv = 5 and nclv = 5 (dwarf-p-cloudsc's
  * yoecldp parameters; DaCe's tests/corpus/cloudsc harness passes the same). At one default value for all of them
@@ -294,7 +303,10 @@ describe('all modes agree', () => {
   });
   it('lists exactly the corpus programs that read never-written transients', () => {
     const found = Object.fromEntries(corpus.inside.filter((c) => c.neverWritten.length).map((c) => [basename(c.path), c.neverWritten]));
-    const expected = Object.fromEntries(Object.entries(GENUINE_UNINITIALISED_READS).map(([name, e]) => [name, e.neverWritten]));
+    const expected = {
+      ...Object.fromEntries(Object.entries(GENUINE_UNINITIALISED_READS).map(([name, e]) => [name, e.neverWritten])),
+      ...NEVER_WRITTEN_NOT_READ,
+    };
     expect(found).toEqual(expected);
   });
   it.each(examples.map((p) => [p.split('/').pop()!, p]))('example %s', async (_name, path) => agree(path));
