@@ -22,9 +22,16 @@ const CORPUS = join(packageRoot(), '..', 'shared', 'corpus', 'sdfg');
 const SYMBOL: Record<string, string> = {
   'spcl__dace__doc___static__sdfg__gpu-tb.sdfg': '32',
   'spcl__dace__dace__soft_hier__test__old_config__matmul__tiled_matmul.sdfg': '128',
-  // 74 Fortran size symbols: 16 keeps its nested loops short.
-  'spcl__dace-fortran__samples__addusxx_g__.dacecache__addusxx_g_gpu__program.sdfgz': '16',
 };
+/**
+ * DaCe-Fortran's addusxx_g (74 Fortran size symbols) verified here while `offset_upf_tvanp_d0` took the default
+ * 16: its loop then read the flags `upf_tvanp` 15 elements before the array and the branch behind them never
+ * ran. Now profile derives 1 from that read (profile/derive-symbols.ts), the branch runs, and it indexes `qgm`
+ * through the argument `ijtoh`, whose values reach the kernel's index through a dynamic GPU map range the
+ * index-safe inputs do not follow: a generated 0 reads column -1 and the host backend's guard stops it. Not done
+ * (issue 22); this pins the failure so that a fix shows here.
+ */
+const ADDUSXX = 'spcl__dace-fortran__samples__addusxx_g__.dacecache__addusxx_g_gpu__program.sdfgz';
 const FILES = [
   'spcl__dace__doc___static__sdfg__gpu-notb.sdfg',
   'spcl__dace__doc___static__sdfg__gpu-tb.sdfg',
@@ -37,7 +44,6 @@ const FILES = [
   'spcl__dace__tests__sdfg_corpus__cuda_mempooler_1.sdfg',
   'spcl__dace__tests__sdfg_corpus__device_annotations_add2.sdfg',
   'spcl__dace__dace__soft_hier__test__old_config__matmul__tiled_matmul.sdfg',
-  'spcl__dace-fortran__samples__addusxx_g__.dacecache__addusxx_g_gpu__program.sdfgz',
   'spcl__dace__tests__sdfg_corpus__kernel_fusion_cudatest_kernel_fusion_1.sdfg',
 ];
 const present = existsSync(CORPUS);
@@ -62,6 +68,11 @@ async function doubles(path: string): Promise<Float64Array> {
 // The corpus is part of the test set (.ci/run refuses to start without it): a missing one fails here, never skips.
 describe('profile --gpu host on the corpus GPU files', () => {
   it('finds the corpus', () => expect(present).toBe(true));
+  it(`${ADDUSXX}: the derived lower bound runs the branch that reads qgm through ijtoh, out of bounds (not done)`, async () => {
+    const r = await cli(['profile', join(CORPUS, ADDUSXX), '--gpu', 'host', '--default-symbol', '16', '--calls', '1', '--warmup', '0']);
+    expect(r.code, r.stdout).not.toBe(0);
+    expect(r.stderr).toMatch(/device memory fault: .* before the start of device array 'gpu_qgm'/);
+  });
   for (const [i, name] of FILES.entries()) {
     it(`${name}: every mode runs on the host and verifies`, async () => {
       const out = join(dir, `${i}.json`);
