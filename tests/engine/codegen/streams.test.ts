@@ -70,6 +70,12 @@ describe('streams and consume scopes, end to end', () => {
     });
   }
 
+  test('pushes from the parallel produce map make the float sum over the queue nondeterministic: verification compares within tolerance', () => {
+    // The produce map's threads reach the queue's lock in any order, so total[0] sums in a varying order.
+    expect(programs.length).toBe(ALL_VARIANTS.length);
+    for (const { p } of programs) expect(p.nondeterministicFloat, `${p.mode} ${p.layout}`).toBe(true);
+  });
+
   test('streams stay at their site in every mode: a handle, its block opened and closed by the runtime', () => {
     expect(programs.length).toBe(ALL_VARIANTS.length);
     for (const { p } of programs) {
