@@ -23,7 +23,8 @@ import { streamCapacity } from '../analysis/stream-footprint.js';
  * (the bench's streams fixture did, between the two poisoned verification calls). Verification then compares
  * within its tolerance, as for a parallel float WCR (wcr.ts).
  */
-function lockedPush(core: EmitCore, desc: DataDescriptor): string {
+function pushFrom(core: EmitCore, env: Env, desc: DataDescriptor): 'tlab_stream_push' | 'tlab_stream_push_locked' {
+  if (!env.parallel) return 'tlab_stream_push';
   if (/float|double|complex|half/.test(ctypeOf(desc.dtype) ?? '')) core.nondeterministicFloat = true;
   return 'tlab_stream_push_locked';
 }
@@ -86,7 +87,7 @@ export function emitStreamCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEd
       return `${grouped(em(d.start))} + __k${k} * ${grouped(em(d.step))}`;
     });
     const element = `${arr.ptr}[${core.linear(ctx, env, arr.desc, idx)}]`;
-    if (push) o.line(`${env.parallel ? lockedPush(core, ctx.sdfg.arrays.get(streamName)!) : 'tlab_stream_push'}(${queue}, ${element});`);
+    if (push) o.line(`${pushFrom(core, env, ctx.sdfg.arrays.get(streamName)!)}(${queue}, ${element});`);
     else o.line(`if (!tlab_stream_empty(${queue})) ${element} = tlab_stream_pop(${queue});`);
     for (let k = 0; k < point.dims.length; k++) o.close();
     o.close();
@@ -135,12 +136,12 @@ export function streamOutput(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge
   const index = core.startIndex(ctx, env, desc, e.memlet.subset, e.jsonPath);
   if (e.memlet.dynamic) {
     return {
-      pre: [`tlab_stream_writer<${t}, ${env.parallel && lockedPush(core, desc) ? 'true' : 'false'}> ${tmp}{&${ptr}, ${index}};`],
+      pre: [`tlab_stream_writer<${t}, ${pushFrom(core, env, desc) === 'tlab_stream_push_locked'}> ${tmp}{&${ptr}, ${index}};`],
       bind: [`auto &${cv} = ${tmp};`],
       post: [],
     };
   }
-  const push = env.parallel ? lockedPush(core, desc) : 'tlab_stream_push';
+  const push = pushFrom(core, env, desc);
   return { pre: [`${t} ${tmp} = {};`], bind: [`${t} &${cv} = ${tmp};`], post: [`${push}(${ptr}, ${index}, ${tmp});`] };
 }
 
