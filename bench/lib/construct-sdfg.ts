@@ -150,10 +150,18 @@ export function sdfgText(name: string, arrays: Record<string, ArraySpec>, symbol
       },
     ]),
   );
+  return sdfgEnvelope(
+    { name, _arrays: descs, symbols },
+    states.map((s, i) => s.toJson(i)),
+  );
+}
+
+/** The root SDFG around `states`, run one after another (an unconditional interstate edge between neighbours). */
+export function sdfgEnvelope(attributes: Record<string, unknown>, states: object[]): string {
   return JSON.stringify({
     type: 'SDFG',
-    attributes: { name, _arrays: descs, symbols },
-    nodes: states.map((s, i) => s.toJson(i)),
+    attributes,
+    nodes: states,
     edges: states.slice(1).map((_, i) => ({
       type: 'Edge',
       attributes: { data: { type: 'InterstateEdge', attributes: {} } },

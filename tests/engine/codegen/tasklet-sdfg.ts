@@ -2,6 +2,7 @@
  * Test helper: small DaCe-shaped SDFG documents built in code — states of one map (`i` over [0, N)) around one
  * tasklet, as DaCe's Python frontend lays them out (access node → MapEntry → tasklet → MapExit → access node).
  */
+import { sdfgEnvelope } from '../../../bench/lib/construct-sdfg.js';
 
 interface ArraySpec {
   shape: string[];
@@ -128,21 +129,8 @@ export function sdfgText(spec: SdfgSpec): string {
       },
     ]),
   );
-  return JSON.stringify({
-    type: 'SDFG',
-    attributes: { name: spec.name, _arrays: arrays, symbols: { N: 'int32' }, ...spec.attributes },
-    nodes: spec.states.map((s, i) => mapState(s, i, spec.arrays, spec.gpu ?? false)),
-    edges: spec.states.slice(1).map((_, i) => ({
-      type: 'Edge',
-      attributes: { data: { type: 'InterstateEdge', attributes: {} } },
-      src: String(i),
-      dst: String(i + 1),
-    })),
-    start_block: 0,
-    collapsed: false,
-    label: '',
-    id: null,
-    cfg_list_id: 0,
-    dace_version: '1.0.0',
-  });
+  return sdfgEnvelope(
+    { name: spec.name, _arrays: arrays, symbols: { N: 'int32' }, ...spec.attributes },
+    spec.states.map((s, i) => mapState(s, i, spec.arrays, spec.gpu ?? false)),
+  );
 }
