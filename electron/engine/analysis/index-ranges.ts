@@ -15,7 +15,8 @@
  * another connector) bounds `f(v)` by the indexed extent: `[-offset, shape - offset)` of the descriptor (DaCe
  * adds the descriptor's offset, so Fortran programs whose offsets are 0 write their `- 1` in the index itself),
  * or `[0, size)` of a connector's subset inside a tasklet. Linear `f` is solved exactly; anything else
- * (`Min`, ternaries) is scanned over a window around the extent. Every bound an argument meets is intersected.
+ * (`Min`, ternaries) is scanned over a window around the extent (a flat end past the window is cut off:
+ * index-flat-edges.ts). Every bound an argument meets is intersected.
  *
  * Pure: no file system, no process. The other names in an index must have known values (symbols, constants) or
  * the access is skipped: the analysis never claims a range it did not derive.
@@ -44,6 +45,7 @@ import {
   type Expr,
   type Stmt,
 } from '../symbolic/index.js';
+import { trimFlatEdges } from './index-flat-edges.js';
 import { foldKnown } from './index-fold.js';
 import { integerConstants } from './symbols.js';
 import { ScopeRanges } from './scope-ranges.js';
@@ -700,8 +702,9 @@ class IndexRangeAnalysis {
         runStart = null;
       }
     }
-    // A run touching the window's edge is not bounded there: the scan cannot tell its true extent.
-    if (best && (best[0] === from || best[1] === to)) return null;
+    // A run touching the window's edge is not bounded there: the scan cannot tell its true extent, unless the
+    // index is flat out there (`max(1, v)`, a clamped loop start), when the flat part adds nothing.
+    if (best && (best[0] === from || best[1] === to)) return trimFlatEdges(best, from, to, at);
     return best;
   }
 
