@@ -5,6 +5,7 @@
  */
 import type { GeneratedProgram, ProgramArg } from '../codegen/types.js';
 import type { VariantResult } from './runner-host.js';
+import { certainCulprits } from './verify-culprits.js';
 import { compareArray } from './compare.js';
 import type { ProfileResult, VerificationDetail } from './result.js';
 
@@ -39,9 +40,10 @@ function floatReorderFlags(variants: readonly VerifiedVariant[]): string[] {
 }
 
 /**
- * `neverWritten`: transients no memlet of the program ever writes (model/queries.ts). When outputs depend on
- * the poison they are the certain culprits, so they lead the candidates instead of hiding among every
- * transient that merely received poison.
+ * `neverWritten`: transients no memlet of the program ever writes (model/queries.ts); `accumulatedOnly`: those
+ * only ever accumulated into (model/accumulate-first.ts). When outputs depend on the poison they are the
+ * certain culprits (verify-culprits.ts), so they lead the candidates instead of hiding among every transient
+ * that merely received poison.
  */
 export function verify(
   variants: VerifiedVariant[],
@@ -86,8 +88,8 @@ export function verify(
       // The runner only sees heap allocations and workspace slots; stack transients are poisoned in place by
       // the generated code itself, so the program says which they are.
       const poisoned = [...new Set([...r.poisonedTransients, ...(v.program.stackTransients ?? [])])].sort();
-      const certain = poisoned.filter((t) => neverWritten.has(t));
-      const candidates = [...certain, ...poisoned.filter((t) => !neverWritten.has(t))];
+      const { certain, text } = certainCulprits(poisoned, neverWritten, accumulatedOnly);
+      const candidates = [...certain, ...poisoned.filter((t) => !certain.includes(t))];
       details.push({
         kind: 'uninitialised-read',
         mode: v.label,
@@ -98,8 +100,8 @@ export function verify(
         message:
           `${v.label}: output${leaking.length === 1 ? '' : 's'} ${leaking.join(', ')} changed between two verification calls that differ only in the ` +
           `poison pattern of fresh transient memory (first at ${firstDiff.array}[${firstDiff.index.join(', ')}]: ${firstDiff.values[0]} vs ${firstDiff.values[1]}): ` +
-          (certain.length
-            ? `the program reads a transient before writing it: nothing in the program ever writes ${certain.join(', ')}` +
+          (text !== null
+            ? `the program reads a transient before writing it: ${text}` +
               (candidates.length > certain.length
                 ? ` (${candidates.length - certain.length} other transient(s) also got poison; listed in the result)`
                 : '')
