@@ -5,7 +5,8 @@
  * the alphabetical head of dozens of others (velocity_no_nproma poisons 43):
  * - transients no memlet ever writes (model/queries.ts `neverWrittenTransients`: stage8's `54:zqe_2`);
  * - transients only ever accumulated into (model/accumulate-first.ts: velocity_no_nproma's `0:vcflmax`, whose
- *   Reduce has no identity, so DaCe's pure expansion reads the old value).
+ *   Reduce has no identity, so DaCe's pure expansion reads the old value; stage8's `53:zcdmax`, whose only write
+ *   is an if/else turned into a blend of the branch values and the old value).
  */
 
 export interface Culprits {
@@ -27,7 +28,7 @@ export function certainCulprits(
   if (never.length) parts.push(`nothing in the program ever writes ${never.join(', ')}`);
   if (accumulating.length)
     parts.push(
-      `it accumulates into ${accumulating.join(', ')} (a WCR or a Reduce without identity reads the old value) and nothing writes ` +
+      `it accumulates into ${accumulating.join(', ')} (a WCR, a Reduce without identity or a blend x = f·new + (1 − f)·x reads the old value) and nothing writes ` +
         `${accumulating.length === 1 ? 'it' : 'them'} first`,
     );
   return { certain: [...never, ...accumulating], text: parts.length ? parts.join('; ') : null };

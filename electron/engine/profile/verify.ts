@@ -207,7 +207,7 @@ function accumulationDivergence(
     transients: [...accumulatedOnly],
     message:
       `${mode} differs from ${reference} in ${d.array}[${d.index.join(', ')}]: ${d.values[0]} vs ${d.values[1]}, but the program reads ` +
-      `uninitialised memory: it accumulates into ${accumulatedOnly.join(', ')} (a WCR or a Reduce without identity reads the old value) ` +
+      `uninitialised memory: it accumulates into ${accumulatedOnly.join(', ')} (a WCR, a Reduce without identity or a blend x = f·new + (1 − f)·x reads the old value) ` +
       `and nothing writes ${accumulatedOnly.length === 1 ? 'it' : 'them'} first, so its outputs depend on what each mode's memory held ` +
       `there; give the Reduce an identity or initialise the transient in the SDFG`,
   };

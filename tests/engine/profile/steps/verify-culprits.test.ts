@@ -32,7 +32,7 @@ describe('certain culprits of an uninitialised read', () => {
     const v = verify([{ label: 'SCOPED', program: det }], r, [y], new Set(), ['0:vcflmax']);
     expect(v.details[0]!.transients![0]).toBe('0:vcflmax');
     expect(v.details[0]!.message).toContain(
-      'the program reads a transient before writing it: it accumulates into 0:vcflmax (a WCR or a Reduce without identity reads the old value) and nothing writes it first (16 other transient(s) also got poison; listed in the result)',
+      'the program reads a transient before writing it: it accumulates into 0:vcflmax (a WCR, a Reduce without identity or a blend x = f·new + (1 − f)·x reads the old value) and nothing writes it first (16 other transient(s) also got poison; listed in the result)',
     );
   });
 
@@ -41,7 +41,7 @@ describe('certain culprits of an uninitialised read', () => {
     const v = verify([{ label: 'POOL', program: det }], r, [y], new Set(['0:c']), ['0:b', '0:z']);
     expect(v.details[0]!.transients).toEqual(['0:c', '0:b', '0:a']);
     expect(v.details[0]!.message).toContain(
-      'nothing in the program ever writes 0:c; it accumulates into 0:b (a WCR or a Reduce without identity reads the old value) and nothing writes it first (1 other transient(s)',
+      'nothing in the program ever writes 0:c; it accumulates into 0:b (a WCR, a Reduce without identity or a blend x = f·new + (1 − f)·x reads the old value) and nothing writes it first (1 other transient(s)',
     );
   });
 });
