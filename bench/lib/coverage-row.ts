@@ -10,6 +10,7 @@ import { detectTarget } from '../../electron/engine/analysis/target.js';
 import { findUnsupported } from '../../electron/engine/codegen/index.js';
 import type { UnsupportedFinding } from '../../electron/engine/codegen/types.js';
 import { TlabError } from '../../electron/engine/errors.js';
+import { accumulatedBeforeWritten } from '../../electron/engine/model/accumulate-first.js';
 import { neverWrittenTransients } from '../../electron/engine/model/queries.js';
 import type { SdfgFile } from '../../electron/engine/model/sdfg.js';
 import { buildVariants } from '../../electron/engine/profile/build-variants.js';
@@ -120,11 +121,12 @@ async function profileOnce(
 
 /**
  * The transients a reads-uninitialised row names: those the poisoned calls point at that nothing in the program
- * writes (certainly read before written), else every candidate verification lists.
+ * writes, or that it only ever accumulates into (certainly read before written), else every candidate
+ * verification lists.
  */
-function readBeforeWritten(problems: readonly VerificationDetail[], neverWritten: ReadonlySet<string>): string[] {
+function readBeforeWritten(problems: readonly VerificationDetail[], culprits: ReadonlySet<string>): string[] {
   const candidates = [...new Set(problems.flatMap((d) => d.transients ?? []))];
-  const certain = candidates.filter((t) => neverWritten.has(t));
+  const certain = candidates.filter((t) => culprits.has(t));
   return (certain.length ? certain : candidates).sort();
 }
 
@@ -147,7 +149,7 @@ async function runRow(
   base: Base,
   target: 'cpu' | 'gpu',
   libraryImpl: LibraryImplChoice,
-  neverWritten: ReadonlySet<string>,
+  culprits: ReadonlySet<string>,
 ): Promise<RunOutcome> {
   const ran = { backend: target === 'gpu' ? ('cuda-host' as const) : ('cpu' as const), libraryImpl: libraryImplText(libraryImpl) };
   /** What failed at the symbol values tried before (a negative extent is not worth saying). */
@@ -185,7 +187,7 @@ async function runRow(
       return { row: { ...base, ...ran, ...tried, ...advice, status: 'verifies', modes, defaultSymbol: Number(sym), perMode } };
     const problems = r.verification.details.filter((d) => d.kind !== 'note');
     if (problems.length && problems.every((d) => d.kind === 'uninitialised-read')) {
-      const uninitialised = readBeforeWritten(problems, neverWritten);
+      const uninitialised = readBeforeWritten(problems, culprits);
       const row: Row = {
         ...base,
         ...ran,
@@ -275,7 +277,9 @@ export async function coverageOf(path: string): Promise<CoverageRow> {
   }
   // What is known before the long part, so that a row cut off by the time limit still says target and size.
   process.send?.({ partial: true, target });
-  const outcome = await runRow(path, withTarget, target, libraryImpl, new Set(neverWrittenTransients(file)));
+  // Certain culprits: never written, or only ever accumulated into (profile/verify-culprits.ts).
+  const certain = new Set([...neverWrittenTransients(file), ...accumulatedBeforeWritten(file)]);
+  const outcome = await runRow(path, withTarget, target, libraryImpl, certain);
   if ('row' in outcome) return done(outcome.row);
   return done(await nvccRow(path, withTarget, libraryImpl, outcome.notRun));
 }

@@ -80,4 +80,16 @@ describe('coverage rows', () => {
     },
     SLOW,
   );
+
+  it(
+    'velocity_no_nproma reads vcflmax, which only a Reduce without identity writes: the row names it alone',
+    async () => {
+      const row = await coverageOf(
+        join(CORPUS, 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__velocity_no_nproma_if_prop_lvn_only_0_istep_1.sdfgz'),
+      );
+      expect(row).toMatchObject({ target: 'cpu', status: 'reads-uninitialised', backend: 'cpu', defaultSymbol: 16 });
+      expect(row.uninitialised).toEqual(['0:vcflmax']);
+    },
+    SLOW,
+  );
 });
