@@ -6,6 +6,8 @@
  * (AddressSanitizer) against sums computed here in DaCe's order, compared bit for bit. Expansions' nested SDFG
  * functions get DaCe's `__restrict__` where no two arguments can alias (codegen/restrict-args.ts).
  */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { StateBuilder, sdfgText, type ArraySpec } from '../../../bench/lib/construct-sdfg.js';
@@ -14,6 +16,8 @@ import { findUnsupported, generateProgram } from '../../../electron/engine/codeg
 import { parseSdfgJson } from '../../../electron/engine/sdfg/index.js';
 import { removeScratchDirs, scratchDir } from './compile.js';
 import { compileAllVariants, compileDriver, inputFor, runProgram, type SanitizedVariant } from './driver.js';
+import type { ProfileResult } from '../../../electron/engine/profile/result.js';
+import { runCli } from '../../cli/run-cli.js';
 
 afterAll(removeScratchDirs);
 
@@ -145,14 +149,22 @@ function reduceState(c: Case): StateBuilder {
   return s;
 }
 
-function source(name: string, cases: Case[]): string {
+/** The SDFG text of `cases` in one program (`gpu`: every container GPU_Global). */
+function programText(name: string, cases: Case[], gpu = false): string {
   const used = new Set(cases.flatMap((c) => [c.input[0], c.output[0]]));
   const arrays = Object.fromEntries(Object.entries(ARRAYS).filter(([n]) => used.has(n)));
   const text = sdfgText(name, arrays, Object.fromEntries(Object.keys(SIZES).map((k) => [k, 'int32'])), cases.map(reduceState));
-  const file = parseSdfgJson(JSON.parse(text) as unknown, `${name}.sdfg`, 0, false);
-  expect(findUnsupported(file)).toEqual([]);
+  if (!gpu) return text;
+  const doc = JSON.parse(text) as { attributes: { _arrays: Record<string, { attributes: Record<string, unknown> }> } };
+  for (const a of Object.values(doc.attributes._arrays)) a.attributes['storage'] = 'GPU_Global';
+  return JSON.stringify(doc);
+}
+
+function source(name: string, cases: Case[], gpu = false): string {
+  const file = parseSdfgJson(JSON.parse(programText(name, cases, gpu)) as unknown, `${name}.sdfg`, 0, false);
+  expect(findUnsupported(file, gpu ? 'gpu' : 'cpu')).toEqual([]);
   const symbols = new Map(Object.entries(SIZES).map(([k, v]) => [k, BigInt(v)]));
-  const analysis = analyze(file, { symbols, defaultSymbol: null, target: null });
+  const analysis = analyze(file, { symbols, defaultSymbol: null, target: gpu ? 'gpu' : null });
   return generateProgram(file, analysis, { mode: 'SCOPED', layout: 'dace' }).source;
 }
 
@@ -175,6 +187,41 @@ describe('expanded Reduce: loop order for unit stride, results bitwise as in DaC
       expect(f.signature).toContain(restricted ? 'double *__restrict__ _in, double *__restrict__ _out' : 'double *_in, double *_out');
     });
   }
+
+  describe('on GPU data, DaCe order: one kernel thread per output element', () => {
+    const colsum = CASES[0]!;
+    test('the output map is the kernel and the reduced axis the loop of each thread, no tiles', () => {
+      // The kernel's threads are the output elements (`const int64_t _o0 = …`), each looping over the reduced axis:
+      // neighbouring threads read neighbouring elements.
+      const f = expansionFunction(source('reduce_colsum_gpu', [colsum], true));
+      expect(f.loops).toEqual(['_i0']);
+    });
+
+    test('profiled on the host backend, every mode equals the CPU program (reordered) bit for bit', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'tlab-reduce-order-'));
+      try {
+        const run = async (gpu: boolean): Promise<ProfileResult> => {
+          const sdfg = join(dir, `colsum_${gpu ? 'gpu' : 'cpu'}.sdfg`);
+          await writeFile(sdfg, programText(`colsum_${gpu ? 'gpu' : 'cpu'}`, [colsum], gpu));
+          const out = join(dir, `${gpu ? 'gpu' : 'cpu'}.json`);
+          const symbols = `N=${SIZES.N},M=${SIZES.M}`;
+          const args = ['profile', sdfg, '--symbols', symbols, '--calls', '1', '--warmup', '0', '--processes', '1', '--out', out];
+          const r = await runCli([...args, ...(gpu ? ['--gpu', 'host'] : ['--modes', 'scoped'])], {
+            cache: join(dir, 'cache'),
+            timeoutMs: 600_000,
+          });
+          expect(r.code, r.stderr).toBe(0);
+          return JSON.parse(await readFile(out, 'utf8')) as ProfileResult;
+        };
+        const [gpu, cpu] = [await run(true), await run(false)];
+        expect(gpu.backend).toBe('cuda-host');
+        expect(gpu.verification).toMatchObject({ ok: true, identical: true });
+        for (const m of gpu.modes) expect(m.outputChecksums).toEqual(cpu.modes[0]!.outputChecksums);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }, 600_000);
+  });
 
   describe('every case in one program, every mode and layout, against sums in DaCe order', () => {
     const dir = scratchDir('reduce-order');
