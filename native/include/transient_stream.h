@@ -12,10 +12,14 @@
  * not predict it, the measured allocation counts show it.
  *
  * Order is FIFO. Pushes from parallel code take the handle's spin lock (`_locked`); a pop from an empty queue
- * would wait forever in DaCe (nothing else can push): here it stops the program with a message instead.
+ * would wait forever in DaCe (nothing else can push): here it stops the program with a message instead. Ring
+ * positions wrap by a compare, not a division (a 64-bit `%` per push and per pop was most of a queue's cost);
+ * contiguous bulk copies move whole runs (DaCe's push(ptr, n) and pop(ptr, n)) and grow the ring once.
  */
 #ifndef TRANSIENT_STREAM_H
 #define TRANSIENT_STREAM_H
+
+#include <algorithm>
 
 #include "transient_runtime.h"
 
@@ -59,20 +63,56 @@ static inline bool tlab_stream_owns_ring(const tlab_stream<T> &s, uint64_t i) {
   return s.queues[i].ring != reinterpret_cast<T *>(s.queues + s.count) + i * s.initial;
 }
 
+/* The ring index `k` places after the head (k < 2 * capacity): a compare, not a 64-bit division per element. */
+template <typename T>
+static TLAB_ALWAYS_INLINE uint64_t tlab_queue_slot(const tlab_queue<T> &q, uint64_t k) {
+  const uint64_t at = q.head + k;
+  return at >= q.capacity ? at - q.capacity : at;
+}
+
+/* Doubles queue i's ring until it holds `need` elements: the queued elements move to the new ring's start, in
+ * two contiguous runs (the ring's tail part, then its wrapped head part). */
+template <typename T>
+static void tlab_stream_grow(tlab_stream<T> &s, int64_t i, uint64_t need) {
+  tlab_queue<T> &q = s.queues[i];
+  uint64_t grown = q.capacity;
+  while (grown < need) grown *= 2;
+  T *ring = static_cast<T *>(tlab_alloc(size_t(grown) * sizeof(T), TLAB_DEFAULT_ALIGN, s.index));
+  const uint64_t first = std::min(q.size, q.capacity - q.head);
+  std::copy(q.ring + q.head, q.ring + q.head + first, ring);
+  std::copy(q.ring, q.ring + (q.size - first), ring + first);
+  if (tlab_stream_owns_ring(s, uint64_t(i))) tlab_free(q.ring, size_t(q.capacity) * sizeof(T), TLAB_DEFAULT_ALIGN, s.index);
+  q.ring = ring;
+  q.capacity = grown;
+  q.head = 0;
+}
+
+/* Room for `n` more elements in queue i before a bulk push: one grown ring instead of one per doubling. */
+template <typename T>
+static inline void tlab_stream_reserve(tlab_stream<T> &s, int64_t i, uint64_t n) {
+  tlab_queue<T> &q = s.queues[i];
+  if (q.capacity - q.size < n) tlab_stream_grow(s, i, q.size + n);
+}
+
 template <typename T>
 static inline void tlab_stream_push(tlab_stream<T> &s, int64_t i, const T &value) {
   tlab_queue<T> &q = s.queues[i];
-  if (q.size == q.capacity) {
-    const uint64_t grown = q.capacity * 2;
-    T *ring = static_cast<T *>(tlab_alloc(size_t(grown) * sizeof(T), TLAB_DEFAULT_ALIGN, s.index));
-    for (uint64_t k = 0; k < q.size; ++k) ring[k] = q.ring[(q.head + k) % q.capacity];
-    if (tlab_stream_owns_ring(s, uint64_t(i))) tlab_free(q.ring, size_t(q.capacity) * sizeof(T), TLAB_DEFAULT_ALIGN, s.index);
-    q.ring = ring;
-    q.capacity = grown;
-    q.head = 0;
-  }
-  q.ring[(q.head + q.size) % q.capacity] = value;
+  if (q.size == q.capacity) tlab_stream_grow(s, i, q.capacity * 2);
+  q.ring[tlab_queue_slot(q, q.size)] = value;
   ++q.size;
+}
+
+/* DaCe's bulk push(ptr, n): n contiguous elements, in order, in at most two runs (the ring may wrap). */
+template <typename T>
+static inline void tlab_stream_push_n(tlab_stream<T> &s, int64_t i, const T *src, int64_t n) {
+  if (n <= 0) return;
+  tlab_stream_reserve(s, i, uint64_t(n));
+  tlab_queue<T> &q = s.queues[i];
+  const uint64_t tail = tlab_queue_slot(q, q.size);
+  const uint64_t first = std::min(uint64_t(n), q.capacity - tail);
+  std::copy(src, src + first, q.ring + tail);
+  std::copy(src + first, src + n, q.ring);
+  q.size += uint64_t(n);
 }
 
 /* A push from code that runs on several OpenMP threads at once (a parallel map's body). */
@@ -97,7 +137,7 @@ static inline T tlab_stream_pop(tlab_stream<T> &s, int64_t i) {
     std::abort();
   }
   const T value = q.ring[q.head];
-  q.head = (q.head + 1) % q.capacity;
+  q.head = q.head + 1 == q.capacity ? 0 : q.head + 1;
   --q.size;
   return value;
 }
@@ -109,6 +149,19 @@ static inline void tlab_stream_wait(tlab_stream<T> &s, int64_t i) {
     std::fprintf(stderr, "transient_stream: pop from an empty stream (DaCe's pop would wait forever)\n");
     std::abort();
   }
+}
+
+/* DaCe's bulk pop(ptr, n) after tlab_stream_wait: as many of n contiguous elements as the queue holds, in order. */
+template <typename T>
+static inline void tlab_stream_pop_n(tlab_stream<T> &s, int64_t i, T *dst, int64_t n) {
+  if (n <= 0) return;
+  tlab_queue<T> &q = s.queues[i];
+  const uint64_t count = std::min(uint64_t(n), q.size);
+  const uint64_t first = std::min(count, q.capacity - q.head);
+  std::copy(q.ring + q.head, q.ring + q.head + first, dst);
+  std::copy(q.ring, q.ring + (count - first), dst + first);
+  q.head = tlab_queue_slot(q, count);
+  q.size -= count;
 }
 
 /* Frees grown rings, then the block; elements still queued are dropped (DaCe's queue drops them too). */

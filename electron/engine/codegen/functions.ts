@@ -11,6 +11,7 @@ import { emitRegion, localSymbols } from './control-flow.js';
 import { declareTransients, emitSiteAllocations, emitSiteFrees } from './memory.js';
 import { byCodeUnit, cppIdent, ctypeOf } from './names.js';
 import { Containers } from './structs.js';
+import { restrictArgs } from './restrict-args.js';
 
 /** Whether a nested SDFG runs inside a CPU_Multicore or CPU_Persistent map of an enclosing SDFG: its WCR writes then race. */
 function calledInParallel(core: EmitCore, s: Sdfg): boolean {
@@ -19,7 +20,9 @@ function calledInParallel(core: EmitCore, s: Sdfg): boolean {
 
 export function nestedSignature(core: EmitCore, s: Sdfg): string {
   const params = [`${core.name}_state_t *__state`];
-  for (const [name, desc] of s.arrays) if (!desc.transient) params.push(`${ctypeOf(desc.dtype)} *${cppIdent(name)}`);
+  const restrict = restrictArgs(s);
+  for (const [name, desc] of s.arrays)
+    if (!desc.transient) params.push(`${ctypeOf(desc.dtype)} *${restrict.has(name) ? '__restrict__ ' : ''}${cppIdent(name)}`);
   const node = s.parent!.node;
   for (const sym of Object.keys(node.symbolMapping).sort(byCodeUnit)) params.push(`${core.symbolCtype(s, sym)} ${cppIdent(sym)}`);
   return `static ${core.backend?.functionQualifier(core, s) ?? ''}void __tlab_nsdfg_${core.nestedIds.get(s)}(${params.join(', ')})`;

@@ -13,6 +13,7 @@
 import type { ConsumeEntryNode, DataDescriptor, MemletEdge } from '../model/sdfg.js';
 import type { EmitCore, Env, FnCtx } from './core.js';
 import { cppOf, grouped } from './expr.js';
+import { simplify, type Expr } from '../symbolic/index.js';
 import type { StateGraph } from './graph.js';
 import { cppIdent, ctypeOf } from './names.js';
 import { streamCapacity } from '../analysis/stream-footprint.js';
@@ -82,6 +83,20 @@ export function emitStreamCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEd
     o.mark(e.jsonPath);
     o.openBrace();
     if (!push) o.line(`tlab_stream_wait(${queue});`);
+    const run = contiguousRun(core, arr.desc, point.dims);
+    if (run !== null && !env.parallel) {
+      // Contiguous elements move as one run (DaCe's push(ptr, n) / pop(ptr, n)): no per-element ring arithmetic.
+      const first = `&${arr.ptr}[${core.linear(
+        ctx,
+        env,
+        arr.desc,
+        point.dims.map((d) => grouped(em(d.start))),
+      )}]`;
+      const count = run === -1 ? '1' : `(${em(point.dims[run]!.end)}) - (${em(point.dims[run]!.start)}) + 1`;
+      o.line(`${push ? 'tlab_stream_push_n' : 'tlab_stream_pop_n'}(${queue}, ${first}, int64_t(${count}));`);
+      o.close();
+      return;
+    }
     const idx = point.dims.map((d, k) => {
       o.open(`for (int64_t __k${k} = 0; __k${k} < ((${em(d.end)}) - (${em(d.start)})) / (${em(d.step)}) + 1; ++__k${k})`);
       return `${grouped(em(d.start))} + __k${k} * ${grouped(em(d.step))}`;
@@ -93,6 +108,19 @@ export function emitStreamCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEd
     o.close();
   });
   return true;
+}
+
+/**
+ * The one dimension along which the subset's elements lie next to each other in memory (-1: a single element),
+ * or null when they do not: every other dimension is one index, that one has step 1 and stride 1.
+ */
+function contiguousRun(core: EmitCore, desc: DataDescriptor, dims: ReadonlyArray<{ start: Expr; end: Expr; step: Expr }>): number | null {
+  const isInt = (e: Expr, v: bigint) => e.k === 'int' && e.v === v;
+  const varying = dims.flatMap((d, k) => (isInt(simplify({ k: 'bin', op: '-', a: d.end, b: d.start }), 0n) ? [] : [k]));
+  if (varying.length === 0) return -1;
+  if (varying.length > 1) return null;
+  const k = varying[0]!;
+  return isInt(simplify(dims[k]!.step), 1n) && isInt(simplify(core.symExpr(desc.strides[k] ?? '1')), 1n) ? k : null;
 }
 
 /** A tasklet connector's lines when its memlet is a stream or the consumed element; null: not a stream. */

@@ -221,7 +221,8 @@ describe('library nodes expanded before analysis', () => {
   test('expanded reductions write without atomics: one loop per output element, the output map parallel', () => {
     const b = programs.find((x) => x.fixture === 'library_reduce' && x.p.mode === 'SCOPED')!;
     expect(b.p.source).not.toMatch(/omp atomic|omp critical/);
-    // colsum: the output map is the parallel loop, the reduced axis a plain loop inside it.
+    // rowmin (over the unit-stride axis): the output map is the parallel loop, the reduced axis a plain loop inside
+    // it. colsum's order is reduce-order.test.ts's.
     expect(b.p.source).toMatch(/#pragma omp parallel for\n\s*for \(int64_t _o0 = [^\n]*\n[^\n]*\n\s*for \(int64_t _i0 = /);
   });
 

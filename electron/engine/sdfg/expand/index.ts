@@ -36,7 +36,7 @@ interface Registered {
 const ONE_TO_ONE = { inputs: 1 } as const;
 
 const EXPANDERS: Record<string, Registered> = {
-  Reduce: { expand: (n, io, sym) => reduceStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: ONE_TO_ONE },
+  Reduce: { expand: (n, io, sym, site) => reduceStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym, site), single: ONE_TO_ONE },
   Transpose: { expand: (n, io, sym) => transposeStates(n, io.ins.get('_in')!, io.outs.get('_out')!, sym), single: ONE_TO_ONE },
   MatMul: { expand: matMulStates, blas: matMulBlas },
   Gemm: { expand: gemmStates, blas: gemmBlas },
@@ -78,6 +78,13 @@ const BLAS_CLASSES = Object.keys(EXPANDERS).filter((k) => EXPANDERS[k]!.blas);
 const expandedFiles = new WeakMap<SdfgFile, Map<string, SdfgFile>>();
 const results = new WeakSet<SdfgFile>();
 const expansions = new WeakMap<SdfgFile, LibraryExpansion[]>();
+/** The SDFGs expansions built (codegen/restrict-args.ts gives their arguments DaCe's `__restrict__`). */
+const expansionSdfgs = new WeakSet<Sdfg>();
+
+/** Whether `sdfg` is the SDFG of an expanded library node. */
+export function isExpansionSdfg(sdfg: Sdfg): boolean {
+  return expansionSdfgs.has(sdfg);
+}
 
 /** The file with every library node that has an expansion expanded (the file itself when there is none),
  * each by the implementation `choice` picks. An expanded file is returned as it is. */
@@ -284,6 +291,7 @@ function typeName(sdfg: Sdfg, name: string): string {
 /** Numbers the new SDFG after every existing one (indices of the file's SDFGs stay as they are), points
  * every element at the library node and links it to its caller. */
 function attach(file: SdfgFile, inner: Sdfg, parent: NonNullable<Sdfg['parent']>, cfgBase: number): number {
+  expansionSdfgs.add(inner);
   let next = cfgBase;
   for (const b of blocksOf(inner)) if ('cfgId' in b) b.cfgId = next++;
   inner.cfgId = inner.body.cfgId;

@@ -7,8 +7,9 @@
  * output map is the parallel one); a reduction over every axis is one Sequential loop.
  */
 import type { LibraryNode } from '../../model/sdfg.js';
-import { at, memlet, StateJson, whole, type Dim } from './graph-json.js';
-import type { Operand } from './operand.js';
+import { at, memlet, StateJson, whole, type Dim, type MapSpec } from './graph-json.js';
+import type { ExpansionSite, Operand } from './operand.js';
+import { REDUCE_TILE, reduceLoops } from './reduce-order.js';
 
 const SCHEDULES = new Set(['Default', 'Sequential', 'CPU_Multicore']);
 
@@ -34,6 +35,7 @@ export function reduceStates(
   inp: Operand,
   out: Operand,
   sym: (name: string) => string,
+  site: ExpansionSite,
 ): { states: StateJson[] } | string {
   const attrs = node.attributes;
   const wcr = attrs['wcr'];
@@ -85,7 +87,7 @@ export function reduceStates(
   let ictr = 0;
   let octr = 0;
   const inIndex = inp.kept.map((d) => (axes.includes(d) ? sym(`_i${ictr++}`) : sym(`_o${octr++}`)));
-  const inner = {
+  const values = {
     label: 'reduce_values',
     params: axes.map((_, k) => `_i${k}`),
     ranges: axes.map((a) => ({ start: '0', end: `${inp.dims[a]!.size} - 1` })),
@@ -96,24 +98,58 @@ export function reduceStates(
   // axes): no atomics, unless the node's own output memlet says that several writers share it.
   const red = { wcr, nonatomic: out.edge.memlet.wcr === null };
   if (outRank === 0) {
-    const m = st.map(inner, through, null);
+    const m = st.map(values, through, null);
     const t = st.tasklet('identity', '__out = __inp', ['__inp'], ['__out'], m.entry);
     st.edge(r, null, m.entry, 'IN__in', memlet('_in', whole(inp.shape)));
     st.edge(m.entry, 'OUT__in', t, '__inp', memlet('_in', at(inIndex)));
     st.edge(t, '__out', m.exit, 'IN__out', memlet('_out', at(outIndex), red));
     st.edge(m.exit, 'OUT__out', w, null, memlet('_out', at(outIndex), red));
-  } else {
-    const params = out.shape.map((_, k) => `_o${k}`);
-    const o = st.map({ label: 'reduce_output', params, ranges: outRanges, schedule: node.schedule }, through, null);
-    const m = st.map(inner, through, o.entry);
-    const t = st.tasklet('identity', '__out = __inp', ['__inp'], ['__out'], m.entry);
-    st.edge(r, null, o.entry, 'IN__in', memlet('_in', whole(inp.shape)));
-    st.edge(o.entry, 'OUT__in', m.entry, 'IN__in', memlet('_in', whole(inp.shape)));
-    st.edge(m.entry, 'OUT__in', t, '__inp', memlet('_in', at(inIndex)));
-    st.edge(t, '__out', m.exit, 'IN__out', memlet('_out', at(outIndex), red));
-    st.edge(m.exit, 'OUT__out', o.exit, 'IN__out', memlet('_out', at(outIndex), red));
-    st.edge(o.exit, 'OUT__out', w, null, memlet('_out', whole(out.shape), red));
+    states.push(st);
+    return { states };
   }
+  const loops = reduceLoops(inp, out, axes, node.schedule, { ...site, nonatomic: red.nonatomic });
+  // Per output axis, what the innermost map's loop covers: the whole axis, or one tile of it.
+  const innerRange = (k: number): Dim => {
+    if (!loops.tiled || k !== loops.inner[0]) return outRanges[k]!;
+    const first = `${REDUCE_TILE}*${sym('_t0')}`;
+    return { start: first, end: `Min(${out.shape[k]!} - 1, ${first} + ${REDUCE_TILE - 1})` };
+  };
+  const maps: MapSpec[] = [];
+  if (loops.tiled) {
+    const size = out.shape[loops.inner[0]!]!;
+    maps.push({
+      label: 'reduce_tiles',
+      params: ['_t0'],
+      ranges: [{ start: '0', end: `int_ceil(${size}, ${REDUCE_TILE}) - 1` }],
+      schedule: node.schedule,
+    });
+  } else if (loops.outer.length > 0) {
+    const ranges = loops.outer.map((k) => outRanges[k]!);
+    maps.push({ label: 'reduce_output', params: loops.outer.map((k) => `_o${k}`), ranges, schedule: node.schedule });
+  }
+  maps.push(values);
+  if (loops.inner.length > 0)
+    maps.push({
+      label: 'reduce_inner',
+      params: loops.inner.map((k) => `_o${k}`),
+      ranges: loops.inner.map(innerRange),
+      schedule: 'Sequential',
+    });
+  // What one iteration of the maps around the innermost one writes: its output axes' elements, one each of the
+  // outer axes.
+  const written: Dim[] = out.shape.map((_, k) => (loops.inner.includes(k) ? innerRange(k) : { start: sym(`_o${k}`), end: sym(`_o${k}`) }));
+  const scopes: Array<{ entry: number; exit: number }> = [];
+  for (const spec of maps) scopes.push(st.map(spec, through, scopes.at(-1)?.entry ?? null));
+  const innermost = scopes.at(-1)!;
+  const t = st.tasklet('identity', '__out = __inp', ['__inp'], ['__out'], innermost.entry);
+  st.edge(r, null, scopes[0]!.entry, 'IN__in', memlet('_in', whole(inp.shape)));
+  for (let i = 1; i < scopes.length; i++)
+    st.edge(scopes[i - 1]!.entry, 'OUT__in', scopes[i]!.entry, 'IN__in', memlet('_in', whole(inp.shape)));
+  st.edge(innermost.entry, 'OUT__in', t, '__inp', memlet('_in', at(inIndex)));
+  st.edge(t, '__out', innermost.exit, 'IN__out', memlet('_out', at(outIndex), red));
+  for (let i = scopes.length - 1; i > 0; i--)
+    st.edge(scopes[i]!.exit, 'OUT__out', scopes[i - 1]!.exit, 'IN__out', memlet('_out', written, red));
+  st.edge(scopes[0]!.exit, 'OUT__out', w, null, memlet('_out', whole(out.shape), red));
   states.push(st);
   return { states };
 }
