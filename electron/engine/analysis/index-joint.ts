@@ -171,7 +171,7 @@ export function intervalCorners(ranges: ReadonlyMap<string, Interval>): Array<Ma
  * The values `x` takes when each free name ranges over its interval (`resolve`), names in `env` fixed: its
  * extremes at the intervals' ends, as for a linear index. Null when a name has no interval.
  */
-export function intervalOf(x: Expr, env: ReadonlyMap<string, bigint>, resolve: (name: string) => Interval | null): Interval | null {
+function intervalOf(x: Expr, env: ReadonlyMap<string, bigint>, resolve: (name: string) => Interval | null): Interval | null {
   const ranges = new Map<string, Interval>();
   for (const n of freeSymbols(x)) {
     if (env.has(n)) continue;
@@ -197,7 +197,7 @@ export function intervalOf(x: Expr, env: ReadonlyMap<string, bigint>, resolve: (
 }
 
 /** The hull of two intervals (either may be missing). */
-export function hull(a: Interval | null, b: Interval): Interval {
+function hull(a: Interval | null, b: Interval): Interval {
   if (!a) return b;
   return [a[0] < b[0] ? a[0] : b[0], a[1] > b[1] ? a[1] : b[1]];
 }
