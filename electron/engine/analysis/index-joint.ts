@@ -20,7 +20,18 @@
  */
 import type { DataflowNode } from '../model/sdfg.js';
 import { evalInt, freeSymbols, show, type Expr } from '../symbolic/index.js';
-import { descriptorOf, dottedName, MAX_CARRIERS, memberName, rewrite, tryEval, V, type Carrier, type Scope } from './index-scope.js';
+import {
+  descriptorOf,
+  dottedName,
+  MAX_CARRIERS,
+  memberName,
+  rewrite,
+  tryEval,
+  V,
+  type Carrier,
+  type LazyInterval,
+  type Scope,
+} from './index-scope.js';
 import type { ScopeRanges } from './scope-ranges.js';
 
 export type Interval = [bigint, bigint];
@@ -49,7 +60,36 @@ export class JointRanges {
   }
 
   narrow(arg: string, range: Interval): void {
+    const p = this.planned.get(arg);
+    if (p && p[0] === range[0] && p[1] === range[1]) return;
     this.planned.set(arg, range);
+    this.version++;
+  }
+
+  /** Bumped whenever a planned range narrows: a name's interval computed before is recomputed after. */
+  private version = 0;
+
+  /**
+   * A name's interval, computed when asked and kept until a planned range narrows (chains of interstate
+   * assignments would otherwise be walked again for every corner of every index). A name asked again while its
+   * own interval is being computed (an assignment that reads itself) has none.
+   */
+  lazy(compute: LazyInterval): LazyInterval {
+    let at = -1;
+    let value: Interval | null = null;
+    let busy = false;
+    return (depth) => {
+      if (at === this.version) return value;
+      if (busy) return null;
+      busy = true;
+      try {
+        value = compute(depth);
+      } finally {
+        busy = false;
+      }
+      at = this.version;
+      return value;
+    };
   }
 
   /** Joint pass: `name = rhs` on an interstate edge; the name's interval is the hull of its assignments'. */
@@ -58,15 +98,18 @@ export class JointRanges {
     d.set(show(rhs), rhs);
     scope.defs.set(name, d);
     if (scope.lazy.has(name)) return;
-    scope.lazy.set(name, (depth) => {
-      let out: Interval | null = null;
-      for (const x of scope.defs.get(name)!.values()) {
-        const r = this.exprInterval(scope, x, depth);
-        if (!r) return null;
-        out = hull(out, r);
-      }
-      return out;
-    });
+    scope.lazy.set(
+      name,
+      this.lazy((depth) => {
+        let out: Interval | null = null;
+        for (const x of scope.defs.get(name)!.values()) {
+          const r = this.exprInterval(scope, x, depth);
+          if (!r) return null;
+          out = hull(out, r);
+        }
+        return out;
+      }),
+    );
   }
 
   /** Joint pass: map parameters whose range reads data (a dynamic range input, a symbol set from data). */
@@ -136,14 +179,17 @@ export class JointRanges {
 
   /** Joint pass: a loop `v = init; v op last` whose bounds read data ranges over their intervals. */
   loop(scope: Scope, v: string, init: Expr, op: string, last: Expr): void {
-    scope.lazy.set(v, (depth) => {
-      const i = this.exprInterval(scope, init, depth);
-      const l = this.exprInterval(scope, last, depth);
-      if (!i || !l) return null;
-      const r: Interval | null =
-        op === '<=' ? [i[0], l[1]] : op === '<' ? [i[0], l[1] - 1n] : op === '>=' ? [l[0], i[1]] : op === '>' ? [l[0] + 1n, i[1]] : null;
-      return r && r[0] <= r[1] ? r : null;
-    });
+    scope.lazy.set(
+      v,
+      this.lazy((depth) => {
+        const i = this.exprInterval(scope, init, depth);
+        const l = this.exprInterval(scope, last, depth);
+        if (!i || !l) return null;
+        const r: Interval | null =
+          op === '<=' ? [i[0], l[1]] : op === '<' ? [i[0], l[1] - 1n] : op === '>=' ? [l[0], i[1]] : op === '>' ? [l[0] + 1n, i[1]] : null;
+        return r && r[0] <= r[1] ? r : null;
+      }),
+    );
   }
 
   /**

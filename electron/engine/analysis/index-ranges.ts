@@ -719,7 +719,11 @@ class IndexRangeAnalysis {
         }
       }
       // The joint pass sees a mapping over the caller's data at the caller's intervals, asked when needed.
-      if (v === null && !ranges.has(name) && this.joint) lazy.set(name, (depth) => this.joint!.exprInterval(scope, e, depth));
+      if (v === null && !ranges.has(name) && this.joint)
+        lazy.set(
+          name,
+          this.joint.lazy((depth) => this.joint!.exprInterval(scope, e, depth)),
+        );
       const cs = inCaller(this.carriersOf(scope, e, null));
       if (cs.length) symbols.set(name, cs);
     }

@@ -54,6 +54,14 @@ describe('an index two arguments reach at once', () => {
     }
   });
 
+  test('a name assigned from itself has no interval: neither argument is bounded by it, and the pass ends', () => {
+    const text = jointIndexSdfgText().replace('"o":"(off[0])"', '"o":"(o + off[0])"');
+    expect(text).toContain('(o + off[0])');
+    const parsed = parseSdfgBytes(new TextEncoder().encode(text), 'joint_index.sdfg');
+    const { ranges } = indexRanges(parsed, SYMBOLS, ['off', 'loc', 'cnt']);
+    expect(ranges.map((r) => r.argument)).toEqual(['cnt']);
+  });
+
   test("addusxx_g: ijtoh and nij_type keep qgm's column ijtoh + nij - 1 in bounds, ofsbeta keeps becpsi_c's", async () => {
     const path = join(
       packageRoot(),
