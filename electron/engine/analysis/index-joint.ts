@@ -92,17 +92,29 @@ export class JointRanges {
     };
   }
 
-  /** Joint pass: `name = rhs` on an interstate edge; the name's interval is the hull of its assignments'. */
+  /**
+   * Joint pass: `name = rhs` on an interstate edge; the name's interval is the hull of its assignments' (and of
+   * the value its caller maps in, when it has one). A new assignment drops every interval kept so far: one
+   * asked before it was seen (a map range in the first walk) lacks it.
+   */
   define(scope: Scope, name: string, rhs: Expr): void {
     const d = scope.defs.get(name) ?? new Map<string, Expr>();
-    d.set(show(rhs), rhs);
+    const key = show(rhs);
+    if (d.has(key)) return;
+    d.set(key, rhs);
+    this.version++;
+    if (scope.defs.has(name)) return;
     scope.defs.set(name, d);
-    if (scope.lazy.has(name)) return;
+    const mapped = scope.lazy.get(name);
     scope.lazy.set(
       name,
       this.lazy((depth) => {
         let out: Interval | null = null;
-        for (const x of scope.defs.get(name)!.values()) {
+        if (mapped) {
+          out = mapped(depth);
+          if (!out) return null;
+        }
+        for (const x of d.values()) {
           const r = this.exprInterval(scope, x, depth);
           if (!r) return null;
           out = hull(out, r);

@@ -54,6 +54,37 @@ describe('an index two arguments reach at once', () => {
     }
   });
 
+  test('a name assigned in two places takes the hull of both: every value either assignment gives stays in bounds', () => {
+    // `o = off[0]` before gather, `o = off[0] + 3` between gather and fill: the analysis is not flow-sensitive,
+    // so each state's index holds for either value.
+    const text = jointIndexSdfgText().replace('"assignments":{}', '"assignments":{"o":"(off[0] + 3)"}');
+    expect(text).toContain('(off[0] + 3)');
+    const parsed = parseSdfgBytes(new TextEncoder().encode(text), 'joint_index.sdfg');
+    const { ranges } = indexRanges(parsed, SYMBOLS, ['off', 'loc', 'cnt']);
+    const by = Object.fromEntries(ranges.map((r) => [r.argument, r]));
+    expect([by.off, by.loc, by.cnt].map((r) => [r!.min, r!.max])).toEqual([
+      [1n, 1n],
+      [0n, 4n],
+      [1n, 4n],
+    ]);
+    for (let v = by.off!.min; v <= by.off!.max; v++)
+      for (const o of [v, v + 3n]) {
+        for (let l = by.loc!.min; l <= by.loc!.max; l++) expect(l + o - 1n >= 0n && l + o - 1n < BigInt(M)).toBe(true);
+        for (let n = by.cnt!.min; n <= by.cnt!.max; n++) expect(o >= 0n && o + n - 1n < BigInt(M)).toBe(true);
+      }
+  });
+
+  test("a callee's own assignment of a symbol its caller maps in counts too", () => {
+    // The nested SDFG sets `o = 5` next to `l = loc[i]`: its read Q[l + o - 1] sees 5, not the caller's off[0].
+    const text = jointIndexSdfgText().replace('"assignments":{"l":"(loc[i])"}', '"assignments":{"l":"(loc[i])","o":"5"}');
+    expect(text).toContain('"o":"5"');
+    const parsed = parseSdfgBytes(new TextEncoder().encode(text), 'joint_index.sdfg');
+    const { ranges } = indexRanges(parsed, SYMBOLS, ['off', 'loc', 'cnt']);
+    const loc = ranges.find((r) => r.argument === 'loc')!;
+    // l + 5 - 1 < M: loc at most 3 (with the caller's o = off[0] = 1 alone it would be 7).
+    expect([loc.min, loc.max]).toEqual([0n, 3n]);
+  });
+
   test('a name assigned from itself has no interval: neither argument is bounded by it, and the pass ends', () => {
     const text = jointIndexSdfgText().replace('"o":"(off[0])"', '"o":"(o + off[0])"');
     expect(text).toContain('(o + off[0])');
