@@ -28,25 +28,28 @@ import type {
   MemletEdge,
   RangeDim,
   RegionBlock,
-  Sdfg,
   SdfgFile,
   StateBlock,
   Subset,
 } from '../model/sdfg.js';
 import { dynamicInputConnectors } from '../model/queries.js';
-import {
-  evalInt,
-  freeSymbols,
-  parsePython,
-  parsePythonStatements,
-  parseSym,
-  show,
-  substitute,
-  type Expr,
-  type Stmt,
-} from '../symbolic/index.js';
+import { freeSymbols, parsePython, parsePythonStatements, parseSym, show, substitute, type Expr, type Stmt } from '../symbolic/index.js';
 import { trimFlatEdges } from './index-flat-edges.js';
 import { foldKnown } from './index-fold.js';
+import { GENERATED, intervalCorners, JointRanges, namesIntervals, type Interval } from './index-joint.js';
+import {
+  descriptorOf,
+  dottedName,
+  MAX_CARRIERS,
+  memberName,
+  rewrite,
+  tryEval,
+  V,
+  VEXPR,
+  type Carrier,
+  type LazyInterval,
+  type Scope,
+} from './index-scope.js';
 import { integerConstants } from './symbols.js';
 import { ScopeRanges } from './scope-ranges.js';
 import { writtenHulls, type Hull } from './written-hull.js';
@@ -78,32 +81,7 @@ export interface SymbolAdvice {
   extent?: boolean;
 }
 
-/** An argument's value at some name: the name holds `f(v)`, `v` one element of `arg`. */
-interface Carrier {
-  arg: string;
-  f: Expr;
-  role: 'lower' | 'upper' | null;
-}
-
-const V = '__tlab_v';
-const VEXPR: Expr = { k: 'sym', name: V };
-/** Distinct carriers per name: a name assigned from many places keeps its first few (guards blow-up). */
-const MAX_CARRIERS = 8;
 const MAX_OUTSIDE = 20;
-
-interface Scope {
-  sdfg: Sdfg;
-  /** Known integer values of this SDFG's symbols. */
-  env: Map<string, bigint>;
-  /** Container name → what it holds. */
-  containers: Map<string, Carrier[]>;
-  /** Symbol, loop variable, map parameter or dynamic range input → what it holds. */
-  symbols: Map<string, Carrier[]>;
-  /** This SDFG's symbols that are a root symbol under another name (a plain symbol mapping). */
-  roots: Map<string, string>;
-  /** Loop variables and map parameters whose bounds have known values: inclusive [min, max]. */
-  ranges: Map<string, [bigint, bigint]>;
-}
 
 interface Bound {
   min: bigint;
@@ -112,61 +90,6 @@ interface Bound {
   reason: string;
   accesses: number;
   empty: boolean;
-}
-
-/** `a.b[0].c` and `a->b` as `a.b.c` (the Fortran frontend's spellings of a structure member). */
-function memberName(text: string): string {
-  return text.replace(/\[0\]\./g, '.').replace(/->/g, '.');
-}
-
-function dottedName(e: Expr): string | null {
-  if (e.k === 'sym') return e.name;
-  if (e.k === 'attr') {
-    const base = dottedName(e.base);
-    return base === null ? null : `${base}.${e.name}`;
-  }
-  if (e.k === 'subscript' && e.index.length === 1 && e.index[0]!.k === 'int' && e.index[0].v === 0n) return dottedName(e.base);
-  return null;
-}
-
-/** Resolves a (possibly dotted) container name to its descriptor. */
-function descriptorOf(sdfg: Sdfg, name: string): DataDescriptor | undefined {
-  const parts = memberName(name).split('.');
-  let d = sdfg.arrays.get(parts[0]!);
-  for (const m of parts.slice(1)) d = d?.members?.find((x) => x.name === m);
-  return d;
-}
-
-function tryEval(e: Expr, env: ReadonlyMap<string, bigint>): bigint | null {
-  try {
-    return evalInt(e, env);
-  } catch {
-    return null;
-  }
-}
-
-/** Rewrites `e`, letting `visit` replace a node first. Expressions here are small: plain recursion. */
-function rewrite(e: Expr, visit: (n: Expr) => Expr | undefined): Expr {
-  const r = visit(e);
-  if (r !== undefined) return r;
-  switch (e.k) {
-    case 'bin':
-      return { ...e, a: rewrite(e.a, visit), b: rewrite(e.b, visit) };
-    case 'un':
-      return { ...e, a: rewrite(e.a, visit) };
-    case 'call':
-      return { ...e, args: e.args.map((a) => rewrite(a, visit)) };
-    case 'ternary':
-      return { ...e, cond: rewrite(e.cond, visit), then: rewrite(e.then, visit), else: rewrite(e.else, visit) };
-    case 'cmpchain':
-      return { ...e, operands: e.operands.map((a) => rewrite(a, visit)) };
-    case 'subscript':
-      return { ...e, base: rewrite(e.base, visit), index: e.index.map((a) => rewrite(a, visit)) };
-    case 'tuple':
-      return { ...e, items: e.items.map((a) => rewrite(a, visit)) };
-    default:
-      return e;
-  }
 }
 
 function floorDivBig(a: bigint, b: bigint): bigint {
@@ -182,6 +105,8 @@ class IndexRangeAnalysis {
   outsideCount = 0;
   private readonly hints = new Map<string, { value: bigint; min: bigint; max: bigint; extent?: boolean }>();
   private readonly grammar: SdfgFile['grammar'];
+  /** Carriers an index skipped because another name in it has no known value (the joint pass's work). */
+  skipped = 0;
 
   constructor(
     private readonly file: SdfgFile,
@@ -189,6 +114,8 @@ class IndexRangeAnalysis {
     private readonly symbols: Record<string, bigint>,
     /** Integer arguments the generator fills (ABI names, `a.b` for members). */
     private readonly integerArgs: ReadonlySet<string>,
+    /** Set for the joint pass (index-joint.ts): the arguments' planned values. */
+    private readonly joint: JointRanges | null = null,
   ) {
     this.grammar = file.grammar;
   }
@@ -197,7 +124,16 @@ class IndexRangeAnalysis {
     const env = new Map<string, bigint>(Object.entries(this.symbols));
     for (const [k, v] of integerConstants(this.file.root)) env.set(k, v);
     const roots = new Map([...env.keys()].map((k) => [k, k]));
-    const scope: Scope = { sdfg: this.file.root, env, containers: new Map(), symbols: new Map(), roots, ranges: new Map() };
+    const scope: Scope = {
+      sdfg: this.file.root,
+      env,
+      containers: new Map(),
+      symbols: new Map(),
+      roots,
+      ranges: new Map(),
+      lazy: new Map(),
+      defs: new Map(),
+    };
     for (const arg of this.integerArgs) {
       const c = [{ arg, f: VEXPR, role: null }];
       scope.containers.set(arg, c);
@@ -242,6 +178,7 @@ class IndexRangeAnalysis {
       for (const [name, rhs] of e.assignments) {
         const x = this.py(rhs);
         if (!x) continue;
+        if (this.joint) this.joint.define(scope, name, x);
         if (sinks) this.subscriptSinks(scope, x);
         this.addCarriers(scope.symbols, name, this.carriersOf(scope, x, null));
       }
@@ -290,6 +227,7 @@ class IndexRangeAnalysis {
     if (!init || !cond || cond.k !== 'bin' || cond.a.k !== 'sym' || cond.a.name !== v) return;
     const a = tryEval(init, scope.env);
     const b = tryEval(cond.b, scope.env);
+    if ((a === null || b === null) && this.joint) this.joint.loop(scope, v, init, cond.op, cond.b);
     if (a === null || b === null) return;
     const r: [bigint, bigint] | null =
       cond.op === '<=' ? [a, b] : cond.op === '<' ? [a, b - 1n] : cond.op === '>=' ? [b, a] : cond.op === '>' ? [b + 1n, a] : null;
@@ -367,6 +305,7 @@ class IndexRangeAnalysis {
         if (av !== null && bv !== null && av <= bv) ranges.set(n.id, p, [av, bv]);
       });
     }
+    if (this.joint) this.joint.dataMapRanges(scope, nodes, ranges, (src) => this.sym(src));
     for (const n of nodes) {
       if (n.kind === 'tasklet') this.visitTasklet(at(ranges.inside(n.scopeEntry)), state, n, inEdges.get(n.id) ?? [], sinks);
       else if (n.kind === 'access') {
@@ -540,6 +479,8 @@ class IndexRangeAnalysis {
     // A transient read at a fixed index beyond its extent reads another allocation's memory: its extent symbol
     // is too small for the program (get_albedos reads rows 1 … 140 of a transient sized by an SA symbol).
     if (!carries && !known) return;
+    // The joint pass only bounds arguments; reads fixed by the symbols were reported by the first.
+    if (!carries && this.joint) return;
     const shape = this.sym(d.shape[dim]!);
     const offset = this.sym(d.offset[dim] ?? '0');
     const size = shape ? tryEval(shape, scope.env) : null;
@@ -656,16 +597,30 @@ class IndexRangeAnalysis {
     return out;
   }
 
-  /** Bounds every argument that `index` carries so that lo <= index < hi. */
+  /**
+   * Bounds every argument that `index` carries so that lo <= index < hi. The first pass needs the other names
+   * known; the joint pass (index-joint.ts) solves at every corner of their intervals.
+   */
   private sink(scope: Scope, index: Expr, lo: bigint, hi: bigint, reason: string): void {
     if (hi <= lo) return;
-    for (const c of this.carriersOf(scope, index, null)) {
-      // The other names must be known here, else the access is not this argument's alone to keep in bounds.
+    const carriers = this.carriersOf(scope, index, null);
+    for (const c of this.joint ? this.joint.order(carriers) : carriers) {
       const names = freeSymbols(c.f);
       names.delete(V);
-      if ([...names].some((n) => !scope.env.has(n))) continue;
-      const range = this.solve(c.f, scope.env, lo, hi);
-      if (range) this.bound(c.arg, range[0], range[1], c.role ?? 'index', reason);
+      const others = [...names].filter((n) => !scope.env.has(n));
+      if (others.length && !this.joint) {
+        this.skipped++;
+        continue;
+      }
+      const at = namesIntervals(others, (n) => this.joint!.nameInterval(scope, n, 0));
+      if (!at) continue;
+      let range: Interval | null = null;
+      for (const corner of intervalCorners(at)) {
+        const r = this.solve(c.f, new Map([...scope.env, ...corner]), lo, hi);
+        range = r && range ? [r[0] > range[0] ? r[0] : range[0], r[1] < range[1] ? r[1] : range[1]] : r;
+        if (!range || range[0] > range[1]) break;
+      }
+      if (range && range[0] <= range[1]) this.bound(c.arg, range[0], range[1], c.role ?? 'index', reason);
     }
   }
 
@@ -709,6 +664,19 @@ class IndexRangeAnalysis {
   }
 
   private bound(arg: string, min: bigint, max: bigint, role: 'lower' | 'upper' | 'index', reason: string): void {
+    if (this.joint) {
+      // Inside the planned values, which then narrow at once (index-joint.ts).
+      const r = this.joint.clamp(arg, min, max);
+      if (!r) return;
+      this.addBound(arg, r[0], r[1], role, reason);
+      const b = this.bounds.get(arg)!;
+      this.joint.narrow(arg, [b.min, b.max]);
+      return;
+    }
+    this.addBound(arg, min, max, role, reason);
+  }
+
+  private addBound(arg: string, min: bigint, max: bigint, role: 'lower' | 'upper' | 'index', reason: string): void {
     const b = this.bounds.get(arg);
     if (!b) {
       this.bounds.set(arg, { min, max, roles: new Set([role]), reason, accesses: 1, empty: false });
@@ -732,6 +700,7 @@ class IndexRangeAnalysis {
     const symbols = new Map<string, Carrier[]>();
     const roots = new Map<string, string>();
     const ranges = new Map<string, [bigint, bigint]>();
+    const lazy = new Map<string, LazyInterval>();
     // What a carrier holds is written in this scope's names: the callee sees it with their values (index-fold.ts).
     const inCaller = (cs: Carrier[]): Carrier[] => cs.map((c) => ({ ...c, f: foldKnown(c.f, scope.env) }));
     for (const [name, src] of Object.entries(n.symbolMapping)) {
@@ -752,6 +721,12 @@ class IndexRangeAnalysis {
           }
         }
       }
+      // The joint pass sees a mapping over the caller's data at the caller's intervals, asked when needed.
+      if (v === null && !ranges.has(name) && this.joint)
+        lazy.set(
+          name,
+          this.joint.lazy((depth) => this.joint!.exprInterval(scope, e, depth)),
+        );
       const cs = inCaller(this.carriersOf(scope, e, null));
       if (cs.length) symbols.set(name, cs);
     }
@@ -773,7 +748,7 @@ class IndexRangeAnalysis {
         if (name.startsWith(prefix)) containers.set(`${e.dstConnector}.${name.slice(prefix.length)}`, inCaller(cs));
       }
     }
-    this.visitSdfg({ sdfg: inner, env, containers, symbols, roots, ranges });
+    this.visitSdfg({ sdfg: inner, env, containers, symbols, roots, ranges, lazy, defs: new Map() });
   }
 }
 
@@ -788,6 +763,24 @@ function corners(names: readonly string[], ranges: ReadonlyMap<string, [bigint, 
   return out;
 }
 
+/** An argument's element count at these symbol values (null where a size is unknown). */
+function elements(file: SdfgFile, arg: string, env: ReadonlyMap<string, bigint>): bigint | null {
+  const d = descriptorOf(file.root, arg);
+  if (!d) return null;
+  let n = 1n;
+  for (const s of d.shape) {
+    let v: bigint | null;
+    try {
+      v = tryEval(parseSym(s, file.grammar), env);
+    } catch {
+      return null;
+    }
+    if (v === null) return null;
+    n *= v;
+  }
+  return n;
+}
+
 function big(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
@@ -798,8 +791,28 @@ export function indexRanges(
   file: SdfgFile,
   symbols: Record<string, bigint>,
   integerArgs: Iterable<string>,
+  /** Arguments whose values are decided elsewhere (inclusive): the joint pass plans them so. */
+  fixed: ReadonlyMap<string, Interval> = new Map(),
 ): { ranges: IndexRange[]; outside: string[]; outsideCount: number; advice: SymbolAdvice[] } {
-  const a = new IndexRangeAnalysis(file, symbols, new Set(integerArgs));
-  const ranges = a.run();
-  return { ranges, outside: a.outside, outsideCount: a.outsideCount, advice: a.symbolAdvice() };
+  const args = new Set(integerArgs);
+  const a = new IndexRangeAnalysis(file, symbols, args);
+  const first = a.run();
+  const found = { outside: a.outside, outsideCount: a.outsideCount, advice: a.symbolAdvice() };
+  if (!a.skipped) return { ranges: first, ...found };
+  // Indices that several arguments reach at once (index-joint.ts): a second pass at the planned values.
+  const planned = new Map<string, Interval>();
+  const free = new Map<string, bigint | null>();
+  const env = new Map(Object.entries(symbols));
+  for (const arg of args) {
+    const r = fixed.get(arg) ?? first.find((x) => x.argument === arg);
+    if (r) planned.set(arg, Array.isArray(r) ? r : [r.min, r.max]);
+    else {
+      planned.set(arg, GENERATED);
+      free.set(arg, elements(file, arg, env));
+    }
+  }
+  const joint = new IndexRangeAnalysis(file, symbols, args, new JointRanges(planned, free)).run();
+  const ranges = [...joint, ...first.filter((x) => !joint.some((j) => j.argument === x.argument))];
+  ranges.sort((x, y) => (x.argument < y.argument ? -1 : x.argument > y.argument ? 1 : 0));
+  return { ranges, ...found };
 }

@@ -37,7 +37,13 @@ export function planIndexInputs(
 ): { inputs: IndexInput[]; warnings: string[]; advice: SymbolAdvice[] } {
   const wanted = new Map(args.filter((a) => isGeneratedInteger(a, files)).map((a) => [a.name, a]));
   const out: IndexInput[] = [];
-  const { ranges, outside, outsideCount, advice } = indexRanges(file, symbols, wanted.keys());
+  // A scalar that takes its size symbol's value (below) is planned at it where indices join (index-joint.ts).
+  const fixed = new Map<string, [bigint, bigint]>();
+  for (const arg of wanted.values()) {
+    const sym = arg.kind === 'scalar' ? symbols[`sym_${arg.name}`] : undefined;
+    if (sym !== undefined) fixed.set(arg.name, [sym, sym]);
+  }
+  const { ranges, outside, outsideCount, advice } = indexRanges(file, symbols, wanted.keys(), fixed);
   for (const r of ranges) {
     const arg = wanted.get(r.argument);
     if (!arg) continue;

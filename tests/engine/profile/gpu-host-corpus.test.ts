@@ -18,20 +18,22 @@ import type { ProfileResult } from '../../../electron/engine/profile/result.js';
 import { runCli } from '../../cli/run-cli.js';
 
 const CORPUS = join(packageRoot(), '..', 'shared', 'corpus', 'sdfg');
+/**
+ * DaCe-Fortran's addusxx_g (74 Fortran size symbols). Profile derives its lower bound `offset_upf_tvanp_d0 = 1`
+ * from its reads (profile/derive-symbols.ts), so the branch behind the `upf_tvanp` flags runs and reads
+ * `gpu_qgm[ig - 1, ijtoh_at0 + nij - 1]`: `nij = nij_type[nt - 1]` on a host interstate edge, `ijtoh_at0 =
+ * gpu_ijtoh[ih - 1, jh - 1, nt - 1]` on one inside the kernel's nested SDFGs. Two generated arguments reach that
+ * column at once; the joint pass of the index-safe inputs (analysis/index-joint.ts) bounds both, so the
+ * generated values keep it inside qgm (before, a generated 0 in each read column -1 and the host backend's guard
+ * stopped the run).
+ */
+const ADDUSXX = 'spcl__dace-fortran__samples__addusxx_g__.dacecache__addusxx_g_gpu__program.sdfgz';
 /** `--default-symbol` per file (64 unless named). */
 const SYMBOL: Record<string, string> = {
   'spcl__dace__doc___static__sdfg__gpu-tb.sdfg': '32',
   'spcl__dace__dace__soft_hier__test__old_config__matmul__tiled_matmul.sdfg': '128',
+  [ADDUSXX]: '16',
 };
-/**
- * DaCe-Fortran's addusxx_g (74 Fortran size symbols) verified here while `offset_upf_tvanp_d0` took the default
- * 16: its loop then read the flags `upf_tvanp` 15 elements before the array and the branch behind them never
- * ran. Now profile derives 1 from that read (profile/derive-symbols.ts), the branch runs, and it indexes `qgm`
- * through the argument `ijtoh`, whose values reach the kernel's index through a dynamic GPU map range the
- * index-safe inputs do not follow: a generated 0 reads column -1 and the host backend's guard stops it. Not done
- * (issue 22); this pins the failure so that a fix shows here.
- */
-const ADDUSXX = 'spcl__dace-fortran__samples__addusxx_g__.dacecache__addusxx_g_gpu__program.sdfgz';
 const FILES = [
   'spcl__dace__doc___static__sdfg__gpu-notb.sdfg',
   'spcl__dace__doc___static__sdfg__gpu-tb.sdfg',
@@ -45,6 +47,7 @@ const FILES = [
   'spcl__dace__tests__sdfg_corpus__device_annotations_add2.sdfg',
   'spcl__dace__dace__soft_hier__test__old_config__matmul__tiled_matmul.sdfg',
   'spcl__dace__tests__sdfg_corpus__kernel_fusion_cudatest_kernel_fusion_1.sdfg',
+  ADDUSXX,
 ];
 const present = existsSync(CORPUS);
 
@@ -68,11 +71,6 @@ async function doubles(path: string): Promise<Float64Array> {
 // The corpus is part of the test set (.ci/run refuses to start without it): a missing one fails here, never skips.
 describe('profile --gpu host on the corpus GPU files', () => {
   it('finds the corpus', () => expect(present).toBe(true));
-  it(`${ADDUSXX}: the derived lower bound runs the branch that reads qgm through ijtoh, out of bounds (not done)`, async () => {
-    const r = await cli(['profile', join(CORPUS, ADDUSXX), '--gpu', 'host', '--default-symbol', '16', '--calls', '1', '--warmup', '0']);
-    expect(r.code, r.stdout).not.toBe(0);
-    expect(r.stderr).toMatch(/device memory fault: .* before the start of device array 'gpu_qgm'/);
-  });
   for (const [i, name] of FILES.entries()) {
     it(`${name}: every mode runs on the host and verifies`, async () => {
       const out = join(dir, `${i}.json`);
@@ -109,6 +107,14 @@ describe('profile --gpu host on the corpus GPU files', () => {
           expect(a.length).toBe(Number(SYMBOL[name] ?? '64'));
           expect(Array.from(b)).toEqual(Array.from(a, (x) => x + 1));
         }
+      }
+      if (name === ADDUSXX) {
+        // The branch reading qgm through ijtoh runs (the derived lower bound) and its column stays inside qgm_d1 = 16.
+        expect(result.settings.derivedSymbols).toEqual({ offset_upf_tvanp_d0: 1 });
+        const range = (a: string) => result.indexInputs?.find((i) => i.argument === a);
+        expect(range('ijtoh')?.reason).toBe('indexes gpu_qgm dim 1');
+        expect(range('ijtoh')!.min + range('nij_type')!.min - 1).toBeGreaterThanOrEqual(0);
+        expect(range('ijtoh')!.max + range('nij_type')!.max - 1).toBeLessThan(16);
       }
       if (name.includes('kernel_fusion')) {
         // DaCe's tests/kernel_fusion_cudatest.py: hB = hA[:, ::-1] * 5 + 1 over 4×32, through tmp between the two

@@ -44,7 +44,14 @@ export const tasklet = (id: number, label: string, code: string, ins: string[], 
   scope_entry: scope,
   scope_exit: null,
 });
-const mapEntry = (id: number, label: string, param: string, range: ReturnType<typeof r>, ins: Record<string, unknown>, outs: string[]) => ({
+export const mapEntry = (
+  id: number,
+  label: string,
+  param: string,
+  range: ReturnType<typeof r>,
+  ins: Record<string, unknown>,
+  outs: string[],
+) => ({
   type: 'MapEntry',
   label,
   attributes: {
@@ -59,7 +66,7 @@ const mapEntry = (id: number, label: string, param: string, range: ReturnType<ty
   scope_entry: null,
   scope_exit: String(id + 1),
 });
-const mapExit = (id: number, label: string, data: string) => ({
+export const mapExit = (id: number, label: string, data: string) => ({
   type: 'MapExit',
   label,
   attributes: { in_connectors: { [`IN_${data}`]: null }, out_connectors: { [`OUT_${data}`]: null } },
