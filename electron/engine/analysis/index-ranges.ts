@@ -47,6 +47,7 @@ import {
 import { foldKnown } from './index-fold.js';
 import { integerConstants } from './symbols.js';
 import { ScopeRanges } from './scope-ranges.js';
+import { interstateValues, valueRange } from './interstate-values.js';
 import { writtenHulls, type Hull } from './written-hull.js';
 
 /** The valid values of one integer argument. */
@@ -101,6 +102,8 @@ interface Scope {
   roots: Map<string, string>;
   /** Loop variables and map parameters whose bounds have known values: inclusive [min, max]. */
   ranges: Map<string, [bigint, bigint]>;
+  /** Structure member leaves (`ptr_patch.nlev`, this SDFG's names) whose value is a symbol's (init copies it). */
+  members: Map<string, bigint>;
 }
 
 interface Bound {
@@ -187,6 +190,8 @@ class IndexRangeAnalysis {
     private readonly symbols: Record<string, bigint>,
     /** Integer arguments the generator fills (ABI names, `a.b` for members). */
     private readonly integerArgs: ReadonlySet<string>,
+    /** Structure member leaves the init code copies into a symbol (`ptr_patch.nlev` → `tmp_struct_symbol_0`). */
+    private readonly memberSymbols: ReadonlyMap<string, string>,
   ) {
     this.grammar = file.grammar;
   }
@@ -195,7 +200,12 @@ class IndexRangeAnalysis {
     const env = new Map<string, bigint>(Object.entries(this.symbols));
     for (const [k, v] of integerConstants(this.file.root)) env.set(k, v);
     const roots = new Map([...env.keys()].map((k) => [k, k]));
-    const scope: Scope = { sdfg: this.file.root, env, containers: new Map(), symbols: new Map(), roots, ranges: new Map() };
+    const members = new Map<string, bigint>();
+    for (const [leaf, symbol] of this.memberSymbols) {
+      const v = env.get(symbol);
+      if (v !== undefined) members.set(leaf, v);
+    }
+    const scope: Scope = { sdfg: this.file.root, env, containers: new Map(), symbols: new Map(), roots, ranges: new Map(), members };
     for (const arg of this.integerArgs) {
       const c = [{ arg, f: VEXPR, role: null }];
       scope.containers.set(arg, c);
@@ -229,6 +239,9 @@ class IndexRangeAnalysis {
   }
 
   private visitSdfg(scope: Scope): void {
+    const { known, reach } = interstateValues(scope.sdfg, scope.env, scope.ranges, scope.members);
+    for (const [k, v] of known) scope.env.set(k, v);
+    for (const [k, r] of reach) if (!scope.ranges.has(k)) scope.ranges.set(k, r);
     // Twice: a loop's body may use a name its back edge assigns.
     this.collect(scope, scope.sdfg.body, false);
     this.collect(scope, scope.sdfg.body, true);
@@ -286,11 +299,17 @@ class IndexRangeAnalysis {
     const init = m && m[1] === v ? this.py(m[2]!) : null;
     const cond = loop.condition ? this.py(loop.condition) : null;
     if (!init || !cond || cond.k !== 'bin' || cond.a.k !== 'sym' || cond.a.name !== v) return;
-    const a = tryEval(init, scope.env);
-    const b = tryEval(cond.b, scope.env);
+    // Bounds over other loops' ranges, or names that reach known values on some paths: as far as they reach.
+    const a = valueRange(init, scope.env, scope.ranges);
+    const b = valueRange(cond.b, scope.env, scope.ranges);
     if (a === null || b === null) return;
-    const r: [bigint, bigint] | null =
-      cond.op === '<=' ? [a, b] : cond.op === '<' ? [a, b - 1n] : cond.op === '>=' ? [b, a] : cond.op === '>' ? [b + 1n, a] : null;
+    const spans: Record<string, [bigint, bigint]> = {
+      '<=': [a[0], b[1]],
+      '<': [a[0], b[1] - 1n],
+      '>=': [b[0], a[1]],
+      '>': [b[0] + 1n, a[1]],
+    };
+    const r = spans[cond.op];
     if (r && r[0] <= r[1]) scope.ranges.set(v, r);
   }
 
@@ -360,9 +379,10 @@ class IndexRangeAnalysis {
         const r = n.map.range[i];
         const a = r ? this.sym(r.start) : null;
         const b = r ? this.sym(r.end) : null;
-        const av = a ? tryEval(a, scope.env) : null;
-        const bv = b ? tryEval(b, scope.env) : null;
-        if (av !== null && bv !== null && av <= bv) ranges.set(n.id, p, [av, bv]);
+        const around = ranges.inside(n.scopeEntry);
+        const av = a ? valueRange(a, scope.env, around) : null;
+        const bv = b ? valueRange(b, scope.env, around) : null;
+        if (av !== null && bv !== null && av[0] <= bv[1]) ranges.set(n.id, p, [av[0], bv[1]]);
       });
     }
     for (const n of nodes) {
@@ -543,7 +563,9 @@ class IndexRangeAnalysis {
     const size = shape ? tryEval(shape, scope.env) : null;
     const off = offset ? tryEval(offset, scope.env) : 0n;
     if (size === null || off === null) return;
-    if (!carries) {
+    // A name that holds an argument's value on some paths may also reach a known value on others (a row bound
+    // `i_endidx` set to nproma = 48 in interior blocks, interstate-values.ts): on those paths the index is fixed.
+    if (known) {
       // An argument read at an index fixed by the symbol values alone (and loops over known bounds): out of
       // bounds whatever the inputs hold. Linear indices reach their extremes at the loops' bounds.
       let reported = false;
@@ -567,7 +589,7 @@ class IndexRangeAnalysis {
         if (!shape || !freeSymbols(fixed).has(shape.k === 'sym' ? shape.name : '')) this.symbolHint(scope, fixed, -off, size - off);
       }
       if (highest !== null && highest >= size - off && shape) this.extentHint(scope, shape, highest + off + 1n);
-      return;
+      if (!carries) return;
     }
     // A transient filled only in part: the index stays inside what is written (written-hull.ts).
     const hull = d.transient && !d.type.includes('View') ? this.hullOf(scope, name)?.[dim] : undefined;
@@ -762,15 +784,19 @@ class IndexRangeAnalysis {
       const d = inner.arrays.get(e.dstConnector);
       if (d && !d.arrayLike) symbols.set(e.dstConnector, cs);
     }
-    // Structure arguments pass whole: their members keep the carriers under the inner name.
+    // Structure arguments pass whole: their members keep the carriers (and values) under the inner name.
+    const members = new Map<string, bigint>();
     for (const e of ins) {
       if (!e.dstConnector || !e.memlet.data) continue;
       const prefix = `${memberName(e.memlet.data)}.`;
       for (const [name, cs] of scope.containers) {
         if (name.startsWith(prefix)) containers.set(`${e.dstConnector}.${name.slice(prefix.length)}`, inCaller(cs));
       }
+      for (const [name, v] of scope.members) {
+        if (name.startsWith(prefix)) members.set(`${e.dstConnector}.${name.slice(prefix.length)}`, v);
+      }
     }
-    this.visitSdfg({ sdfg: inner, env, containers, symbols, roots, ranges });
+    this.visitSdfg({ sdfg: inner, env, containers, symbols, roots, ranges, members });
   }
 }
 
@@ -795,8 +821,9 @@ export function indexRanges(
   file: SdfgFile,
   symbols: Record<string, bigint>,
   integerArgs: Iterable<string>,
+  memberSymbols: ReadonlyMap<string, string> = new Map(),
 ): { ranges: IndexRange[]; outside: string[]; outsideCount: number; advice: SymbolAdvice[] } {
-  const a = new IndexRangeAnalysis(file, symbols, new Set(integerArgs));
+  const a = new IndexRangeAnalysis(file, symbols, new Set(integerArgs), memberSymbols);
   const ranges = a.run();
   return { ranges, outside: a.outside, outsideCount: a.outsideCount, advice: a.symbolAdvice() };
 }
