@@ -295,6 +295,8 @@ class IndexRangeAnalysis {
   /** A loop `v = a; v <= b` (or `<`, `>=`, `>`) whose bounds have known values: v's range. */
   private loopRange(scope: Scope, loop: Extract<ControlFlowBlock, { kind: 'loop' }>): void {
     const v = loop.loopVariable;
+    // An earlier loop over the same variable (CLOUDSC's many `jk = 1 … klev`) says nothing about this one.
+    if (v) scope.ranges.delete(v);
     const m = v && loop.init ? /^\s*([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)(.*)$/s.exec(loop.init) : null;
     const init = m && m[1] === v ? this.py(m[2]!) : null;
     const cond = loop.condition ? this.py(loop.condition) : null;

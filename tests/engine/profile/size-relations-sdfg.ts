@@ -186,3 +186,44 @@ export function memberLevelsSdfgText(): string {
     'L0 = p->nlev;\nL1 = p->nlevp1;\nL2 = p->nlevp1;\n',
   );
 }
+
+/** A LoopRegion `v = init; cond` around one state that copies `read` of A into `write` of B. */
+function loop(id: number, v: string, init: string, cond: string, read: string, write: string) {
+  const body = state(
+    0,
+    `body_${id}`,
+    [access(0, 'A'), tasklet(1, `copy_${id}`, 'o = a', ['a'], ['o'], null), access(2, 'B')],
+    [edge(0, 1, null, 'a', memlet('A', [r(read)])), edge(1, 2, 'o', null, memlet('B', [r(write)]))],
+  );
+  return {
+    type: 'LoopRegion',
+    label: `loop_${id}`,
+    id,
+    collapsed: false,
+    cfg_list_id: id + 1,
+    start_block: 0,
+    attributes: {
+      loop_variable: v,
+      init_statement: { string_data: `${v} = ${init}`, language: 'Python' },
+      loop_condition: { string_data: cond, language: 'Python' },
+      update_statement: { string_data: `${v} = (${v} + 1)`, language: 'Python' },
+    },
+    nodes: [body],
+    edges: [],
+  };
+}
+
+/**
+ * `reusedLoopVariableSdfgText()` — two loops over one variable, as CLOUDSC runs `jk` (regression guard for the
+ * ranges above): `i = 0; i < N` reads A[i], then `i = s; i < N - 1` (s an int32 scalar argument) reads A[i + 1] into B[i].
+ * Arguments A[N], B[N] (float64), s. The second loop's range is not the first's: A[i + 1] stays in bounds.
+ */
+export function reusedLoopVariableSdfgText(): string {
+  return sdfg(
+    'reused_loop_variable',
+    { A: array('float64', ['N']), B: array('float64', ['N']), s: { type: 'Scalar', attributes: { dtype: 'int32', shape: ['1'] } } },
+    { N: 'int32' },
+    [loop(0, 'i', '0', '(i < N)', 'i', 'i'), loop(1, 'i', 's', '(i < (N - 1))', 'i + 1', 'i')],
+    [interstate(0, 1, {})],
+  );
+}

@@ -16,7 +16,7 @@ import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profi
 import { readNpy } from '../../../electron/engine/profile/npy.js';
 import { parseSdfgBytes } from '../../../electron/engine/sdfg/index.js';
 import { NodeRunnerHost } from '../../../electron/runner/host-node.js';
-import { memberLevelsSdfgText, rowBoundSdfgText } from './size-relations-sdfg.js';
+import { memberLevelsSdfgText, reusedLoopVariableSdfgText, rowBoundSdfgText } from './size-relations-sdfg.js';
 
 const parse = (text: string, name: string) => parseSdfgBytes(new TextEncoder().encode(text), name);
 const DERIVED =
@@ -104,4 +104,14 @@ describe('levels copied from structure members', () => {
       expect(await f64(out, mode, 'C')).toEqual([...A, 1]);
     }
   }, 300_000);
+});
+
+describe('a loop variable reused by a later loop', () => {
+  test("the later loop's reads are not checked over the earlier loop's range", () => {
+    // The first loop gives i [0, N); the second starts at an argument: its range is unknown, not the first's.
+    const { outside, advice, ranges } = indexRanges(parse(reusedLoopVariableSdfgText(), 'reused_loop_variable.sdfg'), { N: 4n }, ['s']);
+    expect(outside).toEqual([]);
+    expect(advice).toEqual([]);
+    expect(ranges).toMatchObject([{ argument: 's', min: 0n, max: 2n, roles: ['lower'] }]);
+  });
 });
