@@ -52,7 +52,16 @@ import {
 } from './index-scope.js';
 import { integerConstants } from './symbols.js';
 import { ScopeRanges } from './scope-ranges.js';
+import { interstateValues, valueRange } from './interstate-values.js';
 import { writtenHulls, type Hull } from './written-hull.js';
+
+/** What the caller knows beyond the symbols: both optional. */
+export interface IndexRangeOptions {
+  /** Arguments whose values are decided elsewhere (inclusive): the joint pass plans them so. */
+  fixed?: ReadonlyMap<string, Interval>;
+  /** Structure member leaves the init code copies into a symbol (`ptr_patch.nlev` → `tmp_struct_symbol_0`). */
+  memberSymbols?: ReadonlyMap<string, string>;
+}
 
 /** The valid values of one integer argument. */
 export interface IndexRange {
@@ -116,6 +125,8 @@ class IndexRangeAnalysis {
     private readonly integerArgs: ReadonlySet<string>,
     /** Set for the joint pass (index-joint.ts): the arguments' planned values. */
     private readonly joint: JointRanges | null = null,
+    /** Structure member leaves the init code copies into a symbol (`ptr_patch.nlev` → `tmp_struct_symbol_0`). */
+    private readonly memberSymbols: ReadonlyMap<string, string> = new Map(),
   ) {
     this.grammar = file.grammar;
   }
@@ -124,6 +135,11 @@ class IndexRangeAnalysis {
     const env = new Map<string, bigint>(Object.entries(this.symbols));
     for (const [k, v] of integerConstants(this.file.root)) env.set(k, v);
     const roots = new Map([...env.keys()].map((k) => [k, k]));
+    const members = new Map<string, bigint>();
+    for (const [leaf, symbol] of this.memberSymbols) {
+      const v = env.get(symbol);
+      if (v !== undefined) members.set(leaf, v);
+    }
     const scope: Scope = {
       sdfg: this.file.root,
       env,
@@ -133,6 +149,7 @@ class IndexRangeAnalysis {
       ranges: new Map(),
       lazy: new Map(),
       defs: new Map(),
+      members,
     };
     for (const arg of this.integerArgs) {
       const c = [{ arg, f: VEXPR, role: null }];
@@ -167,6 +184,9 @@ class IndexRangeAnalysis {
   }
 
   private visitSdfg(scope: Scope): void {
+    const { known, reach } = interstateValues(scope.sdfg, scope.env, scope.ranges, scope.members);
+    for (const [k, v] of known) scope.env.set(k, v);
+    for (const [k, r] of reach) if (!scope.ranges.has(k)) scope.ranges.set(k, r);
     // Twice: a loop's body may use a name its back edge assigns.
     this.collect(scope, scope.sdfg.body, false);
     this.collect(scope, scope.sdfg.body, true);
@@ -221,16 +241,24 @@ class IndexRangeAnalysis {
   /** A loop `v = a; v <= b` (or `<`, `>=`, `>`) whose bounds have known values: v's range. */
   private loopRange(scope: Scope, loop: Extract<ControlFlowBlock, { kind: 'loop' }>): void {
     const v = loop.loopVariable;
+    // An earlier loop over the same variable (CLOUDSC's many `jk = 1 … klev`) says nothing about this one.
+    if (v) scope.ranges.delete(v);
     const m = v && loop.init ? /^\s*([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)(.*)$/s.exec(loop.init) : null;
     const init = m && m[1] === v ? this.py(m[2]!) : null;
     const cond = loop.condition ? this.py(loop.condition) : null;
     if (!init || !cond || cond.k !== 'bin' || cond.a.k !== 'sym' || cond.a.name !== v) return;
-    const a = tryEval(init, scope.env);
-    const b = tryEval(cond.b, scope.env);
+    // Bounds over other loops' ranges, or names that reach known values on some paths: as far as they reach.
+    const a = valueRange(init, scope.env, scope.ranges);
+    const b = valueRange(cond.b, scope.env, scope.ranges);
     if ((a === null || b === null) && this.joint) this.joint.loop(scope, v, init, cond.op, cond.b);
     if (a === null || b === null) return;
-    const r: [bigint, bigint] | null =
-      cond.op === '<=' ? [a, b] : cond.op === '<' ? [a, b - 1n] : cond.op === '>=' ? [b, a] : cond.op === '>' ? [b + 1n, a] : null;
+    const spans: Record<string, [bigint, bigint]> = {
+      '<=': [a[0], b[1]],
+      '<': [a[0], b[1] - 1n],
+      '>=': [b[0], a[1]],
+      '>': [b[0] + 1n, a[1]],
+    };
+    const r = spans[cond.op];
     if (r && r[0] <= r[1]) scope.ranges.set(v, r);
   }
 
@@ -300,9 +328,10 @@ class IndexRangeAnalysis {
         const r = n.map.range[i];
         const a = r ? this.sym(r.start) : null;
         const b = r ? this.sym(r.end) : null;
-        const av = a ? tryEval(a, scope.env) : null;
-        const bv = b ? tryEval(b, scope.env) : null;
-        if (av !== null && bv !== null && av <= bv) ranges.set(n.id, p, [av, bv]);
+        const around = ranges.inside(n.scopeEntry);
+        const av = a ? valueRange(a, scope.env, around) : null;
+        const bv = b ? valueRange(b, scope.env, around) : null;
+        if (av !== null && bv !== null && av[0] <= bv[1]) ranges.set(n.id, p, [av[0], bv[1]]);
       });
     }
     if (this.joint) this.joint.dataMapRanges(scope, nodes, ranges, (src) => this.sym(src));
@@ -486,7 +515,9 @@ class IndexRangeAnalysis {
     const size = shape ? tryEval(shape, scope.env) : null;
     const off = offset ? tryEval(offset, scope.env) : 0n;
     if (size === null || off === null) return;
-    if (!carries) {
+    // A name that holds an argument's value on some paths may also reach a known value on others (a row bound
+    // `i_endidx` set to nproma = 48 in interior blocks, interstate-values.ts): on those paths the index is fixed.
+    if (known) {
       // An argument read at an index fixed by the symbol values alone (and loops over known bounds): out of
       // bounds whatever the inputs hold. Linear indices reach their extremes at the loops' bounds.
       let reported = false;
@@ -510,7 +541,7 @@ class IndexRangeAnalysis {
         if (!shape || !freeSymbols(fixed).has(shape.k === 'sym' ? shape.name : '')) this.symbolHint(scope, fixed, -off, size - off);
       }
       if (highest !== null && highest >= size - off && shape) this.extentHint(scope, shape, highest + off + 1n);
-      return;
+      if (!carries) return;
     }
     // A transient filled only in part: the index stays inside what is written (written-hull.ts).
     const hull = d.transient && !d.type.includes('View') ? this.hullOf(scope, name)?.[dim] : undefined;
@@ -740,15 +771,19 @@ class IndexRangeAnalysis {
       const d = inner.arrays.get(e.dstConnector);
       if (d && !d.arrayLike) symbols.set(e.dstConnector, cs);
     }
-    // Structure arguments pass whole: their members keep the carriers under the inner name.
+    // Structure arguments pass whole: their members keep the carriers (and values) under the inner name.
+    const members = new Map<string, bigint>();
     for (const e of ins) {
       if (!e.dstConnector || !e.memlet.data) continue;
       const prefix = `${memberName(e.memlet.data)}.`;
       for (const [name, cs] of scope.containers) {
         if (name.startsWith(prefix)) containers.set(`${e.dstConnector}.${name.slice(prefix.length)}`, inCaller(cs));
       }
+      for (const [name, v] of scope.members) {
+        if (name.startsWith(prefix)) members.set(`${e.dstConnector}.${name.slice(prefix.length)}`, v);
+      }
     }
-    this.visitSdfg({ sdfg: inner, env, containers, symbols, roots, ranges, lazy, defs: new Map() });
+    this.visitSdfg({ sdfg: inner, env, containers, symbols, roots, ranges, lazy, defs: new Map(), members });
   }
 }
 
@@ -791,11 +826,10 @@ export function indexRanges(
   file: SdfgFile,
   symbols: Record<string, bigint>,
   integerArgs: Iterable<string>,
-  /** Arguments whose values are decided elsewhere (inclusive): the joint pass plans them so. */
-  fixed: ReadonlyMap<string, Interval> = new Map(),
+  { fixed = new Map(), memberSymbols = new Map() }: IndexRangeOptions = {},
 ): { ranges: IndexRange[]; outside: string[]; outsideCount: number; advice: SymbolAdvice[] } {
   const args = new Set(integerArgs);
-  const a = new IndexRangeAnalysis(file, symbols, args);
+  const a = new IndexRangeAnalysis(file, symbols, args, null, memberSymbols);
   const first = a.run();
   const found = { outside: a.outside, outsideCount: a.outsideCount, advice: a.symbolAdvice() };
   if (!a.skipped) return { ranges: first, ...found };
@@ -811,7 +845,7 @@ export function indexRanges(
       free.set(arg, elements(file, arg, env));
     }
   }
-  const joint = new IndexRangeAnalysis(file, symbols, args, new JointRanges(planned, free)).run();
+  const joint = new IndexRangeAnalysis(file, symbols, args, new JointRanges(planned, free), memberSymbols).run();
   const ranges = [...joint, ...first.filter((x) => !joint.some((j) => j.argument === x.argument))];
   ranges.sort((x, y) => (x.argument < y.argument ? -1 : x.argument > y.argument ? 1 : 0));
   return { ranges, ...found };

@@ -36,6 +36,8 @@ export interface Scope {
   lazy: Map<string, LazyInterval>;
   /** Joint pass: each symbol's interstate assignments (by their text). */
   defs: Map<string, Map<string, Expr>>;
+  /** Structure member leaves (`ptr_patch.nlev`, this SDFG's names) whose value is a symbol's (init copies it). */
+  members: Map<string, bigint>;
 }
 
 /** `a.b[0].c` and `a->b` as `a.b.c` (the Fortran frontend's spellings of a structure member). */

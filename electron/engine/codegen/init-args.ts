@@ -43,13 +43,27 @@ export function initTakesArguments(file: SdfgFile, gpu: boolean): boolean {
  * Persistent memory from one value and the program index it with another.
  */
 export function leavesCopiedIntoSymbols(file: SdfgFile, gpu: boolean): Map<string, string> {
+  return new Map([...symbolsCopiedFromLeaves(file, gpu)].map(([leaf, symbols]) => [leaf, symbols[symbols.length - 1]!]));
+}
+
+/**
+ * Every symbol the init code copies each structure member into, in order (velocity_tendencies copies
+ * `ptr_patch->nlev` into seven `tmp_struct_symbol_*`): symbols of one member hold one value in any real run.
+ */
+export function symbolsCopiedFromLeaves(file: SdfgFile, gpu: boolean): Map<string, string[]> {
   const root = file.root;
-  const out = new Map<string, string>();
+  const out = new Map<string, string[]>();
   for (const use of codeBlocks(file, 'init', gpu)) {
     for (const m of codeOnly(use.block.code).matchAll(/(?<![\w.]|->)([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*(?:\s*->\s*[A-Za-z_]\w*)+)\s*;/g)) {
       const parts = m[2]!.split('->').map((p) => p.trim());
       const d = root.arrays.get(parts[0]!);
-      if (root.symbols.has(m[1]!) && d && !d.transient) out.set(parts.join('.'), m[1]!);
+      if (!root.symbols.has(m[1]!) || !d || d.transient) continue;
+      const leaf = parts.join('.');
+      const list = out.get(leaf) ?? [];
+      // The last copy wins where one symbol is copied twice (leavesCopiedIntoSymbols takes the last).
+      if (list.includes(m[1]!)) list.splice(list.indexOf(m[1]!), 1);
+      list.push(m[1]!);
+      out.set(leaf, list);
     }
   }
   return out;

@@ -10,6 +10,7 @@
  */
 import { indexRanges, type IndexRange, type SymbolAdvice } from '../analysis/index-ranges.js';
 import { optionSwitches } from '../analysis/option-switches.js';
+import { symbolsCopiedFromLeaves } from '../codegen/init-args.js';
 import type { ProgramArg } from '../codegen/types.js';
 import type { SdfgFile } from '../model/sdfg.js';
 import type { IndexInput } from './result.js';
@@ -43,7 +44,9 @@ export function planIndexInputs(
     const sym = arg.kind === 'scalar' ? symbols[`sym_${arg.name}`] : undefined;
     if (sym !== undefined) fixed.set(arg.name, [sym, sym]);
   }
-  const { ranges, outside, outsideCount, advice } = indexRanges(file, symbols, wanted.keys(), fixed);
+  // A member the init code copies into a symbol holds that symbol's value (inputs.ts passes it so).
+  const members = new Map(args.flatMap((a) => (a.fromSymbol !== undefined ? [[a.name, a.fromSymbol] as const] : [])));
+  const { ranges, outside, outsideCount, advice } = indexRanges(file, symbols, wanted.keys(), { fixed, memberSymbols: members });
   for (const r of ranges) {
     const arg = wanted.get(r.argument);
     if (!arg) continue;
@@ -71,7 +74,7 @@ export function planIndexInputs(
   }
   out.push(...switchInputs(file, wanted, out));
   out.sort((a, b) => (a.argument < b.argument ? -1 : a.argument > b.argument ? 1 : 0));
-  const followed = outsideCount ? adviceUntilInBounds(file, symbols, wanted.keys(), advice) : [];
+  const followed = outsideCount ? adviceUntilInBounds(file, symbols, wanted.keys(), members, advice) : [];
   return { inputs: out, warnings: outsideWarnings(outside, outsideCount, followed), advice: followed };
 }
 
@@ -86,19 +89,23 @@ function adviceUntilInBounds(
   file: SdfgFile,
   symbols: Record<string, bigint>,
   wanted: Iterable<string>,
+  members: ReadonlyMap<string, string>,
   first: readonly SymbolAdvice[],
 ): SymbolAdvice[] {
   const names = [...wanted];
   let advice = first;
   const at = { ...symbols };
+  const classes = copiedTogether(file, symbols);
   // An extent whose read moves with it (`B[i + 1]` for i < N, B of N) is never fixed by growing: it is dropped.
   const grown = new Set<string>();
   const moving = new Set<string>();
   for (let round = 0; round < 6; round++) {
     for (const a of advice)
       if (a.extent && grown.has(a.symbol)) {
-        moving.add(a.symbol);
-        at[a.symbol] = symbols[a.symbol]!;
+        for (const s of classes.get(a.symbol) ?? [a.symbol]) {
+          moving.add(s);
+          at[s] = symbols[s]!;
+        }
       }
     const open = advice.filter((a) => a.suggested !== null && !moving.has(a.symbol));
     const extents = open.filter((a) => a.extent);
@@ -108,7 +115,13 @@ function adviceUntilInBounds(
       at[a.symbol] = a.suggested!;
       if (a.extent) grown.add(a.symbol);
     }
-    advice = indexRanges(file, at, names).advice;
+    // Symbols the init code copies from one structure member hold one value: they grow together.
+    for (const a of fixes) {
+      const together = classes.get(a.symbol) ?? [];
+      const top = together.reduce((m, s) => (at[s]! > m ? at[s]! : m), at[a.symbol]!);
+      for (const s of together) at[s] = top;
+    }
+    advice = indexRanges(file, at, names, { memberSymbols: members }).advice;
   }
   const out = new Map<string, SymbolAdvice>();
   for (const [symbol, value] of Object.entries(at))
@@ -116,6 +129,17 @@ function adviceUntilInBounds(
   for (const a of advice) if (!moving.has(a.symbol)) out.set(a.symbol, { ...a, value: symbols[a.symbol] ?? a.value });
   for (const symbol of moving) out.set(symbol, { symbol, value: symbols[symbol]!, suggested: null });
   return [...out.values()].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+}
+
+/** Each symbol the init code copies from a structure member → every symbol copied from that member (with a value). */
+function copiedTogether(file: SdfgFile, symbols: Record<string, bigint>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const leaves = new Map([...symbolsCopiedFromLeaves(file, false), ...symbolsCopiedFromLeaves(file, true)]);
+  for (const list of leaves.values()) {
+    const valued = list.filter((s) => symbols[s] !== undefined);
+    if (valued.length > 1) for (const s of valued) out.set(s, valued);
+  }
+  return out;
 }
 
 /**
