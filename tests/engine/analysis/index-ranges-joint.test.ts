@@ -81,8 +81,10 @@ describe('an index two arguments reach at once', () => {
     const parsed = parseSdfgBytes(new TextEncoder().encode(text), 'joint_index.sdfg');
     const { ranges } = indexRanges(parsed, SYMBOLS, ['off', 'loc', 'cnt']);
     const loc = ranges.find((r) => r.argument === 'loc')!;
-    // l + 5 - 1 < M: loc at most 3 (with the caller's o = off[0] = 1 alone it would be 7).
-    expect([loc.min, loc.max]).toEqual([0n, 3n]);
+    // l + 5 - 1 < M: loc at most 3 (with the caller's o = off[0] = 1 alone it would be 7); the first pass, which
+    // knows o = 5 from the callee's own assignment (interstate-values.ts), may also allow loc down to -4.
+    expect(loc.max).toBe(3n);
+    for (let l = loc.min; l <= loc.max; l++) expect(l + 5n - 1n >= 0n && l + 5n - 1n < BigInt(M)).toBe(true);
   });
 
   test('a name assigned from itself has no interval: neither argument is bounded by it, and the pass ends', () => {
