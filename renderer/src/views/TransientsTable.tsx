@@ -376,7 +376,9 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
           </div>
           {body}
           {rows.length === 0 ? (
-            <div style={{ position: 'absolute', top: rowH * 1.5, left: 12, color: t.muted }}>No transient matches “{query}”.</div>
+            <div style={{ position: 'absolute', top: rowH * 1.5, left: 12, color: t.muted }} data-testid="table-empty">
+              {view.table.count === 0 ? 'This program has no transients.' : `No transient matches “${query}”.`}
+            </div>
           ) : null}
         </div>
       </div>
