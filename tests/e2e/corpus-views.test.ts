@@ -24,6 +24,8 @@ const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'corpus-views')
 const CLOUDSC = 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz';
 const EXAMPLE = 'spcl__dace__doc___static__sdfg__example.sdfg';
 const GPU = 'spcl__dace__doc___static__sdfg__gpu-tb.sdfg';
+const VELOCITY = 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz';
+const MLIR = 'spcl__dace__tests__sdfg_corpus__mlir_tasklet_mlir_tasklet_no_input.sdfg';
 const ready = appE2eReady();
 
 // The page's side of the checks runs in the browser: its DOM is typed loosely (the tests compile without lib.dom).
@@ -112,6 +114,41 @@ describe('corpus files as a performance engineer reads them', () => {
       await a.page.screenshot({ path: join(SHOTS, `example-workspace-${theme}.png`) });
       await a.close();
     }
+  }, 300_000);
+
+  it("says which of velocity_tendencies' transients live inside structures, and that it can be profiled", async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const a = await open(VELOCITY, theme);
+      const page = a.page;
+      expect((await page.textContent('[data-testid="overview-structures"]'))!.replaceAll('\u2009', ' ')).toMatch(
+        /^30 136 of 30 313 transients are members of 156 structures \(p_diag_0 6 069, ptr_patch_0\.edges 2 358, p_int_0 2 233, …\); none holds memory of its own\.$/,
+      );
+      expect(await page.textContent('[data-testid="overview-can-profile"]')).toBe('can profile: yes');
+      await page.fill('input[aria-label="Filter transients"]', 'type:structure');
+      // The first row is the structure p_metrics_0 itself; the second, its first member.
+      const cell = page.locator('[data-testid="transients-table"] [role="row"]').nth(2).locator('[role="gridcell"]').nth(3);
+      // The structure's name is whole in the type cell, however long the type before it.
+      const kept = await cell.evaluate((el: Dom) => {
+        const k = el.querySelector('.mid-keep');
+        const r = k.getBoundingClientRect();
+        const c = el.getBoundingClientRect();
+        return { text: k.textContent, inside: r.left >= c.left && r.right <= c.right + 0.5 };
+      });
+      expect(kept).toEqual({ text: 'p_metrics_0', inside: true });
+      await nextFrames(page);
+      await page.screenshot({ path: join(SHOTS, `velocity-structures-${theme}.png`) });
+      expect(a.errors).toEqual([]);
+      await a.close();
+    }
+  }, 600_000);
+
+  it("says why a program cannot be profiled in the overview, as analyze's Can profile line does", async () => {
+    const a = await open(MLIR, 'dark');
+    await a.page.screenshot({ path: join(SHOTS, 'mlir-can-profile-dark.png') });
+    expect(await a.page.textContent('[data-testid="overview-can-profile"]')).toMatch(
+      /^can profile: no \(tasklet 'add' in state s562_4: MLIR tasklets are not supported, at \$\.nodes\[1\]\.nodes\[0\]/,
+    );
+    await a.close();
   }, 300_000);
 
   it("puts the GPU form's pool threshold under the device choice, not beside it", async () => {
