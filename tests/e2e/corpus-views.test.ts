@@ -25,6 +25,7 @@ const CLOUDSC = 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_sim
 const EXAMPLE = 'spcl__dace__doc___static__sdfg__example.sdfg';
 const GPU = 'spcl__dace__doc___static__sdfg__gpu-tb.sdfg';
 const VELOCITY = 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz';
+const CHANNEL = 'phschaad__fuzzyflow__tests__npbench_graphs__channel_flow.sdfg';
 const MLIR = 'spcl__dace__tests__sdfg_corpus__mlir_tasklet_mlir_tasklet_no_input.sdfg';
 const ready = appE2eReady();
 
@@ -150,6 +151,26 @@ describe('corpus files as a performance engineer reads them', () => {
     );
     await a.close();
   }, 300_000);
+
+  it("says which expansion runs in place of channel_flow's Reduce nodes when one is selected in the graph", async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const a = await open(CHANNEL, theme);
+      const page = a.page;
+      await page.keyboard.press('Control+f');
+      await page.keyboard.type('Reduce');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('[data-testid="outline-hit"]');
+      await page.locator('[data-testid="outline-hit"]').first().click();
+      await page.waitForSelector('[data-testid="selection-library-expansion"]');
+      expect(await page.textContent('[data-testid="selection-library-expansion"]')).toBe(
+        "its pure expansion (loops), in every mode: the analysis' transients are that expansion's",
+      );
+      await nextFrames(page);
+      await page.screenshot({ path: join(SHOTS, `channel-reduce-${theme}.png`) });
+      expect(a.errors).toEqual([]);
+      await a.close();
+    }
+  }, 600_000);
 
   it("puts the GPU form's pool threshold under the device choice, not beside it", async () => {
     for (const theme of ['light', 'dark'] as const) {
