@@ -245,14 +245,19 @@ function FileChip(): React.JSX.Element {
     : w
       ? `workload · ${w.programs.length} programs · ${w.sequence.length} calls × ${w.steps} steps`
       : `${formatBytes(doc.compressed ? doc.jsonBytes : doc.fileBytes)} · ${doc.preview ? 'reading nested SDFGs…' : `${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`}`;
+  const parts = fileNameParts(doc.name);
+  // Room for the part of the name kept whole (bold, a little wider than the chip's `ch`), the icon and a cut start:
+  // a short name asks for little, so the symbols keep their inputs; topbar.css caps it.
+  const kept = (parts.find((p) => p.keep) ?? parts[0]!).text.length;
   return (
     <div
       className="file-chip"
       data-testid="file-chip"
+      style={{ minWidth: `min(calc(${Math.ceil(kept * 1.1)}ch + 56px), 28vw)` }}
       title={`${built ? `DaCe build folder ${built.folder}\n${built.builtBy}` : (doc.path ?? doc.name)}\n${full}\nparsed in ${doc.parseMs.toFixed(0)} ms`}
     >
       {analysing ? <span className="spinner" aria-label="analysing" /> : <Icon name={built ? 'chip' : 'file'} />}
-      <MidCut className="file-name" parts={fileNameParts(doc.name)} testid="file-name" />
+      <MidCut className="file-name" parts={parts} testid="file-name" />
       {built && <span className="file-badge">DaCe build</span>}
       <span className="file-detail" data-testid={built ? 'dace-built-by' : undefined}>
         {detail}
