@@ -12,7 +12,7 @@ import type { AllocationCode, StorageAllocator } from './allocator.js';
 import type { EmitCore, Env, FnCtx } from './core.js';
 import { freeSymbols } from '../symbolic/index.js';
 import { ExprError, sizeValue } from './expr.js';
-import { statesOf } from './graph.js';
+import { setzeroAnywhere, stackScope } from './memory-index.js';
 import { cppIdent, ctypeOf } from './names.js';
 import type { Placement, SiteKey } from './placement.js';
 import { declareAliases } from './views.js';
@@ -44,12 +44,6 @@ function alignmentOf(desc: DataDescriptor): number {
 
 function bytesExpr(core: EmitCore, ctx: FnCtx, env: Env, desc: DataDescriptor): string {
   return `size_t(${core.sym(ctx, env, desc.totalSize)}) * sizeof(${ctypeOf(desc.dtype)})`;
-}
-
-/** Whether any access node of `name` in `s` has `setzero`. */
-function setzeroAnywhere(s: Sdfg, name: string): boolean {
-  for (const st of statesOf(s)) for (const n of st.nodes) if (n.kind === 'access' && n.data === name && n.setzero) return true;
-  return false;
 }
 
 interface SiteTransient {
@@ -98,8 +92,8 @@ export function emitSiteAllocations(core: EmitCore, ctx: FnCtx, env: Env, want: 
           o.line(`size_t ${a.bytes} = ${bytesExpr(core, ctx, env, desc)}; ${a.ctype} *${a.ptr} = nullptr;`);
         else o.line(`${a.bytes} = ${bytesExpr(core, ctx, env, desc)};`);
         for (const l of allocator.allocate(a)) o.line(l);
-        if (setzeroAnywhere(ctx.sdfg, name)) for (const l of allocator.zero(a)) o.line(l);
-      } else if (setzeroAnywhere(ctx.sdfg, name)) {
+        if (setzeroAnywhere(core, ctx.sdfg, name)) for (const l of allocator.zero(a)) o.line(l);
+      } else if (setzeroAnywhere(core, ctx.sdfg, name)) {
         // Persistent and workspace memory: zeroed where SCOPED would allocate it, so that modes agree.
         const bytes =
           placement.kind === 'persistent' ? `__state->${core.fieldName(ctx.sdfg, name)}_bytes` : bytesExpr(core, ctx, env, desc);
@@ -170,7 +164,8 @@ export function declareTransients(core: EmitCore, ctx: FnCtx): void {
   }
   for (const [name, desc] of s.arrays) {
     if (!desc.transient || core.plan.placement(s, name).kind !== 'stack') continue;
-    if (stackScope(s, name) === null) core.recover(desc.jsonPath, `transient ${desc.type} '${name}'`, () => declareStack(core, ctx, desc));
+    if (stackScope(core, s, name) === null)
+      core.recover(desc.jsonPath, `transient ${desc.type} '${name}'`, () => declareStack(core, ctx, desc));
   }
 }
 
@@ -178,24 +173,10 @@ export function declareTransients(core: EmitCore, ctx: FnCtx): void {
 export function declareScopeStack(core: EmitCore, ctx: FnCtx, env: Env, state: StateBlock, entry: number): void {
   for (const [name, desc] of ctx.sdfg.arrays) {
     if (!desc.transient || core.plan.placement(ctx.sdfg, name).kind !== 'stack') continue;
-    const sc = stackScope(ctx.sdfg, name);
+    const sc = stackScope(core, ctx.sdfg, name);
     if (sc && sc.state === state && sc.entry === entry)
       core.recover(desc.jsonPath, `transient ${desc.type} '${name}'`, () => declareStack(core, ctx, desc));
   }
-}
-
-/** The map entry whose body declares a stack transient, or null for function level. */
-function stackScope(s: Sdfg, name: string): { state: StateBlock; entry: number } | null {
-  let found: { state: StateBlock; entry: number } | null = null;
-  for (const st of statesOf(s)) {
-    for (const n of st.nodes) {
-      if (n.kind !== 'access' || n.data !== name) continue;
-      if (n.scopeEntry === null) return null;
-      if (found && (found.state !== st || found.entry !== n.scopeEntry)) return null;
-      found = { state: st, entry: n.scopeEntry };
-    }
-  }
-  return found;
 }
 
 /**
@@ -218,7 +199,7 @@ function declareStack(core: EmitCore, ctx: FnCtx, desc: DataDescriptor): void {
     // Device code: shared memory or a thread's own array, never poisoned (the poison switch is host data).
     const q = core.backend?.stackQualifier(ctx.sdfg, desc.name) ?? '';
     core.out.line(`${q}${ctype} ${v}_stack[${size}]; ${ctype} *${v} = ${v}_stack;`);
-    if (setzeroAnywhere(ctx.sdfg, desc.name)) core.out.line(`memset(${v}, 0, ${bytes});`);
+    if (setzeroAnywhere(core, ctx.sdfg, desc.name)) core.out.line(`memset(${v}, 0, ${bytes});`);
     core.stackTransients.add(`${ctx.sdfg.sdfgIndex}:${desc.name}`);
     return;
   }
@@ -226,7 +207,7 @@ function declareStack(core: EmitCore, ctx: FnCtx, desc: DataDescriptor): void {
   // (a zeroing `= {}` would give both verification calls the same zeros and hide it).
   core.out.line(`${ctype} ${v}_stack[${size}]; ${ctype} *${v} = ${v}_stack;`);
   core.out.line(`tlab_poison_stack(${v}, ${bytes});`);
-  if (setzeroAnywhere(ctx.sdfg, desc.name)) core.out.line(`std::memset(${v}, 0, ${bytes});`);
+  if (setzeroAnywhere(core, ctx.sdfg, desc.name)) core.out.line(`std::memset(${v}, 0, ${bytes});`);
   core.stackTransients.add(`${ctx.sdfg.sdfgIndex}:${desc.name}`);
 }
 
@@ -245,7 +226,7 @@ export function emitPersistentAllocations(core: EmitCore, bytesOf: (s: Sdfg, des
         const a = persistentCode(core, s, name, desc);
         const allocator = allocatorFor(core, p.storage);
         for (const l of allocator.allocate(a)) o.line(l);
-        if (setzeroAnywhere(s, name)) for (const l of allocator.zero(a)) o.line(l);
+        if (setzeroAnywhere(core, s, name)) for (const l of allocator.zero(a)) o.line(l);
       });
     }
   }

@@ -15,7 +15,7 @@ export const REPORT_CSS = `
 *{box-sizing:border-box}
 html{background:var(--bg);color:var(--text);font:15px/1.55 var(--sans);-webkit-text-size-adjust:100%}
 body{margin:0 auto;max-width:1040px;padding:28px 32px 48px}
-h1{font-size:26px;line-height:1.25;margin:4px 0 6px;font-weight:650;letter-spacing:-.01em}
+h1{font-size:26px;line-height:1.25;margin:4px 0 6px;font-weight:650;letter-spacing:-.01em;overflow-wrap:anywhere}
 h2{font-size:19px;margin:36px 0 10px;padding-bottom:6px;border-bottom:1px solid var(--border);font-weight:640;break-after:avoid}
 h3{font-size:15px;margin:0 0 2px;font-weight:620;break-after:avoid}
 p{margin:0 0 10px}

@@ -171,7 +171,9 @@ function transientsSection(m: ReportModel): string {
   const more = t.omitted
     ? `<p class="hint">${formatCount(t.omitted)} more transients are not listed here (memory holders come first); the embedded analysis holds all ${formatCount(t.total)}.</p>`
     : '';
+  const structures = t.insideStructures ? `<p id="inside-structures">${esc(t.insideStructures)}</p>` : '';
   return (
+    structures +
     `<div class="table-wrap"><table id="transients-table"><thead><tr><th scope="col">Transient</th><th scope="col">SDFG</th><th scope="col">Storage</th><th scope="col" class="num">Bytes</th><th scope="col">Lifetime</th><th scope="col">Live</th><th scope="col">PERSISTENT</th><th scope="col">EXTERNAL</th><th scope="col">Where the modes put it</th><th scope="col">Why not eligible</th></tr></thead><tbody>${body}</tbody></table></div>` +
     more
   );

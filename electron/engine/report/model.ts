@@ -5,6 +5,7 @@
 import type { ProfileResult } from '../profile/result.js';
 import { aliasOf, num } from '../view/analysis-doc.js';
 import { aliasText, formatSize, formatStepRange } from '../view/format.js';
+import { structureMembersText } from '../view/structures.js';
 import { verificationBadge } from '../view/verdict.js';
 import { FATES, type AnalysisView } from '../view/types.js';
 import { buildComparison } from './comparison.js';
@@ -90,7 +91,7 @@ export function transientsTable(view: AnalysisView, maxRows = MAX_TRANSIENT_ROWS
       insideStructure: t.insideStructure[i]! < 0 ? null : t.dict.insideStructure[t.insideStructure[i]!]!,
     });
   }
-  return { rows, total: t.count, omitted: Math.max(0, t.count - rows.length) };
+  return { rows, total: t.count, omitted: Math.max(0, t.count - rows.length), insideStructures: structureMembersText(view, 5) };
 }
 
 function verificationBlock(label: string, result: ProfileResult): VerificationBlock {

@@ -149,6 +149,8 @@ export interface TransientsTable {
   total: number;
   /** Transients left out of `rows` (they are all in the embedded analysis). */
   omitted: number;
+  /** Which transients are members of structures, in one sentence (view/structures.ts); null when none is. */
+  insideStructures: string | null;
 }
 
 export interface VerificationBlock {

@@ -20,6 +20,7 @@ export type { AllocationEvent, ModeResult, ProfileResult, SampledCall } from '..
 export {
   aliasText,
   bytesUnit,
+  canProfileText,
   formatBytes,
   formatBytesExpr,
   formatCount,
@@ -44,3 +45,4 @@ export {
 export { deviceSummary, deviceVersions, EMULATED_DEVICE, formatReleaseThreshold, isEmulatedResult } from './gpu.js';
 export { quantile } from '../profile/stats.js';
 export { libraryNodesLine } from './library-nodes.js';
+export { structureMembersText } from './structures.js';

@@ -14,7 +14,7 @@ import { openProfile } from './profile/open-profile.js';
 import { profileBlockTitle, useProfileBlock } from './profile/profile-block.js';
 import { store } from './state.js';
 import { useSelect } from './store.js';
-import { headTail, MidCut } from './text/MidCut.js';
+import { fileNameParts, headTail, MidCut } from './text/MidCut.js';
 import './topbar.css';
 
 const INLINE_SYMBOLS = 4;
@@ -175,6 +175,38 @@ function Select<T extends string>({
   );
 }
 
+/**
+ * How many inline symbol inputs the bar had no room for. The inline row wraps inside a box one row high, so an
+ * input that does not fit goes whole onto the hidden second row; the last one, which cannot wrap, is hidden
+ * rather than shown cut. The file's name gets the room.
+ */
+function useWrappedAway(box: React.RefObject<HTMLDivElement | null>, key: unknown): number {
+  const [away, setAway] = useState(0);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) {
+      setAway(0);
+      return;
+    }
+    const count = (): void => {
+      const inputs = [...el.querySelectorAll<HTMLElement>('.sym')];
+      const top = inputs[0]?.offsetTop ?? 0;
+      let n = 0;
+      for (const x of inputs) {
+        const away = x.offsetTop > top || x.offsetLeft + x.offsetWidth > el.clientWidth;
+        x.style.visibility = away ? 'hidden' : '';
+        if (away) n++;
+      }
+      setAway(n);
+    };
+    const ro = new ResizeObserver(count);
+    ro.observe(el);
+    count();
+    return () => ro.disconnect();
+  }, [box, key]);
+  return away;
+}
+
 /** Long generated file names keep their start and their end (where the program's name is). */
 function shortName(name: string, max = 40): string {
   if (name.length <= max) return name;
@@ -213,14 +245,19 @@ function FileChip(): React.JSX.Element {
     : w
       ? `workload · ${w.programs.length} programs · ${w.sequence.length} calls × ${w.steps} steps`
       : `${formatBytes(doc.compressed ? doc.jsonBytes : doc.fileBytes)} · ${doc.preview ? 'reading nested SDFGs…' : `${doc.stats.sdfgs} SDFG${doc.stats.sdfgs === 1 ? '' : 's'}`}`;
+  const parts = fileNameParts(doc.name);
+  // Room for the part of the name kept whole (bold, a little wider than the chip's `ch`), the icon and a cut start:
+  // a short name asks for little, so the symbols keep their inputs; topbar.css caps it.
+  const kept = (parts.find((p) => p.keep) ?? parts[0]!).text.length;
   return (
     <div
       className="file-chip"
       data-testid="file-chip"
+      style={{ minWidth: `min(calc(${Math.ceil(kept * 1.1)}ch + 56px), 28vw)` }}
       title={`${built ? `DaCe build folder ${built.folder}\n${built.builtBy}` : (doc.path ?? doc.name)}\n${full}\nparsed in ${doc.parseMs.toFixed(0)} ms`}
     >
       {analysing ? <span className="spinner" aria-label="analysing" /> : <Icon name={built ? 'chip' : 'file'} />}
-      <span className="file-name">{shortName(doc.name)}</span>
+      <MidCut className="file-name" parts={parts} testid="file-name" />
       {built && <span className="file-badge">DaCe build</span>}
       <span className="file-detail" data-testid={built ? 'dace-built-by' : undefined}>
         {detail}
@@ -255,7 +292,8 @@ export function TopBar(): React.JSX.Element {
   const hasResult = useSelect(store, (s) => s.result !== null);
   const blocked = useProfileBlock();
   const [more, setMore] = useState(false);
-  const hidden = doc ? Math.max(0, doc.symbols.length - INLINE_SYMBOLS) : 0;
+  const inlineBox = useRef<HTMLDivElement>(null);
+  const hidden = (doc ? Math.max(0, doc.symbols.length - INLINE_SYMBOLS) : 0) + useWrappedAway(inlineBox, doc);
 
   return (
     <header className="topbar" role="banner">
@@ -271,7 +309,9 @@ export function TopBar(): React.JSX.Element {
           {doc.symbols.length === 0 ? (
             <span className="muted">none</span>
           ) : doc.symbols.length <= MANY_SYMBOLS ? (
-            <SymbolsEditor all={false} />
+            <div className="symbols-inline-box" ref={inlineBox}>
+              <SymbolsEditor all={false} />
+            </div>
           ) : (
             <SymbolCount />
           )}

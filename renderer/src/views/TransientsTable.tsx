@@ -7,7 +7,8 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { formatBytes, formatCount, formatSize, type AnalysisView } from '../../../electron/engine/view/public.js';
 import { chartTheme, type ChartTheme } from '../charts/chart-theme.js';
-import { fateOf, indexOfId, storageOf } from '../charts/transient-info.js';
+import { fateOf, indexOfId, storageOf, structureOf } from '../charts/transient-info.js';
+import { headTail, MidCut, type CutPart } from '../app/text/MidCut.js';
 import { isHatch } from '../charts/painter.js';
 import type { ThemeName } from '../theme/index.js';
 import { COLUMNS, ownedTotal, tableRows, type Column, type SortSpec } from './transients-model.js';
@@ -22,6 +23,20 @@ export interface TransientsTableProps {
   filter?: string;
   /** Row height in px. */
   rowHeight?: number;
+}
+
+/**
+ * Cells cut in the middle: an id's end tells members apart (`p_metrics_0.__f2dac…d_0_s_4871`), and a member's
+ * type cell must keep the structure it lives in (`Scalar in structure p_metrics_0`), not lose it to an ellipsis.
+ */
+function cellParts(view: AnalysisView, c: Column, i: number, text: string): CutPart[] | null {
+  // A member's id: as much of the member's own name as a cell holds (their ends repeat: `…_d_0_s_5159`).
+  if (c.key === 'id') return text.includes('.') ? headTail(text, Math.min(18, text.length - text.lastIndexOf('.') - 1)) : headTail(text);
+  if (c.key !== 'type') return null;
+  const s = structureOf(view, i);
+  if (s === null) return null;
+  const head = { text: text.slice(0, text.length - s.length) };
+  return s.length <= 24 ? [head, { text: s, keep: true }] : [head, ...headTail(s)];
 }
 
 const OVERSCAN = 8;
@@ -98,6 +113,7 @@ const Row = memo(function Row({ view, i, r, selected, active, t, width, height, 
       </div>
       {COLUMNS.map((c) => {
         const text = c.text(view, i);
+        const parts = cellParts(view, c, i, text);
         const style = cellStyle(c);
         if (c.key === 'id') style.fontFamily = 'ui-monospace, "DejaVu Sans Mono", monospace';
         if (c.key === 'persistent' || c.key === 'external') {
@@ -117,7 +133,7 @@ const Row = memo(function Row({ view, i, r, selected, active, t, width, height, 
               : text;
         return (
           <div key={c.key} role="gridcell" title={title} style={style} data-alias={alias ? '' : undefined}>
-            {text}
+            {parts ? <MidCut parts={parts} /> : text}
           </div>
         );
       })}
@@ -376,7 +392,9 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
           </div>
           {body}
           {rows.length === 0 ? (
-            <div style={{ position: 'absolute', top: rowH * 1.5, left: 12, color: t.muted }}>No transient matches “{query}”.</div>
+            <div style={{ position: 'absolute', top: rowH * 1.5, left: 12, color: t.muted }} data-testid="table-empty">
+              {view.table.count === 0 ? 'This program has no transients.' : `No transient matches “${query}”.`}
+            </div>
           ) : null}
         </div>
       </div>

@@ -153,10 +153,13 @@ export function WorkspaceTab(): React.JSX.Element {
   if (view.workspace.length === 0) {
     return (
       <div className="dock-message" data-testid="workspace-empty">
-        No transient of this program can move into an EXTERNAL workspace:{' '}
-        {view.totals.eligible.EXTERNAL === 0
-          ? 'none is EXTERNAL-eligible (the Transients tab says why for each).'
-          : 'the eligible ones hold no memory of their own.'}
+        {view.table.count === 0
+          ? 'This program has no transients: there is nothing to place in an EXTERNAL workspace.'
+          : `No transient of this program can move into an EXTERNAL workspace: ${
+              view.totals.eligible.EXTERNAL === 0
+                ? 'none is EXTERNAL-eligible (the Transients tab says why for each).'
+                : 'the eligible ones hold no memory of their own.'
+            }`}
       </div>
     );
   }

@@ -183,8 +183,8 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
               Runs the CUDA code on this CPU: every mode is verified; its times are emulated host times, not device times.
             </p>
           )}
-          <label>
-            Pool release threshold (bytes or max){' '}
+          <label className="field pool-threshold">
+            Pool release threshold (bytes or max)
             <input
               value={p.poolReleaseThreshold}
               onChange={(e) => updateProfileSettings({ poolReleaseThreshold: e.target.value })}

@@ -71,7 +71,7 @@ const KIND: Record<string, string> = {
   interstate: 'interstate edge',
 };
 
-function NodeFacts({ n }: { n: GraphNode }): React.JSX.Element {
+function NodeFacts({ n, view }: { n: GraphNode; view: AnalysisView | null }): React.JSX.Element {
   switch (n.kind) {
     case 'loop':
       return (
@@ -139,13 +139,23 @@ function NodeFacts({ n }: { n: GraphNode }): React.JSX.Element {
       ) : (
         <></>
       );
-    case 'library':
+    case 'library': {
+      // What this tool runs in its place (the file's `implementation` is what DaCe was asked for).
+      const ran = view?.analysis.libraryNodes?.find((x) => x.jsonPath === n.id);
       return (
         <>
           <Fact k="class">{n.className}</Fact>
-          {n.implementation && <Fact k="impl.">{n.implementation}</Fact>}
+          {n.implementation && <Fact k="impl. in file">{n.implementation}</Fact>}
+          {view?.analysis.libraryNodes && (
+            <Fact k="runs as" testid="selection-library-expansion">
+              {ran
+                ? `its ${ran.implementation} expansion${ran.library ? ` (${ran.library})` : ' (loops)'}, in every mode: the analysis' transients are that expansion's`
+                : 'not expanded here: no expansion of this node is supported'}
+            </Fact>
+          )}
         </>
       );
+    }
     case 'unknown':
       return <Fact k="type">{n.type}</Fact>;
     default:
@@ -210,7 +220,7 @@ export function ElementPanel({ sel, view }: { sel: ElementSelection; view: Analy
         </div>
       )}
       <dl className="facts">
-        {n && <NodeFacts n={n} />}
+        {n && <NodeFacts n={n} view={view} />}
         {e && <EdgeFacts e={e} />}
         {summary && (
           <Fact k="inside">

@@ -4,11 +4,13 @@
  */
 import { useMemo } from 'react';
 import {
+  canProfileText,
   formatBytes,
   formatBytesExpr,
   formatCount,
   num,
   profileVerdict,
+  structureMembersText,
   type AnalysisView,
 } from '../../../../electron/engine/view/public.js';
 import { setDockTab } from '../actions.js';
@@ -36,6 +38,7 @@ export function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
     [result, view],
   );
   const headline = verdict?.secondary[0] ?? null;
+  const structures = useMemo(() => structureMembersText(view), [view]);
   return (
     <div className="overview" data-testid="selection-overview">
       {view.workspace.map((w) => (
@@ -99,6 +102,16 @@ export function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
         <Stat n={view.totals.eligible.PERSISTENT} label="PERSISTENT-eligible" />
         <Stat n={fates[2] ?? 0} label="allocated every call in every mode" tone={(fates[2] ?? 0) > 0 ? 'warn' : undefined} />
       </div>
+      {structures && (
+        <p className="ov-note" data-testid="overview-structures">
+          {structures}
+        </p>
+      )}
+      {view.analysis.profile && (
+        <p className={`ov-note${view.analysis.profile.ok ? '' : ' ov-note-warn'}`} data-testid="overview-can-profile">
+          <span className="ov-note-key">can profile:</span> {canProfileText(view.analysis.profile)}
+        </p>
+      )}
       {build && (
         <>
           <h4>This build</h4>

@@ -8,7 +8,7 @@
 import './mid-cut.css';
 import type { CutPart } from './cut.js';
 
-export { headTail, matchParts, type CutPart } from './cut.js';
+export { fileNameParts, headTail, matchParts, type CutPart } from './cut.js';
 
 export function MidCut({
   parts,

@@ -23,6 +23,16 @@ export function headTail(name: string, tail = tailLength(name)): CutPart[] {
 }
 
 /**
+ * A file name: corpus and generated names put the program's own name last, after the last `__`
+ * (`spcl__dace__tests__…__cloudsc_simplified@9f8f673.sdfgz`). That part stays whole; the path-like start shrinks.
+ */
+export function fileNameParts(name: string): CutPart[] {
+  const at = name.lastIndexOf('__');
+  const own = at > 0 ? name.length - at - 2 : 0;
+  return headTail(name, own > 0 && own <= 40 ? own : Math.min(24, name.length));
+}
+
+/**
  * The parts of `name` around the first case-insensitive match of `query`: the start (shrinks), the match (kept,
  * marked), what follows it (shrinks) and the name's last characters (kept) — "ptr_patc…tangent_ori…s_3206".
  * No match: start … end.
