@@ -89,7 +89,7 @@ export const profileResultSchema = v.pipe(
     // Added to profile@1 later (additive): older results lack it.
     createdAt: v.optional(v.pipe(v.string(), v.isoTimestamp('expected an ISO 8601 date and time'))),
     program: v.looseObject({ name: text, file: text, hash: text }),
-    machine: v.looseObject({ cpu: text, cores: num, compiler: text, os: text, node: text }),
+    machine: v.looseObject({ cpu: text, cores: num, compiler: text, os: text, node: text, othersBusy: v.optional(num) }),
     settings: v.looseObject({
       modes: v.array(mode),
       layout: v.picklist(['dace', 'packed', 'both']),

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { arch, cpus, release, type as osType } from 'node:os';
 import { findCompiler } from '../compile/compiler.js';
+import { busySentence } from './busy.js';
 import type { ProfileResult } from './result.js';
 
 export async function describeMachine(): Promise<ProfileResult['machine']> {
@@ -44,6 +45,5 @@ export async function foreignCpuBusy(sampleMs = 250): Promise<number | null> {
  * competes for the cores (OpenMP regions suffer most) can be several times off; say so rather than print
  * confident numbers. */
 export function busyMachineWarning(busyFraction: number | null, cores = cpus().length): string | null {
-  if (busyFraction === null || busyFraction <= 0.2) return null;
-  return `other processes kept ${(busyFraction * 100).toFixed(0)}% of the ${cores} cores busy just before timing: times can be inflated and noisy (OpenMP regions suffer most); rerun on a quiet machine for numbers to quote`;
+  return busySentence(busyFraction, cores);
 }

@@ -74,7 +74,8 @@ export async function runVerifyAssemble(
     sdfgFile,
     interpose: options.interpose,
   });
-  const busy = busyMachineWarning(await foreignCpuBusy());
+  const othersBusy = await foreignCpuBusy();
+  const busy = busyMachineWarning(othersBusy);
   const runs = await runRounds(options.runner, job, {
     processes: options.processes,
     timeoutMs: options.timeoutMs,
@@ -104,7 +105,15 @@ export async function runVerifyAssemble(
     warnings.push(
       `--save-outputs: cannot write into ${saved.requested} (${saved.fallbackReason}): the outputs were saved to ${saved.dir} instead`,
     );
-  const assembled = assembleResult({ plan, built, results, verification, options, machine: await describeMachine(), warnings });
+  const assembled = assembleResult({
+    plan,
+    built,
+    results,
+    verification,
+    options,
+    machine: { ...(await describeMachine()), ...(othersBusy !== null ? { othersBusy } : {}) },
+    warnings,
+  });
   const result = indexInputs.length ? { ...assembled, indexInputs } : assembled;
   return saved ? { ...result, savedOutputs: saved } : result;
 }

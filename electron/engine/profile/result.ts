@@ -208,7 +208,16 @@ export interface ProfileResult {
   /** When the result was assembled (ISO 8601, UTC). Additive field of profile@1: older results lack it. */
   createdAt?: string;
   program: { name: string; file: string; hash: string };
-  machine: { cpu: string; cores: number; compiler: string; os: string; node: string };
+  machine: {
+    cpu: string;
+    cores: number;
+    compiler: string;
+    os: string;
+    node: string;
+    /** Share of all cores other processes kept busy just before timing (0…1; machine.ts). Additive field of
+     * profile@1: absent in older results and where /proc/stat cannot be read. */
+    othersBusy?: number;
+  };
   settings: {
     modes: Mode[];
     layout: LayoutChoice;

@@ -17,6 +17,7 @@
  * (`gpu.deviceNs`). Verdicts are on host time — what the calling program waits for, including the host side of
  * cudaMallocAsync/cudaFreeAsync — with the device-time verdict beside it (`device`).
  */
+import { busySentence } from '../profile/busy.js';
 import { modeNoise, resultNoise, type NoiseFinding, type NoiseReport } from '../profile/noise.js';
 import type { ModeResult, ProfileResult } from '../profile/result.js';
 import { intervalConfidence, mannWhitneyMinCalls, quantileMinCalls, SIGNIFICANCE } from '../profile/significance.js';
@@ -283,6 +284,11 @@ function pairHeadlines(result: ProfileResult, statistic: Statistic, gpu: TimeBas
 }
 
 /** "Noisy run: …; compared at p10 …" from the findings, grouped by detector so that five modes read as one clause. */
+function busyText(result: ProfileResult): string | null {
+  const s = busySentence(result.machine.othersBusy, result.machine.cores);
+  return s ? `Busy machine: ${s}` : null;
+}
+
 function noiseSentence(findings: readonly NoiseFinding[]): string | null {
   if (!findings.length) return null;
   const modes = (kind: NoiseFinding['kind']) => [...new Set(findings.filter((f) => f.kind === kind).map((f) => f.mode))];
@@ -322,6 +328,9 @@ export interface Verdict {
   statistic: Statistic;
   /** Why the run is noisy and what is compared instead, as the headline's first sentence; null when clean. */
   noiseText: string | null;
+  /** Other processes kept the cores busy while it ran (machine.othersBusy): the headline says so above the
+   * verdict, since the detectors above may not see it in a short run; null when quiet or not recorded. */
+  busyText: string | null;
   /** The fastest mode against the runner-up (or no clear winner, or too few calls). */
   primary: Headline;
   /** Each EXTERNAL layout against POOL (or SCOPED). */
@@ -345,6 +354,7 @@ export function profileVerdict(result: ProfileResult): Verdict {
     noise,
     statistic,
     noiseText,
+    busyText: busyText(result),
     primary,
     secondary: pairHeadlines(result, statistic, gpu),
     text: noiseText ? `${noiseText}. ${primary.text}` : primary.text,

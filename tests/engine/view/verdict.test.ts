@@ -262,3 +262,18 @@ describe('verification badge', () => {
     expect(verificationBadge(r)).toEqual({ ok: true, text: 'Verified: no outputs to compare across modes', details: [why] });
   });
 });
+
+describe('a run on cores other processes kept busy', () => {
+  // The sample can look clean to the detectors (few calls, one process) while the machine was busy: the
+  // headline must still say so, from what the result records (machine.othersBusy, sampled before timing).
+  it('says so above the verdict, with the share and the core count; quiet or unrecorded runs say nothing', () => {
+    const busy = clean();
+    const v = profileVerdict({ ...busy, machine: { ...busy.machine, othersBusy: 0.93 } });
+    expect(v.busyText).toBe(
+      `Busy machine: other processes kept 93% of the ${busy.machine.cores} cores busy just before timing: times can be inflated and noisy (OpenMP regions suffer most); rerun on a quiet machine for numbers to quote`,
+    );
+    expect(v.noiseText).toBeNull();
+    expect(profileVerdict({ ...busy, machine: { ...busy.machine, othersBusy: 0.05 } }).busyText).toBeNull();
+    expect(profileVerdict(clean()).busyText).toBeNull();
+  });
+});

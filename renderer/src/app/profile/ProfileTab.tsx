@@ -141,10 +141,15 @@ function BigHeadline({ v, result }: { v: Verdict; result: ResultDoc['result'] })
   const winner = h.kind === 'winner' && t?.verdict === 'faster' ? result.modes.find((m) => m.label === h.subject)?.mode : undefined;
   return (
     <div
-      className={`headline verdict-${t?.verdict ?? 'none'}${winner ? ` winner-${winner.toLowerCase()}` : ''}${v.noiseText ? ' headline-noisy' : ''}`}
+      className={`headline verdict-${t?.verdict ?? 'none'}${winner ? ` winner-${winner.toLowerCase()}` : ''}${v.noiseText || v.busyText ? ' headline-noisy' : ''}`}
       data-testid="profile-headline"
       title={v.text}
     >
+      {v.busyText && (
+        <div className="headline-noise" role="note" data-testid="headline-busy">
+          <Icon name="warn" /> {v.busyText}.
+        </div>
+      )}
       {v.noiseText && (
         <div className="headline-noise" role="note" data-testid="headline-noise">
           <Icon name="warn" /> {v.noiseText}.
