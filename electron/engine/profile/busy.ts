@@ -4,7 +4,7 @@
  */
 
 /** Above this share of all cores kept busy by other processes, timings are not to be quoted. */
-export const BUSY_THRESHOLD = 0.2;
+const BUSY_THRESHOLD = 0.2;
 
 /** The sentence for a run whose cores other processes kept busy; null when they left them (mostly) free. */
 export function busySentence(busyFraction: number | null | undefined, cores: number): string | null {
