@@ -292,7 +292,12 @@ describe('the app through serve, in Chromium', () => {
     await page.waitForSelector('[data-testid="profile-headline"]', { timeout: 600_000 });
     // The headline names the winner, or the modes within noise of each other: on a 15-call run on a busy machine
     // that may be any two of the four, so only EXTERNAL against POOL (below) is pinned down.
-    expect(await text(page, 'profile-headline')).toMatch(/^Fastest mode.*(SCOPED|PERSISTENT|POOL|EXTERNAL)/);
+    // A busy or noisy run says so first, in notes above the title (view/verdict.ts busyText, noiseText).
+    expect(((await page.textContent('[data-testid="profile-headline"] .headline-title')) ?? '').trim()).toMatch(
+      /^Fastest mode.*(SCOPED|PERSISTENT|POOL|EXTERNAL)/,
+    );
+    const busy = await page.$('[data-testid="profile-headline"] [data-testid="headline-busy"]');
+    if (busy) expect(((await busy.textContent()) ?? '').trim()).toMatch(/^Busy machine: other processes kept \d+% of the \d+ cores busy/);
     expect(await text(page, 'verification-badge')).toMatch(/Verified/);
     // With nothing selected, the selection panel leads with the workspace and the measured verdict.
     expect(await text(page, 'overview-measured')).toMatch(/EXTERNAL \(packed\) vs POOL.*(per call|at p10|to test)/);
