@@ -293,9 +293,9 @@ describe('the app through serve, in Chromium', () => {
     // The headline names the winner, or the modes within noise of each other: on a 15-call run on a busy machine
     // that may be any two of the four, so only EXTERNAL against POOL (below) is pinned down.
     // A busy or noisy run says so first, in notes above the title (view/verdict.ts busyText, noiseText).
-    expect(((await page.textContent('[data-testid="profile-headline"] .headline-title')) ?? '').trim()).toMatch(
-      /^Fastest mode.*(SCOPED|PERSISTENT|POOL|EXTERNAL)/,
-    );
+    const title = (await page.textContent('[data-testid="profile-headline"] .headline-title')) ?? '';
+    const big = await text(page, 'headline-big');
+    expect(`${title.trim()} ${big}`).toMatch(/^Fastest mode.*(SCOPED|PERSISTENT|POOL|EXTERNAL)/);
     const busy = await page.$('[data-testid="profile-headline"] [data-testid="headline-busy"]');
     if (busy) expect(((await busy.textContent()) ?? '').trim()).toMatch(/^Busy machine: other processes kept \d+% of the \d+ cores busy/);
     expect(await text(page, 'verification-badge')).toMatch(/Verified/);

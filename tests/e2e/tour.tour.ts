@@ -2,9 +2,9 @@
  * A screenshot tour for a person to look at: real corpus files opened in browser mode, every dock tab, a selected
  * transient, in both themes; with TOUR_PROFILE=1 a real profile run, its result scrolled through, Compare and the
  * Export dialog. It checks only that nothing logs an error; the PNGs (tests/e2e/screenshots/tour/) and log.txt
- * (open and analysis times) are what it is for. Off unless TLAB_TOUR=1; one file at a time on a small machine:
- *   TLAB_TOUR=1 TOUR_FILES=channel TOUR_SYM=64 TOUR_PROFILE=1 TOUR_FILTER=expansion npx vitest run \
- *     --config tests/vitest.config.ts tests/e2e/tour.test.ts
+ * (open and analysis times) are what it is for. Not part of `npm test` (its own config, tests/vitest.tour.config.ts);
+ * one file at a time on a small machine:
+ *   TOUR_FILES=channel TOUR_SYM=64 TOUR_PROFILE=1 TOUR_FILTER=expansion npm run tour
  * TOUR_FILES: example, channel, cloudsc, velocity, gpu, addusxx, or a corpus file name.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -48,7 +48,7 @@ async function both(page: Page, name: string): Promise<void> {
   }
 }
 
-describe.runIf(process.env['TLAB_TOUR'])('tour', () => {
+describe('tour', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     [serve, browser] = await Promise.all([startServe(['--root', corpusDir()]), launchChromium()]);
