@@ -283,12 +283,13 @@ function pairHeadlines(result: ProfileResult, statistic: Statistic, gpu: TimeBas
   return ext.map((e) => headlineFor(e, base, { gpu, statistic }));
 }
 
-/** "Noisy run: …; compared at p10 …" from the findings, grouped by detector so that five modes read as one clause. */
+/** "Busy machine: …" from the share of cores other processes kept busy before timing (machine.othersBusy). */
 function busyText(result: ProfileResult): string | null {
   const s = busySentence(result.machine.othersBusy, result.machine.cores);
   return s ? `Busy machine: ${s}` : null;
 }
 
+/** "Noisy run: …; compared at p10 …" from the findings, grouped by detector so that five modes read as one clause. */
 function noiseSentence(findings: readonly NoiseFinding[]): string | null {
   if (!findings.length) return null;
   const modes = (kind: NoiseFinding['kind']) => [...new Set(findings.filter((f) => f.kind === kind).map((f) => f.mode))];
