@@ -16,7 +16,7 @@ import { byCodeUnit, ctypeOf, dtypeLabel } from './names.js';
 import { sizeValue } from './expr.js';
 import type { ExternalStorage, GeneratedProgram, GenerateOptions, ProgramArg, UnsupportedFinding } from './types.js';
 import { structuralFindings } from './subset.js';
-import { expandLibraryNodes, externalLibraries } from '../sdfg/expand/index.js';
+import { expandLibraryNodes, externalLibraries, onlyBlasExpands } from '../sdfg/expand/index.js';
 import { PURE, type LibraryImplChoice } from '../sdfg/expand/impl.js';
 import { isStructureType, structLeaves, withStructures } from './structs.js';
 import { leavesCopiedIntoSymbols } from './init-args.js';
@@ -58,13 +58,10 @@ export function profileCheck(file: SdfgFile, target: Target, libraryImpl: Librar
     findings: findings.length,
   };
   // A node that only blas expands (Potrf): say what blas would give, so a form that offers blas can enable Run.
-  if (libraryImpl.default === 'pure' && Object.keys(libraryImpl.nodes).length === 0 && WANTS_BLAS.test(f.message))
+  if (libraryImpl.default === 'pure' && Object.keys(libraryImpl.nodes).length === 0 && onlyBlasExpands(file, f.jsonPath))
     return { ...check, withBlas: profileCheck(file, target, { default: 'blas', nodes: {} }) };
   return check;
 }
-
-/** The finding of a library node without a pure expansion (sdfg/expand) names the option that builds it. */
-const WANTS_BLAS = /--library-impl blas/;
 
 function unsupportedError(file: SdfgFile, findings: UnsupportedFinding[]): TlabError {
   const f = findings[0]!;

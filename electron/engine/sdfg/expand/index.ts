@@ -31,6 +31,8 @@ interface Registered {
   /** One output and this many inputs (0 or 1), whatever their connectors: the SDFG calls them `_in` and
    * `_out`. Without it, the SDFG's containers are named after the node's connectors. */
   single?: { inputs: 0 | 1 };
+  /** DaCe has no pure expansion: only `blas` builds it. */
+  blasOnly?: true;
 }
 
 const ONE_TO_ONE = { inputs: 1 } as const;
@@ -42,7 +44,7 @@ const EXPANDERS: Record<string, Registered> = {
   Gemm: { expand: gemmStates, blas: gemmBlas },
   Gemv: { expand: gemvStates, blas: gemvBlas },
   Dot: { expand: dotStates, blas: dotBlas },
-  Potrf: { expand: potrfPure, blas: potrfBlas },
+  Potrf: { expand: potrfPure, blas: potrfBlas, blasOnly: true },
   MemsetLibraryNode: { expand: (n, io, sym, site) => fillStates(n, io.outs.get('_out')!, sym, site), single: { inputs: 0 } },
   FillLibraryNode: { expand: (n, io, sym, site) => fillStates(n, io.outs.get('_out')!, sym, site), single: { inputs: 0 } },
   MemoryMovementNode: {
@@ -114,6 +116,14 @@ export function externalLibraries(file: SdfgFile): ExternalLibrary[] {
 /** Why a library node was left unexpanded (null when it has no expansion at all). */
 export function expansionProblem(file: SdfgFile, node: LibraryNode): string | null {
   return problems.get(file)?.get(node.jsonPath) ?? notExpandable(node);
+}
+
+/** Whether the library node at `jsonPath` is one that only `--library-impl blas` expands (Potrf). */
+export function onlyBlasExpands(file: SdfgFile, jsonPath: string): boolean {
+  for (const s of file.sdfgs)
+    for (const st of statesOf(s))
+      for (const n of st.nodes) if (n.kind === 'library' && n.jsonPath === jsonPath) return EXPANDERS[n.className]?.blasOnly === true;
+  return false;
 }
 
 /** Nodes DaCe itself has no pure expansion for: what it would need instead. */
