@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { TlabError } from '../engine/errors.js';
 import { ContractFailure } from '../ipc/errors.js';
 import type { OnProfileProgress, ProfileOptions } from '../engine/profile/options.js';
+import { probeDevices } from '../runner/devices.js';
 import { NodeRunnerHost } from '../runner/host-node.js';
 import { checkRemoteTarget, profileRemote } from '../runner/remote-host.js';
 import { RootsFileAccess } from '../host-kit/file-access.js';
@@ -170,6 +171,7 @@ export const serveCommand: Command = {
       openAtStart,
       printPdf: hostPdfPrinter('on the server (the machine running `transient-lab serve`)'),
       remote,
+      devices: () => probeDevices(),
     });
     let opener: number | null = null;
     killChildrenOnCrash(() => (opener === null ? [] : [opener]));

@@ -17,10 +17,11 @@ import { ContractFailure, toContractError } from '../ipc/errors.js';
 import { parentTransport } from '../runner/parent-port.js';
 import { profileRemote } from '../runner/remote-host.js';
 import { TransientLabService, type Session } from '../service/index.js';
-import { RelayRunnerHost, RunRelay } from './relay-runner.js';
+import { DeviceRelay, RelayRunnerHost, RunRelay } from './relay-runner.js';
 
 const port = parentTransport<MainToEngine, EngineToMain>();
 const relay = new RunRelay((msg) => port.send(msg));
+const deviceRelay = new DeviceRelay((msg) => port.send(msg));
 const sessions = new Map<number, { session: Session; dispatch: Dispatch }>();
 let service: TransientLabService | null = null;
 let approved: ApprovedFileAccess | null = null;
@@ -46,6 +47,8 @@ async function init(config: EngineConfig): Promise<Reply<unknown>> {
     limits: config.limits,
     ...(config.previewMinJsonBytes !== undefined ? { previewMinJsonBytes: config.previewMinJsonBytes } : {}),
     printPdf: hostPdfPrinter('on this machine (the desktop app prints through a Chromium on the PATH)'),
+    // Main runs the probe in a utilityProcess, as it runs the runners: the addon never loads here.
+    devices: () => deviceRelay.probe(),
     // ssh runs from this process, as `profile --remote` does from the CLI: nothing of the run happens in main.
     remote: config.remote?.hosts.length
       ? {
@@ -142,6 +145,12 @@ port.onMessage((msg) => {
       return;
     case 'run-failed':
       relay.failed(msg.run, msg.error);
+      return;
+    case 'devices-done':
+      deviceRelay.done(msg.probe, msg.report);
+      return;
+    case 'devices-failed':
+      deviceRelay.failed(msg.probe, msg.error);
       return;
   }
   const { id } = msg;

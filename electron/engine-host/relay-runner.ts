@@ -11,6 +11,7 @@ import {
   type RunOptions,
   type VariantResult,
 } from '../engine/profile/runner-host.js';
+import type { DeviceReport } from '../engine/profile/device.js';
 import { reviveError } from '../host-kit/engine-errors.js';
 import type { EngineToMain, SerializedError } from '../host-kit/engine-protocol.js';
 
@@ -84,5 +85,46 @@ export class RelayRunnerHost implements RunnerHost {
 
   cancel(): void {
     this.cancelCurrent?.('by request');
+  }
+}
+
+/** Main answers a probe within its own 30 s limit; this one only guards against a main that never answers. */
+const PROBE_ANSWER_MS = 60_000;
+
+/**
+ * The engine host's device probe: main runs it in a utilityProcess (the packaged app's RunAsNode fuse is off, so
+ * this process cannot start Node itself) and answers with the report.
+ */
+export class DeviceRelay {
+  private readonly probes = new Map<number, { resolve(r: DeviceReport): void; reject(e: Error): void }>();
+  private next = 1;
+
+  constructor(private readonly send: (msg: EngineToMain) => void) {}
+
+  probe(): Promise<DeviceReport> {
+    const probe = this.next++;
+    return new Promise<DeviceReport>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.probes.delete(probe);
+        reject(new Error(`the main process did not answer the CUDA device probe within ${PROBE_ANSWER_MS / 1000} s`));
+      }, PROBE_ANSWER_MS);
+      const settle = () => {
+        clearTimeout(timer);
+        this.probes.delete(probe);
+      };
+      this.probes.set(probe, {
+        resolve: (r) => (settle(), resolve(r)),
+        reject: (e) => (settle(), reject(e)),
+      });
+      this.send({ type: 'probe-devices', probe });
+    });
+  }
+
+  done(probe: number, report: DeviceReport): void {
+    this.probes.get(probe)?.resolve(report);
+  }
+
+  failed(probe: number, error: SerializedError): void {
+    this.probes.get(probe)?.reject(reviveError(error));
   }
 }

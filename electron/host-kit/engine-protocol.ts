@@ -9,6 +9,7 @@
  * Everything travels as structured clones (Electron's MessagePort / Node's "advanced" serialisation): bigints
  * and typed arrays cross as they are.
  */
+import type { DeviceReport } from '../engine/profile/device.js';
 import type { RunJob, RunnerProgress, VariantResult } from '../engine/profile/runner-host.js';
 import type { EventName, HostLimits, Reply } from '../ipc/contract.js';
 
@@ -51,7 +52,9 @@ export type MainToEngine =
   | { type: 'dispose'; id: number }
   | { type: 'run-progress'; run: number; progress: RunnerProgress }
   | { type: 'run-done'; run: number; variants: VariantResult[] }
-  | { type: 'run-failed'; run: number; error: SerializedError };
+  | { type: 'run-failed'; run: number; error: SerializedError }
+  | { type: 'devices-done'; probe: number; report: DeviceReport }
+  | { type: 'devices-failed'; probe: number; error: SerializedError };
 
 /** engine host → main. */
 export type EngineToMain =
@@ -61,5 +64,7 @@ export type EngineToMain =
   /** Run one runner job in a fresh runner process (main owns utilityProcess.fork). */
   | { type: 'run'; run: number; job: RunJob; timeoutMs: number }
   | { type: 'run-cancel'; run: number }
+  /** List this machine's CUDA devices: main runs the probe in a utilityProcess (the contract's `devices`). */
+  | { type: 'probe-devices'; probe: number }
   /** A line for main's log (an internal error with its stack). */
   | { type: 'log'; line: string };

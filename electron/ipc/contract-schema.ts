@@ -226,5 +226,6 @@ export function requestSchemas(limits: HostLimits = DEFAULT_LIMITS): RequestSche
       doc: handle('doc'),
       program: v.pipe(v.string('program must be a string'), v.minLength(1, 'program is empty'), v.maxLength(256, 'program is too long')),
     }),
+    devices: v.strictObject({}),
   };
 }

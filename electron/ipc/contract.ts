@@ -18,6 +18,7 @@
  */
 import type { Mode } from '../engine/analysis/types.js';
 import type { ErrorKind } from '../engine/errors.js';
+import type { DeviceInfo } from '../engine/profile/device.js';
 import type { ProfileProgress } from '../engine/profile/options.js';
 import type { LayoutChoice, ProfileResult } from '../engine/profile/result.js';
 import type { AnalysisView, DocInfo, GraphRegion, RegionId, SearchHit } from '../engine/view/types.js';
@@ -147,6 +148,18 @@ export interface EnvironmentInfo {
   remoteHosts: string[];
 }
 
+/** The CUDA devices of the machine the host profiles on, as `transient-lab devices` lists them (the runner's addon,
+ * asked in a child). The host probes once and keeps the answer: a GPU driver does not come and go under a running
+ * app. (Additive.) */
+export interface MachineDevices {
+  /** Device 0 first (the one a GPU run uses); empty: this machine has none. */
+  devices: DeviceInfo[];
+  /** Why none is listed (no driver, no runtime library…), as the probe says it; null when one is. */
+  reason: string | null;
+  /** The CUDA runtime and driver, one line (`CUDA runtime 13.0 (libcudart.so), driver none`). */
+  runtime: string;
+}
+
 export interface FolderEntry {
   name: string;
   /** Path to pass back to `listFolder` / `openFile`. */
@@ -253,6 +266,10 @@ export interface TransientLabApi {
   /** Opens one program of an open workload as an SDFG document (its file passed the host's policy when the workload
    * was opened). */
   openProgram(req: { doc: string; program: string }): Promise<DocInfo>;
+  /** The CUDA devices of the machine profiles run on (here, not a remote host), probed once per host process in a
+   * child. Fails as `unsupported` on a host that cannot look, or as `run` when the probe itself failed (it is then
+   * tried again on the next call). (Additive.) */
+  devices(req: Record<string, never>): Promise<MachineDevices>;
 }
 
 export type MethodName = keyof TransientLabApi;
@@ -280,6 +297,7 @@ export const METHODS = [
   'workloadView',
   'advise',
   'openProgram',
+  'devices',
 ] as const satisfies readonly MethodName[];
 
 /** Host → renderer notifications. */

@@ -7,6 +7,7 @@ import type { OnProfileProgress, ProfileOptions } from '../engine/profile/option
 import type { ProfileResult } from '../engine/profile/result.js';
 import type { FileAccess } from '../host-kit/file-access.js';
 import type { EnvironmentInfo, HostLimits } from '../ipc/contract.js';
+import type { DeviceCache } from './devices.js';
 import type { Example } from './examples.js';
 import type { JobRegistry } from './jobs.js';
 import type { ModelCache } from './models.js';
@@ -48,5 +49,7 @@ export interface ServiceContext {
   readonly examples: readonly Example[];
   readonly printPdf: PdfPrinter | null;
   readonly remote: RemoteAccess | null;
+  /** This machine's CUDA devices, probed once. */
+  readonly devices: DeviceCache;
   environment(): EnvironmentInfo;
 }

@@ -11,11 +11,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { examplesDir, packageRoot } from '../engine/paths.js';
+import type { DeviceProbe } from '../engine/profile/device.js';
 import { PREVIEW_MIN_JSON_BYTES } from '../engine/sdfg/preview.js';
 import type { FileAccess } from '../host-kit/file-access.js';
 import { CONTRACT_VERSION, type EnvironmentInfo, type EventSink, type HostLimits } from '../ipc/contract.js';
 import { DEFAULT_LIMITS } from '../ipc/contract-schema.js';
 import type { PdfPrinter, RemoteAccess, RunnerHost, ServiceContext } from './context.js';
+import { DeviceCache } from './devices.js';
 import { listExamples } from './examples.js';
 import { JobRegistry } from './jobs.js';
 import { ModelCache } from './models.js';
@@ -57,6 +59,10 @@ export interface ServiceOptions {
   /** Remote machines a profile may run on (`serve --remote HOST`); absent: none, every request naming one is
    * refused. */
   remote?: RemoteAccess | null;
+  /** Lists this machine's CUDA devices (electron/runner/devices.ts's `probeDevices`: a child loads the addon). Asked
+   * once, on the first `devices` call; absent: `devices` fails as `unsupported` and the window offers both GPU
+   * choices as before. */
+  devices?: DeviceProbe | null;
 }
 
 function packageVersion(): string {
@@ -103,6 +109,7 @@ export class TransientLabService {
       },
       printPdf: opts.printPdf ?? null,
       remote: opts.remote && opts.remote.hosts.length ? { hosts: [...opts.remote.hosts], run: opts.remote.run } : null,
+      devices: new DeviceCache(opts.devices ?? null),
       limits,
       files: opts.files,
       createRunner: opts.createRunner,

@@ -22,6 +22,7 @@ import type {
   EventSink,
   ExportReportRequest,
   FolderListing,
+  MachineDevices,
   ProfileRequest,
   ReportExport,
   RequestOf,
@@ -239,6 +240,11 @@ export class Session implements TransientLabApi {
   async environment(): Promise<EnvironmentInfo> {
     this.live();
     return this.ctx.environment();
+  }
+
+  async devices(): Promise<MachineDevices> {
+    this.live();
+    return this.ctx.devices.get();
   }
 
   async listFolder(req: RequestOf<'listFolder'>): Promise<FolderListing> {

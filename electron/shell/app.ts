@@ -11,6 +11,7 @@
 import type { EngineToMain, MainToEngine } from '../host-kit/engine-protocol.js';
 import { DEFAULT_LIMITS } from '../ipc/contract-schema.js';
 import { fromUtilityProcess } from '../runner/child.js';
+import { probeDevicesInUtility } from '../runner/devices.js';
 import { runnerEnv, UtilityProcessRunnerHost } from '../runner/host-electron.js';
 import { filesFromArgv, remoteHostsFromArgv } from './argv.js';
 import { GoneRegistry } from './child-gone.js';
@@ -100,6 +101,7 @@ export async function startShell(o: ShellOptions): Promise<Shell | null> {
     },
     createRunner: () =>
       new UtilityProcessRunnerHost({ fork: electron.utilityProcess.fork, goneDetails: gone.wait, entry: paths.runnerEntry }),
+    probeDevices: () => probeDevicesInUtility(electron.utilityProcess.fork),
     log,
   });
   const windows = new Windows({

@@ -9,6 +9,7 @@
  * - `dispose()` cancels every job, then kills the process.
  */
 import { TlabError } from '../engine/errors.js';
+import type { DeviceProbe } from '../engine/profile/device.js';
 import type { RunnerHost } from '../engine/profile/runner-host.js';
 import { serializeError } from '../host-kit/engine-errors.js';
 import { ENGINE_PROTOCOL_VERSION, type EngineConfig, type EngineToMain, type MainToEngine } from '../host-kit/engine-protocol.js';
@@ -28,6 +29,9 @@ export interface EngineClientOptions {
   config: EngineConfig;
   /** A runner host for each runner job the engine asks for (main: UtilityProcessRunnerHost). */
   createRunner: () => RunnerHost;
+  /** Lists this machine's CUDA devices when the engine asks (main: the probe in a utilityProcess); absent: the
+   * engine's `devices` fails as unsupported. */
+  probeDevices?: DeviceProbe;
   log: (line: string) => void;
   readyTimeoutMs?: number;
 }
@@ -98,6 +102,9 @@ class Link {
           return;
         case 'run-cancel':
           this.runs.get(msg.run)?.cancel();
+          return;
+        case 'probe-devices':
+          this.probeDevices(msg.probe);
           return;
         case 'log':
           opts.log(`engine: ${msg.line}`);
@@ -189,6 +196,19 @@ class Link {
         },
       )
       .finally(() => this.runs.delete(run));
+  }
+
+  private probeDevices(probe: number): void {
+    const probeDevices = this.opts.probeDevices;
+    const answer = probeDevices ? probeDevices() : Promise.reject(new TlabError('unsupported', 'this host does not look for CUDA devices'));
+    answer.then(
+      (report) => {
+        if (this.ended === null) this.child.send({ type: 'devices-done', probe, report });
+      },
+      (err: unknown) => {
+        if (this.ended === null) this.child.send({ type: 'devices-failed', probe, error: serializeError(err) });
+      },
+    );
   }
 
   kill(): void {

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpusDir, examplesDir } from '../../electron/engine/paths.js';
+import { probeDevices } from '../../electron/runner/devices.js';
 import { NodeRunnerHost } from '../../electron/runner/host-node.js';
 import { descendants } from '../../electron/cli/children.js';
 import { RootsFileAccess } from '../../electron/host-kit/file-access.js';
@@ -69,6 +70,8 @@ export async function makeService(scratch: Scratch, extra: Partial<ServiceOption
     host: 'browser',
     files: await RootsFileAccess.create([scratch.root, examplesDir()]),
     createRunner: () => new NodeRunnerHost(),
+    // The hosts' own probe (serve and the engine host pass the same): a child that loads the addon.
+    devices: () => probeDevices(),
     openAtStart: [join(scratch.root, 'hdiff-copy.sdfg')],
     // Previews start at 24 MiB; here any file with nested SDFGs gets one (the examples have none).
     previewMinJsonBytes: 0,

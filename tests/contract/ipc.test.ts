@@ -17,6 +17,7 @@ import type { EngineToMain, MainToEngine } from '../../electron/host-kit/engine-
 import type { BridgeApi } from '../../electron/ipc/contract.js';
 import { createBridge, type IpcRendererLike } from '../../electron/preload/bridge.js';
 import { fromUtilityProcess } from '../../electron/runner/child.js';
+import { probeDevicesInUtility } from '../../electron/runner/devices.js';
 import { UtilityProcessRunnerHost } from '../../electron/runner/host-electron.js';
 import type { TransientLabService } from '../../electron/service/index.js';
 import type { SessionBackend } from '../../electron/shell/backend.js';
@@ -112,6 +113,7 @@ contractSuite({
         remote: { hosts: env.remoteHosts, sshOptions: remote.sshOptions, remoteCommand: remote.remoteCommand },
       },
       createRunner: () => new UtilityProcessRunnerHost({ fork, goneDetails: gone.wait }),
+      probeDevices: () => probeDevicesInUtility(fork),
       log: () => {},
     });
     const page = await openWindow(electron, engine, service, userData);

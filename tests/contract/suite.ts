@@ -27,6 +27,8 @@ import { parseProfileBytes } from '../../electron/host-kit/result-files.js';
 import { HostError } from '../../renderer/src/host/errors.js';
 import { profileRemote } from '../../electron/runner/remote-host.js';
 import { descendants } from '../../electron/cli/children.js';
+import { describeDevices } from '../../electron/engine/profile/device.js';
+import { probeDevices } from '../../electron/runner/devices.js';
 import { startTestSshd, type TestSshd } from '../fixtures/sshd.js';
 import { eventually, exampleBytes, fileBytes, makeScratch, makeService, runnerChildren, type Scratch } from './fixtures.js';
 
@@ -135,6 +137,17 @@ export function contractSuite(transport: TransportFactory): void {
         expect(env.examples.find((e) => e.id === 'hdiff')).toMatchObject({ symbols: { I: '128', J: '128', K: '80' } });
         expect(env.limits.uploadBytes).toBeGreaterThan(1 << 20);
         expect(env.remoteHosts).toEqual(['127.0.0.1']);
+      });
+
+      it('devices answers the CUDA devices `transient-lab devices` lists (or why there is none), the same to every call', async () => {
+        // The CLI's path, asked directly: what the window is told must be what `transient-lab devices` says.
+        const direct = await probeDevices();
+        const answer = await client.devices({});
+        expect(answer.devices).toEqual(direct.devices);
+        expect(answer.runtime).toBe(describeDevices(direct)[0]);
+        if (direct.devices.length) expect(answer.reason).toBeNull();
+        else expect(answer.reason).toBe(direct.reason ?? 'none found');
+        expect(await client.devices({})).toEqual(answer);
       });
 
       it('listFolder lists the first root, folders first, without hidden files or links leading out', async () => {
@@ -424,6 +437,7 @@ export function contractSuite(transport: TransportFactory): void {
             '$.sweep.values',
           ],
           ['openProgram', { doc: 'd1', program: '' }, '$.program'],
+          ['devices', { all: true }, '$.all'],
         ];
         for (const [method, req, path] of cases) {
           const e = await failure(c[method]!(req));

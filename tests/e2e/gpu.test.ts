@@ -72,7 +72,8 @@ describe('GPU results and remote hosts in the window', () => {
       expect(await text(page, 'device-line')).toContain('Synthetic test device (not a real GPU)');
       expect(await text(page, 'device-line')).toContain('compute capability 9.0');
       expect(await text(page, 'device-line')).toContain('driver 13.0 · runtime 13.0');
-      expect(await text(page, 'profile-table')).toContain('device median / call');
+      expect(await text(page, 'profile-table-host')).toBe('host time / call');
+      expect(await text(page, 'profile-table-device')).toBe('device time / call (CUDA events)');
       expect(await text(page, 'pool-table')).toContain('UINT64_MAX');
       expect(await text(page, 'pool-table')).toContain('allocates nothing from the pool');
       await page.waitForSelector('[data-testid="chart-distribution"] canvas');

@@ -3,7 +3,7 @@
 import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { describe, expect, it } from 'vitest';
-import { ModeTable } from '../../renderer/src/app/profile/ProfileTab.js';
+import { ModeTable } from '../../renderer/src/app/profile/ModeTable.js';
 import { profileFixture } from './fixtures.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

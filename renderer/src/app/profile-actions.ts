@@ -4,6 +4,7 @@
  */
 import type { ProfileProgressEvent } from '../../../electron/ipc/contract.js';
 import { asContractError, growDock, toast } from './actions.js';
+import { decideGpu } from './profile/gpu-choice.js';
 import { rememberRun } from './profile/last-results.js';
 import { store, type ProfileSettings } from './state.js';
 
@@ -39,6 +40,18 @@ export function updateProfileSettings(patch: Partial<ProfileSettings>): void {
   store.set((s) => ({ profileSettings: { ...s.profileSettings, ...patch } }));
 }
 
+/** Asks the host once for its CUDA devices (the host probes once too); the form of a GPU program calls it. */
+export async function askDevices(): Promise<void> {
+  const { client, devices } = store.get();
+  if (!client || devices.status !== 'unasked') return;
+  store.set({ devices: { status: 'pending' } });
+  try {
+    store.set({ devices: { status: 'known', info: await client.devices({}) } });
+  } catch (err) {
+    store.set({ devices: { status: 'unknown', message: asContractError(err).message } });
+  }
+}
+
 let jobSeq = 0;
 
 export async function startProfile(): Promise<void> {
@@ -53,6 +66,12 @@ export async function startProfile(): Promise<void> {
   const job = `run${Date.now().toString(36)}${++jobSeq}`;
   const doc = s.doc;
   const gpuProgram = (s.analysis?.analysis.target ?? s.doc.target) === 'gpu';
+  const remote = p.remote !== null && s.env?.remoteHosts?.includes(p.remote) ? p.remote : null;
+  const gpu = decideGpu(p.gpu, s.devices, remote, s.env?.host);
+  if (gpuProgram && gpu.gpu === null) {
+    toast('warn', gpu.waiting ?? 'Choose where the GPU program runs');
+    return;
+  }
   store.set({ run: { job, doc: doc.doc, startedAt: performance.now(), events: [], status: 'running', error: null }, dockTab: 'profile' });
   try {
     const result = await s.client.profile({
@@ -69,10 +88,10 @@ export async function startProfile(): Promise<void> {
       inputs: p.inputs,
       timeoutS: p.timeoutS,
       // Only a host the server listed; a stale choice (another server) falls back to running here.
-      ...(p.remote !== null && s.env?.remoteHosts?.includes(p.remote) ? { remote: p.remote } : {}),
+      ...(remote ? { remote } : {}),
       ...(p.libraryImpl === 'blas' ? { libraryImpl: 'blas' } : {}),
-      // GPU programs only (the engine refuses both for CPU programs).
-      ...(gpuProgram ? { poolReleaseThreshold: p.poolReleaseThreshold.trim() || 'max', gpu: p.gpu } : {}),
+      // GPU programs only (the engine refuses both for CPU programs); never the device on a machine without one.
+      ...(gpuProgram && gpu.gpu ? { poolReleaseThreshold: p.poolReleaseThreshold.trim() || 'max', gpu: gpu.gpu } : {}),
     });
     const stamp = new Date().toISOString().slice(11, 19);
     const resultDoc = { name: `${result.program.name} · run ${stamp}`, path: null, result };

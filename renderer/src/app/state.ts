@@ -6,6 +6,7 @@
 import type {
   ContractError,
   EnvironmentInfo,
+  MachineDevices,
   ProfileProgressEvent,
   ResultDoc,
   SymbolValues,
@@ -80,9 +81,18 @@ export interface ProfileSettings {
   libraryImpl: 'pure' | 'blas';
   /** GPU programs: the pool's release threshold (`--pool-release-threshold`): decimal bytes or `max`. */
   poolReleaseThreshold: string;
-  /** GPU programs: run on the device (`auto`) or emulated on the host CPU (`--gpu host`). */
-  gpu: 'auto' | 'host';
+  /** GPU programs: run on the device (`auto`) or emulated on the host CPU (`--gpu host`), as the user chose; null:
+   * not chosen, the machine decides (the device where it has one, profile/gpu-choice.ts). */
+  gpu: 'auto' | 'host' | null;
 }
+
+/** The host machine's CUDA devices (the contract's `devices`), asked once, when a GPU program's form first shows. */
+export type DevicesState =
+  | { status: 'unasked' }
+  | { status: 'pending' }
+  | { status: 'known'; info: MachineDevices }
+  /** The host could not say (its probe failed, or an older host without `devices`). */
+  | { status: 'unknown'; message: string };
 
 interface ProfileRun {
   job: string;
@@ -140,6 +150,7 @@ export interface AppState {
   toasts: Toast[];
 
   profileSettings: ProfileSettings;
+  devices: DevicesState;
   run: ProfileRun | null;
   /** The result shown in the Profile tab (fresh run, or opened). */
   result: ResultDoc | null;
@@ -171,7 +182,7 @@ const DEFAULT_PROFILE: ProfileSettings = {
   remote: null,
   libraryImpl: 'pure',
   poolReleaseThreshold: 'max',
-  gpu: 'auto',
+  gpu: null,
 };
 
 function initialTheme(): ThemeName {
@@ -225,6 +236,7 @@ export function initialState(): AppState {
     error: null,
     toasts: [],
     profileSettings: { ...DEFAULT_PROFILE },
+    devices: { status: 'unasked' },
     run: null,
     result: null,
     compare: [],

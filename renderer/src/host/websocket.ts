@@ -65,6 +65,8 @@ const DEFAULT_TIMEOUTS: Record<MethodName, number> = {
   workloadView: HEAVY_MS,
   advise: HEAVY_MS,
   openProgram: HEAVY_MS,
+  // The host's first call runs the probe child (its own limit is 30 s).
+  devices: LIGHT_MS * 2,
 };
 
 export interface WebSocketClient extends TransientLabClient {

@@ -6,7 +6,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { MODE_NAMES } from '../../theme/index.js';
 import { Icon } from '../Icon.js';
-import { updateProfileSettings } from '../profile-actions.js';
+import { askDevices, updateProfileSettings } from '../profile-actions.js';
+import { decideGpu } from './gpu-choice.js';
 import { onRunFocus } from './open-profile.js';
 import { profileBlockTitle, useProfileBlock } from './profile-block.js';
 import './profile-form.css';
@@ -72,6 +73,13 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
   const host = useSelect(store, (s) => s.env?.host);
   const total = p.calls * p.processes * p.modes.length;
   const remote = p.remote !== null && remoteHosts.includes(p.remote) ? p.remote : null;
+  const devices = useSelect(store, (s) => s.devices);
+  const gpu = decideGpu(p.gpu, devices, remote, host);
+  // A GPU program's run waits only while nothing decides where it runs (the probe, ≈1 s, and no choice made).
+  const gpuWaiting = target === 'gpu' ? gpu.waiting : null;
+  useEffect(() => {
+    if (target === 'gpu') void askDevices();
+  }, [target]);
   const runRef = useRef<HTMLButtonElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   // Opened by the top bar's Profile (or Ctrl+P): the focus goes to Run, or to the first field while Run is disabled.
@@ -101,8 +109,8 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
           type="submit"
           className="btn btn-primary btn-run"
           data-testid="profile-run"
-          disabled={running || p.modes.length === 0 || blocked !== null}
-          title={blocked ? profileBlockTitle(blocked) : undefined}
+          disabled={running || p.modes.length === 0 || blocked !== null || gpuWaiting !== null}
+          title={blocked ? profileBlockTitle(blocked) : (gpuWaiting ?? undefined)}
         >
           <Icon name="play" />{' '}
           {running ? 'Running…' : `Run ${p.modes.length} mode${p.modes.length === 1 ? '' : 's'}${remote ? ` on ${remote}` : ''}`}
@@ -110,6 +118,10 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
         {blocked ? (
           <p className="hint center" data-testid="profile-run-blocked">
             Disabled: this program cannot be profiled
+          </p>
+        ) : gpuWaiting ? (
+          <p className="hint center" data-testid="profile-run-waiting">
+            {gpuWaiting} (or choose host emulation)
           </p>
         ) : (
           <p className="hint center">
@@ -165,20 +177,44 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
         <fieldset>
           <legend>GPU</legend>
           <div className="seg" role="radiogroup" aria-label="Where the GPU program runs">
-            {(['auto', 'host'] as const).map((g) => (
-              <label key={g} className={p.gpu === g ? 'on' : ''}>
-                <input
-                  type="radio"
-                  name="gpu"
-                  checked={p.gpu === g}
-                  onChange={() => updateProfileSettings({ gpu: g })}
-                  data-testid={`profile-gpu-${g}`}
-                />
-                {g === 'auto' ? 'device' : 'host emulation'}
-              </label>
-            ))}
+            {(['auto', 'host'] as const).map((g) => {
+              const off = g === 'auto' ? gpu.deviceDisabled : null;
+              return (
+                <label key={g} className={`${gpu.gpu === g ? 'on' : ''}${off ? ' disabled' : ''}`} title={off ?? undefined}>
+                  <input
+                    type="radio"
+                    name="gpu"
+                    checked={gpu.gpu === g}
+                    disabled={off !== null}
+                    onChange={() => updateProfileSettings({ gpu: g })}
+                    data-testid={`profile-gpu-${g}`}
+                  />
+                  {g === 'auto' ? 'device' : 'host emulation'}
+                </label>
+              );
+            })}
           </div>
-          {p.gpu === 'host' && (
+          {gpu.deviceDisabled && (
+            <p className="hint" data-testid="profile-gpu-no-device">
+              {gpu.deviceDisabled}
+            </p>
+          )}
+          {gpu.note && (
+            <p className="hint warn" role="note" data-testid="profile-gpu-note">
+              {gpu.note}
+            </p>
+          )}
+          {gpu.gpu === 'auto' && gpu.deviceHint && (
+            <p className="hint" data-testid="profile-gpu-device">
+              {gpu.deviceHint}
+            </p>
+          )}
+          {gpu.unknown && (
+            <p className="hint" data-testid="profile-gpu-unknown">
+              {gpu.unknown}
+            </p>
+          )}
+          {gpu.gpu === 'host' && (
             <p className="hint">
               Runs the CUDA code on this CPU: every mode is verified; its times are emulated host times, not device times.
             </p>

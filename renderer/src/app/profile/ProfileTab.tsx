@@ -12,11 +12,7 @@ import {
   isEmulatedResult,
   deviceVersions,
   formatBytes,
-  formatCount,
-  formatNs,
-  formatPercent,
   formatReleaseThreshold,
-  isGpuResult,
   libraryNodesLine,
   profileVerdict,
   verificationBadge,
@@ -32,14 +28,13 @@ import { cancelProfile, progressOf, STAGES, startProfile } from '../profile-acti
 import { store } from '../state.js';
 import { EMPTY, useSelect } from '../store.js';
 import { LastResultsList } from './LastResults.js';
+import { ModeTable } from './ModeTable.js';
 import { ProfileBlocked } from './ProfileBlocked.js';
 import { ProfileForm } from './ProfileForm.js';
 import { useProfileBlock } from './profile-block.js';
 import { hasSampledCalls } from './sampled.js';
 import './chart-cards.css';
 import './profile-tab.css';
-
-const NOT_MEASURED = 'not measured: nothing recorded the allocations inside this library (see the notes)';
 
 function elapsed(ms: number): string {
   // `now` is the last tick's: a run started since then would read as a negative time until the next one.
@@ -200,56 +195,6 @@ function BigHeadline({ v, result }: { v: Verdict; result: ResultDoc['result'] })
         </div>
       )}
     </div>
-  );
-}
-
-export function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
-  const r = doc.result;
-  const base = r.modes.find((m) => m.mode === 'SCOPED') ?? r.modes[0];
-  const gpu = isGpuResult(r);
-  return (
-    <table className="mode-table" data-testid="profile-table">
-      <thead>
-        <tr>
-          <th>mode</th>
-          <th>{gpu ? 'host median / call' : 'median / call'}</th>
-          {gpu && <th>{isEmulatedResult(r) ? 'emulated median / call' : 'device median / call'}</th>}
-          <th>{gpu ? 'host p10' : 'p10'}</th>
-          <th>{gpu ? 'host p90' : 'p90'}</th>
-          <th>allocs / call</th>
-          <th>{gpu ? 'alloc+free (host)' : 'alloc+free'}</th>
-          <th>faults / call</th>
-          <th>workspace</th>
-          <th>vs {base?.label ?? '—'}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {r.modes.map((m) => {
-          const ws = Object.values(m.workspaceBytes).reduce((s, b) => s + b, 0);
-          return (
-            <tr key={m.label}>
-              <td>
-                <span className={`mode-tag mode-${m.mode.toLowerCase()}${m.layout === 'dace' ? ' hatched' : ''}`}>{m.label}</span>
-              </td>
-              <td className="num strong">{formatNs(m.summary.medianNs)}</td>
-              {gpu && <td className="num strong">{m.gpu ? formatNs(m.gpu.deviceMedianNs) : '–'}</td>}
-              <td className="num">{formatNs(m.summary.p10Ns)}</td>
-              <td className="num">{formatNs(m.summary.p90Ns)}</td>
-              {/* A DaCe build whose allocations nothing recorded: n/m, never a 0 that looks measured. */}
-              <td className="num" title={m.allocationsMeasured === false ? NOT_MEASURED : undefined}>
-                {m.allocationsMeasured === false ? 'n/m' : formatCount(m.summary.allocsPerCall)}
-              </td>
-              <td className="num" title={m.allocationsMeasured === false ? NOT_MEASURED : undefined}>
-                {m.allocationsMeasured === false ? 'n/m' : formatPercent(m.summary.allocShare)}
-              </td>
-              <td className="num">{formatCount(Math.round(m.summary.minorFaultsPerCall))}</td>
-              <td className="num">{Object.keys(m.workspaceBytes).length ? formatBytes(ws) : '–'}</td>
-              <td className="num">{base ? `${(base.summary.medianNs / m.summary.medianNs).toFixed(2)}×` : ''}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
   );
 }
 
