@@ -17,7 +17,7 @@ import { TlabError } from '../engine/errors.js';
 import { readSdfgFile } from '../engine/sdfg/index.js';
 import { daceFolderSdfg, folderBuiltBy } from '../engine/dace/folder.js';
 import { checkLibraryImpl, parseLibraryImpl } from '../engine/sdfg/expand/impl.js';
-import { libraryNodeText } from '../engine/view/library-nodes.js';
+import { libraryNodesParts } from '../engine/view/library-nodes.js';
 import { profileCheck } from '../engine/codegen/index.js';
 import { aliasText, canProfileText } from '../engine/view/format.js';
 import type { ProfileCheck } from '../engine/view/types.js';
@@ -151,7 +151,7 @@ export function humanReport(a: Analysis, width: number | null, showAll = false, 
   out.push(`Size:       ${f.stats.sdfgs} SDFG(s), ${f.stats.states} state(s), ${f.stats.nodes} node(s), ${a.steps.length} program step(s)`);
   out.push(`Target:     ${a.target} (${a.targetReason})`);
   if (profile) out.push(`Can profile: ${canProfileText(profile)}`);
-  if (a.libraryExpansions.length) out.push(`Library:    ${a.libraryExpansions.map(libraryNodeText).join('; ')}`);
+  if (a.libraryExpansions.length) out.push(`Library:    ${libraryNodesParts(a.libraryExpansions)!.join('; ')}`);
   const given = [...a.symbols].filter(([, v]) => v.source === 'user').map(([k, v]) => `${k}=${v.value}`);
   const defaulted = [...a.symbols].filter(([, v]) => v.source === 'default');
   const symbolParts = [...given];
