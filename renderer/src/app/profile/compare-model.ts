@@ -5,6 +5,7 @@
  * whether their times differ so much that a linear axis squashes the faster ones. Pure.
  */
 import type { ProfileResult } from '../../../../electron/engine/view/public.js';
+import { mediansDifferTenfold } from '../../charts/profile-data.js';
 
 export interface Labelled {
   label: string;
@@ -90,6 +91,5 @@ export function compareWarnings(runs: readonly Labelled[]): CompareWarning[] {
 
 /** Medians of every mode of every run differ tenfold or more: a linear axis would squash the faster runs. */
 export function wantsLogAxis(runs: readonly Labelled[]): boolean {
-  const medians = runs.flatMap((r) => r.result.modes.map((m) => m.summary.medianNs)).filter((x) => Number.isFinite(x) && x > 0);
-  return medians.length > 1 && Math.max(...medians) >= 10 * Math.min(...medians);
+  return mediansDifferTenfold([...runs]);
 }
