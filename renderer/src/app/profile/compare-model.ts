@@ -27,6 +27,8 @@ export interface RunFacts {
   machine: string;
   /** Compiler, OS, Node (tooltip). */
   machineAll: string;
+  /** The Profile tab's settings line: "20 calls × 1 process, 3 warm-up · nx=16 ny=16 · AMD EPYC". */
+  settings: string;
 }
 
 const SHOWN_SYMBOLS = 4;
@@ -42,15 +44,17 @@ export function runFacts(r: ProfileResult): RunFacts {
   const shown = syms.slice(0, SHOWN_SYMBOLS).map(([k, v]) => `${k}=${v}`);
   const m = r.machine;
   const s = r.settings;
+  const calls = `${s.calls} call${s.calls === 1 ? '' : 's'} × ${s.processes} process${s.processes === 1 ? '' : 'es'}`;
   return {
     file: baseName(r.program.file),
     filePath: `${r.program.file}\nsha256 ${r.program.hash}`,
     symbols: syms.length === 0 ? 'none' : syms.length > SHOWN_SYMBOLS ? `${shown.join(' ')} … (${syms.length} symbols)` : shown.join(' '),
     symbolsAll: syms.map(([k, v]) => `${k} = ${v}`).join('\n') || 'no symbols',
     modes: r.modes.map((x) => x.label).join(', '),
-    calls: `${s.calls} call${s.calls === 1 ? '' : 's'} × ${s.processes} process${s.processes === 1 ? '' : 'es'}`,
+    calls,
     machine: [m.cpu, `${m.cores} core${m.cores === 1 ? '' : 's'}`, ...(r.device ? [r.device.name] : [])].join(' · '),
     machineAll: [m.cpu, `${m.cores} cores`, m.compiler, m.os, `Node ${m.node}`].join('\n'),
+    settings: [`${calls}, ${s.warmup} warm-up`, ...(syms.length ? [syms.map(([k, v]) => `${k}=${v}`).join(' ')] : []), m.cpu].join(' · '),
   };
 }
 
