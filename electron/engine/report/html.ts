@@ -165,7 +165,7 @@ function transientsSection(m: ReportModel): string {
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td class="mono">${esc(r.id)}${r.insideStructure === null ? '' : `<div class="hint">inside structure ${esc(r.insideStructure)}</div>`}</td><td>${esc(r.sdfg)}</td><td>${esc(r.storage)}</td><td class="num">${esc(r.bytes)}</td><td>${esc(r.lifetime)}</td><td>${esc(r.live)}</td><td>${yes(r.persistent)}</td><td>${yes(r.external)}</td><td>${esc(r.fate)}</td><td class="reason">${r.reason ? esc(r.reason) : '–'}</td></tr>`,
+        `<tr><td class="mono">${esc(r.id)}${r.insideStructure === null ? '' : `<div class="hint">inside structure ${esc(r.insideStructure)}</div>`}</td><td class="sdfg"><span title="${esc(r.sdfg)}">${esc(r.sdfg)}</span></td><td>${esc(r.storage)}</td><td class="num">${esc(r.bytes)}</td><td>${esc(r.lifetime)}</td><td class="live">${esc(r.live)}</td><td>${yes(r.persistent)}</td><td>${yes(r.external)}</td><td>${esc(r.fate)}</td><td class="reason">${r.reason ? esc(r.reason) : '–'}</td></tr>`,
     )
     .join('');
   const more = t.omitted
