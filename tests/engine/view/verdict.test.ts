@@ -11,6 +11,7 @@ import { formatProfile } from '../../../electron/engine/profile/format.js';
 import type { ModeResult, ProfileResult } from '../../../electron/engine/profile/result.js';
 import { mannWhitney, summarize } from '../../../electron/engine/profile/stats.js';
 import { compareResults, heldMemory, profileVerdict, verificationBadge } from '../../../electron/engine/view/verdict.js';
+import { formatNs } from '../../../electron/engine/view/format.js';
 
 const load = (name: string): ProfileResult =>
   JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', name), 'utf8')) as ProfileResult;
@@ -130,6 +131,12 @@ describe('too few calls to test', () => {
       /^EXTERNAL \(packed\) vs POOL: too few calls to test \(2 timed calls per mode can reach p = 0\.25 at best, not p < 0\.01; 6 per mode would\)/,
     );
     expect(v.text).not.toMatch(/no significant difference/);
+    // The window's line under the big words still gives the lowest time measured, marked untested.
+    const r = firstCalls(clean(), 2);
+    const low = [...r.modes].sort((a, b) => a.summary.medianNs - b.summary.medianNs)[0]!;
+    expect(v.primary.parts.detail).toBe(
+      `2 timed calls per mode can reach p = 0.25 at best, not p < 0.01; 6 per mode would · lowest median measured: ${low.label} ${formatNs(low.summary.medianNs)} (untested)`,
+    );
   });
 
   it('tests once the calls can reach the threshold', () => {
