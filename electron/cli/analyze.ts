@@ -221,6 +221,11 @@ export function humanReport(a: Analysis, width: number | null, showAll = false, 
       flexColumn: 5,
     }),
   );
+  // A bare '?' in a table of counts reads as a bug; say what it stands for (the warning below gives the count).
+  if (MODES.some((m) => a.modes[m].perCall.allocs === null || a.modes[m].perCall.bytes === null))
+    out.push(
+      '? = unknown per call: some transients are allocated a number of times per call that depends on data or on a symbol without a value (see Warnings)',
+    );
   out.push('');
 
   const storages = Object.keys(a.layouts.dace);
