@@ -164,6 +164,22 @@ describe('the verdict of a noisy run', () => {
     expect(v.primary.time?.statistic ?? 'p10').toBe('p10');
     for (const h of v.secondary) expect(h.time!.statistic).toBe('p10');
     expect(v.text).not.toMatch(/per call \(p [<=]/);
+    // The console's ratio column is taken at p10 too, and says so; a quiet run's stays at the median.
+    const lines = formatProfile(r).split('\n');
+    expect(lines.find((l) => l.startsWith('mode '))).toMatch(/ vs SCOPED \(p10\)$/);
+    const ratio = (m: string) =>
+      lines
+        .find((l) => l.startsWith(`${m} `))!
+        .trim()
+        .split(/\s+/)
+        .at(-1);
+    const p10 = (m: string) => r.modes.find((x) => x.label === m)!.summary.p10Ns;
+    expect(ratio('PERSISTENT')).toBe(`${(p10('SCOPED') / p10('PERSISTENT')).toFixed(2)}×`);
+    expect(
+      formatProfile(clean())
+        .split('\n')
+        .find((l) => l.startsWith('mode ')),
+    ).toMatch(/ vs SCOPED$/);
   });
 
   it('a busy machine’s bimodal calls (p10 2.4 ms, median 32 ms) no longer give "2.29× faster, p = 0.008"', () => {
