@@ -26,7 +26,7 @@ test('a long SDFG name does not push the eligibility columns out of sight', asyn
     await writeFile(file, renderHtml(model, input.analysis.view, await loadReportAssets()));
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(pathToFileURL(file).href);
-    const m = (await page.evaluate(`(() => {
+    const m = await page.evaluate<{ externalRight: number; wrapRight: number; title: string; liveLines: number }>(`(() => {
       const t = document.querySelector('#transients-table');
       const wrap = t.parentElement.getBoundingClientRect();
       const ext = [...t.querySelectorAll('thead th')].find((h) => h.textContent === 'EXTERNAL').getBoundingClientRect();
@@ -34,7 +34,7 @@ test('a long SDFG name does not push the eligibility columns out of sight', asyn
       const live = t.querySelector('tbody td.live');
       return { externalRight: ext.right, wrapRight: wrap.right, title: cell.title,
         liveLines: (() => { const r = document.createRange(); r.selectNodeContents(live); return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; })() };
-    })()`)) as { externalRight: number; wrapRight: number; title: string; liveLines: number };
+    })()`);
     // The eligibility columns are in sight without scrolling the table sideways.
     expect(m.externalRight).toBeLessThanOrEqual(m.wrapRight);
     expect(m.title).toBe(LONG);
