@@ -286,7 +286,7 @@ export function renderHtml(m: ReportModel, view: AnalysisView | null, assets: Ht
     ['methodology', 'Methodology'],
   ];
   const body = [
-    `<header class="mast"><div class="brand"><b>◆</b> Transient Lab · performance report</div><h1>${esc(m.title)}</h1><p class="sub">${esc(sub.join(' · '))}</p>`,
+    `<header class="mast"><div class="brand"><b>◆</b> Transient Lab · performance report</div><h1>${esc(m.title).replaceAll('_', '_<wbr>')}</h1><p class="sub">${esc(sub.join(' · '))}</p>`,
     `<button type="button" class="theme-toggle" id="theme-toggle" hidden>Dark theme</button>`,
     `<nav class="toc" aria-label="Sections">${toc.map(([id, t]) => `<a href="#${id}">${t}</a>`).join('')}</nav></header>`,
     `<section class="verdict" id="verdict"><h2>Verdict${many ? ` (${esc(first.label)})` : ''}</h2>${m.verdict.map(para).join('')}</section>`,
