@@ -17,7 +17,7 @@ import { TlabError } from '../engine/errors.js';
 import { readSdfgFile } from '../engine/sdfg/index.js';
 import { daceFolderSdfg, folderBuiltBy } from '../engine/dace/folder.js';
 import { checkLibraryImpl, parseLibraryImpl } from '../engine/sdfg/expand/impl.js';
-import { libraryNodeText } from '../engine/view/library-nodes.js';
+import { libraryNodesParts } from '../engine/view/library-nodes.js';
 import { profileCheck } from '../engine/codegen/index.js';
 import { aliasText, canProfileText } from '../engine/view/format.js';
 import type { ProfileCheck } from '../engine/view/types.js';
@@ -151,7 +151,7 @@ export function humanReport(a: Analysis, width: number | null, showAll = false, 
   out.push(`Size:       ${f.stats.sdfgs} SDFG(s), ${f.stats.states} state(s), ${f.stats.nodes} node(s), ${a.steps.length} program step(s)`);
   out.push(`Target:     ${a.target} (${a.targetReason})`);
   if (profile) out.push(`Can profile: ${canProfileText(profile)}`);
-  if (a.libraryExpansions.length) out.push(`Library:    ${a.libraryExpansions.map(libraryNodeText).join('; ')}`);
+  if (a.libraryExpansions.length) out.push(`Library:    ${libraryNodesParts(a.libraryExpansions)!.join('; ')}`);
   const given = [...a.symbols].filter(([, v]) => v.source === 'user').map(([k, v]) => `${k}=${v.value}`);
   const defaulted = [...a.symbols].filter(([, v]) => v.source === 'default');
   const symbolParts = [...given];
@@ -221,6 +221,11 @@ export function humanReport(a: Analysis, width: number | null, showAll = false, 
       flexColumn: 5,
     }),
   );
+  // A bare '?' in a table of counts reads as a bug; say what it stands for (the warning below gives the count).
+  if (MODES.some((m) => a.modes[m].perCall.allocs === null || a.modes[m].perCall.bytes === null))
+    out.push(
+      '? = unknown per call: some transients are allocated a number of times per call that depends on data or on a symbol without a value (see Warnings)',
+    );
   out.push('');
 
   const storages = Object.keys(a.layouts.dace);

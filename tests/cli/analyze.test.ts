@@ -45,6 +45,21 @@ describe('analyze command', () => {
     expect(text).toMatch(/--default-symbol 64 used for \d+ symbol\(s\):/);
   });
 
+  it("explains the modes table's '?' where the executions per call are unknown (channel_flow's while loop)", async () => {
+    const c = capture();
+    expect(
+      await c.cmd.run([join(corpusDir(), 'phschaad__fuzzyflow__tests__npbench_graphs__channel_flow.sdfg'), '--default-symbol', '16']),
+    ).toBe(0);
+    const text = c.out();
+    expect(text).toMatch(/^SCOPED +\? +\? /m);
+    expect(text).toMatch(/^\? = unknown per call: .+ \(see Warnings\)$/m);
+    expect(text).toMatch(/executions per call unknown for \d+ transient/);
+    // A program whose counts are all known has no such line.
+    const k = capture();
+    expect(await k.cmd.run([SAMPLE])).toBe(0);
+    expect(k.out()).not.toMatch(/^\? = unknown/m);
+  });
+
   it('says whether the program can be profiled, with the first reason, its element and JSON path when not', async () => {
     const mlir = join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__mlir_tasklet_mlir_tasklet_no_input.sdfg');
     const no = capture();

@@ -149,7 +149,9 @@ describe('profile CLI success (exit 0)', () => {
     ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^mode\s+median\/call\s+p10\s+p90\s+allocs\/call\s+alloc\+free\s+faults\/call\s+workspace\s+vs SCOPED$/m);
+    expect(r.stdout).toMatch(
+      /^mode\s+median\/call\s+p10\s+p90\s+allocs\/call\s+alloc\+free\s+faults\/call\s+workspace\s+vs SCOPED( \(p10\))?$/m,
+    );
     expect(r.stdout).toMatch(/^EXTERNAL \(packed\)\s/m);
     expect(r.stdout).toMatch(/^init \/ first call: SCOPED [\d.]+ [nµm]?s \/ [\d.]+ [nµm]?s; PERSISTENT /m);
     // The verdict the window and the reports give (view/verdict.ts), then EXTERNAL against POOL.

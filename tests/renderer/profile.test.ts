@@ -96,6 +96,22 @@ describe('distribution chart', () => {
     expect(doc.querySelectorAll('circle[fill="none"]').length).toBeGreaterThan(0);
   });
 
+  it('reads modes whose medians differ tenfold on a log axis unless told otherwise', () => {
+    const axisTitle = (data: Parameters<typeof renderChartSVG>[1]): string =>
+      [...parseSvg(renderChartSVG(distributionChart, data, { width: 1000 })).querySelectorAll('text')]
+        .map((t) => t.textContent ?? '')
+        .find((t) => t.startsWith('time per call'))!;
+    const r = profileFixture();
+    expect(axisTitle({ results: [{ label: '', result: r }] })).not.toMatch(/log scale/);
+    // SCOPED a hundred times slower, as channel_flow's SCOPED on a busy machine: the other boxes would be pixels wide.
+    const slow = structuredClone(r);
+    const scoped = slow.modes.find((m) => m.mode === 'SCOPED')!;
+    scoped.calls.totalNs = scoped.calls.totalNs.map((ns) => ns * 100);
+    scoped.summary.medianNs *= 100;
+    expect(axisTitle({ results: [{ label: '', result: slow }] })).toMatch(/log scale/);
+    expect(axisTitle({ results: [{ label: '', result: slow }], timeScale: 'linear' })).not.toMatch(/log scale/);
+  });
+
   it('hovers a row and describes the mode', () => {
     const data = { results: [{ label: '', result: profileFixture() }] };
     const L = distributionChart.draw(new SvgPainter(), data, frame(null));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSweepText } from '../../renderer/src/app/workload/sweep-text.js';
+import { parseSweepText, sweepPlaceholder } from '../../renderer/src/app/workload/sweep-text.js';
 
 describe("the advisor panel's sweep text (as `advise --sweep` takes it)", () => {
   it('steps ×2 by default, by another factor or an addend', () => {
@@ -15,5 +15,10 @@ describe("the advisor panel's sweep text (as `advise --sweep` takes it)", () => 
     expect(parseSweepText('N=512..64')).toEqual({ error: 'the end must be larger than the start' });
     expect(parseSweepText('N=1..1000:+1')).toEqual({ error: 'more than 64 points: take a larger step' });
     expect(parseSweepText('N=0..64')).toEqual({ error: 'a factor of at least 2, from at least 1' });
+  });
+
+  it("gives its example in the program's own first symbol", () => {
+    expect(sweepPlaceholder([{ name: 'klev' }, { name: 'klon' }])).toBe('klev=32..512');
+    expect(sweepPlaceholder([])).toBe('N=32..512');
   });
 });

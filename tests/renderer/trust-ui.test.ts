@@ -113,6 +113,12 @@ describe('what Compare says about the runs', () => {
     expect(f.machine).toMatch(/^AMD EPYC.* · \d+ cores$/);
   });
 
+  it('writes the settings line of one process in the singular', () => {
+    expect(runFacts(hdiff).settings).toMatch(/^40 calls × 3 processes, \d+ warm-up · I=128 J=128 K=40 · AMD EPYC/);
+    const one = { ...hdiff, settings: { ...hdiff.settings, calls: 20, processes: 1 } };
+    expect(runFacts(one).settings).toMatch(/^20 calls × 1 process, \d+ warm-up · /);
+  });
+
   it('warns of different programs, and of different symbols within one program', () => {
     const big = { ...hdiff, settings: { ...hdiff.settings, symbols: { I: 256, J: 128, K: 40 } } };
     expect(

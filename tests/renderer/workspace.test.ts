@@ -84,4 +84,12 @@ describe('workspace map', () => {
     expect(text).toContain('No transient is eligible for EXTERNAL');
     expect(text).toMatch(/2 × accessed inside map/);
   });
+
+  it('counts a one-state program in the singular: 1 step, as gpu-tb reads', () => {
+    const root = sdfg('one', [desc('a', ['100']), desc('b', ['100'])], [state('s', [access('a'), access('b')])]);
+    const view = viewOfModel(file(root));
+    expect(view.analysis.steps).toHaveLength(1);
+    const text = parseSvg(renderChartSVG(workspaceChart, { view }, { width: 1000, height: 300 })).documentElement.textContent;
+    expect(text).toMatch(/in the EXTERNAL workspace · 1 step(?!s)/);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * A generated program name has no break in it (npbench's channel_flow: 62 characters of `_`-joined words): the
- * report's title wraps it inside the page's column rather than run past its right edge.
+ * report's title wraps it inside the page's column, after an underscore, rather than run past its right edge.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,28 @@ test('a long program name stays inside the report column', async () => {
     const h1 = await page.evaluate('(() => { const h = document.querySelector("h1"); return [h.scrollWidth, h.clientWidth]; })()');
     const [scroll, client] = h1 as [number, number];
     expect(scroll).toBeLessThanOrEqual(client);
+    // It wraps after an underscore, between the words of the name, not inside one ("…channel_flo / w").
+    const lastOfLines = await page.evaluate<string[]>(`(() => {
+      const h = document.querySelector('h1');
+      const walk = document.createTreeWalker(h, NodeFilter.SHOW_TEXT);
+      const out = [];
+      let prev = null;
+      let top = null;
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        for (let i = 0; i < n.length; i++) {
+          const r = document.createRange();
+          r.setStart(n, i);
+          r.setEnd(n, i + 1);
+          const t = Math.round(r.getBoundingClientRect().top);
+          if (top !== null && t > top + 2 && prev !== null) out.push(prev);
+          if (top === null || t > top + 2) top = t;
+          prev = n.data[i];
+        }
+      }
+      return out;
+    })()`);
+    expect(lastOfLines.length).toBeGreaterThan(0);
+    for (const c of lastOfLines) expect(c).toMatch(/[_ ]/);
   } finally {
     await browser.close();
     await rm(dir, { recursive: true, force: true });

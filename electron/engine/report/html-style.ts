@@ -66,6 +66,8 @@ tbody tr:nth-child(even) td{background:var(--surface)}
 tr{break-inside:avoid;page-break-inside:avoid}
 thead{display:table-header-group}
 td.reason{color:var(--muted);min-width:220px}
+td.sdfg span{display:block;max-width:12em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+td.live{white-space:nowrap}
 .yes{color:var(--good);font-weight:650}.no{color:var(--muted)}
 .mode{display:inline-block;width:9px;height:9px;border-radius:2px;margin-right:6px;vertical-align:0}
 .m-SCOPED{background:var(--scoped)}.m-PERSISTENT{background:var(--persistent)}.m-POOL{background:var(--pool)}.m-EXTERNAL{background:var(--external)}
@@ -90,6 +92,7 @@ body{max-width:none;padding:0}
 .live .chart-static{display:block}
 .chart-live{display:none}
 .table-wrap{overflow:visible;border:0}
+td.sdfg span{max-width:none;white-space:normal;overflow-wrap:anywhere}
 th{position:static}
 h2{margin-top:22px}
 figure.chart{margin:10px 0 16px}

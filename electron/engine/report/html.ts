@@ -165,7 +165,7 @@ function transientsSection(m: ReportModel): string {
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td class="mono">${esc(r.id)}${r.insideStructure === null ? '' : `<div class="hint">inside structure ${esc(r.insideStructure)}</div>`}</td><td>${esc(r.sdfg)}</td><td>${esc(r.storage)}</td><td class="num">${esc(r.bytes)}</td><td>${esc(r.lifetime)}</td><td>${esc(r.live)}</td><td>${yes(r.persistent)}</td><td>${yes(r.external)}</td><td>${esc(r.fate)}</td><td class="reason">${r.reason ? esc(r.reason) : '–'}</td></tr>`,
+        `<tr><td class="mono">${esc(r.id)}${r.insideStructure === null ? '' : `<div class="hint">inside structure ${esc(r.insideStructure)}</div>`}</td><td class="sdfg"><span title="${esc(r.sdfg)}">${esc(r.sdfg)}</span></td><td>${esc(r.storage)}</td><td class="num">${esc(r.bytes)}</td><td>${esc(r.lifetime)}</td><td class="live">${esc(r.live)}</td><td>${yes(r.persistent)}</td><td>${yes(r.external)}</td><td>${esc(r.fate)}</td><td class="reason">${r.reason ? esc(r.reason) : '–'}</td></tr>`,
     )
     .join('');
   const more = t.omitted
@@ -273,24 +273,27 @@ export function renderHtml(m: ReportModel, view: AnalysisView | null, assets: Ht
     `on ${first.result.machine.cpu}`,
     `report written ${dateText(m.generatedAt)} by Transient Lab ${m.version}`,
   ].filter(Boolean);
+  // The answer first: the verdict and the per-mode numbers, then what was run (a screenful of facts that used to
+  // push the verdict below the fold), then the charts.
   const toc = [
     ['verdict', 'Verdict'],
     ...(many ? [['comparison', 'What changed']] : []),
-    ['charts', 'Charts'],
     ['summary', 'Per-mode statistics'],
+    ['run', 'Run'],
+    ['charts', 'Charts'],
     ['transients', 'Transients'],
     ['verification', 'Verification'],
     ['methodology', 'Methodology'],
   ];
   const body = [
-    `<header class="mast"><div class="brand"><b>◆</b> Transient Lab · performance report</div><h1>${esc(m.title)}</h1><p class="sub">${esc(sub.join(' · '))}</p>`,
+    `<header class="mast"><div class="brand"><b>◆</b> Transient Lab · performance report</div><h1>${esc(m.title).replaceAll('_', '_<wbr>')}</h1><p class="sub">${esc(sub.join(' · '))}</p>`,
     `<button type="button" class="theme-toggle" id="theme-toggle" hidden>Dark theme</button>`,
     `<nav class="toc" aria-label="Sections">${toc.map(([id, t]) => `<a href="#${id}">${t}</a>`).join('')}</nav></header>`,
-    `<section class="run" id="run" aria-label="Run">${runBlock(m.headers)}</section>`,
     `<section class="verdict" id="verdict"><h2>Verdict${many ? ` (${esc(first.label)})` : ''}</h2>${m.verdict.map(para).join('')}</section>`,
     comparisonSection(m),
-    chartsSection(m, view, assets),
     `<section id="summary"><h2>Per-mode statistics</h2>${summaryTables(m.summary, many)}</section>`,
+    `<section class="run" id="run" aria-label="Run">${runBlock(m.headers)}</section>`,
+    chartsSection(m, view, assets),
     `<section id="transients"><h2>Transients</h2><p>${esc(m.analysisNote)}</p>${transientsSection(m)}</section>`,
     `<section id="verification"><h2>Verification</h2>${verificationSection(m)}</section>`,
     `<section id="methodology" class="method"><h2>Methodology</h2>${m.methodology.map((s) => `<h3>${esc(s.title)}</h3>${s.paragraphs.map(para).join('')}${s.bullets?.length ? `<ul class="notes">${s.bullets.map((b) => `<li>${runs(b)}</li>`).join('')}</ul>` : ''}`).join('')}</section>`,

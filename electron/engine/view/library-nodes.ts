@@ -5,13 +5,15 @@
  */
 import type { LibraryNodeResult } from '../profile/result.js';
 
-export function libraryNodeText(n: Pick<LibraryNodeResult, 'className' | 'label' | 'implementation' | 'library'>): string {
+type NodeText = Pick<LibraryNodeResult, 'className' | 'label' | 'implementation' | 'library'>;
+
+function libraryNodeText(n: NodeText): string {
   return `${n.className} '${n.label}' → ${n.implementation}${n.library ? ` (${n.library})` : ''}`;
 }
 
-const keyOf = (n: LibraryNodeResult): string => `${n.className}\u0000${n.implementation}\u0000${n.library ?? ''}`;
+const keyOf = (n: NodeText): string => `${n.className}\u0000${n.implementation}\u0000${n.library ?? ''}`;
 
-/** Beyond this many nodes of one class and implementation, the line gives their count instead of each label. */
+/** Beyond this many labels of one class and implementation, the line gives the nodes' count instead of each label. */
 const LISTED_PER_CLASS = 3;
 
 /**
@@ -24,22 +26,29 @@ export function libraryNodesLine(nodes: readonly LibraryNodeResult[] | undefined
 }
 
 /** The line's parts without its lead-in (the report's header fact), or null when there are no library nodes. */
-export function libraryNodesParts(nodes: readonly LibraryNodeResult[] | undefined): string[] | null {
+export function libraryNodesParts(nodes: readonly NodeText[] | undefined): string[] | null {
   if (!nodes?.length) return null;
-  const groups = new Map<string, LibraryNodeResult[]>();
+  const groups = new Map<string, NodeText[]>();
   for (const n of nodes) {
     const key = keyOf(n);
     groups.set(key, [...(groups.get(key) ?? []), n]);
   }
-  // File order, with a counted group at its first node.
+  // File order, with a counted group at its first node. Nodes that read the same (DaCe labels every sum-reduce
+  // 'Reduce (Sum), Axes: all') are one part with their count: channel_flow's three reduces read as one, not three.
   const parts: string[] = [];
-  const counted = new Set<string>();
+  const done = new Set<string>();
   for (const n of nodes) {
     const key = keyOf(n);
+    const text = libraryNodeText(n);
+    if (done.has(key) || done.has(text)) continue;
     const g = groups.get(key)!;
-    if (g.length <= LISTED_PER_CLASS) parts.push(libraryNodeText(n));
-    else if (!counted.has(key)) {
-      counted.add(key);
+    const texts = g.map(libraryNodeText);
+    if (new Set(texts).size <= LISTED_PER_CLASS) {
+      done.add(text);
+      const same = texts.filter((x) => x === text).length;
+      parts.push(same > 1 ? `${same} × ${text}` : text);
+    } else {
+      done.add(key);
       parts.push(`${g.length} ${n.className} nodes → ${n.implementation}${n.library ? ` (${n.library})` : ''}`);
     }
   }

@@ -247,7 +247,7 @@ function headerOf(model: LifetimeModel, width: number, t: ChartTheme): LifetimeH
   const title = 'Lifetimes';
   const subX = 12 + textWidth(title, t.font.title + 2, true) + 10;
   const sub = fitText(
-    `${model.storage ?? 'no storage holds memory'} · ${formatCount(n)} transient${n === 1 ? '' : 's'} · ${formatCount(model.steps)} steps`,
+    `${model.storage ?? 'no storage holds memory'} · ${formatCount(n)} transient${n === 1 ? '' : 's'} · ${formatCount(model.steps)} step${model.steps === 1 ? '' : 's'}`,
     t.font.base,
     width - subX - 12,
   );

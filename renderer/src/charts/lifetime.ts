@@ -114,7 +114,7 @@ export const lifetimeChart: ChartSpec<LifetimeData, LifetimeState, LifetimeLayou
     const aliases = countFate(L.model, 'alias');
     const viewed = L.model.viewed.size ? `; ${L.model.viewed.size} hatched where views or references alias them` : '';
     const own = aliases ? `; ${aliases} views or references drawn as aliases (no bytes of their own)` : '';
-    return `Lifetimes of ${L.model.rows.length} transients over ${L.model.steps} steps in ${L.model.storage ?? 'no storage'}${peaks ? `; ${peaks}` : ''}${viewed}${own}.`;
+    return `Lifetimes of ${L.model.rows.length} transients over ${L.model.steps} step${L.model.steps === 1 ? '' : 's'} in ${L.model.storage ?? 'no storage'}${peaks ? `; ${peaks}` : ''}${viewed}${own}.`;
   },
   brushArea(L) {
     return L.model.curves.length ? { x0: L.left, y0: L.curveTop, x1: L.right, y1: L.curveBottom } : null;

@@ -8,7 +8,16 @@ import { drawXAxis } from './axes.js';
 import type { ChartSpec, FrameInput, Hit, TooltipContent } from './chart.js';
 import type { ChartTheme } from './chart-theme.js';
 import type { Painter } from './painter.js';
-import { jitter, markerOf, profileSeries, seriesFill, timeDomain, type ProfileData, type Series } from './profile-data.js';
+import {
+  jitter,
+  markerOf,
+  mediansDifferTenfold,
+  profileSeries,
+  seriesFill,
+  timeDomain,
+  type ProfileData,
+  type Series,
+} from './profile-data.js';
 import { logTimeTicks, timeTicks } from './scales.js';
 import { fitMiddle, fitText, textWidth } from './text.js';
 
@@ -23,6 +32,8 @@ export interface DistributionLayout {
   lo: number;
   hi: number;
   xOf: (ns: number) => number;
+  /** The time axis is logarithmic (chosen, or the medians differ tenfold). */
+  log: boolean;
   theme: ChartTheme;
 }
 
@@ -84,7 +95,7 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
   const labelW = Math.min(260, Math.max(90, ...series.map((s) => textWidth(s.display, t.font.base, true) + 24)));
   const left = 12 + labelW;
   const medianW = 74;
-  const log = data.timeScale === 'log';
+  const log = data.timeScale ? data.timeScale === 'log' : mediansDifferTenfold(data.results);
   const [lo, hi] = distributionDomain(series, log);
   // The overflow gutter: a marker and "N beyond" per row whose slowest calls are off the axis.
   const beyondOf = series.map((s) => callsBeyond(s, hi));
@@ -97,7 +108,7 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
     : (ns: number): number => left + ((ns - lo) / (hi - lo)) * (right - left);
   const top = HEADER;
   const rowH = Math.max(22, Math.min(ROW, (f.height - HEADER - FOOTER) / Math.max(1, series.length)));
-  const L: DistributionLayout = { series, top, rowH, left, right, width: f.width, height: f.height, lo, hi, xOf, theme: t };
+  const L: DistributionLayout = { series, top, rowH, left, right, width: f.width, height: f.height, lo, hi, xOf, log, theme: t };
   const bottom = top + rowH * series.length;
   const ticks = log ? logTimeTicks(lo, hi) : timeTicks(lo, hi, Math.max(2, Math.floor((right - left) / 90)));
   const total = beyondOf.reduce((a, b) => a + b, 0);
@@ -200,7 +211,7 @@ export const distributionChart: ChartSpec<ProfileData, null, DistributionLayout>
     const c = seriesTooltip(s);
     return { ...c, swatch: L.theme.modes[s.mode] };
   },
-  describe(data, L) {
-    return `Time per call per mode${data.timeScale === 'log' ? ' (log scale)' : ''}: ${L.series.map((s) => `${s.display} median ${formatNs(s.q.p50)}`).join(', ')}.`;
+  describe(_data, L) {
+    return `Time per call per mode${L.log ? ' (log scale)' : ''}: ${L.series.map((s) => `${s.display} median ${formatNs(s.q.p50)}`).join(', ')}.`;
   },
 };

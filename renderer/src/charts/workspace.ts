@@ -166,7 +166,7 @@ function draw(p: Painter, data: WorkspaceData, f: FrameInput<WorkspaceState>): W
   const memberIds = ws ? Object.keys(data.view.analysis.layouts.dace[ws.storage]?.offsets ?? {}) : [];
   const members = memberIds.length;
   const sub = ws
-    ? `${ws.storage} · ${formatCount(members)} transient${members === 1 ? '' : 's'} in the EXTERNAL workspace · ${formatCount(steps)} steps`
+    ? `${ws.storage} · ${formatCount(members)} transient${members === 1 ? '' : 's'} in the EXTERNAL workspace · ${formatCount(steps)} step${steps === 1 ? '' : 's'}`
     : '';
   const subX = 12 + textWidth('Workspace', t.font.title + 2, true) + 10;
   p.text(subX, 22, fitText(sub, t.font.base, width - subX - 12), { color: t.muted, size: t.font.base });

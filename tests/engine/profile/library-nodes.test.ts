@@ -23,4 +23,11 @@ describe('the library-node line of the summary', () => {
     const line = libraryNodesLine([...memsets.slice(0, 20), node('CopyLibraryNode', 'copy'), ...memsets.slice(20)]);
     expect(line).toBe("library nodes (every mode's time includes them): 43 MemsetLibraryNode nodes → pure; CopyLibraryNode 'copy' → pure");
   });
+
+  it("names nodes that read the same once, with their count, as channel_flow's three sum-reduces", () => {
+    const sum = (i: number): LibraryNodeResult => ({ ...node('Reduce', 'Reduce (Sum), Axes: all'), jsonPath: `$.nodes[${i}]` });
+    expect(libraryNodesLine([sum(0), node('Reduce', 'max'), sum(1), sum(2), sum(3)])).toBe(
+      "library nodes (every mode's time includes them): 4 × Reduce 'Reduce (Sum), Axes: all' → pure; Reduce 'max' → pure",
+    );
+  });
 });

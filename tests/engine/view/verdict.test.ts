@@ -11,6 +11,7 @@ import { formatProfile } from '../../../electron/engine/profile/format.js';
 import type { ModeResult, ProfileResult } from '../../../electron/engine/profile/result.js';
 import { mannWhitney, summarize } from '../../../electron/engine/profile/stats.js';
 import { compareResults, heldMemory, profileVerdict, verificationBadge } from '../../../electron/engine/view/verdict.js';
+import { formatNs } from '../../../electron/engine/view/format.js';
 
 const load = (name: string): ProfileResult =>
   JSON.parse(readFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', name), 'utf8')) as ProfileResult;
@@ -130,6 +131,12 @@ describe('too few calls to test', () => {
       /^EXTERNAL \(packed\) vs POOL: too few calls to test \(2 timed calls per mode can reach p = 0\.25 at best, not p < 0\.01; 6 per mode would\)/,
     );
     expect(v.text).not.toMatch(/no significant difference/);
+    // The window's line under the big words still gives the lowest time measured, marked untested.
+    const r = firstCalls(clean(), 2);
+    const low = [...r.modes].sort((a, b) => a.summary.medianNs - b.summary.medianNs)[0]!;
+    expect(v.primary.parts.detail).toBe(
+      `2 timed calls per mode can reach p = 0.25 at best, not p < 0.01; 6 per mode would · lowest median measured: ${low.label} ${formatNs(low.summary.medianNs)} (untested)`,
+    );
   });
 
   it('tests once the calls can reach the threshold', () => {
@@ -157,6 +164,22 @@ describe('the verdict of a noisy run', () => {
     expect(v.primary.time?.statistic ?? 'p10').toBe('p10');
     for (const h of v.secondary) expect(h.time!.statistic).toBe('p10');
     expect(v.text).not.toMatch(/per call \(p [<=]/);
+    // The console's ratio column is taken at p10 too, and says so; a quiet run's stays at the median.
+    const lines = formatProfile(r).split('\n');
+    expect(lines.find((l) => l.startsWith('mode '))).toMatch(/ vs SCOPED \(p10\)$/);
+    const ratio = (m: string) =>
+      lines
+        .find((l) => l.startsWith(`${m} `))!
+        .trim()
+        .split(/\s+/)
+        .at(-1);
+    const p10 = (m: string) => r.modes.find((x) => x.label === m)!.summary.p10Ns;
+    expect(ratio('PERSISTENT')).toBe(`${(p10('SCOPED') / p10('PERSISTENT')).toFixed(2)}×`);
+    expect(
+      formatProfile(clean())
+        .split('\n')
+        .find((l) => l.startsWith('mode ')),
+    ).toMatch(/ vs SCOPED$/);
   });
 
   it('a busy machine’s bimodal calls (p10 2.4 ms, median 32 ms) no longer give "2.29× faster, p = 0.008"', () => {

@@ -45,7 +45,10 @@ function TabSummary({ tab }: { tab: DockTab }): React.JSX.Element | null {
   let text = '';
   if (tab === 'transients')
     text = `${view.totals.transients} transients · ${view.totals.holdingMemory} hold memory · ${view.totals.eligible.EXTERNAL} EXTERNAL-eligible`;
-  else if (tab === 'lifetimes') text = [`${view.analysis.steps.length} steps`, peakSummary(view)].filter(Boolean).join(' · ');
+  else if (tab === 'lifetimes')
+    text = [`${view.analysis.steps.length} step${view.analysis.steps.length === 1 ? '' : 's'}`, peakSummary(view)]
+      .filter(Boolean)
+      .join(' · ');
   else if (tab === 'workspace')
     text = view.workspace
       .map(

@@ -27,6 +27,7 @@ import { Icon } from '../Icon.js';
 import { cancelProfile, progressOf, STAGES, startProfile } from '../profile-actions.js';
 import { store } from '../state.js';
 import { EMPTY, useSelect } from '../store.js';
+import { runFacts } from './compare-model.js';
 import { LastResultsList } from './LastResults.js';
 import { ModeTable } from './ModeTable.js';
 import { ProfileBlocked } from './ProfileBlocked.js';
@@ -304,11 +305,7 @@ function ResultView({ doc }: { doc: ResultDoc }): React.JSX.Element {
   const badge = useMemo(() => verificationBadge(doc.result), [doc]);
   const data = useMemo<ProfileData>(() => ({ results: [{ label: doc.name, result: doc.result }] }), [doc]);
   const r = doc.result;
-  const settings = `${r.settings.calls} calls × ${r.settings.processes} processes, ${r.settings.warmup} warm-up · ${Object.entries(
-    r.settings.symbols,
-  )
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ')} · ${r.machine.cpu}`;
+  const settings = runFacts(r).settings;
   const libraryLine = libraryNodesLine(r.libraryNodes);
   return (
     <div className="result" data-testid="profile-result">

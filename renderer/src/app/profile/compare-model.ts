@@ -5,6 +5,7 @@
  * whether their times differ so much that a linear axis squashes the faster ones. Pure.
  */
 import type { ProfileResult } from '../../../../electron/engine/view/public.js';
+import { mediansDifferTenfold } from '../../charts/profile-data.js';
 
 export interface Labelled {
   label: string;
@@ -26,6 +27,8 @@ export interface RunFacts {
   machine: string;
   /** Compiler, OS, Node (tooltip). */
   machineAll: string;
+  /** The Profile tab's settings line: "20 calls × 1 process, 3 warm-up · nx=16 ny=16 · AMD EPYC". */
+  settings: string;
 }
 
 const SHOWN_SYMBOLS = 4;
@@ -41,15 +44,17 @@ export function runFacts(r: ProfileResult): RunFacts {
   const shown = syms.slice(0, SHOWN_SYMBOLS).map(([k, v]) => `${k}=${v}`);
   const m = r.machine;
   const s = r.settings;
+  const calls = `${s.calls} call${s.calls === 1 ? '' : 's'} × ${s.processes} process${s.processes === 1 ? '' : 'es'}`;
   return {
     file: baseName(r.program.file),
     filePath: `${r.program.file}\nsha256 ${r.program.hash}`,
     symbols: syms.length === 0 ? 'none' : syms.length > SHOWN_SYMBOLS ? `${shown.join(' ')} … (${syms.length} symbols)` : shown.join(' '),
     symbolsAll: syms.map(([k, v]) => `${k} = ${v}`).join('\n') || 'no symbols',
     modes: r.modes.map((x) => x.label).join(', '),
-    calls: `${s.calls} call${s.calls === 1 ? '' : 's'} × ${s.processes} process${s.processes === 1 ? '' : 'es'}`,
+    calls,
     machine: [m.cpu, `${m.cores} core${m.cores === 1 ? '' : 's'}`, ...(r.device ? [r.device.name] : [])].join(' · '),
     machineAll: [m.cpu, `${m.cores} cores`, m.compiler, m.os, `Node ${m.node}`].join('\n'),
+    settings: [`${calls}, ${s.warmup} warm-up`, ...(syms.length ? [syms.map(([k, v]) => `${k}=${v}`).join(' ')] : []), m.cpu].join(' · '),
   };
 }
 
@@ -90,6 +95,5 @@ export function compareWarnings(runs: readonly Labelled[]): CompareWarning[] {
 
 /** Medians of every mode of every run differ tenfold or more: a linear axis would squash the faster runs. */
 export function wantsLogAxis(runs: readonly Labelled[]): boolean {
-  const medians = runs.flatMap((r) => r.result.modes.map((m) => m.summary.medianNs)).filter((x) => Number.isFinite(x) && x > 0);
-  return medians.length > 1 && Math.max(...medians) >= 10 * Math.min(...medians);
+  return mediansDifferTenfold([...runs]);
 }

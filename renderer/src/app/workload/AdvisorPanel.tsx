@@ -10,7 +10,7 @@ import { mountSweepChart } from '../../charts/index.js';
 import { store } from '../state.js';
 import { useSelect } from '../store.js';
 import { ChartBox } from './ChartBox.js';
-import { parseSweepText } from './sweep-text.js';
+import { parseSweepText, sweepPlaceholder } from './sweep-text.js';
 import { loadAdvice } from './workload-actions.js';
 import './workload.css';
 
@@ -60,6 +60,7 @@ function Recommendations({ advice }: { advice: AdviceView }): React.JSX.Element 
 
 function Sweep({ advice }: { advice: AdviceView }): React.JSX.Element {
   const text = useSelect(store, (s) => s.sweepText);
+  const placeholder = useSelect(store, (s) => sweepPlaceholder(s.doc?.symbols ?? []));
   const [draft, setDraft] = useState(text);
   const parsed = parseSweepText(draft);
   const error = parsed && 'error' in parsed ? parsed.error : null;
@@ -83,7 +84,7 @@ function Sweep({ advice }: { advice: AdviceView }): React.JSX.Element {
         <input
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
-          placeholder="I=32..512"
+          placeholder={placeholder}
           aria-label="Sweep: a symbol and its range"
           aria-invalid={error !== null}
           data-testid="sweep-input"

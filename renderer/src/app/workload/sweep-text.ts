@@ -24,3 +24,8 @@ export function parseSweepText(text: string): { symbol: string; values: string[]
   if (values.length < 3) return { error: 'a sweep needs at least 3 points' };
   return { symbol: symbol!, values };
 }
+
+/** The sweep field's example, in a symbol the open program has (cloudsc has klev and klon, no I); N without one. */
+export function sweepPlaceholder(symbols: ReadonlyArray<{ name: string }>): string {
+  return `${symbols[0]?.name ?? 'N'}=32..512`;
+}
