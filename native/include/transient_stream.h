@@ -178,6 +178,8 @@ template <typename T, bool LOCKED>
 struct tlab_stream_writer {
   tlab_stream<T> *s;
   int64_t i;
+  /* A locked writer in a parallel map that runs on one thread alone (tlab_omp_alone): pushes need no lock. */
+  bool alone = false;
   template <typename V>
   tlab_stream_writer &operator=(const V &value) {
     push(value);
@@ -185,7 +187,7 @@ struct tlab_stream_writer {
   }
   template <typename V>
   void push(const V &value) {
-    if (LOCKED)
+    if (LOCKED && !alone)
       tlab_stream_push_locked(*s, i, T(value));
     else
       tlab_stream_push(*s, i, T(value));

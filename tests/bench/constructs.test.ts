@@ -26,6 +26,9 @@ describe('constructs rows', () => {
       expect(row.ratios.map((r) => r.label)).toEqual(['SCOPED', 'EXTERNAL (packed)']);
       expect(row.worstRatio).toBe(Math.max(...row.ratios.map((r) => Math.min(r.median, r.p10))));
       expect(row.slow).toBe(row.worstRatio > 2);
+      // Its loop nest has the SDFG's structure already: no second baseline, judged against the one.
+      expect(row.sameStructure).toBeUndefined();
+      expect(row.judgedAgainst).toBe('fused');
       expect(row.dace).toMatch(/^not measured: DaCe is not installed/);
     },
     SLOW,
@@ -37,6 +40,24 @@ describe('constructs rows', () => {
       const wrong = { ...reduce, handWritten: reduce.handWritten.replace('S[j] = 0.0', 'S[j] = 1.0') };
       await expect(measureConstruct(wrong, { calls: 1, symbols: tiny })).rejects.toThrow(
         /reduce: S differs between our program and the hand-written loop nest/,
+      );
+    },
+    SLOW,
+  );
+
+  it(
+    "vectors: a second loop nest with the SDFG's two maps and transient is timed, checked, and is what SLOW is judged against",
+    async () => {
+      const vectors = CONSTRUCTS.find((c) => c.name === 'vectors')!;
+      const row = await measureConstruct(vectors, { calls: 2, symbols: { N: 64n } });
+      expect(row.judgedAgainst).toBe('same structure');
+      const same = row.sameStructure!;
+      expect(same.timing.medianNs).toBeGreaterThan(0);
+      expect(same.ratios.map((r) => r.label)).toEqual(['SCOPED', 'EXTERNAL (packed)']);
+      expect(row.worstRatio).toBe(Math.max(...same.ratios.map((r) => Math.min(r.median, r.p10))));
+      const wrong = { ...vectors, sameStructure: vectors.sameStructure!.replace('a * 2.0 + a', 'a * 2.0') };
+      await expect(measureConstruct(wrong, { calls: 1, symbols: { N: 64n } })).rejects.toThrow(
+        /vectors: B\[\d+\] is \S+ in our program and \S+ in the same-structure hand-written loop nest/,
       );
     },
     SLOW,

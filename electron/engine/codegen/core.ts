@@ -28,6 +28,12 @@ export interface Env {
   persistent?: boolean;
   /** Inside a GPU kernel (device code): WCR writes use device atomics, no host-only runtime calls. */
   device?: boolean;
+  /**
+   * Inside a CPU_Multicore map that may declare `const bool <name> = tlab_omp_alone(…)` before its loop (true at
+   * run time when the loop runs on one thread with nothing beside it): synchronised writes test it and take the
+   * plain path then. `used` tells the map to declare it.
+   */
+  alone?: { name: string; used: boolean };
 }
 
 /**
@@ -87,6 +93,8 @@ export class EmitCore {
   readonly out = new Out();
   labelCounter = 0;
   usesOpenMP = false;
+  /** Parallel maps that declared a `__tlab_alone<k>` flag so far (Env.alone). */
+  aloneFlags = 0;
   nondeterministicFloat = false;
   /** Nested SDFG → k of its `__tlab_nsdfg_<k>` function. */
   readonly nestedIds = new Map<Sdfg, number>();

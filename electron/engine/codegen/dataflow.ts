@@ -147,12 +147,25 @@ function emitMap(core: EmitCore, ctx: FnCtx, env: Env, g: StateGraph, entry: Map
     // collapse several, and num_threads only when the map sets it.
     const threads = map.ompNumThreads > 0 ? ` num_threads(${map.ompNumThreads})` : '';
     const collapse = map.collapse > 1 ? ` collapse(${Math.min(map.collapse, map.params.length)})` : '';
+    // A map that starts the team gets a flag its synchronised writes test (wcr.ts, streams.ts), declared before
+    // the loop only when one does. Not one sharing a CPU_Persistent region's team, nor one nested in a parallel
+    // map, which must not use its parent's either (OMP_NUM_THREADS=1,4 gives a team of one a nested team of four).
+    inner.alone = !env.persistent && !env.parallel ? { name: `__tlab_alone${++core.aloneFlags}`, used: false } : undefined;
     // Inside a CPU_Persistent region the team exists: the loop is shared among it (cpu.py's `omp for`).
     o.line(env.persistent ? `#pragma omp for${collapse}` : `#pragma omp parallel for${threads}${collapse}`);
   }
+  const pragmaAt = o.lines.length - 1;
   for (const h of headers) o.open(h);
   emitMapBody(core, ctx, inner, g, entry);
   for (let i = 0; i < headers.length; i++) o.close();
+  if (parallel && inner.alone?.used) {
+    const indent = /^ */.exec(o.lines[pragmaAt]!)![0];
+    o.lines.splice(
+      pragmaAt,
+      0,
+      `${indent}const bool ${inner.alone.name} = tlab_omp_alone(${map.ompNumThreads > 0 ? map.ompNumThreads : 0});`,
+    );
+  }
   if (dynamic) o.close();
 }
 

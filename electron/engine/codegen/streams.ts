@@ -30,6 +30,21 @@ function pushFrom(core: EmitCore, env: Env, desc: DataDescriptor): 'tlab_stream_
   return 'tlab_stream_push_locked';
 }
 
+/** One push statement; a locked one takes the plain path when the parallel map runs alone (Env.alone). */
+function pushCall(core: EmitCore, env: Env, desc: DataDescriptor, queue: string, value: string): string {
+  const push = pushFrom(core, env, desc);
+  if (push === 'tlab_stream_push' || !env.alone) return `${push}(${queue}, ${value});`;
+  env.alone.used = true;
+  return `if (${env.alone.name}) tlab_stream_push(${queue}, ${value}); else tlab_stream_push_locked(${queue}, ${value});`;
+}
+
+/** A writer's `alone` member: its locked pushes go unlocked when the parallel map runs alone (Env.alone). */
+function writerAlone(env: Env): string {
+  if (!env.parallel || !env.alone) return '';
+  env.alone.used = true;
+  return `, ${env.alone.name}`;
+}
+
 /** The runtime header a program with streams includes (build.ts hashes it into the cache key then). */
 export const STREAM_HEADER = 'transient_stream.h';
 
@@ -102,7 +117,7 @@ export function emitStreamCopy(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEd
       return `${grouped(em(d.start))} + __k${k} * ${grouped(em(d.step))}`;
     });
     const element = `${arr.ptr}[${core.linear(ctx, env, arr.desc, idx)}]`;
-    if (push) o.line(`${pushFrom(core, env, ctx.sdfg.arrays.get(streamName)!)}(${queue}, ${element});`);
+    if (push) o.line(pushCall(core, env, ctx.sdfg.arrays.get(streamName)!, queue, element));
     else o.line(`if (!tlab_stream_empty(${queue})) ${element} = tlab_stream_pop(${queue});`);
     for (let k = 0; k < point.dims.length; k++) o.close();
     o.close();
@@ -164,13 +179,14 @@ export function streamOutput(core: EmitCore, ctx: FnCtx, env: Env, e: MemletEdge
   const index = core.startIndex(ctx, env, desc, e.memlet.subset, e.jsonPath);
   if (e.memlet.dynamic) {
     return {
-      pre: [`tlab_stream_writer<${t}, ${pushFrom(core, env, desc) === 'tlab_stream_push_locked'}> ${tmp}{&${ptr}, ${index}};`],
+      pre: [
+        `tlab_stream_writer<${t}, ${pushFrom(core, env, desc) === 'tlab_stream_push_locked'}> ${tmp}{&${ptr}, ${index}${writerAlone(env)}};`,
+      ],
       bind: [`auto &${cv} = ${tmp};`],
       post: [],
     };
   }
-  const push = pushFrom(core, env, desc);
-  return { pre: [`${t} ${tmp} = {};`], bind: [`${t} &${cv} = ${tmp};`], post: [`${push}(${ptr}, ${index}, ${tmp});`] };
+  return { pre: [`${t} ${tmp} = {};`], bind: [`${t} &${cv} = ${tmp};`], post: [pushCall(core, env, desc, `${ptr}, ${index}`, tmp)] };
 }
 
 function consumedElement(entry: ConsumeEntryNode): string {

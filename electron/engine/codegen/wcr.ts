@@ -71,8 +71,10 @@ export function wcrLines(
       `{ const ${ctype} __tlab_b = ${value}; tlab_atomic_update(&${target}, [=] (${ctype} __tlab_a) { return static_cast<${ctype}>(${expr}); }); }`,
     ];
   }
-  const lines: string[] = [];
-  if (parallel) lines.push(op && !complex ? '#pragma omp atomic' : '#pragma omp critical (__tlab_wcr)');
-  lines.push(update);
-  return lines;
+  if (!parallel) return [update];
+  const guarded = [op && !complex ? '#pragma omp atomic' : '#pragma omp critical (__tlab_wcr)', update];
+  if (!env.alone) return guarded;
+  // One thread alone (tlab_omp_alone): the same update in the same order, without the synchronisation.
+  env.alone.used = true;
+  return [`if (${env.alone.name}) ${update}`, 'else {', ...guarded, '}'];
 }
