@@ -4,7 +4,7 @@
   'targets': [
     {
       'target_name': 'transient_native',
-      'sources': ['src/addon.cc', 'src/library_loader.cc', 'src/call_loop.cc', 'src/event_sampler.cc', 'src/progress_file.cc', 'src/cuda_devices.cc', 'src/cuda_devices_napi.cc', 'src/device_buffer.cc', 'src/interpose.cc', 'src/got_patch.cc', 'src/interpose_napi.cc', 'src/sequence_loop.cc', 'src/sequence_napi.cc', 'src/ffi_program.cc', 'src/dace_library_napi.cc', 'src/call_stats_napi.cc'],
+      'sources': ['src/addon.cc', 'src/program_library_napi.cc', 'src/program_library_gpu_napi.cc', 'src/library_loader.cc', 'src/call_loop.cc', 'src/event_sampler.cc', 'src/progress_file.cc', 'src/cuda_devices.cc', 'src/cuda_devices_napi.cc', 'src/device_buffer.cc', 'src/interpose.cc', 'src/got_patch.cc', 'src/interpose_napi.cc', 'src/sequence_loop.cc', 'src/sequence_napi.cc', 'src/ffi_program.cc', 'src/dace_library_napi.cc', 'src/call_stats_napi.cc'],
       'include_dirs': ['include'],
       # node_addon_api_except: C++ exceptions on (NAPI_CPP_EXCEPTIONS), the one exception mode we use.
       'dependencies': ["<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except"],

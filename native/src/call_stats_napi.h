@@ -1,4 +1,4 @@
-// The JavaScript side of a call loop's results, shared by ProgramLibrary (addon.cc) and DaceLibrary
+// The JavaScript side of a call loop's results, shared by ProgramLibrary (program_library_napi.cc) and DaceLibrary
 // (dace_library_napi.cc): the CallStats typed arrays the loops write into, the sampled call, and an event buffer
 // as AllocEvent[]. One definition, so the two libraries' results cannot drift apart in shape.
 #pragma once

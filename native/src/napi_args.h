@@ -1,4 +1,4 @@
-// Argument reading and usage errors shared by the N-API classes of the addon (addon.cc, device_buffer.cc): every
+// Argument reading and usage errors shared by the N-API classes of the addon (program_library_napi.cc, device_buffer.cc, …): every
 // wrong argument becomes TypeError("usage: <signature> — <what is wrong>") before any native code runs.
 #pragma once
 

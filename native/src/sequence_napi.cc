@@ -1,5 +1,5 @@
 // N-API side of the workload's step loop (sequence_loop.h): timeSequence() and measureSequenceOverheadNs().
-// A ProgramLibrary is reached through SequenceTargetOf, which addon.cc (where the class lives) defines.
+// A ProgramLibrary is reached through SequenceTargetOf, which program_library_napi.cc (where the class lives) defines.
 #include "sequence_napi.h"
 
 #include <memory>

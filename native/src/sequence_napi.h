@@ -1,5 +1,5 @@
-// The workload's step loop as N-API (sequence_napi.cc) and the one thing it needs from addon.cc's
-// ProgramLibrary class: the program, handle and event buffer of an initialised library.
+// The workload's step loop as N-API (sequence_napi.cc) and the one thing it needs from the
+// ProgramLibrary class (program_library_napi.h): the program, handle and event buffer of an initialised library.
 #pragma once
 
 #include <napi.h>
@@ -25,7 +25,7 @@ struct SequenceTarget {
   void *context = nullptr;
 };
 
-// Defined in addon.cc: fills `out` when `value` is an initialised CPU ProgramLibrary or DaceLibrary, else says why not.
+// Defined in program_library_napi.cc: fills `out` when `value` is an initialised CPU ProgramLibrary or DaceLibrary, else says why not.
 bool SequenceTargetOf(const Napi::Value &value, SequenceTarget *out, std::string *why);
 // Defined in dace_library_napi.cc: returns false when `value` is no DaceLibrary; else fills `out` (or says why not
 // in `why`, leaving `*ok` false).

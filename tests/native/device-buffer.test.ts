@@ -1,5 +1,5 @@
 /**
- * The addon's GPU surface (native/src/device_buffer.cc, the GPU parts of addon.cc and library_loader.cc) on the
+ * The addon's GPU surface (native/src/device_buffer.cc, program_library_gpu_napi.cc and the GPU parts of library_loader.cc) on the
  * host-memory test double of chain_gpu (tests/fixtures/gpu/host_memory_device_chain.cc): a GPU library is
  * recognised and checked at load, device buffers copy and refuse misuse, workspaces must be the right kind of
  * memory, calls go through the timed hook and a CUDA error names the call.

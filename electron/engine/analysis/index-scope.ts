@@ -1,9 +1,10 @@
 /**
- * What the index-range analysis (index-ranges.ts) and its joint pass (index-joint.ts) share: what a name holds
- * (a carrier of an argument's value), the per-SDFG scope they walk, and small expression helpers.
+ * What the index-range analysis (index-ranges.ts), its sinks (index-sinks.ts) and its joint pass (index-joint.ts)
+ * share: what a name holds (a carrier of an argument's value, and what an expression carries), the per-SDFG
+ * scope they walk, and small expression helpers.
  */
-import type { DataDescriptor, Sdfg } from '../model/sdfg.js';
-import { evalInt, type Expr } from '../symbolic/index.js';
+import type { DataDescriptor, Sdfg, SdfgFile } from '../model/sdfg.js';
+import { evalInt, freeSymbols, parsePython, parseSym, substitute, type Expr } from '../symbolic/index.js';
 
 /** A name whose interval is computed on demand (depth guards definitions that refer to themselves). */
 export type LazyInterval = (depth: number) => [bigint, bigint] | null;
@@ -63,6 +64,24 @@ export function descriptorOf(sdfg: Sdfg, name: string): DataDescriptor | undefin
   return d;
 }
 
+/** `src` in the SDFG's grammar, or null where it does not parse (the access it belongs to is skipped). */
+export function trySym(src: string, grammar: SdfgFile['grammar']): Expr | null {
+  try {
+    return parseSym(src, grammar);
+  } catch {
+    return null;
+  }
+}
+
+/** `src` as a Python expression, or null where it does not parse. */
+export function tryPython(src: string): Expr | null {
+  try {
+    return parsePython(src);
+  } catch {
+    return null;
+  }
+}
+
 export function tryEval(e: Expr, env: ReadonlyMap<string, bigint>): bigint | null {
   try {
     return evalInt(e, env);
@@ -93,4 +112,60 @@ export function rewrite(e: Expr, visit: (n: Expr) => Expr | undefined): Expr {
     default:
       return e;
   }
+}
+
+/** What an expression holds: each carrier among its names (and subscripts of carrier containers). */
+export function carriersOf(scope: Scope, x: Expr, role: Carrier['role']): Carrier[] {
+  const out: Carrier[] = [];
+  // Subscripts of (or plain reads of scalar) carrier containers.
+  const subs: Array<{ node: Expr; carriers: Carrier[] }> = [];
+  rewrite(x, (n) => {
+    if (n.k === 'subscript' || n.k === 'attr') {
+      const name = n.k === 'subscript' ? dottedName(n.base) : dottedName(n);
+      const cs = name !== null ? scope.containers.get(memberName(name)) : undefined;
+      if (cs) {
+        subs.push({ node: n, carriers: cs });
+        return n;
+      }
+    }
+    return undefined;
+  });
+  for (const s of subs) {
+    for (const c of s.carriers) {
+      const f = rewrite(x, (n) => (n === s.node ? c.f : undefined));
+      out.push({ arg: c.arg, f, role: role ?? c.role });
+    }
+  }
+  for (const name of freeSymbols(x)) {
+    // A scalar container (a transient a tasklet wrote) is read by its name too.
+    const cs = scope.symbols.get(name) ?? (descriptorOf(scope.sdfg, name)?.arrayLike === false ? scope.containers.get(name) : undefined);
+    if (!cs) continue;
+    for (const c of cs) out.push({ arg: c.arg, f: substitute(x, new Map([[name, c.f]])), role: role ?? c.role });
+  }
+  return out;
+}
+
+export function addCarriers(table: Map<string, Carrier[]>, name: string, cs: Carrier[]): void {
+  if (!cs.length) return;
+  const list = table.get(name) ?? [];
+  for (const c of cs) {
+    if (list.length >= MAX_CARRIERS) break;
+    if (!list.some((o) => o.arg === c.arg && o.role === c.role && JSON.stringify(o.f, big) === JSON.stringify(c.f, big))) list.push(c);
+  }
+  table.set(name, list);
+}
+
+function big(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/** Every combination of the named variables at their range's bounds (one empty map when none). */
+export function corners(names: readonly string[], ranges: ReadonlyMap<string, [bigint, bigint]>): Array<Map<string, bigint>> {
+  let out: Array<Map<string, bigint>> = [new Map<string, bigint>()];
+  for (const n of names) {
+    const [lo, hi] = ranges.get(n)!;
+    const at = (m: Map<string, bigint>, v: bigint) => new Map<string, bigint>([...m, [n, v]]);
+    out = out.flatMap((m) => (lo === hi ? [at(m, lo)] : [at(m, lo), at(m, hi)]));
+  }
+  return out;
 }

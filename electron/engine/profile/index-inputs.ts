@@ -8,7 +8,8 @@
  * while later loops still read it: an uninitialised read the inputs made, not the program.
  * `--input` wins: a file-given argument is never generated.
  */
-import { indexRanges, type IndexRange, type SymbolAdvice } from '../analysis/index-ranges.js';
+import type { IndexRange, SymbolAdvice } from '../analysis/index-findings.js';
+import { indexRanges } from '../analysis/index-ranges.js';
 import { optionSwitches } from '../analysis/option-switches.js';
 import { symbolsCopiedFromLeaves } from '../codegen/init-args.js';
 import type { ProgramArg } from '../codegen/types.js';

@@ -15,7 +15,7 @@ import { emptyColumns, PER_CALL_COLUMNS, type ColumnSums, type PerCallColumn, ty
 import type { VariantGpuTiming, VariantTiming } from './runner-host.js';
 import { quantile } from './stats.js';
 
-/** Timed calls per process at most: the addon allocates its per-call columns up front (kMaxCalls in addon.cc,
+/** Timed calls per process at most: the addon allocates its per-call columns up front (kMaxCalls in program_library_napi.cc,
  * 48 bytes a call). */
 export const MAX_CALLS = 16_777_216;
 

@@ -7,12 +7,9 @@
  * reverse yields exactly DaCe's pre-order, so cfgId and sdfgIndex come out of the walk directly.
  */
 import type {
-  CodeBlock,
   ConditionalBlockModel,
   ConditionalBranch,
   ControlFlowBlock,
-  DataDescriptor,
-  DType,
   FormatGeneration,
   Grammar,
   InterstateEdge,
@@ -25,11 +22,11 @@ import type {
 import { detectGrammar } from '../symbolic/index.js';
 import { ParseContext } from './context.js';
 import { readState, type PendingNestedSdfg } from './dataflow.js';
-import { readDescriptor } from './descriptors.js';
-import { INT32, describeValue, readDType } from './dtype.js';
-import { listField, objectField, readBool, readCode, readCodeText, readIndex, readString } from './fields.js';
+import { describeValue } from './dtype.js';
+import { listField, objectField, readBool, readCodeText, readIndex, readString } from './fields.js';
 import { isPlainObject, keyPath, quoteText, type JsonObject } from './json.js';
 import { checkNesting } from './nesting.js';
+import { readArgNames, readArrays, readCodeMap, readConstants, readSymbols } from './sdfg-attributes.js';
 
 /** Region types with a body graph (§6.4); unknown block types with `nodes` are treated the same way. */
 const REGION_TYPES: ReadonlySet<string> = new Set(['ControlFlowRegion', 'NamedRegion', 'FunctionCallRegion', 'UnstructuredControlFlow']);
@@ -102,13 +99,13 @@ class Normaliser {
       name,
       sdfgIndex: this.sdfgs.length,
       cfgId: body.cfgId,
-      arrays: this.readArrays(attrs, attrsPath),
-      symbols: this.readSymbols(raw, attrs, attrsPath),
-      constants: this.readConstants(attrs, attrsPath),
-      argNames: this.readArgNames(attrs, attrsPath),
-      globalCode: this.readCodeMap(attrs['global_code'], `${attrsPath}.global_code`),
-      initCode: this.readCodeMap(attrs['init_code'], `${attrsPath}.init_code`),
-      exitCode: this.readCodeMap(attrs['exit_code'], `${attrsPath}.exit_code`),
+      arrays: readArrays(ctx, attrs, attrsPath),
+      symbols: readSymbols(ctx, raw, attrs, attrsPath),
+      constants: readConstants(ctx, attrs, attrsPath),
+      argNames: readArgNames(ctx, attrs, attrsPath),
+      globalCode: readCodeMap(ctx, attrs['global_code'], `${attrsPath}.global_code`),
+      initCode: readCodeMap(ctx, attrs['init_code'], `${attrsPath}.init_code`),
+      exitCode: readCodeMap(ctx, attrs['exit_code'], `${attrsPath}.exit_code`),
       body,
       parent,
       jsonPath: path,
@@ -116,89 +113,6 @@ class Normaliser {
     this.sdfgs.push(sdfg);
     this.expandRegion(body, raw, path, sdfg);
     return sdfg;
-  }
-
-  private readArrays(attrs: JsonObject, attrsPath: string): Map<string, DataDescriptor> {
-    const arrays = new Map<string, DataDescriptor>();
-    const raw = objectField(attrs, '_arrays', attrsPath, this.ctx);
-    if (!raw) return arrays;
-    const base = `${attrsPath}._arrays`;
-    for (const name of Object.keys(raw)) {
-      arrays.set(name, readDescriptor(name, raw[name], keyPath(base, name), this.ctx, { countTransients: true }));
-    }
-    return arrays;
-  }
-
-  private readSymbols(raw: JsonObject, attrs: JsonObject, attrsPath: string): Map<string, DType> {
-    const symbols = new Map<string, DType>();
-    const declared = objectField(attrs, 'symbols', attrsPath, this.ctx);
-    if (declared) {
-      for (const name of Object.keys(declared)) {
-        symbols.set(name, readDType(declared[name], keyPath(`${attrsPath}.symbols`, name), this.ctx) ?? INT32);
-      }
-    }
-    // G0 listed free symbols as [name, Scalar descriptor] pairs beside the attributes.
-    for (const key of ['undefined_symbols', 'scalar_parameters']) {
-      const list = raw[key];
-      if (!Array.isArray(list)) continue;
-      for (let i = 0; i < list.length; i++) {
-        const pair: unknown = list[i];
-        if (!Array.isArray(pair) || typeof pair[0] !== 'string' || symbols.has(pair[0])) continue;
-        const descriptor: unknown = pair[1];
-        const dtypeRaw =
-          isPlainObject(descriptor) && isPlainObject(descriptor['attributes']) ? descriptor['attributes']['dtype'] : undefined;
-        symbols.set(pair[0], readDType(dtypeRaw, `$.${key}[${i}][1].attributes.dtype`, this.ctx) ?? INT32);
-      }
-    }
-    return symbols;
-  }
-
-  private readConstants(attrs: JsonObject, attrsPath: string): Sdfg['constants'] {
-    const constants: Sdfg['constants'] = new Map();
-    const raw = objectField(attrs, 'constants_prop', attrsPath, this.ctx);
-    if (!raw) return constants;
-    for (const name of Object.keys(raw)) {
-      const entryPath = keyPath(`${attrsPath}.constants_prop`, name);
-      const entry = raw[name];
-      if (Array.isArray(entry) && entry.length === 2) {
-        const descriptor =
-          entry[0] === null ? null : readDescriptor(name, entry[0], `${entryPath}[0]`, this.ctx, { countTransients: false });
-        constants.set(name, { descriptor, value: entry[1] });
-      } else {
-        this.ctx.warn(entryPath, 'a constant should be a [descriptor, value] pair; kept as a bare value');
-        constants.set(name, { descriptor: null, value: entry });
-      }
-    }
-    return constants;
-  }
-
-  private readArgNames(attrs: JsonObject, attrsPath: string): string[] {
-    const list = listField(attrs, 'arg_names', attrsPath, this.ctx);
-    const names: string[] = [];
-    for (let i = 0; i < list.length; i++) {
-      const name = list[i];
-      if (typeof name !== 'string')
-        this.ctx.fail(`${attrsPath}.arg_names[${i}]`, `an argument name must be a string, found ${describeValue(name)}`);
-      names.push(name);
-    }
-    return names;
-  }
-
-  /** Target name → CodeBlock; G0 wrote one CodeBlock, which targets the frame. */
-  private readCodeMap(raw: unknown, path: string): Record<string, CodeBlock> {
-    const out: Record<string, CodeBlock> = Object.create(null) as Record<string, CodeBlock>;
-    if (raw === undefined || raw === null) return out;
-    if (typeof raw === 'string' || (isPlainObject(raw) && 'string_data' in raw)) {
-      const code = readCode(raw, path, this.ctx);
-      if (code && code.code !== '') out['frame'] = code;
-      return out;
-    }
-    if (!isPlainObject(raw)) this.ctx.fail(path, `expected an object of code blocks (target → code), found ${describeValue(raw)}`);
-    for (const target of Object.keys(raw)) {
-      const code = readCode(raw[target], keyPath(path, target), this.ctx);
-      if (code) Object.defineProperty(out, target, { value: code, enumerable: true, writable: true, configurable: true });
-    }
-    return out;
   }
 
   /** Reads a region's interstate edges and start block, and queues its blocks (children after the parent). */

@@ -4,7 +4,8 @@
  */
 export type { BinOp, Expr, Stmt } from './ast.js';
 export { SymbolicSyntaxError, UnboundSymbolError, exprHeight } from './ast.js';
-export { parseSym, parsePython, parsePythonStatements, parsePythonLambda, detectGrammar, MAX_EXPRESSION_DEPTH } from './parser.js';
+export { parseSym, parsePython, parsePythonStatements, parsePythonLambda, detectGrammar } from './parser.js';
+export { MAX_EXPRESSION_DEPTH } from './parser-cursor.js';
 export type { Value } from './evaluate.js';
 export { evaluate, evalInt } from './evaluate.js';
 export { floorDiv } from './values.js';

@@ -3,10 +3,7 @@
  * values, `__f2dace_SOA_*`/`__f2dace_OA_*` (and their shortened forms) take Fortran's default lower bound 1,
  * not the default size, which would shift every `i - SOA` index out of its array.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { analyze, isFortranLowerBound } from '../../../electron/engine/analysis/index.js';
 import { planIndexInputs } from '../../../electron/engine/profile/index-inputs.js';
 import { planProfile } from '../../../electron/engine/profile/plan.js';
@@ -14,18 +11,12 @@ import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profi
 import { parseSdfgBytes } from '../../../electron/engine/sdfg/index.js';
 import { NodeRunnerHost } from '../../../electron/runner/host-node.js';
 import { fortranSdfgText } from './fortran-sdfg.js';
+import { sdfgInTempDir } from '../temp-sdfg.js';
 
 const SOA = '__f2dace_SOA_a_d_0_s_1';
 const parse = (soa: string) => parseSdfgBytes(new TextEncoder().encode(fortranSdfgText(soa)), 'fortran_lower_bound.sdfg');
 
-let dir: string;
-let file: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tlab-fortran-bounds-'));
-  file = join(dir, 'fortran_lower_bound.sdfg');
-  await writeFile(file, fortranSdfgText(SOA));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const sdfg = sdfgInTempDir('tlab-fortran-bounds-', 'fortran_lower_bound.sdfg', () => fortranSdfgText(SOA));
 
 describe('Fortran lower-bound symbols', () => {
   test('are recognised in the frontend’s full and shortened names, and sizes are not', () => {
@@ -59,10 +50,10 @@ describe('Fortran lower-bound symbols', () => {
 
   test('the program reads A in bounds at --default-symbol 16 and verifies in every mode', async () => {
     const options = { ...DEFAULT_PROFILE_OPTIONS, defaultSymbol: 16n };
-    const plan = await planProfile(file, options);
+    const plan = await planProfile(sdfg.file, options);
     expect(plan.symbols[SOA]).toBe(1n);
     expect(planIndexInputs(plan.file, plan.args, plan.symbols, new Map()).warnings).toEqual([]);
-    const result = await profile(file, {
+    const result = await profile(sdfg.file, {
       ...options,
       runner: new NodeRunnerHost(),
       layout: 'both',

@@ -7,10 +7,8 @@
  * bounds.
  */
 import { readFile } from 'node:fs/promises';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { indexRanges } from '../../../electron/engine/analysis/index-ranges.js';
 import { planIndexInputs } from '../../../electron/engine/profile/index-inputs.js';
 import { prepareInputs } from '../../../electron/engine/profile/inputs.js';
@@ -21,20 +19,14 @@ import { parseSdfgBytes } from '../../../electron/engine/sdfg/index.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
 import { NodeRunnerHost } from '../../../electron/runner/host-node.js';
 import { jointIndexSdfgText } from '../profile/joint-index-sdfg.js';
+import { sdfgInTempDir } from '../temp-sdfg.js';
 
 const N = 6;
 const M = 8;
 const K = 5;
 const SYMBOLS = { N: BigInt(N), M: BigInt(M), K: BigInt(K) };
 
-let dir: string;
-let file: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tlab-joint-index-'));
-  file = join(dir, 'joint_index.sdfg');
-  await writeFile(file, jointIndexSdfgText());
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const sdfg = sdfgInTempDir('tlab-joint-index-', 'joint_index.sdfg', jointIndexSdfgText);
 
 describe('an index two arguments reach at once', () => {
   test('each argument is bounded so that every combination of their values stays in bounds', () => {
@@ -136,8 +128,8 @@ describe('an index two arguments reach at once', () => {
 describe('profile of the joint index', () => {
   test('every mode stays in bounds and computes what the inputs say', async () => {
     const symbols = new Map(Object.entries(SYMBOLS));
-    const out = join(dir, 'out');
-    const result = await profile(file, {
+    const out = join(sdfg.dir, 'out');
+    const result = await profile(sdfg.file, {
       ...DEFAULT_PROFILE_OPTIONS,
       runner: new NodeRunnerHost(),
       layout: 'both',
@@ -156,7 +148,7 @@ describe('profile of the joint index', () => {
     ]);
 
     // The same inputs, prepared here from the same seed, and the outputs computed from them independently.
-    const plan = await planProfile(file, { ...DEFAULT_PROFILE_OPTIONS, modes: ['SCOPED'], symbols });
+    const plan = await planProfile(sdfg.file, { ...DEFAULT_PROFILE_OPTIONS, modes: ['SCOPED'], symbols });
     const { inputs } = planIndexInputs(plan.file, plan.args, plan.symbols, new Map());
     const prepared = await prepareInputs(plan.args, plan.symbols, { seed: 0n, files: new Map(), indexInputs: inputs });
     const buf = (name: string) => prepared.find((p) => p.arg.name === name)!.bytes;

@@ -1,5 +1,5 @@
 /**
- * Index ranges across nested SDFGs (analysis/index-ranges.ts, index-fold.ts), shaped as ICON's
+ * Index ranges across nested SDFGs (analysis/index-ranges.ts, index-nested.ts), shaped as ICON's
  * velocity_tendencies does it: one SDFG computes `tmp_index = edge_blk[jv, jb, 6] - SOA_vn_d_2` on an interstate
  * edge and passes only `tmp_index` to the nested SDFG that reads `vn[…, tmp_index]`; the offset symbol is not
  * mapped into it. The carrier's offset is the caller's, so the callee must see it with the caller's value.

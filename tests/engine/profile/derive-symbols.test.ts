@@ -5,15 +5,14 @@
  * elements). Under --default-symbol 8 the second loop reads t past its 8 elements; profile must take S = 10.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { packageRoot } from '../../../electron/engine/paths.js';
 import { planWithDerivedSymbols } from '../../../electron/engine/profile/derive-symbols.js';
 import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profile/profile.js';
 import { readNpy } from '../../../electron/engine/profile/npy.js';
 import { NodeRunnerHost } from '../../../electron/runner/host-node.js';
+import { sdfgInTempDir } from '../temp-sdfg.js';
 
 const WARNING =
   "symbol values derived from the program's own reads (a read at a fixed index needs them to stay in bounds; --symbols overrides): S=10 (not 8)";
@@ -38,21 +37,14 @@ function fixedReadText(): string {
   return JSON.stringify(json);
 }
 
-let dir: string;
-let file: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tlab-derive-'));
-  file = join(dir, 'fixed_read.sdfg');
-  await writeFile(file, fixedReadText());
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const sdfg = sdfgInTempDir('tlab-derive-', 'fixed_read.sdfg', fixedReadText);
 
 describe('symbols derived from fixed-index reads', () => {
   test('a defaulted extent symbol grows to what the loop reads; a given one is kept', async () => {
-    const plan = await planWithDerivedSymbols(file, { ...DEFAULT_PROFILE_OPTIONS, defaultSymbol: 8n }, () => {});
+    const plan = await planWithDerivedSymbols(sdfg.file, { ...DEFAULT_PROFILE_OPTIONS, defaultSymbol: 8n }, () => {});
     expect(plan.symbols['S']).toBe(10n);
     expect(plan.analysis.warnings[0]).toBe(WARNING);
-    const given = await planWithDerivedSymbols(file, { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map([['S', 8n]]) }, () => {});
+    const given = await planWithDerivedSymbols(sdfg.file, { ...DEFAULT_PROFILE_OPTIONS, symbols: new Map([['S', 8n]]) }, () => {});
     expect(given.symbols['S']).toBe(8n);
   });
 
@@ -64,8 +56,8 @@ describe('symbols derived from fixed-index reads', () => {
   });
 
   test('the profile reads t in bounds and computes B = 2 (A + 1) in every mode', async () => {
-    const out = join(dir, 'out');
-    const result = await profile(file, {
+    const out = join(sdfg.dir, 'out');
+    const result = await profile(sdfg.file, {
       ...DEFAULT_PROFILE_OPTIONS,
       runner: new NodeRunnerHost(),
       layout: 'both',

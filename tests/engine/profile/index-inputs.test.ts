@@ -4,10 +4,8 @@
  * indirection in a tasklet, a symbol read from data on an interstate edge, and a dynamic map range bound read from
  * data; with the generator's old 0…7 every one of them goes out of bounds at these sizes.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { indexRanges } from '../../../electron/engine/analysis/index-ranges.js';
 import { planIndexInputs } from '../../../electron/engine/profile/index-inputs.js';
 import { prepareInputs } from '../../../electron/engine/profile/inputs.js';
@@ -18,20 +16,14 @@ import { parseSdfgBytes } from '../../../electron/engine/sdfg/index.js';
 import { packageRoot } from '../../../electron/engine/paths.js';
 import { NodeRunnerHost } from '../../../electron/runner/host-node.js';
 import { indexSdfgText } from './index-sdfg.js';
+import { sdfgInTempDir } from '../temp-sdfg.js';
 
 const N = 6;
 const M = 4;
 const K = 5;
 const SYMBOLS = { N: BigInt(N), M: BigInt(M), K: BigInt(K) };
 
-let dir: string;
-let file: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tlab-index-'));
-  file = join(dir, 'index_inputs.sdfg');
-  await writeFile(file, indexSdfgText());
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const sdfg = sdfgInTempDir('tlab-index-', 'index_inputs.sdfg', indexSdfgText);
 
 describe('index ranges of integer arguments', () => {
   test('an indirection, a symbol read from data and a dynamic range bound each get the range their use allows', () => {
@@ -95,8 +87,8 @@ describe('index ranges of integer arguments', () => {
 describe('profile with index-safe generated inputs', () => {
   test('every mode stays in bounds and computes what the inputs say', async () => {
     const symbols = new Map(Object.entries(SYMBOLS));
-    const out = join(dir, 'out');
-    const result = await profile(file, {
+    const out = join(sdfg.dir, 'out');
+    const result = await profile(sdfg.file, {
       ...DEFAULT_PROFILE_OPTIONS,
       runner: new NodeRunnerHost(),
       layout: 'both',
@@ -115,7 +107,7 @@ describe('profile with index-safe generated inputs', () => {
     ]);
 
     // The same inputs, prepared here from the same seed: the values lie in the derived ranges.
-    const plan = await planProfile(file, { ...DEFAULT_PROFILE_OPTIONS, modes: ['SCOPED'], symbols });
+    const plan = await planProfile(sdfg.file, { ...DEFAULT_PROFILE_OPTIONS, modes: ['SCOPED'], symbols });
     const { inputs } = planIndexInputs(plan.file, plan.args, plan.symbols, new Map());
     const prepared = await prepareInputs(plan.args, plan.symbols, { seed: 0n, files: new Map(), indexInputs: inputs });
     const buf = (name: string) => prepared.find((p) => p.arg.name === name)!.bytes;

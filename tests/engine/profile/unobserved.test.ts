@@ -4,15 +4,14 @@
  * (corpus): a root transient written and never read, and a scalar argument set to a constant.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { packageRoot } from '../../../electron/engine/paths.js';
 import { DEFAULT_PROFILE_OPTIONS, profile } from '../../../electron/engine/profile/profile.js';
 import { unobservedWrites } from '../../../electron/engine/profile/unobserved.js';
 import { parseSdfgBytes } from '../../../electron/engine/sdfg/index.js';
 import { NodeRunnerHost } from '../../../electron/runner/host-node.js';
+import { sdfgInTempDir } from '../temp-sdfg.js';
 
 /** overrun_one_past's first state (`t[i] = A[i] + 1`, t never read) plus a state `nulout = 6`. */
 function deadResultsText(): string {
@@ -55,14 +54,7 @@ function deadResultsText(): string {
   return JSON.stringify(json);
 }
 
-let dir: string;
-let file: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tlab-unobserved-'));
-  file = join(dir, 'dead_results.sdfg');
-  await writeFile(file, deadResultsText());
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const sdfg = sdfgInTempDir('tlab-unobserved-', 'dead_results.sdfg', deadResultsText);
 
 describe('a program whose results no caller sees', () => {
   test('its dead transients and written scalar arguments are found', () => {
@@ -71,7 +63,7 @@ describe('a program whose results no caller sees', () => {
   });
 
   test('verification says where the results went', async () => {
-    const result = await profile(file, {
+    const result = await profile(sdfg.file, {
       ...DEFAULT_PROFILE_OPTIONS,
       runner: new NodeRunnerHost(),
       calls: 1,

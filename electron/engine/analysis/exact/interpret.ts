@@ -33,7 +33,7 @@ import type {
   Subset,
 } from '../../model/sdfg.js';
 import { freeSymbols } from '../../symbolic/index.js';
-import { Instance, Values, flat, forEachIndex, type Dim } from './values.js';
+import { Instance, Values, flat, forEachIndex } from './values.js';
 
 export interface TraceOptions {
   /** Values of the root SDFG's free symbols. */
@@ -278,7 +278,7 @@ class Interpreter {
           if (e.dst === node.id && e.memlet.data !== null) this.touch(frame, e.memlet.data, e.memlet.subset, env, t, 'read', e.jsonPath);
         for (const e of state.edges) {
           if (e.src !== node.id || e.memlet.data === null) continue;
-          const definite = e.memlet.wcr === null && !e.memlet.dynamic && this.singleElement(frame, e.memlet.subset, env, e.jsonPath);
+          const definite = e.memlet.wcr === null && !e.memlet.dynamic && this.values.singleElement(frame, e.memlet.subset, env, e.jsonPath);
           this.touch(frame, e.memlet.data, e.memlet.subset, env, t, definite ? 'write' : 'update', e.jsonPath);
         }
         return;
@@ -345,7 +345,7 @@ class Interpreter {
       const desc = callee.arrays.get(connector);
       if (!outer || !desc) continue;
       this.plainDescriptor(desc, callee);
-      const start = this.subsetStart(frame, e.memlet.subset, env, e.memlet.data, e.jsonPath);
+      const start = this.values.subsetStart(frame, e.memlet.subset, env, e.memlet.data, e.jsonPath);
       const outerStrides = this.strides(outer);
       const base = outer.base + start.reduce((s, v, i) => s + v * (outerStrides[i] ?? 0), 0);
       inner.bindings.set(connector, { inst: outer.inst, base, strides: desc.strides, frame: inner, owner: outer.owner });
@@ -427,45 +427,7 @@ class Interpreter {
       );
       return;
     }
-    for (const dims of this.boxes(frame, subset, env, where)) forEachIndex(dims, (idx) => visit(flat(b.base, strides, idx)));
-  }
-
-  private boxes(frame: Frame, subset: Subset, env: Map<string, bigint>, where: string): Dim[][] {
-    const f = { ...frame, env };
-    switch (subset.kind) {
-      case 'range':
-        return [
-          subset.dims.map((d) => ({
-            start: this.values.integer(f, this.values.sym(d.start, where), where),
-            end: this.values.integer(f, this.values.sym(d.end, where), where),
-            step: this.values.integer(f, this.values.sym(d.step, where), where),
-            tile: this.values.integer(f, this.values.sym(d.tile, where), where),
-          })),
-        ];
-      case 'indices':
-        return [
-          subset.indices.map((i) => {
-            const v = this.values.integer(f, this.values.sym(i, where), where);
-            return { start: v, end: v, step: 1n, tile: 1n };
-          }),
-        ];
-      case 'union':
-        return subset.subsets.flatMap((s) => this.boxes(frame, s, env, where));
-    }
-  }
-
-  private singleElement(frame: Frame, subset: Subset | null, env: Map<string, bigint>, where: string): boolean {
-    if (subset === null) return false;
-    let count = 0;
-    for (const dims of this.boxes(frame, subset, env, where)) forEachIndex(dims, () => count++);
-    return count === 1;
-  }
-
-  private subsetStart(frame: Frame, subset: Subset | null, env: Map<string, bigint>, data: string, where: string): number[] {
-    if (subset === null) return frame.sdfg.arrays.get(data)?.shape.map(() => 0) ?? [];
-    const boxes = this.boxes(frame, subset, env, where);
-    if (boxes.length !== 1) this.values.refuse('a nested SDFG argument given by a union of subsets', where);
-    return boxes[0]!.map((d) => Number(d.start));
+    for (const dims of this.values.boxes(frame, subset, env, where)) forEachIndex(dims, (idx) => visit(flat(b.base, strides, idx)));
   }
 
   /** The points of a map's range, one environment reused for all (nothing keeps it past an iteration). */

@@ -1,10 +1,10 @@
 /**
  * What the reference run (interpret.ts) evaluates: symbolic fields and Python code for concrete symbol
- * values (refusing, with the file and JSON path, whatever reads data or has no value), the indices of a box,
- * and the per-element record of one transient's writes and reads.
+ * values (refusing, with the file and JSON path, whatever reads data or has no value), the boxes a subset
+ * names and the indices of a box, and the per-element record of one transient's writes and reads.
  */
 import { TlabError } from '../../errors.js';
-import type { Sdfg, SdfgFile } from '../../model/sdfg.js';
+import type { Sdfg, SdfgFile, Subset } from '../../model/sdfg.js';
 import { UnboundSymbolError, evaluate, freeSymbols, parsePython, parseSym, type Expr, type Value } from '../../symbolic/index.js';
 
 /** Where code is evaluated: the SDFG (whose containers are data) and its symbols' values. */
@@ -87,6 +87,47 @@ export class Values {
 
   refuse(why: string, jsonPath: string): never {
     throw new TlabError('unsupported', `the reference run cannot follow this program: ${why}`, { file: this.file.path, jsonPath });
+  }
+
+  /** The boxes `subset` names, evaluated in `frame` with `env` (a union names several). */
+  boxes(frame: Scope, subset: Subset, env: ReadonlyMap<string, bigint>, where: string): Dim[][] {
+    const f = { ...frame, env };
+    switch (subset.kind) {
+      case 'range':
+        return [
+          subset.dims.map((d) => ({
+            start: this.integer(f, this.sym(d.start, where), where),
+            end: this.integer(f, this.sym(d.end, where), where),
+            step: this.integer(f, this.sym(d.step, where), where),
+            tile: this.integer(f, this.sym(d.tile, where), where),
+          })),
+        ];
+      case 'indices':
+        return [
+          subset.indices.map((i) => {
+            const v = this.integer(f, this.sym(i, where), where);
+            return { start: v, end: v, step: 1n, tile: 1n };
+          }),
+        ];
+      case 'union':
+        return subset.subsets.flatMap((s) => this.boxes(frame, s, env, where));
+    }
+  }
+
+  /** Whether `subset` names exactly one element (a definite write). */
+  singleElement(frame: Scope, subset: Subset | null, env: ReadonlyMap<string, bigint>, where: string): boolean {
+    if (subset === null) return false;
+    let count = 0;
+    for (const dims of this.boxes(frame, subset, env, where)) forEachIndex(dims, () => count++);
+    return count === 1;
+  }
+
+  /** The first index of the one box `subset` names (where a nested SDFG's argument pointer points). */
+  subsetStart(frame: Scope, subset: Subset | null, env: ReadonlyMap<string, bigint>, data: string, where: string): number[] {
+    if (subset === null) return frame.sdfg.arrays.get(data)?.shape.map(() => 0) ?? [];
+    const boxes = this.boxes(frame, subset, env, where);
+    if (boxes.length !== 1) this.refuse('a nested SDFG argument given by a union of subsets', where);
+    return boxes[0]!.map((d) => Number(d.start));
   }
 }
 

@@ -1,5 +1,6 @@
 /** Synthetic step inputs: runner results, built variants and a fake RunnerHost, so each profile step can be
  * tested alone, without a compiler, the addon or a child process. */
+import type { ProgramArg } from '../../../../electron/engine/codegen/types.js';
 import type { BuildResult } from '../../../../electron/engine/compile/index.js';
 import type { BuiltVariant } from '../../../../electron/engine/profile/build-variants.js';
 import type { SampledCall } from '../../../../electron/engine/profile/result.js';
@@ -7,6 +8,23 @@ import type { RunJob, RunnerHost, RunOptions, VariantResult, VariantTiming } fro
 import { emptyTiming, MAX_KEPT_CALLS, processTiming } from '../../../../electron/engine/profile/samples.js';
 import { handProgram } from '../hand-program.js';
 import type { Mode } from '../../../../electron/engine/analysis/types.js';
+
+/** The one output of the verify tests' programs: `y`, two doubles it writes. */
+export const y: ProgramArg = {
+  name: 'y',
+  kind: 'array',
+  dtype: 'float64',
+  ctype: 'double',
+  elementBytes: 8,
+  shape: [2n],
+  totalElements: 2n,
+  strides: [1n],
+  written: true,
+  read: false,
+};
+
+/** Float64 values as an output's bytes. */
+export const bytes = (...values: number[]) => new Uint8Array(Float64Array.from(values).buffer);
 
 export function fakeResult(
   label: string,

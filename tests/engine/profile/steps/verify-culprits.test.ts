@@ -5,23 +5,9 @@
  * not in the message's first 12.
  */
 import { describe, expect, it } from 'vitest';
-import type { ProgramArg } from '../../../../electron/engine/codegen/types.js';
 import { verify } from '../../../../electron/engine/profile/verify.js';
-import { fakeResult } from './fakes.js';
+import { bytes, fakeResult, y } from './fakes.js';
 
-const y: ProgramArg = {
-  name: 'y',
-  kind: 'array',
-  dtype: 'float64',
-  ctype: 'double',
-  elementBytes: 8,
-  shape: [2n],
-  totalElements: 2n,
-  strides: [1n],
-  written: true,
-  read: false,
-};
-const bytes = (...values: number[]) => new Uint8Array(Float64Array.from(values).buffer);
 const det = { nondeterministicFloat: false };
 // Sixteen poisoned transients whose names sort before the culprit's.
 const others = Array.from({ length: 16 }, (_, i) => `0:_anchor_${String(i).padStart(2, '0')}`);

@@ -1,22 +1,8 @@
 /** Profile step 4, verify: the verdicts from synthetic runner results (no runner needed). */
 import { describe, expect, it } from 'vitest';
-import type { ProgramArg } from '../../../../electron/engine/codegen/types.js';
 import { verify } from '../../../../electron/engine/profile/verify.js';
-import { fakeResult } from './fakes.js';
+import { bytes, fakeResult, y } from './fakes.js';
 
-const y: ProgramArg = {
-  name: 'y',
-  kind: 'array',
-  dtype: 'float64',
-  ctype: 'double',
-  elementBytes: 8,
-  shape: [2n],
-  totalElements: 2n,
-  strides: [1n],
-  written: true,
-  read: false,
-};
-const bytes = (...values: number[]) => new Uint8Array(Float64Array.from(values).buffer);
 const det = { nondeterministicFloat: false };
 
 describe('verify step', () => {
