@@ -45,6 +45,24 @@ describe('analyze command', () => {
     expect(text).toMatch(/--default-symbol 64 used for \d+ symbol\(s\):/);
   });
 
+  it('says what packing does as the window does: "saves 640 B (50.0%)", or "costs 3.19 KiB more" where it costs', async () => {
+    const chain = capture();
+    expect(await chain.cmd.run([join(packageRoot(), 'assets', 'examples', 'chain.sdfg'), '--symbols', 'N=40'])).toBe(0);
+    expect(chain.out()).toMatch(/^CPU_Heap +1\.25 KiB +1\.25 KiB +640 B +saves 640 B \(50\.0%\) +640 B +100\.0%$/m);
+    // channel_flow at 64: alignment takes more than reuse gains. Once "-3.19 KiB (0.1%)" under "saved".
+    const c = capture();
+    expect(
+      await c.cmd.run([join(corpusDir(), 'phschaad__fuzzyflow__tests__npbench_graphs__channel_flow.sdfg'), '--default-symbol', '64']),
+    ).toBe(0);
+    // The layouts table's row: the only line that starts with the storage and ends with the bound/packed share.
+    const row = c
+      .out()
+      .split('\n')
+      .find((l) => /^CPU_Heap .*%$/.test(l))!;
+    expect(row).toMatch(/ costs 3\.19 KiB more \(0\.1%\) /);
+    expect(row).not.toMatch(/ -\d/);
+  });
+
   it("explains the modes table's '?' where the executions per call are unknown (channel_flow's while loop)", async () => {
     const c = capture();
     expect(

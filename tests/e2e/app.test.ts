@@ -436,6 +436,16 @@ describe('the app through serve, in Chromium', () => {
     await page.waitForSelector('[data-testid="profile-headline"]');
     expect(await page.textContent('.save-name')).toContain('hdiff-cpu.json');
     await page.waitForSelector('[data-testid="chart-distribution"] canvas');
+    // The dace layout's hatched chip (dark theme here) has a solid ground under its stripes: the green text once
+    // sat on stripes of the ground over nothing, hard to read.
+    const chip = await page.evaluate(() => {
+      const d = (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document;
+      const g = globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string; backgroundImage: string } };
+      const st = g.getComputedStyle(d.querySelector('[data-testid="profile-table"] .mode-tag.hatched'));
+      return { color: st.backgroundColor, image: st.backgroundImage };
+    });
+    expect(chip.color).not.toBe('rgba(0, 0, 0, 0)');
+    expect(chip.image).toMatch(/^repeating-linear-gradient/);
     await shot(page, '19-result-only');
     clean(a);
     await a.close();

@@ -1,8 +1,14 @@
 // @vitest-environment jsdom
-/** The Profile tab's mode table: a mode whose allocations nothing recorded reads n/m, as the console and the report. */
+/**
+ * The Profile tab's mode table: a mode whose allocations nothing recorded reads n/m, as the console and the report;
+ * the ratio column is taken on the statistic the verdict compares, as the console's.
+ */
 import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { describe, expect, it } from 'vitest';
+import { formatProfile } from '../../electron/engine/profile/format.js';
+import type { ProfileResult } from '../../electron/engine/profile/result.js';
+import { profileVerdict } from '../../electron/engine/view/verdict.js';
 import { ModeTable } from '../../renderer/src/app/profile/ModeTable.js';
 import { profileFixture } from './fixtures.js';
 
@@ -23,5 +29,49 @@ describe('the mode table', () => {
     expect(cells(pers.label).filter((t) => t === 'n/m')).toHaveLength(2);
     expect(cells('SCOPED')).not.toContain('n/m');
     act(() => root.unmount());
+  });
+
+  /** The table's ratio header and, per mode label, its ratio cell. */
+  function ratios(result: ProfileResult): { head: string; cells: Map<string, string> } {
+    const el = document.createElement('div');
+    document.body.appendChild(el);
+    const root = createRoot(el);
+    act(() => root.render(createElement(ModeTable, { doc: { result } as Parameters<typeof ModeTable>[0]['doc'] })));
+    const head = el.querySelector('[data-testid="profile-table-ratio"]')!.textContent;
+    const cells = new Map(
+      [...el.querySelectorAll('tbody tr')].map((r) => [
+        r.querySelector('.mode-tag')!.textContent,
+        r.querySelector('td.num:last-child')!.textContent,
+      ]),
+    );
+    act(() => root.unmount());
+    el.remove();
+    return { head, cells };
+  }
+
+  it('divides p10s on a noisy run, which the verdict compares at p10, and prints the same numbers as the console', () => {
+    const r = profileFixture('vadv-cpu-noisy.json');
+    expect(profileVerdict(r).statistic).toBe('p10');
+    const { head, cells } = ratios(r);
+    expect(head).toBe('vs SCOPED (p10)');
+    const p10 = (label: string) => r.modes.find((m) => m.label === label)!.summary.p10Ns;
+    const console = formatProfile(r).split('\n');
+    for (const m of r.modes) {
+      expect(cells.get(m.label)).toBe(`${(p10('SCOPED') / p10(m.label)).toFixed(2)}×`);
+      const line = console.find((l) => l.startsWith(`${m.label} `))!;
+      expect(line.trim().split(/\s+/).at(-1)).toBe(cells.get(m.label));
+    }
+    // The medians' ratio differs on this run: the old column printed it.
+    const persistent = r.modes.find((m) => m.mode === 'PERSISTENT')!;
+    const scoped = r.modes.find((m) => m.label === 'SCOPED')!;
+    expect(cells.get(persistent.label)).not.toBe(`${(scoped.summary.medianNs / persistent.summary.medianNs).toFixed(2)}×`);
+  });
+
+  it('divides medians on a quiet run, under a plain header', () => {
+    const r = profileFixture('vadv-cpu-clean.json');
+    const { head, cells } = ratios(r);
+    expect(head).toBe('vs SCOPED');
+    const median = (label: string) => r.modes.find((m) => m.label === label)!.summary.medianNs;
+    for (const m of r.modes) expect(cells.get(m.label)).toBe(`${(median('SCOPED') / median(m.label)).toFixed(2)}×`);
   });
 });

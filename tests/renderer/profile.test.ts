@@ -79,6 +79,21 @@ describe('distribution chart', () => {
     }
   });
 
+  it('keeps its whole subtitle on a narrow card: what does not fit beside the title goes on a second line', () => {
+    const data = { results: [{ label: '', result: profileFixture() }] };
+    const texts = (width: number) =>
+      [...parseSvg(renderChartSVG(distributionChart, data, { width })).querySelectorAll('text')].map((t) => t.textContent ?? '');
+    // Once cut to "… dots…" with no tooltip.
+    for (const width of [560, 700]) {
+      const all = texts(width);
+      expect(all.some((t) => t.endsWith('…'))).toBe(false);
+      expect(all.some((t) => t.includes('box 25–75 %, whiskers 10–90 %'))).toBe(true);
+      expect(all.some((t) => t.endsWith('dots: every call'))).toBe(true);
+    }
+    // A wide card keeps it on one line beside the title.
+    expect(texts(1400).find((t) => t.includes('calls per mode'))).toMatch(/ · dots: every call$/);
+  });
+
   it('draws every call of a comparison, with one marker shape per result', () => {
     const data = {
       results: [

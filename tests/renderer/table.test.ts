@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir } from '../../electron/engine/paths.js';
 import { FATES, type AnalysisView } from '../../electron/engine/view/types.js';
 import { TransientsTable } from '../../renderer/src/views/TransientsTable.js';
-import { parseFilter, tableRows } from '../../renderer/src/views/transients-model.js';
+import { DEFAULT_SORT, parseFilter, tableRows } from '../../renderer/src/views/transients-model.js';
 import { viewOf } from '../../bench/lib/memviews/harness.js';
 import { exampleView } from './fixtures.js';
 
@@ -95,7 +95,9 @@ describe('TransientsTable', () => {
     act(() => {
       grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
     });
-    expect(events).toEqual([cloudsc.table.id[0], cloudsc.table.id[1]]);
+    // The table opens largest first: the keys walk that order, not the file's.
+    const order = tableRows(cloudsc, '', DEFAULT_SORT);
+    expect(events).toEqual([cloudsc.table.id[order[0]!], cloudsc.table.id[order[1]!]]);
     act(() => {
       grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     });
@@ -103,11 +105,34 @@ describe('TransientsTable', () => {
     act(() => root.unmount());
   });
 
+  it('opens sorted by bytes, largest first, with what owns no known size last', () => {
+    const { el, root } = mount(cloudsc);
+    const header = [...el.querySelectorAll<HTMLElement>('[role="columnheader"]')].find((h) => h.textContent?.startsWith('bytes'))!;
+    expect(header.getAttribute('aria-sort')).toBe('descending');
+    const shown = [...el.querySelectorAll('[role="row"][id^="tlab-row-"]')].map((r) => Number(r.id.slice('tlab-row-'.length)));
+    const bytes = (i: number) => Number(cloudsc.table.bytes[i]);
+    const largest = Math.max(
+      ...[...Array(cloudsc.table.count).keys()]
+        .filter((i) => cloudsc.table.alias[i]! < 0)
+        .map(bytes)
+        .filter(Number.isFinite),
+    );
+    expect(bytes(shown[0]!)).toBe(largest);
+    for (let k = 1; k < shown.length; k++) expect(bytes(shown[k]!)).toBeLessThanOrEqual(bytes(shown[k - 1]!));
+    // File order began elsewhere.
+    expect(bytes(0)).toBeLessThan(largest);
+    act(() => root.unmount());
+  });
+
   it('sorts on a header click and marks the selection from elsewhere', () => {
     const { el, root, render } = mount(cloudsc);
     const header = [...el.querySelectorAll<HTMLElement>('[role="columnheader"]')].find((h) => h.textContent?.startsWith('bytes'))!;
     act(() => header.click());
-    expect(header.getAttribute('aria-sort')).toBe('descending');
+    expect(header.getAttribute('aria-sort')).toBe('ascending');
+    const id = [...el.querySelectorAll<HTMLElement>('[role="columnheader"]')].find((h) => h.textContent?.startsWith('id'))!;
+    act(() => id.click());
+    expect(id.getAttribute('aria-sort')).toBe('ascending');
+    expect(header.getAttribute('aria-sort')).toBe('none');
     const last = cloudsc.table.id[cloudsc.table.count - 1]!;
     render(last);
     const row = el.querySelector('[role="row"][aria-selected="true"]');

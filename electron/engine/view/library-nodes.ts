@@ -7,11 +7,10 @@ import type { LibraryNodeResult } from '../profile/result.js';
 
 type NodeText = Pick<LibraryNodeResult, 'className' | 'label' | 'implementation' | 'library'>;
 
-function libraryNodeText(n: NodeText): string {
-  return `${n.className} '${n.label}' → ${n.implementation}${n.library ? ` (${n.library})` : ''}`;
-}
-
-const keyOf = (n: NodeText): string => `${n.className}\u0000${n.implementation}\u0000${n.library ?? ''}`;
+/** How a node's expansion reads after it: ` → blas (OpenBLAS)`; empty where the reader picks the expansion. */
+type Expansion = (n: NodeText) => string;
+const ranAs: Expansion = (n) => ` → ${n.implementation}${n.library ? ` (${n.library})` : ''}`;
+const unsaid: Expansion = () => '';
 
 /** Beyond this many labels of one class and implementation, the line gives the nodes' count instead of each label. */
 const LISTED_PER_CLASS = 3;
@@ -25,9 +24,15 @@ export function libraryNodesLine(nodes: readonly LibraryNodeResult[] | undefined
   return parts ? `library nodes (every mode's time includes them): ${parts.join('; ')}` : null;
 }
 
-/** The line's parts without its lead-in (the report's header fact), or null when there are no library nodes. */
-export function libraryNodesParts(nodes: readonly NodeText[] | undefined): string[] | null {
+/**
+ * The line's parts without its lead-in (the report's header fact), or null when there are no library nodes.
+ * `implementation: false` leaves the expansion out (the profile form, where the user is choosing it).
+ */
+export function libraryNodesParts(nodes: readonly NodeText[] | undefined, opts: { implementation?: boolean } = {}): string[] | null {
   if (!nodes?.length) return null;
+  const expansion = opts.implementation === false ? unsaid : ranAs;
+  const libraryNodeText = (n: NodeText): string => `${n.className} '${n.label}'${expansion(n)}`;
+  const keyOf = (n: NodeText): string => `${n.className}\u0000${expansion(n)}`;
   const groups = new Map<string, NodeText[]>();
   for (const n of nodes) {
     const key = keyOf(n);
@@ -49,7 +54,7 @@ export function libraryNodesParts(nodes: readonly NodeText[] | undefined): strin
       parts.push(same > 1 ? `${same} × ${text}` : text);
     } else {
       done.add(key);
-      parts.push(`${g.length} ${n.className} nodes → ${n.implementation}${n.library ? ` (${n.library})` : ''}`);
+      parts.push(`${g.length} ${n.className} nodes${expansion(n)}`);
     }
   }
   return parts;

@@ -44,5 +44,5 @@ export {
 } from './verdict.js';
 export { deviceSummary, deviceVersions, EMULATED_DEVICE, formatReleaseThreshold, isEmulatedResult } from './gpu.js';
 export { quantile } from '../profile/stats.js';
-export { libraryNodesLine } from './library-nodes.js';
+export { libraryNodesLine, libraryNodesParts } from './library-nodes.js';
 export { structureMembersText } from './structures.js';

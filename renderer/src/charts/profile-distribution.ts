@@ -19,7 +19,7 @@ import {
   type Series,
 } from './profile-data.js';
 import { logTimeTicks, timeTicks } from './scales.js';
-import { fitMiddle, fitText, textWidth } from './text.js';
+import { fitMiddle, fitText, textWidth, wrapParts } from './text.js';
 
 export interface DistributionLayout {
   series: Series[];
@@ -86,12 +86,17 @@ function draw(p: Painter, data: ProfileData, f: FrameInput<null>): DistributionL
   p.text(12, 22, 'Time per call', { color: t.text, size: t.font.title + 2, weight: 600 });
   const first = series[0];
   const sub = first
-    ? `${formatCount(first.sorted.length)} calls per mode (${first.processes} process${first.processes === 1 ? '' : 'es'} × ${first.callsPerProcess}) · box 25–75 %, whiskers 10–90 %, dots: every call`
-    : 'no timed calls';
-  p.text(12 + textWidth('Time per call', t.font.title + 2, true) + 10, 22, fitText(sub, t.font.base, f.width - 160), {
-    color: t.muted,
-    size: t.font.base,
-  });
+    ? [
+        `${formatCount(first.sorted.length)} calls per mode (${first.processes} process${first.processes === 1 ? '' : 'es'} × ${first.callsPerProcess})`,
+        'box 25–75 %, whiskers 10–90 %',
+        'dots: every call',
+      ]
+    : ['no timed calls'];
+  // What does not fit beside the title goes on a line under it, left of the "median" column label.
+  const subX = 12 + textWidth('Time per call', t.font.title + 2, true) + 10;
+  const [line1, line2] = wrapParts(sub, ' · ', t.font.base, f.width - 12 - subX, f.width - 36 - textWidth('median', t.font.small));
+  p.text(subX, 22, line1, { color: t.muted, size: t.font.base });
+  if (line2) p.text(12, 38, line2, { color: t.muted, size: t.font.base });
   const labelW = Math.min(260, Math.max(90, ...series.map((s) => textWidth(s.display, t.font.base, true) + 24)));
   const left = 12 + labelW;
   const medianW = 74;

@@ -66,6 +66,16 @@ export function textWidth(text: string, size: number, bold = false): number {
   return (units * size) / 1000;
 }
 
+/**
+ * Parts joined by `sep` over two lines: as many as fit `firstMax` px on the first, the rest on the second (cut
+ * only if they overflow `secondMax`). A chart's subtitle cut to "dots…" on a narrow card had no tooltip to read.
+ */
+export function wrapParts(parts: string[], sep: string, size: number, firstMax: number, secondMax: number): [string, string] {
+  let k = parts.length;
+  while (k > 0 && textWidth(parts.slice(0, k).join(sep), size) > firstMax) k--;
+  return [parts.slice(0, k).join(sep), fitText(parts.slice(k).join(sep), size, secondMax)];
+}
+
 /** `text` cut to fit `max` px, with an ellipsis; "" when not even one character and the ellipsis fit. */
 export function fitText(text: string, size: number, max: number, bold = false): string {
   if (textWidth(text, size, bold) <= max) return text;

@@ -1,5 +1,5 @@
 /**
- * The transients table: every transient of an AnalysisView, sortable, filterable (transients-model.ts),
+ * The transients table: every transient of an AnalysisView, largest first until sorted otherwise, filterable (transients-model.ts),
  * virtualised by hand (only the rows in view are in the DOM, so 30k rows scroll as fast as 30), keyboard
  * navigable (↑ ↓ PgUp PgDn Home End move and select, Esc clears, / focuses the filter), and in sync with
  * every other view through `selectedTransient` / `onSelect` / `onHover`.
@@ -11,7 +11,7 @@ import { fateOf, indexOfId, storageOf, structureOf } from '../charts/transient-i
 import { headTail, MidCut, type CutPart } from '../app/text/MidCut.js';
 import { isHatch } from '../charts/painter.js';
 import type { ThemeName } from '../theme/index.js';
-import { COLUMNS, ownedTotal, tableRows, type Column, type SortSpec } from './transients-model.js';
+import { COLUMNS, DEFAULT_SORT, ownedTotal, tableRows, type Column, type SortSpec } from './transients-model.js';
 
 export interface TransientsTableProps {
   view: AnalysisView;
@@ -146,7 +146,7 @@ export function TransientsTable(props: TransientsTableProps): React.JSX.Element 
   const rowH = props.rowHeight ?? 26;
   const t = chartTheme(theme);
   const [query, setQuery] = useState(props.filter ?? '');
-  const [sort, setSort] = useState<SortSpec | null>(null);
+  const [sort, setSort] = useState<SortSpec | null>(DEFAULT_SORT);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewportH, setViewportH] = useState(400);
   const [active, setActive] = useState<number>(-1);

@@ -67,6 +67,12 @@ export interface SortSpec {
   dir: 'asc' | 'desc';
 }
 
+/**
+ * The table's order until the user sorts: what owns the most memory first, as the outline lists it (file order put
+ * velocity_tendencies' never-accessed 4-byte scalars above its 96 KiB arrays). Unknown sizes and aliases go last.
+ */
+export const DEFAULT_SORT: SortSpec = { key: 'bytes', dir: 'desc' };
+
 interface Keys {
   text: Map<ColumnKey, string[]>;
   bytes: Float64Array;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { libraryNodesLine } from '../../../electron/engine/view/library-nodes.js';
+import { libraryNodesLine, libraryNodesParts } from '../../../electron/engine/view/library-nodes.js';
 import type { LibraryNodeResult } from '../../../electron/engine/profile/result.js';
 
 const node = (className: string, label: string, implementation: 'pure' | 'blas' = 'pure'): LibraryNodeResult => ({
@@ -29,5 +29,20 @@ describe('the library-node line of the summary', () => {
     expect(libraryNodesLine([sum(0), node('Reduce', 'max'), sum(1), sum(2), sum(3)])).toBe(
       "library nodes (every mode's time includes them): 4 × Reduce 'Reduce (Sum), Axes: all' → pure; Reduce 'max' → pure",
     );
+  });
+});
+
+describe('the library-node parts without the expansion (the profile form, before the user picks one)', () => {
+  it('groups by class and label alone', () => {
+    const sum = (i: number, impl: 'pure' | 'blas'): LibraryNodeResult => ({
+      ...node('Reduce', 'Reduce (Sum), Axes: all', impl),
+      jsonPath: `$.nodes[${i}]`,
+    });
+    expect(libraryNodesParts([sum(0, 'pure'), node('MatMul', 'mm'), sum(1, 'blas')], { implementation: false })).toEqual([
+      "2 × Reduce 'Reduce (Sum), Axes: all'",
+      "MatMul 'mm'",
+    ]);
+    const memsets = Array.from({ length: 5 }, (_, i) => node('MemsetLibraryNode', `m${i}`));
+    expect(libraryNodesParts(memsets, { implementation: false })).toEqual(['5 MemsetLibraryNode nodes']);
   });
 });

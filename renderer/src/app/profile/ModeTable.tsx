@@ -13,6 +13,7 @@ import {
   formatPercent,
   isEmulatedResult,
   isGpuResult,
+  profileVerdict,
   quantile,
   type ModeResult,
 } from '../../../../electron/engine/view/public.js';
@@ -33,6 +34,15 @@ export function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
   const deviceGroup = isEmulatedResult(r) ? 'emulated device time / call (--gpu host)' : 'device time / call (CUDA events)';
   // Kept rows of a sampled result are an evenly spaced subsample: the device p10/p90 are read from them.
   const sampledNote = r.modes.some((m) => m.sampling) ? '; p10 and p90 of the kept (sampled) calls' : '';
+  // The ratio column is taken on the statistic the verdict compares, as the console's: a noisy run is compared at
+  // p10, and channel_flow on a busy machine read "404×" here from medians while the verdict named no winner.
+  const atP10 = profileVerdict(r).statistic === 'p10';
+  const figure = (m: ModeResult): number => (atP10 ? m.summary.p10Ns : m.summary.medianNs);
+  const qualifiers = [...(gpu ? ['host'] : []), ...(atP10 ? ['p10'] : [])];
+  const ratioHead = `vs ${base?.label ?? '—'}${qualifiers.length ? ` (${qualifiers.join(', ')})` : ''}`;
+  const ratioTitle = atP10
+    ? 'The noisy run is compared at p10, as the verdict compares it: the ratio of the p10s'
+    : 'The ratio of the medians';
   const stat = (name: string, group: string) => (
     <th key={`${group}-${name}`} className={name === 'median' ? 'grp-start' : undefined} title={`${group}: ${name}`}>
       {name}
@@ -67,7 +77,9 @@ export function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
               <th rowSpan={2}>alloc+free (host)</th>
               <th rowSpan={2}>faults / call</th>
               <th rowSpan={2}>workspace</th>
-              <th rowSpan={2}>vs {base?.label ?? '—'} (host)</th>
+              <th rowSpan={2} title={ratioTitle} data-testid="profile-table-ratio">
+                {ratioHead}
+              </th>
             </tr>
             <tr>
               {['median', 'p10', 'p90'].map((n) => stat(n, 'host time / call'))}
@@ -84,7 +96,9 @@ export function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
             <th>alloc+free</th>
             <th>faults / call</th>
             <th>workspace</th>
-            <th>vs {base?.label ?? '—'}</th>
+            <th title={ratioTitle} data-testid="profile-table-ratio">
+              {ratioHead}
+            </th>
           </tr>
         )}
       </thead>
@@ -116,7 +130,7 @@ export function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
               </td>
               <td className="num">{formatCount(Math.round(m.summary.minorFaultsPerCall))}</td>
               <td className="num">{Object.keys(m.workspaceBytes).length ? formatBytes(ws) : '–'}</td>
-              <td className="num">{base ? `${(base.summary.medianNs / m.summary.medianNs).toFixed(2)}×` : ''}</td>
+              <td className="num">{base ? `${(figure(base) / figure(m)).toFixed(2)}×` : ''}</td>
             </tr>
           );
         })}

@@ -4,6 +4,7 @@
  * that size every view), shown here so nothing is hidden.
  */
 import { useEffect, useRef, useState } from 'react';
+import { libraryNodesParts } from '../../../../electron/engine/view/public.js';
 import { MODE_NAMES } from '../../theme/index.js';
 import { Icon } from '../Icon.js';
 import { askDevices, updateProfileSettings } from '../profile-actions.js';
@@ -168,7 +169,7 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
           </select>
           <p className="hint" style={{ overflowWrap: 'anywhere' }}>
             {libraryNodes.length > 0
-              ? `${libraryNodes.map((n) => `${n.className} '${n.label}'`).join(', ')}: every mode runs the same expansion.`
+              ? `${libraryNodesParts(libraryNodes, { implementation: false })!.join('; ')}: every mode runs the same expansion.`
               : 'This program has a library node that only a blas implementation expands.'}
           </p>
         </fieldset>

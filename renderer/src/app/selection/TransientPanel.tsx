@@ -69,6 +69,13 @@ export function TransientPanel({ view, row }: { view: AnalysisView; row: number 
             {f.alias.target ? ` of ${f.alias.target.name}` : ''}, counted in no total
           </div>
         </>
+      ) : f.noMemory ? (
+        <div className="sel-big sel-words" data-testid="selection-size">
+          <span>{f.noMemory}</span>
+          <span className="sel-big-sub">
+            declared {f.size}, holds none · {f.effectiveStorage}
+          </span>
+        </div>
       ) : (
         <>
           <div className="sel-big" data-testid="selection-size">

@@ -82,6 +82,18 @@ function allocationText(a: AllocationJson, stepLabel: (path: string) => string):
   }
 }
 
+/**
+ * The panel's headline for a transient that holds no memory of its own: why, in a few words. Its declared size
+ * in big type beside "holds no memory of its own" read as a contradiction (a never-accessed 4-byte scalar).
+ */
+function noMemoryHeadline(why: string): string {
+  if (why.startsWith('never accessed')) return 'never accessed';
+  if (why.startsWith('member of structure')) return 'allocated with its structure';
+  if (why.startsWith('constant')) return 'a constant, compiled in';
+  if (why.startsWith('stack storage') || why.startsWith('Scalar: a local variable')) return 'on the stack';
+  return 'no memory of its own';
+}
+
 const FATE_TEXT: Record<Fate, string> = {
   external: 'moves into the caller’s workspace under EXTERNAL',
   persistent: 'moves to init under PERSISTENT; EXTERNAL keeps allocating it',
@@ -140,6 +152,8 @@ export interface TransientFacts {
   insideStructure: string | null;
   /** The label of the library node whose expansion created it (quoted), or null. */
   expandedFrom: string | null;
+  /** Why it holds no memory, in a few words (`never accessed`, `on the stack`), or null when it holds some. */
+  noMemory: string | null;
 }
 
 export function transientFacts(view: AnalysisView, row: number): TransientFacts {
@@ -224,6 +238,7 @@ export function transientFacts(view: AnalysisView, row: number): TransientFacts 
     alias: aliasFactsOf(view, row, type),
     viewedBy: (aliasesByTarget(view).get(row) ?? []).map((r) => t.name[r]!),
     insideStructure: structureOf(view, row),
+    noMemory: alloc.kind === 'none' ? noMemoryHeadline(alloc.why) : null,
   };
 }
 
