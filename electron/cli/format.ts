@@ -32,7 +32,9 @@ export function groupDigits(v: bigint | number | null): string {
 export function percent(part: bigint | null, whole: bigint | null): string {
   if (part === null || whole === null || whole === 0n) return '?';
   const tenths = (part * 1000n) / whole;
-  return `${tenths / 10n}.${(tenths < 0n ? -tenths : tenths) % 10n}%`;
+  // BigInt division truncates toward zero, so -0.3% has no sign in its integer part: print the sign apart.
+  const abs = tenths < 0n ? -tenths : tenths;
+  return `${tenths < 0n ? '-' : ''}${abs / 10n}.${abs % 10n}%`;
 }
 
 function truncate(text: string, width: number): string {

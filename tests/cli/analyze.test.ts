@@ -227,6 +227,9 @@ describe('format helpers', () => {
     expect(humanBytes(1n << 60n)).toBe('1.00 EiB');
     expect(humanBytes(null)).toBe('?');
     expect(percent(1n, 3n)).toBe('33.3%');
+    // Under one percent below zero, BigInt's integer part is 0 and carries no sign.
+    expect(percent(-3n, 1000n)).toBe('-0.3%');
+    expect(percent(-25n, 1000n)).toBe('-2.5%');
     expect(
       table(
         ['a', 'num'],
