@@ -18,7 +18,7 @@ import { readSdfgFile } from '../engine/sdfg/index.js';
 import { daceFolderSdfg, folderBuiltBy } from '../engine/dace/folder.js';
 import { checkLibraryImpl, parseLibraryImpl } from '../engine/sdfg/expand/impl.js';
 import { libraryNodesParts } from '../engine/view/library-nodes.js';
-import { profileCheck } from '../engine/codegen/index.js';
+import { buildSymbolNames, profileCheck, withSymbolNeeds } from '../engine/codegen/index.js';
 import { aliasText, canProfileText } from '../engine/view/format.js';
 import type { ProfileCheck } from '../engine/view/types.js';
 import { optionValue, parseArgs, parseInteger, parseSymbolList } from './args.js';
@@ -105,7 +105,8 @@ export function createAnalyzeCommand(io: OutputStreams): Command {
       step(`analysing ${file.stats.sdfgs} SDFG(s), ${file.stats.transients} transient(s)`);
       const analysis = analyze(file, opts);
       step('checking what the code generator supports');
-      const profile = profileCheck(file, analysis.target, analysis.libraryImpl);
+      const check = profileCheck(file, analysis.target, analysis.libraryImpl);
+      const profile = withSymbolNeeds(check, check.ok ? buildSymbolNames(file, analysis.libraryImpl) : [], (s) => analysis.symbols.has(s));
       if (progress) io.stderr.write('\r\x1b[K');
       if (args.flags.has('json')) io.stdout.write(`${JSON.stringify({ ...toAnalysisJson(analysis), profile }, null, 2)}\n`);
       else {

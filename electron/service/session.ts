@@ -13,7 +13,7 @@ import type { ProfileResult } from '../engine/profile/result.js';
 import { parseDecodedSdfg, parseSdfgBytes } from '../engine/sdfg/index.js';
 import { decodeWithPreview } from '../engine/sdfg/preview.js';
 import { buildDocInfo } from '../engine/view/doc.js';
-import { profileCheck } from '../engine/codegen/index.js';
+import { buildSymbolNames, profileCheck, withSymbolNeeds } from '../engine/codegen/index.js';
 import type { AnalysisView, DocInfo, GraphRegion, ProfileCheck, SearchHit } from '../engine/view/types.js';
 import { parseProfileBytes, readProfileFile, writeProfileFile } from '../host-kit/result-files.js';
 import type {
@@ -47,7 +47,7 @@ interface OpenDoc {
   /** The latest analysis, with the options and the model it was computed from. */
   memo: { key: string; file: SdfgFile; analysis: Analysis } | null;
   /** The code generator's verdict on the model, per target (it does not depend on the symbols). */
-  profile: { file: SdfgFile; byTarget: Map<string, ProfileCheck> } | null;
+  profile: { file: SdfgFile; byTarget: Map<string, ProfileCheck>; needs: string[] | null } | null;
   /** A big file's first look (engine/sdfg/preview.ts) until its full model is read; `readAll` starts that. */
   preview: { file: SdfgFile; readAll: () => void } | null;
   /** A workload file (docs/workload.md): its programs; null for an SDFG. */
@@ -336,14 +336,26 @@ export class Session implements TransientLabApi {
   async analyze(req: AnalyzeRequest): Promise<AnalysisView> {
     const d = this.doc(req.doc);
     const analysis = await this.analysisOf(d, req);
-    return this.ctx.views.analysis(analysis, this.profileOf(d, await this.model(d), analysis.target));
+    const file = await this.model(d);
+    const check = this.profileOf(d, file, analysis.target);
+    return this.ctx.views.analysis(
+      analysis,
+      check.ok ? withSymbolNeeds(check, this.needsOf(d, file), (s) => analysis.symbols.has(s)) : check,
+    );
+  }
+
+  /** The symbols a build needs values for, once per parsed file (independent of the values and the target). */
+  private needsOf(d: OpenDoc, file: SdfgFile): string[] {
+    if (d.profile?.file !== file) d.profile = { file, byTarget: new Map(), needs: null };
+    d.profile.needs ??= buildSymbolNames(file);
+    return d.profile.needs;
   }
 
   /** Whether the window may offer Profile, and why not: the same verdict as `analyze`'s "Can profile" line. */
   // On the file as parsed, not the analysis' (already expanded with pure loops): the check expands it as the
   // build would, and can then also say what blas would give.
   private profileOf(d: OpenDoc, file: SdfgFile, target: Target): ProfileCheck {
-    if (d.profile?.file !== file) d.profile = { file, byTarget: new Map() };
+    if (d.profile?.file !== file) d.profile = { file, byTarget: new Map(), needs: null };
     let check = d.profile.byTarget.get(target);
     if (!check) {
       check = profileCheck(file, target);

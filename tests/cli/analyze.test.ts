@@ -105,6 +105,20 @@ describe('analyze command', () => {
     expect(JSON.parse(jsonYes.out()).profile).toEqual({ ok: true });
   });
 
+  it('a program it can build says which symbols still need a value first (the build would refuse without them)', async () => {
+    // dynamic_map_range's arrays are sized by H and W.
+    const fixture = join(packageRoot(), 'tests', 'fixtures', 'sdfg', 'dynamic_map_range.sdfg');
+    const none = capture();
+    expect(await none.cmd.run([fixture])).toBe(0);
+    expect(none.out()).toMatch(/^Can profile: yes, once 2 symbols have values \(H, W\)$/m);
+    const one = capture();
+    expect(await one.cmd.run([fixture, '--symbols', 'H=8', '--json'])).toBe(0);
+    expect(JSON.parse(one.out()).profile).toEqual({ ok: true, needsValues: { count: 1, names: ['W'] } });
+    const text = capture();
+    expect(await text.cmd.run([fixture, '--symbols', 'H=8'])).toBe(0);
+    expect(text.out()).toMatch(/^Can profile: yes, once W has a value$/m);
+  });
+
   it('a program refused for want of blas (Potrf) says what --library-impl blas gives, and builds with it', async () => {
     const potrf = join(corpusDir(), 'spcl__dace__tests__sdfg_corpus__lapack_potrf_matrix_choleskyfact_potrf_MKL_float.sdfg');
     const pure = capture();

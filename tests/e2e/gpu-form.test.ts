@@ -38,6 +38,8 @@ describe("the GPU profile form knows this machine's CUDA devices", () => {
       const a = await openApp(browser, serve, { theme, viewport: { width: 1400, height: 1000 }, query: `open=${encodeURIComponent(GPU)}` });
       const { page } = a;
       await waitForMark(page, 'tlab:ready', 240_000);
+      // gpu-tb's arrays are sized by N: without a value Run would wait for it (tests/renderer/symbol-needs.test.ts).
+      await page.fill('[data-testid="symbol-N"]', '64');
       await page.keyboard.press('Control+p');
       await page.waitForSelector('[data-testid="profile-gpu-no-device"], [data-testid="profile-gpu-device"]');
       const device = page.locator('[data-testid="profile-gpu-auto"]');
@@ -55,7 +57,7 @@ describe("the GPU profile form knows this machine's CUDA devices", () => {
         await page.click('label:has([data-testid="profile-gpu-auto"])', { force: true });
         expect(await emulated.isChecked()).toBe(true);
       }
-      expect(await page.locator('[data-testid="profile-run"]').isDisabled()).toBe(false);
+      await page.waitForSelector('[data-testid="profile-run"]:not([disabled])');
       await nextFrames(page);
       await form.screenshot({ path: join(SHOTS, `form-${theme}.png`) });
       expect(a.errors).toEqual([]);

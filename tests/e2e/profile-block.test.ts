@@ -84,7 +84,7 @@ describe('the Profile button of a program that cannot be profiled', () => {
     expect(a.errors).toEqual([]);
   }, 180_000);
 
-  it('stays enabled for a program the generator accepts (spmv, dynamic map ranges)', async () => {
+  it('enables Run for a program the generator accepts (spmv, dynamic map ranges) once its symbols have values', async () => {
     const a = await openCorpusFile(SPMV);
     const page = a.page;
     await page.waitForSelector('[data-testid="action-profile"]:not([disabled])');
@@ -92,7 +92,25 @@ describe('the Profile button of a program that cannot be profiled', () => {
     await page.keyboard.press('Control+p');
     await page.waitForSelector('[data-testid="profile-run"]');
     expect(await page.locator('[data-testid="profile-blocked"]').count()).toBe(0);
-    expect(await page.locator('[data-testid="profile-run"]').isDisabled()).toBe(false);
+    // H, W and nnz have no value yet: Run waits for them, says so, and the field beside it gives all three one.
+    expect(await page.locator('[data-testid="profile-run"]').isDisabled()).toBe(true);
+    expect(await page.textContent('[data-testid="profile-run-needs"]')).toContain(
+      'Waits until 3 symbols have values (H, W, nnz). Set them in the top bar, or all at once here:',
+    );
+    expect(
+      await page.evaluate(() =>
+        (
+          globalThis as { document: { activeElement: { getAttribute(n: string): string | null } | null } }
+        ).document.activeElement?.getAttribute('data-testid'),
+      ),
+    ).toBe('profile-needs-default');
+    await nextFrames(page);
+    await page.screenshot({ path: join(SHOTS, 'profile-needs-symbols.png') });
+    await page.keyboard.type('16');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid="profile-run"]:not([disabled])');
+    expect(await page.locator('[data-testid="profile-run-needs"]').count()).toBe(0);
+    expect(await page.textContent('[data-testid="overview-can-profile"]')).toBe('can profile: yes');
     expect(a.errors).toEqual([]);
   }, 180_000);
 

@@ -127,6 +127,12 @@ describe('profiling without a fight: the form, the dock, last results, Compare',
   });
 
   it("the top bar's Profile opens the form ready to run: Profile tab, Run in view and focused, also as the settings scroll", async () => {
+    // Without N, Run waits for it and the focus goes to the field that gives it one (the form's first input).
+    await page.click('[data-testid="action-profile"]');
+    await page.waitForSelector('[data-testid="profile-run-needs"]');
+    expect(await active()).toBe('profile-needs-default');
+    await page.fill('[data-testid="symbol-N"]', '64');
+    await page.waitForSelector('[data-testid="profile-run"]:not([disabled])');
     for (const theme of ['light', 'dark'] as const) {
       await setTheme(theme);
       await page.click('[data-testid="tab-transients"]');

@@ -63,6 +63,30 @@ export function profileCheck(file: SdfgFile, target: Target, libraryImpl: Librar
   return check;
 }
 
+/**
+ * The symbols a build of `parsed` needs a value for: DaCe's symbol arguments (after the library expansions a
+ * build makes), less the file's own integer constants. `generateProgram` refuses while one of them has none.
+ */
+export function buildSymbolNames(parsed: SdfgFile, libraryImpl: LibraryImplChoice = PURE): string[] {
+  const file = withStructures(expandLibraryNodes(parsed, libraryImpl));
+  const constants = integerConstants(file.root);
+  return usedRootSymbols(file).filter((s) => !constants.has(s));
+}
+
+/** Names shown with a `needsValues` verdict; the count says how many more there are. */
+const NEEDS_SHOWN = 8;
+
+/**
+ * A `yes` verdict that also says which symbols still need a value before a build can succeed (`has`: whether the
+ * analysis has a value, given or defaulted). A `no` verdict is returned as it is: its finding comes first.
+ */
+export function withSymbolNeeds(check: ProfileCheck, needed: readonly string[], has: (name: string) => boolean): ProfileCheck {
+  if (!check.ok) return check;
+  const missing = needed.filter((s) => !has(s));
+  if (missing.length === 0) return { ok: true };
+  return { ok: true, needsValues: { count: missing.length, names: missing.slice(0, NEEDS_SHOWN) } };
+}
+
 function unsupportedError(file: SdfgFile, findings: UnsupportedFinding[]): TlabError {
   const f = findings[0]!;
   const more = findings.length > 1 ? [`(${findings.length - 1} more finding(s); run the analysis to list them)`] : [];

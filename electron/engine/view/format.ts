@@ -117,6 +117,15 @@ export function formatStepRange(first: number, last: number): string {
   return first === last ? `step ${first}` : `steps ${first}–${last}`;
 }
 
+/** `N has a value` / `3 symbols have values (N, M, K)` / `2862 symbols have values (a, b, … and 2854 more)`. */
+export function needsValuesText(n: { count: number; names: string[] }, shown = n.names.length): string {
+  if (n.count === 1) return `${n.names[0]} has a value`;
+  // "… and 1 more" would take the room of the one name it hides.
+  const names = n.names.slice(0, n.count === shown + 1 ? shown + 1 : shown);
+  const more = n.count > names.length ? `, … and ${(n.count - names.length).toLocaleString('en-US')} more` : '';
+  return `${n.count.toLocaleString('en-US')} symbols have values (${names.join(', ')}${more})`;
+}
+
 /**
  * What a view or reference aliases, in words, in place of a size it does not own: `view of T`, `view of
  * argument A`, `reference to T`, `reference, set at run time`. `viewOf` is `analysis@1`'s (`<sdfg>:<name>`
@@ -132,10 +141,11 @@ export function aliasText(type: string, viewOf: string | null, reason: string | 
 
 /**
  * The code generator's verdict in one line, as `analyze` prints it after "Can profile:" and the window's Profile
- * button says it: `yes`, or `no (<element>: <message>, at <JSON path>)` with how many other findings there are.
+ * button says it: `yes`, or `no (<element>: <message>, at <JSON path>)` with how many other findings there are;
+ * `yes, once N has a value` while symbols the build needs have none.
  */
-export function canProfileText(c: ProfileCheck): string {
-  if (c.ok) return 'yes';
+export function canProfileText(c: ProfileCheck, namesShown?: number): string {
+  if (c.ok) return c.needsValues ? `yes, once ${needsValuesText(c.needsValues, namesShown)}` : 'yes';
   const more = c.findings > 1 ? `; ${c.findings - 1} more finding(s)` : '';
   const blas = c.withBlas ? `; with --library-impl blas: ${c.withBlas.ok ? 'yes' : `no (${c.withBlas.message})`}` : '';
   return `no (${c.element}: ${c.message}, at ${c.jsonPath}${more})${blas}`;

@@ -21,6 +21,7 @@ export {
   aliasText,
   bytesUnit,
   canProfileText,
+  needsValuesText,
   formatBytes,
   formatBytesExpr,
   formatCount,

@@ -138,7 +138,12 @@ export interface AnalysisDoc {
  * first of its findings (codegen `findUnsupported`) and how many there are in all.
  */
 export type ProfileCheck =
-  | { ok: true }
+  | {
+      ok: true;
+      /** The symbols a build needs that have no value yet (DaCe's symbol arguments): how many, and the first few.
+       * Absent when every one has a value, or where the writer did not check. */
+      needsValues?: { count: number; names: string[] };
+    }
   | {
       ok: false;
       element: string;

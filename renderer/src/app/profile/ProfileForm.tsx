@@ -4,13 +4,14 @@
  * that size every view), shown here so nothing is hidden.
  */
 import { useEffect, useRef, useState } from 'react';
-import { libraryNodesParts } from '../../../../electron/engine/view/public.js';
+import { libraryNodesParts, needsValuesText } from '../../../../electron/engine/view/public.js';
+import { setDefaultSymbol } from '../analysis.js';
 import { MODE_NAMES } from '../../theme/index.js';
 import { Icon } from '../Icon.js';
 import { askDevices, updateProfileSettings } from '../profile-actions.js';
 import { decideGpu } from './gpu-choice.js';
 import { onRunFocus } from './open-profile.js';
-import { profileBlockTitle, useProfileBlock } from './profile-block.js';
+import { profileBlockTitle, useProfileBlock, useSymbolNeeds } from './profile-block.js';
 import './profile-form.css';
 import { store } from '../state.js';
 import { EMPTY, useSelect } from '../store.js';
@@ -52,6 +53,45 @@ function NumberField({
   );
 }
 
+/**
+ * Run waits until every symbol the build needs has a value: the names, and one field that gives every unset symbol
+ * the same value (the top bar's "others", as `--default-symbol` does), so a file with thousands of symbols is one step.
+ */
+function SymbolNeedsHint({ needs }: { needs: { count: number; names: string[] } }): React.JSX.Element {
+  const [text, setText] = useState('');
+  const [bad, setBad] = useState(false);
+  return (
+    <div className="hint warn symbol-needs" data-testid="profile-run-needs">
+      <p>
+        Waits until {needsValuesText(needs, 2)}. Set {needs.count === 1 ? 'it' : 'them'} in the top bar, or{' '}
+        {needs.count === 1 ? 'here' : 'all at once here'}:
+      </p>
+      <label
+        className={bad ? 'bad' : undefined}
+        title="The value every symbol without one takes (the top bar's “others”, as --default-symbol)"
+      >
+        <input
+          inputMode="numeric"
+          placeholder="e.g. 16"
+          size={6}
+          value={text}
+          data-testid="profile-needs-default"
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            // Enter here sets the value; it must not submit the form (Run is still disabled, but keep it explicit).
+            if (e.key !== 'Enter') return;
+            e.preventDefault();
+            setBad(!setDefaultSymbol(text));
+          }}
+        />
+        <button type="button" className="btn btn-small" data-testid="profile-needs-set" onClick={() => setBad(!setDefaultSymbol(text))}>
+          {needs.count === 1 ? 'Set' : 'Set all'}
+        </button>
+      </label>
+    </div>
+  );
+}
+
 export function ProfileForm({ running, onRun }: { running: boolean; onRun: () => void }): React.JSX.Element {
   const p = useSelect(store, (s) => s.profileSettings);
   const symbols = useSelect(store, (s) => s.symbols);
@@ -59,6 +99,7 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
   const unresolved = useSelect(store, (s) => s.analysis?.analysis.unresolvedSymbols ?? EMPTY);
   const target = useSelect(store, (s) => s.analysis?.analysis.target ?? s.doc?.target ?? 'cpu');
   const blocked = useProfileBlock();
+  const needs = useSymbolNeeds();
   // Offered where it matters: a program with expanded library nodes, or one refused for want of blas (Potrf).
   const libraryNodes = useSelect(store, (s) => s.analysis?.analysis.libraryNodes ?? EMPTY);
   const wantsBlas = useSelect(store, (s) => {
@@ -110,8 +151,10 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
           type="submit"
           className="btn btn-primary btn-run"
           data-testid="profile-run"
-          disabled={running || p.modes.length === 0 || blocked !== null || gpuWaiting !== null}
-          title={blocked ? profileBlockTitle(blocked) : (gpuWaiting ?? undefined)}
+          disabled={running || p.modes.length === 0 || blocked !== null || needs !== null || gpuWaiting !== null}
+          title={
+            blocked ? profileBlockTitle(blocked) : needs ? `A build needs values first: set them in the top bar` : (gpuWaiting ?? undefined)
+          }
         >
           <Icon name="play" />{' '}
           {running ? 'Running…' : `Run ${p.modes.length} mode${p.modes.length === 1 ? '' : 's'}${remote ? ` on ${remote}` : ''}`}
@@ -120,6 +163,8 @@ export function ProfileForm({ running, onRun }: { running: boolean; onRun: () =>
           <p className="hint center" data-testid="profile-run-blocked">
             Disabled: this program cannot be profiled
           </p>
+        ) : needs ? (
+          <SymbolNeedsHint needs={needs} />
         ) : gpuWaiting ? (
           <p className="hint center" data-testid="profile-run-waiting">
             {gpuWaiting} (or choose host emulation)

@@ -23,3 +23,13 @@ export function profileBlockTitle(b: ProfileBlock): string {
   const more = b.findings > 1 ? ` (and ${b.findings - 1} more finding${b.findings === 2 ? '' : 's'})` : '';
   return `Cannot profile this program: ${b.element}: ${b.message}, at ${b.jsonPath}${more}. ${b.hint}`;
 }
+
+type SymbolNeeds = NonNullable<Extract<ProfileCheck, { ok: true }>['needsValues']>;
+
+/** The symbols a build still needs values for (the verdict's `needsValues`): Run waits for them, and the form says so. */
+export function useSymbolNeeds(): SymbolNeeds | null {
+  return useSelect(store, (s) => {
+    const check = s.doc ? s.analysis?.analysis.profile : undefined;
+    return check?.ok && check.needsValues ? check.needsValues : null;
+  });
+}

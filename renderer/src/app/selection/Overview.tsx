@@ -109,7 +109,7 @@ export function Overview({ view }: { view: AnalysisView }): React.JSX.Element {
       )}
       {view.analysis.profile && (
         <p className={`ov-note${view.analysis.profile.ok ? '' : ' ov-note-warn'}`} data-testid="overview-can-profile">
-          <span className="ov-note-key">can profile:</span> {canProfileText(view.analysis.profile)}
+          <span className="ov-note-key">can profile:</span> {canProfileText(view.analysis.profile, 2)}
         </p>
       )}
       {build && (
