@@ -100,7 +100,7 @@ describe('the Profile button of a program that cannot be profiled', () => {
     expect(
       await page.evaluate(() =>
         (
-          globalThis as { document: { activeElement: { getAttribute(n: string): string | null } | null } }
+          globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }
         ).document.activeElement?.getAttribute('data-testid'),
       ),
     ).toBe('profile-needs-default');
