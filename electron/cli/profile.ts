@@ -283,7 +283,7 @@ function progressPrinter(): (p: ProfileProgress) => void {
 export const profileCommand: Command = {
   name: NAME,
   usage:
-    'profile FILE [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--gpu auto|device|host] [--interpose] [--library-impl pure|blas[,NODE=IMPL…]] [--prebuilt DIR] [--remote [USER@]HOST]',
+    'profile FILE|WORKLOAD|DACE_FOLDER [--modes …] [--layout dace|packed|both] [--calls N] [--warmup W] [--processes P] [--symbols N=V,…] [--default-symbol V] [--input NAME=F.npy] [--seed S] [--save-outputs DIR] [--out FILE] [--report OUT.html|pdf|csv|json] [--timeout S] [--cxxflags "FLAGS"] [--pool-release-threshold BYTES|max] [--gpu auto|device|host] [--interpose] [--library-impl pure|blas[,NODE=IMPL…]] [--prebuilt DIR] [--remote [USER@]HOST]',
   async run(argv: string[]): Promise<number> {
     // A workload file (docs/workload.md) has its own options and run.
     const valueOptions = new Set(Object.entries(SPEC).flatMap(([k, o]) => (o.value ? [k] : [])));

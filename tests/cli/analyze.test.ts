@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAnalyzeCommand } from '../../electron/cli/analyze.js';
+import { profileCommand } from '../../electron/cli/profile.js';
 import { humanBytes, percent, table } from '../../electron/cli/format.js';
 import { EXIT_CODES, TlabError } from '../../electron/engine/errors.js';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
@@ -203,6 +204,11 @@ describe('analyze command', () => {
     const c = capture();
     expect(await c.cmd.run(['--help'])).toBe(0);
     expect(c.out()).toMatch(/Usage: transient-lab analyze FILE/);
+  });
+
+  it("the top-level help names what the error messages tell a user to pass (profile's --default-symbol) and what profile opens", () => {
+    expect(profileCommand.usage).toMatch(/^profile FILE\|WORKLOAD\|DACE_FOLDER /);
+    expect(profileCommand.usage).toContain('[--default-symbol V]');
   });
 
   it('bad usage is a usage error (exit 2)', async () => {
