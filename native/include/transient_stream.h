@@ -19,8 +19,8 @@
  * bench's streams row). Blocks below glibc's mmap threshold are not enough: when a call's blocks are freed they
  * merge with the heap's top, and glibc trims a top above 128 KiB back to the kernel (64 KiB blocks: the same
  * ~3900 faults a call). Freed chunks of up to 1032 bytes go to glibc's per-thread cache first, which holds them
- * as in use; close frees the blocks newest first, so the newest, next to the top, stay there, the rest merge
- * below them, and the heap keeps it all for the next call (0 faults a call, as std::deque's 512-byte nodes get).
+ * as in use; close frees the newest blocks first, so the one next to the top stays there, the rest merge below
+ * it, and the heap keeps it all for the next call (0 faults a call, as std::deque's 512-byte nodes get).
  * Blocks are allocated at malloc's own alignment (16): a larger one goes through memalign, which glibc 2.36
  * never serves from that cache. The price is many allocations: ~8000 per million queued doubles.
  *
@@ -232,14 +232,34 @@ static inline void tlab_stream_pop_n(tlab_stream<T> &s, int64_t i, T *dst, int64
   }
 }
 
+/* How many of the newest blocks close frees first: glibc's per-thread cache keeps 7 chunks of a size. */
+#define TLAB_STREAM_FREE_NEWEST 7
+
 /* Frees the blocks the queues added, then the site's block; elements still queued are dropped (DaCe's queue drops
- * them too). */
+ * them too). The newest blocks go first, into glibc's per-thread cache, where the one next to the heap's top keeps
+ * the rest from merging into it; the rest go oldest first, merging into one free chunk below. Freed newest first
+ * they would merge into the top one by one, and in another thread's arena (blocks an OpenMP thread of a parallel
+ * map added) glibc then trims a page every few frees: ~500 madvise calls a call at N = 1 M with two threads. */
 template <typename T>
 static inline void tlab_stream_close(tlab_stream<T> &s) {
-  for (void *block = s.newest; block != nullptr;) {
+  void *block = s.newest;
+  for (int k = 0; k < TLAB_STREAM_FREE_NEWEST && block != nullptr; ++k) {
     void *older = tlab_stream_tail_of<T>(block)->older;
     tlab_free(block, tlab_stream_block_bytes<T>(), TLAB_STREAM_BLOCK_ALIGN, s.index);
     block = older;
+  }
+  // The chain runs newest to oldest: reversed in place, it runs oldest to newest.
+  void *oldest = nullptr;
+  while (block != nullptr) {
+    void *older = tlab_stream_tail_of<T>(block)->older;
+    tlab_stream_tail_of<T>(block)->older = oldest;
+    oldest = block;
+    block = older;
+  }
+  while (oldest != nullptr) {
+    void *newer = tlab_stream_tail_of<T>(oldest)->older;
+    tlab_free(oldest, tlab_stream_block_bytes<T>(), TLAB_STREAM_BLOCK_ALIGN, s.index);
+    oldest = newer;
   }
   s.newest = nullptr;
   tlab_free(s.queues, s.bytes, TLAB_DEFAULT_ALIGN, s.index);
