@@ -145,6 +145,26 @@ int main() {
 }
 `;
 
+/** Drains a queue across a block end, then pops once more (argv[1] "pop") or waits for a bulk pop ("wait"). */
+const EMPTY_POP_PROGRAM = String.raw`
+#include <cstring>
+#include "transient_runtime.h"
+#include "transient_stream.h"
+
+int main(int argc, char **argv) {
+  tlab_stream<double> s;
+  tlab_stream_open(s, 1, 4, 0);
+  for (int i = 0; i < 300; ++i) tlab_stream_push(s, 0, double(i));
+  for (int i = 0; i < 300; ++i) (void)tlab_stream_pop(s, 0);
+  std::printf("drained\n");
+  std::fflush(stdout);
+  if (argc > 1 && std::strcmp(argv[1], "wait") == 0) tlab_stream_wait(s, 0);
+  else (void)tlab_stream_pop(s, 0);
+  tlab_stream_close(s);
+  return 0;
+}
+`;
+
 async function compileAndRun(name: string, source: string, defines: string[] = []): Promise<string> {
   const dir = scratchDir('stream-queue');
   const src = join(dir, `${name}.cpp`);
@@ -200,6 +220,20 @@ describe('stream queue: blocks and bulk moves', () => {
     ['blocks of 5 doubles', ['-DTLAB_STREAM_BLOCK_BYTES=64']],
   ])('FIFO order across block ends, bulk moves and several queues (ASan, %s)', async (_label, defines) => {
     expect(await compileAndRun('queue', QUEUE_PROGRAM, defines)).toBe('ok 0\n');
+  });
+
+  test('a pop or a bulk pop from a drained queue stops the program with its message', async () => {
+    const dir = scratchDir('stream-queue');
+    const src = join(dir, 'empty.cpp');
+    const exe = join(dir, 'empty');
+    await writeFile(src, EMPTY_POP_PROGRAM);
+    const c = await run('g++', ['-std=c++20', '-O1', '-I', RUNTIME_INCLUDE, '-o', exe, src]);
+    expect(c.code, c.output).toBe(0);
+    for (const how of ['pop', 'wait']) {
+      const r = await run(exe, [how]);
+      expect(r.code, how).not.toBe(0);
+      expect(r.output, how).toBe("drained\ntransient_stream: pop from an empty stream (DaCe's pop would wait forever)\n");
+    }
   });
 
   test('a million pushes and pops through a queue that holds at most 1000 allocate blocks for those 1000 alone', async () => {
