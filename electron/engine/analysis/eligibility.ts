@@ -80,7 +80,7 @@ function blockingBoth(x: EligibilityInput): Blocked | null {
   }
   if (desc.type === 'Stream') {
     return at(
-      'Stream: a queue whose memory grows with what is pushed, allocated by the queue at its site in every mode (no fixed-size buffer to hoist or to place in a workspace)',
+      'Stream: a queue whose memory grows with what it holds at once, allocated by the queue at its site in every mode (no fixed-size buffer to hoist or to place in a workspace)',
       { rule: 'type', type: desc.type },
     );
   }

@@ -1,11 +1,18 @@
 /** Test helpers: compile generated translation units with g++ (at most two at a time: the machine has two cores). */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../../../electron/engine/paths.js';
 
 export const RUNTIME_INCLUDE = resolve(packageRoot(), 'native', 'include');
+
+/** TLAB_STREAM_BLOCK_BYTES as transient_stream.h defines it: the bytes of a block a stream's queue adds. */
+export function streamBlockBytes(): number {
+  const m = /#define TLAB_STREAM_BLOCK_BYTES (\d+)/.exec(readFileSync(join(RUNTIME_INCLUDE, 'transient_stream.h'), 'utf8'));
+  if (!m) throw new Error('native/include/transient_stream.h does not define TLAB_STREAM_BLOCK_BYTES');
+  return Number(m[1]);
+}
 
 const scratchDirs: string[] = [];
 

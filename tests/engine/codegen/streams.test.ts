@@ -96,15 +96,15 @@ describe('streams in the analysis and the view models', () => {
     const analysis = analyze(file, symbols());
     const q = analysis.transients.find((t) => t.name === 'Q')!;
     const r = analysis.transients.find((t) => t.name === 'R')!;
-    // 32-byte header + buffer_size (4, or 64 when 0) doubles.
-    expect([q.type, q.bytes, q.allocation.kind]).toEqual(['Stream', 64n, 'sdfg']);
-    expect([r.bytes, r.allocation.kind]).toEqual([544n, 'state']);
+    // 48-byte header + buffer_size (4, or 64 when 0) doubles.
+    expect([q.type, q.bytes, q.allocation.kind]).toEqual(['Stream', 80n, 'sdfg']);
+    expect([r.bytes, r.allocation.kind]).toEqual([560n, 'state']);
     expect(q.eligible).toEqual({ PERSISTENT: false, EXTERNAL: false });
     expect(q.reason).toMatch(/^Stream: a queue whose memory grows/);
     const json = toAnalysisJson(analysis);
     expect(json.transients.find((t) => t.name === 'Q')?.type).toBe('Stream');
     const rows = transientsTable(buildAnalysisView(analysis)).rows;
-    expect(rows.find((x) => x.name === 'R')).toMatchObject({ bytes: '544 B', persistent: false, external: false });
+    expect(rows.find((x) => x.name === 'R')).toMatchObject({ bytes: '560 B', persistent: false, external: false });
   });
 });
 
