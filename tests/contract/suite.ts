@@ -74,7 +74,8 @@ export function contractSuite(transport: TransportFactory): void {
       await scratch?.remove();
     });
 
-    // The families' tests run in this order (the profile family reopens the result it saved first).
+    // In this order, the order the tests were written in: a test may read what an earlier one saved (the report
+    // exports reopen the first profile's result).
     const ctx = (): SuiteContext => ({ client, scratch, sshd });
     documentTests(ctx);
     viewTests(ctx);
