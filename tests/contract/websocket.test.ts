@@ -13,7 +13,8 @@ import { startServer, type RunningServer } from '../../electron/host-kit/web-ser
 import type { TransientLabService } from '../../electron/service/index.js';
 import { connectWebSocket, type WebSocketLike } from '../../renderer/src/host/websocket.js';
 import { makeScratch, makeService, type Scratch } from './fixtures.js';
-import { contractSuite, failure, type Connected } from './suite.js';
+import { contractSuite, type Connected } from './suite.js';
+import { failure } from './suite-kit.js';
 
 /** A client as the served page would open it: same origin, the session cookie. */
 async function connectClient(server: RunningServer): Promise<Connected & { client: Awaited<ReturnType<typeof connectWebSocket>> }> {

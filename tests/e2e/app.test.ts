@@ -5,26 +5,15 @@
  * a malformed file — in both themes, with screenshots under tests/e2e/screenshots/app/ (not committed: look at
  * them), and no console error or request to another host anywhere.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
-import {
-  appE2eReady,
-  launchChromium,
-  markSpan,
-  nextFrames,
-  openApp,
-  startServe,
-  waitForMark,
-  type AppPage,
-  type Serve,
-} from '../../bench/lib/browser.js';
+import { markSpan, nextFrames, openApp, waitForMark, type AppPage } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'app');
-const ready = appE2eReady();
 
 /** Corpus files by what they exercise (../shared/corpus/MANIFEST.md). */
 const CORPUS = {
@@ -34,9 +23,6 @@ const CORPUS = {
   largest: 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz',
 };
 
-let serve: Serve;
-let browser: Browser;
-let scratch: string;
 const pages: AppPage[] = [];
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -45,7 +31,7 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 async function app(theme: 'light' | 'dark' = 'light', query?: string): Promise<AppPage> {
-  const a = await openApp(browser, serve, { theme, ...(query ? { query } : {}) });
+  const a = await openApp(e2e.browser, e2e.serve, { theme, ...(query ? { query } : {}) });
   pages.push(a);
   await a.page.waitForSelector('[data-testid="app"]');
   return a;
@@ -112,26 +98,26 @@ async function countIs(page: Page, selector: string, n: number): Promise<void> {
 
 const text = async (page: Page, testid: string): Promise<string> => (await page.textContent(`[data-testid="${testid}"]`)) ?? '';
 
-describe('the app through serve, in Chromium', () => {
-  beforeAll(async () => {
-    // Missing Chromium or an unbuilt renderer fails here with the reason; it never skips (tests/setup.test.ts).
-    if (!ready.ok) throw new Error(`the app e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    scratch = mkdtempSync(join(tmpdir(), 'tlab-app-e2e-'));
-    writeFileSync(
-      join(scratch, 'broken.sdfg'),
-      '{"type": "SDFG", "attributes": {"name": "broken", "_arrays": {}}, "nodes": [{"type": "SDFGState", "nodes": [',
-    );
-    writeFileSync(join(scratch, 'not-an-sdfg.sdfg'), '{"type": "Flowchart", "nodes": []}');
-    copyFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu.json'), join(scratch, 'hdiff-cpu.json'));
-    [serve, browser] = await Promise.all([startServe(['--root', corpusDir(), '--root', scratch]), launchChromium()]);
-  }, 120_000);
+const e2e = appSession({
+  what: 'the app e2e test',
+  shots: SHOTS,
+  serveArgs: (scratch) => ['--root', corpusDir(), '--root', scratch],
+  scratch: {
+    prefix: 'tlab-app-e2e-',
+    fill: (scratch) => {
+      writeFileSync(
+        join(scratch, 'broken.sdfg'),
+        '{"type": "SDFG", "attributes": {"name": "broken", "_arrays": {}}, "nodes": [{"type": "SDFGState", "nodes": [',
+      );
+      writeFileSync(join(scratch, 'not-an-sdfg.sdfg'), '{"type": "Flowchart", "nodes": []}');
+      copyFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu.json'), join(scratch, 'hdiff-cpu.json'));
+    },
+  },
+});
 
+describe('the app through serve, in Chromium', () => {
   afterAll(async () => {
     for (const p of pages) await p.close().catch(() => {});
-    await browser?.close();
-    await serve?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   it('starts on the empty state and opens an example from its card, in both themes', async () => {
@@ -317,16 +303,16 @@ describe('the app through serve, in Chromium', () => {
 
     // Download through the browser.
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="result-download"]')]);
-    const downloaded = join(scratch, 'downloaded.json');
+    const downloaded = join(e2e.scratch, 'downloaded.json');
     await download.saveAs(downloaded);
     expect(JSON.parse(readFileSync(downloaded, 'utf8')).schema).toBe('transient-lab/profile@1');
 
     // Save on the server, inside the second root, and open it again from there.
     await page.click('[data-testid="result-save"]');
-    await page.fill('[data-testid="result-save-path"]', join(scratch, 'hdiff-result.json'));
+    await page.fill('[data-testid="result-save-path"]', join(e2e.scratch, 'hdiff-result.json'));
     await page.click('[data-testid="result-save-confirm"]');
     await page.waitForSelector('.toast-ok:has-text("Saved")');
-    expect(JSON.parse(readFileSync(join(scratch, 'hdiff-result.json'), 'utf8')).schema).toBe('transient-lab/profile@1');
+    expect(JSON.parse(readFileSync(join(e2e.scratch, 'hdiff-result.json'), 'utf8')).schema).toBe('transient-lab/profile@1');
     await openThroughDialog(page, 'hdiff-result.json', 1);
     // The dialog closes before the host has read the result, and the opened result then brings the Profile tab
     // forward: switch to Compare only after it arrived (a loaded machine once pressed 5 before it did).
@@ -435,7 +421,7 @@ describe('the app through serve, in Chromium', () => {
   });
 
   it('opens a result file from ?open= as a result, with no SDFG: Profile and Compare on their own', async () => {
-    const a = await app('dark', `open=${encodeURIComponent(join(scratch, 'hdiff-cpu.json'))}`);
+    const a = await app('dark', `open=${encodeURIComponent(join(e2e.scratch, 'hdiff-cpu.json'))}`);
     const { page } = a;
     await page.waitForSelector('[data-testid="profile-headline"]');
     expect(await page.textContent('.save-name')).toContain('hdiff-cpu.json');

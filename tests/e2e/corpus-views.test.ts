@@ -4,21 +4,12 @@
  * without transients says so rather than "no transient matches"; the GPU form's fields stack. Screenshots in
  * tests/e2e/screenshots/corpus-views/ (not committed: look at them).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
-import {
-  appE2eReady,
-  launchChromium,
-  nextFrames,
-  openApp,
-  startServe,
-  waitForMark,
-  type AppPage,
-  type Serve,
-} from '../../bench/lib/browser.js';
+import { nextFrames, openApp, waitForMark, type AppPage } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'corpus-views');
 const CLOUDSC = 'spcl__dace__tests__sdfg__data__sdfg_reconstruction__cloudsc_simplified@9f8f673.sdfgz';
@@ -27,17 +18,13 @@ const GPU = 'spcl__dace__doc___static__sdfg__gpu-tb.sdfg';
 const VELOCITY = 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz';
 const CHANNEL = 'phschaad__fuzzyflow__tests__npbench_graphs__channel_flow.sdfg';
 const MLIR = 'spcl__dace__tests__sdfg_corpus__mlir_tasklet_mlir_tasklet_no_input.sdfg';
-const ready = appE2eReady();
 
 // The page's side of the checks runs in the browser: its DOM is typed loosely (the tests compile without lib.dom).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Dom = any;
 
-let serve: Serve;
-let browser: Browser;
-
 async function open(file: string, theme: 'light' | 'dark', viewport = { width: 1600, height: 1000 }): Promise<AppPage> {
-  const a = await openApp(browser, serve, { theme, viewport, query: `open=${encodeURIComponent(file)}` });
+  const a = await openApp(e2e.browser, e2e.serve, { theme, viewport, query: `open=${encodeURIComponent(file)}` });
   await waitForMark(a.page, 'tlab:ready', 300_000);
   await nextFrames(a.page);
   return a;
@@ -71,18 +58,13 @@ function topBar(
   });
 }
 
+const e2e = appSession({
+  what: 'the e2e test',
+  shots: SHOTS,
+  serveArgs: (_scratch) => ['--root', corpusDir()],
+});
+
 describe('corpus files as a performance engineer reads them', () => {
-  beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    [serve, browser] = await Promise.all([startServe(['--root', corpusDir()]), launchChromium()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-  });
-
   it("keeps cloudsc_simplified's own name whole in the top bar; the symbols give way whole and are counted", async () => {
     for (const [theme, viewport] of [
       ['light', { width: 1600, height: 1000 }],

@@ -5,26 +5,21 @@
  * lifetimes, transients) and the top bar says how the build was made ("built by DaCe …"). Folders laid out by our
  * own generator (tests/fixtures/dace-folders.ts). Screenshots in tests/e2e/screenshots/dace/ (not committed).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, waitForMark, type Serve } from '../../bench/lib/browser.js';
+import { nextFrames, openApp, waitForMark } from '../../bench/lib/browser.js';
 import { makeDaceFolder } from '../fixtures/dace-folders.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'dace');
-const ready = appE2eReady();
 const symbols = new Map([
   ['I', 8n],
   ['J', 8n],
   ['K', 4n],
 ]);
-
-let serve: Serve;
-let browser: Browser;
-let scratch: string;
 
 async function entries(page: Page): Promise<Array<{ name: string; kind: string; label: string }>> {
   return page.$$eval('[data-testid="open-entry"]', (els) =>
@@ -35,31 +30,30 @@ async function entries(page: Page): Promise<Array<{ name: string; kind: string; 
   );
 }
 
+const e2e = appSession({
+  what: 'the DaCe folder e2e test',
+  shots: SHOTS,
+  serveArgs: (scratch) => ['--root', scratch],
+  scratch: {
+    prefix: 'tlab-dace-e2e-',
+    fill: async (scratch) => {
+      // The library is not called here: a stand-in keeps the fixture quick.
+      await makeDaceFolder(join(examplesDir(), 'hdiff.sdfg'), join(scratch, '.dacecache', 'hdiff'), {
+        mode: 'PERSISTENT',
+        symbols,
+        library: 'int x;',
+      });
+      // Only an SDFG named program.sdfg: a plain folder, not a DaCe build.
+      mkdirSync(join(scratch, 'plain'));
+      writeFileSync(join(scratch, 'plain', 'program.sdfg'), '{}');
+    },
+  },
+  timeoutMs: 300_000,
+});
+
 describe('DaCe build folders in the window', () => {
-  beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the DaCe folder e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    scratch = mkdtempSync(join(tmpdir(), 'tlab-dace-e2e-'));
-    // The library is not called here: a stand-in keeps the fixture quick.
-    await makeDaceFolder(join(examplesDir(), 'hdiff.sdfg'), join(scratch, '.dacecache', 'hdiff'), {
-      mode: 'PERSISTENT',
-      symbols,
-      library: 'int x;',
-    });
-    // Only an SDFG named program.sdfg: a plain folder, not a DaCe build.
-    mkdirSync(join(scratch, 'plain'));
-    writeFileSync(join(scratch, 'plain', 'program.sdfg'), '{}');
-    [serve, browser] = await Promise.all([startServe(['--root', scratch]), launchChromium()]);
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
-
   it('lists a DaCe build folder as one "DaCe build" entry that opens its SDFG with the "built by" line', async () => {
-    const a = await openApp(browser, serve, { theme: 'light' });
+    const a = await openApp(e2e.browser, e2e.serve, { theme: 'light' });
     const page = a.page;
     await page.waitForSelector('[data-testid="app"]');
     await page.keyboard.press('Control+o');

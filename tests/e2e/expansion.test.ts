@@ -4,33 +4,26 @@
  * offers pure|blas for a program with library nodes. Screenshots under tests/e2e/screenshots/expansion/.
  */
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, waitForMark, type Serve } from '../../bench/lib/browser.js';
+import { nextFrames, openApp, waitForMark } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'expansion');
 const FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'sdfg');
-const ready = appE2eReady();
 
-let serve: Serve;
-let browser: Browser;
+const e2e = appSession({
+  what: 'the app e2e test',
+  shots: SHOTS,
+  serveArgs: (_scratch) => ['--root', FIXTURES],
+});
 
 describe('library expansions in the window', () => {
-  beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the app e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    [serve, browser] = await Promise.all([startServe(['--root', FIXTURES]), launchChromium()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-  });
-
   it("marks _tmp 'from expansion of gemm' in the table and the inspector; the Profile form offers blas", async () => {
-    const a = await openApp(browser, serve, { theme: 'light', query: `open=${encodeURIComponent(join(FIXTURES, 'library_blas.sdfg'))}` });
+    const a = await openApp(e2e.browser, e2e.serve, {
+      theme: 'light',
+      query: `open=${encodeURIComponent(join(FIXTURES, 'library_blas.sdfg'))}`,
+    });
     const { page } = a;
     await waitForMark(page, 'tlab:ready', 240_000);
     const row = page.locator('[data-testid="transients-table"] [role="row"]', { hasText: '_tmp' });

@@ -5,31 +5,17 @@
  * and the downloaded file is a report of that result. In both themes, with screenshots under
  * tests/e2e/screenshots/export/ (not committed: look at them), and no console error or foreign request.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../electron/engine/paths.js';
 import { parseResultDocuments } from '../../electron/host-kit/result-files.js';
-import {
-  appE2eReady,
-  launchChromium,
-  nextFrames,
-  openApp,
-  startServe,
-  waitForMark,
-  type AppPage,
-  type Serve,
-} from '../../bench/lib/browser.js';
+import { nextFrames, openApp, waitForMark, type AppPage } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'export');
 const FIXTURE = join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu.json');
-const ready = appE2eReady();
-
-let serve: Serve;
-let browser: Browser;
-let scratch: string;
 
 async function openResultThroughDialog(page: Page, name: string): Promise<void> {
   await page.keyboard.press('Control+o');
@@ -39,25 +25,22 @@ async function openResultThroughDialog(page: Page, name: string): Promise<void> 
   await page.waitForSelector('[data-testid="open-dialog"]', { state: 'detached' });
 }
 
+const e2e = appSession({
+  what: 'the export e2e test',
+  shots: SHOTS,
+  serveArgs: (scratch) => ['--root', scratch],
+  scratch: {
+    prefix: 'tlab-export-e2e-',
+    fill: (scratch) => {
+      copyFileSync(FIXTURE, join(scratch, 'hdiff-cpu.json'));
+    },
+  },
+});
+
 describe('Export report… in browser mode, in Chromium', () => {
-  beforeAll(async () => {
-    // Missing Chromium or an unbuilt renderer fails here with the reason; it never skips (tests/setup.test.ts).
-    if (!ready.ok) throw new Error(`the export e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    scratch = mkdtempSync(join(tmpdir(), 'tlab-export-e2e-'));
-    copyFileSync(FIXTURE, join(scratch, 'hdiff-cpu.json'));
-    [serve, browser] = await Promise.all([startServe(['--root', scratch]), launchChromium()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
-
   for (const theme of ['light', 'dark'] as const) {
     it(`previews the HTML report and downloads it (${theme})`, { timeout: 300_000 }, async () => {
-      const a: AppPage = await openApp(browser, serve, { theme });
+      const a: AppPage = await openApp(e2e.browser, e2e.serve, { theme });
       try {
         const { page } = a;
         await page.waitForSelector('[data-testid="example-hdiff"]');
@@ -85,7 +68,7 @@ describe('Export report… in browser mode, in Chromium', () => {
 
         const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-save"]')]);
         expect(download.suggestedFilename()).toBe('hdiff-report.html');
-        const saved = join(scratch, `downloaded-${theme}.html`);
+        const saved = join(e2e.scratch, `downloaded-${theme}.html`);
         await download.saveAs(saved);
         await page.waitForSelector('[data-testid="export-dialog"]', { state: 'detached' });
 
@@ -116,7 +99,7 @@ describe('Export report… in browser mode, in Chromium', () => {
         }
       }),
     );
-    const a = await openApp(browser, serve, { theme: 'light' });
+    const a = await openApp(e2e.browser, e2e.serve, { theme: 'light' });
     try {
       const { page } = a;
       // The window is ready (its shortcuts listen) once the empty state shows its examples.
@@ -134,7 +117,7 @@ describe('Export report… in browser mode, in Chromium', () => {
           page.click('[data-testid="export-save"]'),
         ]);
         expect(download.suggestedFilename()).toBe('hdiff-report.pdf');
-        const saved = join(scratch, 'downloaded.pdf');
+        const saved = join(e2e.scratch, 'downloaded.pdf');
         await download.saveAs(saved);
         expect(readFileSync(saved).subarray(0, 5).toString()).toBe('%PDF-');
       } else {

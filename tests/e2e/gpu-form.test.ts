@@ -4,38 +4,37 @@
  * "device" is offered disabled with the probe's reason; with one, "device" is chosen and named. Screenshots of the
  * form under tests/e2e/screenshots/gpu-form/ (not committed: look at them).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
 import type { DeviceReport } from '../../electron/engine/profile/device.js';
 import { probeDevices } from '../../electron/runner/devices.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, waitForMark, type Serve } from '../../bench/lib/browser.js';
+import { nextFrames, openApp, waitForMark } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'gpu-form');
 const GPU = 'spcl__dace__doc___static__sdfg__gpu-tb.sdfg';
-const ready = appE2eReady();
 
-let serve: Serve;
-let browser: Browser;
 let machine: DeviceReport;
+
+const e2e = appSession({
+  what: 'the e2e test',
+  shots: SHOTS,
+  serveArgs: (_scratch) => ['--root', corpusDir()],
+});
 
 describe("the GPU profile form knows this machine's CUDA devices", () => {
   beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    [serve, browser, machine] = await Promise.all([startServe(['--root', corpusDir()]), launchChromium(), probeDevices()]);
+    machine = await probeDevices();
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-  });
 
   for (const theme of ['light', 'dark'] as const) {
     it(`chooses what can run here and says why (${theme})`, { timeout: 300_000 }, async () => {
-      const a = await openApp(browser, serve, { theme, viewport: { width: 1400, height: 1000 }, query: `open=${encodeURIComponent(GPU)}` });
+      const a = await openApp(e2e.browser, e2e.serve, {
+        theme,
+        viewport: { width: 1400, height: 1000 },
+        query: `open=${encodeURIComponent(GPU)}`,
+      });
       const { page } = a;
       await waitForMark(page, 'tlab:ready', 240_000);
       // gpu-tb's arrays are sized by N: without a value Run would wait for it (tests/renderer/symbol-needs.test.ts).

@@ -4,34 +4,26 @@
  * mean); a run on the host emulation shows its times as emulated, never as device times. Screenshots under
  * tests/e2e/screenshots/gpu-host/ (not committed: look at them).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, type Serve } from '../../bench/lib/browser.js';
+import { nextFrames, openApp } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'gpu-host');
-const ready = appE2eReady();
-let serve: Serve;
-let browser: Browser;
 
 const text = async (page: Page, testid: string): Promise<string> => (await page.textContent(`[data-testid="${testid}"]`)) ?? '';
 
+const e2e = appSession({
+  what: 'the e2e test',
+  shots: SHOTS,
+  serveArgs: (_scratch) => ['--root', examplesDir()],
+});
+
 describe('a GPU program emulated on the host, in the window', () => {
-  beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    [serve, browser] = await Promise.all([startServe(['--root', examplesDir()]), launchChromium()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-  });
-
   it('offers host emulation and the pool threshold, and labels the emulated times', { timeout: 600_000 }, async () => {
-    const a = await openApp(browser, serve, { query: `open=${encodeURIComponent(join(examplesDir(), 'gpu', 'chain_gpu.sdfg'))}` });
+    const a = await openApp(e2e.browser, e2e.serve, { query: `open=${encodeURIComponent(join(examplesDir(), 'gpu', 'chain_gpu.sdfg'))}` });
     const { page } = a;
     await page.fill('[data-testid="symbol-N"]', '64');
     await page.keyboard.press('Control+p');

@@ -5,30 +5,16 @@
  * themes; screenshots under tests/e2e/screenshots/gpu/ (not committed: look at them). Also the "Run on" choice
  * of a server started with `--remote`.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
-import {
-  appE2eReady,
-  launchChromium,
-  nextFrames,
-  openApp,
-  startServe,
-  waitForMark,
-  type AppPage,
-  type Serve,
-} from '../../bench/lib/browser.js';
+import { nextFrames, openApp, waitForMark, type AppPage } from '../../bench/lib/browser.js';
 import { SYNTHETIC_GPU_FILE } from '../fixtures/synthetic-gpu.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'gpu');
-const ready = appE2eReady();
-
-let serve: Serve;
-let browser: Browser;
-let scratch: string;
 
 async function shot(page: Page, name: string, selector?: string): Promise<void> {
   await nextFrames(page);
@@ -43,28 +29,26 @@ function clean(a: AppPage): void {
   expect(a.foreign).toEqual([]);
 }
 
+const e2e = appSession({
+  what: 'the GPU e2e test',
+  shots: SHOTS,
+  serveArgs: (scratch) => ['--root', scratch, '--root', examplesDir(), '--remote', 'me@gpu-node', '--remote', 'gpu2'],
+  scratch: {
+    prefix: 'tlab-gpu-e2e-',
+    fill: (scratch) => {
+      copyFileSync(SYNTHETIC_GPU_FILE, join(scratch, 'SYNTHETIC-gpu-hdiff.json'));
+      copyFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu-sampled.json'), join(scratch, 'hdiff-cpu-sampled.json'));
+    },
+  },
+});
+
 describe('GPU results and remote hosts in the window', () => {
-  beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the GPU e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    scratch = mkdtempSync(join(tmpdir(), 'tlab-gpu-e2e-'));
-    copyFileSync(SYNTHETIC_GPU_FILE, join(scratch, 'SYNTHETIC-gpu-hdiff.json'));
-    copyFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu-sampled.json'), join(scratch, 'hdiff-cpu-sampled.json'));
-    [serve, browser] = await Promise.all([
-      startServe(['--root', scratch, '--root', examplesDir(), '--remote', 'me@gpu-node', '--remote', 'gpu2']),
-      launchChromium(),
-    ]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
-
   for (const theme of ['light', 'dark'] as const) {
     it(`shows host and device time, the device and the pool of a GPU result (${theme})`, { timeout: 240_000 }, async () => {
-      const a = await openApp(browser, serve, { theme, query: `open=${encodeURIComponent(join(scratch, 'SYNTHETIC-gpu-hdiff.json'))}` });
+      const a = await openApp(e2e.browser, e2e.serve, {
+        theme,
+        query: `open=${encodeURIComponent(join(e2e.scratch, 'SYNTHETIC-gpu-hdiff.json'))}`,
+      });
       const { page } = a;
       await page.waitForSelector('[data-testid="profile-headline"]');
       expect(await text(page, 'headline-basis')).toContain('host time per call, device synchronised');
@@ -106,14 +90,14 @@ describe('GPU results and remote hosts in the window', () => {
   }
 
   it('compares a CPU and a GPU result without mixing them up', { timeout: 240_000 }, async () => {
-    const a = await openApp(browser, serve, {
+    const a = await openApp(e2e.browser, e2e.serve, {
       theme: 'light',
-      query: `open=${encodeURIComponent(join(scratch, 'SYNTHETIC-gpu-hdiff.json'))}`,
+      query: `open=${encodeURIComponent(join(e2e.scratch, 'SYNTHETIC-gpu-hdiff.json'))}`,
     });
     const { page } = a;
     await page.waitForSelector('[data-testid="profile-headline"]');
     await page.click('[data-testid="tab-compare"]');
-    await page.setInputFiles('[data-testid="compare-add-input"]', join(scratch, 'hdiff-cpu-sampled.json'));
+    await page.setInputFiles('[data-testid="compare-add-input"]', join(e2e.scratch, 'hdiff-cpu-sampled.json'));
     // An opened result is shown on the Profile tab: go back to Compare.
     await page.waitForFunction(
       () =>
@@ -134,7 +118,7 @@ describe('GPU results and remote hosts in the window', () => {
   });
 
   it('offers the remote hosts the server was started with, and only those', { timeout: 240_000 }, async () => {
-    const a = await openApp(browser, serve, { theme: 'dark' });
+    const a = await openApp(e2e.browser, e2e.serve, { theme: 'dark' });
     const { page } = a;
     await page.click('[data-testid="example-hdiff"]');
     await waitForMark(page, 'tlab:first-frame', 200_000);

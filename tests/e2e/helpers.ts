@@ -1,12 +1,16 @@
 /**
  * Shared Playwright helpers for browser-mode end-to-end tests (vitest drives playwright-core directly, so they
- * run inside `npm test`): Debian's Chromium, a served renderer, and a watch on every page for console errors,
+ * run inside `npm test`): Debian's Chromium, a served renderer, the set-up every app test file shares
+ * (`appSession`: the real `transient-lab serve` and Chromium), and a watch on every page for console errors,
  * uncaught exceptions and requests to any other host.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { appE2eReady, launchChromium as launchAppChromium, startServe, type Serve } from '../../bench/lib/browser.js';
 import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
 import { NodeRunnerHost } from '../../electron/runner/host-node.js';
 import { RootsFileAccess } from '../../electron/host-kit/file-access.js';
@@ -84,4 +88,46 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** What an app test file's set-up made (appSession): set once its first hook ran. */
+export interface AppSession {
+  serve: Serve;
+  browser: Browser;
+  /** The file's scratch folder ('' when it asked for none). */
+  scratch: string;
+}
+
+/**
+ * The set-up every app test file shares, as hooks of the file: fail (never skip, tests/setup.test.ts) when
+ * Chromium or the built app is missing; make `shots`; make a scratch folder when `scratch` names its prefix and
+ * let `fill` put files in it; then start `transient-lab serve` with `serveArgs` and Chromium side by side.
+ * Afterwards Chromium and the server stop and the scratch folder goes. A file's own hooks run after these
+ * (its afterAll before), so they may open pages and must close them.
+ */
+export function appSession(opts: {
+  /** Who cannot run, in the message when the set-up is missing (`the verdict e2e test`). */
+  what: string;
+  shots: string;
+  serveArgs: (scratch: string) => string[];
+  scratch?: { prefix: string; fill?: (dir: string) => void | Promise<void> };
+  timeoutMs?: number;
+}): AppSession {
+  const session = { scratch: '' } as AppSession;
+  beforeAll(async () => {
+    const ready = appE2eReady();
+    if (!ready.ok) throw new Error(`${opts.what} cannot run: ${ready.why}`);
+    mkdirSync(opts.shots, { recursive: true });
+    if (opts.scratch) {
+      session.scratch = mkdtempSync(join(tmpdir(), opts.scratch.prefix));
+      await opts.scratch.fill?.(session.scratch);
+    }
+    [session.serve, session.browser] = await Promise.all([startServe(opts.serveArgs(session.scratch)), launchAppChromium()]);
+  }, opts.timeoutMs ?? 120_000);
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.serve?.stop();
+    if (session.scratch) rmSync(session.scratch, { recursive: true, force: true });
+  });
+  return session;
 }

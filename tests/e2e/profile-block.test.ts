@@ -4,34 +4,21 @@
  * next to a disabled Run. A program it accepts keeps both enabled. Screenshots under
  * tests/e2e/screenshots/profile-block/ (not committed: look at them).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
-import {
-  appE2eReady,
-  launchChromium,
-  nextFrames,
-  openApp,
-  startServe,
-  waitForMark,
-  type AppPage,
-  type Serve,
-} from '../../bench/lib/browser.js';
+import { nextFrames, openApp, waitForMark, type AppPage } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'profile-block');
 const MLIR = 'spcl__dace__tests__sdfg_corpus__mlir_tasklet_mlir_tasklet_no_input.sdfg';
 const SPMV = 'spcl__dace__doc___static__sdfg__spmv.sdfg';
 const POTRF = 'spcl__dace__tests__sdfg_corpus__lapack_potrf_matrix_choleskyfact_potrf_MKL_float.sdfg';
-const ready = appE2eReady();
 
-let serve: Serve;
-let browser: Browser;
 const pages: AppPage[] = [];
 
 async function openCorpusFile(name: string): Promise<AppPage> {
-  const a = await openApp(browser, serve, { theme: 'light' });
+  const a = await openApp(e2e.browser, e2e.serve, { theme: 'light' });
   pages.push(a);
   const page = a.page;
   await page.waitForSelector('[data-testid="app"]');
@@ -44,17 +31,15 @@ async function openCorpusFile(name: string): Promise<AppPage> {
   return a;
 }
 
-describe('the Profile button of a program that cannot be profiled', () => {
-  beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    [serve, browser] = await Promise.all([startServe(['--root', corpusDir()]), launchChromium()]);
-  }, 120_000);
+const e2e = appSession({
+  what: 'the e2e test',
+  shots: SHOTS,
+  serveArgs: (_scratch) => ['--root', corpusDir()],
+});
 
+describe('the Profile button of a program that cannot be profiled', () => {
   afterAll(async () => {
     for (const p of pages) await p.close().catch(() => {});
-    await browser?.close();
-    await serve?.stop();
   });
 
   it('is disabled with the reason as its tooltip, and the Profile tab says why', async () => {

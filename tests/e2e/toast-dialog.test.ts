@@ -3,41 +3,33 @@
  * when Export followed a download. With a dialog open the toasts go under its backdrop. Screenshots in
  * tests/e2e/screenshots/toast-dialog/.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, type Serve } from '../../bench/lib/browser.js';
+import { nextFrames, openApp } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'toast-dialog');
-const ready = appE2eReady();
 // A fresh run downloads as `<program>-profile-<date>.json`: a generated program's name makes a wide toast.
 const LONG = 'npbench_benchmarks_channel_flow_channel_flow_dace_channel_flow-profile-2026-12-07-16-16.json';
 
-let serve: Serve;
-let browser: Browser;
-let scratch: string;
+const e2e = appSession({
+  what: 'the e2e test',
+  shots: SHOTS,
+  serveArgs: (scratch) => ['--root', scratch],
+  scratch: {
+    prefix: 'tlab-toast-e2e-',
+    fill: (scratch) => {
+      copyFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu.json'), join(scratch, LONG));
+    },
+  },
+});
 
 describe('toasts and dialogs', () => {
-  beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    scratch = mkdtempSync(join(tmpdir(), 'tlab-toast-e2e-'));
-    copyFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu.json'), join(scratch, LONG));
-    [serve, browser] = await Promise.all([startServe(['--root', scratch]), launchChromium()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
-
   it("keeps the Downloaded toast off the Export dialog's Save button", async () => {
     for (const theme of ['light', 'dark'] as const) {
-      const a = await openApp(browser, serve, { theme, query: `open=${encodeURIComponent(join(scratch, LONG))}` });
+      const a = await openApp(e2e.browser, e2e.serve, { theme, query: `open=${encodeURIComponent(join(e2e.scratch, LONG))}` });
       const { page } = a;
       await page.waitForSelector('[data-testid="profile-headline"]');
       const download = page.waitForEvent('download');

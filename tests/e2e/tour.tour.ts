@@ -7,12 +7,13 @@
  *   TOUR_FILES=channel TOUR_SYM=64 TOUR_PROFILE=1 TOUR_FILTER=expansion npm run tour
  * TOUR_FILES: example, channel, cloudsc, velocity, gpu, addusxx, or a corpus file name.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
-import { launchChromium, nextFrames, openApp, openTimes, startServe, waitForMark, type Serve } from '../../bench/lib/browser.js';
+import { nextFrames, openApp, openTimes, waitForMark } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'tour');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -29,8 +30,6 @@ const FILES: Array<[string, string]> = (process.env['TOUR_FILES'] ?? 'example')
   .split(',')
   .map((k) => [k, FILE_OF[k] ?? k] as [string, string]);
 
-let serve: Serve;
-let browser: Browser;
 const log: string[] = [];
 
 async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
@@ -48,15 +47,11 @@ async function both(page: Page, name: string): Promise<void> {
   }
 }
 
+const e2e = appSession({ what: 'the tour', shots: SHOTS, serveArgs: () => ['--root', corpusDir()] });
+
 describe('tour', () => {
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    [serve, browser] = await Promise.all([startServe(['--root', corpusDir()]), launchChromium()]);
-  }, 120_000);
-  afterAll(async () => {
+  afterAll(() => {
     writeFileSync(join(SHOTS, 'log.txt'), log.join('\n') + '\n');
-    await browser?.close();
-    await serve?.stop();
   });
 
   for (const [key, file] of FILES) {
@@ -64,7 +59,7 @@ describe('tour', () => {
       key,
       async () => {
         const t0 = Date.now();
-        const a = await openApp(browser, serve, { theme: 'light', query: `open=${encodeURIComponent(file)}`, settleMs: 1000 });
+        const a = await openApp(e2e.browser, e2e.serve, { theme: 'light', query: `open=${encodeURIComponent(file)}`, settleMs: 1000 });
         const page = a.page;
         await waitForMark(page, 'tlab:first-frame', 600_000);
         const tf = Date.now() - t0;

@@ -6,36 +6,23 @@
  * significance threshold and puts tenfold-different runs on a log axis. A real `serve` (the built CLI), Debian's
  * Chromium, a 1280×720 window, both themes; screenshots in tests/e2e/screenshots/trust/ (not committed).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
-import {
-  appE2eReady,
-  launchChromium,
-  nextFrames,
-  openApp,
-  startServe,
-  waitForMark,
-  type AppPage,
-  type Serve,
-} from '../../bench/lib/browser.js';
+import { nextFrames, openApp, waitForMark, type AppPage } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'trust');
 const FILE = 'spcl__dace__doc___static__sdfg__example.sdfg';
 const OTHER = 'spcl__dace__doc___static__sdfg__scalarsym.sdfg';
 const VIEW = { width: 1280, height: 720 };
-const ready = appE2eReady();
 
 // The page's side of the checks runs in the browser: its DOM is typed loosely (the tests compile without lib.dom).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Dom = any;
 
-let serve: Serve;
-let browser: Browser;
-let scratch: string;
 let app: AppPage;
 let page: Page;
 
@@ -82,7 +69,7 @@ async function openFile(name: string): Promise<void> {
 }
 
 async function loadPage(): Promise<void> {
-  await page.goto(`${serve.url}&open=${encodeURIComponent(FILE)}`);
+  await page.goto(`${e2e.serve.url}&open=${encodeURIComponent(FILE)}`);
   await waitForMark(page, 'tlab:first-frame', 300_000);
   await waitForMark(page, 'tlab:ready', 300_000);
 }
@@ -106,14 +93,21 @@ async function profileWith(n: string): Promise<void> {
   await page.waitForSelector('[data-testid="profile-headline"]');
 }
 
+const e2e = appSession({
+  what: 'the e2e test',
+  shots: SHOTS,
+  serveArgs: (scratch) => ['--root', corpusDir(), '--root', scratch],
+  scratch: {
+    prefix: 'tlab-trust-e2e-',
+    fill: (scratch) => {
+      copyFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu.json'), join(scratch, 'hdiff-cpu.json'));
+    },
+  },
+});
+
 describe('profiling without a fight: the form, the dock, last results, Compare', () => {
   beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    scratch = mkdtempSync(join(tmpdir(), 'tlab-trust-e2e-'));
-    copyFileSync(join(packageRoot(), 'tests', 'fixtures', 'profile', 'hdiff-cpu.json'), join(scratch, 'hdiff-cpu.json'));
-    [serve, browser] = await Promise.all([startServe(['--root', corpusDir(), '--root', scratch]), launchChromium()]);
-    app = await openApp(browser, serve, { theme: 'light', query: `open=${encodeURIComponent(FILE)}`, viewport: VIEW });
+    app = await openApp(e2e.browser, e2e.serve, { theme: 'light', query: `open=${encodeURIComponent(FILE)}`, viewport: VIEW });
     page = app.page;
     await waitForMark(page, 'tlab:first-frame', 300_000);
     await waitForMark(page, 'tlab:ready', 300_000);
@@ -121,9 +115,6 @@ describe('profiling without a fight: the form, the dock, last results, Compare',
 
   afterAll(async () => {
     await app?.close();
-    await browser?.close();
-    await serve?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   it("the top bar's Profile opens the form ready to run: Profile tab, Run in view and focused, also as the settings scroll", async () => {
@@ -272,7 +263,7 @@ describe('profiling without a fight: the form, the dock, last results, Compare',
     await page.locator('[data-testid="compare-distribution"]').screenshot({ path: join(SHOTS, '16b-compare-linear-chart-light.png') });
     await page.click('[data-testid="compare-log"]');
     // A result of another program joins: the runs are of different programs, and Compare says so.
-    await page.setInputFiles('[data-testid="compare-add-input"]', join(scratch, 'hdiff-cpu.json'));
+    await page.setInputFiles('[data-testid="compare-add-input"]', join(e2e.scratch, 'hdiff-cpu.json'));
     await page.waitForSelector('.toast-ok:has-text("Opened hdiff-cpu.json")');
     await page.click('[data-testid="tab-compare"]');
     await page.waitForSelector('[data-testid="compare-warn-program"]');

@@ -5,28 +5,16 @@
  * matched part of every name, and Fit keeps the state labels drawn. Real `serve`, Debian's Chromium, both
  * themes; screenshots in tests/e2e/screenshots/trust/ (not committed: look at them).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
-import {
-  appE2eReady,
-  launchChromium,
-  nextFrames,
-  openApp,
-  startServe,
-  waitForMark,
-  type AppPage,
-  type Serve,
-} from '../../bench/lib/browser.js';
+import { nextFrames, openApp, waitForMark, type AppPage } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'trust');
 const VELOCITY = 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz';
-const ready = appE2eReady();
 
-let serve: Serve;
-let browser: Browser;
 let app: AppPage;
 let page: Page;
 
@@ -101,12 +89,15 @@ async function partVisible(selector: string, index: number, part: string, n = 8)
   );
 }
 
+const e2e = appSession({
+  what: 'the e2e test',
+  shots: SHOTS,
+  serveArgs: (_scratch) => ['--root', corpusDir()],
+});
+
 describe('velocity_tendencies in the window: keys, truncation, fit', () => {
   beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    [serve, browser] = await Promise.all([startServe(['--root', corpusDir()]), launchChromium()]);
-    app = await openApp(browser, serve, {
+    app = await openApp(e2e.browser, e2e.serve, {
       theme: 'light',
       query: `open=${encodeURIComponent(VELOCITY)}`,
       viewport: { width: 1440, height: 900 },
@@ -125,8 +116,6 @@ describe('velocity_tendencies in the window: keys, truncation, fit', () => {
 
   afterAll(async () => {
     await app?.close();
-    await browser?.close();
-    await serve?.stop();
   });
 
   it('Ctrl+F focuses the search even from the focused graph, and typing f there does not fit the graph', async () => {

@@ -4,21 +4,16 @@
  * says it is noisy, and why, inside the headline. Screenshots under tests/e2e/screenshots/verdict/ (not
  * committed: look at them).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, type AppPage, type Serve } from '../../bench/lib/browser.js';
+import { nextFrames, openApp, type AppPage } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'verdict');
 const FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'profile');
-const ready = appE2eReady();
-
-let serve: Serve;
-let browser: Browser;
-let scratch: string;
 
 const text = async (page: Page, testid: string): Promise<string> => (await page.textContent(`[data-testid="${testid}"]`)) ?? '';
 
@@ -41,28 +36,26 @@ function clean(a: AppPage): void {
   expect(a.foreign).toEqual([]);
 }
 
+const e2e = appSession({
+  what: 'the verdict e2e test',
+  shots: SHOTS,
+  serveArgs: (scratch) => ['--root', scratch],
+  scratch: {
+    prefix: 'tlab-verdict-e2e-',
+    fill: (scratch) => {
+      for (const f of ['vadv-cpu-clean.json', 'vadv-cpu-noisy.json']) copyFileSync(join(FIXTURES, f), join(scratch, f));
+    },
+  },
+});
+
 describe('the verdict in the window', () => {
-  beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the verdict e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    scratch = mkdtempSync(join(tmpdir(), 'tlab-verdict-e2e-'));
-    for (const f of ['vadv-cpu-clean.json', 'vadv-cpu-noisy.json']) copyFileSync(join(FIXTURES, f), join(scratch, f));
-    [serve, browser] = await Promise.all([startServe(['--root', scratch]), launchChromium()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
-
   it(
     'a quiet run: the fastest mode in the largest type, EXTERNAL against POOL under it, no noise banner',
     { timeout: 240_000 },
     async () => {
-      const a = await openApp(browser, serve, {
+      const a = await openApp(e2e.browser, e2e.serve, {
         theme: 'light',
-        query: `open=${encodeURIComponent(join(scratch, 'vadv-cpu-clean.json'))}`,
+        query: `open=${encodeURIComponent(join(e2e.scratch, 'vadv-cpu-clean.json'))}`,
       });
       const { page } = a;
       await page.waitForSelector('[data-testid="profile-headline"]');
@@ -87,7 +80,10 @@ describe('the verdict in the window', () => {
 
   for (const theme of ['light', 'dark'] as const) {
     it(`a noisy run says so and why inside the headline, and compares p10 (${theme})`, { timeout: 240_000 }, async () => {
-      const a = await openApp(browser, serve, { theme, query: `open=${encodeURIComponent(join(scratch, 'vadv-cpu-noisy.json'))}` });
+      const a = await openApp(e2e.browser, e2e.serve, {
+        theme,
+        query: `open=${encodeURIComponent(join(e2e.scratch, 'vadv-cpu-noisy.json'))}`,
+      });
       const { page } = a;
       await page.waitForSelector('[data-testid="profile-headline"]');
       const noise = await text(page, 'headline-noise');
@@ -110,14 +106,14 @@ describe('the verdict in the window', () => {
     'Compare: a noisy side is compared at p10 and says why; the sentence under the list says how differences are decided',
     { timeout: 240_000 },
     async () => {
-      const a = await openApp(browser, serve, {
+      const a = await openApp(e2e.browser, e2e.serve, {
         theme: 'light',
-        query: `open=${encodeURIComponent(join(scratch, 'vadv-cpu-clean.json'))}`,
+        query: `open=${encodeURIComponent(join(e2e.scratch, 'vadv-cpu-clean.json'))}`,
       });
       const { page } = a;
       await page.waitForSelector('[data-testid="profile-headline"]');
       await page.click('[data-testid="tab-compare"]');
-      await page.setInputFiles('[data-testid="compare-add-input"]', join(scratch, 'vadv-cpu-noisy.json'));
+      await page.setInputFiles('[data-testid="compare-add-input"]', join(e2e.scratch, 'vadv-cpu-noisy.json'));
       // An opened result is shown on the Profile tab: go back to Compare.
       await page.waitForFunction(
         () =>

@@ -6,29 +6,17 @@
  * the lifetime timeline and the workspace map hatch T where its views live. Screenshots under
  * tests/e2e/screenshots/views/ (not committed: look at them).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { corpusDir, packageRoot } from '../../electron/engine/paths.js';
-import {
-  appE2eReady,
-  launchChromium,
-  nextFrames,
-  openApp,
-  startServe,
-  waitForMark,
-  type AppPage,
-  type Serve,
-} from '../../bench/lib/browser.js';
+import { nextFrames, openApp, waitForMark, type AppPage } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'views');
 const FIXTURES = join(packageRoot(), 'tests', 'fixtures', 'sdfg');
 const VELOCITY = join(corpusDir(), 'spcl__icon-dace__icon-model__sdfgs__velocity_tendencies_autoopt_1.sdfgz');
-const ready = appE2eReady();
 
-let serve: Serve;
-let browser: Browser;
 const pages: AppPage[] = [];
 
 interface Doc {
@@ -67,24 +55,22 @@ async function ariaMatches(page: Page, selector: string, re: RegExp): Promise<st
 }
 
 async function open(path: string): Promise<AppPage> {
-  const a = await openApp(browser, serve, { theme: 'light', query: `open=${encodeURIComponent(path)}` });
+  const a = await openApp(e2e.browser, e2e.serve, { theme: 'light', query: `open=${encodeURIComponent(path)}` });
   pages.push(a);
   await waitForMark(a.page, 'tlab:ready', 600_000);
   await a.page.waitForSelector('[data-testid="transients-table"]');
   return a;
 }
 
-describe('views and references in the app', () => {
-  beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the views e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    [serve, browser] = await Promise.all([startServe(['--root', corpusDir(), '--root', FIXTURES]), launchChromium()]);
-  }, 120_000);
+const e2e = appSession({
+  what: 'the views e2e test',
+  shots: SHOTS,
+  serveArgs: (_scratch) => ['--root', corpusDir(), '--root', FIXTURES],
+});
 
+describe('views and references in the app', () => {
   afterAll(async () => {
     for (const p of pages) await p.close().catch(() => {});
-    await browser?.close();
-    await serve?.stop();
   });
 
   it('velocity_tendencies: views are rows of their own, out of every total, and state_2_0 holds 4.50 MiB', async () => {

@@ -5,25 +5,20 @@
  * on a call that opens that program's graph (and the way back). Screenshots in tests/e2e/screenshots/workload/
  * (not committed: look at them).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
-import { appE2eReady, launchChromium, nextFrames, openApp, startServe, type AppPage, type Serve } from '../../bench/lib/browser.js';
+import { nextFrames, openApp, type AppPage } from '../../bench/lib/browser.js';
+import { appSession } from './helpers.js';
 
 const SHOTS = join(packageRoot(), 'tests', 'e2e', 'screenshots', 'workload');
 const WORKLOAD = join(examplesDir(), 'workload-dycore.json');
-const ready = appE2eReady();
 
 // The shared workspace, independently: hdiff's three transients at I=J=128, K=80, float64, each 64-byte aligned,
 // all live at once (assets/examples/README.md); it is the largest need of the five calls.
 const hdiffNeed = [130 * 130 * 80 * 8, 129 * 128 * 80 * 8, 128 * 129 * 80 * 8].map((b) => Math.ceil(b / 64) * 64).reduce((a, b) => a + b);
-
-let serve: Serve;
-let browser: Browser;
-let scratch: string;
 
 const text = async (page: Page, testid: string): Promise<string> => (await page.textContent(`[data-testid="${testid}"]`)) ?? '';
 
@@ -47,43 +42,44 @@ function clean(a: AppPage): void {
 }
 
 async function openWorkload(theme: 'light' | 'dark'): Promise<AppPage> {
-  const a = await openApp(browser, serve, { theme, query: `open=${encodeURIComponent(WORKLOAD)}` });
+  const a = await openApp(e2e.browser, e2e.serve, { theme, query: `open=${encodeURIComponent(WORKLOAD)}` });
   await a.page.waitForSelector('[data-testid="workload-chart"] canvas');
   await a.page.waitForSelector('[data-testid="advice-bytes"]');
   await nextFrames(a.page);
   return a;
 }
 
+const e2e = appSession({
+  what: 'the workload e2e test',
+  shots: SHOTS,
+  serveArgs: (scratch) => ['--root', examplesDir(), '--root', scratch],
+  scratch: {
+    prefix: 'tlab-workload-e2e-',
+    fill: (scratch) => {
+      // A workload over two storages: a GPU program (GPU_Global) and a CPU one (CPU_Heap).
+      const two = { hdiff: { sdfg: join(examplesDir(), 'gpu', 'hdiff_gpu.sdfg') }, chain: { sdfg: join(examplesDir(), 'chain.sdfg') } };
+      writeFileSync(
+        join(scratch, 'two.json'),
+        JSON.stringify({
+          schema: 'transient-lab/workload@1',
+          programs: two,
+          symbols: { I: 64, J: 64, K: 8, N: 4096 },
+          sequence: ['hdiff', 'chain'],
+        }),
+      );
+    },
+  },
+});
+
 describe('the Workload view and the advisor panel', () => {
-  beforeAll(async () => {
-    if (!ready.ok) throw new Error(`the workload e2e test cannot run: ${ready.why}`);
-    mkdirSync(SHOTS, { recursive: true });
-    // A workload over two storages: a GPU program (GPU_Global) and a CPU one (CPU_Heap).
-    scratch = mkdtempSync(join(tmpdir(), 'tlab-workload-e2e-'));
-    const two = { hdiff: { sdfg: join(examplesDir(), 'gpu', 'hdiff_gpu.sdfg') }, chain: { sdfg: join(examplesDir(), 'chain.sdfg') } };
-    writeFileSync(
-      join(scratch, 'two.json'),
-      JSON.stringify({
-        schema: 'transient-lab/workload@1',
-        programs: two,
-        symbols: { I: 64, J: 64, K: 8, N: 4096 },
-        sequence: ['hdiff', 'chain'],
-      }),
-    );
-    [serve, browser] = await Promise.all([startServe(['--root', examplesDir(), '--root', scratch]), launchChromium()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
-
   it(
     'a workload over two storages draws the one with the largest workspace first and the other by choice',
     { timeout: 240_000 },
     async () => {
-      const a = await openApp(browser, serve, { theme: 'light', query: `open=${encodeURIComponent(join(scratch, 'two.json'))}` });
+      const a = await openApp(e2e.browser, e2e.serve, {
+        theme: 'light',
+        query: `open=${encodeURIComponent(join(e2e.scratch, 'two.json'))}`,
+      });
       const { page } = a;
       await page.waitForSelector('[data-testid="workload-chart"] canvas');
       const label = () => page.getAttribute('[data-testid="workload-chart"] .tlab-chart', 'aria-label');

@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import { examplesDir } from '../../electron/engine/paths.js';
 import { decodeWire, encodeWire } from '../../electron/ipc/wire.js';
 import { connectWebSocket, type WebSocketClient, type WebSocketLike } from '../../renderer/src/host/websocket.js';
-import { failure } from '../contract/suite.js';
+import { failure } from '../contract/suite-kit.js';
 import { OP, closePayload, frame, rawConnect, type RawClient } from './raw-ws.js';
 import { connect, pageHeaders, profileUntilRunning, runnersGone, serve, type Serve } from './serve-process.js';
 

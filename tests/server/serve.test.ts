@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { examplesDir, packageRoot } from '../../electron/engine/paths.js';
-import { failure } from '../contract/suite.js';
+import { failure } from '../contract/suite-kit.js';
 import { CLI, LINE, connect, isRunner, profileUntilRunning, runnersGone, serve } from './serve-process.js';
 
 /** The runners of `pids` still running (an orphan of a failed test), each killed so that none outlives the test. */

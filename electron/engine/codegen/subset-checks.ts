@@ -1,7 +1,8 @@
 /**
  * The subset check's rules for single elements (subset.ts walks the file and calls them): dynamic map inputs,
  * tasklet connectors, memlet ranks, stack sizes, sizes over root symbols and at init time, allocation points and
- * nested SDFG connectors; and the hints every rule shares.
+ * nested SDFG connectors; whether symbolic and Python code parses, and the runtime names C++ code must not use;
+ * and the hints every rule shares.
  */
 import type {
   DataDescriptor,
@@ -20,7 +21,18 @@ import { DefaultResolution } from '../analysis/defaults.js';
 import { allocationSpan } from '../analysis/span.js';
 import { effectiveStorage, isStackStorage } from '../analysis/storage.js';
 import { definedSymbols } from '../analysis/symbols.js';
-import { exprHeight, freeSymbols, MAX_EXPRESSION_DEPTH, parseSym, substitute, type Expr } from '../symbolic/index.js';
+import {
+  exprHeight,
+  freeSymbols,
+  MAX_EXPRESSION_DEPTH,
+  parsePython,
+  parsePythonLambda,
+  parsePythonStatements,
+  parseSym,
+  substitute,
+  SymbolicSyntaxError,
+  type Expr,
+} from '../symbolic/index.js';
 import { dynamicInputConnectors } from '../model/queries.js';
 import { statesOf } from './graph.js';
 import { ctypeOf, dtypeLabel } from './names.js';
@@ -310,5 +322,47 @@ export function checkNestedConnectors(n: NestedSdfgNode, inner: Sdfg, state: Sta
       );
     else if (!bound.has(name))
       add(n.jsonPath, element, `argument '${name}' of the nested SDFG has no connector with a memlet in the outer state`, HINT.validate);
+  }
+}
+
+/** Identifiers in C++ tasklets that need DaCe's runtime headers, which generated code does not include
+ * (`pipe.` is the `cuda::pipeline` object DaCe's asynchronous-copy code declares in a kernel). */
+export const DACE_RUNTIME_TOKENS = /\b(dace::|DACE_|__state\b|__dace_|cuda[A-Z]|cuda::|hip[A-Z]|MPI_|#include|omp_|__syncthreads|pipe\.)/;
+/** Libraries a DaCe environment links (dace-onnx's ONNX Runtime): its code blocks and tasklets call them without
+ * an include, so generated code cannot compile them. */
+export const EXTERNAL_LIBRARY_TOKENS = /\b(Ort[A-Z]\w*|__ort_\w*)/;
+/** DaCe's GPU stream synchronisation as tasklets written for its runtime spell it (DaCe-Fortran's `_stream0_sync`):
+ * on the legacy default stream, which is the stream generated code uses; the CUDA runtime header defines these
+ * names (transient_cuda_runtime.h). */
+export const DACE_GPU_SYNC =
+  /\bDACE_GPU_CHECK\(\s*(?:gpu|cuda)(?:StreamSynchronize\(\s*(?:nullptr|NULL|0)\s*\)|DeviceSynchronize\(\s*\))\s*\)/g;
+
+export function checkSym(src: string, grammar: Grammar, jsonPath: string, element: string, add: AddFn): void {
+  try {
+    parseSym(src, grammar);
+  } catch (err) {
+    const text = src.length > 80 ? `${src.slice(0, 80)}…` : src;
+    add(jsonPath, element, `cannot parse '${text}': ${(err as Error).message}`, HINT.simplify);
+  }
+}
+
+/** `lambda`: a WCR function, the only place where a lambda is accepted (with exactly two parameters). */
+export function checkCode(src: string, kind: 'expression' | 'statements' | 'lambda', jsonPath: string, element: string, add: AddFn): void {
+  try {
+    if (kind === 'statements') parsePythonStatements(src);
+    else if (kind === 'lambda') {
+      const lambda = parsePythonLambda(src);
+      if (lambda.params.length !== 2)
+        add(
+          jsonPath,
+          element,
+          `write-conflict resolution '${src}' is not a two-argument lambda`,
+          'use a lambda such as (lambda a, b: a + b)',
+        );
+    } else parsePython(src);
+  } catch (err) {
+    if (err instanceof SymbolicSyntaxError)
+      add(jsonPath, element, `cannot translate '${src.trim().slice(0, 80)}': ${err.message}`, HINT.python);
+    else throw err;
   }
 }

@@ -1,29 +1,20 @@
 /**
  * The supported subset: every rule about WHAT an SDFG element is (its kind, storage, schedule, dtype, the
- * shape of its memlets and boundaries, whether its code and symbolic fields parse) lives here, once. The
+ * shape of its memlets and boundaries, whether its code and symbolic fields parse) lives here, once: this file
+ * walks the file and checks descriptors, control flow and memlets; the nodes of a state are subset-nodes.ts's,
+ * single-element rules subset-checks.ts's. The
  * emitter assumes these rules hold and adds only what translation itself finds (a name that is not defined,
  * a copy between subsets of different shapes, a function with no C++ equivalent), each as a finding at the
  * element it was translating. Nothing here knows about particular files.
  */
-import type {
-  ControlFlowBlock,
-  DataDescriptor,
-  Grammar,
-  LibraryNode,
-  RegionBlock,
-  Sdfg,
-  SdfgFile,
-  StateBlock,
-  Subset,
-} from '../model/sdfg.js';
+import type { ControlFlowBlock, DataDescriptor, Grammar, RegionBlock, Sdfg, SdfgFile, StateBlock, Subset } from '../model/sdfg.js';
 
 import { DefaultResolution } from '../analysis/defaults.js';
 
-import { parsePython, parsePythonLambda, parsePythonStatements, parseSym, SymbolicSyntaxError } from '../symbolic/index.js';
+import { parseSym } from '../symbolic/index.js';
 import { codeBlocksOf } from './code-blocks.js';
 import { daceRuntimeFinding } from './dace-runtime.js';
 import { argumentsReadBy } from './init-args.js';
-import { EXPANDED_CLASSES, expansionProblem } from '../sdfg/expand/index.js';
 import { constantLiterals } from './constants.js';
 
 import { statesOf } from './graph.js';
@@ -33,33 +24,32 @@ import type { UnsupportedFinding } from './types.js';
 import { MAX_NESTING } from '../sdfg/nesting.js';
 import { aliasFindings, isArrayAlias } from './views.js';
 import { isStructureType, memberProblem } from './structs.js';
-import { checkConsume, checkStreamDescriptor, checkStreamEdges } from './stream-rules.js';
+import { checkStreamDescriptor, checkStreamEdges } from './stream-rules.js';
 import { vectorFindings } from './vectors.js';
 import {
   HINT,
+  DACE_RUNTIME_TOKENS,
+  EXTERNAL_LIBRARY_TOKENS,
   daceRejects,
   type AddFn,
-  checkDynamicInputs,
+  checkCode,
+  checkSym,
   checkTaskletConnectors,
   checkSubsetRanks,
   checkStackSize,
   checkRootSizeDepth,
   checkInitTimeSize,
   checkAllocationPoint,
-  checkNestedConnectors,
 } from './subset-checks.js';
+import { checkNode } from './subset-nodes.js';
 
 export { HINT } from './subset-checks.js';
 
 /** Storages of the CPU generator (CPU_ThreadLocal: one copy per OpenMP thread, thread-local.ts; CPU_Pinned: host
  * memory, page-locked only by the CUDA backend, as DaCe's cuda.py owns it). */
 const SUPPORTED_STORAGE: ReadonlySet<string> = new Set(['Default', 'CPU_Heap', 'Register', 'CPU_ThreadLocal', 'CPU_Pinned']);
-/** Map schedules of the CPU generator (`Unrolled` exists up to DaCe 1.x and is a plain loop; CPU_Persistent is one
- * OpenMP parallel region, omp-persistent.ts). */
-const SUPPORTED_SCHEDULES: ReadonlySet<string> = new Set(['Default', 'Sequential', 'CPU_Multicore', 'Unrolled', 'CPU_Persistent']);
 /** What the CUDA generator (codegen/cuda) adds for GPU programs. */
 const GPU_STORAGE: ReadonlySet<string> = new Set(['GPU_Global', 'GPU_Shared']);
-const GPU_SCHEDULES: ReadonlySet<string> = new Set(['GPU_Device', 'GPU_ThreadBlock', 'GPU_Warp', 'GPU_Persistent']);
 /** Region block types emitted as plain labelled blocks. */
 const SUPPORTED_REGIONS: ReadonlySet<string> = new Set([
   'SDFG',
@@ -68,16 +58,6 @@ const SUPPORTED_REGIONS: ReadonlySet<string> = new Set([
   'FunctionCallRegion',
   'UnstructuredControlFlow',
 ]);
-/** Identifiers in C++ tasklets that need DaCe's runtime headers, which generated code does not include
- * (`pipe.` is the `cuda::pipeline` object DaCe's asynchronous-copy code declares in a kernel). */
-/** DaCe's GPU stream synchronisation as tasklets written for its runtime spell it (DaCe-Fortran's `_stream0_sync`):
- * on the legacy default stream, which is the stream generated code uses; the CUDA runtime header defines these
- * names (transient_cuda_runtime.h). */
-const DACE_GPU_SYNC = /\bDACE_GPU_CHECK\(\s*(?:gpu|cuda)(?:StreamSynchronize\(\s*(?:nullptr|NULL|0)\s*\)|DeviceSynchronize\(\s*\))\s*\)/g;
-const DACE_RUNTIME_TOKENS = /\b(dace::|DACE_|__state\b|__dace_|cuda[A-Z]|cuda::|hip[A-Z]|MPI_|#include|omp_|__syncthreads|pipe\.)/;
-/** Libraries a DaCe environment links (dace-onnx's ONNX Runtime): its code blocks and tasklets call them without
- * an include, so generated code cannot compile them. */
-const EXTERNAL_LIBRARY_TOKENS = /\b(Ort[A-Z]\w*|__ort_\w*)/;
 
 /** Every structural finding of the file (empty: the emitter may run). */
 export function structuralFindings(file: SdfgFile, target: 'cpu' | 'gpu' = 'cpu'): UnsupportedFinding[] {
@@ -111,15 +91,6 @@ function accessedNames(s: Sdfg): Set<string> {
     for (const e of st.edges) if (e.memlet.data) names.add(e.memlet.data);
   }
   return names;
-}
-
-function checkSym(src: string, grammar: Grammar, jsonPath: string, element: string, add: AddFn): void {
-  try {
-    parseSym(src, grammar);
-  } catch (err) {
-    const text = src.length > 80 ? `${src.slice(0, 80)}…` : src;
-    add(jsonPath, element, `cannot parse '${text}': ${(err as Error).message}`, HINT.simplify);
-  }
 }
 
 function checkSubset(subset: Subset | null, grammar: Grammar, jsonPath: string, add: AddFn, wcr: boolean): void {
@@ -222,27 +193,6 @@ function checkDescriptor(d: DataDescriptor, grammar: Grammar, add: AddFn, gpuTar
     add(d.jsonPath, element, `dtype ${dtypeLabel(d.dtype)} is not supported`, 'use bool, (u)int8-64, float32/64 or complex64/128');
   } else vectorFindings(d, element, gpuTarget, add);
   [...d.shape, ...d.strides, ...d.offset, d.totalSize].forEach((x) => checkSym(x, grammar, d.jsonPath, element, add));
-}
-
-/** `lambda`: a WCR function, the only place where a lambda is accepted (with exactly two parameters). */
-function checkCode(src: string, kind: 'expression' | 'statements' | 'lambda', jsonPath: string, element: string, add: AddFn): void {
-  try {
-    if (kind === 'statements') parsePythonStatements(src);
-    else if (kind === 'lambda') {
-      const lambda = parsePythonLambda(src);
-      if (lambda.params.length !== 2)
-        add(
-          jsonPath,
-          element,
-          `write-conflict resolution '${src}' is not a two-argument lambda`,
-          'use a lambda such as (lambda a, b: a + b)',
-        );
-    } else parsePython(src);
-  } catch (err) {
-    if (err instanceof SymbolicSyntaxError)
-      add(jsonPath, element, `cannot translate '${src.trim().slice(0, 80)}': ${err.message}`, HINT.python);
-    else throw err;
-  }
 }
 
 /**
@@ -371,150 +321,9 @@ function scanSdfg(s: Sdfg, file: SdfgFile, add: AddFn, gpu: boolean, defaults: D
   });
 }
 
-/** Library nodes with an expansion are expanded before generation (sdfg/expand); others, or those whose
- * memlets the expansion cannot handle, stay library nodes. */
-function libraryMessage(file: SdfgFile, n: LibraryNode): string {
-  const why = expansionProblem(file, n);
-  return why === null
-    ? `library node ${n.className} has no expansion here (${EXPANDED_CLASSES.join(', ')} do)`
-    : `it cannot be expanded: ${why}`;
-}
-
 function scanState(s: Sdfg, b: StateBlock, file: SdfgFile, add: AddFn, gpu: boolean): void {
   checkStreamEdges(s, b, add);
-  for (const n of b.nodes) {
-    switch (n.kind) {
-      case 'library':
-        add(
-          n.jsonPath,
-          `library node ${n.className} '${n.label}' in state ${b.label}`,
-          libraryMessage(file, n),
-          'expand library nodes in DaCe first (sdfg.expand_library_nodes())',
-        );
-        break;
-      case 'consume_entry':
-        checkConsume(s, b, n, add, gpu);
-        break;
-      case 'unknown':
-        add(
-          n.jsonPath,
-          `${n.type} node '${n.label}' in state ${b.label}`,
-          `node type ${n.type} is not supported`,
-          'replace the node with tasklets and maps',
-        );
-        break;
-      case 'nested_sdfg':
-        if (!n.sdfg)
-          add(
-            n.jsonPath,
-            `nested SDFG '${n.label}'`,
-            `the nested SDFG is stored in an external file (${n.extSdfgPath ?? '?'})`,
-            HINT.embed,
-          );
-        else checkNestedConnectors(n, n.sdfg, b, add);
-        for (const v of Object.values(n.symbolMapping))
-          checkSym(v, file.grammar, n.jsonPath, `nested SDFG '${n.label}' symbol mapping`, add);
-        if (
-          (n.schedule.startsWith('GPU') && !(gpu && (n.schedule === 'GPU_Default' || GPU_SCHEDULES.has(n.schedule)))) ||
-          n.schedule.startsWith('FPGA')
-        ) {
-          add(n.jsonPath, `nested SDFG '${n.label}'`, `schedule ${n.schedule} is not supported`, HINT.cpuVersion);
-        }
-        break;
-      case 'map_entry': {
-        const m = n.map;
-        const element = `map '${m.label}' in state ${b.label}`;
-        if (!SUPPORTED_SCHEDULES.has(m.schedule) && !(gpu && GPU_SCHEDULES.has(m.schedule))) {
-          const gpuSchedule = m.schedule.startsWith('GPU');
-          const why = !gpuSchedule
-            ? ''
-            : gpu
-              ? ' by the CUDA generator'
-              : ' by the CPU generator (GPU programs are generated with target gpu)';
-          add(
-            n.jsonPath,
-            element,
-            `map schedule ${m.schedule} is not supported${why}`,
-            gpuSchedule && gpu
-              ? 'use GPU_Device maps with GPU_ThreadBlock, GPU_Warp or Sequential inner maps'
-              : 'use a Sequential, Default or CPU_Multicore schedule',
-          );
-        }
-        if (m.schedule === 'CPU_Persistent' && m.params.length !== 1)
-          add(
-            n.jsonPath,
-            element,
-            `a CPU_Persistent map has one parameter (the OpenMP thread number), not ${m.params.length}`,
-            'give the map one parameter',
-          );
-        checkDynamicInputs(s, b, n, element, add);
-        if (n.exitId === null) add(n.jsonPath, element, 'the map has no exit node', HINT.validate);
-        if (m.range.length !== m.params.length) add(n.jsonPath, element, 'map range and parameters differ in length', HINT.validate);
-        for (const r of m.range) {
-          if (r.tile.trim() !== '1')
-            add(n.jsonPath, element, `tiled map ranges (tile ${r.tile}) are not supported`, 'remove the tile from the map range');
-          [r.start, r.end, r.step].forEach((x) => checkSym(x, file.grammar, n.jsonPath, element, add));
-        }
-        break;
-      }
-      case 'tasklet': {
-        const element = `tasklet '${n.label}' in state ${b.label}`;
-        const lang = n.code.language;
-        if (lang === 'Python') checkCode(n.code.code, 'statements', n.jsonPath, element, add);
-        else if (lang === 'CPP') {
-          const m = DACE_RUNTIME_TOKENS.exec(gpu ? n.code.code.replace(DACE_GPU_SYNC, '') : n.code.code);
-          if (m?.[1] === 'pipe.') {
-            // DaCe's experimental CUDA codegen declares `pipe` (cuda::make_pipeline) only for pipelines listed in
-            // the SDFG's metadata; nothing in the SDFG declares it otherwise (docs/gpu.md, coverage).
-            add(
-              n.jsonPath,
-              element,
-              `the C++ code calls the cuda::pipeline object 'pipe' ('${n.code.code.trim().slice(0, 60)}'), which no container of the SDFG declares`,
-              'express the copies as memlets; asynchronous pipelines are not generated',
-            );
-          } else if (m) {
-            const f = daceRuntimeFinding('the C++ code', n.code.code, m[1]!);
-            add(n.jsonPath, element, f.message, f.hint);
-          } else if (EXTERNAL_LIBRARY_TOKENS.test(n.code.code))
-            add(
-              n.jsonPath,
-              element,
-              `the C++ code calls ONNX Runtime ('${EXTERNAL_LIBRARY_TOKENS.exec(n.code.code)![1]}'), which generated code does not link`,
-              HINT.expandOnnx,
-            );
-        } else add(n.jsonPath, element, `${lang} tasklets are not supported`, 'write the tasklet in Python or C++');
-        for (const extra of [n.codeGlobal, n.codeInit, n.codeExit]) {
-          if (extra && extra.code.trim())
-            add(n.jsonPath, element, 'tasklet global/init/exit code is not supported', 'move the code into the tasklet body');
-        }
-        for (const [c, t] of [...Object.entries(n.inConnectors), ...Object.entries(n.outConnectors)]) {
-          // Pointer connectors (DaCe's C frontend) point into the connected container: their element type must be one.
-          if (t && !ctypeOf(t.kind === 'pointer' ? t.base : t))
-            add(n.jsonPath, element, `connector ${c} has type ${dtypeLabel(t)}, which is not supported`, 'use scalar connector types');
-        }
-        break;
-      }
-      case 'access':
-        if (s.constants.has(n.data) && b.edges.some((e) => e.dst === n.id && e.memlet.data !== null)) {
-          // Constants are compile-time data (constexpr in DaCe's code): a write cannot compile there either.
-          add(
-            n.jsonPath,
-            `access node '${n.data}'`,
-            `'${n.data}' is a constant (constants_prop) but is written here`,
-            'remove the write or the constant in DaCe',
-          );
-        } else if (!s.arrays.has(n.data))
-          add(
-            n.jsonPath,
-            `access node '${n.data}'`,
-            daceRejects(`Node validation failed: Array "${n.data}" not found in SDFG`, `no descriptor named '${n.data}'`),
-            HINT.daceRejects,
-          );
-        break;
-      default:
-        break;
-    }
-  }
+  for (const n of b.nodes) checkNode(s, b, n, file, add, gpu);
   aliasFindings(s, b, add);
   const byId = new Map(b.nodes.map((n) => [n.id, n]));
   for (const e of b.edges) {

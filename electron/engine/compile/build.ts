@@ -72,8 +72,16 @@ const CUDA_STANDARD = '-std=c++17';
 const CUDA_LIBRARY_FLAGS = ['--extended-lambda', '--expt-relaxed-constexpr', '-shared', '-Xcompiler=-fPIC', '-cudart=shared'];
 const CUDA_HEADER = 'transient_cuda_runtime.h';
 /** `--gpu host` (docs/gpu-host.md): the same CUDA translation unit compiled by the C++ compiler as C++17 against
- * the host CUDA runtime, with OpenMP for the blocks of a kernel. */
-const CUDA_HOST_HEADERS = ['transient_cuda_host_runtime.h', 'transient_cuda_host_device.h'];
+ * the host CUDA runtime, with OpenMP for the blocks of a kernel. The runtime is split by concern over several
+ * headers (transient_cuda_host_runtime.h includes the others): each is part of the cache key. */
+const CUDA_HOST_HEADERS = [
+  'transient_cuda_host_runtime.h',
+  'transient_cuda_host_regions.h',
+  'transient_cuda_host_memory.h',
+  'transient_cuda_host_streams.h',
+  'transient_cuda_host_kernels.h',
+  'transient_cuda_host_device.h',
+];
 const CUDA_HOST_FLAGS = ['-std=c++17', '-DTLAB_CUDA_HOST'];
 const ARCH_FLAG = /^(-arch|--gpu-architecture|-gencode|--generate-code|-code|--gpu-code)(=|$)/;
 

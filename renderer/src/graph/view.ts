@@ -2,9 +2,10 @@
  * The graph view: a framework-free module that draws an SDFG on a canvas inside `container` (React mounts it;
  * docs/graph.md). It asks for regions through `fetchRegion`, lays them out in a worker, and draws every change
  * in one coalesced animation frame. Its input (gestures, pointer, keys) is input.ts's, the regions it holds and
- * fetches held-regions.ts's, where the camera goes fit.ts's; this file is the view's state — which regions are
- * open, the scene laid out from them, the viewport — and the frame that draws it. Those change together (a
- * relayout keeps an element where it was on screen; a first layout sets the first view), so they stay one file.
+ * fetches held-regions.ts's, where the camera goes fit.ts's, its canvas element canvas.ts's; this file is the
+ * view's state — which regions are open, the scene laid out from them, the viewport — and the frame that draws
+ * it. Those change together (a relayout keeps an element where it was on screen; a first layout sets the first
+ * view), so they stay one file.
  */
 // d3 is the declared dependency; importing it also installs selection.transition().
 import { select, zoomIdentity, type ZoomTransform } from 'd3';
@@ -19,11 +20,11 @@ import type { TransientMarks } from './marks.js';
 import { Minimap } from './minimap.js';
 import { buildScene, type Scene } from './scene.js';
 import { Tooltip } from './tooltip.js';
-import { font } from './text.js';
 import { ProgressBar } from './progress.js';
 import { HeldRegions } from './held-regions.js';
 import type { GraphMetrics, GraphProgress, GraphSelection, GraphView, GraphViewOptions } from './api.js';
 import { GraphInput, type InputHost } from './input.js';
+import { mountCanvas, resolveFonts } from './canvas.js';
 
 export type { GraphProgress, GraphView, GraphViewOptions } from './api.js';
 export { prewarmLayoutWorker } from './layout-client.js';
@@ -85,15 +86,7 @@ class CanvasGraphView implements GraphView, InputHost {
   ) {
     this.theme = opts.theme ?? 'light';
     this.engine = opts.layoutEngine ?? 'dagre';
-    if (getComputedStyle(container).position === 'static') container.style.position = 'relative';
-    container.style.overflow = 'hidden';
-    this.canvas = document.createElement('canvas');
-    this.canvas.className = 'tlab-graph-canvas';
-    this.canvas.tabIndex = 0;
-    this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', 'SDFG graph');
-    this.canvas.style.cssText = 'position:absolute;inset:0;width:100%;height:100%;display:block;outline:none;touch-action:none';
-    container.appendChild(this.canvas);
+    this.canvas = mountCanvas(container);
     this.ctx = this.canvas.getContext('2d', { alpha: false })!;
     this.painter = new GraphPainter(this.theme);
     this.minimap = new Minimap(container, (x, y) => this.centerOn(x, y, this.transform.k, false));
@@ -109,12 +102,7 @@ class CanvasGraphView implements GraphView, InputHost {
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
     this.resize();
-    // Resolve the fonts now: the first text drawn in a new font makes the browser look for it (100–200 ms in
-    // a fresh Chromium), which would otherwise land in the first open.
-    for (const role of ['title', 'body', 'mono', 'small'] as const) {
-      this.ctx.font = font(role);
-      this.ctx.measureText('Ag0');
-    }
+    resolveFonts(this.ctx);
     // The canvas' first frame (its backing store, the first fill, the compositor's first copy: 50–80 ms in a
     // fresh software-rendered Chromium) drawn now, while the page is still connecting to its host, rather than
     // in the first animation frame, which lands inside a `?open=` open.

@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, rm, truncate, unlink, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, truncate, unlink, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram, DACE_CXXFLAGS, findCompiler, findNvcc, libsDir, parseCxxflags } from '../../../electron/engine/compile/index.js';
 import { TlabError } from '../../../electron/engine/errors.js';
+import { packageRoot } from '../../../electron/engine/paths.js';
 import { handProgram, SYNTAX_ERROR_LINE_TEXT } from '../profile/hand-program.js';
 
 // nvcc (GPU programs) is a feature of the machine: without it the nvcc test is reported as skipped.
@@ -133,6 +134,31 @@ describe('compiler errors', () => {
     expect(err).toBeInstanceOf(TlabError);
     expect((err as TlabError).kind).toBe('build');
     expect((err as TlabError).message).toContain('transient_runtime.h');
+  });
+
+  it('reads every header the host CUDA runtime includes for a --gpu host build (each is part of the cache key)', async () => {
+    // The headers transient_cuda_host_runtime.h includes, followed through their own includes.
+    const include = join(packageRoot(), 'native', 'include');
+    const headers: string[] = [];
+    const visit = async (name: string): Promise<void> => {
+      if (headers.includes(name)) return;
+      headers.push(name);
+      for (const m of (await readFile(join(include, name), 'utf8')).matchAll(/^#include "([^"]+)"/gm)) await visit(m[1]!);
+    };
+    await visit('transient_cuda_host_runtime.h');
+    expect(headers.length).toBeGreaterThan(2);
+    const program = { ...handProgram(), gpu: { language: 'cuda' as const, pooled: false, poolReleaseThreshold: 0n, kernels: 0 } };
+    for (const name of headers) {
+      // A copy of the runtime headers without `name`: the build must miss it before it compiles anything.
+      const dir = await mkdtemp(join(runDir, 'include-'));
+      await cp(include, dir, { recursive: true });
+      await unlink(join(dir, name));
+      const err = await buildProgram(program, { runDir, includeDir: dir, gpuBackend: 'host' }).catch((e: unknown) => e);
+      expect(err, name).toBeInstanceOf(TlabError);
+      expect((err as TlabError).message, name).toBe(
+        `the runtime header ${join(dir, name)} is missing: the native part of Transient Lab is not installed (run npm run build)`,
+      );
+    }
   });
 
   it('fails clearly when the cache folder cannot be created', async () => {
