@@ -76,6 +76,7 @@ const modeResult = v.pipe(
     }),
     workspaceBytes: v.record(v.string(), num),
     initBytes: v.optional(v.pipe(num, v.minValue(0, 'expected a byte count'))),
+    sameCodeAs: v.optional(v.string()),
     outputChecksums: v.record(v.string(), v.string()),
     gpu: v.optional(gpuMode),
   }),

@@ -43,7 +43,8 @@ describe('library expansions in the window', () => {
     await page.fill('[data-testid="profile-calls"]', '3');
     await page.fill('[data-testid="profile-processes"]', '1');
     await page.fill('[data-testid="profile-warmup"]', '0');
-    expect(await page.isEnabled('[data-testid="profile-run"]')).toBe(true);
+    // Run waits for the re-analysis with N, M and K before it is enabled.
+    await page.waitForSelector('[data-testid="profile-run"]:not([disabled])');
     await page.click('[data-testid="profile-run"]');
     await page.waitForSelector('[data-testid="profile-headline"]', { timeout: 300_000 });
     // The result says which expansion every per-call time includes.

@@ -92,6 +92,20 @@ function withInitBytes(m: ModeResult, bytes: bigint | null): ModeResult {
   return bytes !== null && bytes <= BigInt(Number.MAX_SAFE_INTEGER) ? { ...m, initBytes: Number(bytes) } : m;
 }
 
+/**
+ * Marks each mode whose library is an earlier mode's (the same cache key: the same generated code, flags and
+ * runtime). A program with nothing for the modes to change (example.sdfg: no transient) builds one library five
+ * times, and a verdict between two of them would credit a mode with the machine's noise.
+ */
+function withSameCode(built: BuiltVariant[], modes: ModeResult[]): ModeResult[] {
+  return modes.map((m, i) => {
+    const v = built[i]!;
+    if (v.dace) return m;
+    const first = built.findIndex((w) => !w.dace && w.build.key === v.build.key);
+    return first >= 0 && first < i ? { ...m, sameCodeAs: built[first]!.label } : m;
+  });
+}
+
 /** Facts about the run that are not warnings: what the numbers mean. */
 function profileNotes(built: BuiltVariant[]): string[] {
   const notes: string[] = [];
@@ -158,7 +172,10 @@ export function assembleResult(input: AssembleInput): ProfileResult {
       ? { ...r, interposition: { ...r.interposition, expectedAllocationsPerCall: dace.expectedAllocationsPerCall } }
       : r;
   });
-  const modes = built.map((v, i) => withInitBytes(modeResult(v, runs[i]!, plan.args), plan.analysis.modes[v.mode]?.init.bytes ?? null));
+  const modes = withSameCode(
+    built,
+    built.map((v, i) => withInitBytes(modeResult(v, runs[i]!, plan.args), plan.analysis.modes[v.mode]?.init.bytes ?? null)),
+  );
   const interposed = interpositionReport(runs.map((r, i) => ({ ...r, dace: built[i]!.dace !== undefined })));
   return {
     schema: PROFILE_SCHEMA,

@@ -1,5 +1,5 @@
 /** The console form of a ProfileResult: one table row per mode (+layout) and the lines under it. */
-import { profileVerdict } from '../view/verdict.js';
+import { profileVerdict, ratioText } from '../view/verdict.js';
 import type { ModeResult, ProfileResult } from './result.js';
 import { indexInputLines } from './index-inputs.js';
 import { libraryNodesLine } from '../view/library-nodes.js';
@@ -80,7 +80,6 @@ export function formatProfile(result: ProfileResult): string {
   // against 1.27 ms, where the verdict (at p10: 925 µs against 719 µs) could name no winner at all.
   const verdict = profileVerdict(result);
   const atP10 = verdict.statistic === 'p10';
-  const figure = (m: ModeResult): number => (atP10 ? m.summary.p10Ns : m.summary.medianNs);
   const rows: string[][] = [
     [
       'mode',
@@ -108,7 +107,7 @@ export function formatProfile(result: ProfileResult): string {
       m.allocationsMeasured === false ? 'n/m' : `${(s.allocShare * 100).toFixed(1)}%`,
       count(s.minorFaultsPerCall),
       workspace(m),
-      scoped ? `${(figure(scoped) / figure(m)).toFixed(2)}×` : '-',
+      scoped ? ratioText(result, scoped, m, verdict.statistic) : '-',
     ]);
   }
   for (const l of table(rows)) lines.push(l);
@@ -146,7 +145,8 @@ export function formatProfile(result: ProfileResult): string {
   // The verdict: the fastest mode, or why none is named, with the run's noise first; then each EXTERNAL layout
   // against POOL.
   lines.push(`verdict: ${verdict.text}.`);
-  for (const h of verdict.secondary) lines.push(`${h.text}.`);
+  // When every mode ran one library the headline says it all; each pair would only repeat it.
+  for (const h of verdict.primary.sameCode ? [] : verdict.secondary) lines.push(`${h.text}.`);
   for (const f of verdict.noise.findings) lines.push(`noise: ${f.text}.`);
   if (result.modes.some((m) => m.summary.minorFaultsPerCall > 0)) {
     lines.push(

@@ -103,6 +103,10 @@ export interface ModeResult {
    * file already makes Persistent, as the program's analysis sizes them. Absent in older results, and when a
    * size is not known. Additive field of profile@1. */
   initBytes?: number;
+  /** The label of the first mode of this run whose build is the same library (the same generated code, flags and
+   * runtime): the two time the same program, so a difference between them is not their modes'. Absent when no
+   * earlier mode shares it. Additive field of profile@1. */
+  sameCodeAs?: string;
   /** sha256 (hex) of every array argument's C-order bytes after the first verification call. */
   outputChecksums: Record<string, string>;
   /** GPU runs only (docs/profile-schema.md, "GPU additions"). `calls.totalNs` is then host time with the device

@@ -106,7 +106,7 @@ function primarySentence(h: Headline, result: ProfileResult, r: number): Paragra
   const s = modeOf(result, h.subject);
   const b = modeOf(result, h.baseline);
   const t = h.time;
-  if (!t || !s || !b) return [`${h.text}.`];
+  if (!t || !s || !b || h.sameCode) return [`${h.text}.`];
   if (t.verdict === 'too-few-calls') return tooFewSentence(t, s, b, r, 'Which mode is fastest');
   if (t.verdict !== 'faster') {
     return [
@@ -362,8 +362,8 @@ export function verdictParagraphs(result: ProfileResult, r: number, view: Analys
   for (const h of v.secondary) {
     const s = modeOf(result, h.subject);
     const b = modeOf(result, h.baseline);
-    if (same(h)) continue;
-    time.push(' ', ...(!h.time || !s || !b ? [`${h.text}.`] : pairSentence(h, s, b, r)));
+    if (same(h) || (p.sameCode && h.sameCode)) continue;
+    time.push(' ', ...(!h.time || !s || !b || h.sameCode ? [`${h.text}.`] : pairSentence(h, s, b, r)));
   }
   const pair = v.secondary[0];
   if (pair?.basis === 'host') time.push(' ', ...deviceSentence(pair, modeOf(result, pair.subject), modeOf(result, pair.baseline), r));
@@ -378,7 +378,7 @@ export function verdictParagraphs(result: ProfileResult, r: number, view: Analys
     const b = modeOf(result, h?.baseline ?? null);
     if (s && b && !pairs.some(([x, y]) => x === s && y === b)) pairs.push([s, b]);
   };
-  if (p.time?.verdict === 'faster') add(p);
+  if (p.time?.verdict === 'faster' && !p.sameCode) add(p);
   add(pair);
   const allocs: Paragraph = [];
   for (const [s, b] of pairs) allocs.push(...(allocs.length ? [' '] : []), ...allocationSentence(s, b, r));

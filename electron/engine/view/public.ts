@@ -38,6 +38,7 @@ export {
   compareResults,
   isGpuResult,
   profileVerdict,
+  ratioText,
   significanceSentence,
   verificationBadge,
   type Headline,

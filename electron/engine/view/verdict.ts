@@ -103,6 +103,9 @@ export interface Headline {
   workspaceByStorage: Record<string, number>;
   /** `winner` without a clear winner: the modes within the noise of the fastest, fastest first; else []. */
   tied: string[];
+  /** Subject and baseline ran the same library (`sameCodeAs`): their difference is not their modes'. For `winner`,
+   * every mode that ran did. */
+  sameCode: boolean;
   /** The parts, in order, for layouts that set them apart: `big` is the headline's large words ("PERSISTENT
    * 1.09× faster per call"), `detail` the line under them (against what, and the test's evidence). */
   parts: {
@@ -186,6 +189,7 @@ export function headlineFor(subject: ModeResult, baseline: ModeResult, opts: { g
     workspaceBytes: workspace.length ? workspace.reduce((s, b) => s + b, 0) : null,
     workspaceByStorage: { ...subject.workspaceBytes },
     tied: [],
+    sameCode: false,
     parts: { title, big: bigWords(time), detail: time.evidence, time: timeText, allocs, memory: memText, basis, device: deviceText },
     text: `${title}: ${[timeText, ...(deviceText ? [deviceText] : []), allocs, memText].join(', ')}`,
   };
@@ -204,6 +208,7 @@ function unavailable(kind: Headline['kind'], text: string, subject: string | nul
     workspaceBytes: null,
     workspaceByStorage: {},
     tied: [],
+    sameCode: false,
     parts: { title: text, big: text, detail: '', time: '', allocs: '', memory: null, basis: null, device: null },
     text,
   };
@@ -211,7 +216,55 @@ function unavailable(kind: Headline['kind'], text: string, subject: string | nul
 
 const list = (xs: string[]): string => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
 
-/** The fastest mode that ran against the runner-up, or why there is none. */
+/** The library a mode ran, named by the first mode that ran it (`sameCodeAs`). A result written before that field
+ * knows only what its note says: on CPU, POOL generated SCOPED's code. */
+function codeOf(result: ProfileResult, m: ModeResult, depth = 0): string {
+  if (m.sameCodeAs) {
+    // The named mode may itself be known to share another's code (a hand-edited or older result): follow it.
+    const named = result.modes.find((x) => x.label === m.sameCodeAs);
+    return named && named !== m && depth < result.modes.length ? codeOf(result, named, depth + 1) : m.sameCodeAs;
+  }
+  if (m.mode === 'POOL' && result.notes.some((n) => n.startsWith('POOL generated the same code as SCOPED')))
+    return result.modes.find((x) => x.mode === 'SCOPED')?.label ?? m.label;
+  return m.label;
+}
+
+/** Whether two modes of `result` ran the same library: then a time difference between them is the machine's and the
+ * run order's, never their modes'. */
+export function sameCode(result: ProfileResult, a: ModeResult, b: ModeResult): boolean {
+  return codeOf(result, a) === codeOf(result, b);
+}
+
+/**
+ * The tables' "vs SCOPED" cell: `base`'s time over `m`'s on the verdict's statistic ("1.08×"), or "same code" where
+ * the two ran one library (a ratio there would credit the mode with the machine's noise).
+ */
+export function ratioText(result: ProfileResult, base: ModeResult, m: ModeResult, statistic: Statistic): string {
+  if (m !== base && sameCode(result, m, base)) return 'same code';
+  const figure = (x: ModeResult): number => (statistic === 'p10' ? x.summary.p10Ns : x.summary.medianNs);
+  return `${(figure(base) / figure(m)).toFixed(2)}×`;
+}
+
+/** Every mode that ran built the same library: there is nothing here for a memory mode to change. */
+function sameCodeHeadline(ranked: ModeResult[], statistic: Statistic, gpu: TimeBasis, figure: (m: ModeResult) => number): Headline {
+  const fastest = ranked[0]!;
+  const slowest = ranked[ranked.length - 1]!;
+  const h = headlineFor(fastest, slowest, { gpu, statistic });
+  const at = statistic === 'p10' ? ' at p10' : '';
+  const spread = `${fastest.label} ${formatNs(figure(fastest))} to ${slowest.label} ${formatNs(figure(slowest))}${statistic === 'p10' ? ' at p10' : ' median'}`;
+  const detail = `every mode generated the same program (the memory modes change nothing in it), so their times differ only by the machine and the order of the runs: ${spread}`;
+  return {
+    ...h,
+    kind: 'winner',
+    tied: ranked.map((m) => m.label),
+    sameCode: true,
+    parts: { ...h.parts, title: `Fastest mode${at}`, big: 'All modes run the same code', detail, allocs: '', memory: null, device: null },
+    text: `All modes run the same code: ${detail}`,
+  };
+}
+
+/** The fastest mode that ran against the runner-up, or why there is none. The runner-up is the fastest mode that
+ * ran other code: a mode with the fastest's library is its twin, not a rival. */
 function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: TimeBasis): Headline {
   const figure = (m: ModeResult): number => (statistic === 'p10' ? m.summary.p10Ns : m.summary.medianNs);
   const ran = result.modes.filter((m) => m.calls.totalNs.length > 0 && Number.isFinite(figure(m)));
@@ -223,7 +276,11 @@ function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: TimeBa
       null,
     );
   const ranked = [...ran].sort((a, b) => figure(a) - figure(b));
-  const [fastest, runnerUp] = ranked as [ModeResult, ModeResult];
+  const fastest = ranked[0]!;
+  const runnerUp = ranked.find((m) => !sameCode(result, m, fastest));
+  if (!runnerUp) return sameCodeHeadline(ranked, statistic, gpu, figure);
+  const twins = ranked.filter((m) => m !== fastest && sameCode(result, m, fastest)).map((m) => m.label);
+  const twinText = twins.length ? `; ${list(twins)} ran the same code as ${fastest.label}` : '';
   const h = headlineFor(fastest, runnerUp, { gpu, statistic });
   const t = h.time!;
   const at = statistic === 'p10' ? ' at p10' : '';
@@ -231,7 +288,7 @@ function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: TimeBa
     const text = `Too few calls to test which mode is fastest: ${t.evidence}`;
     // The window still shows the lowest time measured under the big words, said to be untested: a run of a few
     // calls is often all someone wants before a longer one, and its number belongs on the screen.
-    const lowest = `lowest ${statistic === 'p10' ? 'p10' : 'median'} measured: ${fastest.label} ${formatNs(figure(fastest))} (untested)`;
+    const lowest = `lowest ${statistic === 'p10' ? 'p10' : 'median'} measured: ${fastest.label} ${formatNs(figure(fastest))} (untested)${twinText}`;
     return {
       ...h,
       kind: 'winner',
@@ -251,7 +308,8 @@ function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: TimeBa
     const tied = ranked
       .filter((m, i) => i === 0 || compareTimes(modeSample(m), modeSample(fastest), statistic).verdict !== 'slower')
       .map((m) => m.label);
-    const detail = `${list(tied)} are within the noise of each other (the two fastest: ${t.evidence})`;
+    const pairName = runnerUp === ranked[1] ? 'the two fastest' : `${fastest.label} and ${runnerUp.label}`;
+    const detail = `${list(tied)} are within the noise of each other (${pairName}: ${t.evidence})${twinText}`;
     return {
       ...h,
       kind: 'winner',
@@ -261,8 +319,8 @@ function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: TimeBa
     };
   }
   const timeText = gpu ? `${t.claim} ${gpu === 'emulated' ? 'in emulated host time' : 'in host time'}` : t.claim;
-  const text = `${fastest.label} is fastest${at}: ${timeText} than the runner-up, ${runnerUp.label} (${t.evidence})${h.parts.device ? `; ${h.parts.device}` : ''}; ${h.parts.allocs}; ${h.parts.memory}`;
-  const detail = `than the runner-up, ${runnerUp.label} (${t.evidence})`;
+  const text = `${fastest.label} is fastest${at}: ${timeText} than the runner-up, ${runnerUp.label} (${t.evidence})${h.parts.device ? `; ${h.parts.device}` : ''}; ${h.parts.allocs}; ${h.parts.memory}${twinText}`;
+  const detail = `than the runner-up, ${runnerUp.label} (${t.evidence})${twinText}`;
   return {
     ...h,
     kind: 'winner',
@@ -290,7 +348,12 @@ function pairHeadlines(result: ProfileResult, statistic: Statistic, gpu: TimeBas
     return [unavailable('pair', 'No EXTERNAL run in this result: nothing to compare against POOL', null, base?.label ?? null)];
   if (!base)
     return [unavailable('pair', `${ext[0]!.label} was run without POOL or SCOPED: nothing to compare it with`, ext[0]!.label, null)];
-  return ext.map((e) => headlineFor(e, base, { gpu, statistic }));
+  return ext.map((e) => {
+    const h = headlineFor(e, base, { gpu, statistic });
+    if (!sameCode(result, e, base)) return h;
+    const text = `${e.label} runs the same code as ${base.label}: the same library, so the memory mode changes nothing in this program`;
+    return { ...h, sameCode: true, parts: { ...h.parts, big: 'Same code', detail: text, allocs: '', memory: null, device: null }, text };
+  });
 }
 
 /** "Busy machine: …" from the share of cores other processes kept busy before timing (machine.othersBusy). */

@@ -10,7 +10,14 @@ import { packageRoot } from '../../../electron/engine/paths.js';
 import { formatProfile } from '../../../electron/engine/profile/format.js';
 import type { ModeResult, ProfileResult } from '../../../electron/engine/profile/result.js';
 import { mannWhitney, summarize } from '../../../electron/engine/profile/stats.js';
-import { compareResults, heldMemory, profileVerdict, verificationBadge } from '../../../electron/engine/view/verdict.js';
+import {
+  compareResults,
+  heldMemory,
+  profileVerdict,
+  ratioText,
+  sameCode,
+  verificationBadge,
+} from '../../../electron/engine/view/verdict.js';
 import { formatNs } from '../../../electron/engine/view/format.js';
 
 const load = (name: string): ProfileResult =>
@@ -116,6 +123,63 @@ describe('the verdict of a quiet run', () => {
     expect(h.text).toMatch(
       /^No clear winner: PERSISTENT and EXTERNAL \(packed\) are within the noise of each other \(the two fastest: medians .+, p = 1\.00\)$/,
     );
+  });
+});
+
+describe('modes that ran the same library', () => {
+  // example.sdfg (no transients) builds one library five times; a busy machine then read "PERSISTENT 1.08× faster
+  // per call than SCOPED (p < 0.001)" between two runs of the same code.
+  it('every mode the same code: no winner, the spread said to be the machine’s, no pair lines, "same code" in the ratio column', () => {
+    const r = clean();
+    const first = r.modes[0]!.label;
+    r.modes = r.modes.map((m, i) => (i === 0 ? m : { ...m, sameCodeAs: first }));
+    const v = profileVerdict(r);
+    const h = v.primary;
+    expect(h.sameCode).toBe(true);
+    expect(h.parts.big).toBe('All modes run the same code');
+    expect(h.tied).toEqual(['PERSISTENT', 'EXTERNAL (packed)', 'SCOPED', 'POOL']);
+    expect(v.text).toBe(
+      `All modes run the same code: every mode generated the same program (the memory modes change nothing in it), so their times differ only by the machine and the order of the runs: PERSISTENT ${formatNs(mode(r, 'PERSISTENT').summary.medianNs)} to POOL ${formatNs(mode(r, 'POOL').summary.medianNs)} median`,
+    );
+    expect(v.secondary.every((p) => p.sameCode && p.parts.big === 'Same code')).toBe(true);
+    const cli = formatProfile(r).split('\n');
+    expect(cli).toContain(`verdict: ${v.text}.`);
+    expect(cli.some((l) => l.includes('runs the same code as'))).toBe(false);
+    const rows = cli.filter((l) => /^(SCOPED|PERSISTENT|POOL|EXTERNAL) /.test(l));
+    expect(rows.map((l) => l.trimEnd().endsWith('same code'))).toEqual([false, true, true, true]);
+    expect(rows[0]!.trimEnd().endsWith('1.00×')).toBe(true);
+  });
+
+  it('a twin of the fastest is not its runner-up: the fastest is compared with the fastest mode of other code', () => {
+    const r = clean();
+    // EXTERNAL (packed), the runner-up of this run, marked as PERSISTENT's library.
+    r.modes = r.modes.map((m) => (m.label === 'EXTERNAL (packed)' ? { ...m, sameCodeAs: 'PERSISTENT' } : m));
+    const h = profileVerdict(r).primary;
+    expect(h.sameCode).toBe(false);
+    expect([h.subject, h.baseline]).toEqual(['PERSISTENT', 'SCOPED']);
+    expect(h.parts.detail).toMatch(/^than the runner-up, SCOPED \(p < 0\.001\); EXTERNAL \(packed\) ran the same code as PERSISTENT$/);
+    expect(ratioText(r, mode(r, 'SCOPED'), mode(r, 'EXTERNAL (packed)'), 'median')).toBe(
+      `${(mode(r, 'SCOPED').summary.medianNs / mode(r, 'EXTERNAL (packed)').summary.medianNs).toFixed(2)}×`,
+    );
+  });
+
+  it('an EXTERNAL layout that ran POOL’s library says so instead of a time comparison', () => {
+    const r = clean();
+    r.modes = r.modes.map((m) => (m.label === 'EXTERNAL (packed)' ? { ...m, sameCodeAs: 'POOL' } : m));
+    const [pair] = profileVerdict(r).secondary;
+    expect(pair!.sameCode).toBe(true);
+    expect(pair!.text).toBe(
+      'EXTERNAL (packed) runs the same code as POOL: the same library, so the memory mode changes nothing in this program',
+    );
+  });
+
+  it('a result written before sameCodeAs knows POOL = SCOPED on CPU from its note', () => {
+    const r = clean();
+    expect(sameCode(r, mode(r, 'POOL'), mode(r, 'SCOPED'))).toBe(true);
+    expect(sameCode(r, mode(r, 'PERSISTENT'), mode(r, 'SCOPED'))).toBe(false);
+    expect(ratioText(r, mode(r, 'SCOPED'), mode(r, 'POOL'), 'median')).toBe('same code');
+    r.notes = [];
+    expect(sameCode(r, mode(r, 'POOL'), mode(r, 'SCOPED'))).toBe(false);
   });
 });
 

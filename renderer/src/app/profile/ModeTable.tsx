@@ -15,6 +15,7 @@ import {
   isGpuResult,
   profileVerdict,
   quantile,
+  ratioText,
   type ModeResult,
 } from '../../../../electron/engine/view/public.js';
 
@@ -37,7 +38,6 @@ export function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
   // The ratio column is taken on the statistic the verdict compares, as the console's: a noisy run is compared at
   // p10, and channel_flow on a busy machine read "404×" here from medians while the verdict named no winner.
   const atP10 = profileVerdict(r).statistic === 'p10';
-  const figure = (m: ModeResult): number => (atP10 ? m.summary.p10Ns : m.summary.medianNs);
   const qualifiers = [...(gpu ? ['host'] : []), ...(atP10 ? ['p10'] : [])];
   const ratioHead = `vs ${base?.label ?? '—'}${qualifiers.length ? ` (${qualifiers.join(', ')})` : ''}`;
   const ratioTitle = atP10
@@ -130,7 +130,7 @@ export function ModeTable({ doc }: { doc: ResultDoc }): React.JSX.Element {
               </td>
               <td className="num">{formatCount(Math.round(m.summary.minorFaultsPerCall))}</td>
               <td className="num">{Object.keys(m.workspaceBytes).length ? formatBytes(ws) : '–'}</td>
-              <td className="num">{base ? `${(figure(base) / figure(m)).toFixed(2)}×` : ''}</td>
+              <td className="num">{base ? ratioText(r, base, m, atP10 ? 'p10' : 'median') : ''}</td>
             </tr>
           );
         })}

@@ -134,10 +134,12 @@ function BigHeadline({ v, result }: { v: Verdict; result: ResultDoc['result'] })
   const t = h.time;
   const d = h.device;
   // The winner's large words take its mode's colour, the one the charts and the table give it.
-  const winner = h.kind === 'winner' && t?.verdict === 'faster' ? result.modes.find((m) => m.label === h.subject)?.mode : undefined;
+  // Modes that ran one library have no winner among them, whatever the clock says.
+  const winner =
+    h.kind === 'winner' && t?.verdict === 'faster' && !h.sameCode ? result.modes.find((m) => m.label === h.subject)?.mode : undefined;
   return (
     <div
-      className={`headline verdict-${t?.verdict ?? 'none'}${winner ? ` winner-${winner.toLowerCase()}` : ''}${v.noiseText || v.busyText ? ' headline-noisy' : ''}`}
+      className={`headline verdict-${h.sameCode ? 'same-code' : (t?.verdict ?? 'none')}${winner ? ` winner-${winner.toLowerCase()}` : ''}${v.noiseText || v.busyText ? ' headline-noisy' : ''}`}
       data-testid="profile-headline"
       title={v.text}
     >
@@ -315,7 +317,8 @@ function ResultView({ doc }: { doc: ResultDoc }): React.JSX.Element {
           <Icon name={badge.ok ? 'check' : 'warn'} /> {badge.text}
         </div>
       </div>
-      {verdict.secondary.map((h) => (
+      {/* When every mode ran one library the headline says it all; each pair would only repeat it. */}
+      {(verdict.primary.sameCode ? [] : verdict.secondary).map((h) => (
         <div key={h.text} className="headline-more" data-testid="headline-pair">
           {h.text}
         </div>

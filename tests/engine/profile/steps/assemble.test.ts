@@ -118,6 +118,8 @@ describe('assemble step', () => {
     expect(result.modes[2]!.workspaceBytes).toEqual({ CPU_Heap: 128 });
     expect(result.verification).toBe(verification);
     expect(result.notes).toEqual([expect.stringContaining('POOL generated the same code as SCOPED')]);
+    // Each mode names the first mode whose library it shares: POOL's is SCOPED's, EXTERNAL's its own.
+    expect(result.modes.map((m) => m.sameCodeAs)).toEqual([undefined, 'SCOPED', undefined]);
     expect(result.warnings).toEqual(['w1']);
     // Plain JSON: nothing is lost in a round trip.
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
