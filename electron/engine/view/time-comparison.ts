@@ -79,8 +79,42 @@ function finish(c: Omit<TimeComparison, 'text'>): TimeComparison {
   return { ...c, text: `${c.claim} (${c.evidence})` };
 }
 
-/** The profiler's test of whether `subject` is faster or slower than `baseline` per call, on `statistic`. */
-export function compareTimes(subject: Sample, baseline: Sample, statistic: Statistic = 'median'): TimeComparison {
+/**
+ * The run's own A/A control: the widest ratio (≥ 1, on the statistic compared) between two modes that ran the same
+ * library, and which two. Calls of one process are not independent draws: two runs of one library (hello_world's
+ * five modes, on a busy machine) differed at p < 0.001 in 9 of 10 pairs by 1–4 %. A difference no wider than
+ * that is not claimed for modes of different code either.
+ */
+export interface SameCodeSpread {
+  ratio: number;
+  between: string;
+}
+
+/** `c` as "no difference" when its ratio lies within the run's same-code spread; unchanged otherwise. */
+function withinSpread(c: TimeComparison, spread: SameCodeSpread | null | undefined): TimeComparison {
+  if (!spread || (c.verdict !== 'faster' && c.verdict !== 'slower')) return c;
+  const r = c.ratio >= 1 ? c.ratio : 1 / c.ratio;
+  if (!(r <= spread.ratio)) return c;
+  return finish({
+    ...c,
+    verdict: 'no-difference',
+    claim: c.statistic === 'p10' ? 'no clear difference at p10' : 'no significant difference per call',
+    evidence: `${formatRatio(r)} apart (${c.evidence}), within the ${formatRatio(spread.ratio)} between ${spread.between}, which ran the same library in this run`,
+  });
+}
+
+/** The profiler's test of whether `subject` is faster or slower than `baseline` per call, on `statistic`; with
+ * `spread`, a difference within the run's same-code spread is not claimed. */
+export function compareTimes(
+  subject: Sample,
+  baseline: Sample,
+  statistic: Statistic = 'median',
+  spread?: SameCodeSpread | null,
+): TimeComparison {
+  return withinSpread(testTimes(subject, baseline, statistic), spread);
+}
+
+function testTimes(subject: Sample, baseline: Sample, statistic: Statistic): TimeComparison {
   const calls = { subject: subject.calls.length, baseline: baseline.calls.length };
   const medians = { subject: subject.median, baseline: baseline.median };
   const values = statistic === 'p10' ? { subject: subject.p10, baseline: baseline.p10 } : medians;

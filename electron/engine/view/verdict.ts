@@ -23,7 +23,16 @@ import type { ModeResult, ProfileResult } from '../profile/result.js';
 import { intervalConfidence, mannWhitneyMinCalls, quantileMinCalls, SIGNIFICANCE } from '../profile/significance.js';
 import { formatBytes, formatCount, formatNs, formatRatio } from './format.js';
 import { isEmulatedResult } from './gpu.js';
-import { compareTimes, deviceTimes, modeSample, pct, ROBUST_QUANTILE, type Statistic, type TimeComparison } from './time-comparison.js';
+import {
+  compareTimes,
+  deviceTimes,
+  modeSample,
+  pct,
+  ROBUST_QUANTILE,
+  type SameCodeSpread,
+  type Statistic,
+  type TimeComparison,
+} from './time-comparison.js';
 
 export type { Statistic, TimeComparison } from './time-comparison.js';
 
@@ -153,10 +162,14 @@ const bigWords = (t: TimeComparison): string =>
       : 'Too few calls to test';
 
 /** `subject` against `baseline`: time (on `statistic`), allocations, memory; on a GPU also device time. */
-export function headlineFor(subject: ModeResult, baseline: ModeResult, opts: { gpu?: TimeBasis; statistic?: Statistic } = {}): Headline {
+export function headlineFor(
+  subject: ModeResult,
+  baseline: ModeResult,
+  opts: { gpu?: TimeBasis; statistic?: Statistic; spread?: SameCodeSpread | null } = {},
+): Headline {
   const statistic = opts.statistic ?? 'median';
   const gpu = opts.gpu ?? false;
-  const time = compareTimes(modeSample(subject), modeSample(baseline), statistic);
+  const time = compareTimes(modeSample(subject), modeSample(baseline), statistic, opts.spread);
   const ds = deviceTimes(subject);
   const db = deviceTimes(baseline);
   const device = ds && db && gpu !== 'emulated' ? compareTimes(ds, db, statistic) : null;
@@ -245,6 +258,22 @@ export function ratioText(result: ProfileResult, base: ModeResult, m: ModeResult
   return `${(figure(base) / figure(m)).toFixed(2)}×`;
 }
 
+/** The widest ratio between two timed modes of one library in `result` (its A/A control), or null without twins. */
+export function sameCodeSpread(result: ProfileResult, statistic: Statistic): SameCodeSpread | null {
+  const figure = (m: ModeResult): number => (statistic === 'p10' ? m.summary.p10Ns : m.summary.medianNs);
+  const ran = result.modes.filter((m) => m.calls.totalNs.length > 0 && Number.isFinite(figure(m)) && figure(m) > 0);
+  let best: SameCodeSpread | null = null;
+  for (let i = 0; i < ran.length; i++)
+    for (let j = i + 1; j < ran.length; j++) {
+      const a = ran[i]!;
+      const b = ran[j]!;
+      if (!sameCode(result, a, b)) continue;
+      const r = Math.max(figure(a) / figure(b), figure(b) / figure(a));
+      if (!best || r > best.ratio) best = { ratio: r, between: `${a.label} and ${b.label}` };
+    }
+  return best;
+}
+
 /** Every mode that ran built the same library: there is nothing here for a memory mode to change. */
 function sameCodeHeadline(ranked: ModeResult[], statistic: Statistic, gpu: TimeBasis, figure: (m: ModeResult) => number): Headline {
   const fastest = ranked[0]!;
@@ -265,7 +294,7 @@ function sameCodeHeadline(ranked: ModeResult[], statistic: Statistic, gpu: TimeB
 
 /** The fastest mode that ran against the runner-up, or why there is none. The runner-up is the fastest mode that
  * ran other code: a mode with the fastest's library is its twin, not a rival. */
-function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: TimeBasis): Headline {
+function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: TimeBasis, spread: SameCodeSpread | null): Headline {
   const figure = (m: ModeResult): number => (statistic === 'p10' ? m.summary.p10Ns : m.summary.medianNs);
   const ran = result.modes.filter((m) => m.calls.totalNs.length > 0 && Number.isFinite(figure(m)));
   if (ran.length < 2)
@@ -281,7 +310,7 @@ function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: TimeBa
   if (!runnerUp) return sameCodeHeadline(ranked, statistic, gpu, figure);
   const twins = ranked.filter((m) => m !== fastest && sameCode(result, m, fastest)).map((m) => m.label);
   const twinText = twins.length ? `; ${list(twins)} ran the same code as ${fastest.label}` : '';
-  const h = headlineFor(fastest, runnerUp, { gpu, statistic });
+  const h = headlineFor(fastest, runnerUp, { gpu, statistic, spread });
   const t = h.time!;
   const at = statistic === 'p10' ? ' at p10' : '';
   if (t.verdict === 'too-few-calls') {
@@ -306,7 +335,7 @@ function winnerHeadline(result: ProfileResult, statistic: Statistic, gpu: TimeBa
   if (t.verdict !== 'faster') {
     // No clear winner: every mode the test cannot tell from the fastest stands with it.
     const tied = ranked
-      .filter((m, i) => i === 0 || compareTimes(modeSample(m), modeSample(fastest), statistic).verdict !== 'slower')
+      .filter((m, i) => i === 0 || compareTimes(modeSample(m), modeSample(fastest), statistic, spread).verdict !== 'slower')
       .map((m) => m.label);
     const pairName = runnerUp === ranked[1] ? 'the two fastest' : `${fastest.label} and ${runnerUp.label}`;
     const detail = `${list(tied)} are within the noise of each other (${pairName}: ${t.evidence})${twinText}`;
@@ -341,7 +370,7 @@ function baselineOf(result: ProfileResult): ModeResult | null {
 }
 
 /** One line per EXTERNAL variant (packed first) against POOL (or SCOPED when POOL was not run). */
-function pairHeadlines(result: ProfileResult, statistic: Statistic, gpu: TimeBasis): Headline[] {
+function pairHeadlines(result: ProfileResult, statistic: Statistic, gpu: TimeBasis, spread: SameCodeSpread | null): Headline[] {
   const base = baselineOf(result);
   const ext = externals(result);
   if (!ext.length)
@@ -349,7 +378,7 @@ function pairHeadlines(result: ProfileResult, statistic: Statistic, gpu: TimeBas
   if (!base)
     return [unavailable('pair', `${ext[0]!.label} was run without POOL or SCOPED: nothing to compare it with`, ext[0]!.label, null)];
   return ext.map((e) => {
-    const h = headlineFor(e, base, { gpu, statistic });
+    const h = headlineFor(e, base, { gpu, statistic, spread });
     if (!sameCode(result, e, base)) return h;
     const text = `${e.label} runs the same code as ${base.label}: the same library, so the memory mode changes nothing in this program`;
     return { ...h, sameCode: true, parts: { ...h.parts, big: 'Same code', detail: text, allocs: '', memory: null, device: null }, text };
@@ -423,14 +452,15 @@ export function profileVerdict(result: ProfileResult): Verdict {
   const statistic: Statistic = noise.noisy ? 'p10' : 'median';
   const gpu: TimeBasis = isGpuResult(result) && isEmulatedResult(result) ? 'emulated' : isGpuResult(result);
   const noiseText = noiseSentence(noise.findings);
-  const primary = winnerHeadline(result, statistic, gpu);
+  const spread = sameCodeSpread(result, statistic);
+  const primary = winnerHeadline(result, statistic, gpu, spread);
   const verdict = {
     noise,
     statistic,
     noiseText,
     busyText: busyText(result),
     primary,
-    secondary: pairHeadlines(result, statistic, gpu),
+    secondary: pairHeadlines(result, statistic, gpu, spread),
     text: noiseText ? `${noiseText}. ${primary.text}` : primary.text,
   };
   verdictCache.set(result, verdict);

@@ -16,8 +16,10 @@ import {
   profileVerdict,
   ratioText,
   sameCode,
+  sameCodeSpread,
   verificationBadge,
 } from '../../../electron/engine/view/verdict.js';
+import { compareTimes, modeSample } from '../../../electron/engine/view/time-comparison.js';
 import { formatNs } from '../../../electron/engine/view/format.js';
 
 const load = (name: string): ProfileResult =>
@@ -180,6 +182,40 @@ describe('modes that ran the same library', () => {
     expect(ratioText(r, mode(r, 'SCOPED'), mode(r, 'POOL'), 'median')).toBe('same code');
     r.notes = [];
     expect(sameCode(r, mode(r, 'POOL'), mode(r, 'SCOPED'))).toBe(false);
+  });
+});
+
+describe("the run's own A/A control: the spread between modes of one library", () => {
+  // hello_world's five modes (one library) on a busy machine, 3 processes × 50 calls: 9 of 10 pairs differed at
+  // p < 0.01 by 1–4 %. Calls of one process are not independent draws, so the test alone overclaims.
+  it('is the widest ratio between twins (POOL and SCOPED here), and a difference within it is not claimed', () => {
+    const r = clean();
+    const spread = sameCodeSpread(r, 'median')!;
+    expect(spread.between).toBe('SCOPED and POOL');
+    expect(spread.ratio).toBeCloseTo(mode(r, 'POOL').summary.medianNs / mode(r, 'SCOPED').summary.medianNs, 12);
+    // EXTERNAL (packed) made 1.5 % slower than PERSISTENT: Mann–Whitney alone calls it a difference.
+    const persistent = mode(r, 'PERSISTENT');
+    r.modes = r.modes.map((m) =>
+      m.label === 'EXTERNAL (packed)'
+        ? { ...scaled(persistent, 1.015, m.label), mode: 'EXTERNAL', layout: 'packed', workspaceBytes: m.workspaceBytes }
+        : m,
+    );
+    const bare = compareTimes(modeSample(persistent), modeSample(mode(r, 'EXTERNAL (packed)')), 'median');
+    expect(bare.verdict).toBe('faster');
+    const h = profileVerdict(r).primary;
+    expect(h.time!.verdict).toBe('no-difference');
+    expect(h.parts.big).toBe('No clear winner');
+    expect(h.time!.evidence).toMatch(
+      /^1\.0\d× apart \(p < 0\.001\), within the 1\.0\d× between SCOPED and POOL, which ran the same library in this run$/,
+    );
+    // Wider than the spread: still claimed (the fixture's own 1.06×).
+    expect(profileVerdict(clean()).primary.time!.verdict).toBe('faster');
+  });
+
+  it('is absent without twins: a run of SCOPED, PERSISTENT and EXTERNAL only has no control', () => {
+    const r = clean();
+    r.modes = r.modes.filter((m) => m.mode !== 'POOL');
+    expect(sameCodeSpread(r, 'median')).toBeNull();
   });
 });
 
