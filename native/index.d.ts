@@ -203,6 +203,10 @@ export const runtimeAbiVersion: number;
  */
 export function dieWithParent(parentPid: number): boolean;
 
+/** Bytes from the start of `view` to its first byte whose address is a multiple of `align` (a power of two,
+ * at most 4096): where an aligned buffer carved from an over-allocated one starts. */
+export function alignmentPad(view: ArrayBufferView, align: number): number;
+
 /** dlopen()s `path` (RTLD_NOW | RTLD_LOCAL). Use a unique path per build: dlopen caches by path. */
 export function load(path: string): ProgramLibrary;
 

@@ -14,7 +14,7 @@
 import type { RunJob, VariantJob, VariantResult } from './messages.js';
 import { emptyTiming, processTiming } from '../engine/profile/samples.js';
 import { clearProgressPage } from './progress-file.js';
-import { freshArgs, keepCalls, requireIntactArguments, retain, sampledCall, snapshotArrays } from './runner-helpers.js';
+import { alignedBytes, freshArgs, keepCalls, requireIntactArguments, sampledCall, snapshotArrays } from './runner-helpers.js';
 import type { VariantContext } from './gpu-variant.js';
 import type { loadNativeAddon } from './native.js';
 
@@ -44,7 +44,7 @@ export function runDaceVariant(addon: Addon, v: VariantJob, job: RunJob, ctx: Va
     if (bytes > BigInt(Number.MAX_SAFE_INTEGER))
       throw new Error(`${v.label}: __dace_get_external_memory_size_${storage} says ${bytes} bytes`);
     // At least one byte: a zero-size workspace still needs a valid base pointer.
-    return retain(new Uint8Array(Math.max(1, Number(bytes))).fill(fill));
+    return alignedBytes(Math.max(1, Number(bytes))).fill(fill);
   };
 
   let outputs: Record<string, Uint8Array> | null = null;

@@ -27,6 +27,7 @@ import {
   arenaLayout,
   argView,
   checkGuards,
+  alignedBytes,
   DEVICE_EXTERNAL_ALIGN,
   EXTERNAL_ALIGN,
   fillArena,
@@ -269,7 +270,7 @@ function runVariant(
     const bytes = Number(workspaceBytes[ext.storage]!);
     lib.setExternal(
       ext.storage,
-      isDeviceStorage(ext.storage) ? memory.alloc(bytes, `the ${ext.storage} workspace`) : retain(new Uint8Array(bytes)),
+      isDeviceStorage(ext.storage) ? memory.alloc(bytes, `the ${ext.storage} workspace`) : alignedBytes(bytes),
       symbols,
     );
   }

@@ -27,6 +27,7 @@ import {
 } from './messages.js';
 import { emptyTiming, processTiming } from '../engine/profile/samples.js';
 import {
+  alignedBytes,
   checkGuards,
   freshArgs,
   guardedWorkspace,
@@ -168,7 +169,7 @@ class JobRunner {
     // The library's own layout (dace or packed) for timing, in a fresh workspace (it must outlive every call
     // into the library; retained, like every large buffer here).
     for (const ext of v.externals) {
-      const buffer = retain(new Uint8Array(Number(workspaceBytes[ext.storage]!)));
+      const buffer = alignedBytes(Number(workspaceBytes[ext.storage]!));
       lib.setExternal(ext.storage, buffer, symbols);
     }
     // First call, warm-up and timed calls in one native loop, as a plain C program would call the library:

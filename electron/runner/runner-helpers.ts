@@ -7,7 +7,7 @@ import { constants as bufferConstants } from 'node:buffer';
 import type { ProgramArg } from '../engine/codegen/types.js';
 import type { SampledCall } from '../engine/profile/result.js';
 import { argumentLayout, guardedLayout, type ArgumentLayout, type GuardedRegion } from './guarded-layout.js';
-import type { loadNativeAddon } from './native.js';
+import { loadNativeAddon } from './native.js';
 import type { GuardViolation, RunJob, VariantJob } from './messages.js';
 import { MAX_KEPT_CALLS } from '../engine/profile/samples.js';
 import { argumentOverrunMessage, type ArgumentOverrun } from './overrun.js';
@@ -29,6 +29,18 @@ const retained: unknown[] = [];
 export function retain<T>(value: T): T {
   retained.push(value);
   return value;
+}
+
+/**
+ * A zero-filled, retained host buffer of `bytes` bytes whose first byte lies on an `align`-byte boundary, as the
+ * buffers a C caller hands a library (aligned_alloc(64): the bench's bare driver, DaCe's users) and SCOPED's own
+ * tlab_alloc blocks do. A plain Uint8Array of a few MB starts 16 bytes past a 64-byte boundary (Node's calloc),
+ * which put every EXTERNAL slot's vectors across cache lines: hdiff's EXTERNAL timed 1.24× POOL's for that alone.
+ */
+export function alignedBytes(bytes: number, align = EXTERNAL_ALIGN): Uint8Array {
+  const raw = retain(new Uint8Array(bytes + align - 1));
+  const pad = loadNativeAddon().alignmentPad(raw, align);
+  return raw.subarray(pad, pad + bytes);
 }
 
 /** Slot alignment of the guarded verification workspace: DaCe's 64 B on the host, 256 B in device memory
@@ -104,7 +116,7 @@ export function freshArgs(
   guardByte: number,
 ): { views: ArrayBufferView[]; arrays: Map<string, Uint8Array>; arena: ArgumentArena } {
   const layout = arenaLayout(variant, inputs, EXTERNAL_ALIGN);
-  const arena = { buffer: retain(new Uint8Array(layout.size)), layout };
+  const arena = { buffer: alignedBytes(layout.size), layout };
   fillArena(arena, inputs, guardByte);
   const placed = new Map(layout.arrays.map((p) => [p.name, p]));
   const views: ArrayBufferView[] = [];

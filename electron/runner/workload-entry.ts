@@ -20,7 +20,7 @@ import type {
 import { RUNNER_PARENT_ENV, type InputsFile } from './messages.js';
 import { loadNativeAddon, type NativeAddon } from './native.js';
 import { parentTransport } from './parent-port.js';
-import { retain } from './runner-helpers.js';
+import { alignedBytes, retain } from './runner-helpers.js';
 import { WORKLOAD_PROTOCOL_VERSION, type HostToWorkloadRunner, type WorkloadRunnerToHost } from './workload-messages.js';
 
 type ProgramLibrary = ReturnType<NativeAddon['load']>;
@@ -65,7 +65,7 @@ class LoadedMode {
     poison: number | null,
   ) {
     for (const [name, bytes] of Object.entries(w.arrays)) {
-      const buf = retain(new Uint8Array(bytes));
+      const buf = alignedBytes(bytes);
       const src = w.inputs[name];
       if (src) buf.set(src);
       this.arrays.set(name, buf);
@@ -99,7 +99,7 @@ class LoadedMode {
         (this.instanceWorkspace[inst.id] ??= {})[storage] = own;
         size = Math.max(size, own);
       });
-      const buffer = retain(new Uint8Array(size + WORKSPACE_GUARD));
+      const buffer = alignedBytes(size + WORKSPACE_GUARD);
       buffer.fill(w.guardByte, size);
       const ws = { storage, size, buffer };
       this.workspaces.push(ws);
@@ -286,7 +286,7 @@ function overrunCheck(m: LoadedMode, w: WorkloadJob, result: WorkloadVerifyResul
     const configured = Math.max(0, ...[...firstOf.values()].map((k) => need(k, ws.storage)));
     const largest = Math.max(0, ...w.sequence.map((c) => need(c.instance, ws.storage)));
     const guard = Math.max(WORKSPACE_GUARD, largest - configured + WORKSPACE_GUARD);
-    const buffer = retain(new Uint8Array(configured + guard));
+    const buffer = alignedBytes(configured + guard);
     buffer.fill(w.guardByte, configured);
     const gt4py: Workspace = { storage: ws.storage, size: configured, buffer };
     // Only the first-call instances are configured (and called) here.
